@@ -1,0 +1,59 @@
+/*
+ * main.c - the ordex and ordexcc front ends.
+ *
+ *   ordex run -n N prog.so|prog.c [args]   one simulated execution
+ *   ordex cc [compiler args]                same as ordexcc
+ *   ordexcc [compiler args]                 (when invoked under that name)
+ */
+#include <glib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/compile.h"
+#include "cli/run.h"
+
+static void usage(FILE *to) {
+    fputs("usage: ordex COMMAND [OPTIONS] ...\n"
+          "\n"
+          "commands:\n"
+          "  run -n N PROG [ARGS]   run an MPI program (PROG.so from ordexcc, or PROG.c) with N\n"
+          "                         ranks in one process: output, deadlock and error checks,\n"
+          "                         predicted time\n"
+          "  cc [CC ARGS]           compile like mpicc into a program for ordex (= ordexcc)\n"
+          "  explore, replay, predict, calibrate: planned, not available in this version\n"
+          "\n"
+          "exit status: 0 no error found, 1 an error was found, 2 ordex could not do its job\n"
+          "see `ordex run --help` for the options of run\n",
+          to);
+}
+
+int main(int argc, char **argv) {
+    char *self = g_path_get_basename(argv[0]);
+    bool as_cc = strcmp(self, "ordexcc") == 0;
+    g_free(self);
+    if (as_cc)
+        return ordex_cc(argc - 1, argv + 1);
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "run") == 0)
+        return ordex_run(argc - 1, argv + 1);
+    if (strcmp(cmd, "cc") == 0)
+        return ordex_cc(argc - 2, argv + 2);
+    if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(cmd, "explore") == 0 || strcmp(cmd, "replay") == 0 || strcmp(cmd, "predict") == 0 ||
+        strcmp(cmd, "calibrate") == 0) {
+        fprintf(stderr,
+                "ordex %s: not available in this version of ordex (only `ordex run` and "
+                "`ordexcc` are implemented so far)\n",
+                cmd);
+        return 2;
+    }
+    fprintf(stderr, "ordex: unknown command '%s' (see ordex --help)\n", cmd);
+    return 2;
+}

@@ -1,0 +1,213 @@
+/*
+ * options.c - command-line options of `ordex run` (and later commands).
+ */
+#include "cli/options.h"
+
+#include <errno.h>
+#include <glib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool ordex_parse_size(const char *text, size_t *out) {
+    char *end;
+    errno = 0;
+    double v = g_ascii_strtod(text, &end);
+    if (end == text || errno || v < 0)
+        return false;
+    static const struct {
+        const char *suffix;
+        double mult;
+    } units[] = {{"", 1},           {"B", 1},          {"K", 1024},     {"KB", 1000},
+                 {"KiB", 1024},     {"k", 1024},       {"M", 1 << 20},  {"MB", 1e6},
+                 {"MiB", 1 << 20},  {"G", 1 << 30},    {"GB", 1e9},     {"GiB", 1 << 30},
+                 {"T", 1099511627776.0}, {"TiB", 1099511627776.0}};
+    for (size_t i = 0; i < G_N_ELEMENTS(units); i++)
+        if (strcmp(end, units[i].suffix) == 0) {
+            *out = (size_t)(v * units[i].mult);
+            return true;
+        }
+    return false;
+}
+
+/* Options that take a value as the next argument. */
+static const char *const with_value[] = {"-n",          "--np",         "-np",
+                                         "--seed",      "--send-mode",  "--eager-limit",
+                                         "--stack-size", "--heap-size", "--step-timeout",
+                                         "--json"};
+
+static bool takes_value(const char *arg) {
+    if (strchr(arg, '='))
+        return false;
+    for (size_t i = 0; i < G_N_ELEMENTS(with_value); i++)
+        if (strcmp(arg, with_value[i]) == 0)
+            return true;
+    return false;
+}
+
+int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, int *prog_index) {
+    memset(o, 0, sizeof *o);
+    /* Find the program: the first argument that is neither an option nor an
+     * option's value.  Everything after it belongs to the program. */
+    int prog = -1;
+    for (int i = 1; i < argc; i++) {
+        if (argv[i][0] != '-' || strcmp(argv[i], "-") == 0) {
+            prog = i;
+            break;
+        }
+        if (strcmp(argv[i], "--") == 0) {
+            prog = i + 1 < argc ? i + 1 : -1;
+            break;
+        }
+        if (takes_value(argv[i]))
+            i++;
+    }
+
+    char *np = NULL, *seed = NULL, *mode = NULL, *eager = NULL, *stack = NULL, *heap = NULL;
+    double timeout = 10.0;
+    gboolean tag = FALSE, quiet = FALSE;
+    char *json = NULL;
+    GOptionEntry entries[] = {
+        {"np", 'n', 0, G_OPTION_ARG_STRING, &np, "Number of ranks (required)", "N"},
+        {"tag-output", 0, 0, G_OPTION_ARG_NONE, &tag, "Prefix output lines with [rank]", NULL},
+        {"seed", 0, 0, G_OPTION_ARG_STRING, &seed,
+         "Randomise which ready rank runs and which message a wildcard receive matches", "S"},
+        {"send-mode", 0, 0, G_OPTION_ARG_STRING, &mode,
+         "Standard sends: eager (buffered), rendezvous (wait for the receive), or auto "
+         "(eager below --eager-limit; default)",
+         "MODE"},
+        {"eager-limit", 0, 0, G_OPTION_ARG_STRING, &eager,
+         "Largest buffered standard send in auto mode (default 64KiB)", "BYTES"},
+        {"stack-size", 0, 0, G_OPTION_ARG_STRING, &stack, "Stack of each rank (default 8MiB)",
+         "BYTES"},
+        {"heap-size", 0, 0, G_OPTION_ARG_STRING, &heap,
+         "Heap address space of each rank (default 1GiB; only used pages cost memory)", "BYTES"},
+        {"step-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &timeout,
+         "CPU seconds a rank may compute between MPI calls before it is reported as a "
+         "livelock (default 10; 0 = no limit)",
+         "SECONDS"},
+        {"json", 0, 0, G_OPTION_ARG_FILENAME, &json, "Write the verdict and findings as JSON",
+         "FILE"},
+        {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print only findings", NULL},
+        {NULL, 0, 0, 0, NULL, NULL, NULL}};
+    char *usage = g_strdup_printf("- %s an MPI program: ordex %s [OPTIONS] -n N PROGRAM.so|PROGRAM.c [ARGS...]",
+                                  cmd, cmd);
+    GOptionContext *ctx = g_option_context_new(usage);
+    g_free(usage);
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    int nopt = prog < 0 ? argc : prog;
+    char **oargv = g_new0(char *, nopt + 1);
+    for (int i = 0; i < nopt; i++)
+        oargv[i] = argv[i];
+    int oargc = nopt;
+    char **keep = oargv;
+    GError *err = NULL;
+    int rc = 0;
+    if (!g_option_context_parse(ctx, &oargc, &oargv, &err)) {
+        fprintf(stderr, "ordex %s: %s (see ordex %s --help)\n", cmd, err->message, cmd);
+        g_error_free(err);
+        rc = 2;
+        goto out;
+    }
+    if (oargc > 1 && strcmp(oargv[1], "--") != 0) {
+        fprintf(stderr, "ordex %s: unexpected argument '%s'\n", cmd, oargv[1]);
+        rc = 2;
+        goto out;
+    }
+    if (prog < 0) {
+        fprintf(stderr, "ordex %s: missing program (usage: ordex %s -n N prog.so|prog.c [args])\n",
+                cmd, cmd);
+        rc = 2;
+        goto out;
+    }
+    if (!np) {
+        fprintf(stderr, "ordex %s: missing -n N (the number of ranks)\n", cmd);
+        rc = 2;
+        goto out;
+    }
+    char *end;
+    long n = strtol(np, &end, 10);
+    if (*end || n < 1 || n > 1000000) {
+        fprintf(stderr, "ordex %s: -n %s: the number of ranks must be an integer from 1 to "
+                        "1000000\n",
+                cmd, np);
+        rc = 2;
+        goto out;
+    }
+    o->nranks = (int)n;
+    o->tag_output = tag;
+    o->quiet = quiet;
+    o->step_timeout = timeout;
+    if (timeout < 0) {
+        fprintf(stderr, "ordex %s: --step-timeout %g: must be >= 0\n", cmd, timeout);
+        rc = 2;
+        goto out;
+    }
+    if (seed) {
+        unsigned long long s = strtoull(seed, &end, 10);
+        if (*end || *seed == '-') {
+            fprintf(stderr, "ordex %s: --seed %s: not a non-negative integer\n", cmd, seed);
+            rc = 2;
+            goto out;
+        }
+        o->seed = s ? s : 1; /* 0 would mean "deterministic" internally */
+    }
+    o->send_mode = SIM_SEND_EAGER_BELOW_LIMIT;
+    if (mode) {
+        if (strcmp(mode, "eager") == 0)
+            o->send_mode = SIM_SEND_EAGER;
+        else if (strcmp(mode, "rendezvous") == 0)
+            o->send_mode = SIM_SEND_RENDEZVOUS;
+        else if (strcmp(mode, "auto") != 0) {
+            fprintf(stderr, "ordex %s: --send-mode %s: expected eager, rendezvous or auto\n", cmd,
+                    mode);
+            rc = 2;
+            goto out;
+        }
+    }
+    struct {
+        const char *name, *text;
+        size_t *dst;
+        size_t dflt;
+    } sizes[] = {{"--eager-limit", eager, &o->eager_limit, 65536},
+                 {"--stack-size", stack, &o->stack_size, (size_t)8 << 20},
+                 {"--heap-size", heap, &o->heap_size, (size_t)1 << 30}};
+    for (size_t i = 0; i < G_N_ELEMENTS(sizes); i++) {
+        *sizes[i].dst = sizes[i].dflt;
+        if (sizes[i].text && !ordex_parse_size(sizes[i].text, sizes[i].dst)) {
+            fprintf(stderr, "ordex %s: %s %s: not a size (examples: 65536, 64KiB, 8MiB)\n", cmd,
+                    sizes[i].name, sizes[i].text);
+            rc = 2;
+            goto out;
+        }
+    }
+    if (o->stack_size < 16384) {
+        fprintf(stderr, "ordex %s: --stack-size must be at least 16KiB\n", cmd);
+        rc = 2;
+        goto out;
+    }
+    if (o->heap_size < 65536) {
+        fprintf(stderr, "ordex %s: --heap-size must be at least 64KiB\n", cmd);
+        rc = 2;
+        goto out;
+    }
+    o->json = json;
+    json = NULL;
+    *prog_index = prog;
+out:
+    g_free(keep);
+    g_free(np);
+    g_free(seed);
+    g_free(mode);
+    g_free(eager);
+    g_free(stack);
+    g_free(heap);
+    g_free(json);
+    g_option_context_free(ctx);
+    return rc;
+}
+
+void ordex_opts_free(ordex_opts *o) {
+    g_free(o->json);
+    o->json = NULL;
+}

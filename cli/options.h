@@ -1,0 +1,35 @@
+/*
+ * options.h - the options shared by the commands that run a program.
+ */
+#ifndef ORDEX_CLI_OPTIONS_H
+#define ORDEX_CLI_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "simulator/sim.h"
+
+typedef struct ordex_opts {
+    int nranks;
+    bool tag_output;
+    uint64_t seed;
+    sim_send_mode send_mode;
+    size_t eager_limit;
+    size_t stack_size;
+    size_t heap_size;
+    double step_timeout;
+    bool quiet;
+    char *json;
+} ordex_opts;
+
+/* Parses `ordex <cmd> [options] PROGRAM [ARGS...]`: options end at the first
+ * argument that is not an option (the program); its index goes to
+ * *prog_index.  Returns 0, or 2 after printing one line about the problem. */
+int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, int *prog_index);
+void ordex_opts_free(ordex_opts *o);
+
+/* Parses "64KiB", "8M", "1048576" into bytes; false when malformed. */
+bool ordex_parse_size(const char *text, size_t *out);
+
+#endif

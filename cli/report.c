@@ -1,0 +1,93 @@
+/*
+ * report.c - printing findings for people and for programs.
+ */
+#include "cli/report.h"
+
+#include <string.h>
+
+#include "simulator/sim.h"
+
+void ordex_print_findings(FILE *out, GPtrArray *findings, const ordex_run_summary *sum,
+                          bool quiet) {
+    for (guint i = 0; i < findings->len; i++) {
+        const sim_finding *f = g_ptr_array_index(findings, i);
+        fprintf(out, "ordex: ERROR [%s] %s\n", sim_finding_kind_name(f->kind), f->message);
+        if (f->location)
+            fprintf(out, "  at %s\n", f->location);
+        if (f->details)
+            fputs(f->details, out);
+    }
+    if (quiet && findings->len == 0)
+        return;
+    fprintf(out,
+            "ordex: %d rank%s, %" G_GUINT64_FORMAT " messages delivered, predicted time %.6f s, "
+            "%.3f s to simulate; %s\n",
+            sum->nranks, sum->nranks == 1 ? "" : "s", sum->messages, sum->predicted_s,
+            sum->elapsed_s,
+            findings->len == 0 ? "no error found"
+                               : findings->len == 1 ? "1 error found" : "errors found");
+}
+
+static void json_string(GString *s, const char *text) {
+    g_string_append_c(s, '"');
+    for (const unsigned char *p = (const unsigned char *)text; p && *p; p++) {
+        switch (*p) {
+        case '"':
+            g_string_append(s, "\\\"");
+            break;
+        case '\\':
+            g_string_append(s, "\\\\");
+            break;
+        case '\n':
+            g_string_append(s, "\\n");
+            break;
+        case '\t':
+            g_string_append(s, "\\t");
+            break;
+        default:
+            if (*p < 0x20)
+                g_string_append_printf(s, "\\u%04x", *p);
+            else
+                g_string_append_c(s, (char)*p);
+        }
+    }
+    g_string_append_c(s, '"');
+}
+
+bool ordex_write_json(const char *path, GPtrArray *findings, const ordex_run_summary *sum) {
+    GString *s = g_string_new("{\n");
+    g_string_append_printf(s, "  \"verdict\": \"%s\",\n", findings->len ? "error" : "ok");
+    g_string_append(s, "  \"program\": ");
+    json_string(s, sum->program);
+    g_string_append(s, ",\n  \"findings\": [");
+    for (guint i = 0; i < findings->len; i++) {
+        const sim_finding *f = g_ptr_array_index(findings, i);
+        g_string_append_printf(s, "%s\n    {\"kind\": \"%s\", \"ranks\": [", i ? "," : "",
+                               sim_finding_kind_name(f->kind));
+        for (int k = 0; k < f->nranks; k++)
+            g_string_append_printf(s, "%s%d", k ? ", " : "", f->ranks[k]);
+        g_string_append(s, "], \"message\": ");
+        json_string(s, f->message);
+        g_string_append(s, ", \"location\": ");
+        if (f->location)
+            json_string(s, f->location);
+        else
+            g_string_append(s, "null");
+        g_string_append(s, ", \"details\": ");
+        if (f->details)
+            json_string(s, f->details);
+        else
+            g_string_append(s, "null");
+        g_string_append(s, "}");
+    }
+    g_string_append_printf(s,
+                           "%s],\n  \"stats\": {\"ranks\": %d, \"messages\": %" G_GUINT64_FORMAT
+                           ", \"events\": %" G_GUINT64_FORMAT ", \"context_switches\": %" G_GUINT64_FORMAT
+                           ", \"predicted_time_s\": %.9f, \"elapsed_s\": %.6f, "
+                           "\"peak_rss_bytes\": %" G_GUINT64_FORMAT "}\n}\n",
+                           findings->len ? "\n  " : "", sum->nranks, sum->messages, sum->events,
+                           sum->switches, sum->predicted_s, sum->elapsed_s, sum->peak_rss_bytes);
+    bool ok = g_file_set_contents(path, s->str, (gssize)s->len, NULL);
+    g_string_free(s, TRUE);
+    return ok;
+}

@@ -1,0 +1,29 @@
+/*
+ * report.h - the human report and the JSON file of a run.
+ */
+#ifndef ORDEX_CLI_REPORT_H
+#define ORDEX_CLI_REPORT_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct ordex_run_summary {
+    const char *program;
+    int nranks;
+    uint64_t messages;
+    uint64_t events;
+    uint64_t switches;
+    double predicted_s;
+    double elapsed_s;
+    uint64_t peak_rss_bytes;
+} ordex_run_summary;
+
+void ordex_print_findings(FILE *out, GPtrArray *findings, const ordex_run_summary *sum,
+                          bool quiet);
+
+/* Writes {"verdict": "ok"|"error", "findings": [...], "stats": {...}}. */
+bool ordex_write_json(const char *path, GPtrArray *findings, const ordex_run_summary *sum);
+
+#endif

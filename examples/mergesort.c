@@ -1,0 +1,158 @@
+/*
+ * mergesort.c - parallel merge sort over a binomial tree of ranks (has a message-race bug).
+ *
+ * The array (size = argv[1], default 64) is one sequence of a linear congruential
+ * generator.  Rank q owns the slice [lo(q), lo(q+1)), lo(q) = q*n/size: it gets the
+ * generator state from rank q-1 (line 105), generates its slice, passes the state
+ * to rank q+1 and sorts.  Then come merge rounds step = 1, 2, 4, ...: a rank with
+ * rank % 2step == step sends its sorted run to its parent rank-step (line 118)
+ * and stops; a rank with rank % 2step == 0 receives the run of its child rank+step
+ * (line 132) and merges it.  Rank 0 ends with the sorted array.
+ *
+ * THE BUG.  The receive at line 132 uses MPI_ANY_SOURCE and one tag for all
+ * rounds, with a buffer sized for THIS round's run ("only one child sends to me per
+ * round").  But the child of a LATER round may already have sent.  On 4 ranks
+ * (size 64) rank 0 expects 16 values from rank 1 in round 1 and 32 values from
+ * rank 2 in round 2, and rank 2 sends its 32 values as soon as it has merged rank
+ * 3's run, which does not depend on rank 1's run at all.  Failing ordering:
+ *   1. seeds pass 0 -> 1 -> 2 -> 3; rank 1 sends its 16-value run to rank 0
+ *      (line 118), but that message stays unmatched for now;
+ *   2. rank 3 sends its run to rank 2; rank 2 receives it (line 132), merges and
+ *      sends its 32-value run to rank 0 (line 118);
+ *   3. rank 0's round-1 receive (line 132, capacity 16) is matched with rank 2's
+ *      32-value message instead of rank 1's: MPI_ERR_TRUNCATE (MPICH aborts with
+ *      "Message truncated").  MPI allows this: messages from different senders
+ *      may be matched in any order, even if one was sent earlier.
+ * In the natural order (ranks run in rank order, messages delivered in the order
+ * sent) rank 1's run is sent long before rank 2's, so it is matched first and the
+ * program works; under real MPICH on 4 ranks the chain seed 1->2, seed 2->3,
+ * run 3->2 must also complete before rank 1's run is sent, which practically
+ * never happens.  Fix: one tag per round, or receive from rank+step.
+ *
+ * Run:
+ *   ./ordex run     -n 4 examples/mergesort.c [size]
+ *   ./ordex explore -n 4 examples/mergesort.c [size]
+ *   mpicc -o mergesort examples/mergesort.c && mpiexec -n 4 ./mergesort [size]
+ *
+ * Expected ordex verdicts:
+ *   n=1, n=2: no error (at most one run is ever sent to a rank).
+ *   n=4: run: no error, stdout below.  explore: MPI error MPI_ERR_TRUNCATE in
+ *        MPI_Recv at line 132 on rank 0 (count 16, message of 32 ints from rank 2).
+ *   n=3 (size 64: runs of 21, 21, 22): explore: MPI error MPI_ERR_TRUNCATE at line
+ *        132 (rank 2's 22 values matched by rank 0's round-1 receive sized 21).
+ *
+ * Expected stdout (size 64; n = 1, 2 or 4; lines may interleave):
+ *   rank r: sent S sorted values to rank P    (every rank but 0)
+ *       n=2: rank 1 32 to 0.  n=4: rank 1 16 to 0, rank 3 16 to 2, rank 2 32 to 0
+ *   mergesort: n=64 sorted=yes min=MIN max=MAX checksum=SUM
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TAG_SEED 6
+#define TAG_RUN 7
+
+static int lo(int q, int n, int size) {
+    return (int)((long long)q * n / size);
+}
+
+/* The array is one sequence of a linear congruential generator (fixed seed). */
+static void next_value(unsigned *state, int *out) {
+    *state = *state * 1103515245u + 12345u;
+    *out = (int)((*state >> 16) % 1000u);
+}
+
+/* Merge the sorted runs a[0..m) and a[m..k) using scratch space. */
+static void merge(int *a, int m, int k, int *scratch) {
+    int i = 0, j = m, o = 0;
+    while (i < m && j < k) {
+        scratch[o++] = a[i] <= a[j] ? a[i++] : a[j++];
+    }
+    while (i < m) {
+        scratch[o++] = a[i++];
+    }
+    while (j < k) {
+        scratch[o++] = a[j++];
+    }
+    memcpy(a, scratch, (size_t)k * sizeof(int));
+}
+
+static int cmp_int(const void *x, const void *y) {
+    int a = *(const int *)x, b = *(const int *)y;
+    return (a > b) - (a < b);
+}
+
+int main(int argc, char **argv) {
+    MPI_Init(&argc, &argv);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int n = argc > 1 ? atoi(argv[1]) : 64;
+    if (n < 1) {
+        n = 1;
+    }
+
+    int *data = calloc((size_t)n, sizeof(int));
+    int *tmp = calloc((size_t)n, sizeof(int));
+    int *scratch = calloc((size_t)n, sizeof(int));
+    int have = lo(rank + 1, n, size) - lo(rank, n, size);
+    /* Generate my slice: take the generator state from my left neighbour and pass it on. */
+    unsigned state = 2024u;
+    if (rank > 0) {
+        MPI_Recv(&state, 1, MPI_UNSIGNED, rank - 1, TAG_SEED, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE); /* [SEEDR] */
+    }
+    for (int i = 0; i < have; i++) {
+        next_value(&state, &data[i]);
+    }
+    if (rank + 1 < size) {
+        MPI_Send(&state, 1, MPI_UNSIGNED, rank + 1, TAG_SEED, MPI_COMM_WORLD);
+    }
+    qsort(data, (size_t)have, sizeof(int), cmp_int);
+
+    for (int step = 1; step < size; step *= 2) {
+        if (rank % (2 * step) == step) {
+            /* My subtree is sorted: hand it to my parent and stop. */
+            MPI_Send(data, have, MPI_INT, rank - step, TAG_RUN, MPI_COMM_WORLD); /* [SEND] */
+            printf("rank %d: sent %d sorted values to rank %d\n", rank, have, rank - step);
+            fflush(stdout);
+            break;
+        }
+        int child = rank + step;
+        if (child >= size) {
+            continue;
+        }
+        /* This round's run covers the slices of ranks child .. child+step-1. */
+        int last = child + step < size ? child + step : size;
+        int expect = lo(last, n, size) - lo(child, n, size);
+        MPI_Status st;
+        /* BUG: wildcard source and one tag for all rounds (see header). */
+        MPI_Recv(tmp, expect, MPI_INT, MPI_ANY_SOURCE, TAG_RUN, MPI_COMM_WORLD, &st); /* [RECV] */
+        int got;
+        MPI_Get_count(&st, MPI_INT, &got);
+        /* Place the run where the sender's slices belong, then merge. */
+        int off = lo(st.MPI_SOURCE, n, size) - lo(rank, n, size);
+        memcpy(data + off, tmp, (size_t)got * sizeof(int));
+        merge(data, off, off + got, scratch);
+        have = off + got;
+    }
+
+    if (rank == 0) {
+        int sorted = 1;
+        unsigned sum = 0;
+        for (int i = 0; i < have; i++) {
+            sorted &= i == 0 || data[i - 1] <= data[i];
+            sum = sum * 31u + (unsigned)data[i];
+        }
+        printf("mergesort: n=%d sorted=%s min=%d max=%d checksum=%08x\n", have,
+               sorted && have == n ? "yes" : "NO", data[0], data[have - 1], sum);
+        fflush(stdout);
+    }
+    free(data);
+    free(tmp);
+    free(scratch);
+    MPI_Finalize();
+    return 0;
+}

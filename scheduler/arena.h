@@ -1,0 +1,48 @@
+/*
+ * arena.h - per-rank heaps.
+ *
+ * Every rank's malloc family calls are served from that rank's arena: a
+ * fixed slice of one large reserved address range, so a rank's heap
+ * addresses depend only on its own sequence of allocations (deterministic
+ * across runs and orderings) and a rank's heap is easy to snapshot and hash.
+ *
+ * ordex itself (GLib included) allocates from the C library's heap.  The
+ * process-wide malloc/free symbols (heap_malloc.c) dispatch on the current
+ * arena: the scheduler sets it when it resumes rank code, the simulator
+ * clears it on entry to every MPI call and restores it on return.  free and
+ * realloc dispatch on the address, so memory may be freed from either side.
+ */
+#ifndef ORDEX_SCHED_ARENA_H
+#define ORDEX_SCHED_ARENA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct sched_arena sched_arena;
+
+/* Reserves address space for nranks arenas of per_rank bytes each.
+ * Returns false (errno set) when the range cannot be reserved. */
+bool sched_arenas_reserve(int nranks, size_t per_rank);
+void sched_arenas_release(void);
+
+sched_arena *sched_arena_of(int rank);
+
+/* The arena new allocations come from; NULL = the C library's heap. */
+extern sched_arena *sched_arena_current;
+
+void *sched_arena_malloc(sched_arena *a, size_t size);
+void *sched_arena_memalign(sched_arena *a, size_t align, size_t size);
+void sched_arena_free(void *p);
+size_t sched_arena_usable(const void *p);
+
+/* The arena holding p, or NULL when p is not in any arena. */
+sched_arena *sched_arena_owning(const void *p);
+
+/* Bytes in use and the high-water mark of the arena's touched range. */
+size_t sched_arena_in_use(const sched_arena *a);
+size_t sched_arena_extent(const sched_arena *a);
+
+/* True when the last allocation failed because the arena is full. */
+bool sched_arena_exhausted(const sched_arena *a);
+
+#endif

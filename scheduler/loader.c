@@ -1,0 +1,184 @@
+/*
+ * loader.c - loading private copies of the program.
+ */
+#define _GNU_SOURCE
+#include "scheduler/loader.h"
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <glib.h>
+#include <link.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The program file, read once and shared by all loads. */
+static char *g_path;
+static char *g_bytes;
+static size_t g_len;
+static size_t g_load_bytes; /* prefix that holds every loadable segment */
+static char *g_tmpdir;
+static int g_copies;
+
+static bool read_program(const char *path, char **err) {
+    if (g_path && strcmp(g_path, path) == 0)
+        return true;
+    gsize len;
+    GError *ge = NULL;
+    char *bytes;
+    if (!g_file_get_contents(path, &bytes, &len, &ge)) {
+        *err = g_strdup_printf("%s: cannot read program: %s", path, ge->message);
+        g_error_free(ge);
+        return false;
+    }
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)bytes;
+    if (len < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0) {
+        *err = g_strdup_printf("%s: not a program built by ordexcc (not an ELF file); build it "
+                               "with: ordexcc -o prog.so prog.c",
+                               path);
+        g_free(bytes);
+        return false;
+    }
+    if (eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_machine != EM_X86_64 ||
+        eh->e_type != ET_DYN || eh->e_phoff + (size_t)eh->e_phnum * sizeof(Elf64_Phdr) > len) {
+        *err = g_strdup_printf("%s: not a program built by ordexcc (not an x86-64 shared "
+                               "object); build it with: ordexcc -o prog.so prog.c",
+                               path);
+        g_free(bytes);
+        return false;
+    }
+    const Elf64_Phdr *ph = (const Elf64_Phdr *)(bytes + eh->e_phoff);
+    size_t need = eh->e_phoff + (size_t)eh->e_phnum * sizeof(Elf64_Phdr);
+    for (int i = 0; i < eh->e_phnum; i++)
+        if (ph[i].p_type == PT_LOAD || ph[i].p_type == PT_DYNAMIC || ph[i].p_type == PT_NOTE)
+            if (ph[i].p_offset + ph[i].p_filesz > need)
+                need = ph[i].p_offset + ph[i].p_filesz;
+    g_free(g_path);
+    g_free(g_bytes);
+    g_path = g_strdup(path);
+    g_bytes = bytes;
+    g_len = len;
+    g_load_bytes = need < len ? need : len;
+    return true;
+}
+
+bool sched_program_check(const char *path, char **err) {
+    if (!read_program(path, err))
+        return false;
+    /* Look for the marker in the dynamic symbol table without loading. */
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)g_bytes;
+    if (eh->e_shoff == 0)
+        goto fail;
+    const Elf64_Shdr *sh = (const Elf64_Shdr *)(g_bytes + eh->e_shoff);
+    bool marker = false, has_main = false;
+    for (int i = 0; i < eh->e_shnum; i++) {
+        if (sh[i].sh_type != SHT_DYNSYM)
+            continue;
+        const Elf64_Sym *sym = (const Elf64_Sym *)(g_bytes + sh[i].sh_offset);
+        const char *strtab = g_bytes + sh[sh[i].sh_link].sh_offset;
+        size_t n = sh[i].sh_size / sizeof(Elf64_Sym);
+        for (size_t k = 0; k < n; k++) {
+            if (sym[k].st_shndx == SHN_UNDEF)
+                continue;
+            const char *name = strtab + sym[k].st_name;
+            if (strcmp(name, SCHED_PROGRAM_MARKER) == 0)
+                marker = true;
+            else if (strcmp(name, "main") == 0 && ELF64_ST_TYPE(sym[k].st_info) == STT_FUNC)
+                has_main = true;
+        }
+    }
+    if (!marker)
+        goto fail;
+    if (!has_main) {
+        *err = g_strdup_printf("%s: the program has no main function (ordex runs main() of "
+                               "every rank)",
+                               path);
+        return false;
+    }
+    return true;
+fail:
+    *err = g_strdup_printf("%s: not a program built by ordexcc (no ordex marker); build it "
+                           "with: ordexcc -o prog.so prog.c",
+                           path);
+    return false;
+}
+
+static int copy_to_memfd(void) {
+    int fd = memfd_create("ordex-rank", MFD_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    size_t off = 0;
+    while (off < g_load_bytes) {
+        ssize_t w = write(fd, g_bytes + off, g_load_bytes - off);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            close(fd);
+            return -1;
+        }
+        off += (size_t)w;
+    }
+    return fd;
+}
+
+static char *copy_to_file(void) {
+    if (!g_tmpdir) {
+        g_tmpdir = g_dir_make_tmp("ordex-ranks-XXXXXX", NULL);
+        if (!g_tmpdir)
+            return NULL;
+    }
+    char *base = g_path_get_basename(g_path);
+    char *dest = g_strdup_printf("%s/rank%d-%s", g_tmpdir, g_copies++, base);
+    g_free(base);
+    if (!g_file_set_contents(dest, g_bytes, (gssize)g_len, NULL)) {
+        g_free(dest);
+        return NULL;
+    }
+    return dest;
+}
+
+bool sched_image_load(const char *path, bool keep_files, sched_image *img, char **err) {
+    if (!read_program(path, err))
+        return false;
+    char name[64];
+    char *file = NULL;
+    int fd = -1;
+    if (keep_files) {
+        file = copy_to_file();
+    } else {
+        fd = copy_to_memfd();
+        if (fd >= 0) {
+            snprintf(name, sizeof name, "/proc/self/fd/%d", fd);
+            file = g_strdup(name);
+        }
+    }
+    if (!file) {
+        *err = g_strdup_printf("%s: cannot make a private copy for a rank: %s", path,
+                               g_strerror(errno));
+        return false;
+    }
+    void *h = dlopen(file, RTLD_NOW | RTLD_LOCAL);
+    if (fd >= 0)
+        close(fd);
+    g_free(file);
+    if (!h) {
+        const char *why = dlerror();
+        *err = g_strdup_printf("%s: cannot load the program: %s", path, why ? why : "unknown");
+        return false;
+    }
+    struct link_map *lm = NULL;
+    dlinfo(h, RTLD_DI_LINKMAP, &lm);
+    img->handle = h;
+    img->base = lm ? lm->l_addr : 0;
+    img->main = (sched_main_fn)dlsym(h, "main");
+    if (!img->main) {
+        *err = g_strdup_printf("%s: the program has no main function", path);
+        dlclose(h);
+        return false;
+    }
+    return true;
+}

@@ -1,0 +1,441 @@
+/*
+ * sched.c - rank contexts, switching, the run loop, and rank failures.
+ */
+#define _GNU_SOURCE
+#include "scheduler/sched.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <execinfo.h>
+#include <glib.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "scheduler/arena.h"
+#include "scheduler/context.h"
+#include "scheduler/loader.h"
+#include "scheduler/rankio.h"
+
+typedef struct sched_rank {
+    int id;
+    sched_state state;
+    sched_ctx ctx;
+    sched_image img;
+    int sim_depth;   /* > 0 while simulator code runs on the rank's behalf */
+    bool woken;      /* woken while still running: do not park */
+    int exit_code;
+    sched_fault fault;
+    rankio_stream io;
+    char **argv;
+} sched_rank;
+
+static sched_options g_opt;
+static sched_rank *g_ranks;
+static int g_nranks;
+static sched_ctx g_main_ctx;   /* the scheduler's own context */
+static sched_rank *g_current;  /* running rank or NULL */
+static bool g_stop;
+static int g_nblocked; /* ranks in SCHED_BLOCKED */
+static sched_exit_hook g_exit_hook;
+static sched_fail_hook g_fail_hook;
+static FILE *g_real_stdout, *g_real_stderr;
+static GRand *g_rng;
+static char *g_program;
+
+/* Ready queue: a ring of rank ids; each rank is in it at most once. */
+static int *g_ready;
+static int g_ready_head, g_ready_len;
+
+/* Watchdog for runaway ranks. */
+static volatile uint64_t g_epoch; /* bumped on every switch into or out of a rank */
+static pthread_t g_main_thread, g_watchdog;
+static volatile bool g_watchdog_run;
+static clockid_t g_main_cpu_clock;
+
+/* Fault recovery for sched_protected. */
+static sigjmp_buf *g_protect_jmp;
+static sched_fault *g_protect_fault;
+
+static char *g_altstack;
+
+static void ready_push(int id) {
+    g_ready[(g_ready_head + g_ready_len) % g_nranks] = id;
+    g_ready_len++;
+}
+
+static int ready_pop(void) {
+    if (g_rng && g_ready_len > 1) {
+        int k = g_rand_int_range(g_rng, 0, g_ready_len);
+        int *slot = &g_ready[(g_ready_head + k) % g_nranks];
+        int t = *slot;
+        *slot = g_ready[g_ready_head];
+        g_ready[g_ready_head] = t;
+    }
+    int id = g_ready[g_ready_head];
+    g_ready_head = (g_ready_head + 1) % g_nranks;
+    g_ready_len--;
+    return id;
+}
+
+int sched_nranks(void) { return g_nranks; }
+int sched_current(void) { return g_current ? g_current->id : -1; }
+uint64_t sched_switches(void) { return g_epoch / 2; }
+const char *sched_program_path(void) { return g_program; }
+uintptr_t sched_image_bias(int rank) { return g_ranks[rank].img.base; }
+sched_state sched_rank_state(int rank) { return g_ranks[rank].state; }
+int sched_rank_exit_code(int rank) { return g_ranks[rank].exit_code; }
+const sched_fault *sched_rank_fault(int rank) { return &g_ranks[rank].fault; }
+void sched_set_exit_hook(sched_exit_hook hook) { g_exit_hook = hook; }
+void sched_set_fail_hook(sched_fail_hook hook) { g_fail_hook = hook; }
+void sched_request_stop(void) { g_stop = true; }
+
+/* Switches from the running rank back to the scheduler. */
+static void switch_out(void) {
+    sched_rank *r = g_current;
+    g_current = NULL;
+    sched_arena_current = NULL;
+    stdout = g_real_stdout;
+    stderr = g_real_stderr;
+    g_epoch++;
+    sched_ctx_switch(&r->ctx, &g_main_ctx);
+}
+
+/* Resumes rank r from the scheduler. */
+static void switch_in(sched_rank *r) {
+    g_current = r;
+    r->state = SCHED_RUNNING;
+    r->woken = false;
+    sched_arena_current = r->sim_depth > 0 ? NULL : sched_arena_of(r->id);
+    stdout = r->io.out;
+    stderr = r->io.err;
+    g_epoch++;
+    sched_ctx_switch(&g_main_ctx, &r->ctx);
+}
+
+void sched_enter_sim(void) {
+    if (!g_current)
+        return;
+    g_current->sim_depth++;
+    sched_arena_current = NULL;
+}
+
+void sched_leave_sim(void) {
+    if (!g_current)
+        return;
+    if (--g_current->sim_depth == 0)
+        sched_arena_current = sched_arena_of(g_current->id);
+}
+
+void sched_block(void) {
+    sched_rank *r = g_current;
+    if (r->woken) {
+        r->woken = false;
+        return;
+    }
+    r->state = SCHED_BLOCKED;
+    g_nblocked++;
+    switch_out();
+}
+
+void sched_wake(int rank) {
+    sched_rank *r = &g_ranks[rank];
+    if (r->state == SCHED_BLOCKED) {
+        g_nblocked--;
+        r->state = SCHED_READY;
+        ready_push(rank);
+    } else if (r->state == SCHED_RUNNING) {
+        r->woken = true;
+    }
+}
+
+static _Noreturn void finish_current(sched_state state) {
+    sched_rank *r = g_current;
+    r->sim_depth = 1; /* whatever runs from here on is ordex's */
+    sched_arena_current = NULL;
+    if (state == SCHED_DONE)
+        rankio_flush(&r->io);
+    r->state = state;
+    switch_out();
+    abort(); /* a finished context is never resumed */
+}
+
+_Noreturn void sched_exit_current(int code) {
+    g_current->exit_code = code;
+    finish_current(SCHED_DONE);
+}
+
+_Noreturn void sched_abort_current(void) {
+    g_current->fault.kind = SCHED_FAIL_ABORTED;
+    g_stop = true;
+    finish_current(SCHED_FAILED);
+}
+
+static void rank_entry(void *arg) {
+    sched_rank *r = arg;
+    int code = r->img.main(g_opt.argc, r->argv);
+    sched_exit_current(code);
+}
+
+/* The C library's exit() for ranks: a rank that exits ends only itself.
+ * ordex's own calls (no rank running) go on to the real exit. */
+void exit(int code) {
+    if (g_current && g_current->sim_depth == 0)
+        sched_exit_current(code);
+    void (*real_exit)(int) = (void (*)(int))dlsym(RTLD_NEXT, "exit");
+    real_exit(code);
+    _exit(code);
+}
+
+/* ----------------------------------------------------------------------- */
+/* Faults                                                                   */
+
+static void record_fault(sched_fault *f, int sig, siginfo_t *si, void *uctx) {
+    ucontext_t *uc = uctx;
+    f->signo = sig;
+    f->addr = si ? si->si_addr : NULL;
+    f->pc = uc ? (void *)uc->uc_mcontext.gregs[REG_RIP] : NULL;
+    f->nframes = backtrace(f->frames, SCHED_MAX_FRAMES);
+}
+
+static void on_fault(int sig, siginfo_t *si, void *uctx) {
+    if (g_protect_jmp) {
+        record_fault(g_protect_fault, sig, si, uctx);
+        g_protect_fault->kind = SCHED_FAIL_SIGNAL;
+        siglongjmp(*g_protect_jmp, 1);
+    }
+    sched_rank *r = g_current;
+    if (!r) { /* a fault in ordex itself: die the ordinary way */
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    sched_arena_current = NULL;
+    record_fault(&r->fault, sig, si, uctx);
+    r->fault.kind = (sig == SIGSEGV || sig == SIGBUS) && sched_ctx_in_guard(&r->ctx, si->si_addr)
+                        ? SCHED_FAIL_STACK_OVERFLOW
+                        : SCHED_FAIL_SIGNAL;
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+    r->sim_depth = 1;
+    r->state = SCHED_FAILED;
+    switch_out();
+}
+
+/* Sent by the watchdog when a rank has used too much CPU since it was resumed. */
+static void on_timeout(int sig, siginfo_t *si, void *uctx) {
+    sched_rank *r = g_current;
+    if (!r || r->sim_depth > 0)
+        return;
+    sched_arena_current = NULL;
+    record_fault(&r->fault, sig, NULL, uctx);
+    r->fault.kind = SCHED_FAIL_TIMEOUT;
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+    r->sim_depth = 1;
+    r->state = SCHED_FAILED;
+    switch_out();
+}
+
+static double main_cpu_seconds(void) {
+    struct timespec ts;
+    if (clock_gettime(g_main_cpu_clock, &ts) != 0)
+        return 0;
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void *watchdog(void *arg) {
+    (void)arg;
+    uint64_t seen = (uint64_t)-1;
+    double since = 0;
+    while (g_watchdog_run) {
+        struct timespec nap = {0, 50 * 1000 * 1000};
+        nanosleep(&nap, NULL);
+        uint64_t e = g_epoch;
+        double now = main_cpu_seconds();
+        if (e != seen || (e & 1) == 0) { /* odd epoch: a rank is running */
+            seen = e;
+            since = now;
+            continue;
+        }
+        if (now - since > g_opt.step_timeout_s) {
+            pthread_kill(g_main_thread, SIGXCPU);
+            since = now; /* one signal per step */
+        }
+    }
+    return NULL;
+}
+
+static void install_handlers(void) {
+    stack_t ss = {0};
+    ss.ss_size = 256 * 1024;
+    g_altstack = g_malloc(ss.ss_size);
+    ss.ss_sp = g_altstack;
+    sigaltstack(&ss, NULL);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_fault;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS};
+    for (size_t i = 0; i < G_N_ELEMENTS(sigs); i++)
+        sigaction(sigs[i], &sa, NULL);
+    sa.sa_sigaction = on_timeout;
+    sigaction(SIGXCPU, &sa, NULL);
+}
+
+static void restore_handlers(void) {
+    int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS, SIGXCPU};
+    for (size_t i = 0; i < G_N_ELEMENTS(sigs); i++)
+        signal(sigs[i], SIG_DFL);
+    stack_t ss = {0};
+    ss.ss_flags = SS_DISABLE;
+    sigaltstack(&ss, NULL);
+    g_free(g_altstack);
+    g_altstack = NULL;
+}
+
+bool sched_protected(void (*fn)(void *), void *arg, sched_fault *fault) {
+    sigjmp_buf jb;
+    sigjmp_buf *outer = g_protect_jmp;
+    sched_fault *outer_fault = g_protect_fault;
+    memset(fault, 0, sizeof *fault);
+    if (sigsetjmp(jb, 1)) {
+        g_protect_jmp = outer;
+        g_protect_fault = outer_fault;
+        return false;
+    }
+    g_protect_jmp = &jb;
+    g_protect_fault = fault;
+    fn(arg);
+    g_protect_jmp = outer;
+    g_protect_fault = outer_fault;
+    return true;
+}
+
+/* ----------------------------------------------------------------------- */
+/* Set-up and the run loop                                                  */
+
+bool sched_init(const sched_options *opt, char **err) {
+    g_opt = *opt;
+    g_nranks = opt->nranks;
+    g_program = g_strdup(opt->program);
+    g_real_stdout = stdout;
+    g_real_stderr = stderr;
+    if (!sched_program_check(opt->program, err))
+        return false;
+    if (!sched_arenas_reserve(g_nranks, opt->heap_size)) {
+        *err = g_strdup_printf("cannot reserve %zu bytes of address space for %d rank heaps "
+                               "(lower --heap-size)",
+                               opt->heap_size * (size_t)g_nranks, g_nranks);
+        return false;
+    }
+    {   /* backtrace() loads its unwinder lazily; do it now, not in a signal handler */
+        void *f[2];
+        backtrace(f, 2);
+    }
+    g_ranks = g_new0(sched_rank, g_nranks);
+    g_ready = g_new(int, g_nranks);
+    g_ready_head = g_ready_len = 0;
+    g_nblocked = 0;
+    g_stop = false;
+    g_rng = opt->seed ? g_rand_new_with_seed((guint32)opt->seed) : NULL;
+    rankio_init(opt->out ? opt->out : stdout, opt->err ? opt->err : stderr, opt->tag_output);
+    for (int i = 0; i < g_nranks; i++) {
+        sched_rank *r = &g_ranks[i];
+        r->id = i;
+        if (!sched_image_load(opt->program, opt->keep_files, &r->img, err))
+            return false;
+        if (!sched_ctx_make(&r->ctx, opt->stack_size, rank_entry, r)) {
+            *err = g_strdup_printf("cannot map a %zu-byte stack for rank %d: %s (lower "
+                                   "--stack-size or the rank count)",
+                                   opt->stack_size, i, g_strerror(errno));
+            return false;
+        }
+        rankio_open(&r->io, i);
+        /* Each rank gets its own argv, in its own heap, as a process would. */
+        sched_arena *a = sched_arena_of(i);
+        r->argv = sched_arena_malloc(a, sizeof(char *) * (size_t)(opt->argc + 1));
+        for (int k = 0; k < opt->argc; k++) {
+            size_t n = strlen(opt->argv[k]) + 1;
+            r->argv[k] = sched_arena_malloc(a, n);
+            memcpy(r->argv[k], opt->argv[k], n);
+        }
+        r->argv[opt->argc] = NULL;
+        r->state = SCHED_READY;
+        ready_push(i);
+    }
+    install_handlers();
+    g_main_thread = pthread_self();
+    pthread_getcpuclockid(g_main_thread, &g_main_cpu_clock);
+    if (opt->step_timeout_s > 0) {
+        g_watchdog_run = true;
+        pthread_create(&g_watchdog, NULL, watchdog, NULL);
+    }
+    return true;
+}
+
+void sched_fini(void) {
+    if (g_watchdog_run) {
+        g_watchdog_run = false;
+        pthread_join(g_watchdog, NULL);
+    }
+    if (g_ranks) {
+        for (int i = 0; i < g_nranks; i++) {
+            sched_ctx_destroy(&g_ranks[i].ctx);
+            rankio_close(&g_ranks[i].io);
+        }
+        restore_handlers();
+    }
+    /* Program copies stay loaded: their code may still be referenced by
+     * pending atexit handlers of the C library. */
+    g_free(g_ranks);
+    g_ranks = NULL;
+    g_free(g_ready);
+    g_ready = NULL;
+    if (g_rng)
+        g_rand_free(g_rng);
+    g_rng = NULL;
+    g_free(g_program);
+    g_program = NULL;
+}
+
+void sched_flush_output(void) {
+    for (int i = 0; i < g_nranks; i++)
+        rankio_flush(&g_ranks[i].io);
+}
+
+sched_run_result sched_run(sched_choose_fn choose, void *user) {
+    for (;;) {
+        while (g_ready_len > 0 && !g_stop) {
+            sched_rank *r = &g_ranks[ready_pop()];
+            switch_in(r);
+            if (r->state == SCHED_DONE) {
+                if (g_exit_hook)
+                    g_exit_hook(r->id, r->exit_code);
+            } else if (r->state == SCHED_FAILED) {
+                rankio_flush(&r->io);
+                if (r->fault.kind != SCHED_FAIL_ABORTED && (!g_fail_hook || g_fail_hook(r->id, &r->fault)))
+                    g_stop = true;
+            }
+        }
+        if (g_stop)
+            return SCHED_RUN_STOPPED;
+        if (!choose(user)) {
+            if (g_ready_len > 0)
+                continue;
+            return g_nblocked > 0 ? SCHED_RUN_STUCK : SCHED_RUN_COMPLETE;
+        }
+        if (g_stop)
+            return SCHED_RUN_STOPPED;
+    }
+}

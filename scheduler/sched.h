@@ -1,0 +1,136 @@
+/*
+ * sched.h - ranks as cooperatively scheduled contexts, and the run loop.
+ *
+ * Every rank runs the program's main() in its own context inside one OS
+ * thread; exactly one rank runs at a time, and it runs until it blocks in an
+ * MPI call (sched_block) or ends.  When no rank is ready, the run loop asks
+ * the strategy's callback to fire one enabled event (which wakes ranks); when
+ * the callback finds none while ranks are still blocked, the run is stuck.
+ *
+ * The scheduler also gives each rank its own heap (arena.h) and its own
+ * stdout/stderr streams (swapped in at every switch), and turns a rank's
+ * crash, stack overflow, exit() or runaway loop into a recorded end of that
+ * rank instead of an end of ordex.
+ */
+#ifndef ORDEX_SCHED_H
+#define ORDEX_SCHED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef enum sched_state {
+    SCHED_READY,   /* can run */
+    SCHED_RUNNING, /* is running */
+    SCHED_BLOCKED, /* waits in an MPI call */
+    SCHED_DONE,    /* main returned or exit() was called */
+    SCHED_FAILED,  /* crashed, overflowed its stack, ran away, or was aborted */
+} sched_state;
+
+typedef enum sched_failure {
+    SCHED_FAIL_NONE,
+    SCHED_FAIL_SIGNAL,         /* SIGSEGV, SIGFPE, SIGABRT, ... */
+    SCHED_FAIL_STACK_OVERFLOW, /* fault in the guard page */
+    SCHED_FAIL_TIMEOUT,        /* ran longer than the step timeout between MPI calls */
+    SCHED_FAIL_ABORTED,        /* MPI_Abort or a fatal MPI error */
+    SCHED_FAIL_HEAP,           /* its heap arena is full */
+} sched_failure;
+
+#define SCHED_MAX_FRAMES 48
+
+typedef struct sched_fault {
+    sched_failure kind;
+    int signo;
+    void *addr;                     /* faulting address */
+    void *pc;                       /* instruction that faulted (or was running) */
+    void *frames[SCHED_MAX_FRAMES]; /* backtrace at the fault */
+    int nframes;
+} sched_fault;
+
+typedef struct sched_options {
+    int nranks;
+    size_t stack_size;    /* per rank */
+    size_t heap_size;     /* per rank arena */
+    bool tag_output;      /* prefix forwarded lines with "[rank] " */
+    uint64_t seed;        /* 0: ready ranks run in FIFO order; else random */
+    double step_timeout_s;/* CPU seconds a rank may run between MPI calls; 0 = none */
+    bool keep_files;      /* load rank copies from files (for gdb) */
+    const char *program;  /* path of the .so */
+    int argc;             /* program arguments, argv[0] included */
+    char **argv;
+    FILE *out, *err;      /* where rank output is forwarded */
+} sched_options;
+
+/* Loads nranks copies of the program and prepares their contexts.
+ * Returns false with *err (g_free) set on failure. */
+bool sched_init(const sched_options *opt, char **err);
+void sched_fini(void);
+
+int sched_nranks(void);
+
+/* The running rank, or -1 when the scheduler itself runs. */
+int sched_current(void);
+
+/* From rank code: parks the running rank until sched_wake.  Returns at once
+ * (without switching) if the rank was woken in between. */
+void sched_block(void);
+
+/* Makes a blocked rank ready again (no effect on other states). */
+void sched_wake(int rank);
+
+/* From rank code: ends the running rank as if main had returned code. */
+_Noreturn void sched_exit_current(int code);
+
+/* From rank code: ends the running rank as failed (kind ABORTED) and stops the
+ * run.  The caller has recorded why. */
+_Noreturn void sched_abort_current(void);
+
+/* Makes sched_run return SCHED_RUN_STOPPED after the running rank (if any)
+ * next switches out. */
+void sched_request_stop(void);
+
+typedef enum sched_run_result {
+    SCHED_RUN_COMPLETE, /* every rank ended */
+    SCHED_RUN_STUCK,    /* some rank blocked and no event enabled */
+    SCHED_RUN_STOPPED,  /* sched_request_stop, a failed rank, or a fault */
+} sched_run_result;
+
+/* Fires one enabled event; returns false when there is none. */
+typedef bool (*sched_choose_fn)(void *user);
+
+/* Runs ranks until all ended, the run is stuck, or it is stopped. */
+sched_run_result sched_run(sched_choose_fn choose, void *user);
+
+sched_state sched_rank_state(int rank);
+int sched_rank_exit_code(int rank);
+const sched_fault *sched_rank_fault(int rank);
+
+/* Called (in scheduler context) when a rank ends normally, with its code. */
+typedef void (*sched_exit_hook)(int rank, int code);
+void sched_set_exit_hook(sched_exit_hook hook);
+
+/* Called (in scheduler context) when a rank fails; stops the run unless it returns false. */
+typedef bool (*sched_fail_hook)(int rank, const sched_fault *fault);
+void sched_set_fail_hook(sched_fail_hook hook);
+
+/* Heap switching around simulator code running on a rank's behalf. */
+void sched_enter_sim(void);
+void sched_leave_sim(void);
+
+/* Runs fn(arg) in scheduler context, turning a memory fault inside it (a bad
+ * buffer passed to MPI) into a false return with *fault filled. */
+bool sched_protected(void (*fn)(void *), void *arg, sched_fault *fault);
+
+/* Load bias of rank's program copy (address = bias + file address), and the
+ * program path; used to symbolise code addresses. */
+uintptr_t sched_image_bias(int rank);
+const char *sched_program_path(void);
+
+/* Flushes every rank's partial output lines. */
+void sched_flush_output(void);
+
+/* Number of context switches into ranks so far. */
+uint64_t sched_switches(void);
+
+#endif

@@ -1,0 +1,158 @@
+/*
+ * coll.c - arrival of members at collectives, and firing complete ones.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "scheduler/sched.h"
+#include "simulator/engine.h"
+
+void sim_coll_init(void) {}
+void sim_coll_fini(void) {}
+
+static sim_coll *coll_new(sim_comm *comm, sim_coll_kind kind, uint64_t seq) {
+    sim_coll *c = g_new0(sim_coll, 1);
+    c->comm = comm;
+    c->kind = kind;
+    c->seq = seq;
+    c->args = g_new0(sim_coll_args, comm->size);
+    c->reqs = g_new0(sim_request *, comm->size);
+    c->call_sites = g_new0(void *, comm->size);
+    return c;
+}
+
+static void coll_free(sim_coll *c) {
+    g_free(c->args);
+    g_free(c->reqs);
+    g_free(c->call_sites);
+    g_free(c);
+}
+
+static bool rooted(sim_coll_kind k) {
+    switch (k) {
+    case SIM_COLL_BCAST:
+    case SIM_COLL_REDUCE:
+    case SIM_COLL_GATHER:
+    case SIM_COLL_GATHERV:
+    case SIM_COLL_SCATTER:
+    case SIM_COLL_SCATTERV:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static const char *ordinal_suffix(uint64_t n) {
+    if (n % 100 >= 11 && n % 100 <= 13)
+        return "th";
+    switch (n % 10) {
+    case 1:
+        return "st";
+    case 2:
+        return "nd";
+    case 3:
+        return "rd";
+    default:
+        return "th";
+    }
+}
+
+sim_request *sim_coll_post(sim_comm *comm, sim_coll_kind kind, const sim_coll_args *args) {
+    int self = sim_self();
+    int me = sim_comm_rank(comm, self);
+    uint64_t seq = comm->coll_posted[me]++;
+    sim_coll *c = g_hash_table_lookup(comm->colls, &seq);
+    if (!c) {
+        c = coll_new(comm, kind, seq);
+        uint64_t *key = g_new(uint64_t, 1);
+        *key = seq;
+        g_hash_table_insert(comm->colls, key, c);
+    } else {
+        /* The first member fixed what this collective is; all must agree. */
+        int first = -1;
+        for (int i = 0; i < comm->size && first < 0; i++)
+            if (c->reqs[i])
+                first = i;
+        if (c->kind != kind || (rooted(kind) && c->args[first].root != args->root)) {
+            char *mine = rooted(kind) ? g_strdup_printf("%s(root=%d)", sim_coll_name(kind), args->root)
+                                      : g_strdup(sim_coll_name(kind));
+            char *theirs = rooted(c->kind) ? g_strdup_printf("%s(root=%d)", sim_coll_name(c->kind),
+                                                             c->args[first].root)
+                                           : g_strdup(sim_coll_name(c->kind));
+            int rc = sim_error(comm->handle, MPI_ERR_OTHER,
+                               "collective mismatch on %s: as its %" G_GUINT64_FORMAT
+                               "%s collective there, rank %d calls %s but rank %d called %s at %s",
+                               sim_comm_describe(comm), seq + 1, ordinal_suffix(seq + 1), me, mine,
+                               first, theirs, sim_location(c->call_sites[first]));
+            g_free(mine);
+            g_free(theirs);
+            (void)rc;
+            return NULL;
+        }
+    }
+    sim_request *req = sim_req_new(SIM_REQ_COLL, sim_coll_name(kind));
+    req->comm = comm;
+    req->coll = c;
+    c->args[me] = *args;
+    c->reqs[me] = req;
+    c->call_sites[me] = sim_proc_of(self)->call_site;
+    c->arrived++;
+    sim_events_changed();
+    if (c->arrived == comm->size)
+        sim_events_coll_ready(c);
+    return req;
+}
+
+typedef struct exec_ctx {
+    sim_coll *c;
+    int rc;
+    int err_rank;
+    char *why;
+} exec_ctx;
+
+static void exec_cb(void *p) {
+    exec_ctx *e = p;
+    if (e->c->kind >= SIM_COLL_COMM_DUP)
+        e->rc = sim_comm_exec_create(e->c, &e->err_rank, &e->why);
+    else
+        e->rc = sim_coll_exec_data(e->c, &e->err_rank, &e->why);
+}
+
+/* log2 rounded up: the depth of the tree algorithms the time model assumes. */
+static int tree_depth(int n) {
+    int d = 0;
+    while ((1 << d) < n)
+        d++;
+    return d;
+}
+
+void sim_coll_fire(sim_coll *c) {
+    sim_comm *comm = c->comm;
+    g_hash_table_remove(comm->colls, &c->seq);
+    exec_ctx e = {c, MPI_SUCCESS, -1, NULL};
+    sched_fault fault;
+    if (!sched_protected(exec_cb, &e, &fault)) {
+        e.rc = MPI_ERR_BUFFER;
+        e.err_rank = -1;
+        e.why = g_strdup_printf("a buffer passed to %s cannot be accessed (invalid address %p)",
+                                sim_coll_name(c->kind), fault.addr);
+    }
+    /* Everyone leaves after the last arrival, plus a tree's worth of latency. */
+    double t = 0;
+    for (int i = 0; i < comm->size; i++) {
+        double ci = sim_proc_of(sim_comm_world(comm, i))->clock;
+        if (ci > t)
+            t = ci;
+    }
+    t += tree_depth(comm->size) * sim_transfer_time(0);
+    for (int i = 0; i < comm->size; i++) {
+        sim_proc_of(sim_comm_world(comm, i))->clock = t;
+        sim_request *r = c->reqs[i];
+        if (e.rc != MPI_SUCCESS && (e.err_rank == i || e.err_rank < 0))
+            sim_req_fail(r, e.rc, g_strdup(e.why ? e.why : "failed"));
+        r->coll = NULL;
+        sim_req_complete(r);
+    }
+    g_free(e.why);
+    coll_free(c);
+}

@@ -1,0 +1,96 @@
+/*
+ * coll.h - collective operations: arrival, matching across ranks, firing.
+ *
+ * Each member's call posts a contribution (sim_coll_args) and gets a request.
+ * Contributions are matched by order: the k-th collective call a rank makes
+ * on a communicator belongs to that communicator's k-th collective
+ * (MPI 3.1 section 5.12: all members must call collectives in the same
+ * order).  When every member has arrived the collective is an enabled event;
+ * firing it executes the data movement for all members at once and completes
+ * every member's request.  A member arriving with a different operation or
+ * root than the first arrival is an MPI usage error.
+ */
+#ifndef ORDEX_SIM_COLL_H
+#define ORDEX_SIM_COLL_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include "simulator/comm.h"
+
+typedef struct sim_request sim_request;
+
+typedef enum sim_coll_kind {
+    SIM_COLL_BARRIER,
+    SIM_COLL_BCAST,
+    SIM_COLL_REDUCE,
+    SIM_COLL_ALLREDUCE,
+    SIM_COLL_GATHER,
+    SIM_COLL_GATHERV,
+    SIM_COLL_SCATTER,
+    SIM_COLL_SCATTERV,
+    SIM_COLL_ALLGATHER,
+    SIM_COLL_ALLGATHERV,
+    SIM_COLL_ALLTOALL,
+    SIM_COLL_ALLTOALLV,
+    SIM_COLL_ALLTOALLW,
+    SIM_COLL_REDUCE_SCATTER,
+    SIM_COLL_REDUCE_SCATTER_BLOCK,
+    SIM_COLL_SCAN,
+    SIM_COLL_EXSCAN,
+    SIM_COLL_COMM_DUP,
+    SIM_COLL_COMM_SPLIT,
+    SIM_COLL_COMM_SPLIT_TYPE,
+    SIM_COLL_COMM_CREATE,
+    SIM_COLL_CART_CREATE,
+    SIM_COLL_KIND_COUNT
+} sim_coll_kind;
+
+/* One member's arguments, exactly as passed (buffers are the rank's own;
+ * they stay valid until the request completes, as MPI requires). */
+typedef struct sim_coll_args {
+    const void *sendbuf; /* may be MPI_IN_PLACE */
+    int sendcount;
+    MPI_Datatype sendtype;
+    const int *sendcounts, *sdispls;    /* v variants */
+    const MPI_Datatype *sendtypes;      /* alltoallw; sdispls are bytes there */
+    void *recvbuf;
+    int recvcount;
+    MPI_Datatype recvtype;
+    const int *recvcounts, *rdispls;
+    const MPI_Datatype *recvtypes;
+    MPI_Op op;
+    int root;                           /* comm rank */
+    /* communicator constructors */
+    int color, key;                     /* split; split_type uses color as the type */
+    MPI_Group group;                    /* create */
+    int ndims;                          /* cart_create */
+    const int *dims, *periods;
+    int reorder;
+    MPI_Comm *newcomm;                  /* where the new handle is written */
+} sim_coll_args;
+
+struct sim_coll {
+    sim_comm *comm;
+    sim_coll_kind kind;
+    uint64_t seq;        /* index among the communicator's collectives */
+    int arrived;
+    sim_coll_args *args; /* [comm->size], indexed by comm rank */
+    sim_request **reqs;  /* [comm->size] */
+    void **call_sites;   /* [comm->size] call site of each member, for reports */
+};
+
+const char *sim_coll_name(sim_coll_kind kind); /* "MPI_Bcast" */
+
+/* Posts the calling rank's contribution to the next collective on comm and
+ * returns its request (blocking collectives then wait on it).  Returns NULL
+ * after reporting a mismatch through sim_error when it was not fatal. */
+sim_request *sim_coll_post(sim_comm *comm, sim_coll_kind kind, const sim_coll_args *args);
+
+/* Executes a data-movement collective (all kinds before SIM_COLL_COMM_DUP)
+ * once every member has arrived.  Returns MPI_SUCCESS, or an error class with
+ * *err_rank (comm rank at fault) and *why (g_free) set, e.g. a count that
+ * does not match the root's, or an op undefined for the type. */
+int sim_coll_exec_data(sim_coll *c, int *err_rank, char **why);
+
+#endif

@@ -1,0 +1,265 @@
+/*
+ * comm.h - communicators, groups and Cartesian topologies.
+ *
+ * One sim_comm object stands for a communicator as a whole: every member
+ * rank holds the same handle value, which keeps handles deterministic and
+ * lets the simulator compare ranks' views directly.  What MPI makes local to
+ * a process (error handler, whether this rank has freed its handle, its
+ * count of collective calls) is kept per member.
+ *
+ * Communicator constructors are collective: MPI_Comm_dup/split/create/
+ * split_type and MPI_Cart_create post a collective (coll.h) and the new
+ * communicators are made by sim_comm_exec_create when every member has
+ * arrived.
+ *
+ * Handles: MPI_COMM_WORLD and MPI_COMM_SELF are MPICH's constants
+ * (MPI_COMM_SELF names a different one-member communicator for each rank);
+ * every other communicator gets SIM_HANDLE(SIM_HKIND_DIRECT, SIM_OBJ_COMM, i)
+ * with i = 0, 1, 2 ... in creation order, never reused (messages and
+ * requests of other modules may still point at a freed communicator, so
+ * communicator objects live until sim_comm_fini).
+ *
+ * Groups are one table shared by all ranks, like communicators, with
+ * handles SIM_HANDLE(SIM_HKIND_DIRECT, SIM_OBJ_GROUP, i), the lowest free i
+ * first; empty groups are MPI_GROUP_EMPTY.  A group remembers which ranks
+ * hold handles to it, so a rank using a handle it does not hold (a stale
+ * copy after MPI_Group_free) is caught.
+ *
+ * Nothing here calls the rest of the simulator: this file's functions are
+ * pure data-structure code, unit-tested on their own.
+ */
+#ifndef ORDEX_SIM_COMM_H
+#define ORDEX_SIM_COMM_H
+
+#include <glib.h>
+#include <mpi.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct sim_coll sim_coll;
+
+typedef struct sim_group {
+    MPI_Group handle;
+    int size;
+    int *members;        /* group rank -> world rank */
+    int refs;            /* handles held by ranks + communicators using it */
+    GHashTable *rank_of; /* world rank -> group rank + 1 (NULL for identity maps or size <= 1) */
+    GHashTable *holders; /* world rank -> handles that rank holds (NULL: untracked refs only) */
+} sim_group;
+
+typedef struct sim_comm {
+    MPI_Comm handle;
+    int id; /* creation order, 0 = MPI_COMM_WORLD, 1 = MPI_COMM_SELF of rank 0 ... */
+    int size;
+    int *members;          /* comm rank -> world rank */
+    GHashTable *rank_of;   /* world rank -> comm rank + 1 (NULL for identity maps or size 1) */
+    MPI_Errhandler *errh;  /* [size] error handler as each member set it */
+    bool *released;        /* [size] member has freed its handle */
+    uint64_t *coll_posted; /* [size] collectives posted so far by each member */
+    GHashTable *colls;     /* collective sequence number -> sim_coll * in progress; keyed by
+                              g_int64_hash/g_int64_equal on a g_malloc'ed uint64_t that the table
+                              g_frees on removal; values are not freed by the table */
+    char *name;            /* MPI_Comm_set_name, or NULL */
+    char *desc;            /* sim_comm_describe's text */
+    sim_group *group;      /* MPI_Comm_group's result, made on first use; holds one ref */
+    /* Cartesian topology (MPI_Cart_create, MPI_Cart_sub); cart == false means none.
+     * ndims may be 0 on a Cartesian communicator (MPI 3.1 section 7.5.1). */
+    bool cart;
+    int ndims;
+    int *dims;
+    int *periods; /* 0 or 1 */
+} sim_comm;
+
+/* Sets up MPI_COMM_WORLD (all ranks) and the MPI_COMM_SELF of each rank,
+ * and an empty group table.  Every member's error handler starts as
+ * MPI_ERRORS_ARE_FATAL. */
+void sim_comm_init(int nranks);
+/* Frees every communicator and group and forgets the node map. */
+void sim_comm_fini(void);
+
+/* The communicator a handle names for the calling rank `world_rank`
+ * (MPI_COMM_SELF resolves to that rank's own); NULL when the handle is not a
+ * communicator, was freed by that rank, or that rank is not a member. */
+sim_comm *sim_comm_get(MPI_Comm handle, int world_rank);
+
+/* Why sim_comm_get(handle, world_rank) returns NULL, as a phrase for an
+ * error message ("is MPI_COMM_NULL", "was freed by this rank", ...); NULL
+ * when the handle is valid for that rank.  Static storage. */
+const char *sim_comm_why_invalid(MPI_Comm handle, int world_rank);
+
+/* Like sim_comm_get for the calling rank, reporting an invalid handle via
+ * sim_error (MPI_ERR_COMM); returns the error code, 0 on success. */
+int sim_comm_check(MPI_Comm handle, sim_comm **out);
+
+/* Rank of world_rank in comm, -1 if not a member.  O(1). */
+int sim_comm_rank(const sim_comm *comm, int world_rank);
+
+/* World rank of comm rank r (0 <= r < size). */
+static inline int sim_comm_world(const sim_comm *comm, int r) {
+    return comm->members[r];
+}
+
+/* "MPI_COMM_WORLD", "MPI_COMM_SELF", or "comm 3 (split of MPI_COMM_WORLD)"
+ * (3 = comm->id); lives as long as comm. */
+const char *sim_comm_describe(const sim_comm *comm);
+
+/* MPI_Comm_get_name's answer: the name set, else "MPI_COMM_WORLD" or
+ * "MPI_COMM_SELF" for those, else "". */
+const char *sim_comm_name(const sim_comm *comm);
+
+/* MPI_Comm_set_name: keeps at most MPI_MAX_OBJECT_NAME - 1 bytes of name. */
+void sim_comm_set_name(sim_comm *comm, const char *name);
+
+/* The error handler that the member world_rank has on comm. */
+MPI_Errhandler sim_comm_errhandler(const sim_comm *comm, int world_rank);
+
+/* Sets the error handler of the member world_rank (a member) on comm. */
+void sim_comm_set_errhandler(sim_comm *comm, int world_rank, MPI_Errhandler errh);
+
+/* MPI_Comm_free by the member world_rank: its handle becomes invalid for it.
+ * Returns false (and changes nothing) for MPI_COMM_WORLD, an MPI_COMM_SELF,
+ * a non-member or a member that already freed it. */
+bool sim_comm_release(sim_comm *comm, int world_rank);
+
+/* MPI_Comm_compare of two communicators: MPI_IDENT (same object),
+ * MPI_CONGRUENT (same ranks in the same order), MPI_SIMILAR (same ranks,
+ * another order) or MPI_UNEQUAL. */
+int sim_comm_compare(const sim_comm *a, const sim_comm *b);
+
+/* MPI_Comm_group: a handle to comm's group held by world_rank (one group
+ * object per communicator, shared by all members' handles). */
+MPI_Group sim_comm_group(sim_comm *comm, int world_rank);
+
+/* Gives comm a Cartesian topology (replacing any): copies dims and periods
+ * (ndims >= 0 entries each; periods are normalised to 0/1).  The caller
+ * guarantees that the product of dims equals comm->size. */
+void sim_comm_set_cart(sim_comm *comm, int ndims, const int *dims, const int *periods);
+
+/* Executes a communicator-constructor collective (SIM_COLL_COMM_DUP,
+ * _SPLIT, _SPLIT_TYPE, _CREATE, SIM_COLL_CART_CREATE) once all members have
+ * arrived: makes the new communicators and writes each member's handle
+ * (or MPI_COMM_NULL) through its args.newcomm.  Returns MPI_SUCCESS or an
+ * error class with *err_rank (comm rank) and *why (g_free) set; on error
+ * no communicator is made and every member gets MPI_COMM_NULL.
+ *   DUP: same members, same topology; no name.
+ *   SPLIT: colour >= 0 or MPI_UNDEFINED (-> MPI_COMM_NULL); members ordered by
+ *     key then old rank; the new communicators are made by increasing colour.
+ *   SPLIT_TYPE: args.color is the split type; all members must pass the same
+ *     type or MPI_UNDEFINED.  MPI_COMM_TYPE_SHARED groups ranks by
+ *     sim_node_of; MPI_COMM_TYPE_HW_GUIDED/_UNGUIDED give MPI_COMM_NULL (no
+ *     hardware hierarchy is modelled, which MPI 4.0 allows).
+ *   CREATE: every member passes a group with the same members, all members
+ *     of comm; ranks outside it get MPI_COMM_NULL.
+ *   CART_CREATE: every member passes the same ndims, dims and periods; the
+ *     first prod(dims) ranks form the new communicator (reorder ignored).
+ * New communicators inherit each member's error handler from comm. */
+int sim_comm_exec_create(sim_coll *c, int *err_rank, char **why);
+
+/* Node of a world rank for MPI_COMM_TYPE_SHARED (0 unless a node map is set). */
+int sim_node_of(int world_rank);
+
+/* Sets the node of every world rank (node_of_rank has one entry per world
+ * rank and is copied); NULL puts every rank back on node 0.  Call after
+ * sim_comm_init. */
+void sim_comm_set_node_map(const int *node_of_rank);
+
+/* ---------------------------------------------------------------------- */
+/* Groups                                                                   */
+
+/* Any live group (MPI_GROUP_EMPTY included), whoever holds it; NULL when the
+ * handle is not a live group. */
+sim_group *sim_group_get(MPI_Group handle);
+
+/* Like sim_group_get, but NULL unless world_rank holds a handle to the group
+ * (groups made by sim_group_new have no recorded holders and pass). */
+sim_group *sim_group_get_for(MPI_Group handle, int world_rank);
+
+/* Why sim_group_get_for(handle, world_rank) returns NULL, as a phrase
+ * ("is MPI_GROUP_NULL", "was freed", ...); NULL when valid.  Static storage. */
+const char *sim_group_why_invalid(MPI_Group handle, int world_rank);
+
+/* A new group of `size` members (world_members is copied; world ranks must be
+ * distinct).  size 0 gives MPI_GROUP_EMPTY. */
+MPI_Group sim_group_new(int size, const int *world_members); /* refs = 1, no recorded holder */
+MPI_Group sim_group_new_for(int world_rank, int size, const int *world_members); /* held by it */
+
+/* Drops one reference; the group is destroyed (its index reusable) at 0.
+ * No-op for MPI_GROUP_EMPTY. */
+void sim_group_release(sim_group *g);
+
+/* MPI_Group_free by world_rank: drops one of its handles.  False when it
+ * holds none (no-op); true (no-op) for MPI_GROUP_EMPTY. */
+bool sim_group_release_for(sim_group *g, int world_rank);
+
+/* Rank of world_rank in g, -1 if not a member.  O(1). */
+int sim_group_rank(const sim_group *g, int world_rank);
+
+/* MPI_Group_compare: MPI_IDENT (same members, same order), MPI_SIMILAR
+ * (same members, another order) or MPI_UNEQUAL. */
+int sim_group_compare(const sim_group *a, const sim_group *b);
+
+/* Group algebra (MPI 3.1 section 6.3.2) on world-rank member lists.  Each
+ * sets *out (g_free; NULL when *outn == 0) and *outn.  Functions returning
+ * int return MPI_SUCCESS, or an error class with *why (g_free) naming the
+ * argument and value ("ranks[2] = 5 is out of range for a group of size 4"),
+ * and then set nothing else. */
+int sim_group_incl_members(const sim_group *g, int n, const int ranks[], int **out, int *outn,
+                           char **why);
+int sim_group_excl_members(const sim_group *g, int n, const int ranks[], int **out, int *outn,
+                           char **why);
+/* MPI_Group_range_incl (include) or _range_excl: every computed rank must be
+ * valid and distinct; a stride is never 0. */
+int sim_group_range_members(const sim_group *g, int n, const int ranges[][3], bool include,
+                            int **out, int *outn, char **why);
+/* a's members, then b's that are not in a. */
+void sim_group_union_members(const sim_group *a, const sim_group *b, int **out, int *outn);
+/* a's members that are in b, in a's order. */
+void sim_group_intersection_members(const sim_group *a, const sim_group *b, int **out, int *outn);
+/* a's members that are not in b, in a's order. */
+void sim_group_difference_members(const sim_group *a, const sim_group *b, int **out, int *outn);
+
+/* MPI_Group_translate_ranks: ranks2[i] = rank in b of a's rank ranks1[i];
+ * MPI_PROC_NULL stays MPI_PROC_NULL, non-members of b give MPI_UNDEFINED.
+ * MPI_ERR_RANK for a rank outside a. */
+int sim_group_translate(const sim_group *a, int n, const int ranks1[], const sim_group *b,
+                        int ranks2[], char **why);
+
+/* ---------------------------------------------------------------------- */
+/* Cartesian topologies (MPI 3.1 section 7.5), row-major: the last
+ * dimension varies fastest.                                               */
+
+/* Checks MPI_Cart_create's grid for a communicator of `size` ranks:
+ * ndims >= 0 (MPI_ERR_DIMS), every dims[i] > 0 (MPI_ERR_DIMS), product <=
+ * size (MPI_ERR_TOPOLOGY).  Returns MPI_SUCCESS or the class with *why. */
+int sim_cart_check(int ndims, const int dims[], int size, char **why);
+
+/* Coordinates of rank (0 <= rank < prod(dims)) into coords[ndims]. */
+void sim_cart_coords(int ndims, const int dims[], int rank, int coords[]);
+
+/* MPI_Cart_rank: periodic dimensions wrap around; an out-of-range coordinate
+ * in a non-periodic one is MPI_ERR_ARG (with *why). */
+int sim_cart_rank(int ndims, const int dims[], const int periods[], const int coords[], int *rank,
+                  char **why);
+
+/* MPI_Cart_shift from `rank` along `direction` (0 <= direction < ndims, the
+ * caller's check) by disp: *source = rank at -disp, *dest = rank at +disp,
+ * MPI_PROC_NULL past a non-periodic border. */
+void sim_cart_shift(int ndims, const int dims[], const int periods[], int rank, int direction,
+                    int disp, int *source, int *dest);
+
+/* MPI_Cart_sub's split of a grid: *color numbers the subgrid holding rank
+ * (row-major over the dropped dimensions), *key is rank's row-major index
+ * within it (over the kept dimensions, remain_dims[i] != 0). */
+void sim_cart_sub_color_key(int ndims, const int dims[], const int remain_dims[], int rank,
+                            int *color, int *key);
+
+/* MPI_Dims_create (MPI 3.1 section 7.5.2): fills the zero entries of
+ * dims[ndims] so that the product is nnodes and the filled values are as
+ * close to each other as possible (smallest max - min, then smallest
+ * maximum) in non-increasing order; non-zero entries are kept.  Errors:
+ * ndims < 0, nnodes < 1 or a negative entry (MPI_ERR_DIMS / MPI_ERR_ARG),
+ * nnodes not a multiple of the fixed entries' product (MPI_ERR_DIMS); dims
+ * is then unchanged. */
+int sim_dims_create(int nnodes, int ndims, int dims[], char **why);
+
+#endif

@@ -1,0 +1,282 @@
+/*
+ * core.c - the simulated job: set-up, MPI call entry and exit, errors,
+ * findings, and the simple clock of `ordex run`.
+ */
+#include <stdarg.h>
+#include <string.h>
+#include <time.h>
+
+#include "scheduler/sched.h"
+#include "scheduler/symbolize.h"
+#include "simulator/engine.h"
+#include "simulator/events.h"
+#include "simulator/op.h"
+#include "simulator/report.h"
+
+sim_state *sim_g;
+
+static GPtrArray *g_findings;
+static uint64_t g_delivered;
+
+const char *sim_finding_kind_name(sim_finding_kind kind) {
+    switch (kind) {
+    case SIM_F_DEADLOCK:
+        return "deadlock";
+    case SIM_F_CRASH:
+    case SIM_F_STACK_OVERFLOW:
+    case SIM_F_ABORT:
+    case SIM_F_EXIT_STATUS:
+    case SIM_F_HEAP:
+        return "crash";
+    case SIM_F_LIVELOCK:
+        return "livelock";
+    case SIM_F_MPI_ERROR:
+    case SIM_F_NO_FINALIZE:
+        return "mpi_error";
+    case SIM_F_LOST_MESSAGE:
+        return "lost_message";
+    case SIM_F_PENDING_REQUEST:
+        return "pending_request";
+    }
+    return "error";
+}
+
+static void finding_free(gpointer p) {
+    sim_finding *f = p;
+    g_free(f->ranks);
+    g_free(f->message);
+    g_free(f->details);
+    g_free(f->location);
+    g_free(f);
+}
+
+sim_finding *sim_add_finding(sim_finding_kind kind, const int *ranks, int nranks,
+                             const char *location, char *message, char *details) {
+    sim_finding *f = g_new0(sim_finding, 1);
+    f->kind = kind;
+    f->ranks = g_memdup2(ranks, sizeof(int) * (size_t)nranks);
+    f->nranks = nranks;
+    f->location = g_strdup(location);
+    f->message = message;
+    f->details = details;
+    g_ptr_array_add(g_findings, f);
+    return f;
+}
+
+GPtrArray *sim_findings(void) { return g_findings; }
+
+/* ---------------------------------------------------------------------- */
+/* Time                                                                    */
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+double sim_transfer_time(size_t bytes) {
+    return sim_g->cfg.latency_s + (double)bytes / sim_g->cfg.bandwidth_Bps;
+}
+
+void sim_clock_charge_compute(int world_rank) {
+    sim_proc *p = sim_proc_of(world_rank);
+    double t = now_s();
+    if (p->cpu_mark > 0 && t > p->cpu_mark)
+        p->clock += t - p->cpu_mark;
+    p->cpu_mark = 0;
+}
+
+double sim_predicted_time(void) {
+    double t = 0;
+    for (int i = 0; i < sim_g->nranks; i++)
+        if (sim_g->procs[i].clock > t)
+            t = sim_g->procs[i].clock;
+    return t;
+}
+
+uint64_t sim_messages_delivered(void) { return g_delivered; }
+void sim_count_delivery(void) { g_delivered++; }
+
+/* ---------------------------------------------------------------------- */
+/* Call entry and exit                                                     */
+
+int sim_self(void) { return sched_current(); }
+
+void sim_call_enter(const char *fname, void *caller) {
+    sched_enter_sim();
+    int self = sched_current();
+    if (self < 0)
+        return;
+    sim_proc *p = sim_proc_of(self);
+    if (p->call_depth++ == 0) {
+        sim_clock_charge_compute(self);
+        p->call = fname;
+        p->call_site = caller;
+        g_free(p->call_args);
+        p->call_args = NULL;
+    }
+}
+
+void sim_call_leave(void) {
+    int self = sched_current();
+    if (self >= 0) {
+        sim_proc *p = sim_proc_of(self);
+        if (--p->call_depth == 0) {
+            p->call = NULL;
+            p->cpu_mark = now_s();
+        }
+    }
+    sched_leave_sim();
+}
+
+void sim_call_args(const char *fmt, ...) {
+    int self = sched_current();
+    if (self < 0)
+        return;
+    sim_proc *p = sim_proc_of(self);
+    if (p->call_depth > 1)
+        return; /* the outermost call describes itself */
+    va_list ap;
+    va_start(ap, fmt);
+    g_free(p->call_args);
+    p->call_args = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+}
+
+const char *sim_location(void *call_site) {
+    if (!call_site)
+        return "?";
+    const char *l = sched_symbolize_line(call_site, true);
+    return l ? l : sched_symbolize(call_site, true);
+}
+
+int sim_check_initialized(void) {
+    sim_proc *p = sim_proc_of(sim_self());
+    if (!p->initialized)
+        return sim_error(MPI_COMM_WORLD, MPI_ERR_OTHER,
+                         "%s called before MPI_Init (or MPI_Init_thread)", p->call);
+    if (p->finalized)
+        return sim_error(MPI_COMM_WORLD, MPI_ERR_OTHER, "%s called after MPI_Finalize", p->call);
+    return MPI_SUCCESS;
+}
+
+static int error_common(MPI_Comm comm, int errclass, void *site, const char *fmt, va_list ap) {
+    int self = sim_self();
+    char *text = g_strdup_vprintf(fmt, ap);
+    MPI_Errhandler eh = MPI_ERRORS_ARE_FATAL;
+    sim_comm *c = sim_comm_get(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm, self);
+    if (c)
+        eh = sim_comm_errhandler(c, self);
+    if (eh == MPI_ERRORS_RETURN) {
+        g_free(text);
+        return errclass;
+    }
+    int ranks[1] = {self};
+    const char *loc = sim_location(site);
+    char *msg = g_strdup_printf("rank %d: %s", self, text);
+    char *details = sim_report_backtrace_here();
+    sim_add_finding(SIM_F_MPI_ERROR, ranks, 1, loc, msg, details);
+    g_free(text);
+    sched_abort_current();
+}
+
+int sim_error(MPI_Comm comm, int errclass, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = error_common(comm, errclass, sim_proc_of(sim_self())->call_site, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+int sim_error_at(MPI_Comm comm, int errclass, void *call_site, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = error_common(comm, errclass, call_site ? call_site : sim_proc_of(sim_self())->call_site,
+                          fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Rank ends                                                               */
+
+static void on_rank_exit(int rank, int code) {
+    sim_proc *p = sim_proc_of(rank);
+    int ranks[1] = {rank};
+    if (p->initialized && !p->finalized)
+        sim_add_finding(SIM_F_NO_FINALIZE, ranks, 1, NULL,
+                        g_strdup_printf("rank %d ended (status %d) without calling MPI_Finalize",
+                                        rank, code),
+                        NULL);
+    else if (code != 0)
+        sim_add_finding(SIM_F_EXIT_STATUS, ranks, 1, NULL,
+                        g_strdup_printf("rank %d exited with status %d", rank, code), NULL);
+}
+
+static bool on_rank_fail(int rank, const sched_fault *fault) {
+    sim_report_fault(rank, fault);
+    return true; /* a crashed rank ends the job, as under mpiexec */
+}
+
+/* ---------------------------------------------------------------------- */
+/* Set-up                                                                  */
+
+void sim_create(const sim_config *cfg) {
+    sim_g = g_new0(sim_state, 1);
+    sim_g->cfg = *cfg;
+    if (sim_g->cfg.eager_limit == 0)
+        sim_g->cfg.eager_limit = 65536;
+    if (sim_g->cfg.latency_s <= 0)
+        sim_g->cfg.latency_s = 1e-6;
+    if (sim_g->cfg.bandwidth_Bps <= 0)
+        sim_g->cfg.bandwidth_Bps = 10e9;
+    sim_g->nranks = cfg->nranks;
+    sim_g->procs = g_new0(sim_proc, cfg->nranks);
+    for (int i = 0; i < cfg->nranks; i++)
+        sim_g->procs[i].rank = i;
+    sim_g->requests = g_ptr_array_new();
+    sim_g->free_requests = g_array_new(FALSE, FALSE, sizeof(guint));
+    sim_g->rng = cfg->seed ? g_rand_new_with_seed((guint32)(cfg->seed * 2654435761u)) : NULL;
+    g_findings = g_ptr_array_new_with_free_func(finding_free);
+    g_delivered = 0;
+    sim_dt_init();
+    sim_op_init();
+    sim_comm_init(cfg->nranks);
+    sim_engine_init(cfg->nranks);
+    sim_events_init(cfg->nranks);
+    sim_coll_init();
+    sched_set_exit_hook(on_rank_exit);
+    sched_set_fail_hook(on_rank_fail);
+}
+
+void sim_destroy(void) {
+    if (!sim_g)
+        return;
+    sim_coll_fini();
+    sim_events_fini();
+    sim_engine_fini();
+    sim_req_reset();
+    sim_comm_fini();
+    sim_op_fini();
+    sim_dt_fini();
+    for (int i = 0; i < sim_g->nranks; i++) {
+        g_free(sim_g->procs[i].call_args);
+        g_free(sim_g->procs[i].waits);
+    }
+    g_free(sim_g->procs);
+    g_ptr_array_free(sim_g->requests, TRUE);
+    g_array_free(sim_g->free_requests, TRUE);
+    if (sim_g->rng)
+        g_rand_free(sim_g->rng);
+    g_ptr_array_free(g_findings, TRUE);
+    g_findings = NULL;
+    g_free(sim_g);
+    sim_g = NULL;
+}
+
+void sim_conclude(bool stuck) {
+    if (stuck)
+        sim_report_deadlock();
+    else
+        sim_report_leftovers();
+}

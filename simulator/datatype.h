@@ -1,0 +1,224 @@
+/*
+ * datatype.h - MPI datatypes: the predefined C types, derived constructors,
+ * packing by typemap and type-signature matching.
+ *
+ * A datatype is a typemap: a sequence of (basic type, byte displacement)
+ * with a lower bound and an extent.  Messages travel packed: the sender's
+ * buffer is packed by its datatype into contiguous bytes together with the
+ * message's type signature (the sequence of basic types, run-length
+ * encoded), and the receiver unpacks those bytes by its own datatype after
+ * checking that the signatures match (MPI 3.1 section 3.3.1: each basic
+ * type of the message must equal the receiver's; MPI_BYTE and MPI_PACKED
+ * match any basic type).
+ *
+ * Handles: predefined types are MPICH's constants; derived types get
+ * handles from SIM_HANDLE(SIM_HKIND_DIRECT, SIM_OBJ_DATATYPE, index).
+ * Derived datatypes are shared by all ranks (one table) but remember the
+ * creating rank so that MPI_Type_free by another rank is an error.
+ * MPICH's own pair types (MPI_FLOAT_INT ... MPI_LONG_DOUBLE_INT) are direct
+ * handles with indices 0-4, so derived types start at index
+ * SIM_DT_FIRST_DERIVED_INDEX.
+ *
+ * Functions taking a `const sim_datatype *` require a non-NULL pointer from
+ * sim_dt_get/sim_dt_lookup.  The module is not thread-safe: only one rank
+ * runs at a time.
+ */
+#ifndef ORDEX_SIM_DATATYPE_H
+#define ORDEX_SIM_DATATYPE_H
+
+#include <mpi.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct sim_datatype sim_datatype;
+
+#define SIM_DT_FIRST_DERIVED_INDEX 16
+
+/* A type signature: runs of basic types.  Owned by the caller. */
+typedef struct sim_typesig {
+    int nruns;
+    struct sim_sigrun {
+        MPI_Datatype basic; /* a predefined basic type handle */
+        size_t count;
+    } *runs;
+    size_t bytes; /* total packed size */
+} sim_typesig;
+
+/* Looks a handle up; NULL when it is not a datatype (or a freed one). */
+const sim_datatype *sim_dt_get(MPI_Datatype type);
+
+/* True when the type may be used in communication (predefined, or committed). */
+bool sim_dt_committed(const sim_datatype *dt);
+
+size_t sim_dt_size(const sim_datatype *dt);     /* MPI_Type_size */
+MPI_Aint sim_dt_extent(const sim_datatype *dt); /* MPI_Type_get_extent */
+MPI_Aint sim_dt_lb(const sim_datatype *dt);
+/* For reports: "MPI_INT", "derived type 0x8c000010", 'derived type
+ * 0x8c000010 "row"' once named, "invalid datatype 0x1234" for anything else.
+ * Never NULL; a derived type's string lives until it is freed or renamed. */
+const char *sim_dt_name(MPI_Datatype type);
+
+/* True for a single predefined type that MPI_SUM etc. may be applied to:
+ * every predefined handle of mpi.h, the pair types (MPI_DOUBLE_INT, MPI_2INT,
+ * ...) included; whether a given op accepts it is op.c's business.  False for
+ * MPI_DATATYPE_NULL, MPI_LB/MPI_UB and every derived type (contiguous derived
+ * types of one basic type and duplicates of predefined types included). */
+bool sim_dt_is_predefined(MPI_Datatype type);
+
+/* Packs count elements of dt starting at buf into out (sim_dt_size*count bytes). */
+void sim_dt_pack(const sim_datatype *dt, const void *buf, int count, void *out);
+
+/* Unpacks `bytes` packed bytes into count elements of dt at buf; bytes may be
+ * less than a whole number of elements (a short message). */
+void sim_dt_unpack(const sim_datatype *dt, const void *in, size_t bytes, void *buf, int count);
+
+/* Signature of count elements of dt; free with sim_typesig_free. */
+sim_typesig *sim_dt_signature(const sim_datatype *dt, int count);
+void sim_typesig_free(sim_typesig *sig);
+
+/* Checks that a message with signature msg can be received into count
+ * elements of dt: the message's basic types must be a prefix of the
+ * receive type's signature.  Returns true on a match; otherwise false and,
+ * when why is not NULL, a short description (g_free it) such as
+ * "element 3 is MPI_DOUBLE in the message but MPI_INT in the receive type"
+ * (elements are the message's basic elements, counted from 0).
+ *
+ * Only the part of the message that fits into the receive buffer is
+ * compared: a message longer than sim_dt_size(dt)*count bytes is a
+ * truncation (MPI_ERR_TRUNCATE, the caller's check), not a signature
+ * mismatch, so it matches when its first sim_dt_size(dt)*count bytes do.
+ * MPI_BYTE and MPI_PACKED on either side match any basic type byte for byte
+ * (a 3-byte MPI_BYTE message matches a receive of one MPI_INT). */
+bool sim_typesig_matches(const sim_typesig *msg, const sim_datatype *dt, int count, char **why);
+
+/* MPI_Get_count / MPI_Get_elements for a message of `bytes` packed bytes
+ * received as dt: MPI_UNDEFINED when not a whole number (of dt elements,
+ * resp. of basic elements) or when the result does not fit in an int.  A
+ * type of size 0 gives 0 (MPI 3.1 section 3.2.5). */
+int sim_dt_count_of(const sim_datatype *dt, size_t bytes);
+int sim_dt_elements_of(const sim_datatype *dt, size_t bytes);
+
+/* Process-wide setup and teardown of the type tables.  sim_dt_init is
+ * idempotent and also runs on first use; sim_dt_fini frees every type whose
+ * handle is still valid (sim_dt_ref references to those become invalid;
+ * freed types kept by references go with their last sim_dt_unref), after
+ * which the module may be set up again. */
+void sim_dt_init(void);
+void sim_dt_fini(void);
+
+/* ---------------------------------------------------------------------- */
+/* Additions: lookup with the caller's checks, more queries               */
+
+/* Like sim_dt_get, for an argument named argname ("oldtype") of an MPI call
+ * made by world rank `rank`: also refuses MPI_DATATYPE_NULL, MPI_LB/MPI_UB
+ * and derived types created by another rank (handles are local to the rank
+ * that made them).  On failure returns NULL and sets *why (g_free it) to a
+ * message naming the argument, e.g. "oldtype is MPI_DATATYPE_NULL". */
+const sim_datatype *sim_dt_lookup(MPI_Datatype type, int rank, const char *argname, char **why);
+
+MPI_Datatype sim_dt_handle(const sim_datatype *dt);
+MPI_Aint sim_dt_true_lb(const sim_datatype *dt);     /* MPI_Type_get_true_extent */
+MPI_Aint sim_dt_true_extent(const sim_datatype *dt); /* 0 for an empty type */
+
+/* True when count elements of dt are exactly sim_dt_size(dt)*count
+ * consecutive bytes starting at buf + *offset (a contiguous type of a basic
+ * type, a predefined type, ...): the caller may then copy them directly. */
+bool sim_dt_is_dense(const sim_datatype *dt, int count, MPI_Aint *offset);
+
+/* MPI_Get_elements_x: like sim_dt_elements_of without the int limit. */
+MPI_Count sim_dt_elements_of_x(const sim_datatype *dt, size_t bytes);
+
+/* Keeps dt alive across MPI_Type_free (a pending operation that still has to
+ * pack or unpack with it: MPI lets communication using a freed type
+ * complete).  sim_dt_ref returns dt; every ref needs one sim_dt_unref.  No-ops
+ * on predefined types. */
+const sim_datatype *sim_dt_ref(const sim_datatype *dt);
+void sim_dt_unref(const sim_datatype *dt);
+
+/* ---------------------------------------------------------------------- */
+/* Constructors and life cycle (the bodies of MPI_Type_*)                  */
+/*
+ * Every function below checks all its arguments: on success it returns
+ * MPI_SUCCESS; otherwise it returns an MPI error class (MPI_ERR_COUNT for a
+ * negative count, MPI_ERR_ARG for other bad numbers and NULL pointers,
+ * MPI_ERR_TYPE for a bad datatype or a type too large for ordex) and sets
+ * *why (g_free it) to a message naming the argument and its value, such as
+ * "count -1 is negative" or "array_of_types[2] is MPI_DATATYPE_NULL", for the
+ * caller to prefix with the MPI function's name.  `rank` is the calling world
+ * rank; new types belong to it.  New types are uncommitted (except as noted)
+ * and get the lowest free derived handle.  Displacements and strides in
+ * elements are multiplied by the old type's extent; the h* variants take
+ * bytes.  Old types need not be committed; a new type does not depend on its
+ * old types afterwards (they may be freed).
+ */
+int sim_dt_create_contiguous(int rank, int count, MPI_Datatype oldtype, MPI_Datatype *newtype,
+                             char **why);
+int sim_dt_create_vector(int rank, int count, int blocklength, int stride, MPI_Datatype oldtype,
+                         MPI_Datatype *newtype, char **why);
+int sim_dt_create_hvector(int rank, int count, int blocklength, MPI_Aint stride,
+                          MPI_Datatype oldtype, MPI_Datatype *newtype, char **why);
+int sim_dt_create_indexed(int rank, int count, const int array_of_blocklengths[],
+                          const int array_of_displacements[], MPI_Datatype oldtype,
+                          MPI_Datatype *newtype, char **why);
+int sim_dt_create_hindexed(int rank, int count, const int array_of_blocklengths[],
+                           const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                           MPI_Datatype *newtype, char **why);
+int sim_dt_create_indexed_block(int rank, int count, int blocklength,
+                                const int array_of_displacements[], MPI_Datatype oldtype,
+                                MPI_Datatype *newtype, char **why);
+int sim_dt_create_hindexed_block(int rank, int count, int blocklength,
+                                 const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                                 MPI_Datatype *newtype, char **why);
+/* MPI_Type_create_struct; array_of_types may contain the MPI-1 markers
+ * MPI_LB and MPI_UB (MPI_Type_struct).  Without an upper-bound marker the
+ * extent is rounded up to the largest alignment of the basic types it holds,
+ * as C pads structs (MPI 3.1 section 4.1.6, epsilon). */
+int sim_dt_create_struct(int rank, int count, const int array_of_blocklengths[],
+                         const MPI_Aint array_of_displacements[],
+                         const MPI_Datatype array_of_types[], MPI_Datatype *newtype, char **why);
+/* MPI_Type_create_resized: sets lower- and upper-bound markers (sticky in
+ * later constructors, MPI 3.1 section 4.1.7). */
+int sim_dt_create_resized(int rank, MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
+                          MPI_Datatype *newtype, char **why);
+/* MPI_Type_dup: the copy is committed when oldtype is (or is predefined). */
+int sim_dt_dup(int rank, MPI_Datatype oldtype, MPI_Datatype *newtype, char **why);
+
+/* MPI_Type_commit: committing a committed or predefined type is a no-op. */
+int sim_dt_commit(int rank, MPI_Datatype type, char **why);
+
+/* MPI_Type_free: refuses predefined types and other ranks' types.  The handle
+ * is invalid at once (and may be handed out again); the object lives on
+ * while sim_dt_ref references remain. */
+int sim_dt_free(int rank, MPI_Datatype type, char **why);
+
+/* MPI_Type_set_name / MPI_Type_get_name as seen by `rank` (names of
+ * predefined types are per rank; they start as "MPI_INT" etc.; unnamed
+ * derived types have the empty name).  set truncates to
+ * MPI_MAX_OBJECT_NAME-1 characters.  get returns NULL for a handle that
+ * sim_dt_lookup refuses; the string lives until the next set_name on it or
+ * the type's end. */
+int sim_dt_set_name(int rank, MPI_Datatype type, const char *name, char **why);
+const char *sim_dt_get_name(int rank, MPI_Datatype type);
+
+/* ---------------------------------------------------------------------- */
+/* MPI_Status byte count                                                   */
+/*
+ * MPICH's MPI_Status keeps the received byte count in count_lo (low 32
+ * bits) and count_hi_and_cancelled (bits 31-1: high bits; bit 0: the
+ * cancelled flag).  These keep the cancelled flag as it is.
+ */
+static inline void sim_status_set_bytes(MPI_Status *status, size_t bytes) {
+    uint32_t hi = (uint32_t)((uint64_t)bytes >> 32);
+    status->count_lo = (int)(uint32_t)((uint64_t)bytes & 0xffffffffu);
+    status->count_hi_and_cancelled =
+        (int)(((uint32_t)status->count_hi_and_cancelled & 1u) | (uint32_t)(hi << 1));
+}
+
+static inline size_t sim_status_bytes(const MPI_Status *status) {
+    uint64_t lo = (uint32_t)status->count_lo;
+    uint64_t hi = (uint32_t)status->count_hi_and_cancelled >> 1;
+    return (size_t)(lo | (hi << 32));
+}
+
+#endif

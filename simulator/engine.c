@@ -1,0 +1,456 @@
+/*
+ * engine.c - point-to-point messages, posted receives, and their matching.
+ */
+#include "simulator/engine.h"
+
+#include <string.h>
+
+#include "scheduler/sched.h"
+
+typedef struct probe_rec {
+    bool active;
+    int source, tag;
+    sim_comm *comm;
+    sim_message *seen; /* set by the event that satisfies the probe */
+} probe_rec;
+
+typedef struct dst_queue {
+    GQueue msgs;  /* sim_message *, unmatched, in send order */
+    GQueue recvs; /* sim_request *, posted, in post order */
+    probe_rec probe;
+} dst_queue;
+
+static dst_queue *g_q;
+static int g_n;
+
+void sim_engine_init(int nranks) {
+    g_n = nranks;
+    g_q = g_new0(dst_queue, nranks);
+    for (int i = 0; i < nranks; i++) {
+        g_queue_init(&g_q[i].msgs);
+        g_queue_init(&g_q[i].recvs);
+    }
+}
+
+static void message_free(sim_message *m) {
+    g_free(m->data);
+    sim_typesig_free(m->sig);
+    g_free(m);
+}
+
+void sim_engine_fini(void) {
+    for (int i = 0; i < g_n; i++) {
+        g_queue_clear_full(&g_q[i].msgs, (GDestroyNotify)message_free);
+        g_queue_clear(&g_q[i].recvs);
+    }
+    g_free(g_q);
+    g_q = NULL;
+}
+
+static bool msg_matches(const sim_message *m, const sim_comm *comm, int source, int tag) {
+    return m->comm == comm && !m->probed_by_mprobe &&
+           (source == MPI_ANY_SOURCE || source == m->src_crank) &&
+           (tag == MPI_ANY_TAG || tag == m->tag);
+}
+
+static bool recv_matches(const sim_request *r, const sim_message *m) {
+    return msg_matches(m, r->comm, r->peer, r->tag);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Sends                                                                   */
+
+/* Should a standard-mode send of `bytes` be buffered? */
+static bool standard_buffered(size_t bytes) {
+    switch (sim_g->cfg.send_mode) {
+    case SIM_SEND_EAGER:
+        return true;
+    case SIM_SEND_RENDEZVOUS:
+        return false;
+    case SIM_SEND_EAGER_BELOW_LIMIT:
+    default:
+        return bytes < sim_g->cfg.eager_limit;
+    }
+}
+
+static bool ready_receive_posted(const sim_message *m) {
+    for (GList *l = g_q[m->dst].recvs.head; l; l = l->next)
+        if (recv_matches(l->data, m))
+            return true;
+    return false;
+}
+
+/* Posts the message of send request req (fields filled).  Returns an MPI
+ * error class, reporting misuse through sim_error. */
+static int post_send_into(sim_request *req) {
+    sim_proc *me = sim_proc_of(sim_self());
+    req->complete = false;
+    req->error = MPI_SUCCESS;
+    req->cancelled = false;
+    if (req->peer == MPI_PROC_NULL) {
+        sim_req_complete(req);
+        return MPI_SUCCESS;
+    }
+    const sim_datatype *dt = sim_dt_get(req->type);
+    sim_message *m = g_new0(sim_message, 1);
+    m->seq = sim_g->send_seq++;
+    m->src = me->rank;
+    m->dst = sim_comm_world(req->comm, req->peer);
+    m->src_crank = sim_comm_rank(req->comm, me->rank);
+    m->tag = req->tag;
+    m->comm = req->comm;
+    m->bytes = sim_dt_size(dt) * (size_t)req->count;
+    m->data = g_malloc(m->bytes ? m->bytes : 1);
+    /* A bad buffer faults here, on the sender's stack: a crash of the sender. */
+    sim_dt_pack(dt, req->buf, req->count, m->data);
+    m->sig = sim_dt_signature(dt, req->count);
+    m->call_site = me->call_site;
+    m->call = req->call;
+    m->arrival = me->clock + sim_transfer_time(m->bytes);
+    req->msg = m;
+
+    bool buffered = false;
+    switch (req->send_kind) {
+    case SIM_SEND_STANDARD:
+        buffered = standard_buffered(m->bytes);
+        break;
+    case SIM_SEND_SYNC:
+        buffered = false;
+        break;
+    case SIM_SEND_READY:
+        if (!ready_receive_posted(m)) {
+            message_free(m);
+            req->msg = NULL;
+            return sim_error(req->comm->handle, MPI_ERR_OTHER,
+                             "%s: no matching receive is posted at rank %d (tag %d) when the "
+                             "ready-mode send starts; MPI requires the receive to be posted first",
+                             req->call, req->peer, req->tag);
+        }
+        buffered = standard_buffered(m->bytes);
+        break;
+    case SIM_SEND_BUFFERED: {
+        size_t need = m->bytes + MPI_BSEND_OVERHEAD;
+        if (!me->bsend_buf || me->bsend_used + need > (size_t)me->bsend_size) {
+            size_t have = me->bsend_buf ? (size_t)me->bsend_size - me->bsend_used : 0;
+            message_free(m);
+            req->msg = NULL;
+            return sim_error(req->comm->handle, MPI_ERR_BUFFER,
+                             "%s: the attached buffer has %zu bytes free but this message needs "
+                             "%zu (size + MPI_BSEND_OVERHEAD); attach a larger buffer with "
+                             "MPI_Buffer_attach",
+                             req->call, have, need);
+        }
+        me->bsend_used += need;
+        m->bsend_bytes = need;
+        buffered = true;
+        break;
+    }
+    }
+    g_queue_push_tail(&g_q[m->dst].msgs, m);
+    sim_events_touch(m->dst);
+    if (buffered) {
+        m->sreq = NULL;
+        req->msg = NULL;
+        sim_req_complete(req);
+    } else {
+        m->sreq = req;
+    }
+    return MPI_SUCCESS;
+}
+
+sim_request *sim_post_send(sim_send_kind kind, const void *buf, int count, MPI_Datatype type,
+                           int dest, int tag, sim_comm *comm, const char *call, int *err) {
+    sim_request *req = sim_req_new(SIM_REQ_SEND, call);
+    req->send_kind = kind;
+    req->buf = (void *)buf;
+    req->count = count;
+    req->type = type;
+    req->peer = dest;
+    req->tag = tag;
+    req->comm = comm;
+    *err = post_send_into(req);
+    if (*err != MPI_SUCCESS) {
+        sim_req_release(req);
+        return NULL;
+    }
+    return req;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Receives                                                                */
+
+static void post_recv_into(sim_request *req) {
+    req->complete = false;
+    req->error = MPI_SUCCESS;
+    req->cancelled = false;
+    req->msg = NULL;
+    if (req->peer == MPI_PROC_NULL) {
+        req->status.MPI_SOURCE = MPI_PROC_NULL;
+        req->status.MPI_TAG = MPI_ANY_TAG;
+        sim_status_set_bytes(&req->status, 0);
+        sim_req_complete(req);
+        return;
+    }
+    req->seq = sim_g->recv_seq++;
+    req->posted = true;
+    g_queue_push_tail(&g_q[req->owner].recvs, req);
+    sim_events_touch(req->owner);
+}
+
+sim_request *sim_post_recv(void *buf, int count, MPI_Datatype type, int source, int tag,
+                           sim_comm *comm, const char *call) {
+    sim_request *req = sim_req_new(SIM_REQ_RECV, call);
+    req->buf = buf;
+    req->count = count;
+    req->type = type;
+    req->peer = source;
+    req->tag = tag;
+    req->comm = comm;
+    post_recv_into(req);
+    return req;
+}
+
+int sim_start(sim_request *req) {
+    req->active = true;
+    if (req->kind == SIM_REQ_SEND)
+        return post_send_into(req);
+    post_recv_into(req);
+    return MPI_SUCCESS;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Delivery                                                                */
+
+typedef struct deliver_ctx {
+    const sim_datatype *dt;
+    sim_message *m;
+    size_t bytes;
+    sim_request *r;
+} deliver_ctx;
+
+static void unpack_cb(void *p) {
+    deliver_ctx *d = p;
+    sim_dt_unpack(d->dt, d->m->data, d->bytes, d->r->buf, d->r->count);
+}
+
+/* Copies message m into receive request r and completes both sides. */
+static void deliver(sim_message *m, sim_request *r) {
+    const sim_datatype *dt = sim_dt_get(r->type);
+    size_t cap = sim_dt_size(dt) * (size_t)r->count;
+    size_t bytes = m->bytes <= cap ? m->bytes : cap;
+    char *why = NULL;
+    r->status.MPI_SOURCE = m->src_crank;
+    r->status.MPI_TAG = m->tag;
+    sim_status_set_bytes(&r->status, bytes);
+    if (m->bytes > cap) {
+        sim_req_fail(r, MPI_ERR_TRUNCATE,
+                     g_strdup_printf("message truncated: rank %d sent %zu bytes (tag %d, %s at "
+                                     "%s) but the receive buffer holds only %zu (count %d of %s)",
+                                     m->src_crank, m->bytes, m->tag, m->call,
+                                     sim_location(m->call_site), cap, r->count,
+                                     sim_dt_name(r->type)));
+    } else if (!sim_typesig_matches(m->sig, dt, r->count, &why)) {
+        sim_req_fail(r, MPI_ERR_TYPE,
+                     g_strdup_printf("type signatures differ: rank %d sent with %s at %s; %s",
+                                     m->src_crank, m->call, sim_location(m->call_site),
+                                     why ? why : "types do not match"));
+        g_free(why);
+    }
+    deliver_ctx d = {dt, m, bytes, r};
+    sched_fault fault;
+    if (!sched_protected(unpack_cb, &d, &fault))
+        sim_req_fail(r, MPI_ERR_BUFFER,
+                     g_strdup_printf("the receive buffer %p cannot be written (count %d of %s): "
+                                     "invalid buffer",
+                                     r->buf, r->count, sim_dt_name(r->type)));
+    sim_proc *rp = sim_proc_of(r->owner);
+    if (rp->clock < m->arrival)
+        rp->clock = m->arrival;
+    if (m->sreq) {
+        sim_proc *sp = sim_proc_of(m->src);
+        if (sp->clock < m->arrival)
+            sp->clock = m->arrival;
+        m->sreq->msg = NULL;
+        sim_req_complete(m->sreq);
+    }
+    if (m->bsend_bytes)
+        sim_proc_of(m->src)->bsend_used -= m->bsend_bytes;
+    r->posted = false;
+    message_free(m);
+    sim_count_delivery();
+    sim_req_complete(r);
+}
+
+void sim_mrecv_deliver(sim_request *req, sim_message *msg) {
+    req->msg = NULL;
+    deliver(msg, req);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Enabled events                                                          */
+
+/* Is there an earlier message than m from the same source and communicator
+ * that the receive (comm, source, tag) also matches? */
+static bool overtaken(GList *m_link, const sim_comm *comm, int source, int tag) {
+    const sim_message *m = m_link->data;
+    for (GList *l = m_link->prev; l; l = l->prev) {
+        const sim_message *e = l->data;
+        if (e->src == m->src && e->comm == m->comm && msg_matches(e, comm, source, tag))
+            return true;
+    }
+    return false;
+}
+
+int sim_engine_events(int dst, sim_event *out, int max) {
+    dst_queue *q = &g_q[dst];
+    int n = 0;
+    /* Deliveries, receive-major: the first posted receive comes first. */
+    for (GList *rl = q->recvs.head; rl && n < max; rl = rl->next) {
+        sim_request *r = rl->data;
+        for (GList *ml = q->msgs.head; ml && n < max; ml = ml->next) {
+            sim_message *m = ml->data;
+            if (!recv_matches(r, m) || overtaken(ml, r->comm, r->peer, r->tag))
+                continue;
+            bool earlier_recv = false;
+            for (GList *e = rl->prev; e && !earlier_recv; e = e->prev)
+                earlier_recv = recv_matches(e->data, m);
+            if (earlier_recv)
+                continue;
+            out[n++] = (sim_event){SIM_EV_DELIVER, dst, m->src, m->seq, m, r};
+            if (r->peer != MPI_ANY_SOURCE)
+                break; /* one source: only its first matching message */
+        }
+    }
+    if (q->probe.active && !q->probe.seen) {
+        for (GList *ml = q->msgs.head; ml && n < max; ml = ml->next) {
+            sim_message *m = ml->data;
+            if (!msg_matches(m, q->probe.comm, q->probe.source, q->probe.tag) ||
+                overtaken(ml, q->probe.comm, q->probe.source, q->probe.tag))
+                continue;
+            out[n++] = (sim_event){SIM_EV_PROBE, dst, m->src, m->seq, m, NULL};
+        }
+    }
+    return n;
+}
+
+bool sim_engine_has_work(int dst) {
+    return g_q[dst].msgs.length > 0 && (g_q[dst].recvs.length > 0 || g_q[dst].probe.active);
+}
+
+void sim_engine_fire(const sim_event *ev) {
+    dst_queue *q = &g_q[ev->rank];
+    sim_message *m = ev->a;
+    if (ev->kind == SIM_EV_PROBE) {
+        q->probe.seen = m;
+        sched_wake(ev->rank);
+        return;
+    }
+    sim_request *r = ev->b;
+    g_queue_remove(&q->msgs, m);
+    g_queue_remove(&q->recvs, r);
+    deliver(m, r);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Probes                                                                  */
+
+/* First visible matching message: the earliest sent (or, with --seed, the
+ * first of a random source). */
+static GList *find_probe_match(int self, int source, int tag, sim_comm *comm) {
+    GList *first = NULL;
+    GPtrArray *cands = sim_g->rng ? g_ptr_array_new() : NULL;
+    for (GList *ml = g_q[self].msgs.head; ml; ml = ml->next) {
+        if (!msg_matches(ml->data, comm, source, tag) || overtaken(ml, comm, source, tag))
+            continue;
+        if (!cands) {
+            first = ml;
+            break;
+        }
+        g_ptr_array_add(cands, ml);
+    }
+    if (cands) {
+        if (cands->len)
+            first = g_ptr_array_index(cands, g_rand_int_range(sim_g->rng, 0, (gint32)cands->len));
+        g_ptr_array_free(cands, TRUE);
+    }
+    return first;
+}
+
+sim_message *sim_probe(int source, int tag, sim_comm *comm, bool block, bool take, bool *found,
+                       MPI_Status *status) {
+    int self = sim_self();
+    *found = false;
+    if (source == MPI_PROC_NULL) {
+        *found = true;
+        if (status != MPI_STATUS_IGNORE) {
+            status->MPI_SOURCE = MPI_PROC_NULL;
+            status->MPI_TAG = MPI_ANY_TAG;
+            sim_status_set_bytes(status, 0);
+        }
+        return NULL;
+    }
+    GList *hit = find_probe_match(self, source, tag, comm);
+    if (!hit && block) {
+        probe_rec *p = &g_q[self].probe;
+        *p = (probe_rec){true, source, tag, comm, NULL};
+        sim_events_touch(self);
+        while (!p->seen)
+            sched_block();
+        hit = g_queue_find(&g_q[self].msgs, p->seen);
+        p->active = false;
+        p->seen = NULL;
+    }
+    if (!hit)
+        return NULL;
+    sim_message *m = hit->data;
+    *found = true;
+    if (status != MPI_STATUS_IGNORE) {
+        status->MPI_SOURCE = m->src_crank;
+        status->MPI_TAG = m->tag;
+        sim_status_set_bytes(status, m->bytes);
+    }
+    if (!take)
+        return m;
+    g_queue_delete_link(&g_q[self].msgs, hit);
+    return m;
+}
+
+/* Describes the probe a rank is blocked in, for reports; false if none. */
+bool sim_engine_probe_of(int rank, int *source, int *tag, sim_comm **comm) {
+    probe_rec *p = &g_q[rank].probe;
+    if (!p->active)
+        return false;
+    *source = p->source;
+    *tag = p->tag;
+    *comm = p->comm;
+    return true;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Cancellation and leftovers                                              */
+
+void sim_cancel(sim_request *req) {
+    if (req->complete)
+        return;
+    if (req->kind == SIM_REQ_RECV && req->posted) {
+        g_queue_remove(&g_q[req->owner].recvs, req);
+        req->posted = false;
+    } else if (req->kind == SIM_REQ_SEND && req->msg) {
+        sim_message *m = req->msg;
+        g_queue_remove(&g_q[m->dst].msgs, m);
+        if (m->bsend_bytes)
+            sim_proc_of(m->src)->bsend_used -= m->bsend_bytes;
+        message_free(m);
+        req->msg = NULL;
+    } else {
+        return;
+    }
+    req->cancelled = true;
+    sim_req_complete(req);
+}
+
+void sim_unmatched_messages(GPtrArray *out) {
+    for (int i = 0; i < g_n; i++)
+        for (GList *l = g_q[i].msgs.head; l; l = l->next)
+            g_ptr_array_add(out, l->data);
+}

@@ -1,0 +1,143 @@
+/*
+ * engine.h - the point-to-point engine: messages, requests and matching.
+ *
+ * A send posts a message into its destination's queue of unmatched
+ * messages (in global send order); a receive posts a request into the
+ * destination's queue of posted receives (in post order).  Matching does not
+ * happen when either is posted: a match is an event that the run loop fires
+ * when no rank can run, so that the strategy decides the order of deliveries.
+ *
+ * An event (message m, receive r) is enabled when r is the earliest posted
+ * receive at m's destination that matches m, and m is the earliest unmatched
+ * message from its source on its communicator that matches r: MPI's
+ * non-overtaking rules (MPI 3.1 section 3.5).  A blocked MPI_Probe likewise
+ * becomes enabled with the earliest matching message of each source.
+ */
+#ifndef ORDEX_SIM_ENGINE_H
+#define ORDEX_SIM_ENGINE_H
+
+#include "simulator/coll.h"
+#include "simulator/datatype.h"
+#include "simulator/request.h"
+#include "simulator/sim_internal.h"
+#include "simulator/events.h"
+
+typedef enum sim_req_kind {
+    SIM_REQ_SEND,
+    SIM_REQ_RECV,
+    SIM_REQ_COLL,
+} sim_req_kind;
+
+typedef enum sim_send_kind {
+    SIM_SEND_STANDARD,
+    SIM_SEND_SYNC,
+    SIM_SEND_BUFFERED,
+    SIM_SEND_READY,
+} sim_send_kind;
+
+struct sim_message {
+    uint64_t seq;          /* global send order */
+    int src, dst;          /* world ranks */
+    int src_crank;         /* sender's rank in comm (what MPI_SOURCE reports) */
+    int tag;
+    sim_comm *comm;
+    void *data;            /* packed payload (g_malloc) */
+    size_t bytes;
+    sim_typesig *sig;
+    sim_request *sreq;     /* sender's request while it waits for the match; else NULL */
+    size_t bsend_bytes;    /* attached-buffer space held by a buffered send */
+    void *call_site;
+    const char *call;      /* "MPI_Send" ... */
+    double arrival;        /* simulated time at which it reaches dst */
+    bool probed_by_mprobe; /* taken by MPI_Mprobe: no longer matchable */
+};
+
+struct sim_request {
+    int index;             /* handle index, -1 while unpublished */
+    sim_req_kind kind;
+    int owner;             /* world rank */
+    bool complete;
+    bool persistent;       /* MPI_*_init: survives completion, restarted by MPI_Start */
+    bool active;           /* persistent: started and not yet completed by a wait */
+    bool freed;            /* MPI_Request_free: release when complete */
+    bool cancelled;
+    bool posted;           /* receive sits in the posted queue */
+    int error;             /* MPI error class of the completion */
+    char *error_text;      /* explanation of that error */
+    MPI_Status status;
+    const char *call;      /* the MPI call that made it */
+    void *call_site;
+    /* point-to-point */
+    sim_comm *comm;
+    int peer;              /* comm rank of source (recv) or destination (send), or wildcard */
+    int tag;
+    void *buf;
+    int count;
+    MPI_Datatype type;
+    sim_send_kind send_kind;
+    sim_message *msg;      /* send: the message in flight; mrecv: the matched message */
+    uint64_t seq;          /* post order of receives */
+    /* collective */
+    sim_coll *coll;
+};
+
+/* ---- requests (request.c) ---- */
+sim_request *sim_req_new(sim_req_kind kind, const char *call);
+void sim_req_release(sim_request *req); /* drop handle and memory */
+/* Looks up a handle of the calling rank; NULL for MPI_REQUEST_NULL or invalid
+ * (*invalid set in the latter case). */
+sim_request *sim_req_lookup(MPI_Request handle, bool *invalid);
+/* Marks complete and wakes the owner. */
+void sim_req_complete(sim_request *req);
+void sim_req_fail(sim_request *req, int errclass, char *text); /* takes text */
+/* Completes the caller's side of a finished request: status, error report
+ * (through sim_error, with the request's call site), release or deactivate.
+ * Returns the MPI error code. */
+int sim_req_finish(sim_request *req, MPI_Status *status, MPI_Request *handle_slot);
+/* Every live request (for finalize checks). */
+GPtrArray *sim_req_all(void);
+/* Drops every request (teardown). */
+void sim_req_reset(void);
+
+/* ---- point-to-point (engine.c) ---- */
+void sim_engine_init(int nranks);
+void sim_engine_fini(void);
+/* Posts a send.  Standard sends are buffered or not per the configured send
+ * mode; returns the request (complete at once when buffered). */
+sim_request *sim_post_send(sim_send_kind kind, const void *buf, int count, MPI_Datatype type,
+                           int dest, int tag, sim_comm *comm, const char *call, int *err);
+sim_request *sim_post_recv(void *buf, int count, MPI_Datatype type, int source, int tag,
+                           sim_comm *comm, const char *call);
+/* Starts an inactive persistent request. */
+int sim_start(sim_request *req);
+/* Blocks until a message matching (source, tag, comm) can be seen; fills
+ * status.  With `take`, removes it from matching (MPI_Mprobe) and returns it. */
+sim_message *sim_probe(int source, int tag, sim_comm *comm, bool block, bool take, bool *found,
+                       MPI_Status *status);
+/* Receives a message taken by MPI_Mprobe into req (completes it). */
+void sim_mrecv_deliver(sim_request *req, sim_message *msg);
+/* MPI_Cancel of a pending receive or unmatched send. */
+void sim_cancel(sim_request *req);
+/* Messages still unmatched (for finalize checks); world rank dst or -1 for all. */
+void sim_unmatched_messages(GPtrArray *out);
+
+/* ---- waiting (request.c) ---- */
+/* The rank's current wait set, for deadlock reports. */
+void sim_wait_set(sim_request **reqs, int n);
+void sim_wait_clear(void);
+/* Blocks until another event happened (MPI_Test/Iprobe that found nothing). */
+void sim_poll_block(void);
+
+/* ---- collectives (coll.c) ---- */
+void sim_coll_init(void);
+void sim_coll_fini(void);
+
+
+/* Describes the probe a blocked rank waits in; false if none. */
+bool sim_engine_probe_of(int rank, int *source, int *tag, sim_comm **comm);
+
+/* ---- time and counters (core.c) ---- */
+double sim_transfer_time(size_t bytes);
+void sim_count_delivery(void);
+
+#endif

@@ -1,0 +1,128 @@
+/*
+ * events.c - touched destinations, ready collectives, polling ranks.
+ */
+#include "simulator/events.h"
+
+#include "scheduler/sched.h"
+#include "simulator/coll.h"
+
+static GQueue g_touched;   /* destination ranks that may have enabled deliveries */
+static bool *g_is_touched; /* [nranks] */
+static GQueue g_colls;     /* sim_coll * with every member arrived, in arrival order */
+static GArray *g_pollers;  /* ranks blocked in a poll */
+static uint64_t g_change;  /* bumped by anything that might satisfy a poll */
+static uint64_t g_poll_seen;
+static int g_n;
+
+void sim_events_init(int nranks) {
+    g_n = nranks;
+    g_queue_init(&g_touched);
+    g_queue_init(&g_colls);
+    g_is_touched = g_new0(bool, nranks);
+    g_pollers = g_array_new(FALSE, FALSE, sizeof(int));
+    g_change = 1;
+    g_poll_seen = 0;
+}
+
+void sim_events_fini(void) {
+    g_queue_clear(&g_touched);
+    g_queue_clear(&g_colls);
+    g_free(g_is_touched);
+    g_is_touched = NULL;
+    g_array_free(g_pollers, TRUE);
+    g_pollers = NULL;
+}
+
+void sim_events_changed(void) { g_change++; }
+
+void sim_events_touch(int dst) {
+    g_change++;
+    if (g_is_touched[dst])
+        return;
+    g_is_touched[dst] = true;
+    g_queue_push_tail(&g_touched, GINT_TO_POINTER(dst));
+}
+
+void sim_events_coll_ready(sim_coll *c) {
+    g_change++;
+    g_queue_push_tail(&g_colls, c);
+}
+
+void sim_events_add_poller(int rank) {
+    g_array_append_val(g_pollers, rank);
+    g_poll_seen = g_change;
+}
+
+bool sim_events_wake_pollers(void) {
+    if (g_pollers->len == 0 || g_poll_seen == g_change)
+        return false;
+    for (guint i = 0; i < g_pollers->len; i++)
+        sched_wake(g_array_index(g_pollers, int, i));
+    g_array_set_size(g_pollers, 0);
+    return true;
+}
+
+/* Drops touched destinations that have nothing to match any more. */
+static void prune_head(void) {
+    while (g_touched.length) {
+        int dst = GPOINTER_TO_INT(g_queue_peek_head(&g_touched));
+        if (sim_engine_has_work(dst))
+            return;
+        g_queue_pop_head(&g_touched);
+        g_is_touched[dst] = false;
+    }
+}
+
+#define PER_DST_MAX 4096
+
+void sim_events_all(GArray *out) {
+    sim_event *buf = g_new(sim_event, PER_DST_MAX);
+    for (GList *l = g_touched.head; l; l = l->next) {
+        int n = sim_engine_events(GPOINTER_TO_INT(l->data), buf, PER_DST_MAX);
+        g_array_append_vals(out, buf, (guint)n);
+    }
+    g_free(buf);
+    for (GList *l = g_colls.head; l; l = l->next) {
+        sim_coll *c = l->data;
+        sim_event ev = {SIM_EV_COLLECTIVE, sim_comm_world(c->comm, 0), -1, c->seq, c, NULL};
+        g_array_append_val(out, ev);
+    }
+}
+
+bool sim_events_first(sim_event *out, GRand *rng) {
+    if (g_colls.length) {
+        sim_coll *c = g_queue_peek_head(&g_colls);
+        *out = (sim_event){SIM_EV_COLLECTIVE, sim_comm_world(c->comm, 0), -1, c->seq, c, NULL};
+        return true;
+    }
+    for (;;) {
+        prune_head();
+        if (!g_touched.length)
+            return false;
+        int dst = GPOINTER_TO_INT(g_queue_peek_head(&g_touched));
+        if (!rng) {
+            if (sim_engine_events(dst, out, 1) == 1)
+                return true;
+        } else {
+            sim_event buf[64];
+            int n = sim_engine_events(dst, buf, 64);
+            if (n > 0) {
+                *out = buf[g_rand_int_range(rng, 0, n)];
+                return true;
+            }
+        }
+        /* Messages and receives that do not match (yet): nothing to fire here. */
+        g_queue_pop_head(&g_touched);
+        g_is_touched[dst] = false;
+    }
+}
+
+void sim_fire(const sim_event *ev) {
+    g_change++;
+    if (ev->kind == SIM_EV_COLLECTIVE) {
+        g_queue_remove(&g_colls, ev->a);
+        sim_coll_fire(ev->a);
+    } else {
+        sim_engine_fire(ev);
+    }
+}

@@ -1,0 +1,702 @@
+/*
+ * mpi_comm.c - the MPI API of communicators, groups and Cartesian
+ * topologies (MPI 3.1 chapters 6 and 7), on top of comm.c.
+ *
+ * Argument checks live here so that every error is reported from the call
+ * that made it, naming the argument and its value; comm.c holds the data
+ * structures and the arithmetic.  Constructors are collectives: they post
+ * to coll.c and block until sim_comm_exec_create has made the communicator.
+ */
+#include <string.h>
+
+#include "simulator/coll.h"
+#include "simulator/comm.h"
+#include "simulator/request.h"
+#include "simulator/sim_internal.h"
+
+/* Returns from the MPI function when expr reports an error. */
+#define TRY(expr)                                                                                  \
+    do {                                                                                           \
+        int sim_try_rc_ = (expr);                                                                  \
+        if (sim_try_rc_ != MPI_SUCCESS)                                                            \
+            SIM_RETURN(sim_try_rc_);                                                               \
+    } while (0)
+
+static int null_arg(MPI_Comm comm, const char *fn, const char *arg) {
+    return sim_error(comm, MPI_ERR_ARG, "%s: %s is NULL", fn, arg);
+}
+
+/* Reports an error found by comm.c; why is consumed. */
+static int report(MPI_Comm comm, const char *fn, int errclass, char *why) {
+    char buf[512];
+    g_strlcpy(buf, why, sizeof buf); /* sim_error may not return: nothing left to free then */
+    g_free(why);
+    return sim_error(comm, errclass, "%s: %s", fn, buf);
+}
+
+int sim_comm_check(MPI_Comm handle, sim_comm **out) {
+    int self = sim_self();
+    sim_comm *c = sim_comm_get(handle, self);
+    if (out)
+        *out = c;
+    if (c)
+        return MPI_SUCCESS;
+    const char *fn = sim_proc_of(self)->call;
+    if (!fn)
+        fn = "MPI";
+    if (handle == MPI_COMM_NULL)
+        return sim_error(MPI_COMM_NULL, MPI_ERR_COMM, "%s: the communicator is MPI_COMM_NULL", fn);
+    return sim_error(MPI_COMM_NULL, MPI_ERR_COMM, "%s: communicator 0x%08x %s", fn,
+                     (unsigned)handle, sim_comm_why_invalid(handle, self));
+}
+
+static int group_check(MPI_Group handle, const char *fn, const char *arg, sim_group **out) {
+    int self = sim_self();
+    *out = sim_group_get_for(handle, self);
+    if (*out)
+        return MPI_SUCCESS;
+    return sim_error(MPI_COMM_NULL, MPI_ERR_GROUP, "%s: %s (0x%08x) %s", fn, arg, (unsigned)handle,
+                     sim_group_why_invalid(handle, self));
+}
+
+static int cart_check(MPI_Comm comm, const char *fn, sim_comm **out) {
+    int rc = sim_comm_check(comm, out);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!(*out)->cart)
+        return sim_error(comm, MPI_ERR_TOPOLOGY, "%s: %s has no Cartesian topology", fn,
+                         sim_comm_describe(*out));
+    return MPI_SUCCESS;
+}
+
+/* Only the predefined handlers and handles of the errhandler kind can be
+ * checked here; which user handlers exist is the errhandler module's. */
+static bool errhandler_plausible(MPI_Errhandler e) {
+    return e != MPI_ERRHANDLER_NULL && SIM_HANDLE_OBJ(e) == SIM_OBJ_ERRHANDLER;
+}
+
+static char *ints_text(int n, const int *v) {
+    GString *s = g_string_new("(");
+    for (int i = 0; v && i < n; i++)
+        g_string_append_printf(s, i ? ", %d" : "%d", v[i]);
+    g_string_append_c(s, ')');
+    return g_string_free(s, FALSE);
+}
+
+/* Posts a constructor collective and waits for its new communicator.
+ * *newcomm is MPI_COMM_NULL until the collective writes it, so that every
+ * failure leaves the program a null handle. */
+static int post_constructor(sim_comm *c, sim_coll_kind kind, sim_coll_args *a, MPI_Comm *newcomm) {
+    *newcomm = MPI_COMM_NULL;
+    a->newcomm = newcomm;
+    sim_request *req = sim_coll_post(c, kind, a);
+    if (!req)
+        return MPI_ERR_OTHER; /* the mismatch went through sim_error already */
+    return sim_request_wait(req, MPI_STATUS_IGNORE);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Communicators                                                           */
+
+int PMPI_Comm_size(MPI_Comm comm, int *size) {
+    SIM_ENTER("MPI_Comm_size");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(sim_comm_check(comm, &c));
+    if (!size)
+        SIM_RETURN(null_arg(comm, "MPI_Comm_size", "size"));
+    *size = c->size;
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Comm_size);
+
+int PMPI_Comm_rank(MPI_Comm comm, int *rank) {
+    SIM_ENTER("MPI_Comm_rank");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(sim_comm_check(comm, &c));
+    if (!rank)
+        SIM_RETURN(null_arg(comm, "MPI_Comm_rank", "rank"));
+    *rank = sim_comm_rank(c, sim_self());
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Comm_rank);
+
+int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
+    SIM_ENTER("MPI_Comm_dup");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(sim_comm_check(comm, &c));
+    if (!newcomm)
+        SIM_RETURN(null_arg(comm, "MPI_Comm_dup", "newcomm"));
+    sim_call_args("comm=%s", sim_comm_describe(c));
+    sim_coll_args a = {0};
+    SIM_RETURN(post_constructor(c, SIM_COLL_COMM_DUP, &a, newcomm));
+}
+SIM_ALIAS(MPI_Comm_dup);
+
+int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
+    SIM_ENTER("MPI_Comm_split");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(sim_comm_check(comm, &c));
+    if (!newcomm)
+        SIM_RETURN(null_arg(comm, "MPI_Comm_split", "newcomm"));
+    if (color < 0 && color != MPI_UNDEFINED)
+        SIM_RETURN(sim_error(comm, MPI_ERR_ARG,
+                             "MPI_Comm_split: color = %d is negative (must be >= 0 or "
+                             "MPI_UNDEFINED)",
+                             color));
+    if (color == MPI_UNDEFINED)
+        sim_call_args("comm=%s color=MPI_UNDEFINED key=%d", sim_comm_describe(c), key);
+    else
+        sim_call_args("comm=%s color=%d key=%d", sim_comm_describe(c), color, key);
+    sim_coll_args a = {0};
+    a.color = color;
+    a.key = key;
+    SIM_RETURN(post_constructor(c, SIM_COLL_COMM_SPLIT, &a, newcomm));
+}
+SIM_ALIAS(MPI_Comm_split);
+
+int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm) {
+    SIM_ENTER("MPI_Comm_split_type");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(sim_comm_check(comm, &c));
+    if (!newcomm)
+        SIM_RETURN(null_arg(comm, "MPI_Comm_split_type", "newcomm"));
+    if (split_type != MPI_UNDEFINED && split_type != MPI_COMM_TYPE_SHARED &&
+        split_type != MPI_COMM_TYPE_HW_GUIDED && split_type != MPI_COMM_TYPE_HW_UNGUIDED)
+        SIM_RETURN(sim_error(comm, MPI_ERR_ARG,
+                             "MPI_Comm_split_type: split_type = %d is not MPI_COMM_TYPE_SHARED, "
+                             "MPI_COMM_TYPE_HW_GUIDED, MPI_COMM_TYPE_HW_UNGUIDED or MPI_UNDEFINED",
+                             split_type));
+    sim_call_args("comm=%s split_type=%d key=%d", sim_comm_describe(c), split_type, key);
+    sim_coll_args a = {0};
+    a.color = split_type;
+    a.key = key;
+    SIM_RETURN(post_constructor(c, SIM_COLL_COMM_SPLIT_TYPE, &a, newcomm));
+}
+SIM_ALIAS(MPI_Comm_split_type);
+
+int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
+    SIM_ENTER("MPI_Comm_create");
+    sim_comm *c;
+    sim_group *g;
+    TRY(sim_check_initialized());
+    TRY(sim_comm_check(comm, &c));
+    TRY(group_check(group, "MPI_Comm_create", "group", &g));
+    if (!newcomm)
+        SIM_RETURN(null_arg(comm, "MPI_Comm_create", "newcomm"));
+    sim_call_args("comm=%s group=0x%08x (%d members)", sim_comm_describe(c), (unsigned)group,
+                  g->size);
+    sim_coll_args a = {0};
+    a.group = group;
+    SIM_RETURN(post_constructor(c, SIM_COLL_COMM_CREATE, &a, newcomm));
+}
+SIM_ALIAS(MPI_Comm_create);
+
+int PMPI_Comm_free(MPI_Comm *comm) {
+    SIM_ENTER("MPI_Comm_free");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    if (!comm)
+        SIM_RETURN(null_arg(MPI_COMM_NULL, "MPI_Comm_free", "comm"));
+    TRY(sim_comm_check(*comm, &c));
+    if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
+        SIM_RETURN(sim_error(*comm, MPI_ERR_COMM, "MPI_Comm_free: %s cannot be freed",
+                             *comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD" : "MPI_COMM_SELF"));
+    sim_comm_release(c, sim_self());
+    *comm = MPI_COMM_NULL;
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Comm_free);
+
+int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result) {
+    SIM_ENTER("MPI_Comm_compare");
+    sim_comm *a, *b;
+    TRY(sim_check_initialized());
+    TRY(sim_comm_check(comm1, &a));
+    TRY(sim_comm_check(comm2, &b));
+    if (!result)
+        SIM_RETURN(null_arg(comm1, "MPI_Comm_compare", "result"));
+    *result = sim_comm_compare(a, b);
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Comm_compare);
+
+int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group) {
+    SIM_ENTER("MPI_Comm_group");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(sim_comm_check(comm, &c));
+    if (!group)
+        SIM_RETURN(null_arg(comm, "MPI_Comm_group", "group"));
+    *group = sim_comm_group(c, sim_self());
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Comm_group);
+
+int PMPI_Comm_test_inter(MPI_Comm comm, int *flag) {
+    SIM_ENTER("MPI_Comm_test_inter");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(sim_comm_check(comm, &c));
+    if (!flag)
+        SIM_RETURN(null_arg(comm, "MPI_Comm_test_inter", "flag"));
+    *flag = 0; /* ordex makes no intercommunicators */
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Comm_test_inter);
+
+int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name) {
+    SIM_ENTER("MPI_Comm_set_name");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(sim_comm_check(comm, &c));
+    if (!comm_name)
+        SIM_RETURN(null_arg(comm, "MPI_Comm_set_name", "comm_name"));
+    sim_comm_set_name(c, comm_name);
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Comm_set_name);
+
+int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen) {
+    SIM_ENTER("MPI_Comm_get_name");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(sim_comm_check(comm, &c));
+    if (!comm_name)
+        SIM_RETURN(null_arg(comm, "MPI_Comm_get_name", "comm_name"));
+    if (!resultlen)
+        SIM_RETURN(null_arg(comm, "MPI_Comm_get_name", "resultlen"));
+    /* Names are kept shorter than MPI_MAX_OBJECT_NAME, the buffer size MPI
+     * requires of the caller. */
+    size_t len = g_strlcpy(comm_name, sim_comm_name(c), MPI_MAX_OBJECT_NAME);
+    *resultlen = (int)len;
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Comm_get_name);
+
+static int set_errhandler(const char *fn, MPI_Comm comm, MPI_Errhandler errhandler) {
+    sim_comm *c;
+    int rc = sim_comm_check(comm, &c);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!errhandler_plausible(errhandler))
+        return sim_error(comm, MPI_ERR_ARG, "%s: errhandler 0x%08x is not an error handler", fn,
+                         (unsigned)errhandler);
+    sim_comm_set_errhandler(c, sim_self(), errhandler);
+    return MPI_SUCCESS;
+}
+
+static int get_errhandler(const char *fn, MPI_Comm comm, MPI_Errhandler *errhandler) {
+    sim_comm *c;
+    int rc = sim_comm_check(comm, &c);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!errhandler)
+        return null_arg(comm, fn, "errhandler");
+    *errhandler = sim_comm_errhandler(c, sim_self());
+    return MPI_SUCCESS;
+}
+
+int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
+    SIM_ENTER("MPI_Comm_set_errhandler");
+    TRY(sim_check_initialized());
+    SIM_RETURN(set_errhandler("MPI_Comm_set_errhandler", comm, errhandler));
+}
+SIM_ALIAS(MPI_Comm_set_errhandler);
+
+int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler) {
+    SIM_ENTER("MPI_Comm_get_errhandler");
+    TRY(sim_check_initialized());
+    SIM_RETURN(get_errhandler("MPI_Comm_get_errhandler", comm, errhandler));
+}
+SIM_ALIAS(MPI_Comm_get_errhandler);
+
+int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler) {
+    SIM_ENTER("MPI_Errhandler_set");
+    TRY(sim_check_initialized());
+    SIM_RETURN(set_errhandler("MPI_Errhandler_set", comm, errhandler));
+}
+SIM_ALIAS(MPI_Errhandler_set);
+
+int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler) {
+    SIM_ENTER("MPI_Errhandler_get");
+    TRY(sim_check_initialized());
+    SIM_RETURN(get_errhandler("MPI_Errhandler_get", comm, errhandler));
+}
+SIM_ALIAS(MPI_Errhandler_get);
+
+/* ---------------------------------------------------------------------- */
+/* Groups                                                                  */
+
+/* Errors not tied to a communicator go to MPI_COMM_WORLD's handler (MPI 3.1
+ * section 8.3), which sim_error applies for MPI_COMM_NULL. */
+
+int PMPI_Group_size(MPI_Group group, int *size) {
+    SIM_ENTER("MPI_Group_size");
+    sim_group *g;
+    TRY(sim_check_initialized());
+    TRY(group_check(group, "MPI_Group_size", "group", &g));
+    if (!size)
+        SIM_RETURN(null_arg(MPI_COMM_NULL, "MPI_Group_size", "size"));
+    *size = g->size;
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Group_size);
+
+int PMPI_Group_rank(MPI_Group group, int *rank) {
+    SIM_ENTER("MPI_Group_rank");
+    sim_group *g;
+    TRY(sim_check_initialized());
+    TRY(group_check(group, "MPI_Group_rank", "group", &g));
+    if (!rank)
+        SIM_RETURN(null_arg(MPI_COMM_NULL, "MPI_Group_rank", "rank"));
+    int r = sim_group_rank(g, sim_self());
+    *rank = r >= 0 ? r : MPI_UNDEFINED;
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Group_rank);
+
+/* Hands the members made by a group constructor to the caller as a group. */
+static int new_group(const char *fn, int rc, char *why, int *members, int n, MPI_Group *newgroup) {
+    if (rc != MPI_SUCCESS)
+        return report(MPI_COMM_NULL, fn, rc, why);
+    *newgroup = sim_group_new_for(sim_self(), n, members);
+    g_free(members);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup) {
+    SIM_ENTER("MPI_Group_incl");
+    sim_group *g;
+    TRY(sim_check_initialized());
+    TRY(group_check(group, "MPI_Group_incl", "group", &g));
+    if (!newgroup)
+        SIM_RETURN(null_arg(MPI_COMM_NULL, "MPI_Group_incl", "newgroup"));
+    int *m = NULL, k = 0;
+    char *why = NULL;
+    int rc = sim_group_incl_members(g, n, ranks, &m, &k, &why);
+    SIM_RETURN(new_group("MPI_Group_incl", rc, why, m, k, newgroup));
+}
+SIM_ALIAS(MPI_Group_incl);
+
+int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup) {
+    SIM_ENTER("MPI_Group_excl");
+    sim_group *g;
+    TRY(sim_check_initialized());
+    TRY(group_check(group, "MPI_Group_excl", "group", &g));
+    if (!newgroup)
+        SIM_RETURN(null_arg(MPI_COMM_NULL, "MPI_Group_excl", "newgroup"));
+    int *m = NULL, k = 0;
+    char *why = NULL;
+    int rc = sim_group_excl_members(g, n, ranks, &m, &k, &why);
+    SIM_RETURN(new_group("MPI_Group_excl", rc, why, m, k, newgroup));
+}
+SIM_ALIAS(MPI_Group_excl);
+
+static int group_range(const char *fn, MPI_Group group, int n, int ranges[][3], bool include,
+                       MPI_Group *newgroup) {
+    sim_group *g;
+    int rc = group_check(group, fn, "group", &g);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!newgroup)
+        return null_arg(MPI_COMM_NULL, fn, "newgroup");
+    int *m = NULL, k = 0;
+    char *why = NULL;
+    rc = sim_group_range_members(g, n, (const int(*)[3])ranges, include, &m, &k, &why);
+    return new_group(fn, rc, why, m, k, newgroup);
+}
+
+int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup) {
+    SIM_ENTER("MPI_Group_range_incl");
+    TRY(sim_check_initialized());
+    SIM_RETURN(group_range("MPI_Group_range_incl", group, n, ranges, true, newgroup));
+}
+SIM_ALIAS(MPI_Group_range_incl);
+
+int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup) {
+    SIM_ENTER("MPI_Group_range_excl");
+    TRY(sim_check_initialized());
+    SIM_RETURN(group_range("MPI_Group_range_excl", group, n, ranges, false, newgroup));
+}
+SIM_ALIAS(MPI_Group_range_excl);
+
+typedef void (*group_setop)(const sim_group *, const sim_group *, int **, int *);
+
+static int group_binary(const char *fn, MPI_Group group1, MPI_Group group2, group_setop op,
+                        MPI_Group *newgroup) {
+    sim_group *a, *b;
+    int rc = group_check(group1, fn, "group1", &a);
+    if (rc == MPI_SUCCESS)
+        rc = group_check(group2, fn, "group2", &b);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!newgroup)
+        return null_arg(MPI_COMM_NULL, fn, "newgroup");
+    int *m = NULL, k = 0;
+    op(a, b, &m, &k);
+    return new_group(fn, MPI_SUCCESS, NULL, m, k, newgroup);
+}
+
+int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) {
+    SIM_ENTER("MPI_Group_union");
+    TRY(sim_check_initialized());
+    SIM_RETURN(group_binary("MPI_Group_union", group1, group2, sim_group_union_members, newgroup));
+}
+SIM_ALIAS(MPI_Group_union);
+
+int PMPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) {
+    SIM_ENTER("MPI_Group_intersection");
+    TRY(sim_check_initialized());
+    SIM_RETURN(group_binary("MPI_Group_intersection", group1, group2,
+                            sim_group_intersection_members, newgroup));
+}
+SIM_ALIAS(MPI_Group_intersection);
+
+int PMPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) {
+    SIM_ENTER("MPI_Group_difference");
+    TRY(sim_check_initialized());
+    SIM_RETURN(group_binary("MPI_Group_difference", group1, group2, sim_group_difference_members,
+                            newgroup));
+}
+SIM_ALIAS(MPI_Group_difference);
+
+int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2,
+                               int ranks2[]) {
+    SIM_ENTER("MPI_Group_translate_ranks");
+    sim_group *a, *b;
+    TRY(sim_check_initialized());
+    TRY(group_check(group1, "MPI_Group_translate_ranks", "group1", &a));
+    TRY(group_check(group2, "MPI_Group_translate_ranks", "group2", &b));
+    char *why = NULL;
+    int rc = sim_group_translate(a, n, ranks1, b, ranks2, &why);
+    if (rc != MPI_SUCCESS)
+        SIM_RETURN(report(MPI_COMM_NULL, "MPI_Group_translate_ranks", rc, why));
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Group_translate_ranks);
+
+int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result) {
+    SIM_ENTER("MPI_Group_compare");
+    sim_group *a, *b;
+    TRY(sim_check_initialized());
+    TRY(group_check(group1, "MPI_Group_compare", "group1", &a));
+    TRY(group_check(group2, "MPI_Group_compare", "group2", &b));
+    if (!result)
+        SIM_RETURN(null_arg(MPI_COMM_NULL, "MPI_Group_compare", "result"));
+    *result = sim_group_compare(a, b);
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Group_compare);
+
+int PMPI_Group_free(MPI_Group *group) {
+    SIM_ENTER("MPI_Group_free");
+    sim_group *g;
+    TRY(sim_check_initialized());
+    if (!group)
+        SIM_RETURN(null_arg(MPI_COMM_NULL, "MPI_Group_free", "group"));
+    /* Group constructors return MPI_GROUP_EMPTY for empty results, so
+     * programs free it like any group they made (MPICH accepts this too). */
+    if (*group != MPI_GROUP_EMPTY) {
+        TRY(group_check(*group, "MPI_Group_free", "group", &g));
+        sim_group_release_for(g, sim_self());
+    }
+    *group = MPI_GROUP_NULL;
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Group_free);
+
+/* ---------------------------------------------------------------------- */
+/* Cartesian topologies                                                    */
+
+int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[],
+                     int reorder, MPI_Comm *comm_cart) {
+    SIM_ENTER("MPI_Cart_create");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(sim_comm_check(comm_old, &c));
+    if (!comm_cart)
+        SIM_RETURN(null_arg(comm_old, "MPI_Cart_create", "comm_cart"));
+    char *why = NULL;
+    int rc = sim_cart_check(ndims, dims, c->size, &why);
+    if (rc != MPI_SUCCESS)
+        SIM_RETURN(report(comm_old, "MPI_Cart_create", rc, why));
+    if (ndims > 0 && !periods)
+        SIM_RETURN(null_arg(comm_old, "MPI_Cart_create", "periods"));
+    char *d = ints_text(ndims, dims), *p = ints_text(ndims, periods);
+    sim_call_args("comm=%s ndims=%d dims=%s periods=%s reorder=%d", sim_comm_describe(c), ndims, d,
+                  p, reorder);
+    g_free(d);
+    g_free(p);
+    sim_coll_args a = {0};
+    a.ndims = ndims;
+    a.dims = dims;
+    a.periods = periods;
+    a.reorder = reorder;
+    SIM_RETURN(post_constructor(c, SIM_COLL_CART_CREATE, &a, comm_cart));
+}
+SIM_ALIAS(MPI_Cart_create);
+
+int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm) {
+    SIM_ENTER("MPI_Cart_sub");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(cart_check(comm, "MPI_Cart_sub", &c));
+    if (!newcomm)
+        SIM_RETURN(null_arg(comm, "MPI_Cart_sub", "newcomm"));
+    if (c->ndims > 0 && !remain_dims)
+        SIM_RETURN(null_arg(comm, "MPI_Cart_sub", "remain_dims"));
+    int self = sim_self();
+    int nd = 0;
+    int *dims = g_new(int, c->ndims + 1), *periods = g_new(int, c->ndims + 1);
+    for (int i = 0; i < c->ndims; i++)
+        if (remain_dims[i]) {
+            dims[nd] = c->dims[i];
+            periods[nd++] = c->periods[i];
+        }
+    char *r = ints_text(c->ndims, remain_dims);
+    sim_call_args("comm=%s remain_dims=%s", sim_comm_describe(c), r);
+    g_free(r);
+
+    /* A split whose colours number the subgrids; the topology is attached
+     * afterwards by each member, before any of them can use it. */
+    sim_coll_args a = {0};
+    sim_cart_sub_color_key(c->ndims, c->dims, remain_dims, sim_comm_rank(c, self), &a.color,
+                           &a.key);
+    int rc = post_constructor(c, SIM_COLL_COMM_SPLIT, &a, newcomm);
+    sim_comm *nc = rc == MPI_SUCCESS ? sim_comm_get(*newcomm, self) : NULL;
+    if (nc && !nc->cart) {
+        sim_comm_set_cart(nc, nd, dims, periods);
+    } else if (nc && (nc->ndims != nd || memcmp(nc->dims, dims, sizeof(int) * (size_t)nd) != 0)) {
+        char *mine = ints_text(nd, dims), *theirs = ints_text(nc->ndims, nc->dims);
+        char *why = g_strdup_printf("remain_dims differ between members: this rank's keep the "
+                                    "dimensions %s, another member's kept %s",
+                                    mine, theirs);
+        g_free(mine);
+        g_free(theirs);
+        rc = report(comm, "MPI_Cart_sub", MPI_ERR_ARG, why);
+    }
+    g_free(dims);
+    g_free(periods);
+    SIM_RETURN(rc);
+}
+SIM_ALIAS(MPI_Cart_sub);
+
+int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) {
+    SIM_ENTER("MPI_Cart_coords");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(cart_check(comm, "MPI_Cart_coords", &c));
+    if (rank < 0 || rank >= c->size)
+        SIM_RETURN(sim_error(comm, MPI_ERR_RANK,
+                             "MPI_Cart_coords: rank = %d is out of range for %s of size %d", rank,
+                             sim_comm_describe(c), c->size));
+    if (maxdims < c->ndims)
+        SIM_RETURN(sim_error(comm, MPI_ERR_ARG,
+                             "MPI_Cart_coords: maxdims = %d is less than the topology's %d "
+                             "dimensions",
+                             maxdims, c->ndims));
+    if (c->ndims > 0 && !coords)
+        SIM_RETURN(null_arg(comm, "MPI_Cart_coords", "coords"));
+    sim_cart_coords(c->ndims, c->dims, rank, coords);
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Cart_coords);
+
+int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank) {
+    SIM_ENTER("MPI_Cart_rank");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(cart_check(comm, "MPI_Cart_rank", &c));
+    if (c->ndims > 0 && !coords)
+        SIM_RETURN(null_arg(comm, "MPI_Cart_rank", "coords"));
+    if (!rank)
+        SIM_RETURN(null_arg(comm, "MPI_Cart_rank", "rank"));
+    char *why = NULL;
+    int rc = sim_cart_rank(c->ndims, c->dims, c->periods, coords, rank, &why);
+    if (rc != MPI_SUCCESS)
+        SIM_RETURN(report(comm, "MPI_Cart_rank", rc, why));
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Cart_rank);
+
+int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest) {
+    SIM_ENTER("MPI_Cart_shift");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(cart_check(comm, "MPI_Cart_shift", &c));
+    if (direction < 0 || direction >= c->ndims)
+        SIM_RETURN(sim_error(comm, MPI_ERR_ARG,
+                             "MPI_Cart_shift: direction = %d is not a dimension of %s (0..%d)",
+                             direction, sim_comm_describe(c), c->ndims - 1));
+    if (!rank_source)
+        SIM_RETURN(null_arg(comm, "MPI_Cart_shift", "rank_source"));
+    if (!rank_dest)
+        SIM_RETURN(null_arg(comm, "MPI_Cart_shift", "rank_dest"));
+    sim_cart_shift(c->ndims, c->dims, c->periods, sim_comm_rank(c, sim_self()), direction, disp,
+                   rank_source, rank_dest);
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Cart_shift);
+
+int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]) {
+    SIM_ENTER("MPI_Cart_get");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(cart_check(comm, "MPI_Cart_get", &c));
+    if (maxdims < c->ndims)
+        SIM_RETURN(sim_error(comm, MPI_ERR_ARG,
+                             "MPI_Cart_get: maxdims = %d is less than the topology's %d dimensions",
+                             maxdims, c->ndims));
+    if (c->ndims > 0 && (!dims || !periods || !coords))
+        SIM_RETURN(null_arg(comm, "MPI_Cart_get",
+                            !dims      ? "dims"
+                            : !periods ? "periods"
+                                       : "coords"));
+    for (int i = 0; i < c->ndims; i++) {
+        dims[i] = c->dims[i];
+        periods[i] = c->periods[i];
+    }
+    sim_cart_coords(c->ndims, c->dims, sim_comm_rank(c, sim_self()), coords);
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Cart_get);
+
+int PMPI_Cartdim_get(MPI_Comm comm, int *ndims) {
+    SIM_ENTER("MPI_Cartdim_get");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(cart_check(comm, "MPI_Cartdim_get", &c));
+    if (!ndims)
+        SIM_RETURN(null_arg(comm, "MPI_Cartdim_get", "ndims"));
+    *ndims = c->ndims;
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Cartdim_get);
+
+int PMPI_Dims_create(int nnodes, int ndims, int dims[]) {
+    SIM_ENTER("MPI_Dims_create");
+    TRY(sim_check_initialized());
+    char *why = NULL;
+    int rc = sim_dims_create(nnodes, ndims, dims, &why);
+    if (rc != MPI_SUCCESS)
+        SIM_RETURN(report(MPI_COMM_NULL, "MPI_Dims_create", rc, why));
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Dims_create);
+
+int PMPI_Topo_test(MPI_Comm comm, int *status) {
+    SIM_ENTER("MPI_Topo_test");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(sim_comm_check(comm, &c));
+    if (!status)
+        SIM_RETURN(null_arg(comm, "MPI_Topo_test", "status"));
+    *status = c->cart ? MPI_CART : MPI_UNDEFINED;
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Topo_test);

@@ -1,0 +1,193 @@
+/*
+ * mpi_env.c - MPI environment management (MPI 3.1 chapter 8): start and end,
+ * time, versions, error strings, abort.
+ */
+#include <string.h>
+
+#include "scheduler/sched.h"
+#include "simulator/engine.h"
+#include "simulator/report.h"
+
+/* Objects that MPICH's mpi.h declares and programs may reference. */
+MPI_Fint *MPI_F_STATUS_IGNORE = NULL;
+MPI_Fint *MPI_F_STATUSES_IGNORE = NULL;
+
+int MPIR_Dup_fn(MPI_Comm comm, int keyval, void *extra, void *in, void *out, int *flag);
+int MPIR_Dup_fn(MPI_Comm comm, int keyval, void *extra, void *in, void *out, int *flag) {
+    *(void **)out = in;
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+static int init_common(const char *name) {
+    sim_proc *p = sim_proc_of(sim_self());
+    if (p->initialized)
+        return sim_error(MPI_COMM_WORLD, MPI_ERR_OTHER, "%s called twice (MPI may be initialised "
+                                                        "only once)",
+                         name);
+    p->initialized = true;
+    p->thread_level = MPI_THREAD_SINGLE;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Init(int *argc, char ***argv) {
+    SIM_ENTER("MPI_Init");
+    SIM_RETURN(init_common("MPI_Init"));
+}
+SIM_ALIAS(MPI_Init);
+
+int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
+    SIM_ENTER("MPI_Init_thread");
+    int rc = init_common("MPI_Init_thread");
+    if (rc != MPI_SUCCESS)
+        SIM_RETURN(rc);
+    /* Ranks are contexts of one thread: the program may use threads only as
+     * FUNNELED allows (MPI calls from the main thread). */
+    int level = required < MPI_THREAD_FUNNELED ? required : MPI_THREAD_FUNNELED;
+    if (level < MPI_THREAD_SINGLE)
+        level = MPI_THREAD_SINGLE;
+    sim_proc_of(sim_self())->thread_level = level;
+    if (provided)
+        *provided = level;
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Init_thread);
+
+int PMPI_Query_thread(int *provided) {
+    SIM_ENTER("MPI_Query_thread");
+    int rc = sim_check_initialized();
+    if (rc == MPI_SUCCESS)
+        *provided = sim_proc_of(sim_self())->thread_level;
+    SIM_RETURN(rc);
+}
+SIM_ALIAS(MPI_Query_thread);
+
+int PMPI_Is_thread_main(int *flag) {
+    SIM_ENTER("MPI_Is_thread_main");
+    *flag = 1;
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Is_thread_main);
+
+int PMPI_Finalize(void) {
+    SIM_ENTER("MPI_Finalize");
+    int rc = sim_check_initialized();
+    if (rc != MPI_SUCCESS)
+        SIM_RETURN(rc);
+    sim_proc_of(sim_self())->finalized = true;
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Finalize);
+
+int PMPI_Initialized(int *flag) {
+    SIM_ENTER("MPI_Initialized");
+    *flag = sim_proc_of(sim_self())->initialized;
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Initialized);
+
+int PMPI_Finalized(int *flag) {
+    SIM_ENTER("MPI_Finalized");
+    *flag = sim_proc_of(sim_self())->finalized;
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Finalized);
+
+double PMPI_Wtime(void) {
+    sim_call_enter("MPI_Wtime", __builtin_return_address(0));
+    int self = sim_self();
+    sim_clock_charge_compute(self);
+    double t = sim_proc_of(self)->clock;
+    sim_call_leave();
+    return t;
+}
+SIM_ALIAS(MPI_Wtime);
+
+double PMPI_Wtick(void) { return 1e-9; }
+SIM_ALIAS(MPI_Wtick);
+
+int PMPI_Get_processor_name(char *name, int *resultlen) {
+    SIM_ENTER("MPI_Get_processor_name");
+    /* Every rank runs on the simulated node of its rank. */
+    int n = snprintf(name, MPI_MAX_PROCESSOR_NAME, "ordex-node%d", sim_node_of(sim_self()));
+    *resultlen = n;
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Get_processor_name);
+
+int PMPI_Get_version(int *version, int *subversion) {
+    *version = 3;
+    *subversion = 1;
+    return MPI_SUCCESS;
+}
+SIM_ALIAS(MPI_Get_version);
+
+int PMPI_Get_library_version(char *version, int *resultlen) {
+    int n = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
+                     "ordex simulated MPI (MPI 3.1, MPICH-compatible handles)");
+    *resultlen = n;
+    return MPI_SUCCESS;
+}
+SIM_ALIAS(MPI_Get_library_version);
+
+int PMPI_Pcontrol(const int level, ...) { return MPI_SUCCESS; }
+SIM_ALIAS(MPI_Pcontrol);
+
+int PMPI_Abort(MPI_Comm comm, int errorcode) {
+    SIM_ENTER("MPI_Abort");
+    int self = sim_self();
+    int ranks[1] = {self};
+    sim_add_finding(SIM_F_ABORT, ranks, 1, sim_location(sim_proc_of(self)->call_site),
+                    g_strdup_printf("rank %d called MPI_Abort with error code %d", self, errorcode),
+                    sim_report_backtrace_here());
+    sched_abort_current();
+}
+SIM_ALIAS(MPI_Abort);
+
+/* ---------------------------------------------------------------------- */
+/* Error classes and strings                                               */
+
+static const struct {
+    int code;
+    const char *text;
+} g_errors[] = {
+    {MPI_SUCCESS, "No MPI error"},
+    {MPI_ERR_BUFFER, "Invalid buffer pointer"},
+    {MPI_ERR_COUNT, "Invalid count argument"},
+    {MPI_ERR_TYPE, "Invalid datatype argument"},
+    {MPI_ERR_TAG, "Invalid tag argument"},
+    {MPI_ERR_COMM, "Invalid communicator"},
+    {MPI_ERR_RANK, "Invalid rank"},
+    {MPI_ERR_REQUEST, "Invalid request (handle)"},
+    {MPI_ERR_ROOT, "Invalid root"},
+    {MPI_ERR_GROUP, "Invalid group"},
+    {MPI_ERR_OP, "Invalid operation"},
+    {MPI_ERR_TOPOLOGY, "Invalid topology"},
+    {MPI_ERR_DIMS, "Invalid dimension argument"},
+    {MPI_ERR_ARG, "Invalid argument of some other kind"},
+    {MPI_ERR_UNKNOWN, "Unknown error"},
+    {MPI_ERR_TRUNCATE, "Message truncated on receive"},
+    {MPI_ERR_OTHER, "Known error not in this list"},
+    {MPI_ERR_INTERN, "Internal MPI (implementation) error"},
+    {MPI_ERR_IN_STATUS, "Error code is in status"},
+    {MPI_ERR_PENDING, "Pending request"},
+};
+
+int PMPI_Error_string(int errorcode, char *string, int *resultlen) {
+    const char *text = NULL;
+    for (size_t i = 0; i < G_N_ELEMENTS(g_errors); i++)
+        if (g_errors[i].code == errorcode)
+            text = g_errors[i].text;
+    int n = text ? snprintf(string, MPI_MAX_ERROR_STRING, "%s", text)
+                 : snprintf(string, MPI_MAX_ERROR_STRING, "Error code %d", errorcode);
+    *resultlen = n;
+    return MPI_SUCCESS;
+}
+SIM_ALIAS(MPI_Error_string);
+
+int PMPI_Error_class(int errorcode, int *errorclass) {
+    /* ordex returns error classes as error codes. */
+    *errorclass = errorcode;
+    return MPI_SUCCESS;
+}
+SIM_ALIAS(MPI_Error_class);

@@ -1,0 +1,536 @@
+/*
+ * mpi_p2p.c - point-to-point communication (MPI 3.1 chapter 3): sends and
+ * receives in every mode, probes, matched probes, persistent requests and
+ * the attached buffer of buffered sends.
+ */
+#include <limits.h>
+#include <string.h>
+
+#include "scheduler/sched.h"
+#include "simulator/engine.h"
+
+/* The largest tag (the MPI_TAG_UB attribute). */
+#define SIM_TAG_UB 1073741823
+
+/* Validates the arguments common to point-to-point calls.  is_recv: peer
+ * is a source and may be MPI_ANY_SOURCE, tag may be MPI_ANY_TAG. */
+static int check_p2p(const char *name, int count, MPI_Datatype type, int peer, int tag,
+                     MPI_Comm comm, bool is_recv, sim_comm **out) {
+    int rc = sim_check_initialized();
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = sim_comm_check(comm, out);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (count < 0)
+        return sim_error(comm, MPI_ERR_COUNT, "%s: count %d is negative", name, count);
+    const sim_datatype *dt = sim_dt_get(type);
+    if (!dt)
+        return sim_error(comm, MPI_ERR_TYPE, "%s: 0x%x is not a valid datatype", name,
+                         (unsigned)type);
+    if (!sim_dt_committed(dt))
+        return sim_error(comm, MPI_ERR_TYPE,
+                         "%s: datatype %s is not committed (call MPI_Type_commit first)", name,
+                         sim_dt_name(type));
+    const char *what = is_recv ? "source" : "dest";
+    bool peer_ok = peer == MPI_PROC_NULL || (is_recv && peer == MPI_ANY_SOURCE) ||
+                   (peer >= 0 && peer < (*out)->size);
+    if (!peer_ok)
+        return sim_error(comm, MPI_ERR_RANK, "%s: %s %d is not a rank of %s (size %d)", name,
+                         what, peer, sim_comm_describe(*out), (*out)->size);
+    bool tag_ok = (tag >= 0 && tag <= SIM_TAG_UB) || (is_recv && tag == MPI_ANY_TAG);
+    if (!tag_ok)
+        return sim_error(comm, MPI_ERR_TAG, "%s: tag %d is invalid (allowed: 0..%d%s)", name, tag,
+                         SIM_TAG_UB, is_recv ? " or MPI_ANY_TAG" : "");
+    return MPI_SUCCESS;
+}
+
+static const char *peer_text(int peer, char *buf, size_t n) {
+    if (peer == MPI_ANY_SOURCE)
+        return "MPI_ANY_SOURCE";
+    if (peer == MPI_PROC_NULL)
+        return "MPI_PROC_NULL";
+    snprintf(buf, n, "%d", peer);
+    return buf;
+}
+
+static const char *tag_text(int tag, char *buf, size_t n) {
+    if (tag == MPI_ANY_TAG)
+        return "MPI_ANY_TAG";
+    snprintf(buf, n, "%d", tag);
+    return buf;
+}
+
+static void describe(bool is_recv, int count, MPI_Datatype type, int peer, int tag,
+                     const sim_comm *comm) {
+    char pb[16], tb[16];
+    sim_call_args("%s=%s, tag=%s, count=%d, %s, %s", is_recv ? "source" : "dest",
+                  peer_text(peer, pb, sizeof pb), tag_text(tag, tb, sizeof tb), count,
+                  sim_dt_name(type), sim_comm_describe(comm));
+}
+
+/* ---------------------------------------------------------------------- */
+/* Blocking sends and receives                                             */
+
+static int send_blocking(sim_send_kind kind, const char *name, const void *buf, int count,
+                         MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+    sim_comm *c;
+    int rc = check_p2p(name, count, type, dest, tag, comm, false, &c);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    describe(false, count, type, dest, tag, c);
+    sim_request *req = sim_post_send(kind, buf, count, type, dest, tag, c, name, &rc);
+    if (!req)
+        return rc;
+    return sim_request_wait(req, MPI_STATUS_IGNORE);
+}
+
+int PMPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+    SIM_ENTER("MPI_Send");
+    SIM_RETURN(send_blocking(SIM_SEND_STANDARD, "MPI_Send", buf, count, type, dest, tag, comm));
+}
+SIM_ALIAS(MPI_Send);
+
+int PMPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+    SIM_ENTER("MPI_Ssend");
+    SIM_RETURN(send_blocking(SIM_SEND_SYNC, "MPI_Ssend", buf, count, type, dest, tag, comm));
+}
+SIM_ALIAS(MPI_Ssend);
+
+int PMPI_Bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+    SIM_ENTER("MPI_Bsend");
+    SIM_RETURN(send_blocking(SIM_SEND_BUFFERED, "MPI_Bsend", buf, count, type, dest, tag, comm));
+}
+SIM_ALIAS(MPI_Bsend);
+
+int PMPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+    SIM_ENTER("MPI_Rsend");
+    SIM_RETURN(send_blocking(SIM_SEND_READY, "MPI_Rsend", buf, count, type, dest, tag, comm));
+}
+SIM_ALIAS(MPI_Rsend);
+
+int PMPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+              MPI_Status *status) {
+    SIM_ENTER("MPI_Recv");
+    sim_comm *c;
+    int rc = check_p2p("MPI_Recv", count, type, source, tag, comm, true, &c);
+    if (rc != MPI_SUCCESS)
+        SIM_RETURN(rc);
+    describe(true, count, type, source, tag, c);
+    sim_request *req = sim_post_recv(buf, count, type, source, tag, c, "MPI_Recv");
+    SIM_RETURN(sim_request_wait(req, status));
+}
+SIM_ALIAS(MPI_Recv);
+
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                  MPI_Comm comm, MPI_Status *status) {
+    SIM_ENTER("MPI_Sendrecv");
+    sim_comm *c;
+    int rc = check_p2p("MPI_Sendrecv", sendcount, sendtype, dest, sendtag, comm, false, &c);
+    if (rc == MPI_SUCCESS)
+        rc = check_p2p("MPI_Sendrecv", recvcount, recvtype, source, recvtag, comm, true, &c);
+    if (rc != MPI_SUCCESS)
+        SIM_RETURN(rc);
+    char pb[16], tb[16], pb2[16], tb2[16];
+    sim_call_args("dest=%s, sendtag=%s, source=%s, recvtag=%s, %s", peer_text(dest, pb, sizeof pb),
+                  tag_text(sendtag, tb, sizeof tb), peer_text(source, pb2, sizeof pb2),
+                  tag_text(recvtag, tb2, sizeof tb2), sim_comm_describe(c));
+    sim_request *r = sim_post_recv(recvbuf, recvcount, recvtype, source, recvtag, c, "MPI_Sendrecv");
+    sim_request *s =
+        sim_post_send(SIM_SEND_STANDARD, sendbuf, sendcount, sendtype, dest, sendtag, c,
+                      "MPI_Sendrecv", &rc);
+    if (!s)
+        SIM_RETURN(rc);
+    sim_request *both[2] = {s, r};
+    sim_wait_set(both, 2);
+    while (!s->complete || !r->complete)
+        sched_block();
+    sim_wait_clear();
+    rc = sim_req_finish(s, MPI_STATUS_IGNORE, NULL);
+    int rc2 = sim_req_finish(r, status, NULL);
+    SIM_RETURN(rc != MPI_SUCCESS ? rc : rc2);
+}
+SIM_ALIAS(MPI_Sendrecv);
+
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int sendtag,
+                          int source, int recvtag, MPI_Comm comm, MPI_Status *status) {
+    SIM_ENTER("MPI_Sendrecv_replace");
+    sim_comm *c;
+    int rc = check_p2p("MPI_Sendrecv_replace", count, type, dest, sendtag, comm, false, &c);
+    if (rc == MPI_SUCCESS)
+        rc = check_p2p("MPI_Sendrecv_replace", count, type, source, recvtag, comm, true, &c);
+    if (rc != MPI_SUCCESS)
+        SIM_RETURN(rc);
+    char pb[16], tb[16], pb2[16], tb2[16];
+    sim_call_args("dest=%s, sendtag=%s, source=%s, recvtag=%s, %s", peer_text(dest, pb, sizeof pb),
+                  tag_text(sendtag, tb, sizeof tb), peer_text(source, pb2, sizeof pb2),
+                  tag_text(recvtag, tb2, sizeof tb2), sim_comm_describe(c));
+    /* The send packs its data now, so receiving into the same buffer is safe. */
+    sim_request *s = sim_post_send(SIM_SEND_STANDARD, buf, count, type, dest, sendtag, c,
+                                   "MPI_Sendrecv_replace", &rc);
+    if (!s)
+        SIM_RETURN(rc);
+    sim_request *r = sim_post_recv(buf, count, type, source, recvtag, c, "MPI_Sendrecv_replace");
+    sim_request *both[2] = {s, r};
+    sim_wait_set(both, 2);
+    while (!s->complete || !r->complete)
+        sched_block();
+    sim_wait_clear();
+    rc = sim_req_finish(s, MPI_STATUS_IGNORE, NULL);
+    int rc2 = sim_req_finish(r, status, NULL);
+    SIM_RETURN(rc != MPI_SUCCESS ? rc : rc2);
+}
+SIM_ALIAS(MPI_Sendrecv_replace);
+
+/* ---------------------------------------------------------------------- */
+/* Nonblocking                                                             */
+
+static int send_nonblocking(sim_send_kind kind, const char *name, const void *buf, int count,
+                            MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                            MPI_Request *request) {
+    sim_comm *c;
+    int rc = check_p2p(name, count, type, dest, tag, comm, false, &c);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    describe(false, count, type, dest, tag, c);
+    sim_request *req = sim_post_send(kind, buf, count, type, dest, tag, c, name, &rc);
+    if (!req)
+        return rc;
+    *request = sim_request_publish(req);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+               MPI_Request *request) {
+    SIM_ENTER("MPI_Isend");
+    SIM_RETURN(send_nonblocking(SIM_SEND_STANDARD, "MPI_Isend", buf, count, type, dest, tag, comm,
+                                request));
+}
+SIM_ALIAS(MPI_Isend);
+
+int PMPI_Issend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                MPI_Request *request) {
+    SIM_ENTER("MPI_Issend");
+    SIM_RETURN(
+        send_nonblocking(SIM_SEND_SYNC, "MPI_Issend", buf, count, type, dest, tag, comm, request));
+}
+SIM_ALIAS(MPI_Issend);
+
+int PMPI_Ibsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                MPI_Request *request) {
+    SIM_ENTER("MPI_Ibsend");
+    SIM_RETURN(send_nonblocking(SIM_SEND_BUFFERED, "MPI_Ibsend", buf, count, type, dest, tag, comm,
+                                request));
+}
+SIM_ALIAS(MPI_Ibsend);
+
+int PMPI_Irsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                MPI_Request *request) {
+    SIM_ENTER("MPI_Irsend");
+    SIM_RETURN(send_nonblocking(SIM_SEND_READY, "MPI_Irsend", buf, count, type, dest, tag, comm,
+                                request));
+}
+SIM_ALIAS(MPI_Irsend);
+
+int PMPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+               MPI_Request *request) {
+    SIM_ENTER("MPI_Irecv");
+    sim_comm *c;
+    int rc = check_p2p("MPI_Irecv", count, type, source, tag, comm, true, &c);
+    if (rc != MPI_SUCCESS)
+        SIM_RETURN(rc);
+    describe(true, count, type, source, tag, c);
+    *request = sim_request_publish(sim_post_recv(buf, count, type, source, tag, c, "MPI_Irecv"));
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Irecv);
+
+/* ---------------------------------------------------------------------- */
+/* Persistent requests                                                     */
+
+static int make_persistent(sim_req_kind kind, sim_send_kind send_kind, const char *name,
+                           const void *buf, int count, MPI_Datatype type, int peer, int tag,
+                           MPI_Comm comm, MPI_Request *request) {
+    sim_comm *c;
+    int rc = check_p2p(name, count, type, peer, tag, comm, kind == SIM_REQ_RECV, &c);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    sim_request *req = sim_req_new(kind, name);
+    req->persistent = true;
+    req->send_kind = send_kind;
+    req->buf = (void *)buf;
+    req->count = count;
+    req->type = type;
+    req->peer = peer;
+    req->tag = tag;
+    req->comm = c;
+    *request = sim_request_publish(req);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Send_init(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                   MPI_Request *request) {
+    SIM_ENTER("MPI_Send_init");
+    SIM_RETURN(make_persistent(SIM_REQ_SEND, SIM_SEND_STANDARD, "MPI_Send_init", buf, count, type,
+                               dest, tag, comm, request));
+}
+SIM_ALIAS(MPI_Send_init);
+
+int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+                    MPI_Comm comm, MPI_Request *request) {
+    SIM_ENTER("MPI_Ssend_init");
+    SIM_RETURN(make_persistent(SIM_REQ_SEND, SIM_SEND_SYNC, "MPI_Ssend_init", buf, count, type,
+                               dest, tag, comm, request));
+}
+SIM_ALIAS(MPI_Ssend_init);
+
+int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+                    MPI_Comm comm, MPI_Request *request) {
+    SIM_ENTER("MPI_Bsend_init");
+    SIM_RETURN(make_persistent(SIM_REQ_SEND, SIM_SEND_BUFFERED, "MPI_Bsend_init", buf, count, type,
+                               dest, tag, comm, request));
+}
+SIM_ALIAS(MPI_Bsend_init);
+
+int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+                    MPI_Comm comm, MPI_Request *request) {
+    SIM_ENTER("MPI_Rsend_init");
+    SIM_RETURN(make_persistent(SIM_REQ_SEND, SIM_SEND_READY, "MPI_Rsend_init", buf, count, type,
+                               dest, tag, comm, request));
+}
+SIM_ALIAS(MPI_Rsend_init);
+
+int PMPI_Recv_init(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                   MPI_Request *request) {
+    SIM_ENTER("MPI_Recv_init");
+    SIM_RETURN(make_persistent(SIM_REQ_RECV, SIM_SEND_STANDARD, "MPI_Recv_init", buf, count, type,
+                               source, tag, comm, request));
+}
+SIM_ALIAS(MPI_Recv_init);
+
+static int start_one(MPI_Request *request) {
+    bool invalid;
+    sim_request *req = sim_req_lookup(*request, &invalid);
+    if (!req || !req->persistent)
+        return sim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST,
+                         "MPI_Start: the request is not a persistent request of this rank");
+    if (req->active)
+        return sim_error(req->comm->handle, MPI_ERR_REQUEST,
+                         "MPI_Start: the persistent request from %s is already active (complete "
+                         "it with MPI_Wait/MPI_Test before starting it again)",
+                         req->call);
+    req->call_site = sim_proc_of(sim_self())->call_site;
+    return sim_start(req);
+}
+
+int PMPI_Start(MPI_Request *request) {
+    SIM_ENTER("MPI_Start");
+    int rc = sim_check_initialized();
+    SIM_RETURN(rc != MPI_SUCCESS ? rc : start_one(request));
+}
+SIM_ALIAS(MPI_Start);
+
+int PMPI_Startall(int count, MPI_Request requests[]) {
+    SIM_ENTER("MPI_Startall");
+    int rc = sim_check_initialized();
+    for (int i = 0; i < count && rc == MPI_SUCCESS; i++)
+        rc = start_one(&requests[i]);
+    SIM_RETURN(rc);
+}
+SIM_ALIAS(MPI_Startall);
+
+/* ---------------------------------------------------------------------- */
+/* Probes                                                                  */
+
+static int check_probe(const char *name, int source, int tag, MPI_Comm comm, sim_comm **c) {
+    return check_p2p(name, 0, MPI_BYTE, source, tag, comm, true, c);
+}
+
+int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
+    SIM_ENTER("MPI_Probe");
+    sim_comm *c;
+    int rc = check_probe("MPI_Probe", source, tag, comm, &c);
+    if (rc != MPI_SUCCESS)
+        SIM_RETURN(rc);
+    char pb[16], tb[16];
+    sim_call_args("source=%s, tag=%s, %s", peer_text(source, pb, sizeof pb),
+                  tag_text(tag, tb, sizeof tb), sim_comm_describe(c));
+    bool found;
+    sim_probe(source, tag, c, true, false, &found, status);
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Probe);
+
+int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status) {
+    SIM_ENTER("MPI_Iprobe");
+    sim_comm *c;
+    int rc = check_probe("MPI_Iprobe", source, tag, comm, &c);
+    if (rc != MPI_SUCCESS)
+        SIM_RETURN(rc);
+    char pb[16], tb[16];
+    sim_call_args("source=%s, tag=%s, %s", peer_text(source, pb, sizeof pb),
+                  tag_text(tag, tb, sizeof tb), sim_comm_describe(c));
+    bool found;
+    sim_probe(source, tag, c, false, false, &found, status);
+    if (!found) /* let the other ranks progress before the program asks again */
+        sim_poll_block();
+    *flag = found;
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Iprobe);
+
+/* Messages taken by MPI_Mprobe, by handle index. */
+static GPtrArray *g_taken;
+
+static MPI_Message publish_message(sim_message *m) {
+    if (!g_taken)
+        g_taken = g_ptr_array_new();
+    for (guint i = 0; i < g_taken->len; i++)
+        if (!g_ptr_array_index(g_taken, i)) {
+            g_ptr_array_index(g_taken, i) = m;
+            return SIM_HANDLE(SIM_HKIND_DIRECT, SIM_OBJ_MESSAGE, i);
+        }
+    g_ptr_array_add(g_taken, m);
+    return SIM_HANDLE(SIM_HKIND_DIRECT, SIM_OBJ_MESSAGE, g_taken->len - 1);
+}
+
+static sim_message *take_message(MPI_Message h) {
+    unsigned idx = SIM_HANDLE_INDEX(h);
+    if (!g_taken || SIM_HANDLE_KIND(h) != SIM_HKIND_DIRECT || SIM_HANDLE_OBJ(h) != SIM_OBJ_MESSAGE ||
+        idx >= g_taken->len)
+        return NULL;
+    sim_message *m = g_ptr_array_index(g_taken, idx);
+    if (m && m->dst != sim_self())
+        return NULL;
+    g_ptr_array_index(g_taken, idx) = NULL;
+    return m;
+}
+
+static int mprobe(const char *name, int source, int tag, MPI_Comm comm, bool block, int *flag,
+                  MPI_Message *message, MPI_Status *status) {
+    sim_comm *c;
+    int rc = check_probe(name, source, tag, comm, &c);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    char pb[16], tb[16];
+    sim_call_args("source=%s, tag=%s, %s", peer_text(source, pb, sizeof pb),
+                  tag_text(tag, tb, sizeof tb), sim_comm_describe(c));
+    bool found;
+    sim_message *m = sim_probe(source, tag, c, block, true, &found, status);
+    if (flag)
+        *flag = found;
+    if (!found) {
+        sim_poll_block();
+        return MPI_SUCCESS;
+    }
+    *message = m ? publish_message(m) : MPI_MESSAGE_NO_PROC;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status) {
+    SIM_ENTER("MPI_Mprobe");
+    SIM_RETURN(mprobe("MPI_Mprobe", source, tag, comm, true, NULL, message, status));
+}
+SIM_ALIAS(MPI_Mprobe);
+
+int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
+                 MPI_Status *status) {
+    SIM_ENTER("MPI_Improbe");
+    SIM_RETURN(mprobe("MPI_Improbe", source, tag, comm, false, flag, message, status));
+}
+SIM_ALIAS(MPI_Improbe);
+
+static int mrecv(const char *name, void *buf, int count, MPI_Datatype type, MPI_Message *message,
+                 sim_request **out) {
+    int rc = sim_check_initialized();
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (count < 0)
+        return sim_error(MPI_COMM_WORLD, MPI_ERR_COUNT, "%s: count %d is negative", name, count);
+    const sim_datatype *dt = sim_dt_get(type);
+    if (!dt || !sim_dt_committed(dt))
+        return sim_error(MPI_COMM_WORLD, MPI_ERR_TYPE, "%s: invalid or uncommitted datatype",
+                         name);
+    if (*message == MPI_MESSAGE_NO_PROC) {
+        sim_request *req = sim_post_recv(buf, count, type, MPI_PROC_NULL, MPI_ANY_TAG, NULL, name);
+        *message = MPI_MESSAGE_NULL;
+        *out = req;
+        return MPI_SUCCESS;
+    }
+    sim_message *m = take_message(*message);
+    if (!m)
+        return sim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST,
+                         "%s: the message handle is not a message matched by MPI_Mprobe/"
+                         "MPI_Improbe of this rank (or was already received)",
+                         name);
+    sim_request *req = sim_req_new(SIM_REQ_RECV, name);
+    req->buf = buf;
+    req->count = count;
+    req->type = type;
+    req->comm = m->comm;
+    req->peer = m->src_crank;
+    req->tag = m->tag;
+    sim_mrecv_deliver(req, m);
+    *message = MPI_MESSAGE_NULL;
+    *out = req;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Status *status) {
+    SIM_ENTER("MPI_Mrecv");
+    sim_request *req;
+    int rc = mrecv("MPI_Mrecv", buf, count, type, message, &req);
+    SIM_RETURN(rc != MPI_SUCCESS ? rc : sim_request_wait(req, status));
+}
+SIM_ALIAS(MPI_Mrecv);
+
+int PMPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
+                MPI_Request *request) {
+    SIM_ENTER("MPI_Imrecv");
+    sim_request *req;
+    int rc = mrecv("MPI_Imrecv", buf, count, type, message, &req);
+    if (rc == MPI_SUCCESS)
+        *request = sim_request_publish(req);
+    SIM_RETURN(rc);
+}
+SIM_ALIAS(MPI_Imrecv);
+
+/* ---------------------------------------------------------------------- */
+/* Buffered-send buffer                                                    */
+
+int PMPI_Buffer_attach(void *buffer, int size) {
+    SIM_ENTER("MPI_Buffer_attach");
+    int rc = sim_check_initialized();
+    if (rc != MPI_SUCCESS)
+        SIM_RETURN(rc);
+    sim_proc *p = sim_proc_of(sim_self());
+    if (p->bsend_buf)
+        SIM_RETURN(sim_error(MPI_COMM_WORLD, MPI_ERR_BUFFER,
+                             "MPI_Buffer_attach: a buffer is already attached (detach it first)"));
+    if (size < 0)
+        SIM_RETURN(sim_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Buffer_attach: size %d is negative",
+                             size));
+    p->bsend_buf = buffer;
+    p->bsend_size = size;
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Buffer_attach);
+
+int PMPI_Buffer_detach(void *buffer_addr, int *size) {
+    SIM_ENTER("MPI_Buffer_detach");
+    int rc = sim_check_initialized();
+    if (rc != MPI_SUCCESS)
+        SIM_RETURN(rc);
+    sim_proc *p = sim_proc_of(sim_self());
+    sim_call_args("%zu bytes of buffered messages not yet received", p->bsend_used);
+    /* MPI 3.1 3.6.1: detach blocks until the buffered messages are delivered. */
+    while (p->bsend_used > 0)
+        sim_poll_block();
+    *(void **)buffer_addr = p->bsend_buf;
+    *size = p->bsend_buf ? p->bsend_size : 0;
+    p->bsend_buf = NULL;
+    p->bsend_size = 0;
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Buffer_detach);

@@ -1,0 +1,840 @@
+/*
+ * op.c - reduction operations (MPI 3.1 section 5.9).
+ *
+ * Predefined operations are MPICH's builtin op handles; each applies to the
+ * type classes of section 5.9.2 (MPI_MAXLOC / MPI_MINLOC to the value-index
+ * pair types of section 5.9.4).  A derived datatype may be reduced by a
+ * predefined op when all its basic elements are one predefined type that
+ * the op accepts: such data is reduced in packed form, element by element.
+ * User operations (MPI_Op_create) live in one table shared by all ranks.
+ */
+#include "simulator/op.h"
+
+#include <glib.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "simulator/datatype.h"
+#include "simulator/handle.h"
+
+#define OP_HANDLE(kind, index) ((MPI_Op)SIM_HANDLE((kind), SIM_OBJ_OP, (index)))
+
+_Static_assert(sizeof(long) == 8 && sizeof(int) == 4 && sizeof(short) == 2,
+               "element kinds below assume LP64");
+
+/* ---------------------------------------------------------------------- */
+/* Predefined types: storage kind and type class                           */
+
+typedef enum elem_kind {
+    EK_NONE,
+    EK_I8,
+    EK_U8,
+    EK_I16,
+    EK_U16,
+    EK_I32,
+    EK_U32,
+    EK_I64,
+    EK_U64,
+    EK_F32,
+    EK_F64,
+    EK_F80, /* long double */
+    EK_F128,
+    EK_C32, /* complex of two floats */
+    EK_C64,
+    EK_C80,
+    EK_C128,
+    EK_BOOL,    /* C _Bool, C++ bool: one byte */
+    EK_LOGICAL, /* Fortran LOGICAL: a four-byte integer */
+    EK_BYTE,
+    /* value-index pairs for MPI_MAXLOC / MPI_MINLOC */
+    EK_P_FLOAT_INT,
+    EK_P_DOUBLE_INT,
+    EK_P_LONG_INT,
+    EK_P_SHORT_INT,
+    EK_P_2INT,
+    EK_P_LONG_DOUBLE_INT,
+    EK_P_2REAL,
+    EK_P_2DOUBLE,
+} elem_kind;
+
+/* Type classes of MPI 3.1 section 5.9.2 (plus the pairs of 5.9.4). */
+enum {
+    CL_CINT = 1 << 0,
+    CL_FINT = 1 << 1,
+    CL_FLOAT = 1 << 2,
+    CL_LOGICAL = 1 << 3,
+    CL_COMPLEX = 1 << 4,
+    CL_BYTE = 1 << 5,
+    CL_MULTI = 1 << 6, /* multi-language types: MPI_AINT, MPI_OFFSET, MPI_COUNT */
+    CL_PAIR = 1 << 7,
+};
+
+typedef struct predef_type {
+    MPI_Datatype type;
+    elem_kind ek;
+    unsigned cls; /* 0: predefined but not reducible by predefined ops (MPI_CHAR ...) */
+} predef_type;
+
+static const predef_type predef_types[] = {
+    {MPI_CHAR, EK_I8, 0},
+    {MPI_SIGNED_CHAR, EK_I8, CL_CINT},
+    {MPI_UNSIGNED_CHAR, EK_U8, CL_CINT},
+    {MPI_BYTE, EK_BYTE, CL_BYTE},
+    {MPI_WCHAR, EK_I32, 0},
+    {MPI_SHORT, EK_I16, CL_CINT},
+    {MPI_UNSIGNED_SHORT, EK_U16, CL_CINT},
+    {MPI_INT, EK_I32, CL_CINT},
+    {MPI_UNSIGNED, EK_U32, CL_CINT},
+    {MPI_LONG, EK_I64, CL_CINT},
+    {MPI_UNSIGNED_LONG, EK_U64, CL_CINT},
+    {MPI_FLOAT, EK_F32, CL_FLOAT},
+    {MPI_DOUBLE, EK_F64, CL_FLOAT},
+    {MPI_LONG_DOUBLE, EK_F80, CL_FLOAT},
+    {MPI_LONG_LONG_INT, EK_I64, CL_CINT},
+    {MPI_UNSIGNED_LONG_LONG, EK_U64, CL_CINT},
+    {MPI_PACKED, EK_BYTE, 0},
+    {MPI_FLOAT_INT, EK_P_FLOAT_INT, CL_PAIR},
+    {MPI_DOUBLE_INT, EK_P_DOUBLE_INT, CL_PAIR},
+    {MPI_LONG_INT, EK_P_LONG_INT, CL_PAIR},
+    {MPI_SHORT_INT, EK_P_SHORT_INT, CL_PAIR},
+    {MPI_2INT, EK_P_2INT, CL_PAIR},
+    {MPI_LONG_DOUBLE_INT, EK_P_LONG_DOUBLE_INT, CL_PAIR},
+    {MPI_COMPLEX, EK_C32, CL_COMPLEX},
+    {MPI_DOUBLE_COMPLEX, EK_C64, CL_COMPLEX},
+    {MPI_LOGICAL, EK_LOGICAL, CL_LOGICAL},
+    {MPI_REAL, EK_F32, CL_FLOAT},
+    {MPI_DOUBLE_PRECISION, EK_F64, CL_FLOAT},
+    {MPI_INTEGER, EK_I32, CL_FINT},
+    {MPI_2INTEGER, EK_P_2INT, CL_PAIR},
+    {MPI_2REAL, EK_P_2REAL, CL_PAIR},
+    {MPI_2DOUBLE_PRECISION, EK_P_2DOUBLE, CL_PAIR},
+    {MPI_CHARACTER, EK_I8, 0},
+    {MPI_REAL4, EK_F32, CL_FLOAT},
+    {MPI_REAL8, EK_F64, CL_FLOAT},
+#ifdef __FLT128_MAX__
+    {MPI_REAL16, EK_F128, CL_FLOAT},
+    {MPI_COMPLEX32, EK_C128, CL_COMPLEX},
+#endif
+    {MPI_COMPLEX8, EK_C32, CL_COMPLEX},
+    {MPI_COMPLEX16, EK_C64, CL_COMPLEX},
+    {MPI_INTEGER1, EK_I8, CL_FINT},
+    {MPI_INTEGER2, EK_I16, CL_FINT},
+    {MPI_INTEGER4, EK_I32, CL_FINT},
+    {MPI_INTEGER8, EK_I64, CL_FINT},
+    {MPI_INT8_T, EK_I8, CL_CINT},
+    {MPI_INT16_T, EK_I16, CL_CINT},
+    {MPI_INT32_T, EK_I32, CL_CINT},
+    {MPI_INT64_T, EK_I64, CL_CINT},
+    {MPI_UINT8_T, EK_U8, CL_CINT},
+    {MPI_UINT16_T, EK_U16, CL_CINT},
+    {MPI_UINT32_T, EK_U32, CL_CINT},
+    {MPI_UINT64_T, EK_U64, CL_CINT},
+    {MPI_C_BOOL, EK_BOOL, CL_LOGICAL},
+    {MPI_C_FLOAT_COMPLEX, EK_C32, CL_COMPLEX},
+    {MPI_C_DOUBLE_COMPLEX, EK_C64, CL_COMPLEX},
+    {MPI_C_LONG_DOUBLE_COMPLEX, EK_C80, CL_COMPLEX},
+    {MPI_AINT, EK_I64, CL_MULTI},
+    {MPI_OFFSET, EK_I64, CL_MULTI},
+    {MPI_COUNT, EK_I64, CL_MULTI},
+    {MPI_CXX_BOOL, EK_BOOL, CL_LOGICAL},
+    {MPI_CXX_FLOAT_COMPLEX, EK_C32, CL_COMPLEX},
+    {MPI_CXX_DOUBLE_COMPLEX, EK_C64, CL_COMPLEX},
+    {MPI_CXX_LONG_DOUBLE_COMPLEX, EK_C80, CL_COMPLEX},
+};
+
+static const predef_type *predef_lookup(MPI_Datatype type) {
+    for (size_t i = 0; i < G_N_ELEMENTS(predef_types); i++)
+        if (predef_types[i].type == type)
+            return &predef_types[i];
+    return NULL;
+}
+
+/* Geometry of a value-index pair: the value's kind, the index's kind, and
+ * where the index sits in the C struct of the predefined pair type. */
+typedef struct pair_geom {
+    elem_kind value, index;
+    size_t vsize, isize;
+    size_t struct_ioff, struct_size;
+} pair_geom;
+
+#define PAIR_GEOM(VK, VT, IK, IT)                                                                  \
+    {VK, IK, sizeof(VT), sizeof(IT), offsetof(struct { VT v; IT i; }, i),                        \
+     sizeof(struct { VT v; IT i; })}
+
+static pair_geom pair_geometry(elem_kind ek) {
+    switch (ek) {
+    case EK_P_FLOAT_INT:
+        return (pair_geom)PAIR_GEOM(EK_F32, float, EK_I32, int);
+    case EK_P_DOUBLE_INT:
+        return (pair_geom)PAIR_GEOM(EK_F64, double, EK_I32, int);
+    case EK_P_LONG_INT:
+        return (pair_geom)PAIR_GEOM(EK_I64, long, EK_I32, int);
+    case EK_P_SHORT_INT:
+        return (pair_geom)PAIR_GEOM(EK_I16, short, EK_I32, int);
+    case EK_P_LONG_DOUBLE_INT:
+        return (pair_geom)PAIR_GEOM(EK_F80, long double, EK_I32, int);
+    case EK_P_2REAL:
+        return (pair_geom)PAIR_GEOM(EK_F32, float, EK_F32, float);
+    case EK_P_2DOUBLE:
+        return (pair_geom)PAIR_GEOM(EK_F64, double, EK_F64, double);
+    case EK_P_2INT:
+    default:
+        return (pair_geom)PAIR_GEOM(EK_I32, int, EK_I32, int);
+    }
+}
+
+static bool ek_is_pair(elem_kind ek) { return ek >= EK_P_FLOAT_INT; }
+
+/* ---------------------------------------------------------------------- */
+/* Operation table                                                         */
+
+enum { OPI_MAX = 1, OPI_MIN, OPI_SUM, OPI_PROD, OPI_LAND, OPI_BAND, OPI_LOR, OPI_BOR,
+       OPI_LXOR, OPI_BXOR, OPI_MINLOC, OPI_MAXLOC, OPI_REPLACE, OPI_NO_OP, OPI_COUNT };
+
+_Static_assert(OP_HANDLE(SIM_HKIND_BUILTIN, OPI_MAX) == MPI_MAX &&
+                   OP_HANDLE(SIM_HKIND_BUILTIN, OPI_SUM) == MPI_SUM &&
+                   OP_HANDLE(SIM_HKIND_BUILTIN, OPI_MAXLOC) == MPI_MAXLOC &&
+                   OP_HANDLE(SIM_HKIND_BUILTIN, OPI_NO_OP) == MPI_NO_OP,
+               "op indices follow MPICH's handle values");
+
+typedef struct predef_op {
+    const char *name;
+    unsigned classes; /* type classes the op is defined for */
+    const char *class_text;
+} predef_op;
+
+#define ARITH_CLASSES (CL_CINT | CL_FINT | CL_FLOAT | CL_MULTI)
+
+static const predef_op predef_ops[OPI_COUNT] = {
+    [OPI_MAX] = {"MPI_MAX", ARITH_CLASSES, "integer and floating-point types"},
+    [OPI_MIN] = {"MPI_MIN", ARITH_CLASSES, "integer and floating-point types"},
+    [OPI_SUM] = {"MPI_SUM", ARITH_CLASSES | CL_COMPLEX,
+                 "integer, floating-point and complex types"},
+    [OPI_PROD] = {"MPI_PROD", ARITH_CLASSES | CL_COMPLEX,
+                  "integer, floating-point and complex types"},
+    [OPI_LAND] = {"MPI_LAND", CL_CINT | CL_LOGICAL, "C integer and logical types"},
+    [OPI_LOR] = {"MPI_LOR", CL_CINT | CL_LOGICAL, "C integer and logical types"},
+    [OPI_LXOR] = {"MPI_LXOR", CL_CINT | CL_LOGICAL, "C integer and logical types"},
+    [OPI_BAND] = {"MPI_BAND", CL_CINT | CL_FINT | CL_BYTE | CL_MULTI,
+                  "integer types and MPI_BYTE"},
+    [OPI_BOR] = {"MPI_BOR", CL_CINT | CL_FINT | CL_BYTE | CL_MULTI, "integer types and MPI_BYTE"},
+    [OPI_BXOR] = {"MPI_BXOR", CL_CINT | CL_FINT | CL_BYTE | CL_MULTI,
+                  "integer types and MPI_BYTE"},
+    [OPI_MINLOC] = {"MPI_MINLOC", CL_PAIR,
+                    "value-index pair types (MPI_2INT, MPI_DOUBLE_INT, ...)"},
+    [OPI_MAXLOC] = {"MPI_MAXLOC", CL_PAIR,
+                    "value-index pair types (MPI_2INT, MPI_DOUBLE_INT, ...)"},
+    [OPI_REPLACE] = {"MPI_REPLACE", ~0u, "every type"},
+    [OPI_NO_OP] = {"MPI_NO_OP", ~0u, "every type"},
+};
+
+typedef struct user_op {
+    MPI_User_function *fn;
+    bool commute;
+    bool live;
+    char name[32];
+} user_op;
+
+/* User ops by handle index; freed slots are reused lowest-first so that
+ * handle values do not depend on anything but the program's calls. */
+static GArray *user_ops;
+
+static int predef_index(MPI_Op op) {
+    if (SIM_HANDLE_KIND(op) != SIM_HKIND_BUILTIN || SIM_HANDLE_OBJ(op) != SIM_OBJ_OP)
+        return 0;
+    unsigned i = SIM_HANDLE_INDEX(op);
+    return (i >= OPI_MAX && i < OPI_COUNT) ? (int)i : 0;
+}
+
+static user_op *user_lookup(MPI_Op op) {
+    if (!user_ops || SIM_HANDLE_KIND(op) != SIM_HKIND_DIRECT || SIM_HANDLE_OBJ(op) != SIM_OBJ_OP)
+        return NULL;
+    unsigned i = SIM_HANDLE_INDEX(op);
+    if (i >= user_ops->len)
+        return NULL;
+    user_op *u = &g_array_index(user_ops, user_op, i);
+    return u->live ? u : NULL;
+}
+
+void sim_op_init(void) {
+    if (!user_ops)
+        user_ops = g_array_new(FALSE, TRUE, sizeof(user_op));
+}
+
+void sim_op_fini(void) {
+    if (user_ops)
+        g_array_free(user_ops, TRUE);
+    user_ops = NULL;
+}
+
+bool sim_op_valid(MPI_Op op) { return predef_index(op) != 0 || user_lookup(op) != NULL; }
+
+bool sim_op_commutative(MPI_Op op) {
+    user_op *u = user_lookup(op);
+    return u ? u->commute : predef_index(op) != 0;
+}
+
+bool sim_op_rma_only(MPI_Op op) {
+    int i = predef_index(op);
+    return i == OPI_REPLACE || i == OPI_NO_OP;
+}
+
+MPI_Op sim_op_create(MPI_User_function *fn, bool commute) {
+    sim_op_init();
+    guint slot = 0;
+    while (slot < user_ops->len && g_array_index(user_ops, user_op, slot).live)
+        slot++;
+    if (slot == user_ops->len)
+        g_array_set_size(user_ops, slot + 1);
+    MPI_Op h = OP_HANDLE(SIM_HKIND_DIRECT, slot);
+    user_op *u = &g_array_index(user_ops, user_op, slot);
+    u->fn = fn;
+    u->commute = commute;
+    u->live = true;
+    g_snprintf(u->name, sizeof u->name, "user op 0x%08x", (unsigned)h);
+    return h;
+}
+
+bool sim_op_free(MPI_Op op) {
+    user_op *u = user_lookup(op);
+    if (!u)
+        return false;
+    u->live = false;
+    u->fn = NULL;
+    return true;
+}
+
+const char *sim_op_name(MPI_Op op) {
+    int i = predef_index(op);
+    if (i)
+        return predef_ops[i].name;
+    user_op *u = user_lookup(op);
+    if (u)
+        return u->name;
+    return op == MPI_OP_NULL ? "MPI_OP_NULL" : "an invalid op";
+}
+
+/* ---------------------------------------------------------------------- */
+/* Element-wise kernels: inout[i] = in[i] op inout[i]                      */
+
+#ifdef __FLT128_MAX__
+typedef _Float128 f128_t;
+typedef _Complex _Float128 c128_t;
+#endif
+
+/* Applies EXPR (over x = in[i], y = inout[i]) to n elements of type T.  The
+ * buffers are either the caller's (aligned for T, as C requires of the
+ * program) or g_malloc'ed packed data (aligned for any type). */
+#define EACH(T, EXPR)                                                                              \
+    do {                                                                                           \
+        const T *a_ = in;                                                                          \
+        T *b_ = io;                                                                                \
+        for (size_t i_ = 0; i_ < n; i_++) {                                                        \
+            T x = a_[i_], y = b_[i_];                                                              \
+            b_[i_] = (T)(EXPR);                                                                    \
+        }                                                                                          \
+    } while (0)
+
+/* Signed overflow is undefined in C but wraps in MPI implementations:
+ * compute signed sums and products in the unsigned type of the same width. */
+#define EACH_WRAP(T, UT, EXPR)                                                                     \
+    do {                                                                                           \
+        const T *a_ = in;                                                                          \
+        T *b_ = io;                                                                                \
+        for (size_t i_ = 0; i_ < n; i_++) {                                                        \
+            UT x = (UT)a_[i_], y = (UT)b_[i_];                                                     \
+            b_[i_] = (T)(UT)(EXPR);                                                                \
+        }                                                                                          \
+    } while (0)
+
+#define INT_CASES(X)                                                                               \
+    X(EK_I8, int8_t, uint8_t)                                                                      \
+    X(EK_U8, uint8_t, uint8_t)                                                                     \
+    X(EK_I16, int16_t, uint16_t)                                                                   \
+    X(EK_U16, uint16_t, uint16_t)                                                                  \
+    X(EK_I32, int32_t, uint32_t)                                                                   \
+    X(EK_U32, uint32_t, uint32_t)                                                                  \
+    X(EK_I64, int64_t, uint64_t)                                                                   \
+    X(EK_U64, uint64_t, uint64_t)
+
+#ifdef __FLT128_MAX__
+#define F128_CASE(X) X(EK_F128, f128_t, f128_t)
+#define C128_CASE(X) X(EK_C128, c128_t, c128_t)
+#else
+#define F128_CASE(X)
+#define C128_CASE(X)
+#endif
+
+#define FLOAT_CASES(X)                                                                             \
+    X(EK_F32, float, float)                                                                        \
+    X(EK_F64, double, double)                                                                      \
+    X(EK_F80, long double, long double)                                                            \
+    F128_CASE(X)
+
+#define COMPLEX_CASES(X)                                                                           \
+    X(EK_C32, float _Complex, float _Complex)                                                      \
+    X(EK_C64, double _Complex, double _Complex)                                                    \
+    X(EK_C80, long double _Complex, long double _Complex)                                          \
+    C128_CASE(X)
+
+/* Logical values are stored as integers: C/C++ bool in one byte, Fortran
+ * LOGICAL in four; the result is always 1 or 0. */
+#define LOGICAL_CASES(X)                                                                           \
+    INT_CASES(X)                                                                                   \
+    X(EK_BOOL, uint8_t, uint8_t)                                                                   \
+    X(EK_LOGICAL, int32_t, uint32_t)
+
+#define BITWISE_CASES(X)                                                                           \
+    INT_CASES(X)                                                                                   \
+    X(EK_BYTE, uint8_t, uint8_t)
+
+#define CASE_MAX(K, T, UT)                                                                         \
+    case K:                                                                                        \
+        EACH(T, x > y ? x : y);                                                                    \
+        break;
+#define CASE_MIN(K, T, UT)                                                                         \
+    case K:                                                                                        \
+        EACH(T, x < y ? x : y);                                                                    \
+        break;
+#define CASE_SUM(K, T, UT)                                                                         \
+    case K:                                                                                        \
+        EACH_WRAP(T, UT, x + y);                                                                   \
+        break;
+#define CASE_PROD(K, T, UT)                                                                        \
+    case K:                                                                                        \
+        EACH_WRAP(T, UT, x *y);                                                                    \
+        break;
+#define CASE_LAND(K, T, UT)                                                                        \
+    case K:                                                                                        \
+        EACH(T, (x != 0) && (y != 0));                                                             \
+        break;
+#define CASE_LOR(K, T, UT)                                                                         \
+    case K:                                                                                        \
+        EACH(T, (x != 0) || (y != 0));                                                             \
+        break;
+#define CASE_LXOR(K, T, UT)                                                                        \
+    case K:                                                                                        \
+        EACH(T, (x != 0) != (y != 0));                                                             \
+        break;
+#define CASE_BAND(K, T, UT)                                                                        \
+    case K:                                                                                        \
+        EACH(T, x &y);                                                                             \
+        break;
+#define CASE_BOR(K, T, UT)                                                                         \
+    case K:                                                                                        \
+        EACH(T, x | y);                                                                            \
+        break;
+#define CASE_BXOR(K, T, UT)                                                                        \
+    case K:                                                                                        \
+        EACH(T, x ^ y);                                                                            \
+        break;
+
+/* Applies predefined op opi to n elements of kind ek stored contiguously.
+ * The (op, kind) pair has been checked against the type classes before. */
+static void kernel(int opi, elem_kind ek, const void *in, void *io, size_t n) {
+    switch (opi) {
+    case OPI_MAX:
+        switch (ek) {
+            INT_CASES(CASE_MAX)
+            FLOAT_CASES(CASE_MAX)
+        default:
+            break;
+        }
+        break;
+    case OPI_MIN:
+        switch (ek) {
+            INT_CASES(CASE_MIN)
+            FLOAT_CASES(CASE_MIN)
+        default:
+            break;
+        }
+        break;
+    case OPI_SUM:
+        switch (ek) {
+            INT_CASES(CASE_SUM)
+            FLOAT_CASES(CASE_SUM)
+            COMPLEX_CASES(CASE_SUM)
+        default:
+            break;
+        }
+        break;
+    case OPI_PROD:
+        switch (ek) {
+            INT_CASES(CASE_PROD)
+            FLOAT_CASES(CASE_PROD)
+            COMPLEX_CASES(CASE_PROD)
+        default:
+            break;
+        }
+        break;
+    case OPI_LAND:
+        switch (ek) {
+            LOGICAL_CASES(CASE_LAND)
+        default:
+            break;
+        }
+        break;
+    case OPI_LOR:
+        switch (ek) {
+            LOGICAL_CASES(CASE_LOR)
+        default:
+            break;
+        }
+        break;
+    case OPI_LXOR:
+        switch (ek) {
+            LOGICAL_CASES(CASE_LXOR)
+        default:
+            break;
+        }
+        break;
+    case OPI_BAND:
+        switch (ek) {
+            BITWISE_CASES(CASE_BAND)
+        default:
+            break;
+        }
+        break;
+    case OPI_BOR:
+        switch (ek) {
+            BITWISE_CASES(CASE_BOR)
+        default:
+            break;
+        }
+        break;
+    case OPI_BXOR:
+        switch (ek) {
+            BITWISE_CASES(CASE_BXOR)
+        default:
+            break;
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+/* Reads one scalar of kind ek (value or index of a pair) widened to long
+ * double, which represents every value and index type of the pairs exactly
+ * except long double itself (compared as is). */
+static long double load_scalar(elem_kind ek, const char *p) {
+    switch (ek) {
+    case EK_F32: {
+        float v;
+        memcpy(&v, p, sizeof v);
+        return v;
+    }
+    case EK_F64: {
+        double v;
+        memcpy(&v, p, sizeof v);
+        return v;
+    }
+    case EK_F80: {
+        long double v;
+        memcpy(&v, p, sizeof v);
+        return v;
+    }
+    case EK_I64: {
+        int64_t v;
+        memcpy(&v, p, sizeof v);
+        return (long double)v;
+    }
+    case EK_I16: {
+        int16_t v;
+        memcpy(&v, p, sizeof v);
+        return v;
+    }
+    case EK_I32:
+    default: {
+        int32_t v;
+        memcpy(&v, p, sizeof v);
+        return v;
+    }
+    }
+}
+
+/* MPI_MAXLOC / MPI_MINLOC (MPI 3.1 section 5.9.4) on n pairs placed every
+ * `stride` bytes with the index `ioff` bytes after the value.  The larger
+ * (smaller) value wins; on equal values the lower index wins.  The winner's
+ * bytes are copied, so values are never converted. */
+static void pair_kernel(bool maxloc, const pair_geom *g, const void *in, void *io, size_t n,
+                        size_t stride, size_t ioff) {
+    const char *a = in;
+    char *b = io;
+    for (size_t i = 0; i < n; i++, a += stride, b += stride) {
+        long double u = load_scalar(g->value, a), v = load_scalar(g->value, b);
+        bool in_wins = maxloc ? u > v : u < v;
+        if (in_wins) {
+            memcpy(b, a, g->vsize);
+            memcpy(b + ioff, a + ioff, g->isize);
+        } else if (u == v) {
+            long double ia = load_scalar(g->index, a + ioff), ib = load_scalar(g->index, b + ioff);
+            if (ia < ib)
+                memcpy(b + ioff, a + ioff, g->isize);
+        }
+    }
+}
+
+/* ---------------------------------------------------------------------- */
+/* Classifying the data an op is applied to                                */
+
+/* What a predefined op works on: n elements of kind ek, with class cls. */
+typedef struct elem_view {
+    elem_kind ek;
+    unsigned cls;
+    size_t per_item; /* basic elements (pairs for pair kinds) per item of the type */
+} elem_view;
+
+/* The pair type whose value is `value` and whose index is an int, for
+ * signatures that list a pair type's two parts separately. */
+static elem_kind pair_of_value_int(MPI_Datatype value) {
+    if (value == MPI_FLOAT)
+        return EK_P_FLOAT_INT;
+    if (value == MPI_DOUBLE)
+        return EK_P_DOUBLE_INT;
+    if (value == MPI_LONG)
+        return EK_P_LONG_INT;
+    if (value == MPI_SHORT)
+        return EK_P_SHORT_INT;
+    if (value == MPI_LONG_DOUBLE)
+        return EK_P_LONG_DOUBLE_INT;
+    return EK_NONE;
+}
+
+/* The pair type made of two equal halves, for signatures that merged a
+ * pair's two parts into one run (MPI_2INT as two MPI_INT ...). */
+static elem_kind pair_of_twins(MPI_Datatype basic) {
+    if (basic == MPI_INT || basic == MPI_INTEGER)
+        return EK_P_2INT;
+    if (basic == MPI_REAL)
+        return EK_P_2REAL;
+    if (basic == MPI_DOUBLE_PRECISION)
+        return EK_P_2DOUBLE;
+    return EK_NONE;
+}
+
+/* Classifies type for predefined op opi.  Predefined types stand for
+ * themselves; a derived type qualifies when one item's signature is a single
+ * basic type (or, for the LOC ops, a sequence of value-index pairs).  Returns
+ * false with *why when the type is none of these. */
+static bool classify(int opi, MPI_Datatype type, elem_view *v, char **why) {
+    const predef_type *p = predef_lookup(type);
+    if (p) {
+        *v = (elem_view){p->ek, p->cls, 1};
+        return true;
+    }
+    const sim_datatype *dt = sim_dt_get(type);
+    if (!dt) {
+        if (why)
+            *why = g_strdup_printf("0x%08x is not a valid datatype", (unsigned)type);
+        return false;
+    }
+    sim_typesig *sig = sim_dt_signature(dt, 1);
+    bool ok = false;
+    bool loc = opi == OPI_MAXLOC || opi == OPI_MINLOC;
+    if (sig->nruns == 0) {
+        /* Nothing to reduce: any op is harmless on an empty type. */
+        *v = (elem_view){EK_NONE, ~0u, 0};
+        ok = true;
+    } else {
+        MPI_Datatype b0 = sig->runs[0].basic;
+        bool same = true;
+        size_t total = 0;
+        for (int i = 0; i < sig->nruns; i++) {
+            same = same && sig->runs[i].basic == b0;
+            total += sig->runs[i].count;
+        }
+        const predef_type *bp = predef_lookup(b0);
+        if (same && bp) {
+            if (loc && !ek_is_pair(bp->ek) && pair_of_twins(b0) != EK_NONE && total % 2 == 0) {
+                *v = (elem_view){pair_of_twins(b0), CL_PAIR, total / 2};
+            } else {
+                *v = (elem_view){bp->ek, bp->cls, total};
+            }
+            ok = true;
+        } else if (loc && sig->nruns % 2 == 0) {
+            /* value, int, value, int ...: pairs whose parts the signature lists. */
+            elem_kind ek = pair_of_value_int(b0);
+            ok = ek != EK_NONE;
+            for (int i = 0; ok && i < sig->nruns; i += 2)
+                ok = sig->runs[i].basic == b0 && sig->runs[i].count == 1 &&
+                     sig->runs[i + 1].basic == MPI_INT && sig->runs[i + 1].count == 1;
+            if (ok)
+                *v = (elem_view){ek, CL_PAIR, (size_t)sig->nruns / 2};
+        }
+        if (!ok && why) {
+            MPI_Datatype other = b0;
+            for (int i = 0; i < sig->nruns; i++)
+                if (sig->runs[i].basic != b0)
+                    other = sig->runs[i].basic;
+            if (other != b0)
+                *why = g_strdup_printf("%s cannot be applied to %s: its elements mix %s and %s, "
+                                       "and predefined operations need one basic type",
+                                       predef_ops[opi].name, sim_dt_name(type), sim_dt_name(b0),
+                                       sim_dt_name(other));
+            else
+                *why = g_strdup_printf("%s cannot be applied to %s: its elements are %s",
+                                       predef_ops[opi].name, sim_dt_name(type), sim_dt_name(b0));
+        }
+    }
+    sim_typesig_free(sig);
+    return ok;
+}
+
+/* Checks that predefined op opi is defined for the classified data. */
+static bool class_allows(int opi, MPI_Datatype type, const elem_view *v, char **why) {
+    if (v->cls & predef_ops[opi].classes)
+        return true;
+    if (why) {
+        char *what = v->per_item == 1 || predef_lookup(type)
+                         ? g_strdup(sim_dt_name(type))
+                         : g_strdup_printf("%s (a derived type)", sim_dt_name(type));
+        *why = g_strdup_printf("%s is not defined for %s; it applies to %s", predef_ops[opi].name,
+                               what, predef_ops[opi].class_text);
+        g_free(what);
+    }
+    return false;
+}
+
+bool sim_op_defined_for(MPI_Op op, MPI_Datatype type, char **why) {
+    if (user_lookup(op))
+        return true;
+    int opi = predef_index(op);
+    if (!opi) {
+        if (why)
+            *why = g_strdup_printf("%s is not a valid operation", sim_op_name(op));
+        return false;
+    }
+    if (opi == OPI_REPLACE || opi == OPI_NO_OP)
+        return true;
+    elem_view v;
+    return classify(opi, type, &v, why) && class_allows(opi, type, &v, why);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Applying                                                                */
+
+/* Runs the kernel for classified data.  `packed` says whether pairs are
+ * laid out packed (value then index, no padding) or as the C struct. */
+static void run_kernel(int opi, const elem_view *v, const void *in, void *io, size_t n,
+                       bool packed) {
+    if (v->ek == EK_NONE || n == 0)
+        return;
+    if (ek_is_pair(v->ek)) {
+        pair_geom g = pair_geometry(v->ek);
+        size_t stride = packed ? g.vsize + g.isize : g.struct_size;
+        size_t ioff = packed ? g.vsize : g.struct_ioff;
+        pair_kernel(opi == OPI_MAXLOC, &g, in, io, n, stride, ioff);
+    } else {
+        kernel(opi, v->ek, in, io, n);
+    }
+}
+
+/* A zeroed buffer able to hold count items of dt in dt's layout; *base is
+ * where the items start (the buffer begins at the lowest byte touched). */
+static void *layout_alloc(const sim_datatype *dt, int count, char **base) {
+    MPI_Aint tlb = sim_dt_true_lb(dt), text = sim_dt_true_extent(dt), ext = sim_dt_extent(dt);
+    MPI_Aint reach = count > 0 ? (MPI_Aint)(count - 1) * ext : 0;
+    MPI_Aint lo = tlb + (reach < 0 ? reach : 0);
+    MPI_Aint hi = tlb + text + (reach > 0 ? reach : 0);
+    char *mem = g_malloc0((gsize)(hi > lo ? hi - lo : 1));
+    *base = mem - lo;
+    return mem;
+}
+
+static int predef_error(char **why, char *msg) {
+    if (why)
+        *why = msg;
+    else
+        g_free(msg);
+    return MPI_ERR_OP;
+}
+
+static int bad_op(MPI_Op op, char **why) {
+    return predef_error(why, g_strdup_printf("%s is not a valid operation", sim_op_name(op)));
+}
+
+/* Calls a user function on packed data by way of buffers in type's layout. */
+static void user_apply_packed(user_op *u, const void *in, void *io, int count,
+                              MPI_Datatype type) {
+    const sim_datatype *dt = sim_dt_get(type);
+    size_t bytes = sim_dt_size(dt) * (size_t)count;
+    char *lin, *lio;
+    void *min = layout_alloc(dt, count, &lin);
+    void *mio = layout_alloc(dt, count, &lio);
+    sim_dt_unpack(dt, in, bytes, lin, count);
+    sim_dt_unpack(dt, io, bytes, lio, count);
+    int n = count;
+    MPI_Datatype t = type;
+    u->fn(lin, lio, &n, &t);
+    sim_dt_pack(dt, lio, count, io);
+    g_free(min);
+    g_free(mio);
+}
+
+int sim_op_apply_packed(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype type,
+                        char **why) {
+    if (count <= 0)
+        return MPI_SUCCESS;
+    user_op *u = user_lookup(op);
+    if (u) {
+        user_apply_packed(u, in, inout, count, type);
+        return MPI_SUCCESS;
+    }
+    int opi = predef_index(op);
+    if (!opi)
+        return bad_op(op, why);
+    if (opi == OPI_NO_OP)
+        return MPI_SUCCESS;
+    if (opi == OPI_REPLACE) {
+        memcpy(inout, in, sim_dt_size(sim_dt_get(type)) * (size_t)count);
+        return MPI_SUCCESS;
+    }
+    elem_view v;
+    if (!classify(opi, type, &v, why) || !class_allows(opi, type, &v, why))
+        return MPI_ERR_OP;
+    run_kernel(opi, &v, in, inout, v.per_item * (size_t)count, true);
+    return MPI_SUCCESS;
+}
+
+int sim_op_apply(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype type, char **why) {
+    if (count <= 0)
+        return MPI_SUCCESS;
+    user_op *u = user_lookup(op);
+    if (u) {
+        int n = count;
+        MPI_Datatype t = type;
+        /* MPI_User_function takes a non-const first argument, but user
+         * functions only read it (MPI 3.1 section 5.9.5). */
+        u->fn((void *)in, inout, &n, &t);
+        return MPI_SUCCESS;
+    }
+    int opi = predef_index(op);
+    if (!opi)
+        return bad_op(op, why);
+    if (opi == OPI_NO_OP)
+        return MPI_SUCCESS;
+    const predef_type *p = predef_lookup(type);
+    if (p && opi != OPI_REPLACE) {
+        elem_view v = {p->ek, p->cls, 1};
+        if (!class_allows(opi, type, &v, why))
+            return MPI_ERR_OP;
+        run_kernel(opi, &v, in, inout, (size_t)count, false);
+        return MPI_SUCCESS;
+    }
+    /* Derived types (and MPI_REPLACE): reduce packed copies, write back. */
+    const sim_datatype *dt = sim_dt_get(type);
+    if (!dt)
+        return predef_error(why, g_strdup_printf("0x%08x is not a valid datatype", (unsigned)type));
+    size_t bytes = sim_dt_size(dt) * (size_t)count;
+    void *pin = g_malloc(bytes ? bytes : 1);
+    void *pio = g_malloc(bytes ? bytes : 1);
+    sim_dt_pack(dt, in, count, pin);
+    sim_dt_pack(dt, inout, count, pio);
+    int rc = sim_op_apply_packed(op, pin, pio, count, type, why);
+    if (rc == MPI_SUCCESS)
+        sim_dt_unpack(dt, pio, bytes, inout, count);
+    g_free(pin);
+    g_free(pio);
+    return rc;
+}

@@ -1,0 +1,55 @@
+/*
+ * op.h - reduction operations: the predefined MPI_Op (MPI 3.1 section 5.9.2,
+ * with the type classes each applies to) and user operations from
+ * MPI_Op_create.
+ */
+#ifndef ORDEX_SIM_OP_H
+#define ORDEX_SIM_OP_H
+
+#include <mpi.h>
+#include <stdbool.h>
+
+/* True when op is a valid operation handle (predefined or live user op). */
+bool sim_op_valid(MPI_Op op);
+
+/* True when op is commutative (all predefined ops; user ops as created). */
+bool sim_op_commutative(MPI_Op op);
+
+/* Computes inout[i] = in[i] op inout[i] for count elements of type.
+ * Returns MPI_SUCCESS, or MPI_ERR_OP when a predefined op is not defined
+ * for that type (e.g. MPI_BAND on MPI_DOUBLE); *why then names the pair
+ * (g_free it).  User functions are called directly: the caller arranges
+ * whose heap is active. */
+int sim_op_apply(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype type, char **why);
+
+/* MPI_Op_create / MPI_Op_free bodies (argument checks are the caller's). */
+MPI_Op sim_op_create(MPI_User_function *fn, bool commute);
+bool sim_op_free(MPI_Op op); /* false for predefined or invalid ops */
+
+const char *sim_op_name(MPI_Op op); /* "MPI_SUM", "user op 0x98000001" */
+
+/* Additions by the op module for the collectives. */
+
+/* True when op may be applied to elements of type: always for user ops
+ * (and MPI_REPLACE / MPI_NO_OP); for the other predefined ops only when the
+ * type belongs to a type class that MPI 3.1 section 5.9.2 allows for the op,
+ * or is a derived type all of whose basic elements are one such type (pairs
+ * for MPI_MAXLOC / MPI_MINLOC).  Otherwise false with *why set (g_free it)
+ * when why is not NULL. */
+bool sim_op_defined_for(MPI_Op op, MPI_Datatype type, char **why);
+
+/* True for MPI_REPLACE and MPI_NO_OP, which MPI allows only in RMA
+ * accumulate operations, not in collective reductions. */
+bool sim_op_rma_only(MPI_Op op);
+
+/* Like sim_op_apply, but in and inout hold count elements of type in packed
+ * form (as sim_dt_pack writes them).  Lets the collectives reduce snapshots
+ * of the ranks' contributions without buffers in the type's layout; user
+ * functions still receive the type's layout (through temporaries). */
+int sim_op_apply_packed(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype type,
+                        char **why);
+
+void sim_op_init(void);
+void sim_op_fini(void);
+
+#endif

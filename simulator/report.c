@@ -1,0 +1,360 @@
+/*
+ * report.c - turning rank failures, deadlocks and leftovers into findings
+ * that point at the program's source lines.
+ */
+#include "simulator/report.h"
+
+#include <execinfo.h>
+#include <signal.h>
+#include <string.h>
+
+#include "scheduler/sched.h"
+#include "scheduler/symbolize.h"
+#include "simulator/engine.h"
+
+/* Appends the program's frames of a backtrace, one per line; returns the
+ * location of the innermost program frame (or NULL). */
+static const char *append_frames(GString *out, void *const *frames, int n, int first_is_pc) {
+    const char *where = NULL;
+    int shown = 0;
+    for (int i = 0; i < n; i++) {
+        bool is_return = !(first_is_pc && i == 0);
+        bool prog = sched_is_program_code((const char *)frames[i] - (is_return ? 1 : 0));
+        if (!prog && shown == 0 && i > 0)
+            continue; /* ordex's own frames above the program's */
+        if (!prog && shown > 0)
+            break;    /* below main: the scheduler's start code */
+        g_string_append_printf(out, "    #%d %s\n", shown, sched_symbolize(frames[i], is_return));
+        if (prog && !where)
+            where = sched_symbolize_line(frames[i], is_return);
+        shown++;
+    }
+    return where;
+}
+
+char *sim_report_backtrace_here(void) {
+    void *frames[SCHED_MAX_FRAMES];
+    int n = backtrace(frames, SCHED_MAX_FRAMES);
+    GString *s = g_string_new("  backtrace:\n");
+    /* Skip ordex frames: start at the first program frame. */
+    int k = 0;
+    while (k < n && !sched_is_program_code((char *)frames[k] - 1))
+        k++;
+    append_frames(s, frames + k, n - k, 0);
+    return g_string_free(s, FALSE);
+}
+
+static const char *signal_text(int sig) {
+    switch (sig) {
+    case SIGSEGV:
+        return "SIGSEGV (invalid memory access)";
+    case SIGBUS:
+        return "SIGBUS (bus error)";
+    case SIGFPE:
+        return "SIGFPE (arithmetic error, e.g. integer division by zero)";
+    case SIGILL:
+        return "SIGILL (illegal instruction)";
+    case SIGABRT:
+        return "SIGABRT (abort() or a failed assert)";
+    case SIGTRAP:
+        return "SIGTRAP (trap)";
+    default:
+        return strsignal(sig);
+    }
+}
+
+void sim_report_fault(int rank, const sched_fault *fault) {
+    GString *bt = g_string_new("  backtrace:\n");
+    /* Frames from the signal handler: find the faulting instruction, then
+     * the return addresses below it. */
+    int start = -1;
+    for (int i = 0; i < fault->nframes; i++)
+        if (fault->frames[i] == fault->pc) {
+            start = i;
+            break;
+        }
+    const char *where;
+    if (start >= 0) {
+        where = append_frames(bt, fault->frames + start, fault->nframes - start, 1);
+    } else {
+        void *frames[SCHED_MAX_FRAMES + 1];
+        frames[0] = fault->pc;
+        int n = 1;
+        for (int i = 0; i < fault->nframes && n <= SCHED_MAX_FRAMES; i++)
+            if (sched_is_program_code((char *)fault->frames[i] - 1))
+                frames[n++] = fault->frames[i];
+        where = append_frames(bt, frames, n, 1);
+    }
+    sim_proc *p = sim_proc_of(rank);
+    char *in_call = p->call ? g_strdup_printf(" inside %s called at %s", p->call,
+                                              sim_location(p->call_site))
+                            : g_strdup("");
+    char *msg;
+    sim_finding_kind kind = SIM_F_CRASH;
+    switch (fault->kind) {
+    case SCHED_FAIL_STACK_OVERFLOW:
+        kind = SIM_F_STACK_OVERFLOW;
+        msg = g_strdup_printf("rank %d overflowed its stack (raise it with --stack-size)%s", rank,
+                              in_call);
+        break;
+    case SCHED_FAIL_TIMEOUT:
+        kind = SIM_F_LIVELOCK;
+        msg = g_strdup_printf("rank %d ran past the step timeout without calling MPI (an endless "
+                              "loop?); raise --step-timeout if it is just slow",
+                              rank);
+        break;
+    case SCHED_FAIL_HEAP:
+        kind = SIM_F_HEAP;
+        msg = g_strdup_printf("rank %d ran out of heap (raise --heap-size)", rank);
+        break;
+    default: {
+        char *at = fault->signo == SIGSEGV || fault->signo == SIGBUS
+                       ? g_strdup_printf(" at address %p", fault->addr)
+                       : g_strdup("");
+        msg = g_strdup_printf("rank %d crashed: %s%s%s", rank, signal_text(fault->signo), at,
+                              in_call);
+        g_free(at);
+        break;
+    }
+    }
+    int ranks[1] = {rank};
+    sim_add_finding(kind, ranks, 1, where, msg, g_string_free(bt, FALSE));
+    g_free(in_call);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Deadlock                                                                */
+
+static const char *comm_name(const sim_comm *c) { return c ? sim_comm_describe(c) : "?"; }
+
+/* Adds to `to` the world ranks that request r waits for. */
+static void waits_of_request(const sim_request *r, int self, GArray *to) {
+    if (r->complete)
+        return;
+    if (r->kind == SIM_REQ_COLL) {
+        sim_coll *c = r->coll;
+        for (int i = 0; i < c->comm->size; i++)
+            if (!c->reqs[i]) { /* not arrived yet */
+                int w = sim_comm_world(c->comm, i);
+                g_array_append_val(to, w);
+            }
+        return;
+    }
+    if (!r->comm)
+        return;
+    if (r->peer == MPI_ANY_SOURCE) {
+        for (int i = 0; i < r->comm->size; i++) {
+            int w = sim_comm_world(r->comm, i);
+            if (w != self)
+                g_array_append_val(to, w);
+        }
+    } else if (r->peer >= 0) {
+        int w = sim_comm_world(r->comm, r->peer);
+        g_array_append_val(to, w);
+    }
+}
+
+static GArray *waits_of_rank(int rank) {
+    GArray *to = g_array_new(FALSE, FALSE, sizeof(int));
+    sim_proc *p = sim_proc_of(rank);
+    for (int i = 0; i < p->nwaits; i++)
+        waits_of_request(p->waits[i], rank, to);
+    int source, tag;
+    sim_comm *comm;
+    if (sim_engine_probe_of(rank, &source, &tag, &comm)) {
+        sim_request fake = {0};
+        fake.kind = SIM_REQ_RECV;
+        fake.comm = comm;
+        fake.peer = source;
+        waits_of_request(&fake, rank, to);
+    }
+    return to;
+}
+
+static char *describe_blocked(int rank) {
+    sim_proc *p = sim_proc_of(rank);
+    return g_strdup_printf("rank %d: %s(%s) at %s%s", rank, p->call ? p->call : "?",
+                           p->call_args ? p->call_args : "", sim_location(p->call_site),
+                           p->polling ? " (polling: MPI_Test/MPI_Iprobe never succeed)" : "");
+}
+
+/* Finds a cycle in the wait-for graph among blocked ranks; returns it as an
+ * array of ranks (first == start of the cycle), or NULL. */
+static GArray *find_cycle(GArray **edges, int n) {
+    int *color = g_new0(int, n); /* 0 new, 1 on stack, 2 done */
+    int *parent = g_new(int, n);
+    GArray *cycle = NULL;
+    for (int s = 0; s < n && !cycle; s++) {
+        if (!edges[s] || color[s])
+            continue;
+        /* Iterative DFS with explicit edge cursors. */
+        GArray *stack = g_array_new(FALSE, FALSE, sizeof(int));
+        GArray *cursor = g_array_new(FALSE, FALSE, sizeof(guint));
+        g_array_append_val(stack, s);
+        guint zero = 0;
+        g_array_append_val(cursor, zero);
+        color[s] = 1;
+        parent[s] = -1;
+        while (stack->len && !cycle) {
+            int v = g_array_index(stack, int, stack->len - 1);
+            guint *cur = &g_array_index(cursor, guint, cursor->len - 1);
+            if (*cur >= edges[v]->len) {
+                color[v] = 2;
+                g_array_set_size(stack, stack->len - 1);
+                g_array_set_size(cursor, cursor->len - 1);
+                continue;
+            }
+            int w = g_array_index(edges[v], int, (*cur)++);
+            if (!edges[w])
+                continue; /* not blocked */
+            if (color[w] == 1) {
+                cycle = g_array_new(FALSE, FALSE, sizeof(int));
+                for (int x = v; x != w; x = parent[x])
+                    g_array_prepend_val(cycle, x);
+                g_array_prepend_val(cycle, w);
+            } else if (color[w] == 0) {
+                color[w] = 1;
+                parent[w] = v;
+                g_array_append_val(stack, w);
+                g_array_append_val(cursor, zero);
+            }
+        }
+        g_array_free(stack, TRUE);
+        g_array_free(cursor, TRUE);
+    }
+    g_free(color);
+    g_free(parent);
+    return cycle;
+}
+
+static bool unbuffered_standard_send(int rank) {
+    sim_proc *p = sim_proc_of(rank);
+    for (int i = 0; i < p->nwaits; i++) {
+        const sim_request *r = p->waits[i];
+        if (r->kind == SIM_REQ_SEND && !r->complete && r->send_kind == SIM_SEND_STANDARD)
+            return true;
+    }
+    return false;
+}
+
+void sim_report_deadlock(void) {
+    int n = sim_g->nranks;
+    GArray **edges = g_new0(GArray *, n);
+    GArray *blocked = g_array_new(FALSE, FALSE, sizeof(int));
+    for (int r = 0; r < n; r++)
+        if (sched_rank_state(r) == SCHED_BLOCKED) {
+            edges[r] = waits_of_rank(r);
+            g_array_append_val(blocked, r);
+        }
+    GString *d = g_string_new(NULL);
+    const int show_max = 32;
+    for (guint i = 0; i < blocked->len && i < (guint)show_max; i++) {
+        char *line = describe_blocked(g_array_index(blocked, int, i));
+        g_string_append_printf(d, "  %s\n", line);
+        g_free(line);
+    }
+    if (blocked->len > (guint)show_max)
+        g_string_append_printf(d, "  ... and %u more blocked ranks\n", blocked->len - show_max);
+
+    GArray *cycle = find_cycle(edges, n);
+    bool unbuffered = false;
+    const char *where = NULL;
+    if (cycle) {
+        g_string_append(d, "  wait-for cycle: ");
+        for (guint i = 0; i < cycle->len; i++) {
+            int r = g_array_index(cycle, int, i);
+            unbuffered |= unbuffered_standard_send(r);
+            g_string_append_printf(d, "rank %d -> ", r);
+        }
+        g_string_append_printf(d, "rank %d\n", g_array_index(cycle, int, 0));
+        where = sim_location(sim_proc_of(g_array_index(cycle, int, 0))->call_site);
+    } else {
+        /* No cycle: some blocked rank waits for ranks that have ended. */
+        for (guint i = 0; i < blocked->len; i++) {
+            int r = g_array_index(blocked, int, i);
+            GArray *e = edges[r];
+            bool all_ended = e->len > 0;
+            for (guint k = 0; k < e->len; k++)
+                all_ended &= !edges[g_array_index(e, int, k)];
+            if (!all_ended)
+                continue;
+            GString *who = g_string_new(NULL);
+            for (guint k = 0; k < e->len && k < 8; k++)
+                g_string_append_printf(who, "%s%d", k ? ", " : "", g_array_index(e, int, k));
+            if (e->len > 8)
+                g_string_append(who, ", ...");
+            g_string_append_printf(d,
+                                   "  rank %d waits for rank%s %s, which ended without "
+                                   "providing what it waits for\n",
+                                   r, e->len > 1 ? "s" : "", who->str);
+            g_string_free(who, TRUE);
+            if (!where)
+                where = sim_location(sim_proc_of(r)->call_site);
+        }
+        if (!where && blocked->len)
+            where = sim_location(sim_proc_of(g_array_index(blocked, int, 0))->call_site);
+    }
+    char *msg = g_strdup_printf(
+        "deadlock: %u rank%s blocked and no message or collective can complete%s", blocked->len,
+        blocked->len == 1 ? "" : "s",
+        unbuffered ? "; deadlocks when MPI_Send is not buffered (standard-mode sends "
+                     "waited for their receives)"
+                   : "");
+    sim_add_finding(SIM_F_DEADLOCK, (int *)(void *)blocked->data, (int)blocked->len, where, msg,
+                    g_string_free(d, FALSE));
+    if (cycle)
+        g_array_free(cycle, TRUE);
+    for (int r = 0; r < n; r++)
+        if (edges[r])
+            g_array_free(edges[r], TRUE);
+    g_free(edges);
+    g_array_free(blocked, TRUE);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Leftovers at the end of a complete run                                  */
+
+static gint by_seq(gconstpointer a, gconstpointer b) {
+    const sim_message *x = *(sim_message *const *)a, *y = *(sim_message *const *)b;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static gint req_order(gconstpointer a, gconstpointer b) {
+    const sim_request *x = *(sim_request *const *)a, *y = *(sim_request *const *)b;
+    if (x->owner != y->owner)
+        return x->owner < y->owner ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+void sim_report_leftovers(void) {
+    GPtrArray *msgs = g_ptr_array_new();
+    sim_unmatched_messages(msgs);
+    g_ptr_array_sort(msgs, by_seq);
+    for (guint i = 0; i < msgs->len; i++) {
+        sim_message *m = g_ptr_array_index(msgs, i);
+        int ranks[2] = {m->src, m->dst};
+        sim_add_finding(SIM_F_LOST_MESSAGE, ranks, 2, sim_location(m->call_site),
+                        g_strdup_printf("rank %d sent a message to rank %d (tag %d, %zu bytes, "
+                                        "%s) with %s that was never received",
+                                        m->src, m->dst, m->tag, m->bytes, comm_name(m->comm),
+                                        m->call),
+                        NULL);
+    }
+    g_ptr_array_free(msgs, TRUE);
+
+    GPtrArray *reqs = sim_req_all();
+    g_ptr_array_sort(reqs, req_order);
+    for (guint i = 0; i < reqs->len; i++) {
+        sim_request *r = g_ptr_array_index(reqs, i);
+        if (r->persistent && !r->active)
+            continue; /* an inactive persistent request is only a resource */
+        int ranks[1] = {r->owner};
+        sim_add_finding(
+            SIM_F_PENDING_REQUEST, ranks, 1, sim_location(r->call_site),
+            g_strdup_printf("rank %d: the request of %s was never %s", r->owner, r->call,
+                            r->complete ? "completed by MPI_Wait/MPI_Test (or freed)"
+                                        : "matched or completed"),
+            NULL);
+    }
+    g_ptr_array_free(reqs, TRUE);
+}

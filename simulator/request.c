@@ -1,0 +1,187 @@
+/*
+ * request.c - the request table, completion, and waiting.
+ */
+#include <string.h>
+
+#include "scheduler/sched.h"
+#include "simulator/engine.h"
+#include "simulator/events.h"
+
+/* Every live request, published or not, for finalize checks. */
+static GHashTable *g_live;
+
+sim_request *sim_req_new(sim_req_kind kind, const char *call) {
+    if (!g_live)
+        g_live = g_hash_table_new(g_direct_hash, g_direct_equal);
+    sim_request *req = g_new0(sim_request, 1);
+    req->index = -1;
+    req->kind = kind;
+    req->owner = sim_self();
+    req->call = call;
+    req->call_site = sim_proc_of(req->owner)->call_site;
+    g_hash_table_add(g_live, req);
+    return req;
+}
+
+MPI_Request sim_request_publish(sim_request *req) {
+    if (req->index < 0) {
+        guint idx;
+        if (sim_g->free_requests->len) {
+            idx = g_array_index(sim_g->free_requests, guint, sim_g->free_requests->len - 1);
+            g_array_set_size(sim_g->free_requests, sim_g->free_requests->len - 1);
+            g_ptr_array_index(sim_g->requests, idx) = req;
+        } else {
+            idx = sim_g->requests->len;
+            g_ptr_array_add(sim_g->requests, req);
+        }
+        req->index = (int)idx;
+    }
+    return SIM_HANDLE(SIM_HKIND_DIRECT, SIM_OBJ_REQUEST, req->index);
+}
+
+void sim_req_release(sim_request *req) {
+    if (req->index >= 0) {
+        guint idx = (guint)req->index;
+        g_ptr_array_index(sim_g->requests, idx) = NULL;
+        g_array_append_val(sim_g->free_requests, idx);
+    }
+    g_hash_table_remove(g_live, req);
+    g_free(req->error_text);
+    g_free(req);
+}
+
+sim_request *sim_req_lookup(MPI_Request handle, bool *invalid) {
+    *invalid = false;
+    if (handle == MPI_REQUEST_NULL)
+        return NULL;
+    unsigned idx = SIM_HANDLE_INDEX(handle);
+    if (SIM_HANDLE_KIND(handle) != SIM_HKIND_DIRECT || SIM_HANDLE_OBJ(handle) != SIM_OBJ_REQUEST ||
+        idx >= sim_g->requests->len) {
+        *invalid = true;
+        return NULL;
+    }
+    sim_request *req = g_ptr_array_index(sim_g->requests, idx);
+    if (!req || req->owner != sim_self()) {
+        *invalid = true;
+        return NULL;
+    }
+    return req;
+}
+
+void sim_req_complete(sim_request *req) {
+    req->complete = true;
+    if (req->freed && !req->persistent) { /* MPI_Request_free: nobody will wait */
+        sim_req_release(req);
+        return;
+    }
+    sched_wake(req->owner);
+}
+
+void sim_req_fail(sim_request *req, int errclass, char *text) {
+    if (req->error == MPI_SUCCESS) {
+        req->error = errclass;
+        g_free(req->error_text);
+        req->error_text = text;
+    } else {
+        g_free(text);
+    }
+}
+
+int sim_req_finish(sim_request *req, MPI_Status *status, MPI_Request *handle_slot) {
+    if (status != MPI_STATUS_IGNORE) {
+        int keep_error = status->MPI_ERROR;
+        *status = req->status;
+        status->MPI_ERROR = keep_error;
+        if (req->kind != SIM_REQ_RECV) {
+            /* Send and collective requests have an empty status (MPI 3.1 3.7.3). */
+            status->MPI_SOURCE = MPI_ANY_SOURCE;
+            status->MPI_TAG = MPI_ANY_TAG;
+            sim_status_set_bytes(status, 0);
+        }
+        status->count_hi_and_cancelled =
+            (status->count_hi_and_cancelled & ~1) | (req->cancelled ? 1 : 0);
+    }
+    int err = req->error;
+    char *text = req->error_text;
+    req->error_text = NULL;
+    const char *call = req->call;
+    void *site = req->call_site;
+    sim_comm *comm = req->comm;
+    if (req->persistent) {
+        req->active = false;
+        req->complete = false;
+        req->error = MPI_SUCCESS;
+    } else {
+        sim_req_release(req);
+        if (handle_slot)
+            *handle_slot = MPI_REQUEST_NULL;
+    }
+    if (err != MPI_SUCCESS) {
+        err = sim_error_at(comm ? comm->handle : MPI_COMM_WORLD, err, site, "%s: %s", call,
+                           text ? text : "failed");
+    }
+    g_free(text);
+    return err;
+}
+
+GPtrArray *sim_req_all(void) {
+    GPtrArray *all = g_ptr_array_new();
+    if (g_live) {
+        GHashTableIter it;
+        gpointer key;
+        g_hash_table_iter_init(&it, g_live);
+        while (g_hash_table_iter_next(&it, &key, NULL))
+            g_ptr_array_add(all, key);
+    }
+    return all;
+}
+
+void sim_req_reset(void) {
+    if (g_live) {
+        GPtrArray *all = sim_req_all();
+        for (guint i = 0; i < all->len; i++) {
+            sim_request *r = g_ptr_array_index(all, i);
+            g_free(r->error_text);
+            g_free(r);
+        }
+        g_ptr_array_free(all, TRUE);
+        g_hash_table_destroy(g_live);
+        g_live = NULL;
+    }
+}
+
+/* ---------------------------------------------------------------------- */
+/* Waiting                                                                 */
+
+void sim_wait_set(sim_request **reqs, int n) {
+    sim_proc *p = sim_proc_of(sim_self());
+    g_free(p->waits);
+    p->waits = g_memdup2(reqs, sizeof(sim_request *) * (size_t)n);
+    p->nwaits = n;
+}
+
+void sim_wait_clear(void) {
+    sim_proc *p = sim_proc_of(sim_self());
+    g_free(p->waits);
+    p->waits = NULL;
+    p->nwaits = 0;
+    p->polling = false;
+}
+
+void sim_poll_block(void) {
+    int self = sim_self();
+    sim_proc_of(self)->polling = true;
+    sim_events_add_poller(self);
+    sched_block();
+    sim_proc_of(self)->polling = false;
+}
+
+int sim_request_wait(sim_request *req, MPI_Status *status) {
+    if (!req->complete) {
+        sim_wait_set(&req, 1);
+        while (!req->complete)
+            sched_block();
+        sim_wait_clear();
+    }
+    return sim_req_finish(req, status, NULL);
+}

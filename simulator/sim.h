@@ -1,0 +1,94 @@
+/*
+ * sim.h - the simulator as seen by the run loop and the front end.
+ *
+ * The simulator keeps all MPI state of one simulated job.  Ranks call the
+ * MPI API (implemented in mpi_*.c) from their scheduler contexts; a call
+ * that must wait blocks the rank in the scheduler.  When no rank can run,
+ * the strategy asks for the enabled events (sim_events) and fires one
+ * (sim_fire): a message delivery, a complete collective, ...
+ */
+#ifndef ORDEX_SIM_H
+#define ORDEX_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <glib.h>
+
+typedef enum sim_send_mode {
+    SIM_SEND_EAGER_BELOW_LIMIT, /* standard sends buffered below eager_limit */
+    SIM_SEND_EAGER,             /* every standard send buffered */
+    SIM_SEND_RENDEZVOUS,        /* no standard send buffered */
+} sim_send_mode;
+
+typedef struct sim_config {
+    int nranks;
+    sim_send_mode send_mode;
+    size_t eager_limit;     /* bytes; default 65536 */
+    uint64_t seed;          /* 0 = deterministic schedule */
+    double latency_s;       /* simple network model of `ordex run` */
+    double bandwidth_Bps;
+} sim_config;
+
+/* Kinds of enabled events. */
+typedef enum sim_event_kind {
+    SIM_EV_DELIVER,    /* a send matches a receive (or a probe sees it) */
+    SIM_EV_PROBE,      /* a blocked MPI_Probe sees a message */
+    SIM_EV_COLLECTIVE, /* every member of a collective has arrived */
+} sim_event_kind;
+
+typedef struct sim_event {
+    sim_event_kind kind;
+    int rank;           /* the rank that the event unblocks or completes (receiver) */
+    int peer;           /* sender of a delivery, -1 otherwise */
+    uint64_t order;     /* lower = posted earlier (deterministic tie break) */
+    void *a, *b;        /* the simulator's objects; opaque */
+} sim_event;
+
+typedef enum sim_finding_kind {
+    SIM_F_DEADLOCK,        /* no rank can move */
+    SIM_F_CRASH,           /* signal in a rank */
+    SIM_F_STACK_OVERFLOW,  /* a rank overflowed its stack */
+    SIM_F_LIVELOCK,        /* a rank ran past the step timeout without an MPI call */
+    SIM_F_ABORT,           /* MPI_Abort */
+    SIM_F_MPI_ERROR,       /* MPI usage error under MPI_ERRORS_ARE_FATAL */
+    SIM_F_LOST_MESSAGE,    /* sent, never received */
+    SIM_F_PENDING_REQUEST, /* never completed */
+    SIM_F_NO_FINALIZE,     /* a rank ended without MPI_Finalize */
+    SIM_F_EXIT_STATUS,     /* a rank ended with a non-zero status */
+    SIM_F_HEAP,            /* a rank's heap arena is full */
+} sim_finding_kind;
+
+typedef struct sim_finding {
+    sim_finding_kind kind;
+    int *ranks; /* world ranks involved */
+    int nranks;
+    char *message;  /* one line */
+    char *details;  /* further lines (blocked calls, backtrace), or NULL */
+    char *location; /* "file.c:line" of the program, or NULL */
+} sim_finding;
+
+/* JSON name of a finding kind ("deadlock", "crash", "mpi_error", ...). */
+const char *sim_finding_kind_name(sim_finding_kind kind);
+
+/* Sets up the simulated job: every module's state, hooks into the scheduler
+ * (which must already be initialised with the same rank count). */
+void sim_create(const sim_config *cfg);
+void sim_destroy(void);
+
+/* After sched_run: turns its result into findings (deadlock report when
+ * stuck; unreceived messages, pending requests and missing MPI_Finalize when
+ * complete).  stuck: the run ended with blocked ranks. */
+void sim_conclude(bool stuck);
+
+/* Findings so far, in the order found (sim_finding *). */
+GPtrArray *sim_findings(void);
+
+/* Predicted run time: the latest rank clock, seconds. */
+double sim_predicted_time(void);
+
+/* Messages delivered so far. */
+uint64_t sim_messages_delivered(void);
+
+#endif

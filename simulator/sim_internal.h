@@ -1,0 +1,124 @@
+/*
+ * sim_internal.h - state shared by the files of the simulator module.
+ *
+ * The simulator implements the MPI API that rank code calls.  Every rank is a
+ * context of the scheduler; all ranks live in one address space, so the
+ * simulator may read and write any rank's buffers at any time (a delivery
+ * copies straight from the sender's memory into the receiver's).
+ *
+ * Conventions for files implementing MPI functions:
+ *   - each function is defined once as PMPI_X, and MPI_X is an alias of it
+ *     (SIM_ALIAS), so the caller's return address is the user's call site;
+ *   - the body starts with SIM_ENTER("MPI_X") and every return goes through
+ *     SIM_RETURN(rc), which restores the caller's heap and applies nothing else;
+ *   - argument errors go through sim_error(), which applies the
+ *     communicator's error handler (fatal by default: the run stops with
+ *     the error as a finding and sim_error does not return).
+ */
+#ifndef ORDEX_SIM_INTERNAL_H
+#define ORDEX_SIM_INTERNAL_H
+
+#include <glib.h>
+#include <mpi.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "simulator/handle.h" /* handle layout, SIM_HANDLE() */
+#include "simulator/sim.h"
+
+/* ---------------------------------------------------------------------- */
+/* Entry and exit of every MPI function                                    */
+
+/* Defines MPI_name as an alias of PMPI_name (same code, same caller). */
+#define SIM_ALIAS(name) __typeof__(P##name) name __attribute__((alias("P" #name)))
+
+/* Marks the start of an MPI call made by the running rank: switches the
+ * allocator to the simulator's heap and records the call site (outermost
+ * call only; MPI functions may call each other). */
+#define SIM_ENTER(fname) sim_call_enter((fname), __builtin_return_address(0))
+#define SIM_RETURN(rc)                                                                             \
+    do {                                                                                           \
+        int sim_rc_ = (rc);                                                                        \
+        sim_call_leave();                                                                          \
+        return sim_rc_;                                                                            \
+    } while (0)
+
+void sim_call_enter(const char *fname, void *caller);
+void sim_call_leave(void);
+
+/* Describes the pending call's arguments for reports ("dest=1 tag=7 ..."),
+ * kept until the call returns.  printf-like. */
+void sim_call_args(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+
+/* World rank of the rank whose MPI call is executing (never -1 inside a call). */
+int sim_self(void);
+
+/* Reports an MPI usage error detected in the current call.  errclass is an
+ * MPI_ERR_* class.  Applies the error handler of comm (MPI_COMM_NULL: the
+ * handler of MPI_COMM_WORLD): under MPI_ERRORS_ARE_FATAL the error becomes
+ * a finding, the run stops and this function does not return; under
+ * MPI_ERRORS_RETURN it returns errclass for the caller to return. */
+int sim_error(MPI_Comm comm, int errclass, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+
+/* Like sim_error, but the error belongs to the call made at call_site (a
+ * nonblocking operation whose failure shows at its completion). */
+int sim_error_at(MPI_Comm comm, int errclass, void *call_site, const char *fmt, ...)
+    G_GNUC_PRINTF(4, 5);
+
+/* "file.c:line" of a call site in the program ("?" when unknown).  The string
+ * lives until the simulator is destroyed. */
+const char *sim_location(void *call_site);
+
+/* Fails the call with MPI_ERR_OTHER when MPI is not initialised or already
+ * finalised (returns the error code, or 0 when the call may proceed). */
+int sim_check_initialized(void);
+
+/* ---------------------------------------------------------------------- */
+/* Simulator-wide state                                                    */
+
+typedef struct sim_comm sim_comm;
+typedef struct sim_request sim_request;
+typedef struct sim_message sim_message;
+
+/* One rank's MPI-visible state. */
+typedef struct sim_proc {
+    int rank;             /* world rank */
+    bool initialized;     /* MPI_Init done */
+    bool finalized;       /* MPI_Finalize done */
+    int thread_level;     /* granted by MPI_Init_thread */
+    const char *call;     /* name of the MPI call in progress, NULL when none */
+    void *call_site;      /* return address into the program, for file:line */
+    char *call_args;      /* argument description of the call in progress */
+    int call_depth;       /* nesting of MPI functions calling each other */
+    void *bsend_buf;      /* MPI_Buffer_attach */
+    int bsend_size;
+    size_t bsend_used;    /* bytes held by buffered sends not yet delivered */
+    struct sim_request **waits; /* requests the rank is blocked on (reports) */
+    int nwaits;
+    bool polling;         /* blocked after an MPI_Test/Iprobe that found nothing */
+    double clock;         /* simulated time of this rank, seconds */
+    double cpu_mark;      /* thread CPU time when the rank last left MPI */
+} sim_proc;
+
+/* The simulator singleton (one simulated MPI job per process). */
+typedef struct sim_state {
+    sim_config cfg;
+    int nranks;
+    sim_proc *procs;        /* [nranks] */
+    GPtrArray *requests;    /* sim_request * by handle index; NULL slots free */
+    GArray *free_requests;  /* free handle indices, reused lowest-first */
+    uint64_t send_seq;      /* global order of posted sends */
+    uint64_t recv_seq;      /* global order of posted receives */
+    GRand *rng;             /* --seed choices; NULL for the deterministic schedule */
+    bool stopped;           /* a fatal finding ended the run */
+} sim_state;
+
+extern sim_state *sim_g;
+
+static inline sim_proc *sim_proc_of(int world_rank) { return &sim_g->procs[world_rank]; }
+
+/* Charges the running rank's CPU time since it last left MPI to its clock. */
+void sim_clock_charge_compute(int world_rank);
+
+#endif

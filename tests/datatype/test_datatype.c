@@ -1,0 +1,1046 @@
+/*
+ * test_datatype.c - unit tests of simulator/datatype.c: predefined and pair
+ * types, derived constructors, exact pack/unpack byte layouts, signatures
+ * and their matching, counts, handles and errors.
+ *
+ * Every test starts from fresh tables (setup/teardown per test), so the
+ * first derived handle is always SIM_DT_FIRST_DERIVED_INDEX.
+ */
+#include <CUnit/Basic.h>
+#include <glib.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "simulator/datatype.h"
+
+#define R0 0 /* the rank that makes the types */
+#define R1 1
+
+#define OK(call) CU_ASSERT_EQUAL_FATAL((call), MPI_SUCCESS)
+
+static const sim_datatype *get(MPI_Datatype t) {
+    const sim_datatype *dt = sim_dt_get(t);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dt);
+    return dt;
+}
+
+/* Asserts that the signature of count elements of t is exactly the runs
+ * given as (basic, count) pairs. */
+static void check_sig(MPI_Datatype t, int count, int nruns, const MPI_Datatype *basics,
+                      const size_t *counts) {
+    sim_typesig *sig = sim_dt_signature(get(t), count);
+    CU_ASSERT_EQUAL(sig->nruns, nruns);
+    for (int i = 0; i < nruns && i < sig->nruns; i++) {
+        CU_ASSERT_EQUAL(sig->runs[i].basic, basics[i]);
+        CU_ASSERT_EQUAL(sig->runs[i].count, counts[i]);
+    }
+    CU_ASSERT_EQUAL(sig->bytes, sim_dt_size(get(t)) * (size_t)count);
+    sim_typesig_free(sig);
+}
+
+/* A one-run signature, as a sender of count elements of `basic` makes. */
+static sim_typesig *sig_of(MPI_Datatype basic, int count) {
+    return sim_dt_signature(get(basic), count);
+}
+
+static bool matches(sim_typesig *msg, MPI_Datatype recv, int count, char **why) {
+    bool ok = sim_typesig_matches(msg, get(recv), count, why);
+    sim_typesig_free(msg);
+    return ok;
+}
+
+static void fill_ints(int *a, int n) {
+    for (int i = 0; i < n; i++)
+        a[i] = i;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Predefined types                                                        */
+
+typedef struct {
+    MPI_Datatype t;
+    size_t size;
+} size_case;
+
+static const size_case c_types[] = {
+    {MPI_CHAR, sizeof(char)},
+    {MPI_SIGNED_CHAR, sizeof(signed char)},
+    {MPI_UNSIGNED_CHAR, sizeof(unsigned char)},
+    {MPI_BYTE, 1},
+    {MPI_PACKED, 1},
+    {MPI_SHORT, sizeof(short)},
+    {MPI_UNSIGNED_SHORT, sizeof(unsigned short)},
+    {MPI_INT, sizeof(int)},
+    {MPI_UNSIGNED, sizeof(unsigned)},
+    {MPI_LONG, sizeof(long)},
+    {MPI_UNSIGNED_LONG, sizeof(unsigned long)},
+    {MPI_LONG_LONG_INT, sizeof(long long)},
+    {MPI_LONG_LONG, sizeof(long long)},
+    {MPI_UNSIGNED_LONG_LONG, sizeof(unsigned long long)},
+    {MPI_FLOAT, sizeof(float)},
+    {MPI_DOUBLE, sizeof(double)},
+    {MPI_LONG_DOUBLE, sizeof(long double)},
+    {MPI_WCHAR, sizeof(wchar_t)},
+    {MPI_C_BOOL, sizeof(_Bool)},
+    {MPI_INT8_T, 1},
+    {MPI_INT16_T, 2},
+    {MPI_INT32_T, 4},
+    {MPI_INT64_T, 8},
+    {MPI_UINT8_T, 1},
+    {MPI_UINT16_T, 2},
+    {MPI_UINT32_T, 4},
+    {MPI_UINT64_T, 8},
+    {MPI_C_COMPLEX, sizeof(float _Complex)},
+    {MPI_C_FLOAT_COMPLEX, sizeof(float _Complex)},
+    {MPI_C_DOUBLE_COMPLEX, sizeof(double _Complex)},
+    {MPI_C_LONG_DOUBLE_COMPLEX, sizeof(long double _Complex)},
+    {MPI_AINT, sizeof(MPI_Aint)},
+    {MPI_OFFSET, sizeof(MPI_Offset)},
+    {MPI_COUNT, sizeof(MPI_Count)},
+};
+
+static void test_predefined_sizes(void) {
+    for (size_t i = 0; i < G_N_ELEMENTS(c_types); i++) {
+        const sim_datatype *dt = sim_dt_get(c_types[i].t);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(dt);
+        CU_ASSERT_EQUAL(sim_dt_size(dt), c_types[i].size);
+        CU_ASSERT_EQUAL(sim_dt_extent(dt), (MPI_Aint)c_types[i].size);
+        CU_ASSERT_EQUAL(sim_dt_lb(dt), 0);
+        CU_ASSERT_EQUAL(sim_dt_true_lb(dt), 0);
+        CU_ASSERT_EQUAL(sim_dt_true_extent(dt), (MPI_Aint)c_types[i].size);
+        CU_ASSERT_TRUE(sim_dt_committed(dt));
+        CU_ASSERT_TRUE(sim_dt_is_predefined(c_types[i].t));
+        /* MPICH's handle encodes the size in bits 8-15. */
+        CU_ASSERT_EQUAL(((unsigned)c_types[i].t >> 8) & 0xffu, c_types[i].size);
+        /* One basic element each. */
+        CU_ASSERT_EQUAL(sim_dt_elements_of(dt, c_types[i].size), 1);
+    }
+    CU_ASSERT_PTR_EQUAL(sim_dt_get(MPI_LONG_LONG), sim_dt_get(MPI_LONG_LONG_INT));
+}
+
+static void test_not_datatypes(void) {
+    CU_ASSERT_PTR_NULL(sim_dt_get(MPI_DATATYPE_NULL));
+    CU_ASSERT_PTR_NULL(sim_dt_get(MPI_LB));
+    CU_ASSERT_PTR_NULL(sim_dt_get(MPI_UB));
+    CU_ASSERT_PTR_NULL(sim_dt_get(MPI_COMM_WORLD));
+    CU_ASSERT_PTR_NULL(sim_dt_get((MPI_Datatype)0x4c0004ff)); /* builtin kind, unknown index */
+    CU_ASSERT_PTR_NULL(sim_dt_get((MPI_Datatype)0x8c000010)); /* derived, not created */
+    CU_ASSERT_FALSE(sim_dt_is_predefined(MPI_DATATYPE_NULL));
+    CU_ASSERT_FALSE(sim_dt_is_predefined(MPI_LB));
+}
+
+typedef struct {
+    MPI_Datatype t;
+    size_t size;
+    MPI_Aint extent, true_extent;
+} pair_case;
+
+struct s_float_int {
+    float v;
+    int i;
+};
+struct s_double_int {
+    double v;
+    int i;
+};
+struct s_long_int {
+    long v;
+    int i;
+};
+struct s_short_int {
+    short v;
+    int i;
+};
+struct s_long_double_int {
+    long double v;
+    int i;
+};
+
+static void test_pair_types(void) {
+    const pair_case cases[] = {
+        {MPI_FLOAT_INT, 8, sizeof(struct s_float_int), 8},
+        {MPI_DOUBLE_INT, 12, sizeof(struct s_double_int), 12},
+        {MPI_LONG_INT, 12, sizeof(struct s_long_int), 12},
+        {MPI_SHORT_INT, 6, sizeof(struct s_short_int), 8},
+        {MPI_2INT, 8, 2 * sizeof(int), 8},
+        {MPI_LONG_DOUBLE_INT, sizeof(long double) + 4, sizeof(struct s_long_double_int),
+         (MPI_Aint)(offsetof(struct s_long_double_int, i) + 4)},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        const sim_datatype *dt = get(cases[i].t);
+        CU_ASSERT_EQUAL(sim_dt_size(dt), cases[i].size);
+        CU_ASSERT_EQUAL(sim_dt_extent(dt), cases[i].extent);
+        CU_ASSERT_EQUAL(sim_dt_true_extent(dt), cases[i].true_extent);
+        CU_ASSERT_EQUAL(sim_dt_lb(dt), 0);
+        CU_ASSERT_TRUE(sim_dt_is_predefined(cases[i].t));
+        CU_ASSERT_EQUAL(sim_dt_elements_of(dt, cases[i].size), 2);
+        CU_ASSERT_EQUAL(sim_dt_count_of(dt, cases[i].size), 1);
+    }
+    /* The values the C layout implies on x86-64. */
+    CU_ASSERT_EQUAL(sim_dt_extent(get(MPI_DOUBLE_INT)), 16);
+    CU_ASSERT_EQUAL(sim_dt_extent(get(MPI_SHORT_INT)), 8);
+    CU_ASSERT_EQUAL(sim_dt_extent(get(MPI_LONG_DOUBLE_INT)), 32);
+    CU_ASSERT_EQUAL(sim_dt_size(get(MPI_LONG_DOUBLE_INT)), 20);
+}
+
+static void test_pair_pack_short_int(void) {
+    struct s_short_int src[2], dst[2];
+    memset(src, 0xaa, sizeof src);
+    memset(dst, 0, sizeof dst);
+    src[0].v = 0x0102;
+    src[0].i = 0x03040506;
+    src[1].v = 0x0708;
+    src[1].i = 0x090a0b0c;
+    unsigned char packed[12];
+    sim_dt_pack(get(MPI_SHORT_INT), src, 2, packed);
+    /* The padding after each short is skipped. */
+    CU_ASSERT_EQUAL(memcmp(packed, &src[0].v, 2), 0);
+    CU_ASSERT_EQUAL(memcmp(packed + 2, &src[0].i, 4), 0);
+    CU_ASSERT_EQUAL(memcmp(packed + 6, &src[1].v, 2), 0);
+    CU_ASSERT_EQUAL(memcmp(packed + 8, &src[1].i, 4), 0);
+    sim_dt_unpack(get(MPI_SHORT_INT), packed, sizeof packed, dst, 2);
+    CU_ASSERT_EQUAL(dst[0].v, 0x0102);
+    CU_ASSERT_EQUAL(dst[0].i, 0x03040506);
+    CU_ASSERT_EQUAL(dst[1].v, 0x0708);
+    CU_ASSERT_EQUAL(dst[1].i, 0x090a0b0c);
+    unsigned char pad[2] = {0, 0};
+    CU_ASSERT_EQUAL(memcmp((char *)&dst[0] + 2, pad, 2), 0); /* padding untouched */
+}
+
+static void test_pair_signatures(void) {
+    check_sig(MPI_DOUBLE_INT, 2, 4, (MPI_Datatype[]){MPI_DOUBLE, MPI_INT, MPI_DOUBLE, MPI_INT},
+              (size_t[]){1, 1, 1, 1});
+    check_sig(MPI_2INT, 3, 1, (MPI_Datatype[]){MPI_INT}, (size_t[]){6});
+    check_sig(MPI_SHORT_INT, 1, 2, (MPI_Datatype[]){MPI_SHORT, MPI_INT}, (size_t[]){1, 1});
+}
+
+static void test_names(void) {
+    CU_ASSERT_STRING_EQUAL(sim_dt_name(MPI_INT), "MPI_INT");
+    CU_ASSERT_STRING_EQUAL(sim_dt_name(MPI_DOUBLE_INT), "MPI_DOUBLE_INT");
+    CU_ASSERT_STRING_EQUAL(sim_dt_name(MPI_LONG_LONG), "MPI_LONG_LONG_INT");
+    CU_ASSERT_STRING_EQUAL(sim_dt_name(MPI_DATATYPE_NULL), "MPI_DATATYPE_NULL");
+    CU_ASSERT_STRING_EQUAL(sim_dt_name((MPI_Datatype)0x12345), "invalid datatype 0x00012345");
+    MPI_Datatype t;
+    OK(sim_dt_create_contiguous(R0, 2, MPI_INT, &t, NULL));
+    CU_ASSERT_EQUAL(t, (MPI_Datatype)0x8c000010);
+    CU_ASSERT_STRING_EQUAL(sim_dt_name(t), "derived type 0x8c000010");
+    CU_ASSERT_STRING_EQUAL(sim_dt_get_name(R0, t), "");
+    OK(sim_dt_set_name(R0, t, "row", NULL));
+    CU_ASSERT_STRING_EQUAL(sim_dt_get_name(R0, t), "row");
+    CU_ASSERT_STRING_EQUAL(sim_dt_name(t), "derived type 0x8c000010 \"row\"");
+    /* Predefined names are per rank. */
+    CU_ASSERT_STRING_EQUAL(sim_dt_get_name(R1, MPI_DOUBLE), "MPI_DOUBLE");
+    OK(sim_dt_set_name(R1, MPI_DOUBLE, "real", NULL));
+    CU_ASSERT_STRING_EQUAL(sim_dt_get_name(R1, MPI_DOUBLE), "real");
+    CU_ASSERT_STRING_EQUAL(sim_dt_get_name(R0, MPI_DOUBLE), "MPI_DOUBLE");
+    /* Long names are cut to MPI_MAX_OBJECT_NAME - 1 characters. */
+    char longname[300];
+    memset(longname, 'x', sizeof longname - 1);
+    longname[sizeof longname - 1] = '\0';
+    OK(sim_dt_set_name(R0, t, longname, NULL));
+    CU_ASSERT_EQUAL(strlen(sim_dt_get_name(R0, t)), MPI_MAX_OBJECT_NAME - 1);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Derived types: layouts                                                  */
+
+static void test_contiguous_dense(void) {
+    MPI_Datatype t;
+    OK(sim_dt_create_contiguous(R0, 5, MPI_INT, &t, NULL));
+    const sim_datatype *dt = get(t);
+    CU_ASSERT_EQUAL(sim_dt_size(dt), 20);
+    CU_ASSERT_EQUAL(sim_dt_extent(dt), 20);
+    CU_ASSERT_FALSE(sim_dt_committed(dt));
+    CU_ASSERT_FALSE(sim_dt_is_predefined(t));
+    MPI_Aint off = -1;
+    /* One memcpy for any count: the whole range is one block. */
+    CU_ASSERT_TRUE(sim_dt_is_dense(dt, 3, &off));
+    CU_ASSERT_EQUAL(off, 0);
+    int a[10], packed[10];
+    fill_ints(a, 10);
+    sim_dt_pack(dt, a, 2, packed);
+    CU_ASSERT_EQUAL(memcmp(a, packed, sizeof a), 0);
+    check_sig(t, 2, 1, (MPI_Datatype[]){MPI_INT}, (size_t[]){10});
+    CU_ASSERT_EQUAL(sim_dt_count_of(dt, 40), 2);
+    CU_ASSERT_EQUAL(sim_dt_elements_of(dt, 40), 10);
+}
+
+static void test_vector_layout(void) {
+    MPI_Datatype t;
+    OK(sim_dt_create_vector(R0, 3, 2, 4, MPI_INT, &t, NULL));
+    const sim_datatype *dt = get(t);
+    CU_ASSERT_EQUAL(sim_dt_size(dt), 24);
+    CU_ASSERT_EQUAL(sim_dt_extent(dt), 40);
+    CU_ASSERT_EQUAL(sim_dt_lb(dt), 0);
+    MPI_Aint off;
+    CU_ASSERT_FALSE(sim_dt_is_dense(dt, 1, &off));
+    int a[12], packed[6], b[12] = {0};
+    fill_ints(a, 12);
+    sim_dt_pack(dt, a, 1, packed);
+    const int want[6] = {0, 1, 4, 5, 8, 9};
+    CU_ASSERT_EQUAL(memcmp(packed, want, sizeof want), 0);
+    sim_dt_unpack(dt, packed, sizeof packed, b, 1);
+    const int back[12] = {0, 1, 0, 0, 4, 5, 0, 0, 8, 9, 0, 0};
+    CU_ASSERT_EQUAL(memcmp(b, back, sizeof back), 0);
+}
+
+static void test_vector_two_elements(void) {
+    MPI_Datatype t;
+    OK(sim_dt_create_vector(R0, 2, 1, 3, MPI_INT, &t, NULL));
+    CU_ASSERT_EQUAL(sim_dt_extent(get(t)), 16);
+    int a[8], packed[4];
+    fill_ints(a, 8);
+    sim_dt_pack(get(t), a, 2, packed);
+    const int want[4] = {0, 3, 4, 7};
+    CU_ASSERT_EQUAL(memcmp(packed, want, sizeof want), 0);
+}
+
+static void test_hvector_negative_stride(void) {
+    MPI_Datatype t;
+    OK(sim_dt_create_hvector(R0, 3, 1, -8, MPI_INT, &t, NULL));
+    const sim_datatype *dt = get(t);
+    CU_ASSERT_EQUAL(sim_dt_lb(dt), -16);
+    CU_ASSERT_EQUAL(sim_dt_extent(dt), 20);
+    CU_ASSERT_EQUAL(sim_dt_true_lb(dt), -16);
+    CU_ASSERT_EQUAL(sim_dt_true_extent(dt), 20);
+    int a[10], packed[3], b[10] = {0};
+    fill_ints(a, 10);
+    sim_dt_pack(dt, &a[8], 1, packed);
+    const int want[3] = {8, 6, 4};
+    CU_ASSERT_EQUAL(memcmp(packed, want, sizeof want), 0);
+    sim_dt_unpack(dt, packed, sizeof packed, &b[8], 1);
+    const int back[10] = {0, 0, 0, 0, 4, 0, 6, 0, 8, 0};
+    CU_ASSERT_EQUAL(memcmp(b, back, sizeof back), 0);
+}
+
+static void test_indexed_typemap_order(void) {
+    MPI_Datatype t;
+    OK(sim_dt_create_indexed(R0, 2, (int[]){1, 2}, (int[]){4, 0}, MPI_INT, &t, NULL));
+    const sim_datatype *dt = get(t);
+    CU_ASSERT_EQUAL(sim_dt_size(dt), 12);
+    CU_ASSERT_EQUAL(sim_dt_lb(dt), 0);
+    CU_ASSERT_EQUAL(sim_dt_extent(dt), 20);
+    int a[6], packed[3];
+    fill_ints(a, 6);
+    sim_dt_pack(dt, a, 1, packed);
+    /* Packing follows the typemap, not increasing addresses. */
+    const int want[3] = {4, 0, 1};
+    CU_ASSERT_EQUAL(memcmp(packed, want, sizeof want), 0);
+    check_sig(t, 1, 1, (MPI_Datatype[]){MPI_INT}, (size_t[]){3});
+}
+
+static void test_indexed_negative_displacement(void) {
+    MPI_Datatype t;
+    OK(sim_dt_create_indexed(R0, 2, (int[]){1, 1}, (int[]){-2, 1}, MPI_INT, &t, NULL));
+    const sim_datatype *dt = get(t);
+    CU_ASSERT_EQUAL(sim_dt_lb(dt), -8);
+    CU_ASSERT_EQUAL(sim_dt_extent(dt), 16);
+    CU_ASSERT_EQUAL(sim_dt_true_lb(dt), -8);
+    int a[10], packed[4];
+    fill_ints(a, 10);
+    /* Two elements: the second is shifted by the extent (4 ints). */
+    sim_dt_pack(dt, &a[3], 2, packed);
+    const int want[4] = {1, 4, 5, 8};
+    CU_ASSERT_EQUAL(memcmp(packed, want, sizeof want), 0);
+    int b[10] = {0};
+    sim_dt_unpack(dt, packed, sizeof packed, &b[3], 2);
+    const int back[10] = {0, 1, 0, 0, 4, 5, 0, 0, 8, 0};
+    CU_ASSERT_EQUAL(memcmp(b, back, sizeof back), 0);
+}
+
+static void test_hindexed_bytes(void) {
+    MPI_Datatype t;
+    OK(sim_dt_create_hindexed(R0, 2, (int[]){2, 1}, (MPI_Aint[]){8, 0}, MPI_SHORT, &t, NULL));
+    const sim_datatype *dt = get(t);
+    CU_ASSERT_EQUAL(sim_dt_size(dt), 6);
+    CU_ASSERT_EQUAL(sim_dt_extent(dt), 12);
+    short s[6] = {0, 1, 2, 3, 4, 5}, packed[3];
+    sim_dt_pack(dt, s, 1, packed);
+    const short want[3] = {4, 5, 0};
+    CU_ASSERT_EQUAL(memcmp(packed, want, sizeof want), 0);
+}
+
+static void test_indexed_block_variants(void) {
+    MPI_Datatype t, h;
+    OK(sim_dt_create_indexed_block(R0, 3, 2, (int[]){0, 3, 6}, MPI_INT, &t, NULL));
+    CU_ASSERT_EQUAL(sim_dt_size(get(t)), 24);
+    CU_ASSERT_EQUAL(sim_dt_extent(get(t)), 32);
+    int a[8], packed[6];
+    fill_ints(a, 8);
+    sim_dt_pack(get(t), a, 1, packed);
+    const int want[6] = {0, 1, 3, 4, 6, 7};
+    CU_ASSERT_EQUAL(memcmp(packed, want, sizeof want), 0);
+
+    OK(sim_dt_create_hindexed_block(R0, 2, 1, (MPI_Aint[]){12, 4}, MPI_INT, &h, NULL));
+    CU_ASSERT_EQUAL(sim_dt_lb(get(h)), 4);
+    CU_ASSERT_EQUAL(sim_dt_extent(get(h)), 12);
+    sim_dt_pack(get(h), a, 1, packed);
+    CU_ASSERT_EQUAL(packed[0], 3);
+    CU_ASSERT_EQUAL(packed[1], 1);
+}
+
+struct cdi {
+    char c;
+    double d;
+    int i;
+};
+
+static MPI_Datatype make_cdi(void) {
+    MPI_Datatype t;
+    OK(sim_dt_create_struct(R0, 3, (int[]){1, 1, 1},
+                            (MPI_Aint[]){offsetof(struct cdi, c), offsetof(struct cdi, d),
+                                         offsetof(struct cdi, i)},
+                            (MPI_Datatype[]){MPI_CHAR, MPI_DOUBLE, MPI_INT}, &t, NULL));
+    return t;
+}
+
+static void test_struct_layout_and_padding(void) {
+    MPI_Datatype t = make_cdi();
+    const sim_datatype *dt = get(t);
+    CU_ASSERT_EQUAL(sim_dt_size(dt), 13);
+    CU_ASSERT_EQUAL(sim_dt_lb(dt), 0);
+    CU_ASSERT_EQUAL(sim_dt_extent(dt), (MPI_Aint)sizeof(struct cdi)); /* 24: padded like C */
+    CU_ASSERT_EQUAL(sim_dt_true_extent(dt), (MPI_Aint)offsetof(struct cdi, i) + 4);
+    struct cdi src[2] = {{'x', 2.5, 7}, {'y', -1.0, 9}}, dst[2];
+    memset(dst, 0, sizeof dst);
+    unsigned char packed[26];
+    sim_dt_pack(dt, src, 2, packed);
+    CU_ASSERT_EQUAL(packed[0], 'x');
+    CU_ASSERT_EQUAL(memcmp(packed + 1, &src[0].d, 8), 0);
+    CU_ASSERT_EQUAL(memcmp(packed + 9, &src[0].i, 4), 0);
+    CU_ASSERT_EQUAL(packed[13], 'y');
+    CU_ASSERT_EQUAL(memcmp(packed + 14, &src[1].d, 8), 0);
+    CU_ASSERT_EQUAL(memcmp(packed + 22, &src[1].i, 4), 0);
+    sim_dt_unpack(dt, packed, sizeof packed, dst, 2);
+    CU_ASSERT_EQUAL(dst[1].c, 'y');
+    CU_ASSERT_EQUAL(dst[1].d, -1.0);
+    CU_ASSERT_EQUAL(dst[1].i, 9);
+    check_sig(t, 1, 3, (MPI_Datatype[]){MPI_CHAR, MPI_DOUBLE, MPI_INT}, (size_t[]){1, 1, 1});
+}
+
+static void test_struct_extent_matches_c(void) {
+    struct ic {
+        int a;
+        char b;
+    };
+    struct sc {
+        short a;
+        char b;
+    };
+    MPI_Datatype t1, t2, t3;
+    OK(sim_dt_create_struct(R0, 2, (int[]){1, 1}, (MPI_Aint[]){0, offsetof(struct ic, b)},
+                            (MPI_Datatype[]){MPI_INT, MPI_CHAR}, &t1, NULL));
+    OK(sim_dt_create_struct(R0, 2, (int[]){1, 1}, (MPI_Aint[]){0, offsetof(struct sc, b)},
+                            (MPI_Datatype[]){MPI_SHORT, MPI_CHAR}, &t2, NULL));
+    OK(sim_dt_create_struct(R0, 2, (int[]){1, 1}, (MPI_Aint[]){0, 1},
+                            (MPI_Datatype[]){MPI_CHAR, MPI_CHAR}, &t3, NULL));
+    CU_ASSERT_EQUAL(sim_dt_extent(get(t1)), (MPI_Aint)sizeof(struct ic));
+    CU_ASSERT_EQUAL(sim_dt_extent(get(t2)), (MPI_Aint)sizeof(struct sc));
+    CU_ASSERT_EQUAL(sim_dt_extent(get(t3)), 2);
+    /* A vector is not padded: no epsilon outside structs. */
+    MPI_Datatype v;
+    OK(sim_dt_create_hvector(R0, 2, 1, 5, MPI_INT, &v, NULL));
+    CU_ASSERT_EQUAL(sim_dt_extent(get(v)), 9);
+}
+
+static void test_resized(void) {
+    MPI_Datatype r, c;
+    OK(sim_dt_create_resized(R0, MPI_INT, -4, 12, &r, NULL));
+    const sim_datatype *dt = get(r);
+    CU_ASSERT_EQUAL(sim_dt_lb(dt), -4);
+    CU_ASSERT_EQUAL(sim_dt_extent(dt), 12);
+    CU_ASSERT_EQUAL(sim_dt_size(dt), 4);
+    CU_ASSERT_EQUAL(sim_dt_true_lb(dt), 0);
+    CU_ASSERT_EQUAL(sim_dt_true_extent(dt), 4);
+    OK(sim_dt_create_contiguous(R0, 3, r, &c, NULL));
+    CU_ASSERT_EQUAL(sim_dt_lb(get(c)), -4);
+    CU_ASSERT_EQUAL(sim_dt_extent(get(c)), 36);
+    int a[9], packed[3];
+    fill_ints(a, 9);
+    sim_dt_pack(get(c), a, 1, packed);
+    const int want[3] = {0, 3, 6};
+    CU_ASSERT_EQUAL(memcmp(packed, want, sizeof want), 0);
+    /* count > 1 of the resized type itself steps by the new extent. */
+    sim_dt_pack(dt, &a[1], 3, packed);
+    const int want2[3] = {1, 4, 7};
+    CU_ASSERT_EQUAL(memcmp(packed, want2, sizeof want2), 0);
+}
+
+static void test_resized_markers_are_sticky(void) {
+    MPI_Datatype r, s;
+    OK(sim_dt_create_resized(R0, MPI_INT, 0, 16, &r, NULL));
+    OK(sim_dt_create_struct(R0, 2, (int[]){1, 1}, (MPI_Aint[]){0, 20},
+                            (MPI_Datatype[]){r, MPI_CHAR}, &s, NULL));
+    const sim_datatype *dt = get(s);
+    /* The upper-bound marker at 16 wins over the char at 20; no padding. */
+    CU_ASSERT_EQUAL(sim_dt_lb(dt), 0);
+    CU_ASSERT_EQUAL(sim_dt_extent(dt), 16);
+    CU_ASSERT_EQUAL(sim_dt_size(dt), 5);
+    CU_ASSERT_EQUAL(sim_dt_true_extent(dt), 21);
+}
+
+static void test_lb_ub_markers_in_struct(void) {
+    MPI_Datatype t;
+    OK(sim_dt_create_struct(R0, 3, (int[]){1, 1, 1}, (MPI_Aint[]){-8, 0, 32},
+                            (MPI_Datatype[]){MPI_LB, MPI_INT, MPI_UB}, &t, NULL));
+    const sim_datatype *dt = get(t);
+    CU_ASSERT_EQUAL(sim_dt_lb(dt), -8);
+    CU_ASSERT_EQUAL(sim_dt_extent(dt), 40);
+    CU_ASSERT_EQUAL(sim_dt_size(dt), 4);
+    CU_ASSERT_EQUAL(sim_dt_true_lb(dt), 0);
+    CU_ASSERT_EQUAL(sim_dt_true_extent(dt), 4);
+    int a[30], packed[3];
+    fill_ints(a, 30);
+    sim_dt_pack(dt, a, 3, packed);
+    CU_ASSERT_EQUAL(packed[0], 0);
+    CU_ASSERT_EQUAL(packed[1], 10);
+    CU_ASSERT_EQUAL(packed[2], 20);
+}
+
+static void test_dup(void) {
+    MPI_Datatype v, d, d2, di;
+    OK(sim_dt_create_vector(R0, 2, 1, 2, MPI_INT, &v, NULL));
+    OK(sim_dt_dup(R0, v, &d, NULL));
+    CU_ASSERT_NOT_EQUAL(d, v);
+    CU_ASSERT_FALSE(sim_dt_committed(get(d))); /* same committed state */
+    OK(sim_dt_commit(R0, v, NULL));
+    OK(sim_dt_dup(R0, v, &d2, NULL));
+    CU_ASSERT_TRUE(sim_dt_committed(get(d2)));
+    OK(sim_dt_dup(R0, MPI_INT, &di, NULL));
+    CU_ASSERT_TRUE(sim_dt_committed(get(di)));
+    CU_ASSERT_FALSE(sim_dt_is_predefined(di));
+    OK(sim_dt_free(R0, v, NULL));
+    CU_ASSERT_PTR_NULL(sim_dt_get(v));
+    /* The copy owes nothing to the freed original. */
+    CU_ASSERT_EQUAL(sim_dt_size(get(d2)), 8);
+    CU_ASSERT_EQUAL(sim_dt_extent(get(d2)), 12);
+    int a[4] = {10, 11, 12, 13}, packed[2];
+    sim_dt_pack(get(d2), a, 1, packed);
+    CU_ASSERT_EQUAL(packed[0], 10);
+    CU_ASSERT_EQUAL(packed[1], 12);
+}
+
+static void test_vector_of_struct(void) {
+    struct id {
+        int a;
+        double b;
+    };
+    MPI_Datatype s, v;
+    OK(sim_dt_create_struct(R0, 2, (int[]){1, 1}, (MPI_Aint[]){0, offsetof(struct id, b)},
+                            (MPI_Datatype[]){MPI_INT, MPI_DOUBLE}, &s, NULL));
+    CU_ASSERT_EQUAL(sim_dt_extent(get(s)), (MPI_Aint)sizeof(struct id));
+    OK(sim_dt_create_vector(R0, 2, 1, 2, s, &v, NULL));
+    CU_ASSERT_EQUAL(sim_dt_size(get(v)), 24);
+    CU_ASSERT_EQUAL(sim_dt_extent(get(v)), 3 * (MPI_Aint)sizeof(struct id));
+    struct id arr[4] = {{1, 1.5}, {2, 2.5}, {3, 3.5}, {4, 4.5}}, out[4];
+    memset(out, 0, sizeof out);
+    unsigned char packed[24];
+    sim_dt_pack(get(v), arr, 1, packed);
+    int i0, i2;
+    double d0, d2;
+    memcpy(&i0, packed, 4);
+    memcpy(&d0, packed + 4, 8);
+    memcpy(&i2, packed + 12, 4);
+    memcpy(&d2, packed + 16, 8);
+    CU_ASSERT_EQUAL(i0, 1);
+    CU_ASSERT_EQUAL(d0, 1.5);
+    CU_ASSERT_EQUAL(i2, 3);
+    CU_ASSERT_EQUAL(d2, 3.5);
+    sim_dt_unpack(get(v), packed, sizeof packed, out, 1);
+    CU_ASSERT_EQUAL(out[2].a, 3);
+    CU_ASSERT_EQUAL(out[1].a, 0);
+    check_sig(v, 1, 4, (MPI_Datatype[]){MPI_INT, MPI_DOUBLE, MPI_INT, MPI_DOUBLE},
+              (size_t[]){1, 1, 1, 1});
+}
+
+static void test_contiguous_of_vector(void) {
+    MPI_Datatype v, c;
+    OK(sim_dt_create_vector(R0, 2, 1, 2, MPI_INT, &v, NULL));
+    CU_ASSERT_EQUAL(sim_dt_extent(get(v)), 12);
+    OK(sim_dt_create_contiguous(R0, 4, v, &c, NULL));
+    CU_ASSERT_EQUAL(sim_dt_extent(get(c)), 48);
+    CU_ASSERT_EQUAL(sim_dt_size(get(c)), 32);
+    int a[12], packed[8];
+    fill_ints(a, 12);
+    sim_dt_pack(get(c), a, 1, packed);
+    const int want[8] = {0, 2, 3, 5, 6, 8, 9, 11};
+    CU_ASSERT_EQUAL(memcmp(packed, want, sizeof want), 0);
+}
+
+static void test_nested_contiguous_of_pairs(void) {
+    MPI_Datatype c2, c6;
+    OK(sim_dt_create_contiguous(R0, 2, MPI_DOUBLE_INT, &c2, NULL));
+    OK(sim_dt_create_contiguous(R0, 3, c2, &c6, NULL));
+    CU_ASSERT_EQUAL(sim_dt_size(get(c6)), 72);
+    CU_ASSERT_EQUAL(sim_dt_extent(get(c6)), 96);
+    struct s_double_int src[6], dst[6];
+    memset(src, 0x55, sizeof src);
+    memset(dst, 0, sizeof dst);
+    for (int i = 0; i < 6; i++) {
+        src[i].v = i + 0.25;
+        src[i].i = 100 + i;
+    }
+    unsigned char packed[72];
+    sim_dt_pack(get(c6), src, 1, packed);
+    for (int i = 0; i < 6; i++) {
+        double v;
+        int k;
+        memcpy(&v, packed + 12 * i, 8);
+        memcpy(&k, packed + 12 * i + 8, 4);
+        CU_ASSERT_EQUAL(v, i + 0.25);
+        CU_ASSERT_EQUAL(k, 100 + i);
+    }
+    sim_dt_unpack(get(c6), packed, sizeof packed, dst, 1);
+    CU_ASSERT_EQUAL(dst[5].v, 5.25);
+    CU_ASSERT_EQUAL(dst[5].i, 105);
+    CU_ASSERT_EQUAL(sim_dt_elements_of(get(c6), 72), 12);
+    sim_typesig *sig = sim_dt_signature(get(c6), 1);
+    CU_ASSERT_EQUAL(sig->nruns, 12);
+    CU_ASSERT_EQUAL(sig->runs[11].basic, MPI_INT);
+    sim_typesig_free(sig);
+}
+
+static void test_absolute_addresses(void) {
+    /* Displacements from MPI_Get_address used with MPI_BOTTOM (NULL). */
+    int x = 42;
+    double y = 6.5;
+    MPI_Datatype t;
+    OK(sim_dt_create_struct(R0, 2, (int[]){1, 1},
+                            (MPI_Aint[]){(MPI_Aint)(uintptr_t)&x, (MPI_Aint)(uintptr_t)&y},
+                            (MPI_Datatype[]){MPI_INT, MPI_DOUBLE}, &t, NULL));
+    unsigned char packed[12];
+    sim_dt_pack(get(t), NULL, 1, packed);
+    int x2;
+    double y2;
+    memcpy(&x2, packed, 4);
+    memcpy(&y2, packed + 4, 8);
+    CU_ASSERT_EQUAL(x2, 42);
+    CU_ASSERT_EQUAL(y2, 6.5);
+    x = 0;
+    y = 0;
+    sim_dt_unpack(get(t), packed, sizeof packed, NULL, 1);
+    CU_ASSERT_EQUAL(x, 42);
+    CU_ASSERT_EQUAL(y, 6.5);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Short messages and counting                                             */
+
+static void test_partial_unpack(void) {
+    int packed[3] = {7, 8, 0x0a0b0c0d};
+    int b[3] = {-1, -1, -1};
+    MPI_Datatype c;
+    OK(sim_dt_create_contiguous(R0, 3, MPI_INT, &c, NULL));
+    sim_dt_unpack(get(c), packed, 10, b, 1);
+    CU_ASSERT_EQUAL(b[0], 7);
+    CU_ASSERT_EQUAL(b[1], 8);
+    CU_ASSERT_EQUAL(memcmp(&b[2], &packed[2], 2), 0);
+    const unsigned char ff[2] = {0xff, 0xff};
+    CU_ASSERT_EQUAL(memcmp((char *)&b[2] + 2, ff, 2), 0);
+
+    MPI_Datatype v;
+    OK(sim_dt_create_vector(R0, 3, 2, 4, MPI_INT, &v, NULL));
+    int src[6] = {1, 2, 3, 4, 5, 6}, dst[12] = {0};
+    sim_dt_unpack(get(v), src, 12, dst, 1);
+    const int want[12] = {1, 2, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0};
+    CU_ASSERT_EQUAL(memcmp(dst, want, sizeof want), 0);
+    /* More bytes than the buffer holds: only count elements are written. */
+    int big[8] = {1, 2, 3, 4, 5, 6, 7, 8}, two[3] = {0, 0, -1};
+    sim_dt_unpack(get(MPI_INT), big, sizeof big, two, 2);
+    CU_ASSERT_EQUAL(two[1], 2);
+    CU_ASSERT_EQUAL(two[2], -1);
+}
+
+static void test_get_count(void) {
+    CU_ASSERT_EQUAL(sim_dt_count_of(get(MPI_INT), 12), 3);
+    CU_ASSERT_EQUAL(sim_dt_count_of(get(MPI_INT), 10), MPI_UNDEFINED);
+    CU_ASSERT_EQUAL(sim_dt_count_of(get(MPI_INT), 0), 0);
+    MPI_Datatype empty, v;
+    OK(sim_dt_create_contiguous(R0, 0, MPI_INT, &empty, NULL));
+    CU_ASSERT_EQUAL(sim_dt_count_of(get(empty), 0), 0);
+    OK(sim_dt_create_vector(R0, 3, 2, 4, MPI_INT, &v, NULL));
+    CU_ASSERT_EQUAL(sim_dt_count_of(get(v), 48), 2);
+    CU_ASSERT_EQUAL(sim_dt_count_of(get(v), 30), MPI_UNDEFINED);
+    CU_ASSERT_EQUAL(sim_dt_elements_of(get(v), 30), MPI_UNDEFINED);
+    CU_ASSERT_EQUAL(sim_dt_elements_of(get(v), 32), 8);
+    /* Counts that do not fit an int. */
+    CU_ASSERT_EQUAL(sim_dt_count_of(get(MPI_CHAR), (size_t)INT_MAX + 1), MPI_UNDEFINED);
+    CU_ASSERT_EQUAL(sim_dt_elements_of(get(MPI_CHAR), (size_t)INT_MAX + 1), MPI_UNDEFINED);
+    CU_ASSERT_EQUAL(sim_dt_elements_of_x(get(MPI_CHAR), (size_t)INT_MAX + 1),
+                    (MPI_Count)INT_MAX + 1);
+}
+
+static void test_get_elements_struct(void) {
+    struct id {
+        int a;
+        double b;
+    };
+    MPI_Datatype s;
+    OK(sim_dt_create_struct(R0, 2, (int[]){1, 1}, (MPI_Aint[]){0, offsetof(struct id, b)},
+                            (MPI_Datatype[]){MPI_INT, MPI_DOUBLE}, &s, NULL));
+    const sim_datatype *dt = get(s);
+    CU_ASSERT_EQUAL(sim_dt_size(dt), 12);
+    CU_ASSERT_EQUAL(sim_dt_elements_of(dt, 0), 0);
+    CU_ASSERT_EQUAL(sim_dt_elements_of(dt, 4), 1);
+    CU_ASSERT_EQUAL(sim_dt_elements_of(dt, 6), MPI_UNDEFINED);
+    CU_ASSERT_EQUAL(sim_dt_elements_of(dt, 12), 2);
+    CU_ASSERT_EQUAL(sim_dt_elements_of(dt, 16), 3);
+    CU_ASSERT_EQUAL(sim_dt_elements_of(dt, 24), 4);
+    CU_ASSERT_EQUAL(sim_dt_elements_of_x(dt, 16), 3);
+    CU_ASSERT_EQUAL(sim_dt_count_of(dt, 16), MPI_UNDEFINED);
+    CU_ASSERT_EQUAL(sim_dt_count_of(dt, 24), 2);
+    CU_ASSERT_EQUAL(sim_dt_elements_of(get(MPI_DOUBLE_INT), 12), 2);
+    CU_ASSERT_EQUAL(sim_dt_elements_of(get(MPI_DOUBLE_INT), 8), 1);
+    CU_ASSERT_EQUAL(sim_dt_count_of(get(MPI_DOUBLE_INT), 8), MPI_UNDEFINED);
+}
+
+static void test_status_bytes(void) {
+    MPI_Status st;
+    memset(&st, 0, sizeof st);
+    sim_status_set_bytes(&st, 5);
+    CU_ASSERT_EQUAL(sim_status_bytes(&st), 5);
+    CU_ASSERT_EQUAL(st.count_lo, 5);
+    CU_ASSERT_EQUAL(st.count_hi_and_cancelled, 0);
+    sim_status_set_bytes(&st, 0xffffffffu);
+    CU_ASSERT_EQUAL(sim_status_bytes(&st), 0xffffffffu);
+    size_t big = ((size_t)1 << 33) + 7;
+    sim_status_set_bytes(&st, big);
+    CU_ASSERT_EQUAL(sim_status_bytes(&st), big);
+    CU_ASSERT_EQUAL(st.count_hi_and_cancelled, 2 << 1);
+    /* The cancelled flag in bit 0 survives setting and reading the count. */
+    st.count_hi_and_cancelled |= 1;
+    sim_status_set_bytes(&st, ((size_t)1 << 40) + 3);
+    CU_ASSERT_EQUAL(st.count_hi_and_cancelled & 1, 1);
+    CU_ASSERT_EQUAL(sim_status_bytes(&st), ((size_t)1 << 40) + 3);
+    sim_status_set_bytes(&st, 12);
+    CU_ASSERT_EQUAL(st.count_hi_and_cancelled, 1);
+    CU_ASSERT_EQUAL(sim_status_bytes(&st), 12);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Signatures and matching                                                 */
+
+static void test_signature_runs(void) {
+    MPI_Datatype v;
+    OK(sim_dt_create_vector(R0, 3, 2, 4, MPI_INT, &v, NULL));
+    check_sig(v, 2, 1, (MPI_Datatype[]){MPI_INT}, (size_t[]){12});
+    MPI_Datatype s = make_cdi();
+    check_sig(s, 2, 6,
+              (MPI_Datatype[]){MPI_CHAR, MPI_DOUBLE, MPI_INT, MPI_CHAR, MPI_DOUBLE, MPI_INT},
+              (size_t[]){1, 1, 1, 1, 1, 1});
+    sim_typesig *empty = sim_dt_signature(get(MPI_INT), 0);
+    CU_ASSERT_EQUAL(empty->nruns, 0);
+    CU_ASSERT_EQUAL(empty->bytes, 0);
+    sim_typesig_free(empty);
+}
+
+static void test_match_type_mismatch(void) {
+    char *why = NULL;
+    CU_ASSERT_FALSE(matches(sig_of(MPI_DOUBLE, 2), MPI_INT, 4, &why));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(why);
+    CU_ASSERT_STRING_EQUAL(why,
+                           "element 0 is MPI_DOUBLE in the message but MPI_INT in the receive type");
+    g_free(why);
+    why = NULL;
+    /* Mismatch after a matching prefix names the right element. */
+    MPI_Datatype s;
+    OK(sim_dt_create_struct(R0, 2, (int[]){2, 1}, (MPI_Aint[]){0, 8},
+                            (MPI_Datatype[]){MPI_INT, MPI_DOUBLE}, &s, NULL));
+    CU_ASSERT_FALSE(matches(sim_dt_signature(get(s), 1), MPI_INT, 4, &why));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(why);
+    CU_ASSERT_STRING_EQUAL(why,
+                           "element 2 is MPI_DOUBLE in the message but MPI_INT in the receive type");
+    g_free(why);
+    /* Same types match; NULL why is allowed. */
+    CU_ASSERT_TRUE(matches(sim_dt_signature(get(s), 2), s, 2, NULL));
+}
+
+static void test_match_byte_and_packed(void) {
+    MPI_Datatype s = make_cdi();
+    CU_ASSERT_TRUE(matches(sig_of(MPI_BYTE, 8), MPI_INT, 2, NULL));
+    CU_ASSERT_TRUE(matches(sig_of(MPI_INT, 2), MPI_BYTE, 8, NULL));
+    CU_ASSERT_TRUE(matches(sig_of(MPI_PACKED, 13), s, 1, NULL));
+    CU_ASSERT_TRUE(matches(sim_dt_signature(get(s), 1), MPI_PACKED, 13, NULL));
+    /* Bytes need not fill whole elements of the receive type. */
+    CU_ASSERT_TRUE(matches(sig_of(MPI_BYTE, 3), MPI_INT, 1, NULL));
+}
+
+static void test_match_prefix_and_truncation(void) {
+    /* Fewer elements than the receive type holds: a prefix, fine. */
+    CU_ASSERT_TRUE(matches(sig_of(MPI_INT, 2), MPI_INT, 5, NULL));
+    MPI_Datatype s = make_cdi();
+    MPI_Datatype pre;
+    OK(sim_dt_create_struct(R0, 2, (int[]){1, 1}, (MPI_Aint[]){0, 8},
+                            (MPI_Datatype[]){MPI_CHAR, MPI_DOUBLE}, &pre, NULL));
+    CU_ASSERT_TRUE(matches(sim_dt_signature(get(pre), 1), s, 3, NULL));
+    /* More elements than it holds: truncation, which is not a signature
+     * error; only the part that fits is compared. */
+    CU_ASSERT_TRUE(matches(sig_of(MPI_INT, 10), MPI_INT, 5, NULL));
+    MPI_Datatype tail;
+    OK(sim_dt_create_struct(R0, 2, (int[]){5, 1}, (MPI_Aint[]){0, 24},
+                            (MPI_Datatype[]){MPI_INT, MPI_DOUBLE}, &tail, NULL));
+    CU_ASSERT_TRUE(matches(sim_dt_signature(get(tail), 1), MPI_INT, 5, NULL));
+    CU_ASSERT_FALSE(matches(sim_dt_signature(get(tail), 1), MPI_INT, 6, NULL));
+    /* A receive of size 0 matches anything (all of it is truncation). */
+    CU_ASSERT_TRUE(matches(sig_of(MPI_DOUBLE, 1), MPI_INT, 0, NULL));
+}
+
+static void test_match_distinct_handles(void) {
+    CU_ASSERT_FALSE(matches(sig_of(MPI_CHAR, 1), MPI_SIGNED_CHAR, 1, NULL));
+    CU_ASSERT_FALSE(matches(sig_of(MPI_CHAR, 1), MPI_UNSIGNED_CHAR, 1, NULL));
+    CU_ASSERT_FALSE(matches(sig_of(MPI_INT, 1), MPI_INT32_T, 1, NULL));
+    CU_ASSERT_FALSE(matches(sig_of(MPI_LONG, 1), MPI_LONG_LONG, 1, NULL));
+    CU_ASSERT_TRUE(matches(sig_of(MPI_LONG_LONG, 3), MPI_LONG_LONG_INT, 3, NULL));
+    CU_ASSERT_TRUE(matches(sig_of(MPI_C_COMPLEX, 1), MPI_C_FLOAT_COMPLEX, 1, NULL));
+    /* Pair types match their components; MPI_2INT is two ints. */
+    MPI_Datatype di;
+    OK(sim_dt_create_struct(R0, 2, (int[]){1, 1}, (MPI_Aint[]){0, 8},
+                            (MPI_Datatype[]){MPI_DOUBLE, MPI_INT}, &di, NULL));
+    CU_ASSERT_TRUE(matches(sig_of(MPI_DOUBLE_INT, 2), di, 2, NULL));
+    CU_ASSERT_TRUE(matches(sig_of(MPI_2INT, 2), MPI_INT, 4, NULL));
+    char *why = NULL;
+    CU_ASSERT_FALSE(matches(sig_of(MPI_DOUBLE_INT, 1), MPI_DOUBLE, 2, &why));
+    CU_ASSERT_STRING_EQUAL(why,
+                           "element 1 is MPI_INT in the message but MPI_DOUBLE in the receive type");
+    g_free(why);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Handles, life cycle, errors                                             */
+
+static void test_commit(void) {
+    MPI_Datatype t;
+    OK(sim_dt_create_contiguous(R0, 2, MPI_INT, &t, NULL));
+    CU_ASSERT_FALSE(sim_dt_committed(get(t)));
+    OK(sim_dt_commit(R0, t, NULL));
+    CU_ASSERT_TRUE(sim_dt_committed(get(t)));
+    OK(sim_dt_commit(R0, t, NULL));
+    OK(sim_dt_commit(R0, MPI_INT, NULL));
+    char *why = NULL;
+    CU_ASSERT_EQUAL(sim_dt_commit(R0, MPI_DATATYPE_NULL, &why), MPI_ERR_TYPE);
+    CU_ASSERT_STRING_EQUAL(why, "datatype is MPI_DATATYPE_NULL");
+    g_free(why);
+}
+
+static void test_free_rules(void) {
+    char *why = NULL;
+    CU_ASSERT_EQUAL(sim_dt_free(R0, MPI_INT, &why), MPI_ERR_TYPE);
+    CU_ASSERT_STRING_EQUAL(why, "datatype MPI_INT is predefined and cannot be freed");
+    g_free(why);
+    why = NULL;
+    CU_ASSERT_EQUAL(sim_dt_free(R0, MPI_DOUBLE_INT, NULL), MPI_ERR_TYPE);
+
+    MPI_Datatype a, b, c, d, e;
+    OK(sim_dt_create_contiguous(R0, 1, MPI_INT, &a, NULL));
+    OK(sim_dt_create_contiguous(R0, 2, MPI_INT, &b, NULL));
+    OK(sim_dt_create_contiguous(R0, 3, MPI_INT, &c, NULL));
+    CU_ASSERT_EQUAL(a, (MPI_Datatype)0x8c000010);
+    CU_ASSERT_EQUAL(c, (MPI_Datatype)0x8c000012);
+    /* Another rank may not free (or use) rank 0's type. */
+    CU_ASSERT_EQUAL(sim_dt_free(R1, b, &why), MPI_ERR_TYPE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(why, "was created by rank 0"));
+    g_free(why);
+    why = NULL;
+    CU_ASSERT_PTR_NULL(sim_dt_lookup(b, R1, "oldtype", NULL));
+    CU_ASSERT_PTR_NOT_NULL(sim_dt_lookup(b, R0, "oldtype", NULL));
+    OK(sim_dt_free(R0, b, NULL));
+    CU_ASSERT_EQUAL(sim_dt_free(R0, b, &why), MPI_ERR_TYPE);
+    CU_ASSERT_STRING_EQUAL(why, "datatype 0x8c000011 is not a valid datatype (freed or never "
+                                "created)");
+    g_free(why);
+    /* Freed handles are reused lowest first. */
+    OK(sim_dt_free(R0, a, NULL));
+    OK(sim_dt_create_contiguous(R0, 4, MPI_INT, &d, NULL));
+    OK(sim_dt_create_contiguous(R0, 5, MPI_INT, &e, NULL));
+    CU_ASSERT_EQUAL(d, a);
+    CU_ASSERT_EQUAL(e, b);
+    CU_ASSERT_EQUAL(sim_dt_size(get(e)), 20);
+}
+
+static void test_ref_keeps_freed_type(void) {
+    MPI_Datatype v;
+    OK(sim_dt_create_vector(R0, 2, 1, 2, MPI_INT, &v, NULL));
+    const sim_datatype *held = sim_dt_ref(get(v));
+    OK(sim_dt_free(R0, v, NULL));
+    CU_ASSERT_PTR_NULL(sim_dt_get(v));
+    int a[3] = {1, 2, 3}, packed[2];
+    sim_dt_pack(held, a, 1, packed);
+    CU_ASSERT_EQUAL(packed[0], 1);
+    CU_ASSERT_EQUAL(packed[1], 3);
+    sim_dt_unref(held);
+    /* Predefined types ignore references. */
+    sim_dt_unref(sim_dt_ref(get(MPI_INT)));
+    CU_ASSERT_EQUAL(sim_dt_size(get(MPI_INT)), 4);
+}
+
+static void expect_error(int rc, int want_rc, char *why, const char *want_why) {
+    CU_ASSERT_EQUAL(rc, want_rc);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(why);
+    CU_ASSERT_STRING_EQUAL(why, want_why);
+    g_free(why);
+}
+
+static void test_argument_errors(void) {
+    MPI_Datatype t = MPI_DATATYPE_NULL;
+    char *why = NULL;
+    int rc;
+    rc = sim_dt_create_contiguous(R0, -1, MPI_INT, &t, &why);
+    expect_error(rc, MPI_ERR_COUNT, why, "count -1 is negative");
+    why = NULL;
+    rc = sim_dt_create_vector(R0, 2, -2, 1, MPI_INT, &t, &why);
+    expect_error(rc, MPI_ERR_ARG, why, "blocklength -2 is negative");
+    why = NULL;
+    rc = sim_dt_create_indexed(R0, 2, (int[]){1, -1}, (int[]){0, 1}, MPI_INT, &t, &why);
+    expect_error(rc, MPI_ERR_ARG, why, "array_of_blocklengths[1] = -1 is negative");
+    why = NULL;
+    rc = sim_dt_create_indexed(R0, 2, (int[]){1, 1}, NULL, MPI_INT, &t, &why);
+    expect_error(rc, MPI_ERR_ARG, why, "array_of_displacements is NULL");
+    why = NULL;
+    rc = sim_dt_create_vector(R0, 2, 1, 1, MPI_DATATYPE_NULL, &t, &why);
+    expect_error(rc, MPI_ERR_TYPE, why, "oldtype is MPI_DATATYPE_NULL");
+    why = NULL;
+    rc = sim_dt_create_contiguous(R0, 2, MPI_COMM_WORLD, &t, &why);
+    expect_error(rc, MPI_ERR_TYPE, why, "oldtype 0x44000000 is not a datatype handle");
+    why = NULL;
+    rc = sim_dt_create_contiguous(R0, 2, MPI_UB, &t, &why);
+    expect_error(rc, MPI_ERR_TYPE, why, "oldtype is MPI_UB, which only MPI_Type_struct accepts");
+    why = NULL;
+    rc = sim_dt_create_struct(R0, 3, (int[]){1, 1, 1}, (MPI_Aint[]){0, 4, 8},
+                              (MPI_Datatype[]){MPI_INT, MPI_INT, MPI_DATATYPE_NULL}, &t, &why);
+    expect_error(rc, MPI_ERR_TYPE, why, "array_of_types[2] is MPI_DATATYPE_NULL");
+    why = NULL;
+    rc = sim_dt_create_resized(R0, MPI_INT, 0, 4, NULL, &why);
+    expect_error(rc, MPI_ERR_ARG, why, "newtype is NULL");
+    why = NULL;
+    rc = sim_dt_create_hindexed_block(R0, 1, -3, (MPI_Aint[]){0}, MPI_INT, &t, &why);
+    expect_error(rc, MPI_ERR_ARG, why, "blocklength -3 is negative");
+    /* Nothing was created by the failures. */
+    CU_ASSERT_EQUAL(t, MPI_DATATYPE_NULL);
+    CU_ASSERT_PTR_NULL(sim_dt_get((MPI_Datatype)0x8c000010));
+}
+
+static void test_empty_and_zero_blocks(void) {
+    MPI_Datatype c, v, s;
+    OK(sim_dt_create_contiguous(R0, 0, MPI_INT, &c, NULL));
+    OK(sim_dt_create_vector(R0, 0, 3, 5, MPI_DOUBLE, &v, NULL));
+    for (int k = 0; k < 2; k++) {
+        const sim_datatype *dt = get(k ? v : c);
+        CU_ASSERT_EQUAL(sim_dt_size(dt), 0);
+        CU_ASSERT_EQUAL(sim_dt_extent(dt), 0);
+        CU_ASSERT_EQUAL(sim_dt_lb(dt), 0);
+        CU_ASSERT_EQUAL(sim_dt_elements_of(dt, 0), 0);
+    }
+    /* A block of zero elements adds nothing, not even to the bounds. */
+    OK(sim_dt_create_struct(R0, 2, (int[]){1, 0}, (MPI_Aint[]){0, 100},
+                            (MPI_Datatype[]){MPI_INT, MPI_DOUBLE}, &s, NULL));
+    CU_ASSERT_EQUAL(sim_dt_extent(get(s)), 4);
+    CU_ASSERT_EQUAL(sim_dt_size(get(s)), 4);
+    int x = 5, out = 0;
+    sim_dt_pack(get(c), &x, 3, &out); /* writes nothing */
+    CU_ASSERT_EQUAL(out, 0);
+}
+
+static void test_large_types(void) {
+    /* A long vector stays compact: no per-block storage. */
+    MPI_Datatype v;
+    OK(sim_dt_create_vector(R0, 1 << 24, 1, 2, MPI_INT, &v, NULL));
+    const sim_datatype *dt = get(v);
+    CU_ASSERT_EQUAL(sim_dt_size(dt), (size_t)4 << 24);
+    CU_ASSERT_EQUAL(sim_dt_extent(dt), (((MPI_Aint)1 << 25) - 1) * 4);
+    CU_ASSERT_EQUAL(sim_dt_elements_of(dt, (size_t)4 << 24), 1 << 24);
+    sim_typesig *sig = sim_dt_signature(dt, 2);
+    CU_ASSERT_EQUAL(sig->nruns, 1);
+    CU_ASSERT_EQUAL(sig->runs[0].count, (size_t)2 << 24);
+    sim_typesig_free(sig);
+    /* Partial pack/unpack works on it without touching the whole range. */
+    int a[8], out[4] = {0};
+    fill_ints(a, 8);
+    sim_dt_unpack(dt, a, 16, out, 1);
+    CU_ASSERT_EQUAL(out[0], 0);
+    CU_ASSERT_EQUAL(out[2], 1);
+
+    /* Sizes beyond the address space are refused. */
+    MPI_Datatype big, bigger;
+    char *why = NULL;
+    OK(sim_dt_create_contiguous(R0, INT_MAX, MPI_INT, &big, NULL));
+    int rc = sim_dt_create_contiguous(R0, INT_MAX, big, &bigger, &why);
+    expect_error(rc, MPI_ERR_TYPE, why, "the type is too large: its size overflows");
+}
+
+/* ---------------------------------------------------------------------- */
+
+static int setup(void) {
+    sim_dt_init();
+    return 0;
+}
+
+static void setup_test(void) { sim_dt_init(); }
+static void teardown_test(void) { sim_dt_fini(); }
+
+int main(void) {
+    static const struct {
+        const char *name;
+        CU_TestFunc fn;
+    } tests[] = {
+        {"predefined sizes", test_predefined_sizes},
+        {"non-datatype handles", test_not_datatypes},
+        {"pair types", test_pair_types},
+        {"MPI_SHORT_INT packing skips padding", test_pair_pack_short_int},
+        {"pair signatures", test_pair_signatures},
+        {"names", test_names},
+        {"contiguous is dense", test_contiguous_dense},
+        {"vector layout", test_vector_layout},
+        {"vector, two elements", test_vector_two_elements},
+        {"hvector negative stride", test_hvector_negative_stride},
+        {"indexed packs in typemap order", test_indexed_typemap_order},
+        {"indexed negative displacement", test_indexed_negative_displacement},
+        {"hindexed bytes", test_hindexed_bytes},
+        {"indexed_block and hindexed_block", test_indexed_block_variants},
+        {"struct layout and padding", test_struct_layout_and_padding},
+        {"struct extents match C", test_struct_extent_matches_c},
+        {"resized", test_resized},
+        {"resized markers are sticky", test_resized_markers_are_sticky},
+        {"MPI_LB/MPI_UB in struct", test_lb_ub_markers_in_struct},
+        {"dup", test_dup},
+        {"vector of struct", test_vector_of_struct},
+        {"contiguous of vector", test_contiguous_of_vector},
+        {"nested contiguous of pairs", test_nested_contiguous_of_pairs},
+        {"absolute addresses from MPI_BOTTOM", test_absolute_addresses},
+        {"partial unpack", test_partial_unpack},
+        {"get_count", test_get_count},
+        {"get_elements of a struct", test_get_elements_struct},
+        {"status byte count", test_status_bytes},
+        {"signature runs", test_signature_runs},
+        {"match: type mismatch", test_match_type_mismatch},
+        {"match: MPI_BYTE and MPI_PACKED", test_match_byte_and_packed},
+        {"match: prefix and truncation", test_match_prefix_and_truncation},
+        {"match: distinct handles", test_match_distinct_handles},
+        {"commit", test_commit},
+        {"free rules and handle reuse", test_free_rules},
+        {"references keep freed types", test_ref_keeps_freed_type},
+        {"argument errors", test_argument_errors},
+        {"empty types and zero blocks", test_empty_and_zero_blocks},
+        {"large types", test_large_types},
+    };
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 2;
+    CU_pSuite suite =
+        CU_add_suite_with_setup_and_teardown("datatype", setup, NULL, setup_test, teardown_test);
+    if (!suite) {
+        CU_cleanup_registry();
+        return 2;
+    }
+    for (size_t i = 0; i < G_N_ELEMENTS(tests); i++)
+        if (!CU_add_test(suite, tests[i].name, tests[i].fn)) {
+            CU_cleanup_registry();
+            return 2;
+        }
+    CU_basic_set_mode(CU_BRM_VERBOSE);
+    CU_basic_run_tests();
+    unsigned failed = CU_get_number_of_tests_failed() + CU_get_number_of_failures();
+    CU_cleanup_registry();
+    return failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,15 @@
+# Offline stand-in for rules_java: Bazel's own tools load it even for C builds.
+def java_import(**kwargs):
+    native.java_import(**kwargs)
+
+def java_runtime(**kwargs):
+    native.java_runtime(**kwargs)
+
+def java_toolchain(**kwargs):
+    native.java_toolchain(**kwargs)
+
+def java_library(**kwargs):
+    native.java_library(**kwargs)
+
+def java_binary(**kwargs):
+    native.java_binary(**kwargs)
