@@ -104,8 +104,8 @@ void rankio_close(rankio_stream *s) {
     if (!s->out)
         return;
     rankio_flush(s);
+    fclose(s->err); /* opened last, so it is nearer the head of the C library's list */
     fclose(s->out);
-    fclose(s->err);
     g_string_free(s->pending_out, TRUE);
     g_string_free(s->pending_err, TRUE);
     s->out = s->err = NULL;

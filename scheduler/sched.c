@@ -207,6 +207,12 @@ static void on_fault(int sig, siginfo_t *si, void *uctx) {
     if (g_protect_jmp) {
         record_fault(g_protect_fault, sig, si, uctx);
         g_protect_fault->kind = SCHED_FAIL_SIGNAL;
+        /* sigsetjmp did not save the mask (that costs a system call per
+         * protected call), so unblock the signal by hand. */
+        sigset_t set;
+        sigemptyset(&set);
+        sigaddset(&set, sig);
+        pthread_sigmask(SIG_UNBLOCK, &set, NULL);
         siglongjmp(*g_protect_jmp, 1);
     }
     sched_rank *r = g_current;
@@ -309,7 +315,7 @@ bool sched_protected(void (*fn)(void *), void *arg, sched_fault *fault) {
     sigjmp_buf *outer = g_protect_jmp;
     sched_fault *outer_fault = g_protect_fault;
     memset(fault, 0, sizeof *fault);
-    if (sigsetjmp(jb, 1)) {
+    if (sigsetjmp(jb, 0)) {
         g_protect_jmp = outer;
         g_protect_fault = outer_fault;
         return false;
@@ -390,7 +396,9 @@ void sched_fini(void) {
         pthread_join(g_watchdog, NULL);
     }
     if (g_ranks) {
-        for (int i = 0; i < g_nranks; i++) {
+        /* Newest first: the C library keeps streams in a list with the newest
+         * at its head, so closing in this order costs O(1) per stream. */
+        for (int i = g_nranks - 1; i >= 0; i--) {
             sched_ctx_destroy(&g_ranks[i].ctx);
             rankio_close(&g_ranks[i].io);
         }

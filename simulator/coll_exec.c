@@ -85,7 +85,9 @@ typedef struct exec {
 
 /* Buffer address `off` bytes from buf.  Integer arithmetic because buf may
  * be MPI_BOTTOM (NULL) with absolute displacements in the datatype. */
-static void *at(const void *buf, MPI_Aint off) { return (void *)((uintptr_t)buf + (uintptr_t)off); }
+static void *at(const void *buf, MPI_Aint off) {
+    return (void *)((uintptr_t)buf + (uintptr_t)off);
+}
 
 static int fail(exec *e, int errclass, int rank, char *msg) {
     *e->err_rank = rank;
@@ -99,7 +101,9 @@ static const char *who(const exec *e, int r, char *buf, size_t n) {
     return buf;
 }
 
-static const sim_datatype *type_of(MPI_Datatype t) { return sim_dt_get(t); }
+static const sim_datatype *type_of(MPI_Datatype t) {
+    return sim_dt_get(t);
+}
 
 static void add_xfer(exec *e, int src, const void *sbuf, int scount, MPI_Datatype stype, int dst,
                      void *rbuf, int rcount, MPI_Datatype rtype, int blame) {
@@ -121,13 +125,16 @@ static void add_xfer(exec *e, int src, const void *sbuf, int scount, MPI_Datatyp
 static int prepare(exec *e, xfer *x) {
     char a[32], b[32];
     const sim_datatype *sdt = type_of(x->stype), *rdt = type_of(x->rtype);
-    if (!sdt || !rdt)
-        return fail(e, MPI_ERR_TYPE, sdt ? x->dst : x->src,
+    /* A side that moves nothing may name no valid type (Alltoallw entries
+     * with count 0 are commonly MPI_DATATYPE_NULL). */
+    bool bad_send = !sdt && x->scount > 0, bad_recv = !rdt && x->rcount > 0;
+    if (bad_send || bad_recv)
+        return fail(e, MPI_ERR_TYPE, bad_send ? x->src : x->dst,
                     g_strdup_printf("%s: %s uses an invalid datatype 0x%08x", e->name,
-                                    who(e, sdt ? x->dst : x->src, a, sizeof a),
-                                    (unsigned)(sdt ? x->rtype : x->stype)));
-    size_t sbytes = sim_dt_size(sdt) * (size_t)x->scount;
-    size_t rbytes = sim_dt_size(rdt) * (size_t)x->rcount;
+                                    who(e, bad_send ? x->src : x->dst, a, sizeof a),
+                                    (unsigned)(bad_send ? x->stype : x->rtype)));
+    size_t sbytes = sdt ? sim_dt_size(sdt) * (size_t)x->scount : 0;
+    size_t rbytes = rdt ? sim_dt_size(rdt) * (size_t)x->rcount : 0;
     if (sbytes != rbytes)
         return fail(e, MPI_ERR_TRUNCATE, x->blame,
                     g_strdup_printf("%s: %s receives %zu bytes (%d x %s) but %s sends %zu bytes "
@@ -142,13 +149,13 @@ static int prepare(exec *e, xfer *x) {
     bool ok = sim_typesig_matches(sig, rdt, x->rcount, &diff);
     sim_typesig_free(sig);
     if (!ok) {
-        int rc = fail(e, MPI_ERR_TYPE, x->blame,
-                      g_strdup_printf("%s: the data %s sends (%d x %s) does not match what %s "
-                                      "receives (%d x %s): %s",
-                                      e->name, who(e, x->src, b, sizeof b), x->scount,
-                                      sim_dt_name(x->stype), who(e, x->dst, a, sizeof a),
-                                      x->rcount, sim_dt_name(x->rtype),
-                                      diff ? diff : "type signatures differ"));
+        int rc =
+            fail(e, MPI_ERR_TYPE, x->blame,
+                 g_strdup_printf("%s: the data %s sends (%d x %s) does not match what %s "
+                                 "receives (%d x %s): %s",
+                                 e->name, who(e, x->src, b, sizeof b), x->scount,
+                                 sim_dt_name(x->stype), who(e, x->dst, a, sizeof a), x->rcount,
+                                 sim_dt_name(x->rtype), diff ? diff : "type signatures differ"));
         g_free(diff);
         return rc;
     }
@@ -214,8 +221,8 @@ static int exec_bcast(exec *e) {
     int root = e->root;
     for (int r = 0; r < e->c->comm->size; r++)
         if (r != root)
-            add_xfer(e, root, A[root].recvbuf, A[root].recvcount, A[root].recvtype, r,
-                     A[r].recvbuf, A[r].recvcount, A[r].recvtype, r);
+            add_xfer(e, root, A[root].recvbuf, A[root].recvcount, A[root].recvtype, r, A[r].recvbuf,
+                     A[r].recvcount, A[r].recvtype, r);
     return run_xfers(e);
 }
 
@@ -253,8 +260,8 @@ static int exec_scatter(exec *e, bool v) {
         }
         int cnt = v ? S->sendcounts[r] : S->sendcount;
         MPI_Aint off = (MPI_Aint)(v ? S->sdispls[r] : (MPI_Aint)r * S->sendcount) * ext;
-        add_xfer(e, e->root, at(S->sendbuf, off), cnt, S->sendtype, r, A[r].recvbuf,
-                 A[r].recvcount, A[r].recvtype, r);
+        add_xfer(e, e->root, at(S->sendbuf, off), cnt, S->sendtype, r, A[r].recvbuf, A[r].recvcount,
+                 A[r].recvtype, r);
     }
     return run_xfers(e);
 }
@@ -333,8 +340,8 @@ static int exec_alltoall(exec *e, sim_coll_kind kind) {
             case SIM_COLL_ALLTOALL:
                 stype = in_place ? S->recvtype : S->sendtype;
                 scount = in_place ? S->recvcount : S->sendcount;
-                sbuf = at(in_place ? S->recvbuf : S->sendbuf,
-                          (MPI_Aint)d * scount * extent_of(stype));
+                sbuf =
+                    at(in_place ? S->recvbuf : S->sendbuf, (MPI_Aint)d * scount * extent_of(stype));
                 rtype = D->recvtype;
                 rcount = D->recvcount;
                 rbuf = at(D->recvbuf, (MPI_Aint)s * rcount * extent_of(rtype));
@@ -343,8 +350,7 @@ static int exec_alltoall(exec *e, sim_coll_kind kind) {
                 stype = in_place ? S->recvtype : S->sendtype;
                 scount = in_place ? S->recvcounts[d] : S->sendcounts[d];
                 sbuf = at(in_place ? S->recvbuf : S->sendbuf,
-                          (MPI_Aint)(in_place ? S->rdispls[d] : S->sdispls[d]) *
-                              extent_of(stype));
+                          (MPI_Aint)(in_place ? S->rdispls[d] : S->sdispls[d]) * extent_of(stype));
                 rtype = D->recvtype;
                 rcount = D->recvcounts[s];
                 rbuf = at(D->recvbuf, (MPI_Aint)D->rdispls[s] * extent_of(rtype));
@@ -382,7 +388,9 @@ static int sum_counts(const int *counts, int n) {
     return s;
 }
 
-static bool builtin_op(MPI_Op op) { return SIM_HANDLE_KIND(op) == SIM_HKIND_BUILTIN; }
+static bool builtin_op(MPI_Op op) {
+    return SIM_HANDLE_KIND(op) == SIM_HKIND_BUILTIN;
+}
 
 /* Elements each rank contributes to this reduction. */
 static int reduce_count(const exec *e, const sim_coll_args *a) {
@@ -394,6 +402,15 @@ static int reduce_count(const exec *e, const sim_coll_args *a) {
     default:
         return a->sendcount;
     }
+}
+
+static bool sig_equal(const sim_typesig *a, const sim_typesig *b) {
+    if (a->nruns != b->nruns)
+        return false;
+    for (int i = 0; i < a->nruns; i++)
+        if (a->runs[i].basic != b->runs[i].basic || a->runs[i].count != b->runs[i].count)
+            return false;
+    return true;
 }
 
 /* Checks that every member reduces the same amount of data of the same
@@ -454,17 +471,23 @@ static int check_reduction(exec *e, int ref) {
                                         sim_dt_name(R->sendtype)));
         if (xbytes == 0)
             continue;
+        /* Strict equality: MPI_BYTE matching anything is a rule for
+         * messages; a reduction interprets the data by its type. */
         sim_typesig *sig = sim_dt_signature(xdt, xcount);
+        sim_typesig *rsig = sim_dt_signature(rdt, rcount);
         char *diff = NULL;
-        bool ok = sim_typesig_matches(sig, rdt, rcount, &diff);
+        bool ok = sig_equal(sig, rsig);
+        if (!ok && sim_typesig_matches(sig, rdt, rcount, &diff))
+            diff = g_strdup("reductions need the same basic types on all ranks, and MPI_BYTE "
+                            "does not stand in for others there");
         sim_typesig_free(sig);
+        sim_typesig_free(rsig);
         if (!ok) {
             int rc = fail(e, MPI_ERR_TYPE, r,
-                          g_strdup_printf("%s: rank %d reduces %d x %s but %s reduces %d x %s: %s",
-                                          e->name, r, xcount, sim_dt_name(X->sendtype),
-                                          who(e, ref, a, sizeof a), rcount,
-                                          sim_dt_name(R->sendtype),
-                                          diff ? diff : "type signatures differ"));
+                          g_strdup_printf(
+                              "%s: rank %d reduces %d x %s but %s reduces %d x %s: %s", e->name, r,
+                              xcount, sim_dt_name(X->sendtype), who(e, ref, a, sizeof a), rcount,
+                              sim_dt_name(R->sendtype), diff ? diff : "type signatures differ"));
             g_free(diff);
             return rc;
         }
@@ -481,8 +504,7 @@ static void **snapshot(exec *e, size_t bytes) {
     for (int r = 0; r < n; r++) {
         p[r] = g_malloc0(bytes ? bytes : 1);
         if (bytes)
-            sim_dt_pack(type_of(A[r].sendtype), contribution(&A[r]), reduce_count(e, &A[r]),
-                        p[r]);
+            sim_dt_pack(type_of(A[r].sendtype), contribution(&A[r]), reduce_count(e, &A[r]), p[r]);
     }
     return p;
 }
@@ -493,8 +515,17 @@ static void free_snapshot(void **p, int n) {
     g_free(p);
 }
 
+/* Reports a failed op application; takes msg. */
+static int op_failed(exec *e, int rc, int rank, char *msg) {
+    rc = fail(e, rc, rank, g_strdup_printf("%s: %s", e->name, msg ? msg : "reduction failed"));
+    g_free(msg);
+    return rc;
+}
+
 /* p[i] := p[i-1] op p[i] for i in [1, upto]: afterwards p[i] holds the
- * prefix r0 op ... op ri.  Step i uses the op of member op_rank(i). */
+ * prefix r0 op ... op ri.  Step i uses the op of member op_from, or of
+ * member i when op_from is -1 (Scan: each rank's own function makes its
+ * result). */
 static int fold(exec *e, void **p, int upto, int count, MPI_Datatype type, int op_from) {
     const sim_coll_args *A = e->c->args;
     for (int i = 1; i <= upto; i++) {
@@ -502,8 +533,7 @@ static int fold(exec *e, void **p, int upto, int count, MPI_Datatype type, int o
         char *msg = NULL;
         int rc = sim_op_apply_packed(A[who_op].op, p[i - 1], p[i], count, type, &msg);
         if (rc != MPI_SUCCESS)
-            return fail(e, rc, who_op,
-                        g_strdup_printf("%s: %s", e->name, msg ? msg : "reduction failed"));
+            return op_failed(e, rc, who_op, msg);
     }
     return MPI_SUCCESS;
 }
@@ -570,8 +600,7 @@ static int exec_reduction(exec *e) {
             char *msg = NULL;
             rc = sim_op_apply_packed(A[i + 1].op, p[i - 1], p[i], count, type, &msg);
             if (rc != MPI_SUCCESS)
-                rc = fail(e, rc, i + 1,
-                          g_strdup_printf("%s: %s", e->name, msg ? msg : "reduction failed"));
+                rc = op_failed(e, rc, i + 1, msg);
         }
         for (int r = 1; rc == MPI_SUCCESS && r < n; r++)
             deliver(p[r - 1], bytes, A[r].recvbuf, A[r].sendcount, A[r].recvtype);
@@ -581,8 +610,7 @@ static int exec_reduction(exec *e) {
         size_t off = 0;
         for (int r = 0; rc == MPI_SUCCESS && r < n; r++) {
             int cnt = kind == SIM_COLL_REDUCE_SCATTER ? A[r].recvcounts[r] : A[r].recvcount;
-            deliver((char *)p[n - 1] + off, esize * (size_t)cnt, A[r].recvbuf, cnt,
-                    A[r].recvtype);
+            deliver((char *)p[n - 1] + off, esize * (size_t)cnt, A[r].recvbuf, cnt, A[r].recvtype);
             off += esize * (size_t)cnt;
         }
         break;

@@ -8,6 +8,7 @@
 
 #include "scheduler/sched.h"
 #include "scheduler/symbolize.h"
+#include "simulator/datatype.h"
 #include "simulator/engine.h"
 #include "simulator/events.h"
 #include "simulator/op.h"
@@ -112,8 +113,11 @@ void sim_call_enter(const char *fname, void *caller) {
         sim_clock_charge_compute(self);
         p->call = fname;
         p->call_site = caller;
-        g_free(p->call_args);
-        p->call_args = NULL;
+        if (p->call_args) {
+            g_free(p->call_args);
+            p->call_args = NULL;
+        }
+        p->p2p_lazy = false;
     }
 }
 
@@ -140,7 +144,47 @@ void sim_call_args(const char *fmt, ...) {
     va_start(ap, fmt);
     g_free(p->call_args);
     p->call_args = g_strdup_vprintf(fmt, ap);
+    p->p2p_lazy = false;
     va_end(ap);
+}
+
+void sim_call_args_p2p(const sim_p2p_args *args) {
+    int self = sched_current();
+    if (self < 0)
+        return;
+    sim_proc *p = sim_proc_of(self);
+    if (p->call_depth > 1)
+        return;
+    p->p2p_args = *args;
+    p->p2p_lazy = true;
+}
+
+static const char *peer_text(int peer, char *buf, size_t n) {
+    if (peer == MPI_ANY_SOURCE)
+        return "MPI_ANY_SOURCE";
+    if (peer == MPI_PROC_NULL)
+        return "MPI_PROC_NULL";
+    snprintf(buf, n, "%d", peer);
+    return buf;
+}
+
+const char *sim_call_args_text(int world_rank) {
+    sim_proc *p = sim_proc_of(world_rank);
+    if (p->p2p_lazy) {
+        const sim_p2p_args *a = &p->p2p_args;
+        char pb[16], tb[16];
+        if (a->tag == MPI_ANY_TAG)
+            snprintf(tb, sizeof tb, "MPI_ANY_TAG");
+        else
+            snprintf(tb, sizeof tb, "%d", a->tag);
+        g_free(p->call_args);
+        p->call_args = g_strdup_printf("%s=%s, tag=%s, count=%d, %s, %s",
+                                       a->is_recv ? "source" : "dest",
+                                       peer_text(a->peer, pb, sizeof pb), tb, a->count,
+                                       sim_dt_name(a->type), sim_comm_describe(a->comm));
+        p->p2p_lazy = false;
+    }
+    return p->call_args ? p->call_args : "";
 }
 
 const char *sim_location(void *call_site) {

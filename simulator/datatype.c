@@ -23,11 +23,10 @@
  */
 #include "simulator/datatype.h"
 
-#include <complex.h>
 #include <glib.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdalign.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -193,17 +192,17 @@ typedef struct pair_info {
 } pair_info;
 
 #define DT_PAIR(h, st, t1, t2)                                                                     \
-    {(h), #h, (t1), (t2), offsetof(struct st, i), sizeof(struct st), alignof(struct st)},
+    { (h), #h, (t1), (t2), offsetof(struct st, i), sizeof(struct st), alignof(struct st) }
 static const pair_info pairs[] = {
-    DT_PAIR(MPI_FLOAT_INT, pair_float_int, MPI_FLOAT, MPI_INT)
-    DT_PAIR(MPI_DOUBLE_INT, pair_double_int, MPI_DOUBLE, MPI_INT)
-    DT_PAIR(MPI_LONG_INT, pair_long_int, MPI_LONG, MPI_INT)
-    DT_PAIR(MPI_SHORT_INT, pair_short_int, MPI_SHORT, MPI_INT)
-    DT_PAIR(MPI_LONG_DOUBLE_INT, pair_long_double_int, MPI_LONG_DOUBLE, MPI_INT)
-    DT_PAIR(MPI_2INT, pair_int_int, MPI_INT, MPI_INT)
-    DT_PAIR(MPI_2INTEGER, pair_int_int, MPI_INTEGER, MPI_INTEGER)
-    DT_PAIR(MPI_2REAL, pair_float_float, MPI_REAL, MPI_REAL)
-    DT_PAIR(MPI_2DOUBLE_PRECISION, pair_double_double, MPI_DOUBLE_PRECISION, MPI_DOUBLE_PRECISION)
+    DT_PAIR(MPI_FLOAT_INT, pair_float_int, MPI_FLOAT, MPI_INT),
+    DT_PAIR(MPI_DOUBLE_INT, pair_double_int, MPI_DOUBLE, MPI_INT),
+    DT_PAIR(MPI_LONG_INT, pair_long_int, MPI_LONG, MPI_INT),
+    DT_PAIR(MPI_SHORT_INT, pair_short_int, MPI_SHORT, MPI_INT),
+    DT_PAIR(MPI_LONG_DOUBLE_INT, pair_long_double_int, MPI_LONG_DOUBLE, MPI_INT),
+    DT_PAIR(MPI_2INT, pair_int_int, MPI_INT, MPI_INT),
+    DT_PAIR(MPI_2INTEGER, pair_int_int, MPI_INTEGER, MPI_INTEGER),
+    DT_PAIR(MPI_2REAL, pair_float_float, MPI_REAL, MPI_REAL),
+    DT_PAIR(MPI_2DOUBLE_PRECISION, pair_double_double, MPI_DOUBLE_PRECISION, MPI_DOUBLE_PRECISION),
 };
 #undef DT_PAIR
 
@@ -217,11 +216,17 @@ static guint first_free;                  /* no free derived index below this */
 static GHashTable *predef_names;          /* (rank, handle) -> name set on a predefined type */
 static GHashTable *invalid_labels;        /* handle -> "invalid datatype 0x..." */
 
-static size_t basic_size(MPI_Datatype basic) { return ((unsigned)basic >> 8) & 0xffu; }
+static size_t basic_size(MPI_Datatype basic) {
+    return ((unsigned)basic >> 8) & 0xffu;
+}
 
-static bool is_wildcard(MPI_Datatype basic) { return basic == MPI_BYTE || basic == MPI_PACKED; }
+static bool is_wildcard(MPI_Datatype basic) {
+    return basic == MPI_BYTE || basic == MPI_PACKED;
+}
 
-static MPI_Aint dt_extent(const sim_datatype *dt) { return dt->ub - dt->lb; }
+static MPI_Aint dt_extent(const sim_datatype *dt) {
+    return dt->ub - dt->lb;
+}
 
 /* Address arithmetic through uintptr_t: displacements may be negative and
  * the base may be MPI_BOTTOM (NULL) with absolute displacements. */
@@ -403,8 +408,8 @@ const sim_datatype *sim_dt_lookup(MPI_Datatype type, int rank, const char *argna
     else if (!dt && SIM_HANDLE_OBJ((unsigned)type) != SIM_OBJ_DATATYPE)
         msg = g_strdup_printf("%s 0x%08x is not a datatype handle", argname, (unsigned)type);
     else if (!dt)
-        msg = g_strdup_printf("%s 0x%08x is not a valid datatype (freed or never created)",
-                              argname, (unsigned)type);
+        msg = g_strdup_printf("%s 0x%08x is not a valid datatype (freed or never created)", argname,
+                              (unsigned)type);
     else if (!dt->predefined && rank >= 0 && dt->creator >= 0 && dt->creator != rank)
         msg = g_strdup_printf("%s %s was created by rank %d; rank %d cannot use it "
                               "(datatype handles are local to a process)",
@@ -418,13 +423,33 @@ const sim_datatype *sim_dt_lookup(MPI_Datatype type, int rank, const char *argna
     return NULL;
 }
 
-bool sim_dt_committed(const sim_datatype *dt) { return dt->predefined || dt->committed; }
-size_t sim_dt_size(const sim_datatype *dt) { return dt->size; }
-MPI_Aint sim_dt_extent(const sim_datatype *dt) { return dt_extent(dt); }
-MPI_Aint sim_dt_lb(const sim_datatype *dt) { return dt->lb; }
-MPI_Aint sim_dt_true_lb(const sim_datatype *dt) { return dt->true_lb; }
-MPI_Aint sim_dt_true_extent(const sim_datatype *dt) { return dt->true_ub - dt->true_lb; }
-MPI_Datatype sim_dt_handle(const sim_datatype *dt) { return dt->handle; }
+bool sim_dt_committed(const sim_datatype *dt) {
+    return dt->predefined || dt->committed;
+}
+size_t sim_dt_size(const sim_datatype *dt) {
+    return dt->size;
+}
+MPI_Aint sim_dt_extent(const sim_datatype *dt) {
+    return dt_extent(dt);
+}
+MPI_Aint sim_dt_lb(const sim_datatype *dt) {
+    return dt->lb;
+}
+MPI_Aint sim_dt_true_lb(const sim_datatype *dt) {
+    return dt->true_lb;
+}
+MPI_Aint sim_dt_true_extent(const sim_datatype *dt) {
+    return dt->true_ub - dt->true_lb;
+}
+MPI_Datatype sim_dt_handle(const sim_datatype *dt) {
+    return dt->handle;
+}
+
+MPI_Datatype sim_dt_uniform_basic(const sim_datatype *dt) {
+    if (dt->usig->len != 1)
+        return MPI_DATATYPE_NULL;
+    return g_array_index(dt->usig, sig_run, 0).basic;
+}
 
 bool sim_dt_is_predefined(MPI_Datatype type) {
     const sim_datatype *dt = sim_dt_get(type);
@@ -555,9 +580,9 @@ static bool expand_blocks(GArray *blocks, const sim_datatype *t, MPI_Aint disp, 
         blocks_append(blocks, disp + b->off, b->len * copies);
         return true;
     }
-    size_t need;
-    if (__builtin_mul_overflow(copies, t->nrep * (size_t)t->unit->len, &need) ||
-        blocks->len + need > DT_MAX_PIECES)
+    size_t per_copy, need;
+    if (__builtin_mul_overflow(t->nrep, (size_t)t->unit->len, &per_copy) ||
+        __builtin_mul_overflow(copies, per_copy, &need) || blocks->len + need > DT_MAX_PIECES)
         return false;
     for (size_t i = 0; i < copies; i++) {
         MPI_Aint ci = disp + (MPI_Aint)i * ext;
@@ -696,10 +721,9 @@ static int build(int rank, const piece *ps, size_t np, size_t nrep, MPI_Aint rep
         /* Data layout. */
         const sim_datatype *t = only->t;
         MPI_Aint copies_span;
-        bool outer_continues =
-            nrep == 1 ||
-            (!__builtin_mul_overflow((MPI_Aint)only->copies, dt_extent(t), &copies_span) &&
-             rep_stride == copies_span);
+        bool outer_continues = nrep == 1 || (!__builtin_mul_overflow((MPI_Aint)only->copies,
+                                                                     dt_extent(t), &copies_span) &&
+                                             rep_stride == copies_span);
         if (ndata == 1 && tiles(t) && outer_continues) {
             /* All copies continue t's own repetition: no expansion. */
             for (guint k = 0; k < t->unit->len; k++) {
@@ -1152,8 +1176,9 @@ bool sim_typesig_matches(const sim_typesig *msg, const sim_datatype *dt, int cou
             if (why) {
                 size_t run_bytes = msg->runs[mi].count * basic_size(a);
                 size_t elem = mbefore + (run_bytes - mleft) / basic_size(a);
-                *why = g_strdup_printf("element %zu is %s in the message but %s in the receive type",
-                                       elem, sim_dt_name(a), sim_dt_name(b));
+                *why =
+                    g_strdup_printf("element %zu is %s in the message but %s in the receive type",
+                                    elem, sim_dt_name(a), sim_dt_name(b));
             }
             return false;
         }

@@ -41,7 +41,7 @@ typedef struct sim_typesig {
     struct sim_sigrun {
         MPI_Datatype basic; /* a predefined basic type handle */
         size_t count;
-    } *runs;
+    } * runs;
     size_t bytes; /* total packed size */
 } sim_typesig;
 
@@ -55,7 +55,7 @@ size_t sim_dt_size(const sim_datatype *dt);     /* MPI_Type_size */
 MPI_Aint sim_dt_extent(const sim_datatype *dt); /* MPI_Type_get_extent */
 MPI_Aint sim_dt_lb(const sim_datatype *dt);
 /* For reports: "MPI_INT", "derived type 0x8c000010", 'derived type
- * 0x8c000010 "row"' once named, "invalid datatype 0x1234" for anything else.
+ * 0x8c000010 "row"' once named, "invalid datatype 0x00001234" for anything else.
  * Never NULL; a derived type's string lives until it is freed or renamed. */
 const char *sim_dt_name(MPI_Datatype type);
 
@@ -113,11 +113,17 @@ void sim_dt_fini(void);
 /* Like sim_dt_get, for an argument named argname ("oldtype") of an MPI call
  * made by world rank `rank`: also refuses MPI_DATATYPE_NULL, MPI_LB/MPI_UB
  * and derived types created by another rank (handles are local to the rank
- * that made them).  On failure returns NULL and sets *why (g_free it) to a
- * message naming the argument, e.g. "oldtype is MPI_DATATYPE_NULL". */
+ * that made them; rank -1 skips that check).  On failure returns NULL and sets *why (g_free it) to
+ * a message naming the argument, e.g. "oldtype is MPI_DATATYPE_NULL". */
 const sim_datatype *sim_dt_lookup(MPI_Datatype type, int rank, const char *argname, char **why);
 
 MPI_Datatype sim_dt_handle(const sim_datatype *dt);
+
+/* The one basic type of dt's whole signature (MPI_INT for a vector of
+ * MPI_INT, MPI_INT for MPI_2INT), or MPI_DATATYPE_NULL when it has several
+ * (MPI_DOUBLE_INT, structs) or none (empty types): lets a reduction treat a
+ * derived type of one basic type as sim_dt_elements_of(...) elements of it. */
+MPI_Datatype sim_dt_uniform_basic(const sim_datatype *dt);
 MPI_Aint sim_dt_true_lb(const sim_datatype *dt);     /* MPI_Type_get_true_extent */
 MPI_Aint sim_dt_true_extent(const sim_datatype *dt); /* 0 for an empty type */
 

@@ -91,7 +91,7 @@ static int post_send_into(sim_request *req) {
         sim_req_complete(req);
         return MPI_SUCCESS;
     }
-    const sim_datatype *dt = sim_dt_get(req->type);
+    const sim_datatype *dt = req->dt;
     sim_message *m = g_new0(sim_message, 1);
     m->seq = sim_g->send_seq++;
     m->src = me->rank;
@@ -164,7 +164,7 @@ sim_request *sim_post_send(sim_send_kind kind, const void *buf, int count, MPI_D
     req->send_kind = kind;
     req->buf = (void *)buf;
     req->count = count;
-    req->type = type;
+    sim_req_set_type(req, type);
     req->peer = dest;
     req->tag = tag;
     req->comm = comm;
@@ -202,7 +202,7 @@ sim_request *sim_post_recv(void *buf, int count, MPI_Datatype type, int source, 
     sim_request *req = sim_req_new(SIM_REQ_RECV, call);
     req->buf = buf;
     req->count = count;
-    req->type = type;
+    sim_req_set_type(req, type);
     req->peer = source;
     req->tag = tag;
     req->comm = comm;
@@ -235,7 +235,7 @@ static void unpack_cb(void *p) {
 
 /* Copies message m into receive request r and completes both sides. */
 static void deliver(sim_message *m, sim_request *r) {
-    const sim_datatype *dt = sim_dt_get(r->type);
+    const sim_datatype *dt = r->dt;
     size_t cap = sim_dt_size(dt) * (size_t)r->count;
     size_t bytes = m->bytes <= cap ? m->bytes : cap;
     char *why = NULL;

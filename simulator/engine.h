@@ -53,6 +53,7 @@ struct sim_message {
 };
 
 struct sim_request {
+    GList live_link;       /* in the list of live requests (request.c) */
     int index;             /* handle index, -1 while unpublished */
     sim_req_kind kind;
     int owner;             /* world rank */
@@ -74,6 +75,7 @@ struct sim_request {
     void *buf;
     int count;
     MPI_Datatype type;
+    const sim_datatype *dt; /* referenced: MPI_Type_free may come before completion */
     sim_send_kind send_kind;
     sim_message *msg;      /* send: the message in flight; mrecv: the matched message */
     uint64_t seq;          /* post order of receives */
@@ -83,6 +85,8 @@ struct sim_request {
 
 /* ---- requests (request.c) ---- */
 sim_request *sim_req_new(sim_req_kind kind, const char *call);
+/* Sets the request's datatype and keeps it alive until the request is released. */
+void sim_req_set_type(sim_request *req, MPI_Datatype type);
 void sim_req_release(sim_request *req); /* drop handle and memory */
 /* Looks up a handle of the calling rank; NULL for MPI_REQUEST_NULL or invalid
  * (*invalid set in the latter case). */

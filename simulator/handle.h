@@ -31,6 +31,6 @@ enum {
     ((int)(((unsigned)(kind) << 30) | ((unsigned)(obj) << 26) | (unsigned)(index)))
 #define SIM_HANDLE_KIND(h) (((unsigned)(h) >> 30) & 0x3u)
 #define SIM_HANDLE_OBJ(h) (((unsigned)(h) >> 26) & 0xfu)
-#define SIM_HANDLE_INDEX(h) ((unsigned)(h) & 0x03ffffffu)
+#define SIM_HANDLE_INDEX(h) ((unsigned)(h)&0x03ffffffu)
 
 #endif

@@ -34,7 +34,7 @@ typedef struct call {
     const char *fn; /* "MPI_Bcast" */
     MPI_Comm handle;
     sim_comm *comm;
-    int me; /* the caller's rank in comm */
+    int me;               /* the caller's rank in comm */
     MPI_Request *request; /* NULL for blocking calls */
 } call;
 
@@ -124,8 +124,8 @@ static int check_counts(const call *k, const int *counts, const char *arg) {
     TRY(check_array(k, counts, arg));
     for (int i = 0; i < k->comm->size; i++)
         if (counts[i] < 0)
-            return sim_error(k->handle, MPI_ERR_COUNT, "%s: %s[%d] = %d is negative", k->fn, arg,
-                             i, counts[i]);
+            return sim_error(k->handle, MPI_ERR_COUNT, "%s: %s[%d] = %d is negative", k->fn, arg, i,
+                             counts[i]);
     return MPI_SUCCESS;
 }
 
@@ -261,10 +261,9 @@ static int do_reduce(const char *fn, sim_coll_kind kind, const void *sendbuf, vo
     return post(&k, kind, &a);
 }
 
-static int do_reduce_scatter(const char *fn, sim_coll_kind kind, const void *sendbuf,
-                             void *recvbuf, const int *recvcounts, int recvcount,
-                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, bool nb,
-                             MPI_Request *request) {
+static int do_reduce_scatter(const char *fn, sim_coll_kind kind, const void *sendbuf, void *recvbuf,
+                             const int *recvcounts, int recvcount, MPI_Datatype datatype, MPI_Op op,
+                             MPI_Comm comm, bool nb, MPI_Request *request) {
     call k;
     TRY(begin(&k, fn, comm, nb, request));
     int mine;
@@ -372,9 +371,9 @@ static int do_scatter(const char *fn, sim_coll_kind kind, const void *sendbuf, i
 
 /* Allgather and Allgatherv (recvcounts/displs NULL for Allgather). */
 static int do_allgather(const char *fn, sim_coll_kind kind, const void *sendbuf, int sendcount,
-                        MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                        const int *recvcounts, const int *displs, MPI_Datatype recvtype,
-                        MPI_Comm comm, bool nb, MPI_Request *request) {
+                        MPI_Datatype sendtype, void *recvbuf, int recvcount, const int *recvcounts,
+                        const int *displs, MPI_Datatype recvtype, MPI_Comm comm, bool nb,
+                        MPI_Request *request) {
     call k;
     TRY(begin(&k, fn, comm, nb, request));
     if (sendbuf != MPI_IN_PLACE) {
@@ -511,9 +510,10 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
                 int root, MPI_Comm comm) {
     SIM_ENTER("MPI_Reduce");
     sim_call_args("root=%d count=%d datatype=%s op=%s comm=%s%s", root, count,
-                  sim_dt_name(datatype), sim_op_name(op), comm_name(comm), in_place_note(sendbuf, "sendbuf"));
-    SIM_RETURN(do_reduce("MPI_Reduce", SIM_COLL_REDUCE, sendbuf, recvbuf, count, datatype, op,
-                         root, comm, false, NULL));
+                  sim_dt_name(datatype), sim_op_name(op), comm_name(comm),
+                  in_place_note(sendbuf, "sendbuf"));
+    SIM_RETURN(do_reduce("MPI_Reduce", SIM_COLL_REDUCE, sendbuf, recvbuf, count, datatype, op, root,
+                         comm, false, NULL));
 }
 SIM_ALIAS(MPI_Reduce);
 
@@ -521,24 +521,25 @@ int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
                  int root, MPI_Comm comm, MPI_Request *request) {
     SIM_ENTER("MPI_Ireduce");
     sim_call_args("root=%d count=%d datatype=%s op=%s comm=%s%s", root, count,
-                  sim_dt_name(datatype), sim_op_name(op), comm_name(comm), in_place_note(sendbuf, "sendbuf"));
+                  sim_dt_name(datatype), sim_op_name(op), comm_name(comm),
+                  in_place_note(sendbuf, "sendbuf"));
     SIM_RETURN(do_reduce("MPI_Ireduce", SIM_COLL_REDUCE, sendbuf, recvbuf, count, datatype, op,
                          root, comm, true, request));
 }
 SIM_ALIAS(MPI_Ireduce);
 
-int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                   MPI_Op op, MPI_Comm comm) {
+int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                   MPI_Comm comm) {
     SIM_ENTER("MPI_Allreduce");
     sim_call_args("count=%d datatype=%s op=%s comm=%s%s", count, sim_dt_name(datatype),
                   sim_op_name(op), comm_name(comm), in_place_note(sendbuf, "sendbuf"));
-    SIM_RETURN(do_reduce("MPI_Allreduce", SIM_COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype,
-                         op, -1, comm, false, NULL));
+    SIM_RETURN(do_reduce("MPI_Allreduce", SIM_COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op,
+                         -1, comm, false, NULL));
 }
 SIM_ALIAS(MPI_Allreduce);
 
-int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                    MPI_Op op, MPI_Comm comm, MPI_Request *request) {
+int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                    MPI_Comm comm, MPI_Request *request) {
     SIM_ENTER("MPI_Iallreduce");
     sim_call_args("count=%d datatype=%s op=%s comm=%s%s", count, sim_dt_name(datatype),
                   sim_op_name(op), comm_name(comm), in_place_note(sendbuf, "sendbuf"));
@@ -552,8 +553,8 @@ int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
     SIM_ENTER("MPI_Scan");
     sim_call_args("count=%d datatype=%s op=%s comm=%s%s", count, sim_dt_name(datatype),
                   sim_op_name(op), comm_name(comm), in_place_note(sendbuf, "sendbuf"));
-    SIM_RETURN(do_reduce("MPI_Scan", SIM_COLL_SCAN, sendbuf, recvbuf, count, datatype, op, -1,
-                         comm, false, NULL));
+    SIM_RETURN(do_reduce("MPI_Scan", SIM_COLL_SCAN, sendbuf, recvbuf, count, datatype, op, -1, comm,
+                         false, NULL));
 }
 SIM_ALIAS(MPI_Scan);
 
@@ -582,8 +583,8 @@ int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
     SIM_ENTER("MPI_Iexscan");
     sim_call_args("count=%d datatype=%s op=%s comm=%s%s", count, sim_dt_name(datatype),
                   sim_op_name(op), comm_name(comm), in_place_note(sendbuf, "sendbuf"));
-    SIM_RETURN(do_reduce("MPI_Iexscan", SIM_COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op,
-                         -1, comm, true, request));
+    SIM_RETURN(do_reduce("MPI_Iexscan", SIM_COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, -1,
+                         comm, true, request));
 }
 SIM_ALIAS(MPI_Iexscan);
 
@@ -612,9 +613,8 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
     SIM_ENTER("MPI_Reduce_scatter_block");
     sim_call_args("recvcount=%d datatype=%s op=%s comm=%s%s", recvcount, sim_dt_name(datatype),
                   sim_op_name(op), comm_name(comm), in_place_note(sendbuf, "sendbuf"));
-    SIM_RETURN(do_reduce_scatter("MPI_Reduce_scatter_block", SIM_COLL_REDUCE_SCATTER_BLOCK,
-                                 sendbuf, recvbuf, NULL, recvcount, datatype, op, comm, false,
-                                 NULL));
+    SIM_RETURN(do_reduce_scatter("MPI_Reduce_scatter_block", SIM_COLL_REDUCE_SCATTER_BLOCK, sendbuf,
+                                 recvbuf, NULL, recvcount, datatype, op, comm, false, NULL));
 }
 SIM_ALIAS(MPI_Reduce_scatter_block);
 
@@ -672,8 +672,8 @@ int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     sim_call_args("root=%d sendcount=%d sendtype=%s recvtype=%s comm=%s%s", root, sendcount,
                   sim_dt_name(sendtype), sim_dt_name(recvtype), comm_name(comm),
                   in_place_note(sendbuf, "sendbuf"));
-    SIM_RETURN(do_gather("MPI_Igatherv", SIM_COLL_GATHERV, sendbuf, sendcount, sendtype, recvbuf,
-                         0, recvcounts, displs, recvtype, root, comm, true, request));
+    SIM_RETURN(do_gather("MPI_Igatherv", SIM_COLL_GATHERV, sendbuf, sendcount, sendtype, recvbuf, 0,
+                         recvcounts, displs, recvtype, root, comm, true, request));
 }
 SIM_ALIAS(MPI_Igatherv);
 
@@ -683,8 +683,8 @@ int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     sim_call_args("root=%d sendcount=%d sendtype=%s recvcount=%d recvtype=%s comm=%s%s", root,
                   sendcount, sim_dt_name(sendtype), recvcount, sim_dt_name(recvtype),
                   comm_name(comm), in_place_note(recvbuf, "recvbuf"));
-    SIM_RETURN(do_scatter("MPI_Scatter", SIM_COLL_SCATTER, sendbuf, sendcount, NULL, NULL,
-                          sendtype, recvbuf, recvcount, recvtype, root, comm, false, NULL));
+    SIM_RETURN(do_scatter("MPI_Scatter", SIM_COLL_SCATTER, sendbuf, sendcount, NULL, NULL, sendtype,
+                          recvbuf, recvcount, recvtype, root, comm, false, NULL));
 }
 SIM_ALIAS(MPI_Scatter);
 
@@ -796,8 +796,8 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
                    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
     SIM_ENTER("MPI_Alltoallv");
-    sim_call_args("sendtype=%s recvtype=%s comm=%s%s", sim_dt_name(sendtype),
-                  sim_dt_name(recvtype), comm_name(comm), in_place_note(sendbuf, "sendbuf"));
+    sim_call_args("sendtype=%s recvtype=%s comm=%s%s", sim_dt_name(sendtype), sim_dt_name(recvtype),
+                  comm_name(comm), in_place_note(sendbuf, "sendbuf"));
     SIM_RETURN(do_alltoallv("MPI_Alltoallv", SIM_COLL_ALLTOALLV, sendbuf, sendcounts, sdispls,
                             sendtype, NULL, recvbuf, recvcounts, rdispls, recvtype, NULL, comm,
                             false, NULL));
@@ -809,8 +809,8 @@ int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdisp
                     const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                     MPI_Request *request) {
     SIM_ENTER("MPI_Ialltoallv");
-    sim_call_args("sendtype=%s recvtype=%s comm=%s%s", sim_dt_name(sendtype),
-                  sim_dt_name(recvtype), comm_name(comm), in_place_note(sendbuf, "sendbuf"));
+    sim_call_args("sendtype=%s recvtype=%s comm=%s%s", sim_dt_name(sendtype), sim_dt_name(recvtype),
+                  comm_name(comm), in_place_note(sendbuf, "sendbuf"));
     SIM_RETURN(do_alltoallv("MPI_Ialltoallv", SIM_COLL_ALLTOALLV, sendbuf, sendcounts, sdispls,
                             sendtype, NULL, recvbuf, recvcounts, rdispls, recvtype, NULL, comm,
                             true, request));

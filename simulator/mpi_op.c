@@ -32,8 +32,7 @@ int PMPI_Op_free(MPI_Op *op) {
     if (!op)
         SIM_RETURN(sim_error(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Op_free: op is NULL"));
     if (!sim_op_valid(*op))
-        SIM_RETURN(sim_error(MPI_COMM_NULL, MPI_ERR_OP, "MPI_Op_free: op is %s",
-                             sim_op_name(*op)));
+        SIM_RETURN(sim_error(MPI_COMM_NULL, MPI_ERR_OP, "MPI_Op_free: op is %s", sim_op_name(*op)));
     if (!sim_op_free(*op))
         SIM_RETURN(sim_error(MPI_COMM_NULL, MPI_ERR_OP,
                              "MPI_Op_free: %s is predefined and cannot be freed",
@@ -88,8 +87,7 @@ static int reduce_local_check(const void *inbuf, void *inoutbuf, int count, MPI_
         return rc;
     }
     if (inbuf == MPI_IN_PLACE || inoutbuf == MPI_IN_PLACE)
-        return sim_error(MPI_COMM_NULL, MPI_ERR_BUFFER, "%s: MPI_IN_PLACE is not allowed here",
-                         fn);
+        return sim_error(MPI_COMM_NULL, MPI_ERR_BUFFER, "%s: MPI_IN_PLACE is not allowed here", fn);
     if (count > 0 && inbuf && inbuf == inoutbuf)
         return sim_error(MPI_COMM_NULL, MPI_ERR_BUFFER,
                          "%s: inbuf and inoutbuf are the same buffer %p; MPI requires them to "

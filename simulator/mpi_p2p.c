@@ -24,10 +24,13 @@ static int check_p2p(const char *name, int count, MPI_Datatype type, int peer, i
         return rc;
     if (count < 0)
         return sim_error(comm, MPI_ERR_COUNT, "%s: count %d is negative", name, count);
-    const sim_datatype *dt = sim_dt_get(type);
-    if (!dt)
-        return sim_error(comm, MPI_ERR_TYPE, "%s: 0x%x is not a valid datatype", name,
-                         (unsigned)type);
+    char *why = NULL;
+    const sim_datatype *dt = sim_dt_lookup(type, sim_self(), "datatype", &why);
+    if (!dt) {
+        int e = sim_error(comm, MPI_ERR_TYPE, "%s: %s", name, why);
+        g_free(why);
+        return e;
+    }
     if (!sim_dt_committed(dt))
         return sim_error(comm, MPI_ERR_TYPE,
                          "%s: datatype %s is not committed (call MPI_Type_commit first)", name,
@@ -62,11 +65,9 @@ static const char *tag_text(int tag, char *buf, size_t n) {
 }
 
 static void describe(bool is_recv, int count, MPI_Datatype type, int peer, int tag,
-                     const sim_comm *comm) {
-    char pb[16], tb[16];
-    sim_call_args("%s=%s, tag=%s, count=%d, %s, %s", is_recv ? "source" : "dest",
-                  peer_text(peer, pb, sizeof pb), tag_text(tag, tb, sizeof tb), count,
-                  sim_dt_name(type), sim_comm_describe(comm));
+                     sim_comm *comm) {
+    sim_p2p_args a = {is_recv, count, type, peer, tag, comm};
+    sim_call_args_p2p(&a);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -261,7 +262,7 @@ static int make_persistent(sim_req_kind kind, sim_send_kind send_kind, const cha
     req->send_kind = send_kind;
     req->buf = (void *)buf;
     req->count = count;
-    req->type = type;
+    sim_req_set_type(req, type);
     req->peer = peer;
     req->tag = tag;
     req->comm = c;
@@ -467,7 +468,7 @@ static int mrecv(const char *name, void *buf, int count, MPI_Datatype type, MPI_
     sim_request *req = sim_req_new(SIM_REQ_RECV, name);
     req->buf = buf;
     req->count = count;
-    req->type = type;
+    sim_req_set_type(req, type);
     req->comm = m->comm;
     req->peer = m->src_crank;
     req->tag = m->tag;

@@ -35,8 +35,8 @@ static int null_arg(const char *fname, const char *arg) {
     return sim_error(MPI_COMM_WORLD, MPI_ERR_ARG, "%s: %s is NULL", fname, arg);
 }
 
-/* Finishes a constructor call of the datatype module. */
-static int constructed(const char *fname, int rc, char *why) {
+/* The result of a datatype-module call that may have failed with `why`. */
+static int finish(const char *fname, int rc, char *why) {
     return rc == MPI_SUCCESS ? MPI_SUCCESS : report(MPI_COMM_WORLD, fname, rc, why);
 }
 
@@ -51,7 +51,7 @@ int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
     sim_call_args("count=%d oldtype=%s", count, sim_dt_name(oldtype));
     char *why = NULL;
     rc = sim_dt_create_contiguous(sim_self(), count, oldtype, newtype, &why);
-    SIM_RETURN(constructed("MPI_Type_contiguous", rc, why));
+    SIM_RETURN(finish("MPI_Type_contiguous", rc, why));
 }
 SIM_ALIAS(MPI_Type_contiguous);
 
@@ -65,17 +65,17 @@ int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtyp
                   sim_dt_name(oldtype));
     char *why = NULL;
     rc = sim_dt_create_vector(sim_self(), count, blocklength, stride, oldtype, newtype, &why);
-    SIM_RETURN(constructed("MPI_Type_vector", rc, why));
+    SIM_RETURN(finish("MPI_Type_vector", rc, why));
 }
 SIM_ALIAS(MPI_Type_vector);
 
 static int hvector(const char *fname, int count, int blocklength, MPI_Aint stride,
                    MPI_Datatype oldtype, MPI_Datatype *newtype) {
-    sim_call_args("count=%d blocklength=%d stride=%ld oldtype=%s", count, blocklength,
-                  (long)stride, sim_dt_name(oldtype));
+    sim_call_args("count=%d blocklength=%d stride=%ld oldtype=%s", count, blocklength, (long)stride,
+                  sim_dt_name(oldtype));
     char *why = NULL;
     int rc = sim_dt_create_hvector(sim_self(), count, blocklength, stride, oldtype, newtype, &why);
-    return constructed(fname, rc, why);
+    return finish(fname, rc, why);
 }
 
 int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
@@ -109,7 +109,7 @@ int PMPI_Type_indexed(int count, const int array_of_blocklengths[],
     char *why = NULL;
     rc = sim_dt_create_indexed(sim_self(), count, array_of_blocklengths, array_of_displacements,
                                oldtype, newtype, &why);
-    SIM_RETURN(constructed("MPI_Type_indexed", rc, why));
+    SIM_RETURN(finish("MPI_Type_indexed", rc, why));
 }
 SIM_ALIAS(MPI_Type_indexed);
 
@@ -120,7 +120,7 @@ static int hindexed(const char *fname, int count, const int array_of_blocklength
     char *why = NULL;
     int rc = sim_dt_create_hindexed(sim_self(), count, array_of_blocklengths,
                                     array_of_displacements, oldtype, newtype, &why);
-    return constructed(fname, rc, why);
+    return finish(fname, rc, why);
 }
 
 int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
@@ -156,7 +156,7 @@ int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_o
     char *why = NULL;
     rc = sim_dt_create_indexed_block(sim_self(), count, blocklength, array_of_displacements,
                                      oldtype, newtype, &why);
-    SIM_RETURN(constructed("MPI_Type_create_indexed_block", rc, why));
+    SIM_RETURN(finish("MPI_Type_create_indexed_block", rc, why));
 }
 SIM_ALIAS(MPI_Type_create_indexed_block);
 
@@ -171,18 +171,18 @@ int PMPI_Type_create_hindexed_block(int count, int blocklength,
     char *why = NULL;
     rc = sim_dt_create_hindexed_block(sim_self(), count, blocklength, array_of_displacements,
                                       oldtype, newtype, &why);
-    SIM_RETURN(constructed("MPI_Type_create_hindexed_block", rc, why));
+    SIM_RETURN(finish("MPI_Type_create_hindexed_block", rc, why));
 }
 SIM_ALIAS(MPI_Type_create_hindexed_block);
 
 static int type_struct(const char *fname, int count, const int array_of_blocklengths[],
-                       const MPI_Aint array_of_displacements[],
-                       const MPI_Datatype array_of_types[], MPI_Datatype *newtype) {
+                       const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[],
+                       MPI_Datatype *newtype) {
     sim_call_args("count=%d", count);
     char *why = NULL;
     int rc = sim_dt_create_struct(sim_self(), count, array_of_blocklengths, array_of_displacements,
                                   array_of_types, newtype, &why);
-    return constructed(fname, rc, why);
+    return finish(fname, rc, why);
 }
 
 int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
@@ -203,8 +203,8 @@ int PMPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_d
     int rc = sim_check_initialized();
     if (rc != MPI_SUCCESS)
         SIM_RETURN(rc);
-    SIM_RETURN(type_struct("MPI_Type_struct", count, array_of_blocklengths,
-                           array_of_displacements, array_of_types, newtype));
+    SIM_RETURN(type_struct("MPI_Type_struct", count, array_of_blocklengths, array_of_displacements,
+                           array_of_types, newtype));
 }
 SIM_ALIAS(MPI_Type_struct);
 
@@ -217,7 +217,7 @@ int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
     sim_call_args("oldtype=%s lb=%ld extent=%ld", sim_dt_name(oldtype), (long)lb, (long)extent);
     char *why = NULL;
     rc = sim_dt_create_resized(sim_self(), oldtype, lb, extent, newtype, &why);
-    SIM_RETURN(constructed("MPI_Type_create_resized", rc, why));
+    SIM_RETURN(finish("MPI_Type_create_resized", rc, why));
 }
 SIM_ALIAS(MPI_Type_create_resized);
 
@@ -229,7 +229,7 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype) {
     sim_call_args("oldtype=%s", sim_dt_name(oldtype));
     char *why = NULL;
     rc = sim_dt_dup(sim_self(), oldtype, newtype, &why);
-    SIM_RETURN(constructed("MPI_Type_dup", rc, why));
+    SIM_RETURN(finish("MPI_Type_dup", rc, why));
 }
 SIM_ALIAS(MPI_Type_dup);
 
@@ -246,7 +246,7 @@ int PMPI_Type_commit(MPI_Datatype *datatype) {
     sim_call_args("datatype=%s", sim_dt_name(*datatype));
     char *why = NULL;
     rc = sim_dt_commit(sim_self(), *datatype, &why);
-    SIM_RETURN(constructed("MPI_Type_commit", rc, why));
+    SIM_RETURN(finish("MPI_Type_commit", rc, why));
 }
 SIM_ALIAS(MPI_Type_commit);
 
@@ -274,7 +274,7 @@ int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name) {
         SIM_RETURN(rc);
     char *why = NULL;
     rc = sim_dt_set_name(sim_self(), datatype, type_name, &why);
-    SIM_RETURN(constructed("MPI_Type_set_name", rc, why));
+    SIM_RETURN(finish("MPI_Type_set_name", rc, why));
 }
 SIM_ALIAS(MPI_Type_set_name);
 
@@ -485,7 +485,8 @@ static int usable(MPI_Comm comm, const char *fname, MPI_Datatype type, const sim
     if (!*out)
         return report(comm, fname, MPI_ERR_TYPE, why);
     if (!sim_dt_committed(*out))
-        return sim_error(comm, MPI_ERR_TYPE, "%s: datatype %s is not committed", fname,
+        return sim_error(comm, MPI_ERR_TYPE,
+                         "%s: %s is not committed; call MPI_Type_commit on it first", fname,
                          sim_dt_name(type));
     return MPI_SUCCESS;
 }
@@ -515,7 +516,7 @@ int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbu
     size_t need = sim_dt_size(dt) * (size_t)incount;
     if (need > (size_t)(outsize - *position))
         SIM_RETURN(sim_error(comm, MPI_ERR_TRUNCATE,
-                             "MPI_Pack: %d elements of %s need %zu bytes but only %d of outsize "
+                             "MPI_Pack: incount %d of %s needs %zu bytes but only %d of outsize "
                              "%d are left after position %d",
                              incount, sim_dt_name(datatype), need, outsize - *position, outsize,
                              *position));
@@ -556,8 +557,8 @@ int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int 
     size_t need = sim_dt_size(dt) * (size_t)outcount;
     if (need > (size_t)(insize - *position))
         SIM_RETURN(sim_error(comm, MPI_ERR_TRUNCATE,
-                             "MPI_Unpack: %d elements of %s need %zu bytes but only %d of insize "
-                             "%d are left after position %d",
+                             "MPI_Unpack: outcount %d of %s needs %zu bytes but only %d of "
+                             "insize %d are left after position %d",
                              outcount, sim_dt_name(datatype), need, insize - *position, insize,
                              *position));
     if (need > 0) {
@@ -580,7 +581,8 @@ int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
     if ((rc = sim_comm_check(comm, &c)) != MPI_SUCCESS)
         SIM_RETURN(rc);
     if (incount < 0)
-        SIM_RETURN(sim_error(comm, MPI_ERR_COUNT, "MPI_Pack_size: incount %d is negative", incount));
+        SIM_RETURN(
+            sim_error(comm, MPI_ERR_COUNT, "MPI_Pack_size: incount %d is negative", incount));
     if (!size)
         SIM_RETURN(sim_error(comm, MPI_ERR_ARG, "MPI_Pack_size: size is NULL"));
     if ((rc = usable(comm, "MPI_Pack_size", datatype, &dt)) != MPI_SUCCESS)
@@ -588,8 +590,8 @@ int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
     size_t need = sim_dt_size(dt) * (size_t)incount;
     if (need > INT_MAX)
         SIM_RETURN(sim_error(comm, MPI_ERR_COUNT,
-                             "MPI_Pack_size: %d elements of %s take %zu bytes, more than an int "
-                             "can count",
+                             "MPI_Pack_size: incount %d of %s takes %zu bytes, more than an "
+                             "int can count; pack fewer elements per call",
                              incount, sim_dt_name(datatype), need));
     *size = (int)need;
     SIM_RETURN(MPI_SUCCESS);

@@ -43,23 +43,8 @@ static MPI_Status *status_at(MPI_Status *arr, int i) {
     return arr == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &arr[i];
 }
 
-/* Describes the requests a rank waits on, for deadlock reports. */
-static void describe_wait(sim_request **reqs, int n) {
-    GString *s = g_string_new(NULL);
-    int shown = 0;
-    for (int i = 0; i < n; i++) {
-        if (!reqs[i] || reqs[i]->complete)
-            continue;
-        if (shown++ == 4) {
-            g_string_append(s, ", ...");
-            break;
-        }
-        g_string_append_printf(s, "%s%s at %s", s->len ? ", " : "", reqs[i]->call,
-                               sim_location(reqs[i]->call_site));
-    }
-    sim_call_args("%s", s->str);
-    g_string_free(s, TRUE);
-}
+/* Reports describe what a rank waits for from its wait set (sim_wait_set). */
+static void describe_wait(sim_request **reqs, int n) {}
 
 static int pick_complete(sim_request **reqs, int n) {
     int found = 0, pick = -1;

@@ -158,8 +158,19 @@ typedef struct pair_geom {
 } pair_geom;
 
 #define PAIR_GEOM(VK, VT, IK, IT)                                                                  \
-    {VK, IK, sizeof(VT), sizeof(IT), offsetof(struct { VT v; IT i; }, i),                        \
-     sizeof(struct { VT v; IT i; })}
+    {                                                                                              \
+        VK, IK, sizeof(VT), sizeof(IT),                                                            \
+            offsetof(                                                                              \
+                struct {                                                                           \
+                    VT v;                                                                          \
+                    IT i;                                                                          \
+                },                                                                                 \
+                i),                                                                                \
+            sizeof(struct {                                                                        \
+                VT v;                                                                              \
+                IT i;                                                                              \
+            })                                                                                     \
+    }
 
 static pair_geom pair_geometry(elem_kind ek) {
     switch (ek) {
@@ -183,13 +194,30 @@ static pair_geom pair_geometry(elem_kind ek) {
     }
 }
 
-static bool ek_is_pair(elem_kind ek) { return ek >= EK_P_FLOAT_INT; }
+static bool ek_is_pair(elem_kind ek) {
+    return ek >= EK_P_FLOAT_INT;
+}
 
 /* ---------------------------------------------------------------------- */
 /* Operation table                                                         */
 
-enum { OPI_MAX = 1, OPI_MIN, OPI_SUM, OPI_PROD, OPI_LAND, OPI_BAND, OPI_LOR, OPI_BOR,
-       OPI_LXOR, OPI_BXOR, OPI_MINLOC, OPI_MAXLOC, OPI_REPLACE, OPI_NO_OP, OPI_COUNT };
+enum {
+    OPI_MAX = 1,
+    OPI_MIN,
+    OPI_SUM,
+    OPI_PROD,
+    OPI_LAND,
+    OPI_BAND,
+    OPI_LOR,
+    OPI_BOR,
+    OPI_LXOR,
+    OPI_BXOR,
+    OPI_MINLOC,
+    OPI_MAXLOC,
+    OPI_REPLACE,
+    OPI_NO_OP,
+    OPI_COUNT
+};
 
 _Static_assert(OP_HANDLE(SIM_HKIND_BUILTIN, OPI_MAX) == MPI_MAX &&
                    OP_HANDLE(SIM_HKIND_BUILTIN, OPI_SUM) == MPI_SUM &&
@@ -215,11 +243,9 @@ static const predef_op predef_ops[OPI_COUNT] = {
     [OPI_LAND] = {"MPI_LAND", CL_CINT | CL_LOGICAL, "C integer and logical types"},
     [OPI_LOR] = {"MPI_LOR", CL_CINT | CL_LOGICAL, "C integer and logical types"},
     [OPI_LXOR] = {"MPI_LXOR", CL_CINT | CL_LOGICAL, "C integer and logical types"},
-    [OPI_BAND] = {"MPI_BAND", CL_CINT | CL_FINT | CL_BYTE | CL_MULTI,
-                  "integer types and MPI_BYTE"},
+    [OPI_BAND] = {"MPI_BAND", CL_CINT | CL_FINT | CL_BYTE | CL_MULTI, "integer types and MPI_BYTE"},
     [OPI_BOR] = {"MPI_BOR", CL_CINT | CL_FINT | CL_BYTE | CL_MULTI, "integer types and MPI_BYTE"},
-    [OPI_BXOR] = {"MPI_BXOR", CL_CINT | CL_FINT | CL_BYTE | CL_MULTI,
-                  "integer types and MPI_BYTE"},
+    [OPI_BXOR] = {"MPI_BXOR", CL_CINT | CL_FINT | CL_BYTE | CL_MULTI, "integer types and MPI_BYTE"},
     [OPI_MINLOC] = {"MPI_MINLOC", CL_PAIR,
                     "value-index pair types (MPI_2INT, MPI_DOUBLE_INT, ...)"},
     [OPI_MAXLOC] = {"MPI_MAXLOC", CL_PAIR,
@@ -267,7 +293,9 @@ void sim_op_fini(void) {
     user_ops = NULL;
 }
 
-bool sim_op_valid(MPI_Op op) { return predef_index(op) != 0 || user_lookup(op) != NULL; }
+bool sim_op_valid(MPI_Op op) {
+    return predef_index(op) != 0 || user_lookup(op) != NULL;
+}
 
 bool sim_op_commutative(MPI_Op op) {
     user_op *u = user_lookup(op);
@@ -755,8 +783,7 @@ static int bad_op(MPI_Op op, char **why) {
 }
 
 /* Calls a user function on packed data by way of buffers in type's layout. */
-static void user_apply_packed(user_op *u, const void *in, void *io, int count,
-                              MPI_Datatype type) {
+static void user_apply_packed(user_op *u, const void *in, void *io, int count, MPI_Datatype type) {
     const sim_datatype *dt = sim_dt_get(type);
     size_t bytes = sim_dt_size(dt) * (size_t)count;
     char *lin, *lio;

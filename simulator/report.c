@@ -171,11 +171,33 @@ static GArray *waits_of_rank(int rank) {
     return to;
 }
 
+/* "MPI_Irecv at x.c:12, MPI_Isend at x.c:13": the pending requests of a wait. */
+static char *describe_waits(const sim_proc *p) {
+    GString *s = g_string_new(NULL);
+    int shown = 0;
+    for (int i = 0; i < p->nwaits; i++) {
+        const sim_request *r = p->waits[i];
+        if (!r || r->complete)
+            continue;
+        if (shown++ == 4) {
+            g_string_append(s, ", ...");
+            break;
+        }
+        g_string_append_printf(s, "%s%s at %s", s->len ? ", " : "", r->call,
+                               sim_location(r->call_site));
+    }
+    return g_string_free(s, FALSE);
+}
+
 static char *describe_blocked(int rank) {
     sim_proc *p = sim_proc_of(rank);
-    return g_strdup_printf("rank %d: %s(%s) at %s%s", rank, p->call ? p->call : "?",
-                           p->call_args ? p->call_args : "", sim_location(p->call_site),
-                           p->polling ? " (polling: MPI_Test/MPI_Iprobe never succeed)" : "");
+    const char *args = sim_call_args_text(rank);
+    char *waits = *args ? g_strdup(args) : describe_waits(p);
+    char *line = g_strdup_printf("rank %d: %s(%s) at %s%s", rank, p->call ? p->call : "?", waits,
+                                 sim_location(p->call_site),
+                                 p->polling ? " (polling: MPI_Test/MPI_Iprobe never succeed)" : "");
+    g_free(waits);
+    return line;
 }
 
 /* Finds a cycle in the wait-for graph among blocked ranks; returns it as an

@@ -7,20 +7,25 @@
 #include "simulator/engine.h"
 #include "simulator/events.h"
 
-/* Every live request, published or not, for finalize checks. */
-static GHashTable *g_live;
+/* Every live request, published or not, for finalize checks.  The links
+ * live in the requests, so adding and removing costs no allocation. */
+static GQueue g_live = G_QUEUE_INIT;
 
 sim_request *sim_req_new(sim_req_kind kind, const char *call) {
-    if (!g_live)
-        g_live = g_hash_table_new(g_direct_hash, g_direct_equal);
     sim_request *req = g_new0(sim_request, 1);
+    req->live_link.data = req;
+    g_queue_push_tail_link(&g_live, &req->live_link);
     req->index = -1;
     req->kind = kind;
     req->owner = sim_self();
     req->call = call;
     req->call_site = sim_proc_of(req->owner)->call_site;
-    g_hash_table_add(g_live, req);
     return req;
+}
+
+void sim_req_set_type(sim_request *req, MPI_Datatype type) {
+    req->type = type;
+    req->dt = sim_dt_ref(sim_dt_get(type));
 }
 
 MPI_Request sim_request_publish(sim_request *req) {
@@ -45,7 +50,9 @@ void sim_req_release(sim_request *req) {
         g_ptr_array_index(sim_g->requests, idx) = NULL;
         g_array_append_val(sim_g->free_requests, idx);
     }
-    g_hash_table_remove(g_live, req);
+    g_queue_unlink(&g_live, &req->live_link);
+    if (req->dt)
+        sim_dt_unref(req->dt);
     g_free(req->error_text);
     g_free(req);
 }
@@ -117,8 +124,11 @@ int sim_req_finish(sim_request *req, MPI_Status *status, MPI_Request *handle_slo
             *handle_slot = MPI_REQUEST_NULL;
     }
     if (err != MPI_SUCCESS) {
-        err = sim_error_at(comm ? comm->handle : MPI_COMM_WORLD, err, site, "%s: %s", call,
-                           text ? text : "failed");
+        const char *t = text ? text : "failed";
+        if (g_str_has_prefix(t, call)) /* the text names the call already */
+            err = sim_error_at(comm ? comm->handle : MPI_COMM_WORLD, err, site, "%s", t);
+        else
+            err = sim_error_at(comm ? comm->handle : MPI_COMM_WORLD, err, site, "%s: %s", call, t);
     }
     g_free(text);
     return err;
@@ -126,27 +136,17 @@ int sim_req_finish(sim_request *req, MPI_Status *status, MPI_Request *handle_slo
 
 GPtrArray *sim_req_all(void) {
     GPtrArray *all = g_ptr_array_new();
-    if (g_live) {
-        GHashTableIter it;
-        gpointer key;
-        g_hash_table_iter_init(&it, g_live);
-        while (g_hash_table_iter_next(&it, &key, NULL))
-            g_ptr_array_add(all, key);
-    }
+    for (GList *l = g_live.head; l; l = l->next)
+        g_ptr_array_add(all, l->data);
     return all;
 }
 
 void sim_req_reset(void) {
-    if (g_live) {
-        GPtrArray *all = sim_req_all();
-        for (guint i = 0; i < all->len; i++) {
-            sim_request *r = g_ptr_array_index(all, i);
-            g_free(r->error_text);
-            g_free(r);
-        }
-        g_ptr_array_free(all, TRUE);
-        g_hash_table_destroy(g_live);
-        g_live = NULL;
+    while (g_live.head) {
+        sim_request *r = g_live.head->data;
+        g_queue_unlink(&g_live, &r->live_link);
+        g_free(r->error_text);
+        g_free(r);
     }
 }
 

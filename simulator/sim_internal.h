@@ -51,6 +51,21 @@ void sim_call_leave(void);
  * kept until the call returns.  printf-like. */
 void sim_call_args(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 
+/* The same for point-to-point calls, formatted only if a report needs it
+ * (these calls are the hot path). */
+typedef struct sim_p2p_args {
+    bool is_recv; /* peer is a source */
+    int count;
+    MPI_Datatype type;
+    int peer;
+    int tag;
+    struct sim_comm *comm;
+} sim_p2p_args;
+void sim_call_args_p2p(const sim_p2p_args *args);
+
+/* The argument description of rank's call in progress ("" when none). */
+const char *sim_call_args_text(int world_rank);
+
 /* World rank of the rank whose MPI call is executing (never -1 inside a call). */
 int sim_self(void);
 
@@ -90,6 +105,8 @@ typedef struct sim_proc {
     const char *call;     /* name of the MPI call in progress, NULL when none */
     void *call_site;      /* return address into the program, for file:line */
     char *call_args;      /* argument description of the call in progress */
+    bool p2p_lazy;        /* call_args still to be formatted from p2p_args */
+    sim_p2p_args p2p_args;
     int call_depth;       /* nesting of MPI functions calling each other */
     void *bsend_buf;      /* MPI_Buffer_attach */
     int bsend_size;

@@ -41,8 +41,8 @@ static void expect_op_error(MPI_Op op, MPI_Datatype type, const char *opname, co
 }
 
 static void test_handles(void) {
-    MPI_Op ops[] = {MPI_MAX,  MPI_MIN,  MPI_SUM,    MPI_PROD,   MPI_LAND,    MPI_LOR,  MPI_LXOR,
-                    MPI_BAND, MPI_BOR,  MPI_BXOR,   MPI_MAXLOC, MPI_MINLOC, MPI_REPLACE, MPI_NO_OP};
+    MPI_Op ops[] = {MPI_MAX,  MPI_MIN, MPI_SUM,  MPI_PROD,   MPI_LAND,   MPI_LOR,     MPI_LXOR,
+                    MPI_BAND, MPI_BOR, MPI_BXOR, MPI_MAXLOC, MPI_MINLOC, MPI_REPLACE, MPI_NO_OP};
     for (size_t i = 0; i < G_N_ELEMENTS(ops); i++) {
         CU_ASSERT_TRUE(sim_op_valid(ops[i]));
         CU_ASSERT_TRUE(sim_op_commutative(ops[i]));
@@ -273,8 +273,7 @@ static void test_derived(void) {
     int bl[2] = {1, 1};
     MPI_Aint disp[2] = {0, 8};
     MPI_Datatype types[2] = {MPI_INT, MPI_DOUBLE};
-    CU_ASSERT_EQUAL_FATAL(sim_dt_create_struct(0, 2, bl, disp, types, &mixed, &why),
-                          MPI_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(sim_dt_create_struct(0, 2, bl, disp, types, &mixed, &why), MPI_SUCCESS);
     make_committed(mixed);
     char *msg = NULL;
     char buf1[16] = {0}, buf2[16] = {0};
@@ -354,8 +353,7 @@ static void test_user_ops(void) {
     calls = 0;
     CU_ASSERT_EQUAL(sim_op_apply_packed(vop, packed_in, packed_io, 2, vec, &why), MPI_SUCCESS);
     CU_ASSERT_EQUAL(calls, 1);
-    CU_ASSERT(packed_io[0] == 15 && packed_io[1] == 26 && packed_io[2] == 37 &&
-              packed_io[3] == 48);
+    CU_ASSERT(packed_io[0] == 15 && packed_io[1] == 26 && packed_io[2] == 37 && packed_io[3] == 48);
     CU_ASSERT_TRUE(sim_op_free(vop));
     g_free(why);
 }

@@ -390,10 +390,10 @@ struct cdi {
 
 static MPI_Datatype make_cdi(void) {
     MPI_Datatype t;
-    OK(sim_dt_create_struct(R0, 3, (int[]){1, 1, 1},
-                            (MPI_Aint[]){offsetof(struct cdi, c), offsetof(struct cdi, d),
-                                         offsetof(struct cdi, i)},
-                            (MPI_Datatype[]){MPI_CHAR, MPI_DOUBLE, MPI_INT}, &t, NULL));
+    OK(sim_dt_create_struct(
+        R0, 3, (int[]){1, 1, 1},
+        (MPI_Aint[]){offsetof(struct cdi, c), offsetof(struct cdi, d), offsetof(struct cdi, i)},
+        (MPI_Datatype[]){MPI_CHAR, MPI_DOUBLE, MPI_INT}, &t, NULL));
     return t;
 }
 
@@ -737,12 +737,24 @@ static void test_signature_runs(void) {
     sim_typesig_free(empty);
 }
 
+static void test_uniform_basic(void) {
+    MPI_Datatype v, e;
+    OK(sim_dt_create_vector(R0, 3, 2, 4, MPI_DOUBLE, &v, NULL));
+    OK(sim_dt_create_contiguous(R0, 0, MPI_INT, &e, NULL));
+    CU_ASSERT_EQUAL(sim_dt_uniform_basic(get(v)), MPI_DOUBLE);
+    CU_ASSERT_EQUAL(sim_dt_uniform_basic(get(MPI_INT)), MPI_INT);
+    CU_ASSERT_EQUAL(sim_dt_uniform_basic(get(MPI_2INT)), MPI_INT);
+    CU_ASSERT_EQUAL(sim_dt_uniform_basic(get(MPI_DOUBLE_INT)), MPI_DATATYPE_NULL);
+    CU_ASSERT_EQUAL(sim_dt_uniform_basic(get(make_cdi())), MPI_DATATYPE_NULL);
+    CU_ASSERT_EQUAL(sim_dt_uniform_basic(get(e)), MPI_DATATYPE_NULL);
+}
+
 static void test_match_type_mismatch(void) {
     char *why = NULL;
     CU_ASSERT_FALSE(matches(sig_of(MPI_DOUBLE, 2), MPI_INT, 4, &why));
     CU_ASSERT_PTR_NOT_NULL_FATAL(why);
-    CU_ASSERT_STRING_EQUAL(why,
-                           "element 0 is MPI_DOUBLE in the message but MPI_INT in the receive type");
+    CU_ASSERT_STRING_EQUAL(
+        why, "element 0 is MPI_DOUBLE in the message but MPI_INT in the receive type");
     g_free(why);
     why = NULL;
     /* Mismatch after a matching prefix names the right element. */
@@ -751,8 +763,8 @@ static void test_match_type_mismatch(void) {
                             (MPI_Datatype[]){MPI_INT, MPI_DOUBLE}, &s, NULL));
     CU_ASSERT_FALSE(matches(sim_dt_signature(get(s), 1), MPI_INT, 4, &why));
     CU_ASSERT_PTR_NOT_NULL_FATAL(why);
-    CU_ASSERT_STRING_EQUAL(why,
-                           "element 2 is MPI_DOUBLE in the message but MPI_INT in the receive type");
+    CU_ASSERT_STRING_EQUAL(
+        why, "element 2 is MPI_DOUBLE in the message but MPI_INT in the receive type");
     g_free(why);
     /* Same types match; NULL why is allowed. */
     CU_ASSERT_TRUE(matches(sim_dt_signature(get(s), 2), s, 2, NULL));
@@ -803,8 +815,8 @@ static void test_match_distinct_handles(void) {
     CU_ASSERT_TRUE(matches(sig_of(MPI_2INT, 2), MPI_INT, 4, NULL));
     char *why = NULL;
     CU_ASSERT_FALSE(matches(sig_of(MPI_DOUBLE_INT, 1), MPI_DOUBLE, 2, &why));
-    CU_ASSERT_STRING_EQUAL(why,
-                           "element 1 is MPI_INT in the message but MPI_DOUBLE in the receive type");
+    CU_ASSERT_STRING_EQUAL(
+        why, "element 1 is MPI_INT in the message but MPI_DOUBLE in the receive type");
     g_free(why);
 }
 
@@ -958,7 +970,7 @@ static void test_large_types(void) {
     /* Partial pack/unpack works on it without touching the whole range. */
     int a[8], out[4] = {0};
     fill_ints(a, 8);
-    sim_dt_unpack(dt, a, 16, out, 1);
+    sim_dt_unpack(dt, a, 8, out, 1);
     CU_ASSERT_EQUAL(out[0], 0);
     CU_ASSERT_EQUAL(out[2], 1);
 
@@ -972,13 +984,12 @@ static void test_large_types(void) {
 
 /* ---------------------------------------------------------------------- */
 
-static int setup(void) {
+static void setup_test(void) {
     sim_dt_init();
-    return 0;
 }
-
-static void setup_test(void) { sim_dt_init(); }
-static void teardown_test(void) { sim_dt_fini(); }
+static void teardown_test(void) {
+    sim_dt_fini();
+}
 
 int main(void) {
     static const struct {
@@ -1014,6 +1025,7 @@ int main(void) {
         {"get_elements of a struct", test_get_elements_struct},
         {"status byte count", test_status_bytes},
         {"signature runs", test_signature_runs},
+        {"uniform basic type", test_uniform_basic},
         {"match: type mismatch", test_match_type_mismatch},
         {"match: MPI_BYTE and MPI_PACKED", test_match_byte_and_packed},
         {"match: prefix and truncation", test_match_prefix_and_truncation},
@@ -1028,7 +1040,7 @@ int main(void) {
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 2;
     CU_pSuite suite =
-        CU_add_suite_with_setup_and_teardown("datatype", setup, NULL, setup_test, teardown_test);
+        CU_add_suite_with_setup_and_teardown("datatype", NULL, NULL, setup_test, teardown_test);
     if (!suite) {
         CU_cleanup_registry();
         return 2;
