@@ -77,7 +77,7 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, in
          "(eager below --eager-limit; default)",
          "MODE"},
         {"eager-limit", 0, 0, G_OPTION_ARG_STRING, &eager,
-         "Largest buffered standard send in auto mode (default 64KiB)", "BYTES"},
+         "In auto mode, standard sends smaller than this are buffered (default 64KiB)", "BYTES"},
         {"stack-size", 0, 0, G_OPTION_ARG_STRING, &stack, "Stack of each rank (default 8MiB)",
          "BYTES"},
         {"heap-size", 0, 0, G_OPTION_ARG_STRING, &heap,

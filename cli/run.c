@@ -86,6 +86,12 @@ int ordex_run(int argc, char **argv) {
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     if (!sched_init(&so_opts, &err)) {
+        if (strcmp(so, prog) != 0) { /* name the user's source, not the cached build */
+            char **parts = g_strsplit(err, so, -1);
+            g_free(err);
+            err = g_strjoinv(prog, parts);
+            g_strfreev(parts);
+        }
         fprintf(stderr, "ordex: %s\n", err);
         g_free(err);
         sched_fini();

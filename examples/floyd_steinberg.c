@@ -68,8 +68,8 @@ int main(int argc, char **argv) {
         memset(err_out, 0, ((size_t)n + 2) * sizeof(int));
         int carry = 0, sent = 0, nc = 0;
         for (int x = 0; x <= n; x++) {
-            /* Contributions to pixels < x of the next row are final: send full chunks. */
-            while (sent < chunks && (sent + 1 == chunks ? x == n : (sent + 1) * CHUNK <= x)) {
+            /* Columns < x are done, so next-row pixels < x-1 are final: send those chunks. */
+            while (sent < chunks && (sent + 1 == chunks ? x == n : (sent + 1) * CHUNK < x)) {
                 int first = sent * CHUNK, len = first + CHUNK <= n ? CHUNK : n - first;
                 if (pipeline) {
                     MPI_Isend(&err_out[1 + first], len, MPI_INT, below, 2 * (y + 1), MPI_COMM_WORLD,

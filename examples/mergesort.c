@@ -3,23 +3,23 @@
  *
  * The array (size = argv[1], default 64) is one sequence of a linear congruential
  * generator.  Rank q owns the slice [lo(q), lo(q+1)), lo(q) = q*n/size: it gets the
- * generator state from rank q-1 (line 105), generates its slice, passes the state
+ * generator state from rank q-1 (line 106), generates its slice, passes the state
  * to rank q+1 and sorts.  Then come merge rounds step = 1, 2, 4, ...: a rank with
- * rank % 2step == step sends its sorted run to its parent rank-step (line 118)
+ * rank % 2step == step sends its sorted run to its parent rank-step (line 123)
  * and stops; a rank with rank % 2step == 0 receives the run of its child rank+step
- * (line 132) and merges it.  Rank 0 ends with the sorted array.
+ * (line 137) and merges it.  Rank 0 ends with the sorted array.
  *
- * THE BUG.  The receive at line 132 uses MPI_ANY_SOURCE and one tag for all
+ * THE BUG.  The receive at line 137 uses MPI_ANY_SOURCE and one tag for all
  * rounds, with a buffer sized for THIS round's run ("only one child sends to me per
  * round").  But the child of a LATER round may already have sent.  On 4 ranks
  * (size 64) rank 0 expects 16 values from rank 1 in round 1 and 32 values from
  * rank 2 in round 2, and rank 2 sends its 32 values as soon as it has merged rank
  * 3's run, which does not depend on rank 1's run at all.  Failing ordering:
  *   1. seeds pass 0 -> 1 -> 2 -> 3; rank 1 sends its 16-value run to rank 0
- *      (line 118), but that message stays unmatched for now;
- *   2. rank 3 sends its run to rank 2; rank 2 receives it (line 132), merges and
- *      sends its 32-value run to rank 0 (line 118);
- *   3. rank 0's round-1 receive (line 132, capacity 16) is matched with rank 2's
+ *      (line 123), but that message stays unmatched for now;
+ *   2. rank 3 sends its run to rank 2; rank 2 receives it (line 137), merges and
+ *      sends its 32-value run to rank 0 (line 123);
+ *   3. rank 0's round-1 receive (line 137, capacity 16) is matched with rank 2's
  *      32-value message instead of rank 1's: MPI_ERR_TRUNCATE (MPICH aborts with
  *      "Message truncated").  MPI allows this: messages from different senders
  *      may be matched in any order, even if one was sent earlier.
@@ -37,9 +37,9 @@
  * Expected ordex verdicts:
  *   n=1, n=2: no error (at most one run is ever sent to a rank).
  *   n=4: run: no error, stdout below.  explore: MPI error MPI_ERR_TRUNCATE in
- *        MPI_Recv at line 132 on rank 0 (count 16, message of 32 ints from rank 2).
+ *        MPI_Recv at line 137 on rank 0 (count 16, message of 32 ints from rank 2).
  *   n=3 (size 64: runs of 21, 21, 22): explore: MPI error MPI_ERR_TRUNCATE at line
- *        132 (rank 2's 22 values matched by rank 0's round-1 receive sized 21).
+ *        137 (rank 2's 22 values matched by rank 0's round-1 receive sized 21).
  *
  * Expected stdout (size 64; n = 1, 2 or 4; lines may interleave):
  *   rank r: sent S sorted values to rank P    (every rank but 0)
@@ -98,7 +98,8 @@ int main(int argc, char **argv) {
     int *tmp = calloc((size_t)n, sizeof(int));
     int *scratch = calloc((size_t)n, sizeof(int));
     int have = lo(rank + 1, n, size) - lo(rank, n, size);
-    /* Generate my slice: take the generator state from my left neighbour and pass it on. */
+    /* Generate my slice: take the generator state from my left neighbour and pass it on.
+       The last rank hands it back to rank 0, which draws the lookup keys from it. */
     unsigned state = 2024u;
     if (rank > 0) {
         MPI_Recv(&state, 1, MPI_UNSIGNED, rank - 1, TAG_SEED, MPI_COMM_WORLD,
@@ -107,10 +108,14 @@ int main(int argc, char **argv) {
     for (int i = 0; i < have; i++) {
         next_value(&state, &data[i]);
     }
-    if (rank + 1 < size) {
-        MPI_Send(&state, 1, MPI_UNSIGNED, rank + 1, TAG_SEED, MPI_COMM_WORLD);
+    if (size > 1) {
+        MPI_Send(&state, 1, MPI_UNSIGNED, (rank + 1) % size, TAG_SEED, MPI_COMM_WORLD);
     }
     qsort(data, (size_t)have, sizeof(int), cmp_int);
+    if (rank == 0 && size > 1) {
+        MPI_Recv(&state, 1, MPI_UNSIGNED, size - 1, TAG_SEED, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE); /* [FINAL] */
+    }
 
     for (int step = 1; step < size; step *= 2) {
         if (rank % (2 * step) == step) {
@@ -148,6 +153,22 @@ int main(int argc, char **argv) {
         }
         printf("mergesort: n=%d sorted=%s min=%d max=%d checksum=%08x\n", have,
                sorted && have == n ? "yes" : "NO", data[0], data[have - 1], sum);
+        /* Lookups: the next values of the stream and how many elements are smaller. */
+        char line[128] = "mergesort: lookups";
+        for (int q = 0; q < 3; q++) {
+            int key, a = 0, b = have;
+            next_value(&state, &key);
+            while (a < b) { /* binary search: first element >= key */
+                int mid = (a + b) / 2;
+                if (data[mid] < key) {
+                    a = mid + 1;
+                } else {
+                    b = mid;
+                }
+            }
+            sprintf(line + strlen(line), " %d:%d", key, a);
+        }
+        printf("%s\n", line);
         fflush(stdout);
     }
     free(data);

@@ -141,19 +141,61 @@ static char *copy_to_file(void) {
     return dest;
 }
 
+/*
+ * The dynamic linker walks its whole list of loaded objects several times
+ * per dlopen, which makes loading thousands of copies quadratic (10,000
+ * ranks: over 10 s).  While a batch of copies loads, each new copy is taken
+ * off the end of that list (struct link_map's l_next/l_prev are public ABI),
+ * and sched_images_loaded puts them all back, in order, before anything else
+ * can look at the list (unwinding, dladdr, exit).
+ */
+static GPtrArray *g_hidden;
+
+static void hide(struct link_map *lm) {
+    if (!lm || lm->l_next || !lm->l_prev)
+        return; /* not the tail: leave the list alone */
+    lm->l_prev->l_next = NULL;
+    if (!g_hidden)
+        g_hidden = g_ptr_array_new();
+    g_ptr_array_add(g_hidden, lm);
+}
+
+void sched_images_loaded(void) {
+    if (!g_hidden || g_hidden->len == 0)
+        return;
+    struct link_map *tail = g_ptr_array_index(g_hidden, 0);
+    tail = tail->l_prev;
+    while (tail->l_next)
+        tail = tail->l_next;
+    for (guint i = 0; i < g_hidden->len; i++) {
+        struct link_map *lm = g_ptr_array_index(g_hidden, i);
+        tail->l_next = lm;
+        lm->l_prev = tail;
+        lm->l_next = NULL;
+        tail = lm;
+    }
+    g_ptr_array_set_size(g_hidden, 0);
+}
+
 bool sched_image_load(const char *path, bool keep_files, sched_image *img, char **err) {
     if (!read_program(path, err))
         return false;
-    char name[64];
     char *file = NULL;
+    char *link = NULL;
     int fd = -1;
     if (keep_files) {
         file = copy_to_file();
     } else {
+        /* The dynamic linker takes a path it has loaded before for the same
+         * object, and fd numbers are reused once closed: reach each copy
+         * through a path of its own, a symbolic link to its memfd. */
         fd = copy_to_memfd();
-        if (fd >= 0) {
-            snprintf(name, sizeof name, "/proc/self/fd/%d", fd);
-            file = g_strdup(name);
+        if (fd >= 0 && (g_tmpdir || (g_tmpdir = g_dir_make_tmp("ordex-ranks-XXXXXX", NULL)))) {
+            char *target = g_strdup_printf("/proc/%d/fd/%d", (int)getpid(), fd);
+            link = g_strdup_printf("%s/copy%d.so", g_tmpdir, g_copies++);
+            if (symlink(target, link) == 0)
+                file = g_strdup(link);
+            g_free(target);
         }
     }
     if (!file) {
@@ -164,14 +206,29 @@ bool sched_image_load(const char *path, bool keep_files, sched_image *img, char 
     void *h = dlopen(file, RTLD_NOW | RTLD_LOCAL);
     if (fd >= 0)
         close(fd);
+    if (link) {
+        unlink(link);
+        g_free(link);
+    }
     g_free(file);
     if (!h) {
         const char *why = dlerror();
-        *err = g_strdup_printf("%s: cannot load the program: %s", path, why ? why : "unknown");
+        const char *undef = why ? strstr(why, "undefined symbol: ") : NULL;
+        if (undef && (g_str_has_prefix(undef + 18, "MPI_") || g_str_has_prefix(undef + 18, "PMPI_")))
+            *err = g_strdup_printf("%s: the program calls %s, which ordex does not implement", path,
+                                   undef + 18);
+        else if (undef)
+            *err = g_strdup_printf("%s: the program needs %s, which neither ordex nor the "
+                                   "libraries it was linked with define",
+                                   path, undef + 18);
+        else
+            *err = g_strdup_printf("%s: cannot load the program: %s", path, why ? why : "unknown");
         return false;
     }
     struct link_map *lm = NULL;
     dlinfo(h, RTLD_DI_LINKMAP, &lm);
+    if (!keep_files)
+        hide(lm);
     img->handle = h;
     img->base = lm ? lm->l_addr : 0;
     img->main = (sched_main_fn)dlsym(h, "main");
@@ -181,4 +238,22 @@ bool sched_image_load(const char *path, bool keep_files, sched_image *img, char 
         return false;
     }
     return true;
+}
+
+void sched_loader_cleanup(void) {
+    if (!g_tmpdir)
+        return;
+    GDir *d = g_dir_open(g_tmpdir, 0, NULL);
+    if (d) {
+        const char *name;
+        while ((name = g_dir_read_name(d))) {
+            char *f = g_build_filename(g_tmpdir, name, NULL);
+            unlink(f);
+            g_free(f);
+        }
+        g_dir_close(d);
+    }
+    rmdir(g_tmpdir);
+    g_free(g_tmpdir);
+    g_tmpdir = NULL;
 }

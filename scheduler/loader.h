@@ -35,4 +35,11 @@ bool sched_program_check(const char *path, char **err);
  * On failure returns false with *err set. */
 bool sched_image_load(const char *path, bool keep_files, sched_image *img, char **err);
 
+/* Must follow a batch of sched_image_load calls before any other code runs
+ * (it restores the dynamic linker's list of objects; see loader.c). */
+void sched_images_loaded(void);
+
+/* Removes the temporary files of loaded copies (the copies stay loaded). */
+void sched_loader_cleanup(void);
+
 #endif

@@ -359,8 +359,10 @@ bool sched_init(const sched_options *opt, char **err) {
     for (int i = 0; i < g_nranks; i++) {
         sched_rank *r = &g_ranks[i];
         r->id = i;
-        if (!sched_image_load(opt->program, opt->keep_files, &r->img, err))
+        if (!sched_image_load(opt->program, opt->keep_files, &r->img, err)) {
+            sched_images_loaded();
             return false;
+        }
         if (!sched_ctx_make(&r->ctx, opt->stack_size, rank_entry, r)) {
             *err = g_strdup_printf("cannot map a %zu-byte stack for rank %d: %s (lower "
                                    "--stack-size or the rank count)",
@@ -380,6 +382,7 @@ bool sched_init(const sched_options *opt, char **err) {
         r->state = SCHED_READY;
         ready_push(i);
     }
+    sched_images_loaded();
     install_handlers();
     g_main_thread = pthread_self();
     pthread_getcpuclockid(g_main_thread, &g_main_cpu_clock);
@@ -406,6 +409,7 @@ void sched_fini(void) {
     }
     /* Program copies stay loaded: their code may still be referenced by
      * pending atexit handlers of the C library. */
+    sched_loader_cleanup();
     g_free(g_ranks);
     g_ranks = NULL;
     g_free(g_ready);

@@ -247,14 +247,22 @@ int sim_error_at(MPI_Comm comm, int errclass, void *call_site, const char *fmt, 
 static void on_rank_exit(int rank, int code) {
     sim_proc *p = sim_proc_of(rank);
     int ranks[1] = {rank};
+    if ((!p->initialized || p->finalized) && code == 0)
+        return;
+    /* Where the rank ended is unknown; its last MPI call is the best pointer. */
+    const char *last = p->call_site ? sim_location(p->call_site) : NULL;
     if (p->initialized && !p->finalized)
-        sim_add_finding(SIM_F_NO_FINALIZE, ranks, 1, NULL,
-                        g_strdup_printf("rank %d ended (status %d) without calling MPI_Finalize",
+        sim_add_finding(SIM_F_NO_FINALIZE, ranks, 1, last,
+                        g_strdup_printf("rank %d ended (status %d) without calling MPI_Finalize; "
+                                        "its last MPI call is shown",
                                         rank, code),
                         NULL);
     else if (code != 0)
-        sim_add_finding(SIM_F_EXIT_STATUS, ranks, 1, NULL,
-                        g_strdup_printf("rank %d exited with status %d", rank, code), NULL);
+        sim_add_finding(SIM_F_EXIT_STATUS, ranks, 1, last,
+                        g_strdup_printf("rank %d exited with status %d (its last MPI call is "
+                                        "shown)",
+                                        rank, code),
+                        NULL);
 }
 
 static bool on_rank_fail(int rank, const sched_fault *fault) {
@@ -268,8 +276,6 @@ static bool on_rank_fail(int rank, const sched_fault *fault) {
 void sim_create(const sim_config *cfg) {
     sim_g = g_new0(sim_state, 1);
     sim_g->cfg = *cfg;
-    if (sim_g->cfg.eager_limit == 0)
-        sim_g->cfg.eager_limit = 65536;
     if (sim_g->cfg.latency_s <= 0)
         sim_g->cfg.latency_s = 1e-6;
     if (sim_g->cfg.bandwidth_Bps <= 0)

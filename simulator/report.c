@@ -12,18 +12,22 @@
 #include "scheduler/symbolize.h"
 #include "simulator/engine.h"
 
-/* Appends the program's frames of a backtrace, one per line; returns the
- * location of the innermost program frame (or NULL). */
+/* Appends a backtrace, one frame per line: the frames outside the program
+ * that lead to the fault (a C library function like abort(), or ordex's MPI
+ * code given a bad buffer), then the program's own frames down to main.
+ * Returns the location of the innermost program frame (or NULL). */
 static const char *append_frames(GString *out, void *const *frames, int n, int first_is_pc) {
     const char *where = NULL;
-    int shown = 0;
+    int shown = 0, lead = 0;
+    bool in_program = false;
     for (int i = 0; i < n; i++) {
         bool is_return = !(first_is_pc && i == 0);
         bool prog = sched_is_program_code((const char *)frames[i] - (is_return ? 1 : 0));
-        if (!prog && shown == 0 && i > 0)
-            continue; /* ordex's own frames above the program's */
-        if (!prog && shown > 0)
-            break;    /* below main: the scheduler's start code */
+        if (!prog && in_program)
+            break; /* below main: the scheduler's start code */
+        if (!prog && ++lead > 8)
+            continue;
+        in_program |= prog;
         g_string_append_printf(out, "    #%d %s\n", shown, sched_symbolize(frames[i], is_return));
         if (prog && !where)
             where = sched_symbolize_line(frames[i], is_return);

@@ -3,7 +3,8 @@
  *
  * Run with --step-timeout 1.  ordex must report: [livelock] "rank 1 ran past
  * the step timeout without calling MPI" and exit with status 1 within a few
- * seconds.
+ * seconds, locating rank 1 in the loop (between the lines marked FAULT and
+ * FAULT_END).
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -17,7 +18,7 @@ int main(int argc, char **argv) {
     if (rank == 1) {
         for (;;) { /* FAULT */
             spins++;
-        }
+        } /* FAULT_END */
     }
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Finalize();

@@ -14,7 +14,7 @@ int main(int argc, char **argv) {
     printf("rank %d: done\n", rank);
     fflush(stdout);
     if (rank == 1) {
-        return 0; /* FAULT: no MPI_Finalize */
+        return 0; /* FAULT */ /* (no MPI_Finalize) */
     }
     MPI_Finalize();
     return 0;

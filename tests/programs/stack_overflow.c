@@ -2,17 +2,18 @@
  * stack_overflow.c - unbounded recursion with a big local array in rank 1.
  *
  * ordex must report: [crash] "rank 1 overflowed its stack", with a location in
- * stack_overflow.c (the recursive function); exit status 1.
+ * stack_overflow.c inside the recursive function (between the lines marked
+ * FAULT and FAULT_END); exit status 1.
  */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
 
-static int depth(volatile int n) {
-    volatile char big[4096]; /* FAULT */
+static int depth(volatile int n) { /* FAULT */
+    volatile char big[4096];
     memset((char *)big, n & 0x7f, sizeof big);
     return depth(n + 1) + big[n % 4096];
-}
+} /* FAULT_END */
 
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);

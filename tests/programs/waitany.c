@@ -2,8 +2,9 @@
  * waitany.c - rank 0 completes one MPI_Irecv per other rank with MPI_Waitany
  * and combines the values commutatively (sum and xor), so the result does not
  * depend on the completion order.  No error.  stdout (rank 0):
- *   rank 0: completed N requests, sum S xor X, all indices seen Y
- * n=4: 3 requests, values 11,22,33: sum 66 xor 28 all indices seen 1.
+ *   rank 0: completed N requests, sum S xor X, all indices seen Y undefined U
+ * n=4: 3 requests, values 11,22,33: sum 66 xor 60, all indices seen 1
+ * undefined 1 (a last MPI_Waitany on inactive requests returns MPI_UNDEFINED).
  */
 #include <mpi.h>
 #include <stdio.h>

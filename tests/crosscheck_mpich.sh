@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# crosscheck_mpich.sh - compare `ordex run` with real MPICH on the deterministic examples.
+#
+# For every case below, the example is built with mpicc (-Wall -Wextra -Werror) into a
+# temporary directory and run with `mpiexec -n N`; its stdout, sorted (ranks print
+# concurrently, so only the set of lines is deterministic), must equal the sorted stdout
+# of `$ORDEX run -n N examples/X.c ARGS`.  Where examples/expected/X.nN.out exists, the
+# MPICH output must also equal that recorded file (it guards the examples themselves).
+# stderr is never compared (pingpong prints its timings there).
+#
+# Usage: tests/crosscheck_mpich.sh [CASE...]     (CASE = name as printed, e.g. heat)
+# Environment:
+#   ORDEX               the ordex launcher (default ./ordex, relative to the repository root)
+#   ORDEX_FLAGS         extra arguments put after `run` (default none)
+#   ORDEX_STDOUT_FILTER extended regex; matching lines of ordex's stdout are dropped before
+#                       the comparison, in case ordex prints its own report there
+#                       (default '^ordex: ')
+#   CROSSCHECK_TIMEOUT  seconds per run (default 120)
+#   CROSSCHECK_KEEP     if set, keep the work directory with the outputs and diffs
+# Output: one line per case and rank count (PASS/FAIL ...), then
+#   crosscheck: N passed, M failed
+# Exit status: 0 if all passed, 1 if any failed, 2 if the tools are missing.
+
+set -u
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root" || exit 2
+
+ORDEX=${ORDEX:-./ordex}
+ORDEX_FLAGS=${ORDEX_FLAGS:-}
+ORDEX_STDOUT_FILTER=${ORDEX_STDOUT_FILTER:-'^ordex: '}
+timeout_s=${CROSSCHECK_TIMEOUT:-120}
+
+for tool in mpicc mpiexec timeout sort diff; do
+    if ! command -v "$tool" >/dev/null 2>&1; then
+        echo "crosscheck: $tool not found (install MPICH: libmpich-dev, mpich)" >&2
+        exit 2
+    fi
+done
+
+# name | example file | rank counts | program arguments
+cases=(
+    "ring|ring|2 4|10"
+    "heat|heat|2 4|"
+    "mergesort|mergesort|2|"
+    "benign_any_source|benign_any_source|2 4|"
+    "benign_waitall|benign_waitall|2 4|"
+    "nbexchange|nbexchange|2 4|"
+    "floyd_steinberg|floyd_steinberg|2 4|"
+    "lu|lu|2 4|"
+    "pingpong|pingpong|2 4|"
+)
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/crosscheck.XXXXXX") || exit 2
+if [ -z "${CROSSCHECK_KEEP:-}" ]; then
+    trap 'rm -rf "$work"' EXIT
+else
+    echo "crosscheck: keeping $work" >&2
+fi
+
+passed=0
+failed=0
+
+fail() { # case-label message
+    echo "FAIL $1: $2"
+    failed=$((failed + 1))
+}
+
+selected() { # name: true if no CASE arguments were given or name is among them
+    [ $# -ge 1 ] || return 1
+    local name=$1
+    shift
+    [ "$#" -eq 0 ] && return 0
+    local c
+    for c in "$@"; do
+        [ "$c" = "$name" ] && return 0
+    done
+    return 1
+}
+
+for entry in "${cases[@]}"; do
+    IFS='|' read -r name file ranks args <<<"$entry"
+    selected "$name" "$@" || continue
+    src="examples/$file.c"
+    exe="$work/$name"
+    read -r -a argv <<<"$args"
+    read -r -a oflags <<<"$ORDEX_FLAGS"
+    if ! mpicc -Wall -Wextra -Werror -o "$exe" "$src" >"$work/$name.build" 2>&1; then
+        for n in $ranks; do
+            fail "$name n=$n" "mpicc failed (see below)"
+        done
+        sed 's/^/    /' "$work/$name.build" | head -20
+        continue
+    fi
+    for n in $ranks; do
+        label="$name n=$n"
+        base="$work/$name.n$n"
+        timeout "$timeout_s" mpiexec -n "$n" "$exe" ${argv[@]+"${argv[@]}"} >"$base.mpich.raw" 2>"$base.mpich.err"
+        rc=$?
+        if [ $rc -ne 0 ]; then
+            fail "$label" "mpiexec exited with status $rc (124 = timeout); stderr in $base.mpich.err"
+            continue
+        fi
+        LC_ALL=C sort "$base.mpich.raw" >"$base.mpich"
+        expected="examples/expected/$name.n$n.out"
+        if [ -f "$expected" ] && ! diff -q "$expected" "$base.mpich" >/dev/null; then
+            diff "$expected" "$base.mpich" >"$base.expected.diff"
+            fail "$label" "MPICH output differs from $expected ($(wc -l <"$base.expected.diff") diff lines)"
+            continue
+        fi
+        timeout "$timeout_s" "$ORDEX" run ${oflags[@]+"${oflags[@]}"} -n "$n" "$src" ${argv[@]+"${argv[@]}"} \
+            >"$base.ordex.raw" 2>"$base.ordex.err"
+        rc=$?
+        if [ $rc -ne 0 ]; then
+            fail "$label" "ordex run exited with status $rc (1 = error found, 2 = ordex failed, 124 = timeout): $(tail -n 1 "$base.ordex.err")"
+            continue
+        fi
+        grep -Ev -- "$ORDEX_STDOUT_FILTER" "$base.ordex.raw" | LC_ALL=C sort >"$base.ordex"
+        if diff "$base.mpich" "$base.ordex" >"$base.diff"; then
+            echo "PASS $label ($(wc -l <"$base.mpich") lines)"
+            passed=$((passed + 1))
+        else
+            fail "$label" "sorted stdout differs from MPICH: $(grep -c '^[<>]' "$base.diff") lines; first: $(grep -m1 '^[<>]' "$base.diff")"
+        fi
+    done
+done
+
+echo "crosscheck: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

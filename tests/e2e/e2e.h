@@ -1,0 +1,123 @@
+/*
+ * e2e.h - helpers of the end-to-end tests: running the ordex binary from the
+ * Bazel runfiles, and checking its exit status, output and findings.
+ */
+#ifndef ORDEX_TESTS_E2E_H
+#define ORDEX_TESTS_E2E_H
+
+#include <CUnit/CUnit.h>
+#include <glib.h>
+#include <stdbool.h>
+
+/* One run of a command. */
+typedef struct {
+    char *cmd;   /* the command line, for messages */
+    int status;  /* exit status; 128 + signal number if killed by a signal */
+    char *out;   /* everything written to stdout */
+    char *err;   /* everything written to stderr */
+    double secs; /* wall-clock time */
+    bool dumped; /* already printed after a failed check */
+} e2e_result;
+
+/* Seconds any single command may take before it is killed (status 124). */
+#define E2E_TIME_LIMIT "120"
+
+/* Sets up the paths and the environment; false (with a message) if the
+ * runfiles are missing. */
+bool e2e_init(void);
+void e2e_fini(void);
+
+/* Absolute path of a file of the workspace in the runfiles, e.g.
+ * e2e_src("examples/ring.c").  The string lives until e2e_fini. */
+const char *e2e_src(const char *rel);
+/* A path under the test's scratch directory ($TEST_TMPDIR); lives until e2e_fini. */
+const char *e2e_tmp(const char *name);
+/* The ordex binary. */
+const char *e2e_ordex(void);
+
+/* Runs ordex with the given arguments (NULL-terminated). */
+e2e_result *e2e_ordex_run(const char *arg, ...) G_GNUC_NULL_TERMINATED;
+e2e_result *e2e_ordex_runv(const char *const *args);
+/* Runs any command (argv[0] searched in PATH), same environment. */
+e2e_result *e2e_exec(const char *const *argv);
+void e2e_free(e2e_result *r);
+
+/* 1-based number of the only line of workspace file `rel` that contains
+ * `marker`; -1 if no line or several lines contain it. */
+int e2e_marker_line(const char *rel, const char *marker);
+/* Contents of a workspace file (NULL if unreadable); lives until e2e_fini. */
+const char *e2e_read_src(const char *rel);
+/* Contents of any file, newly allocated (NULL if unreadable). */
+char *e2e_read_file(const char *path);
+
+/* The lines of `text` sorted bytewise (as LC_ALL=C sort), newly allocated. */
+char *e2e_sorted_lines(const char *text);
+/* Lines of `text` that contain `needle`, in order, newly allocated. */
+char *e2e_grep(const char *text, const char *needle);
+/* Number of (non-overlapping) occurrences of needle in hay. */
+int e2e_count(const char *hay, const char *needle);
+/* Number of lines in text. */
+int e2e_lines(const char *text);
+
+/* Prints the failed check and (once per run) the command, status and output
+ * of the run to stdout, the test log. */
+void e2e_dump(const e2e_result *r, const char *what, const char *file, int line);
+
+/* Records a CUnit assertion; on failure also dumps the run. */
+bool e2e_check(bool ok, const e2e_result *r, const char *what, const char *file, int line);
+
+#define EXPECT(r, cond) e2e_check((cond), (r), #cond, __FILE__, __LINE__)
+#define EXPECT_STATUS(r, st)                                                                       \
+    e2e_check((r)->status == (st), (r), "exit status " #st, __FILE__, __LINE__)
+#define EXPECT_OUT_HAS(r, s)                                                                       \
+    e2e_check(strstr((r)->out, (s)) != NULL, (r), "stdout contains " #s, __FILE__, __LINE__)
+/* `block` (a finding's text, may be NULL) contains / lacks `text`. */
+bool e2e_check_block(const e2e_result *r, const char *block, const char *text, bool want,
+                     const char *file, int line);
+#define EXPECT_BLOCK_HAS(r, block, text)                                                           \
+    e2e_check_block((r), (block), (text), true, __FILE__, __LINE__)
+#define EXPECT_BLOCK_LACKS(r, block, text)                                                         \
+    e2e_check_block((r), (block), (text), false, __FILE__, __LINE__)
+#define EXPECT_OUT_LACKS(r, s)                                                                     \
+    e2e_check(strstr((r)->out, (s)) == NULL, (r), "stdout lacks " #s, __FILE__, __LINE__)
+#define EXPECT_ERR_HAS(r, s)                                                                       \
+    e2e_check(strstr((r)->err, (s)) != NULL, (r), "stderr contains " #s, __FILE__, __LINE__)
+#define EXPECT_ERR_LACKS(r, s)                                                                     \
+    e2e_check(strstr((r)->err, (s)) == NULL, (r), "stderr lacks " #s, __FILE__, __LINE__)
+
+/* ordex's verdict line "ordex: ... no error found" and no finding. */
+void e2e_expect_clean(const e2e_result *r, const char *file, int line);
+#define EXPECT_CLEAN(r) e2e_expect_clean((r), __FILE__, __LINE__)
+
+/* stdout, sorted by line, equals tests/e2e/expected/NAME.out (recorded from
+ * real MPICH by record_expected.sh).  `only` != NULL: compare only the lines
+ * of stdout containing it. */
+void e2e_expect_mpich_output(const e2e_result *r, const char *name, const char *only,
+                             const char *file, int line);
+#define EXPECT_MPICH_OUTPUT(r, name) e2e_expect_mpich_output((r), (name), NULL, __FILE__, __LINE__)
+
+/* The report holds exactly `nfindings` findings, and one of them reads
+ *   ordex: ERROR [KIND] ...TEXT...
+ * followed, when src is not NULL, by "  at BASENAME(src):LINE" where LINE is the
+ * line of `marker` in src, or (when end_marker is not NULL) any line from the
+ * marker's to end_marker's.  Returns that finding's full text (message,
+ * location and details up to the next finding or the summary), newly
+ * allocated, or NULL. */
+char *e2e_expect_finding(const e2e_result *r, int nfindings, const char *kind, const char *text,
+                         const char *src, const char *marker, const char *end_marker,
+                         const char *file, int line);
+#define EXPECT_FINDING(r, n, kind, text, src, marker)                                              \
+    e2e_expect_finding((r), (n), (kind), (text), (src), (marker), NULL, __FILE__, __LINE__)
+#define EXPECT_FINDING_IN(r, n, kind, text, src, marker, end)                                      \
+    e2e_expect_finding((r), (n), (kind), (text), (src), (marker), (end), __FILE__, __LINE__)
+
+/* stderr is exactly one line that contains `text` (a usage error). */
+void e2e_expect_one_line_error(const e2e_result *r, const char *text, const char *file, int line);
+#define EXPECT_ONE_LINE_ERROR(r, text) e2e_expect_one_line_error((r), (text), __FILE__, __LINE__)
+
+/* Suites. */
+void e2e_add_example_tests(CU_pSuite s);
+void e2e_add_program_tests(CU_pSuite s);
+void e2e_add_cli_tests(CU_pSuite s);
+
+#endif

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Records the expected stdout of the correct programs under real MPICH.
+#
+# Every entry: NAME N SOURCE [ARGS...].  The program is built with mpicc, run
+# with `mpiexec -n N`, and its stdout is written sorted by line (LC_ALL=C) to
+# expected/NAME.out; the end-to-end tests compare ordex's sorted stdout with it.
+# heap.c prints heap offsets that differ between allocators: only its
+# "contents" lines are kept.  Run from anywhere; needs mpicc and mpiexec.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+top="$(cd "$here/../.." && pwd)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+record() {
+    local name=$1 n=$2 src=$3
+    shift 3
+    mpicc -o "$work/prog" "$top/$src"
+    timeout 120 mpiexec -n "$n" "$work/prog" "$@" >"$work/out" 2>/dev/null
+    if [ "$name" = heap.n4 ]; then
+        grep ' contents ' "$work/out" >"$work/out2" || true
+        mv "$work/out2" "$work/out"
+    fi
+    LC_ALL=C sort "$work/out" >"$here/expected/$name.out"
+    echo "expected/$name.out: $(wc -l <"$here/expected/$name.out") lines"
+}
+
+mkdir -p "$here/expected"
+record ring.n4.k3 4 examples/ring.c 3
+record ring.n1.k5 1 examples/ring.c 5
+record heat.n4 4 examples/heat.c
+record heat.n3 3 examples/heat.c
+record heat.n4.64.10 4 examples/heat.c 64 10
+record mergesort.n4 4 examples/mergesort.c
+record mergesort.n2 2 examples/mergesort.c
+record neighbor_exchange.n4.fixed 4 examples/neighbor_exchange.c --fixed
+record neighbor_exchange.n3.fixed 3 examples/neighbor_exchange.c --fixed
+record neighbor_exchange.n2 2 examples/neighbor_exchange.c
+record pingpong.n2 2 examples/pingpong.c
+record pingpong.n3 3 examples/pingpong.c
+record deadlock_else.n2 2 examples/deadlock_else.c
+record deadlock_cycle.n4 4 examples/deadlock_cycle.c
+record barrier_comm.n1 1 examples/barrier_comm.c
+record waitany_race.n2 2 examples/waitany_race.c
+record wildcard_deadlock.n2 2 examples/wildcard_deadlock.c
+record probe_race.n2 2 examples/probe_race.c
+record bcast_sync.n2 2 examples/bcast_sync.c
+record bcast_sync.n4 4 examples/bcast_sync.c
+record bcast_sync.n1 1 examples/bcast_sync.c
+record benign_any_source.n4 4 examples/benign_any_source.c
+record benign_any_source.n2 2 examples/benign_any_source.c
+record benign_waitall.n4 4 examples/benign_waitall.c
+record benign_waitall.n2 2 examples/benign_waitall.c
+record floyd_steinberg.n4 4 examples/floyd_steinberg.c
+record floyd_steinberg.n3 3 examples/floyd_steinberg.c
+record floyd_steinberg.n1 1 examples/floyd_steinberg.c
+record lu.n4 4 examples/lu.c
+record lu.n3 3 examples/lu.c
+record lu.n1 1 examples/lu.c
+record nbexchange.n4 4 examples/nbexchange.c
+record nbexchange.n2 2 examples/nbexchange.c
+record nbexchange.n5 5 examples/nbexchange.c
+
+record globals.n4 4 tests/programs/globals.c
+record heap.n4 4 tests/programs/heap.c
+record wildcard.n4 4 tests/programs/wildcard.c
+record persistent.n4 4 tests/programs/persistent.c
+record probe.n4 4 tests/programs/probe.c
+record sendrecv_replace.n4 4 tests/programs/sendrecv_replace.c
+record sendrecv_replace.n1 1 tests/programs/sendrecv_replace.c
+record bsend.n4 4 tests/programs/bsend.c
+record ssend.n4 4 tests/programs/ssend.c
+record ssend.n3 3 tests/programs/ssend.c
+record waitany.n4 4 tests/programs/waitany.c
+record collectives.n4 4 tests/programs/collectives.c
+record collectives.n3 3 tests/programs/collectives.c
+record collectives.n1 1 tests/programs/collectives.c
+record datatypes.n2 2 tests/programs/datatypes.c
+record heap_limit.n2 2 tests/programs/heap_limit.c
+record cart.n4 4 tests/programs/cart.c
+record mprobe.n4 4 tests/programs/mprobe.c
+record comm_split.n4 4 tests/programs/comm_split.c
+record comm_split.n3 3 tests/programs/comm_split.c
+record errors_return.n4 4 tests/programs/errors_return.c

@@ -1,0 +1,403 @@
+/*
+ * test_cli.c - the command line: options of `ordex run`, determinism, JSON,
+ * bad input (exit status 2 and a one-line message), and ordexcc.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "e2e.h"
+
+#define RUN(...) e2e_ordex_run(__VA_ARGS__, NULL)
+#define S(rel) e2e_src(rel)
+
+/* ---------------------------------------------------------------------- */
+/* Options                                                                 */
+
+static void test_tag_output(void) {
+    e2e_result *r = RUN("run", "--tag-output", "-n", "4", S("examples/ring.c"), "3");
+    EXPECT_CLEAN(r);
+    EXPECT(r, e2e_lines(r->out) == 4);
+    /* Every line is "[r] " + the rank's line, and rank r printed "rank r: ...". */
+    GString *plain = g_string_new(NULL);
+    char **lines = g_strsplit(r->out, "\n", -1);
+    for (int i = 0; lines[i] && lines[i][0]; i++) {
+        int rank = -1, used = 0;
+        bool ok =
+            sscanf(lines[i], "[%d] %n", &rank, &used) == 1 && used > 0 && rank >= 0 && rank < 4;
+        char *own = g_strdup_printf("[%d] rank %d: ", rank, rank);
+        e2e_check(ok && g_str_has_prefix(lines[i], own), r,
+                  "every stdout line starts with \"[r] \" of the rank that printed it", __FILE__,
+                  __LINE__);
+        g_free(own);
+        if (ok)
+            g_string_append_printf(plain, "%s\n", lines[i] + used);
+    }
+    g_strfreev(lines);
+    EXPECT_OUT_HAS(r, "[0] rank 0: final token 12 after 3 rounds\n");
+    /* Without the tags it is the untagged output. */
+    g_free(r->out);
+    r->out = g_string_free(plain, FALSE);
+    EXPECT_MPICH_OUTPUT(r, "ring.n4.k3");
+    e2e_free(r);
+}
+
+/* Everything after the program is the program's, even what looks like an
+ * option of ordex; "--" ends ordex's options. */
+static void test_program_arguments(void) {
+    e2e_result *r = RUN("run", "-n", "2", S("examples/ring.c"), "-n", "5");
+    EXPECT_CLEAN(r);
+    /* ring reads argv[1] = "-n" as 0 rounds, i.e. 1 round, on 2 ranks. */
+    EXPECT_OUT_HAS(r, "rank 0: final token 2 after 1 rounds\n");
+    EXPECT_ERR_HAS(r, "ordex: 2 ranks, ");
+    e2e_free(r);
+    r = RUN("run", "-n", "4", "--", S("examples/ring.c"), "3");
+    EXPECT_CLEAN(r);
+    EXPECT_MPICH_OUTPUT(r, "ring.n4.k3");
+    e2e_free(r);
+    r = RUN("run", "-n", "4", S("examples/heat.c"), "64", "10", "--tag-output");
+    EXPECT_CLEAN(r);
+    EXPECT_MPICH_OUTPUT(r, "heat.n4.64.10"); /* untagged: the option was heat's */
+    e2e_free(r);
+}
+
+static void test_seed_ring(void) {
+    e2e_result *r = RUN("run", "--seed", "5", "-n", "4", S("examples/ring.c"), "3");
+    EXPECT_CLEAN(r);
+    EXPECT_MPICH_OUTPUT(r, "ring.n4.k3");
+    e2e_free(r);
+    r = RUN("run", "--seed", "5", "-n", "4", S("tests/programs/wildcard.c"));
+    EXPECT_CLEAN(r);
+    EXPECT_MPICH_OUTPUT(r, "wildcard.n4");
+    e2e_free(r);
+    r = RUN("run", "--seed", "5", "-n", "4", S("tests/programs/collectives.c"));
+    EXPECT_CLEAN(r);
+    EXPECT_MPICH_OUTPUT(r, "collectives.n4");
+    e2e_free(r);
+}
+
+/* Parses "waitany_race: order A B C result R" and checks that A B C is a
+ * permutation of 1 2 3 and R the fold in that order; returns A*100+B*10+C. */
+static int check_waitany_line(const e2e_result *r) {
+    const char *l = strstr(r->out, "waitany_race: order ");
+    int a = 0, b = 0, c = 0;
+    unsigned res = 0;
+    bool ok = l && sscanf(l, "waitany_race: order %d %d %d result %u", &a, &b, &c, &res) == 4;
+    ok = ok && a >= 1 && a <= 3 && b >= 1 && b <= 3 && c >= 1 && c <= 3 && a != b && b != c &&
+         a != c;
+    unsigned want = 0;
+    int order[3] = {a, b, c};
+    for (int k = 0; k < 3; k++)
+        want = want * 31u + (unsigned)(order[k] * order[k] + 7);
+    e2e_check(ok && res == want, r, "waitany_race prints a valid completion order and its result",
+              __FILE__, __LINE__);
+    return ok ? a * 100 + b * 10 + c : -1;
+}
+
+static void test_seed_waitany(void) {
+    GHashTable *orders = g_hash_table_new(g_direct_hash, g_direct_equal);
+    for (int seed = 1; seed <= 10; seed++) {
+        char s[16];
+        snprintf(s, sizeof s, "%d", seed);
+        e2e_result *r = RUN("run", "--seed", s, "-n", "4", S("examples/waitany_race.c"));
+        EXPECT_CLEAN(r);
+        int o = check_waitany_line(r);
+        g_hash_table_add(orders, GINT_TO_POINTER(o));
+        /* The same seed gives the same run. */
+        e2e_result *again = RUN("run", "--seed", s, "-n", "4", S("examples/waitany_race.c"));
+        EXPECT_CLEAN(again);
+        EXPECT(again, strcmp(r->out, again->out) == 0);
+        e2e_free(again);
+        e2e_free(r);
+    }
+    /* --seed randomises the matching: ten seeds do not all take one order. */
+    CU_ASSERT(g_hash_table_size(orders) >= 2);
+    g_hash_table_destroy(orders);
+}
+
+static void test_determinism(void) {
+    struct {
+        const char *src, *n, *arg;
+    } progs[] = {{"examples/ring.c", "4", "3"},
+                 {"examples/heat.c", "4", NULL},
+                 {"tests/programs/heap.c", "4", NULL},
+                 {"examples/neighbor_exchange.c", "3", NULL}};
+    for (size_t i = 0; i < G_N_ELEMENTS(progs); i++) {
+        e2e_result *a = RUN("run", "-n", progs[i].n, S(progs[i].src), progs[i].arg);
+        e2e_result *b = RUN("run", "-n", progs[i].n, S(progs[i].src), progs[i].arg);
+        EXPECT_CLEAN(a);
+        EXPECT_CLEAN(b);
+        EXPECT(b, a->out[0] != '\0' && strcmp(a->out, b->out) == 0);
+        e2e_free(a);
+        e2e_free(b);
+    }
+}
+
+static void test_json(void) {
+    const char *path = e2e_tmp("segv.json");
+    e2e_result *r = RUN("run", "--json", path, "-n", "4", S("tests/programs/segv.c"));
+    EXPECT_STATUS(r, 1);
+    char *json = e2e_read_file(path);
+    EXPECT(r, json != NULL);
+    if (json) {
+        char *loc = g_strdup_printf("\"location\": \"segv.c:%d\"",
+                                    e2e_marker_line("tests/programs/segv.c", "/* FAULT */"));
+        EXPECT(r, strstr(json, "\"verdict\": \"error\""));
+        EXPECT(r, strstr(json, "\"kind\": \"crash\""));
+        EXPECT(r, strstr(json, "\"ranks\": [1]"));
+        EXPECT(r, strstr(json, loc));
+        EXPECT(r, strstr(json, "SIGSEGV"));
+        EXPECT(r, strstr(json, "\"stats\": {\"ranks\": 4"));
+        g_free(loc);
+    }
+    g_free(json);
+    e2e_free(r);
+
+    path = e2e_tmp("deadlock.json");
+    r = RUN("run", "--json", path, "-n", "3", S("examples/deadlock_else.c"));
+    EXPECT_STATUS(r, 1);
+    json = e2e_read_file(path);
+    EXPECT(r, json && strstr(json, "\"verdict\": \"error\"") &&
+                  strstr(json, "\"kind\": \"deadlock\"") && strstr(json, "\"ranks\": [2]"));
+    g_free(json);
+    e2e_free(r);
+
+    path = e2e_tmp("ring.json");
+    r = RUN("run", "--json", path, "-n", "4", S("examples/ring.c"), "3");
+    EXPECT_CLEAN(r);
+    EXPECT_MPICH_OUTPUT(r, "ring.n4.k3");
+    json = e2e_read_file(path);
+    EXPECT(r, json && strstr(json, "\"verdict\": \"ok\"") && strstr(json, "\"findings\": []") &&
+                  strstr(json, "\"messages\": 12"));
+    g_free(json);
+    e2e_free(r);
+
+    /* A JSON file that cannot be written: ordex could not do its job. */
+    r = RUN("run", "--json", "/nonexistent-dir/x.json", "-n", "2", S("examples/ring.c"), "1");
+    EXPECT_STATUS(r, 2);
+    EXPECT_ERR_HAS(r, "cannot write /nonexistent-dir/x.json");
+    e2e_free(r);
+}
+
+static void test_quiet(void) {
+    e2e_result *r = RUN("run", "-q", "-n", "4", S("examples/ring.c"), "3");
+    EXPECT_STATUS(r, 0);
+    EXPECT(r, r->err[0] == '\0');
+    EXPECT_MPICH_OUTPUT(r, "ring.n4.k3");
+    e2e_free(r);
+    r = RUN("run", "-q", "-n", "3", S("examples/deadlock_else.c"));
+    EXPECT_STATUS(r, 1);
+    g_free(EXPECT_FINDING(r, 1, "deadlock", "blocked", NULL, NULL));
+    e2e_free(r);
+}
+
+static void test_sizes(void) {
+    /* A small stack is enough for ring; a small heap makes a big malloc fail. */
+    e2e_result *r = RUN("run", "--stack-size", "64KiB", "-n", "4", S("examples/ring.c"), "3");
+    EXPECT_CLEAN(r);
+    EXPECT_MPICH_OUTPUT(r, "ring.n4.k3");
+    e2e_free(r);
+    r = RUN("run", "-n", "2", S("tests/programs/heap_limit.c"));
+    EXPECT_CLEAN(r);
+    EXPECT_MPICH_OUTPUT(r, "heap_limit.n2");
+    e2e_free(r);
+    r = RUN("run", "--heap-size", "1MiB", "-n", "2", S("tests/programs/heap_limit.c"));
+    EXPECT_CLEAN(r);
+    char *got = e2e_sorted_lines(r->out);
+    EXPECT(r, strcmp(got, "rank 0: malloc returned NULL\nrank 1: malloc returned NULL\n") == 0);
+    g_free(got);
+    e2e_free(r);
+    r = RUN("run", "--heap-size", "1MiB", "-n", "4", S("tests/programs/heap.c"));
+    EXPECT_CLEAN(r);
+    e2e_expect_mpich_output(r, "heap.n4", " contents ", __FILE__, __LINE__);
+    e2e_free(r);
+}
+
+static void test_help(void) {
+    e2e_result *r = RUN("--help");
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "usage: ordex");
+    EXPECT_OUT_HAS(r, "run -n N");
+    e2e_free(r);
+    r = RUN("run", "--help");
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "--step-timeout");
+    EXPECT_OUT_HAS(r, "--send-mode");
+    e2e_free(r);
+    /* No command at all: usage on stderr, status 2. */
+    r = RUN(NULL);
+    EXPECT_STATUS(r, 2);
+    EXPECT_ERR_HAS(r, "usage: ordex");
+    e2e_free(r);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Bad input: exit status 2 and one line naming the problem                */
+
+static void test_bad_options(void) {
+    const char *ring = S("examples/ring.c");
+    struct {
+        const char *args[8];
+        const char *text;
+    } cases[] = {
+        {{"run", "--bogus", "-n", "2", ring}, "--bogus"},
+        {{"run", "-n", "2"}, "missing program"},
+        {{"run", ring}, "missing -n"},
+        {{"run", "-n", "0", ring}, "-n 0"},
+        {{"run", "-n", "abc", ring}, "-n abc"},
+        {{"run", "-n", "-3", ring}, "-n -3"},
+        {{"run", "--send-mode", "fast", "-n", "2", ring}, "--send-mode fast"},
+        {{"run", "--step-timeout", "-1", "-n", "2", ring}, "--step-timeout"},
+        {{"run", "--step-timeout", "soon", "-n", "2", ring}, "--step-timeout"},
+        {{"run", "--stack-size", "1K", "-n", "2", ring}, "--stack-size"},
+        {{"run", "--stack-size", "big", "-n", "2", ring}, "--stack-size big"},
+        {{"run", "--heap-size", "1K", "-n", "2", ring}, "--heap-size"},
+        {{"run", "--eager-limit", "lots", "-n", "2", ring}, "--eager-limit lots"},
+        {{"run", "--seed", "-3", "-n", "2", ring}, "--seed -3"},
+        {{"frobnicate", "-n", "2", ring}, "unknown command 'frobnicate'"},
+        {{"explore", "-n", "2", ring}, "not available"},
+        {{"replay", "x.trace"}, "not available"},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        e2e_result *r = e2e_ordex_runv(cases[i].args);
+        e2e_expect_one_line_error(r, cases[i].text, __FILE__, __LINE__);
+        e2e_free(r);
+    }
+}
+
+static void test_bad_files(void) {
+    e2e_result *r = RUN("run", "-n", "2", "/nonexistent/prog.so");
+    EXPECT_ONE_LINE_ERROR(r, "/nonexistent/prog.so");
+    EXPECT_ERR_HAS(r, "no such file");
+    e2e_free(r);
+    r = RUN("run", "-n", "2", "/nonexistent/prog.c");
+    EXPECT_ONE_LINE_ERROR(r, "/nonexistent/prog.c");
+    e2e_free(r);
+
+    /* A shared object that ordexcc did not build. */
+    const char *plain_c = e2e_tmp("plain.c");
+    const char *plain_so = e2e_tmp("plain.so");
+    g_file_set_contents(plain_c, "int main(void) { return 0; }\n", -1, NULL);
+    const char *gcc[] = {"gcc", "-shared", "-fPIC", "-o", plain_so, plain_c, NULL};
+    e2e_result *cc = e2e_exec(gcc);
+    EXPECT_STATUS(cc, 0);
+    e2e_free(cc);
+    r = RUN("run", "-n", "2", plain_so);
+    EXPECT_ONE_LINE_ERROR(r, "not a program built by ordexcc");
+    EXPECT_ERR_HAS(r, "plain.so");
+    e2e_free(r);
+
+    /* Not an ELF file at all. */
+    const char *text_so = e2e_tmp("text.so");
+    g_file_set_contents(text_so, "hello\n", -1, NULL);
+    r = RUN("run", "-n", "2", text_so);
+    EXPECT_ONE_LINE_ERROR(r, "not a program built by ordexcc");
+    e2e_free(r);
+
+    /* A C file with a syntax error: the compiler's messages, then ordex's line. */
+    const char *bad_c = e2e_tmp("syntax_error.c");
+    g_file_set_contents(bad_c,
+                        "#include <mpi.h>\nint main(int argc, char **argv) {\n"
+                        "    MPI_Init(&argc, &argv)\n    return 0;\n}\n",
+                        -1, NULL);
+    r = RUN("run", "-n", "2", bad_c);
+    EXPECT_STATUS(r, 2);
+    EXPECT_ERR_HAS(r, "syntax_error.c:3:"); /* the compiler says where */
+    EXPECT(r, g_str_has_suffix(r->err, "syntax_error.c: compilation failed (see the compiler's "
+                                       "messages above)\n"));
+    EXPECT_ERR_LACKS(r, "ordex: ERROR");
+    EXPECT(r, r->out[0] == '\0');
+    e2e_free(r);
+}
+
+/* ---------------------------------------------------------------------- */
+/* ordexcc                                                                 */
+
+static bool elf_type_is(const char *path, int type) {
+    char *bytes = NULL;
+    gsize len = 0;
+    if (!g_file_get_contents(path, &bytes, &len, NULL))
+        return false;
+    bool ok = len > 18 && memcmp(bytes, "\177ELF", 4) == 0 && bytes[16] == type;
+    g_free(bytes);
+    return ok;
+}
+
+static void test_ordexcc_build_and_run(void) {
+    const char *so = e2e_tmp("ring_cc.so");
+    e2e_result *r = RUN("cc", "-O2", "-o", so, S("examples/ring.c"));
+    EXPECT_STATUS(r, 0);
+    EXPECT(r, elf_type_is(so, 3)); /* ET_DYN */
+    e2e_free(r);
+    r = RUN("run", "-n", "4", so, "3");
+    EXPECT_CLEAN(r);
+    EXPECT_MPICH_OUTPUT(r, "ring.n4.k3");
+    e2e_free(r);
+
+    /* Invoked under the name ordexcc, the binary is the compiler. */
+    const char *link = e2e_tmp("ordexcc");
+    unlink(link);
+    EXPECT(NULL, symlink(e2e_ordex(), link) == 0);
+    const char *so2 = e2e_tmp("heat_cc.so");
+    const char *argv[] = {link, "-o", so2, S("examples/heat.c"), NULL};
+    r = e2e_exec(argv);
+    EXPECT_STATUS(r, 0);
+    e2e_free(r);
+    r = RUN("run", "-n", "3", so2);
+    EXPECT_CLEAN(r);
+    EXPECT_MPICH_OUTPUT(r, "heat.n3");
+    e2e_free(r);
+}
+
+static void test_ordexcc_object(void) {
+    const char *obj = e2e_tmp("ring_cc.o");
+    e2e_result *r = RUN("cc", "-c", "-o", obj, S("examples/ring.c"));
+    EXPECT_STATUS(r, 0);
+    EXPECT(r, elf_type_is(obj, 1)); /* ET_REL */
+    e2e_free(r);
+    /* An object file is not a loadable program. */
+    r = RUN("run", "-n", "2", obj);
+    EXPECT_ONE_LINE_ERROR(r, "not a program built by ordexcc");
+    e2e_free(r);
+}
+
+static void test_ordexcc_errors(void) {
+    const char *bad_c = e2e_tmp("cc_error.c");
+    g_file_set_contents(bad_c, "int main(void) { return undeclared_name; }\n", -1, NULL);
+    e2e_result *r = RUN("cc", "-o", e2e_tmp("cc_error.so"), bad_c);
+    EXPECT_STATUS(r, 2);
+    EXPECT_ERR_HAS(r, "undeclared_name");
+    EXPECT(r, strstr(r->err, "\nordexcc: compilation failed") ||
+                  g_str_has_prefix(r->err, "ordexcc: compilation failed"));
+    EXPECT(r, !g_file_test(e2e_tmp("cc_error.so"), G_FILE_TEST_EXISTS));
+    e2e_free(r);
+    r = RUN("cc");
+    EXPECT_ONE_LINE_ERROR(r, "no input files");
+    e2e_free(r);
+    /* ordexcc output without main is refused by run. */
+    const char *so = e2e_tmp("nomain_cc.so");
+    r = RUN("cc", "-o", so, S("tests/programs/nomain.c"));
+    EXPECT_STATUS(r, 0);
+    e2e_free(r);
+    r = RUN("run", "-n", "2", so);
+    EXPECT_ONE_LINE_ERROR(r, "no main function");
+    e2e_free(r);
+}
+
+void e2e_add_cli_tests(CU_pSuite s) {
+    CU_add_test(s, "--tag-output", test_tag_output);
+    CU_add_test(s, "arguments after the program are the program's", test_program_arguments);
+    CU_add_test(s, "--seed 5 keeps deterministic outputs", test_seed_ring);
+    CU_add_test(s, "--seed: valid, reproducible, randomised", test_seed_waitany);
+    CU_add_test(s, "determinism: identical stdout twice", test_determinism);
+    CU_add_test(s, "--json", test_json);
+    CU_add_test(s, "-q", test_quiet);
+    CU_add_test(s, "--stack-size and --heap-size", test_sizes);
+    CU_add_test(s, "--help and usage", test_help);
+    CU_add_test(s, "bad options: exit 2, one line", test_bad_options);
+    CU_add_test(s, "bad program files: exit 2", test_bad_files);
+    CU_add_test(s, "ordexcc builds a program ordex runs", test_ordexcc_build_and_run);
+    CU_add_test(s, "ordexcc -c makes an object", test_ordexcc_object);
+    CU_add_test(s, "ordexcc errors", test_ordexcc_errors);
+}

@@ -1,0 +1,345 @@
+/*
+ * test_programs.c - `ordex run` on the small programs of tests/programs/: each
+ * erroneous one must give its finding (kind, rank, source line of the marker
+ * comment "FAULT"), each correct one the output of real MPICH.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "e2e.h"
+
+#define RUN(...) e2e_ordex_run(__VA_ARGS__, NULL)
+#define P(name) e2e_src("tests/programs/" name)
+#define SRC(name) ("tests/programs/" name)
+#define FAULT "/* FAULT */"
+#define FAULT_END "/* FAULT_END */"
+
+/* ---------------------------------------------------------------------- */
+/* Crashes                                                                 */
+
+static void test_segv(void) {
+    e2e_result *r = RUN("run", "-n", "4", P("segv.c"));
+    EXPECT_STATUS(r, 1);
+    char *f = EXPECT_FINDING(r, 1, "crash", "rank 1 crashed: SIGSEGV", SRC("segv.c"), FAULT);
+    EXPECT_BLOCK_HAS(r, f, "main (");
+    EXPECT_OUT_LACKS(r, "rank 1: survived");
+    EXPECT_ERR_HAS(r, "; 1 error found\n");
+    g_free(f);
+    e2e_free(r);
+}
+
+static void test_assert_fail(void) {
+    e2e_result *r = RUN("run", "-n", "4", P("assert_fail.c"));
+    EXPECT_STATUS(r, 1);
+    char *f = EXPECT_FINDING(r, 1, "crash", "rank 2 crashed: SIGABRT", SRC("assert_fail.c"), FAULT);
+    EXPECT_BLOCK_HAS(r, f, "main (");
+    EXPECT_ERR_HAS(r, "Assertion `value != 20' failed"); /* the C library's own message */
+    EXPECT_OUT_LACKS(r, "rank 2: value");
+    g_free(f);
+    e2e_free(r);
+}
+
+static void test_fpe(void) {
+    e2e_result *r = RUN("run", "-n", "4", P("fpe.c"));
+    EXPECT_STATUS(r, 1);
+    g_free(EXPECT_FINDING(r, 1, "crash", "rank 0 crashed: SIGFPE", SRC("fpe.c"), FAULT));
+    EXPECT_OUT_LACKS(r, "rank 0: quotient");
+    e2e_free(r);
+}
+
+static void check_stack_overflow(e2e_result *r) {
+    EXPECT_STATUS(r, 1);
+    char *f = EXPECT_FINDING_IN(r, 1, "crash", "rank 1 overflowed its stack",
+                                SRC("stack_overflow.c"), FAULT, FAULT_END);
+    EXPECT_BLOCK_HAS(r, f, "--stack-size");
+    EXPECT_BLOCK_HAS(r, f, "depth (");
+    EXPECT_OUT_LACKS(r, "rank 1:");
+    g_free(f);
+}
+
+static void test_stack_overflow(void) {
+    e2e_result *r = RUN("run", "-n", "4", P("stack_overflow.c"));
+    check_stack_overflow(r);
+    e2e_free(r);
+    r = RUN("run", "--stack-size", "64KiB", "-n", "2", P("stack_overflow.c"));
+    check_stack_overflow(r);
+    e2e_free(r);
+}
+
+static void test_exit_code(void) {
+    e2e_result *r = RUN("run", "-n", "4", P("exit_code.c"));
+    EXPECT_STATUS(r, 1);
+    g_free(EXPECT_FINDING(r, 1, "crash", "rank 2 exited with status 3", NULL, NULL));
+    for (int k = 0; k < 4; k++) {
+        char *l = g_strdup_printf("rank %d: finishing\n", k);
+        EXPECT_OUT_HAS(r, l);
+        g_free(l);
+    }
+    e2e_free(r);
+}
+
+static void test_no_finalize(void) {
+    e2e_result *r = RUN("run", "-n", "4", P("no_finalize.c"));
+    EXPECT_STATUS(r, 1);
+    g_free(EXPECT_FINDING(r, 1, "mpi_error", "rank 1 ended (status 0) without calling MPI_Finalize",
+                          NULL, NULL));
+    EXPECT(r, e2e_count(r->out, ": done\n") == 4);
+    e2e_free(r);
+}
+
+static void test_mpi_abort(void) {
+    e2e_result *r = RUN("run", "-n", "4", P("mpi_abort.c"));
+    EXPECT_STATUS(r, 1);
+    char *f = EXPECT_FINDING(r, 1, "crash", "MPI_Abort", SRC("mpi_abort.c"), FAULT);
+    EXPECT_BLOCK_HAS(r, f, "rank 0 ");
+    EXPECT_BLOCK_HAS(r, f, "error code 7");
+    EXPECT(r, strcmp(r->out, "rank 0: giving up\n") == 0);
+    g_free(f);
+    e2e_free(r);
+}
+
+static void test_livelock(void) {
+    e2e_result *r = RUN("run", "--step-timeout", "1", "-n", "4", P("livelock.c"));
+    EXPECT_STATUS(r, 1);
+    char *f = EXPECT_FINDING_IN(r, 1, "livelock", "rank 1 ran past the step timeout",
+                                SRC("livelock.c"), FAULT, FAULT_END);
+    /* The default step timeout is 10 s: this one must be used. */
+    EXPECT(r, r->secs < 9.0);
+    g_free(f);
+    e2e_free(r);
+}
+
+/* ---------------------------------------------------------------------- */
+/* MPI usage errors                                                        */
+
+static void mpi_error(const char *file, int rank, const char *text, const char *text2) {
+    char *rel = g_strdup_printf("tests/programs/%s", file);
+    e2e_result *r = RUN("run", "-n", "4", e2e_src(rel));
+    EXPECT_STATUS(r, 1);
+    char *f = EXPECT_FINDING(r, 1, "mpi_error", text, rel, FAULT);
+    char *who = g_strdup_printf("] rank %d: ", rank);
+    EXPECT_BLOCK_HAS(r, f, who);
+    if (text2)
+        EXPECT_BLOCK_HAS(r, f, text2);
+    g_free(who);
+    g_free(f);
+    g_free(rel);
+    e2e_free(r);
+}
+
+static void test_bad_rank(void) {
+    mpi_error("bad_rank.c", 0, "dest 99", "MPI_Send");
+}
+static void test_bad_tag(void) {
+    mpi_error("bad_tag.c", 0, "tag -5", "MPI_Send");
+}
+static void test_bad_count(void) {
+    mpi_error("bad_count.c", 1, "count -1", "MPI_Send");
+}
+static void test_bad_type(void) {
+    mpi_error("bad_type.c", 0, "not committed", "MPI_Send");
+}
+static void test_truncate(void) {
+    mpi_error("truncate.c", 1, "truncated", "MPI_Recv");
+}
+
+static void test_type_mismatch(void) {
+    mpi_error("type_mismatch.c", 1, "type signatures", "MPI_DOUBLE");
+    e2e_result *r = RUN("run", "-n", "2", P("type_mismatch.c"));
+    EXPECT_ERR_HAS(r, "MPI_INT");
+    EXPECT_OUT_LACKS(r, "rank 1:");
+    e2e_free(r);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Leftovers and deadlocks                                                 */
+
+static void test_lost_message(void) {
+    e2e_result *r = RUN("run", "-n", "4", P("lost_message.c"));
+    EXPECT_STATUS(r, 1);
+    g_free(EXPECT_FINDING(r, 1, "lost_message", "rank 0 sent a message to rank 1 (tag 9",
+                          SRC("lost_message.c"), FAULT));
+    EXPECT_ERR_HAS(r, "never received");
+    EXPECT(r, e2e_count(r->out, ": done\n") == 4);
+    e2e_free(r);
+}
+
+static void test_pending_request(void) {
+    e2e_result *r = RUN("run", "-n", "4", P("pending_request.c"));
+    EXPECT_STATUS(r, 1);
+    g_free(EXPECT_FINDING(r, 1, "pending_request", "rank 1: the request of MPI_Irecv",
+                          SRC("pending_request.c"), FAULT));
+    EXPECT(r, e2e_count(r->out, ": done\n") == 4);
+    e2e_free(r);
+}
+
+static void test_ssend_cycle(void) {
+    /* Synchronous sends deadlock in every send mode. */
+    static const char *const modes[] = {"eager", "auto", "rendezvous"};
+    for (size_t i = 0; i < G_N_ELEMENTS(modes); i++) {
+        e2e_result *r = RUN("run", "--send-mode", modes[i], "-n", "3", P("ssend_cycle.c"));
+        EXPECT_STATUS(r, 1);
+        char *f = EXPECT_FINDING(r, 1, "deadlock", "2 ranks blocked", SRC("ssend_cycle.c"), FAULT);
+        EXPECT_BLOCK_HAS(r, f, "wait-for cycle: rank 0 -> rank 1 -> rank 0\n");
+        EXPECT_BLOCK_HAS(r, f, "  rank 0: MPI_Ssend(dest=1");
+        EXPECT_BLOCK_HAS(r, f, "  rank 1: MPI_Ssend(dest=0");
+        EXPECT(r, f && !strstr(f, "not buffered"));
+        EXPECT(r, r->out[0] == '\0');
+        g_free(f);
+        e2e_free(r);
+    }
+}
+
+/* ---------------------------------------------------------------------- */
+/* Correct programs: no finding, MPICH's output                            */
+
+static void test_errors_return(void) {
+    e2e_result *r = RUN("run", "-n", "4", P("errors_return.c"));
+    EXPECT_CLEAN(r);
+    EXPECT(r, strcmp(r->out, "rank 0: got error class 6\n") == 0);
+    EXPECT_MPICH_OUTPUT(r, "errors_return.n4");
+    e2e_free(r);
+}
+
+static void test_globals(void) {
+    e2e_result *r = RUN("run", "-n", "4", P("globals.c"));
+    EXPECT_CLEAN(r);
+    EXPECT_OUT_HAS(r, "rank 3: counter 106 calls 4 table 30 31 32 33 initialised 1\n");
+    EXPECT_MPICH_OUTPUT(r, "globals.n4");
+    e2e_free(r);
+}
+
+static void test_heap(void) {
+    e2e_result *r = RUN("run", "-n", "4", P("heap.c"));
+    EXPECT_CLEAN(r);
+    EXPECT(r, e2e_count(r->out, ": offsets ") == 4);
+    e2e_expect_mpich_output(r, "heap.n4", " contents ", __FILE__, __LINE__);
+    /* Heap addresses are deterministic: a second run prints the same. */
+    e2e_result *r2 = RUN("run", "-n", "4", P("heap.c"));
+    EXPECT_CLEAN(r2);
+    EXPECT(r2, strcmp(r->out, r2->out) == 0);
+    e2e_free(r2);
+    e2e_free(r);
+}
+
+static void test_nomain(void) {
+    e2e_result *r = RUN("run", "-n", "2", P("nomain.c"));
+    EXPECT_ONE_LINE_ERROR(r, "no main function");
+    EXPECT_ERR_HAS(r, "nomain");
+    e2e_free(r);
+}
+
+/* name of the program (without .c), number of ranks, expected output file */
+static const struct {
+    const char *prog, *n, *expected;
+} outputs[] = {
+    {"wildcard", "4", "wildcard.n4"},
+    {"persistent", "4", "persistent.n4"},
+    {"probe", "4", "probe.n4"},
+    {"sendrecv_replace", "4", "sendrecv_replace.n4"},
+    {"sendrecv_replace", "1", "sendrecv_replace.n1"},
+    {"bsend", "4", "bsend.n4"},
+    {"ssend", "4", "ssend.n4"},
+    {"ssend", "3", "ssend.n3"},
+    {"waitany", "4", "waitany.n4"},
+    {"collectives", "4", "collectives.n4"},
+    {"collectives", "3", "collectives.n3"},
+    {"collectives", "1", "collectives.n1"},
+    {"datatypes", "2", "datatypes.n2"},
+    {"cart", "4", "cart.n4"},
+    {"mprobe", "4", "mprobe.n4"},
+    {"comm_split", "4", "comm_split.n4"},
+    {"comm_split", "3", "comm_split.n3"},
+};
+
+static void run_output(const char *prog, const char *mode) {
+    for (size_t i = 0; i < G_N_ELEMENTS(outputs); i++) {
+        if (strcmp(outputs[i].prog, prog) != 0)
+            continue;
+        char *rel = g_strdup_printf("tests/programs/%s.c", prog);
+        e2e_result *r = mode ? RUN("run", "--send-mode", mode, "-n", outputs[i].n, e2e_src(rel))
+                             : RUN("run", "-n", outputs[i].n, e2e_src(rel));
+        EXPECT_CLEAN(r);
+        EXPECT(r, r->out[0] != '\0');
+        e2e_expect_mpich_output(r, outputs[i].expected, NULL, __FILE__, __LINE__);
+        e2e_free(r);
+        g_free(rel);
+    }
+}
+
+static void test_wildcard(void) {
+    run_output("wildcard", NULL);
+}
+static void test_persistent(void) {
+    run_output("persistent", NULL);
+}
+static void test_probe(void) {
+    run_output("probe", NULL);
+}
+static void test_sendrecv_replace(void) {
+    run_output("sendrecv_replace", NULL);
+}
+static void test_bsend(void) {
+    run_output("bsend", NULL);
+    run_output("bsend", "rendezvous"); /* MPI_Bsend is buffered in every mode */
+}
+static void test_ssend(void) {
+    run_output("ssend", NULL);
+    run_output("ssend", "eager");
+}
+static void test_waitany(void) {
+    run_output("waitany", NULL);
+}
+static void test_collectives(void) {
+    run_output("collectives", NULL);
+    run_output("collectives", "rendezvous");
+}
+static void test_datatypes(void) {
+    run_output("datatypes", NULL);
+}
+static void test_cart(void) {
+    run_output("cart", NULL);
+}
+static void test_mprobe(void) {
+    run_output("mprobe", NULL);
+}
+static void test_comm_split(void) {
+    run_output("comm_split", NULL);
+}
+
+void e2e_add_program_tests(CU_pSuite s) {
+    CU_add_test(s, "segv.c: SIGSEGV in rank 1", test_segv);
+    CU_add_test(s, "assert_fail.c: failed assert in rank 2", test_assert_fail);
+    CU_add_test(s, "fpe.c: division by zero in rank 0", test_fpe);
+    CU_add_test(s, "stack_overflow.c: rank 1 overflows its stack", test_stack_overflow);
+    CU_add_test(s, "exit_code.c: rank 2 exits with status 3", test_exit_code);
+    CU_add_test(s, "no_finalize.c: rank 1 skips MPI_Finalize", test_no_finalize);
+    CU_add_test(s, "mpi_abort.c: MPI_Abort(7) in rank 0", test_mpi_abort);
+    CU_add_test(s, "livelock.c: --step-timeout 1", test_livelock);
+    CU_add_test(s, "bad_rank.c: MPI_Send to rank 99", test_bad_rank);
+    CU_add_test(s, "bad_tag.c: negative tag", test_bad_tag);
+    CU_add_test(s, "bad_count.c: negative count", test_bad_count);
+    CU_add_test(s, "bad_type.c: uncommitted datatype", test_bad_type);
+    CU_add_test(s, "truncate.c: MPI_ERR_TRUNCATE", test_truncate);
+    CU_add_test(s, "type_mismatch.c: MPI_INT vs MPI_DOUBLE", test_type_mismatch);
+    CU_add_test(s, "lost_message.c: message never received", test_lost_message);
+    CU_add_test(s, "pending_request.c: Irecv never completed", test_pending_request);
+    CU_add_test(s, "ssend_cycle.c: Ssend deadlock in every send mode", test_ssend_cycle);
+    CU_add_test(s, "errors_return.c: MPI_ERRORS_RETURN", test_errors_return);
+    CU_add_test(s, "globals.c: globals are per rank", test_globals);
+    CU_add_test(s, "heap.c: per-rank heap, deterministic", test_heap);
+    CU_add_test(s, "nomain.c: refused", test_nomain);
+    CU_add_test(s, "wildcard.c", test_wildcard);
+    CU_add_test(s, "persistent.c", test_persistent);
+    CU_add_test(s, "probe.c", test_probe);
+    CU_add_test(s, "sendrecv_replace.c", test_sendrecv_replace);
+    CU_add_test(s, "bsend.c", test_bsend);
+    CU_add_test(s, "ssend.c", test_ssend);
+    CU_add_test(s, "waitany.c", test_waitany);
+    CU_add_test(s, "collectives.c", test_collectives);
+    CU_add_test(s, "datatypes.c", test_datatypes);
+    CU_add_test(s, "cart.c", test_cart);
+    CU_add_test(s, "mprobe.c", test_mprobe);
+    CU_add_test(s, "comm_split.c", test_comm_split);
+}
