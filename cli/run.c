@@ -105,7 +105,7 @@ int ordex_run(int argc, char **argv) {
     cfg.seed = o.seed;
     sim_create(&cfg);
 
-    sg_oneshot_stats stats;
+    sg_oneshot_stats stats = {0};
     sched_run_result r = sg_run_oneshot(o.seed, &stats);
     if (r != SCHED_RUN_STOPPED)
         sim_conclude(r == SCHED_RUN_STUCK);

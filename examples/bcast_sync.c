@@ -1,9 +1,9 @@
 /*
  * bcast_sync.c - correct only if MPI_Bcast does not synchronise.
  *
- * Rank 0 broadcasts a value (line 55) and then sends rank 1 a token with
- * MPI_Ssend (line 56).  Rank 1 first receives the token (line 59) and only
- * then joins the broadcast (line 60).  Other ranks just join the broadcast.
+ * Rank 0 broadcasts a value (line 57) and then sends rank 1 a token with
+ * MPI_Ssend (line 58).  Rank 1 first receives the token (line 61) and only
+ * then joins the broadcast (line 62).  Other ranks just join the broadcast.
  *   - If the root may leave MPI_Bcast before the others have entered it (MPICH does
  *     this for small messages: the root sends eagerly and returns), the root reaches
  *     its MPI_Ssend, rank 1 receives the token, enters the broadcast and gets the
@@ -21,10 +21,12 @@
  *
  * Expected ordex verdicts (n >= 2):
  *   explore: deadlock when MPI_Bcast synchronises: rank 0 blocked in MPI_Bcast at
- *            line 55, rank 1 blocked in MPI_Recv at line 59; ranks >= 2, if
- *            any, blocked in MPI_Bcast at line 63.
- *   run: no error if ordex lets the root leave MPI_Bcast early, as MPICH does;
- *        deadlock (same report) if it models MPI_Bcast as synchronising.
+ *            line 57, rank 1 blocked in MPI_Recv at line 61; ranks >= 2, if
+ *            any, blocked in MPI_Bcast at line 65.
+ *   run: deadlock (same report) where ordex completes a collective only once all
+ *        members have entered it (as ordex run does now, wait-for cycle rank 0 ->
+ *        rank 1 -> rank 0); no error and the stdout below under a model in which the
+ *        root may leave MPI_Bcast early, as MPICH does.
  *   n = 1: the program prints a note and exits: no error.
  * Real MPICH 4.0: completes for n = 2 and n = 4.
  *

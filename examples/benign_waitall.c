@@ -2,7 +2,7 @@
  * benign_waitall.c - nonblocking ring exchange completed with MPI_Waitall (correct).
  *
  * Every rank posts receives from both ring neighbours and sends to both
- * (MPI_Irecv / MPI_Isend, lines 50..), then completes all four requests with
+ * (MPI_Irecv / MPI_Isend, from line 49 on), then completes all four requests with
  * one MPI_Waitall (line 54).  Each direction has its own tag, so the two
  * messages between the same pair of ranks (n = 2, where left == right) cannot be
  * confused.  Nothing is read before MPI_Waitall returns.  This is repeated for
@@ -46,8 +46,8 @@ int main(int argc, char **argv) {
         MPI_Request req[4];
         MPI_Status st[4];
         long out = value;
-        MPI_Irecv(&from_left, 1, MPI_LONG, left, TAG_RIGHTWARD, MPI_COMM_WORLD,
-                  &req[0]); /* [POST] */
+        MPI_Irecv(&from_left, 1, MPI_LONG, left, TAG_RIGHTWARD, // [POST]
+                  MPI_COMM_WORLD, &req[0]);
         MPI_Irecv(&from_right, 1, MPI_LONG, right, TAG_LEFTWARD, MPI_COMM_WORLD, &req[1]);
         MPI_Isend(&out, 1, MPI_LONG, right, TAG_RIGHTWARD, MPI_COMM_WORLD, &req[2]);
         MPI_Isend(&out, 1, MPI_LONG, left, TAG_LEFTWARD, MPI_COMM_WORLD, &req[3]);

@@ -2,8 +2,8 @@
  * deadlock_cycle.c - every rank sends first, then receives: deadlocks when MPI_Send
  * is not buffered.
  *
- * Each rank sends ONE int (its rank) to (rank+1) % size with MPI_Send (line 42),
- * then receives from (rank-1+size) % size with MPI_Recv (line 43).  The message
+ * Each rank sends ONE int (its rank) to (rank+1) % size with MPI_Send (line 43),
+ * then receives from (rank-1+size) % size with MPI_Recv (line 44).  The message
  * is tiny, so every real MPI buffers it (eager protocol) and the program completes.
  * But the MPI standard allows MPI_Send to wait until the matching receive is
  * posted (zero buffering, synchronous semantics); then every rank waits in
@@ -18,9 +18,10 @@
  *
  * Expected ordex verdicts (any n >= 1; with n = 1 rank 0 sends to itself):
  *   run (buffered standard sends, as below the eager limit): no error, stdout below.
+ *   run --send-mode=rendezvous: the deadlock below.
  *   explore: deadlock when MPI_Send is not buffered: every rank blocked in MPI_Send
- *   at line 42, each waiting for its right neighbour to post the receive at
- *   line 43.  (With buffering there is no error.)
+ *   at line 43, each waiting for its right neighbour to post the receive at
+ *   line 44.  (With buffering there is no error.)
  * Real MPICH 4.0: n >= 2 completes (1 int is sent eagerly); n = 1 hangs, because
  * MPICH does not buffer a blocking send to the calling rank itself.
  *

@@ -5,13 +5,13 @@
  * Every iteration each rank sends its edge cells to its neighbours (MPI_Isend) and
  * receives their borders in arrival order with MPI_ANY_SOURCE (tag = iteration),
  * using status.MPI_SOURCE to tell left from right.  To overlap, it posts the
- * receive for the second border (line 91) before it has stored the first one,
- * completes its own sends (line 94), and only then copies the first border
- * into the halo (line 96).
+ * receive for the second border (line 92) before it has stored the first one,
+ * completes its own sends (line 96), and only then copies the first border
+ * into the halo (line 98).
  *
  * THE BUG (default): both receives use the same buffer `border`.  If the second
- * neighbour's message is matched while the rank waits at line 94, it
- * overwrites the first border before line 96 reads it, so the first
+ * neighbour's message is matched while the rank waits at line 96, it
+ * overwrites the first border before line 98 reads it, so the first
  * neighbour's halo gets the second neighbour's value.  The program reads a
  * receive buffer while a receive into it is pending (erroneous in MPI), and its
  * result depends on the message ordering.  With the argument --fixed the two
@@ -26,11 +26,13 @@
  * Expected ordex verdicts:
  *   buggy, n >= 3: explore: message race - the per-rank checksums and the total
  *     differ between orderings; the diverging choice is which message completes
- *     the receive posted at line 91 of a middle rank: matched during
- *     MPI_Waitall at line 94 (wrong halo) or only at line 98 (correct).
- *     A checker of buffer accesses may also flag line 96: read of a buffer with
- *     a pending receive.  run: no error from one ordering; it prints either the
- *     correct output below or a wrong one, depending on delivery order.
+ *     the receive posted at line 92 of a middle rank: matched during
+ *     MPI_Waitall at line 96 (wrong halo) or only at line 100 (correct).
+ *     A checker of buffer accesses may also flag line 98: read of a buffer with
+ *     a pending receive.  run: no error (a race needs two orderings); with
+ *     buffered sends the natural order prints the correct output below, with
+ *     --send-mode=rendezvous the middle ranks block in MPI_Waitall and the
+ *     natural order already overwrites (n=3: "neighbor_exchange: total 1455411").
  *   buggy, n <= 2: no error (no rank has two neighbours).
  *   --fixed, any n: no error (run and explore); stdout below.
  *
@@ -87,8 +89,8 @@ int main(int argc, char **argv) {
             int src = st.MPI_SOURCE;
             long *cur = &border[k % nbuf];
             if (k + 1 < nnb) { /* overlap: post the receive for the other border now */
-                MPI_Irecv(&border[(k + 1) % nbuf], 1, MPI_LONG, MPI_ANY_SOURCE, it, MPI_COMM_WORLD,
-                          &rreq); /* [POST] */
+                MPI_Irecv(&border[(k + 1) % nbuf], 1, MPI_LONG, MPI_ANY_SOURCE, it, // [POST]
+                          MPI_COMM_WORLD, &rreq);
             }
             if (k == 0) {
                 MPI_Waitall(ns, sreq, sst); /* [WAITS] */

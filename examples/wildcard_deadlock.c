@@ -3,7 +3,7 @@
  *
  * Needs 3 ranks (extra ranks are idle).  Ranks 0 and 2 each send one result to
  * rank 1.  Rank 1 first takes "whichever result is ready" with MPI_ANY_SOURCE
- * (line 59) and then asks specifically for rank 2's result (line 61),
+ * (line 58) and then asks specifically for rank 2's result (line 61),
  * because its author assumed rank 0 always answers first.
  *   - If the wildcard receive matches rank 0's message, the second receive gets
  *     rank 2's message and everything completes.
@@ -18,9 +18,9 @@
  *
  * Expected ordex verdicts (n = 3):
  *   run: no error in the natural order (rank 0 runs first, so its message is sent
- *        first and matched first by line 59); stdout below.
+ *        first and matched first by line 58); stdout below.
  *   explore: deadlock in the ordering where rank 2's message (line 53 on rank
- *        2) matches the MPI_ANY_SOURCE receive at line 59: rank 1 blocked in
+ *        2) matches the MPI_ANY_SOURCE receive at line 58: rank 1 blocked in
  *        MPI_Recv from rank 2 at line 61; rank 0's message stays unmatched (and
  *        without buffering rank 0 stays blocked in MPI_Send at line 53).
  *   n < 3: the program prints a note and exits: no error.
@@ -55,8 +55,8 @@ int main(int argc, char **argv) {
         fflush(stdout);
     } else if (rank == 1) {
         int first, second;
-        MPI_Recv(&first, 1, MPI_INT, MPI_ANY_SOURCE, 0, MPI_COMM_WORLD,
-                 MPI_STATUS_IGNORE); /* [ANY] */
+        MPI_Recv(&first, 1, MPI_INT, MPI_ANY_SOURCE, 0, // [ANY]
+                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         /* BUG: assumes the wildcard receive above took rank 0's result. */
         MPI_Recv(&second, 1, MPI_INT, 2, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* [FROM2] */
         printf("rank 1: first result %d, result of rank 2 %d\n", first, second);

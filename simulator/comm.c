@@ -1015,7 +1015,7 @@ static int exec_create_from_group(sim_coll *c, int *err_rank, char **why) {
         }
     }
     give_null_to_all(c);
-    if (g0->size == 0)
+    if (!g0 || g0->size == 0)
         return MPI_SUCCESS;
     sim_comm *nc =
         comm_make(p, "create", g0->size, g_memdup2(g0->members, sizeof(int) * (size_t)g0->size));

@@ -49,6 +49,7 @@ cases=(
     "floyd_steinberg|floyd_steinberg|2 4|"
     "lu|lu|2 4|"
     "pingpong|pingpong|2 4|"
+    "neighbor_exchange.fixed|neighbor_exchange|2 4|--fixed"
 )
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/crosscheck.XXXXXX") || exit 2
