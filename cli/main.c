@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/compile.h"
+#include "cli/explore.h"
 #include "cli/run.h"
 
 static void usage(FILE *to) {
@@ -20,7 +21,10 @@ static void usage(FILE *to) {
           "                         ranks in one process: output, deadlock and error checks,\n"
           "                         predicted time\n"
           "  cc [CC ARGS]           compile like mpicc into a program for ordex (= ordexcc)\n"
-          "  explore, replay, predict, calibrate: planned, not available in this version\n"
+          "  explore -n N PROG [ARGS]\n"
+          "                         explore every relevant ordering of messages: deadlocks,\n"
+          "                         errors and message races, with a trace for each\n"
+          "  replay, predict, calibrate: planned, not available in this version\n"
           "\n"
           "exit status: 0 no error found, 1 an error was found, 2 ordex could not do its job\n"
           "see `ordex run --help` for the options of run\n",
@@ -40,17 +44,19 @@ int main(int argc, char **argv) {
     const char *cmd = argv[1];
     if (strcmp(cmd, "run") == 0)
         return ordex_run(argc - 1, argv + 1);
+    if (strcmp(cmd, "explore") == 0)
+        return ordex_explore(argc - 1, argv + 1);
     if (strcmp(cmd, "cc") == 0)
         return ordex_cc(argc - 2, argv + 2);
     if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
         usage(stdout);
         return 0;
     }
-    if (strcmp(cmd, "explore") == 0 || strcmp(cmd, "replay") == 0 || strcmp(cmd, "predict") == 0 ||
+    if (strcmp(cmd, "replay") == 0 || strcmp(cmd, "predict") == 0 ||
         strcmp(cmd, "calibrate") == 0) {
         fprintf(stderr,
-                "ordex %s: not available in this version of ordex (only `ordex run` and "
-                "`ordexcc` are implemented so far)\n",
+                "ordex %s: not available in this version of ordex (`ordex run`, `ordex explore` "
+                "and `ordexcc` are)\n",
                 cmd);
         return 2;
     }

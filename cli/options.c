@@ -31,10 +31,11 @@ bool ordex_parse_size(const char *text, size_t *out) {
 }
 
 /* Options that take a value as the next argument. */
-static const char *const with_value[] = {"-n",          "--np",         "-np",
-                                         "--seed",      "--send-mode",  "--eager-limit",
-                                         "--stack-size", "--heap-size", "--step-timeout",
-                                         "--json"};
+static const char *const with_value[] = {
+    "-n",          "--np",          "-np",          "--seed",       "--send-mode",
+    "--eager-limit", "--stack-size", "--heap-size", "--step-timeout", "--json",
+    "--max-states", "--max-time",   "--max-memory", "--divergence", "--trace-dir",
+    "--strategy",  "--checkpoint",  "--graph"};
 
 static bool takes_value(const char *arg) {
     if (strchr(arg, '='))
@@ -67,6 +68,31 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, in
     double timeout = 10.0;
     gboolean tag = FALSE, quiet = FALSE;
     char *json = NULL;
+    char *max_states = NULL, *max_memory = NULL, *divergence = NULL;
+    double max_time = 0;
+    gboolean no_por = FALSE;
+    char *trace_dir = NULL, *strategy = NULL, *checkpoint = NULL, *graph = NULL;
+    GOptionEntry explore_entries[] = {
+        {"no-por", 0, 0, G_OPTION_ARG_NONE, &no_por,
+         "Turn partial-order reduction off (branch on every enabled event)", NULL},
+        {"max-states", 0, 0, G_OPTION_ARG_STRING, &max_states,
+         "Stop after this many branching states (the result is then incomplete)", "N"},
+        {"max-time", 0, 0, G_OPTION_ARG_DOUBLE, &max_time, "Stop after this many seconds",
+         "SECONDS"},
+        {"max-memory", 0, 0, G_OPTION_ARG_STRING, &max_memory,
+         "Stop when snapshots may use more than this much memory", "BYTES"},
+        {"divergence", 0, 0, G_OPTION_ARG_STRING, &divergence,
+         "Outcomes that differ between orderings (message races): error, warn (default) or "
+         "ignore",
+         "MODE"},
+        {"trace-dir", 0, 0, G_OPTION_ARG_FILENAME, &trace_dir,
+         "Directory for the trace file of every finding (default ordex-traces)", "DIR"},
+        {"strategy", 0, 0, G_OPTION_ARG_STRING, &strategy,
+         "exhaustive (default); bfs, dfs-branches and random are not available yet", "NAME"},
+        {"checkpoint", 0, 0, G_OPTION_ARG_STRING, &checkpoint,
+         "fork (default); replay and criu are not available yet", "KIND"},
+        {"graph", 0, 0, G_OPTION_ARG_FILENAME, &graph, "Write the state graph as DOT", "FILE"},
+        {NULL, 0, 0, 0, NULL, NULL, NULL}};
     GOptionEntry entries[] = {
         {"np", 'n', 0, G_OPTION_ARG_STRING, &np, "Number of ranks (required)", "N"},
         {"tag-output", 0, 0, G_OPTION_ARG_NONE, &tag, "Prefix output lines with [rank]", NULL},
@@ -95,6 +121,8 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, in
     GOptionContext *ctx = g_option_context_new(usage);
     g_free(usage);
     g_option_context_add_main_entries(ctx, entries, NULL);
+    if (strcmp(cmd, "explore") == 0)
+        g_option_context_add_main_entries(ctx, explore_entries, NULL);
     int nopt = prog < 0 ? argc : prog;
     char **oargv = g_new0(char *, nopt + 1);
     for (int i = 0; i < nopt; i++)
@@ -153,6 +181,7 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, in
         o->seed = s ? s : 1; /* 0 would mean "deterministic" internally */
     }
     o->send_mode = SIM_SEND_EAGER_BELOW_LIMIT;
+    o->send_mode_given = mode != NULL;
     if (mode) {
         if (strcmp(mode, "eager") == 0)
             o->send_mode = SIM_SEND_EAGER;
@@ -191,6 +220,52 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, in
         rc = 2;
         goto out;
     }
+    o->no_por = no_por;
+    o->max_time = max_time;
+    if (max_time < 0) {
+        fprintf(stderr, "ordex %s: --max-time %g: must be >= 0\n", cmd, max_time);
+        rc = 2;
+        goto out;
+    }
+    if (max_states) {
+        unsigned long long v = strtoull(max_states, &end, 10);
+        if (*end || *max_states == '-' || v == 0) {
+            fprintf(stderr, "ordex %s: --max-states %s: not a positive integer\n", cmd,
+                    max_states);
+            rc = 2;
+            goto out;
+        }
+        o->max_states = v;
+    }
+    if (max_memory && !ordex_parse_size(max_memory, &o->max_memory)) {
+        fprintf(stderr, "ordex %s: --max-memory %s: not a size (examples: 512MiB, 4GiB)\n", cmd,
+                max_memory);
+        rc = 2;
+        goto out;
+    }
+    o->divergence = 1;
+    if (divergence) {
+        if (strcmp(divergence, "ignore") == 0)
+            o->divergence = 0;
+        else if (strcmp(divergence, "warn") == 0)
+            o->divergence = 1;
+        else if (strcmp(divergence, "error") == 0)
+            o->divergence = 2;
+        else {
+            fprintf(stderr, "ordex %s: --divergence %s: expected error, warn or ignore\n", cmd,
+                    divergence);
+            rc = 2;
+            goto out;
+        }
+    }
+    o->trace_dir = trace_dir;
+    trace_dir = NULL;
+    o->strategy = strategy;
+    strategy = NULL;
+    o->checkpoint = checkpoint;
+    checkpoint = NULL;
+    o->graph = graph;
+    graph = NULL;
     o->json = json;
     json = NULL;
     *prog_index = prog;
@@ -203,11 +278,22 @@ out:
     g_free(stack);
     g_free(heap);
     g_free(json);
+    g_free(max_states);
+    g_free(max_memory);
+    g_free(divergence);
+    g_free(trace_dir);
+    g_free(strategy);
+    g_free(checkpoint);
+    g_free(graph);
     g_option_context_free(ctx);
     return rc;
 }
 
 void ordex_opts_free(ordex_opts *o) {
     g_free(o->json);
-    o->json = NULL;
+    g_free(o->trace_dir);
+    g_free(o->strategy);
+    g_free(o->checkpoint);
+    g_free(o->graph);
+    memset(o, 0, sizeof *o);
 }

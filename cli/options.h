@@ -21,6 +21,17 @@ typedef struct ordex_opts {
     double step_timeout;
     bool quiet;
     char *json;
+    bool send_mode_given;
+    /* explore */
+    bool no_por;
+    uint64_t max_states;
+    double max_time;
+    size_t max_memory;
+    int divergence;   /* 0 ignore, 1 warn, 2 error */
+    char *trace_dir;
+    char *strategy;
+    char *checkpoint;
+    char *graph;
 } ordex_opts;
 
 /* Parses `ordex <cmd> [options] PROGRAM [ARGS...]`: options end at the first

@@ -242,3 +242,4 @@ size_t sched_arena_usable(const void *p) { return ((const chunk_hdr *)p - 1)->si
 size_t sched_arena_in_use(const sched_arena *a) { return a->in_use; }
 size_t sched_arena_extent(const sched_arena *a) { return (size_t)(a->bump - a->base); }
 bool sched_arena_exhausted(const sched_arena *a) { return a->exhausted; }
+const void *sched_arena_base(const sched_arena *a) { return a->base; }

@@ -42,6 +42,9 @@ sched_arena *sched_arena_owning(const void *p);
 size_t sched_arena_in_use(const sched_arena *a);
 size_t sched_arena_extent(const sched_arena *a);
 
+/* First address of the arena. */
+const void *sched_arena_base(const sched_arena *a);
+
 /* True when the last allocation failed because the arena is full. */
 bool sched_arena_exhausted(const sched_arena *a);
 

@@ -231,6 +231,15 @@ bool sched_image_load(const char *path, bool keep_files, sched_image *img, char 
         hide(lm);
     img->handle = h;
     img->base = lm ? lm->l_addr : 0;
+    img->n_rw = 0;
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)g_bytes;
+    const Elf64_Phdr *ph = (const Elf64_Phdr *)(g_bytes + eh->e_phoff);
+    for (int i = 0; i < eh->e_phnum && img->n_rw < 4; i++)
+        if (ph[i].p_type == PT_LOAD && (ph[i].p_flags & PF_W)) {
+            img->rw_start[img->n_rw] = img->base + ph[i].p_vaddr;
+            img->rw_len[img->n_rw] = ph[i].p_memsz;
+            img->n_rw++;
+        }
     img->main = (sched_main_fn)dlsym(h, "main");
     if (!img->main) {
         *err = g_strdup_printf("%s: the program has no main function", path);

@@ -12,6 +12,7 @@
 #define ORDEX_SCHED_LOADER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef int (*sched_main_fn)(int, char **);
@@ -20,6 +21,10 @@ typedef struct sched_image {
     void *handle;       /* dlopen handle */
     uintptr_t base;     /* load bias: address = base + file virtual address */
     sched_main_fn main; /* the program's main */
+    /* The copy's writable segments (.data, .bss, ...): the rank's globals. */
+    uintptr_t rw_start[4];
+    size_t rw_len[4];
+    int n_rw;
 } sched_image;
 
 /* Marker symbol that ordexcc links into every program it builds. */

@@ -10,6 +10,9 @@
 
 static FILE *g_out, *g_err;
 static bool g_tag;
+static bool g_discard;
+
+void rankio_discard(bool discard) { g_discard = discard; }
 
 typedef struct cookie {
     rankio_stream *s;
@@ -23,6 +26,8 @@ void rankio_init(FILE *out, FILE *err, bool tag) {
 }
 
 static void emit(FILE *to, int rank, const char *line, size_t n) {
+    if (g_discard)
+        return;
     if (g_tag)
         fprintf(to, "[%d] ", rank);
     fwrite(line, 1, n, to);
@@ -42,7 +47,8 @@ static void forward_lines(GString *buf, FILE *to, int rank, bool all) {
     }
     if (all && start < buf->len) {
         emit(to, rank, buf->str + start, buf->len - start);
-        fputc('\n', to);
+        if (!g_discard)
+            fputc('\n', to);
         start = buf->len;
     }
     g_string_erase(buf, 0, (gssize)start);

@@ -22,6 +22,9 @@ typedef struct rankio_stream {
 
 void rankio_init(FILE *out, FILE *err, bool tag);
 void rankio_open(rankio_stream *s, int rank);
+/* Stops (or resumes) forwarding output; hashes are kept either way. */
+void rankio_discard(bool discard);
+
 /* Flushes the streams and forwards partial lines. */
 void rankio_flush(rankio_stream *s);
 void rankio_close(rankio_stream *s);

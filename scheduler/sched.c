@@ -393,6 +393,14 @@ bool sched_init(const sched_options *opt, char **err) {
     return true;
 }
 
+void sched_after_fork(void) {
+    /* Only the forking thread survives fork: start a watchdog of our own. */
+    g_main_thread = pthread_self();
+    pthread_getcpuclockid(g_main_thread, &g_main_cpu_clock);
+    if (g_watchdog_run)
+        pthread_create(&g_watchdog, NULL, watchdog, NULL);
+}
+
 void sched_fini(void) {
     if (g_watchdog_run) {
         g_watchdog_run = false;
@@ -420,6 +428,27 @@ void sched_fini(void) {
     g_free(g_program);
     g_program = NULL;
 }
+
+void sched_rank_regions(int rank, const void *stack_from, GArray *out) {
+    sched_rank *r = &g_ranks[rank];
+    for (int i = 0; i < r->img.n_rw; i++) {
+        sched_region g = {(const void *)r->img.rw_start[i], r->img.rw_len[i]};
+        g_array_append_val(out, g);
+    }
+    sched_arena *a = sched_arena_of(rank);
+    sched_region h = {sched_arena_base(a), sched_arena_extent(a)};
+    g_array_append_val(out, h);
+    const char *top = (const char *)r->ctx.stack_base + r->ctx.guard_size + r->ctx.stack_size;
+    const char *from = stack_from;
+    if (from && from >= (const char *)r->ctx.stack_base && from < top) {
+        sched_region st = {from, (size_t)(top - from)};
+        g_array_append_val(out, st);
+    }
+}
+
+uint32_t sched_rank_output_hash(int rank) { return g_ranks[rank].io.hash_out; }
+
+void sched_discard_output(bool discard) { rankio_discard(discard); }
 
 void sched_flush_output(void) {
     for (int i = 0; i < g_nranks; i++)

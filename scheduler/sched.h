@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <glib.h>
+
 typedef enum sched_state {
     SCHED_READY,   /* can run */
     SCHED_RUNNING, /* is running */
@@ -66,6 +68,9 @@ typedef struct sched_options {
  * Returns false with *err (g_free) set on failure. */
 bool sched_init(const sched_options *opt, char **err);
 void sched_fini(void);
+
+/* Call in the child after fork(): restarts what threads did (the watchdog). */
+void sched_after_fork(void);
 
 int sched_nranks(void);
 
@@ -126,6 +131,25 @@ bool sched_protected(void (*fn)(void *), void *arg, sched_fault *fault);
  * program path; used to symbolise code addresses. */
 uintptr_t sched_image_bias(int rank);
 const char *sched_program_path(void);
+
+/* A span of a rank's memory. */
+typedef struct sched_region {
+    const void *start;
+    size_t len;
+} sched_region;
+
+/* Appends to out (an array of sched_region) the memory that is the state of
+ * the rank's program: its globals, the used part of its heap arena and its
+ * live stack from stack_from (the program's stack pointer when it entered
+ * MPI) to the top.  Call only while the rank is not running. */
+void sched_rank_regions(int rank, const void *stack_from, GArray *out);
+
+/* Running hash of everything the rank wrote to stdout, and its byte count. */
+uint32_t sched_rank_output_hash(int rank);
+
+/* Discards rank output instead of forwarding it (exploration runs many
+ * executions); hashes are still kept. */
+void sched_discard_output(bool discard);
 
 /* Flushes every rank's partial output lines. */
 void sched_flush_output(void);

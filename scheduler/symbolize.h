@@ -5,6 +5,7 @@
 #define ORDEX_SCHED_SYMBOLIZE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 /* Describes a code address: for the program's code "func (file.c:line)",
  * otherwise "func (library)" or the raw address.  `is_return`: addr is a
@@ -14,6 +15,10 @@ const char *sched_symbolize(const void *addr, bool is_return);
 
 /* Only the "file.c:line" of a program address, or NULL when unknown. */
 const char *sched_symbolize_line(const void *addr, bool is_return);
+
+/* "file.c:line" of an offset into the program file so_path (a return
+ * address when is_return), or NULL.  Works without the program loaded. */
+const char *sched_symbolize_offset(const char *so_path, uintptr_t offset, bool is_return);
 
 /* True when addr is inside some rank's copy of the program. */
 bool sched_is_program_code(const void *addr);

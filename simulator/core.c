@@ -81,6 +81,8 @@ double sim_transfer_time(size_t bytes) {
 
 void sim_clock_charge_compute(int world_rank) {
     sim_proc *p = sim_proc_of(world_rank);
+    if (sim_g->cfg.exploring) /* the same path must give the same times */
+        return;
     double t = now_s();
     if (p->cpu_mark > 0 && t > p->cpu_mark)
         p->clock += t - p->cpu_mark;
@@ -99,11 +101,30 @@ uint64_t sim_messages_delivered(void) { return g_delivered; }
 void sim_count_delivery(void) { g_delivered++; }
 
 /* ---------------------------------------------------------------------- */
+/* Choices inside MPI calls                                                */
+
+static sim_choice_hook g_choice_hook;
+static void *g_choice_user;
+
+void sim_set_choice_hook(sim_choice_hook hook, void *user) {
+    g_choice_hook = hook;
+    g_choice_user = user;
+}
+
+int sim_choose(int n, const char *what) {
+    if (n <= 1)
+        return 0;
+    if (g_choice_hook)
+        return g_choice_hook(n, what, g_choice_user);
+    return sim_g->rng ? g_rand_int_range(sim_g->rng, 0, n) : 0;
+}
+
+/* ---------------------------------------------------------------------- */
 /* Call entry and exit                                                     */
 
 int sim_self(void) { return sched_current(); }
 
-void sim_call_enter(const char *fname, void *caller) {
+void sim_call_enter(const char *fname, void *caller, void *frame) {
     sched_enter_sim();
     int self = sched_current();
     if (self < 0)
@@ -113,6 +134,7 @@ void sim_call_enter(const char *fname, void *caller) {
         sim_clock_charge_compute(self);
         p->call = fname;
         p->call_site = caller;
+        p->entry_sp = (char *)frame + sizeof(void *); /* from the return address up */
         if (p->call_args) {
             g_free(p->call_args);
             p->call_args = NULL;
@@ -284,8 +306,10 @@ void sim_create(const sim_config *cfg) {
     sim_g->procs = g_new0(sim_proc, cfg->nranks);
     for (int i = 0; i < cfg->nranks; i++)
         sim_g->procs[i].rank = i;
-    sim_g->requests = g_ptr_array_new();
-    sim_g->free_requests = g_array_new(FALSE, FALSE, sizeof(guint));
+    for (int i = 0; i < cfg->nranks; i++) {
+        sim_g->procs[i].requests = g_ptr_array_new();
+        sim_g->procs[i].free_requests = g_array_new(FALSE, FALSE, sizeof(guint));
+    }
     sim_g->rng = cfg->seed ? g_rand_new_with_seed((guint32)(cfg->seed * 2654435761u)) : NULL;
     g_findings = g_ptr_array_new_with_free_func(finding_free);
     g_delivered = 0;
@@ -312,16 +336,59 @@ void sim_destroy(void) {
     for (int i = 0; i < sim_g->nranks; i++) {
         g_free(sim_g->procs[i].call_args);
         g_free(sim_g->procs[i].waits);
+        g_ptr_array_free(sim_g->procs[i].requests, TRUE);
+        if (sim_g->procs[i].observed)
+            g_ptr_array_free(sim_g->procs[i].observed, TRUE);
+        g_array_free(sim_g->procs[i].free_requests, TRUE);
     }
     g_free(sim_g->procs);
-    g_ptr_array_free(sim_g->requests, TRUE);
-    g_array_free(sim_g->free_requests, TRUE);
     if (sim_g->rng)
         g_rand_free(sim_g->rng);
     g_ptr_array_free(g_findings, TRUE);
     g_findings = NULL;
     g_free(sim_g);
     sim_g = NULL;
+}
+
+int sim_comm_digest_id(const sim_comm *c) { return c ? c->id : -1; }
+
+const void *sim_rank_stack_from(int rank) {
+    sim_proc *p = sim_proc_of(rank);
+    return p->call ? p->entry_sp : NULL;
+}
+
+void sim_digest(sim_digest_feed feed, void *user) {
+    for (int r = 0; r < sim_g->nranks; r++) {
+        sim_proc *p = sim_proc_of(r);
+        int64_t f[8] = {r,
+                        sched_rank_state(r),
+                        sched_rank_exit_code(r),
+                        p->initialized,
+                        p->finalized,
+                        (int64_t)(intptr_t)p->call,
+                        (int64_t)(intptr_t)p->call_site,
+                        p->polling};
+        feed(user, f, sizeof f);
+        uint64_t out = sched_rank_output_hash(r);
+        feed(user, &out, sizeof out);
+        sim_req_digest_rank(r, feed, user);
+    }
+    sim_engine_digest(feed, user);
+}
+
+void sim_outcome(sim_digest_feed feed, void *user) {
+    for (int r = 0; r < sim_g->nranks; r++) {
+        sim_proc *p = sim_proc_of(r);
+        int64_t f[3] = {r, sched_rank_state(r), sched_rank_exit_code(r)};
+        feed(user, f, sizeof f);
+        uint64_t out = sched_rank_output_hash(r);
+        feed(user, &out, sizeof out);
+        for (guint i = 0; p->observed && i < p->observed->len; i++) {
+            const sim_observed *o = g_ptr_array_index(p->observed, i);
+            feed(user, o->name, strlen(o->name));
+            feed(user, o->ptr, o->size);
+        }
+    }
 }
 
 void sim_conclude(bool stuck) {

@@ -333,6 +333,39 @@ int sim_engine_events(int dst, sim_event *out, int max) {
     return n;
 }
 
+bool sim_engine_recv_is_specific(const void *recv_request) {
+    const sim_request *r = recv_request;
+    /* The message a named-source receive gets is fixed, but when its owner
+     * waits in MPI_Waitany/Waitsome or polls with MPI_Test, the order in which
+     * its requests complete is something the program sees. */
+    const sim_proc *p = sim_proc_of(r->owner);
+    return r->peer != MPI_ANY_SOURCE && !p->wait_any && !p->polling;
+}
+
+bool sim_engine_probe_is_safe(int dst, const void *message) {
+    const probe_rec *p = &g_q[dst].probe;
+    if (p->source == MPI_ANY_SOURCE)
+        return false;
+    /* A receive the rank posted earlier could take the message first. */
+    for (GList *l = g_q[dst].recvs.head; l; l = l->next)
+        if (recv_matches(l->data, message))
+            return false;
+    return true;
+}
+
+void sim_engine_describe(const sim_event *ev, sim_event_info *out) {
+    const sim_message *m = ev->a;
+    out->tag = m->tag;
+    out->comm = m->comm ? m->comm->id : -1;
+    out->site_b = m->call_site;
+    if (ev->kind == SIM_EV_DELIVER) {
+        const sim_request *r = ev->b;
+        out->site_a = r->call_site;
+    } else {
+        out->site_a = sim_proc_of(ev->rank)->call_site;
+    }
+}
+
 bool sim_engine_has_work(int dst) {
     return g_q[dst].msgs.length > 0 && (g_q[dst].recvs.length > 0 || g_q[dst].probe.active);
 }
@@ -453,4 +486,43 @@ void sim_unmatched_messages(GPtrArray *out) {
     for (int i = 0; i < g_n; i++)
         for (GList *l = g_q[i].msgs.head; l; l = l->next)
             g_ptr_array_add(out, l->data);
+}
+
+/* ---------------------------------------------------------------------- */
+/* State digest                                                            */
+
+static gint by_source(gconstpointer a, gconstpointer b) {
+    const sim_message *x = *(sim_message *const *)a, *y = *(sim_message *const *)b;
+    return x->src < y->src ? -1 : x->src > y->src;
+}
+
+void sim_engine_digest(sim_digest_feed feed, void *user) {
+    GPtrArray *msgs = g_ptr_array_new();
+    for (int d = 0; d < g_n; d++) {
+        dst_queue *q = &g_q[d];
+        if (!q->msgs.length && !q->recvs.length && !q->probe.active)
+            continue;
+        int64_t head[4] = {d, q->msgs.length, q->recvs.length, q->probe.active};
+        feed(user, head, sizeof head);
+        /* Messages from one source stay in send order; how sends of
+         * different sources interleave in the queue is not state. */
+        g_ptr_array_set_size(msgs, 0);
+        for (GList *l = q->msgs.head; l; l = l->next)
+            g_ptr_array_add(msgs, l->data);
+        g_ptr_array_sort(msgs, by_source); /* stable: a merge sort */
+        for (guint i = 0; i < msgs->len; i++) {
+            const sim_message *m = g_ptr_array_index(msgs, i);
+            int64_t f[6] = {m->src, m->tag, sim_comm_digest_id(m->comm), (int64_t)m->bytes,
+                            m->sreq != NULL, (int64_t)m->bsend_bytes};
+            feed(user, f, sizeof f);
+            feed(user, m->data, m->bytes);
+        }
+        for (GList *l = q->recvs.head; l; l = l->next)
+            sim_req_digest(l->data, feed, user);
+        if (q->probe.active) {
+            int64_t p[3] = {q->probe.source, q->probe.tag, sim_comm_digest_id(q->probe.comm)};
+            feed(user, p, sizeof p);
+        }
+    }
+    g_ptr_array_free(msgs, TRUE);
 }

@@ -88,6 +88,7 @@ sim_request *sim_req_new(sim_req_kind kind, const char *call);
 /* Sets the request's datatype and keeps it alive until the request is released. */
 void sim_req_set_type(sim_request *req, MPI_Datatype type);
 void sim_req_release(sim_request *req); /* drop handle and memory */
+void sim_req_unpublish(sim_request *req); /* drop the handle only */
 /* Looks up a handle of the calling rank; NULL for MPI_REQUEST_NULL or invalid
  * (*invalid set in the latter case). */
 sim_request *sim_req_lookup(MPI_Request handle, bool *invalid);
@@ -136,6 +137,12 @@ void sim_poll_block(void);
 void sim_coll_init(void);
 void sim_coll_fini(void);
 
+
+/* Digests of the engine's and the requests' state (see sim_digest). */
+void sim_engine_digest(sim_digest_feed feed, void *user);
+void sim_req_digest(const sim_request *r, sim_digest_feed feed, void *user);
+void sim_req_digest_rank(int rank, sim_digest_feed feed, void *user);
+int sim_comm_digest_id(const sim_comm *c);
 
 /* Describes the probe a blocked rank waits in; false if none. */
 bool sim_engine_probe_of(int rank, int *source, int *tag, sim_comm **comm);

@@ -6,6 +6,8 @@
 #include "scheduler/sched.h"
 #include "simulator/coll.h"
 
+#include <string.h>
+
 static GQueue g_touched;   /* destination ranks that may have enabled deliveries */
 static bool *g_is_touched; /* [nranks] */
 static GQueue g_colls;     /* sim_coll * with every member arrived, in arrival order */
@@ -77,9 +79,17 @@ static void prune_head(void) {
 
 void sim_events_all(GArray *out) {
     sim_event *buf = g_new(sim_event, PER_DST_MAX);
-    for (GList *l = g_touched.head; l; l = l->next) {
-        int n = sim_engine_events(GPOINTER_TO_INT(l->data), buf, PER_DST_MAX);
-        g_array_append_vals(out, buf, (guint)n);
+    for (GList *l = g_touched.head; l;) {
+        GList *next = l->next;
+        int dst = GPOINTER_TO_INT(l->data);
+        if (!sim_engine_has_work(dst)) { /* nothing can match there until touched again */
+            g_queue_delete_link(&g_touched, l);
+            g_is_touched[dst] = false;
+        } else {
+            int n = sim_engine_events(dst, buf, PER_DST_MAX);
+            g_array_append_vals(out, buf, (guint)n);
+        }
+        l = next;
     }
     g_free(buf);
     for (GList *l = g_colls.head; l; l = l->next) {
@@ -125,4 +135,32 @@ void sim_fire(const sim_event *ev) {
     } else {
         sim_engine_fire(ev);
     }
+}
+
+bool sim_event_is_safe(const sim_event *ev) {
+    switch (ev->kind) {
+    case SIM_EV_COLLECTIVE:
+        return true;
+    case SIM_EV_DELIVER:
+        return sim_engine_recv_is_specific(ev->b);
+    case SIM_EV_PROBE:
+        return sim_engine_probe_is_safe(ev->rank, ev->a);
+    }
+    return false;
+}
+
+void sim_event_describe(const sim_event *ev, sim_event_info *out) {
+    memset(out, 0, sizeof *out);
+    out->kind = ev->kind;
+    out->dst = ev->rank;
+    out->src = ev->peer;
+    if (ev->kind == SIM_EV_COLLECTIVE) {
+        sim_coll *c = ev->a;
+        out->comm = c->comm->id;
+        out->tag = -1;
+        out->what = sim_coll_name(c->kind);
+        out->site_a = c->call_sites[0];
+        return;
+    }
+    sim_engine_describe(ev, out);
 }

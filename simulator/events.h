@@ -32,6 +32,24 @@ void sim_events_all(GArray *out);
  * Returns false when none is enabled. */
 bool sim_events_first(sim_event *out, GRand *rng);
 
+/* True for an event that no other event can disable or be disabled by, now
+ * or later: a receive from a named source taking that source's first
+ * matching message, a probe of a named source, a complete collective.
+ * Firing such events at once, in any order, loses no behaviour (they are a
+ * persistent set of size one). */
+bool sim_event_is_safe(const sim_event *ev);
+
+/* A short, stable description of an event for traces and reports. */
+typedef struct sim_event_info {
+    int kind;            /* sim_event_kind */
+    int dst, src;        /* world ranks (src -1 for collectives) */
+    int tag, comm;       /* tag, communicator id */
+    const void *site_a;  /* receive (or probe, or collective) call site */
+    const void *site_b;  /* send call site, or NULL */
+    const char *what;    /* collective name, or NULL */
+} sim_event_info;
+void sim_event_describe(const sim_event *ev, sim_event_info *out);
+
 /* Fires an enabled event. */
 void sim_fire(const sim_event *ev);
 
@@ -44,5 +62,8 @@ int sim_engine_events(int dst, sim_event *out, int max);
 bool sim_engine_has_work(int dst);
 void sim_engine_fire(const sim_event *ev);
 void sim_coll_fire(sim_coll *c);
+bool sim_engine_recv_is_specific(const void *recv_request);
+bool sim_engine_probe_is_safe(int dst, const void *message);
+void sim_engine_describe(const sim_event *ev, sim_event_info *out);
 
 #endif

@@ -94,7 +94,7 @@ int PMPI_Finalized(int *flag) {
 SIM_ALIAS(MPI_Finalized);
 
 double PMPI_Wtime(void) {
-    sim_call_enter("MPI_Wtime", __builtin_return_address(0));
+    sim_call_enter("MPI_Wtime", __builtin_return_address(0), __builtin_frame_address(0));
     int self = sim_self();
     sim_clock_charge_compute(self);
     double t = sim_proc_of(self)->clock;

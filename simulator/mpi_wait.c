@@ -46,7 +46,9 @@ static MPI_Status *status_at(MPI_Status *arr, int i) {
 /* Reports describe what a rank waits for from its wait set (sim_wait_set). */
 static void describe_wait(sim_request **reqs, int n) {}
 
-static int pick_complete(sim_request **reqs, int n) {
+/* Which complete request Waitany/Testany report is the implementation's
+ * choice (MPI 3.1 3.7.5): a choice point. */
+static int pick_complete(const char *call, sim_request **reqs, int n) {
     int found = 0, pick = -1;
     for (int i = 0; i < n; i++)
         if (reqs[i] && reqs[i]->complete) {
@@ -54,8 +56,8 @@ static int pick_complete(sim_request **reqs, int n) {
             if (pick < 0)
                 pick = i;
         }
-    if (found > 1 && sim_g->rng) {
-        int k = g_rand_int_range(sim_g->rng, 0, found);
+    if (found > 1) {
+        int k = sim_choose(found, call);
         for (int i = 0; i < n; i++)
             if (reqs[i] && reqs[i]->complete && k-- == 0)
                 return i;
@@ -63,11 +65,14 @@ static int pick_complete(sim_request **reqs, int n) {
     return pick;
 }
 
+static bool any_done(sim_request **reqs, int n);
+
 static void block_on(sim_request **reqs, int n, bool (*done)(sim_request **, int)) {
     if (done(reqs, n))
         return;
     sim_wait_set(reqs, n);
     describe_wait(reqs, n);
+    sim_proc_of(sim_self())->wait_any = done == any_done;
     while (!done(reqs, n))
         sched_block();
     sim_wait_clear();
@@ -155,7 +160,7 @@ int PMPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *stat
     int rc = resolve("MPI_Waitany", count, requests, reqs);
     if (rc == MPI_SUCCESS) {
         block_on(reqs, count, any_done);
-        int i = pick_complete(reqs, count);
+        int i = pick_complete("MPI_Waitany", reqs, count);
         if (i < 0) {
             *index = MPI_UNDEFINED;
             empty_status(status);
@@ -242,7 +247,7 @@ int PMPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_S
             sim_poll_block();
             sim_wait_clear();
         }
-        int i = pick_complete(reqs, count);
+        int i = pick_complete("MPI_Testany", reqs, count);
         bool any = false;
         for (int k = 0; k < count; k++)
             any |= reqs[k] != NULL;
@@ -337,12 +342,7 @@ int PMPI_Request_free(MPI_Request *request) {
         sim_req_release(req);
     } else {
         req->freed = true;
-        if (req->index >= 0) { /* the handle is gone; the operation goes on */
-            guint idx = (guint)req->index;
-            g_ptr_array_index(sim_g->requests, idx) = NULL;
-            g_array_append_val(sim_g->free_requests, idx);
-            req->index = -1;
-        }
+        sim_req_unpublish(req); /* the handle is gone; the operation goes on */
     }
     *request = MPI_REQUEST_NULL;
     SIM_RETURN(MPI_SUCCESS);

@@ -30,26 +30,33 @@ void sim_req_set_type(sim_request *req, MPI_Datatype type) {
 
 MPI_Request sim_request_publish(sim_request *req) {
     if (req->index < 0) {
+        sim_proc *p = sim_proc_of(req->owner);
         guint idx;
-        if (sim_g->free_requests->len) {
-            idx = g_array_index(sim_g->free_requests, guint, sim_g->free_requests->len - 1);
-            g_array_set_size(sim_g->free_requests, sim_g->free_requests->len - 1);
-            g_ptr_array_index(sim_g->requests, idx) = req;
+        if (p->free_requests->len) {
+            idx = g_array_index(p->free_requests, guint, p->free_requests->len - 1);
+            g_array_set_size(p->free_requests, p->free_requests->len - 1);
+            g_ptr_array_index(p->requests, idx) = req;
         } else {
-            idx = sim_g->requests->len;
-            g_ptr_array_add(sim_g->requests, req);
+            idx = p->requests->len;
+            g_ptr_array_add(p->requests, req);
         }
         req->index = (int)idx;
     }
     return SIM_HANDLE(SIM_HKIND_DIRECT, SIM_OBJ_REQUEST, req->index);
 }
 
-void sim_req_release(sim_request *req) {
+void sim_req_unpublish(sim_request *req) {
     if (req->index >= 0) {
+        sim_proc *p = sim_proc_of(req->owner);
         guint idx = (guint)req->index;
-        g_ptr_array_index(sim_g->requests, idx) = NULL;
-        g_array_append_val(sim_g->free_requests, idx);
+        g_ptr_array_index(p->requests, idx) = NULL;
+        g_array_append_val(p->free_requests, idx);
+        req->index = -1;
     }
+}
+
+void sim_req_release(sim_request *req) {
+    sim_req_unpublish(req);
     g_queue_unlink(&g_live, &req->live_link);
     if (req->dt)
         sim_dt_unref(req->dt);
@@ -62,12 +69,13 @@ sim_request *sim_req_lookup(MPI_Request handle, bool *invalid) {
     if (handle == MPI_REQUEST_NULL)
         return NULL;
     unsigned idx = SIM_HANDLE_INDEX(handle);
+    sim_proc *p = sim_proc_of(sim_self());
     if (SIM_HANDLE_KIND(handle) != SIM_HKIND_DIRECT || SIM_HANDLE_OBJ(handle) != SIM_OBJ_REQUEST ||
-        idx >= sim_g->requests->len) {
+        idx >= p->requests->len) {
         *invalid = true;
         return NULL;
     }
-    sim_request *req = g_ptr_array_index(sim_g->requests, idx);
+    sim_request *req = g_ptr_array_index(p->requests, idx);
     if (!req || req->owner != sim_self()) {
         *invalid = true;
         return NULL;
@@ -166,6 +174,7 @@ void sim_wait_clear(void) {
     p->waits = NULL;
     p->nwaits = 0;
     p->polling = false;
+    p->wait_any = false;
 }
 
 void sim_poll_block(void) {
@@ -184,4 +193,52 @@ int sim_request_wait(sim_request *req, MPI_Status *status) {
         sim_wait_clear();
     }
     return sim_req_finish(req, status, NULL);
+}
+
+/* ---------------------------------------------------------------------- */
+/* State digest                                                            */
+
+void sim_req_digest(const sim_request *r, sim_digest_feed feed, void *user) {
+    int64_t f[18] = {r->kind,
+                     r->owner,
+                     r->complete,
+                     r->persistent,
+                     r->active,
+                     r->freed,
+                     r->cancelled,
+                     r->error,
+                     r->peer,
+                     r->tag,
+                     r->comm ? sim_comm_digest_id(r->comm) : -1,
+                     (int64_t)(intptr_t)r->buf,
+                     r->count,
+                     r->type,
+                     r->send_kind,
+                     r->coll ? (int64_t)r->coll->seq : -1,
+                     r->status.MPI_SOURCE,
+                     r->status.MPI_TAG};
+    feed(user, f, sizeof f);
+    size_t bytes = sim_status_bytes(&r->status);
+    feed(user, &bytes, sizeof bytes);
+}
+
+void sim_req_digest_rank(int rank, sim_digest_feed feed, void *user) {
+    sim_proc *p = sim_proc_of(rank);
+    int64_t n = p->requests->len;
+    feed(user, &n, sizeof n);
+    for (guint i = 0; i < p->requests->len; i++) {
+        const sim_request *r = g_ptr_array_index(p->requests, i);
+        int64_t present = r != NULL;
+        feed(user, &present, sizeof present);
+        if (r)
+            sim_req_digest(r, feed, user);
+    }
+    n = p->nwaits;
+    feed(user, &n, sizeof n);
+    for (int i = 0; i < p->nwaits; i++) {
+        int64_t present = p->waits[i] != NULL; /* null handles in a Waitany set */
+        feed(user, &present, sizeof present);
+        if (p->waits[i])
+            sim_req_digest(p->waits[i], feed, user);
+    }
 }

@@ -29,6 +29,7 @@ typedef struct sim_config {
     uint64_t seed;          /* 0 = deterministic schedule */
     double latency_s;       /* simple network model of `ordex run` */
     double bandwidth_Bps;
+    bool exploring;         /* explore: no wall-clock time in simulated time */
 } sim_config;
 
 /* Kinds of enabled events. */
@@ -87,6 +88,23 @@ GPtrArray *sim_findings(void);
 
 /* Predicted run time: the latest rank clock, seconds. */
 double sim_predicted_time(void);
+
+/* Feeds a canonical description of the simulator's state (what ranks wait
+ * for, messages in flight, posted receives, requests, collectives in
+ * progress) to feed.  Equal states give equal byte streams whatever the
+ * order in which independent events led to them: nothing depends on global
+ * counters or allocation addresses. */
+typedef void (*sim_digest_feed)(void *user, const void *data, size_t len);
+void sim_digest(sim_digest_feed feed, void *user);
+
+/* Feeds the outcome of a finished run: every rank's output hash, exit
+ * status and the current bytes of the values it registered with
+ * ordex_observe.  Orderings with different outcomes are message races. */
+void sim_outcome(sim_digest_feed feed, void *user);
+
+/* The program's stack pointer at the MPI call rank is blocked in (the start
+ * of its live frames), or NULL. */
+const void *sim_rank_stack_from(int rank);
 
 /* Messages delivered so far. */
 uint64_t sim_messages_delivered(void);

@@ -36,7 +36,8 @@
 /* Marks the start of an MPI call made by the running rank: switches the
  * allocator to the simulator's heap and records the call site (outermost
  * call only; MPI functions may call each other). */
-#define SIM_ENTER(fname) sim_call_enter((fname), __builtin_return_address(0))
+#define SIM_ENTER(fname)                                                                           \
+    sim_call_enter((fname), __builtin_return_address(0), __builtin_frame_address(0))
 #define SIM_RETURN(rc)                                                                             \
     do {                                                                                           \
         int sim_rc_ = (rc);                                                                        \
@@ -44,7 +45,9 @@
         return sim_rc_;                                                                            \
     } while (0)
 
-void sim_call_enter(const char *fname, void *caller);
+/* caller: return address into the program; frame: the MPI function's frame
+ * address, just below the program's frames (what state hashing covers). */
+void sim_call_enter(const char *fname, void *caller, void *frame);
 void sim_call_leave(void);
 
 /* Describes the pending call's arguments for reports ("dest=1 tag=7 ..."),
@@ -96,6 +99,13 @@ typedef struct sim_comm sim_comm;
 typedef struct sim_request sim_request;
 typedef struct sim_message sim_message;
 
+/* A value registered with ordex_observe. */
+typedef struct sim_observed {
+    char name[64];
+    const void *ptr;
+    size_t size;
+} sim_observed;
+
 /* One rank's MPI-visible state. */
 typedef struct sim_proc {
     int rank;             /* world rank */
@@ -114,8 +124,15 @@ typedef struct sim_proc {
     struct sim_request **waits; /* requests the rank is blocked on (reports) */
     int nwaits;
     bool polling;         /* blocked after an MPI_Test/Iprobe that found nothing */
+    bool wait_any;        /* blocked in MPI_Waitany/Waitsome: completion order is visible */
     double clock;         /* simulated time of this rank, seconds */
     double cpu_mark;      /* thread CPU time when the rank last left MPI */
+    void *entry_sp;       /* the program's stack pointer at its current MPI call */
+    /* Request handles are per rank, so a handle's value depends only on the
+     * rank's own history, not on how ranks interleave. */
+    GPtrArray *requests;  /* sim_request * by handle index; NULL slots free */
+    GArray *free_requests;/* free handle indices, reused last-freed first */
+    GPtrArray *observed;  /* sim_observed *, from ordex_observe */
 } sim_proc;
 
 /* The simulator singleton (one simulated MPI job per process). */
@@ -123,8 +140,6 @@ typedef struct sim_state {
     sim_config cfg;
     int nranks;
     sim_proc *procs;        /* [nranks] */
-    GPtrArray *requests;    /* sim_request * by handle index; NULL slots free */
-    GArray *free_requests;  /* free handle indices, reused lowest-first */
     uint64_t send_seq;      /* global order of posted sends */
     uint64_t recv_seq;      /* global order of posted receives */
     GRand *rng;             /* --seed choices; NULL for the deterministic schedule */
@@ -134,6 +149,14 @@ typedef struct sim_state {
 extern sim_state *sim_g;
 
 static inline sim_proc *sim_proc_of(int world_rank) { return &sim_g->procs[world_rank]; }
+
+/* A choice made inside an MPI call (which complete request MPI_Waitany
+ * reports, ...): returns an alternative in [0, n).  The exploration strategy
+ * installs a hook that tries every alternative; without one the first is
+ * taken (or a random one with --seed).  `what` describes the choice. */
+int sim_choose(int n, const char *what);
+typedef int (*sim_choice_hook)(int n, const char *what, void *user);
+void sim_set_choice_hook(sim_choice_hook hook, void *user);
 
 /* Charges the running rank's CPU time since it last left MPI to its clock. */
 void sim_clock_charge_compute(int world_rank);

@@ -1,0 +1,26 @@
+/*
+ * visited.h - the set of visited states, shared by every process of an
+ * exploration (snapshots are forked processes, so ordinary memory would not
+ * be seen by the others).
+ */
+#ifndef ORDEX_CKPT_VISITED_H
+#define ORDEX_CKPT_VISITED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "checkpoint/hash.h"
+
+/* Maps a shared table for up to `capacity` states (rounded up to a power of
+ * two; a table is never fuller than 3/4).  Must precede any fork. */
+bool ckpt_visited_create(size_t capacity);
+void ckpt_visited_destroy(void);
+
+/* Inserts h; returns true when it was already there.  *full is set when the
+ * table cannot take more states (h is then not inserted). */
+bool ckpt_visited_check_insert(ckpt_hash h, bool *full);
+
+size_t ckpt_visited_count(void);
+
+#endif

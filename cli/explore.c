@@ -1,0 +1,385 @@
+/*
+ * explore.c - `ordex explore`: every relevant message ordering.
+ */
+#define _GNU_SOURCE
+#include "cli/explore.h"
+
+#include <errno.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/compile.h"
+#include "cli/options.h"
+#include "stategraph/explore.h"
+#include "stategraph/trace.h"
+
+#define MAX_STEPS_SHOWN 40
+
+typedef struct report_ctx {
+    const ordex_opts *o;
+    const char *prog;
+    sg_trace_header th;
+    char *trace_dir;
+    int ntraces;
+    GString *json_findings;
+    int njson;
+} report_ctx;
+
+static void json_str(GString *s, const char *t) {
+    g_string_append_c(s, '"');
+    for (const unsigned char *p = (const unsigned char *)(t ? t : ""); *p; p++) {
+        if (*p == '"' || *p == '\\')
+            g_string_append_printf(s, "\\%c", *p);
+        else if (*p == '\n')
+            g_string_append(s, "\\n");
+        else if (*p < 0x20)
+            g_string_append_printf(s, "\\u%04x", *p);
+        else
+            g_string_append_c(s, (char)*p);
+    }
+    g_string_append_c(s, '"');
+}
+
+static char *write_trace(report_ctx *rc, const char *kind, const char *location,
+                         const char *message, GArray *path, int pass) {
+    if (g_mkdir_with_parents(rc->trace_dir, 0755) != 0)
+        return NULL;
+    char *base = g_path_get_basename(rc->prog);
+    char *dot = strrchr(base, '.');
+    if (dot)
+        *dot = '\0';
+    char *file = g_strdup_printf("%s/%s-%d.trace", rc->trace_dir, base, ++rc->ntraces);
+    g_free(base);
+    sg_trace_header h = rc->th;
+    if (rc->o->send_mode_given)
+        h.send_mode = rc->o->send_mode == SIM_SEND_EAGER        ? "eager"
+                      : rc->o->send_mode == SIM_SEND_RENDEZVOUS ? "rendezvous"
+                                                                : "auto";
+    else
+        h.send_mode = pass == 0 ? "eager" : "rendezvous";
+    if (!sg_trace_write(file, &h, kind, location, message, path)) {
+        fprintf(stderr, "ordex: cannot write %s: %s\n", file, g_strerror(errno));
+        g_free(file);
+        return NULL;
+    }
+    return file;
+}
+
+static void print_path(FILE *out, GArray *path, int from, int highlight_from) {
+    int shown = 0;
+    for (guint i = (guint)from; i < path->len; i++) {
+        if (shown++ == MAX_STEPS_SHOWN) {
+            fprintf(out, "      ... %u more steps (see the trace)\n", path->len - i);
+            break;
+        }
+        char *t = sg_step_text(&g_array_index(path, sg_step, i));
+        fprintf(out, "   %s%3u. %s\n", (int)i >= highlight_from ? "*" : " ", i + 1, t);
+        g_free(t);
+    }
+}
+
+static void json_finding(report_ctx *rc, const char *kind, const int *ranks, int nranks,
+                         const char *message, const char *location, const char *trace) {
+    GString *s = rc->json_findings;
+    g_string_append_printf(s, "%s\n    {\"kind\": \"%s\", \"ranks\": [", rc->njson++ ? "," : "",
+                           kind);
+    for (int k = 0; k < nranks; k++)
+        g_string_append_printf(s, "%s%d", k ? ", " : "", ranks[k]);
+    g_string_append(s, "], \"message\": ");
+    json_str(s, message);
+    g_string_append(s, ", \"location\": ");
+    if (location)
+        json_str(s, location);
+    else
+        g_string_append(s, "null");
+    g_string_append(s, ", \"trace\": ");
+    if (trace)
+        json_str(s, trace);
+    else
+        g_string_append(s, "null");
+    g_string_append(s, "}");
+}
+
+/* Length of the common prefix of two paths. */
+static guint common_prefix(GArray *a, GArray *b) {
+    guint n = a->len < b->len ? a->len : b->len, i = 0;
+    for (; i < n; i++) {
+        const sg_step *x = &g_array_index(a, sg_step, i), *y = &g_array_index(b, sg_step, i);
+        if (x->kind != y->kind || x->dst != y->dst || x->src != y->src || x->tag != y->tag ||
+            x->choice != y->choice || x->site_a != y->site_a || x->site_b != y->site_b)
+            break;
+    }
+    return i;
+}
+
+static gint path_order(gconstpointer pa, gconstpointer pb) {
+    const sg_leaf *a = *(sg_leaf *const *)pa, *b = *(sg_leaf *const *)pb;
+    guint n = a->path->len < b->path->len ? a->path->len : b->path->len;
+    for (guint i = 0; i < n; i++) {
+        const sg_step *x = &g_array_index(a->path, sg_step, i);
+        const sg_step *y = &g_array_index(b->path, sg_step, i);
+        if (x->choice != y->choice)
+            return x->choice < y->choice ? -1 : 1;
+    }
+    return a->path->len < b->path->len ? -1 : a->path->len > b->path->len;
+}
+
+/* Finds two error-free orderings of one pass with different outcomes and the
+ * longest common prefix: in the order of their choices, such a pair is always
+ * adjacent to some pair of neighbours with different outcomes. */
+static bool find_divergence(GPtrArray *leaves, int pass, sg_leaf **a, sg_leaf **b,
+                            guint *prefix, int *noutcomes) {
+    GPtrArray *ok = g_ptr_array_new();
+    GHashTable *outcomes = g_hash_table_new(g_int64_hash, g_int64_equal);
+    for (guint i = 0; i < leaves->len; i++) {
+        sg_leaf *l = g_ptr_array_index(leaves, i);
+        if (l->pass != pass || l->error)
+            continue;
+        g_ptr_array_add(ok, l);
+        g_hash_table_add(outcomes, &l->outcome_lo);
+    }
+    *noutcomes = (int)g_hash_table_size(outcomes);
+    g_hash_table_destroy(outcomes);
+    bool found = false;
+    if (*noutcomes > 1) {
+        g_ptr_array_sort(ok, path_order);
+        for (guint i = 0; i + 1 < ok->len; i++) {
+            sg_leaf *x = g_ptr_array_index(ok, i), *y = g_ptr_array_index(ok, i + 1);
+            if (x->outcome_lo == y->outcome_lo && x->outcome_hi == y->outcome_hi)
+                continue;
+            guint p = common_prefix(x->path, y->path);
+            if (!found || p > *prefix) {
+                *a = x;
+                *b = y;
+                *prefix = p;
+                found = true;
+            }
+        }
+    }
+    g_ptr_array_free(ok, TRUE);
+    return found;
+}
+
+static bool seen_in_pass0(GPtrArray *findings, const sg_finding *f) {
+    for (guint i = 0; i < findings->len; i++) {
+        const sg_finding *g = g_ptr_array_index(findings, i);
+        if (g->pass == 0 && g->kind == f->kind && g_strcmp0(g->location, f->location) == 0)
+            return true;
+    }
+    return false;
+}
+
+static const char *buffering_note(const ordex_opts *o, int pass, const char *message) {
+    if (o->send_mode_given || (message && strstr(message, "not buffered")))
+        return "";
+    return pass == 1 ? " (only when MPI_Send is not buffered)" : "";
+}
+
+int ordex_explore(int argc, char **argv) {
+    ordex_opts o;
+    int prog_index;
+    int rc = ordex_parse_common(argc, argv, "explore", &o, &prog_index);
+    if (rc != 0)
+        return rc;
+    if (o.strategy && strcmp(o.strategy, "exhaustive") != 0) {
+        fprintf(stderr, "ordex explore: --strategy=%s is not available in this version (only "
+                        "exhaustive)\n",
+                o.strategy);
+        ordex_opts_free(&o);
+        return 2;
+    }
+    if (o.checkpoint && strcmp(o.checkpoint, "fork") != 0) {
+        if (strcmp(o.checkpoint, "criu") == 0) {
+            int st = 0;
+            char *outp = NULL, *errp = NULL;
+            const char *cargv[] = {"criu", "check", NULL};
+            bool ran = g_spawn_sync(NULL, (char **)cargv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                                    &outp, &errp, &st, NULL);
+            fprintf(stderr,
+                    "ordex explore: --checkpoint=criu: %s; use --checkpoint=fork\n",
+                    !ran ? "criu is not installed (Debian package criu)"
+                    : g_spawn_check_wait_status(st, NULL)
+                        ? "criu works on this kernel, but ordex's CRIU backend is not available "
+                          "in this version"
+                        : "`criu check` fails on this kernel, so CRIU images cannot be used");
+            g_free(outp);
+            g_free(errp);
+        } else {
+            fprintf(stderr, "ordex explore: --checkpoint=%s is not available in this version "
+                            "(only fork)\n",
+                    o.checkpoint);
+        }
+        ordex_opts_free(&o);
+        return 2;
+    }
+    if (o.graph) {
+        fprintf(stderr, "ordex explore: --graph is not available in this version\n");
+        ordex_opts_free(&o);
+        return 2;
+    }
+    const char *prog = argv[prog_index];
+    char *so = g_str_has_suffix(prog, ".c") ? ordex_compile_cached(prog, true) : g_strdup(prog);
+    if (!so) {
+        ordex_opts_free(&o);
+        return 2;
+    }
+    if (!g_file_test(so, G_FILE_TEST_EXISTS)) {
+        fprintf(stderr, "ordex: %s: no such file\n", so);
+        g_free(so);
+        ordex_opts_free(&o);
+        return 2;
+    }
+
+    sg_explore_opts eo = {0};
+    eo.nranks = o.nranks;
+    eo.program = so;
+    eo.argc = argc - prog_index;
+    eo.argv = argv + prog_index;
+    eo.stack_size = o.stack_size;
+    eo.heap_size = o.heap_size;
+    eo.step_timeout_s = o.step_timeout;
+    eo.por = !o.no_por;
+    eo.both_send_modes = !o.send_mode_given;
+    eo.send_mode = o.send_mode;
+    eo.eager_limit = o.eager_limit;
+    eo.max_states = o.max_states;
+    eo.max_time_s = o.max_time;
+    eo.max_memory = o.max_memory;
+    eo.progress = isatty(2) && !o.quiet;
+    sg_explore_result res;
+    char *err = NULL;
+    if (!sg_explore(&eo, &res, &err)) {
+        fprintf(stderr, "ordex: %s\n", err);
+        g_free(err);
+        sg_explore_result_free(&res);
+        g_free(so);
+        ordex_opts_free(&o);
+        return 2;
+    }
+
+    sg_trace_set_program(so);
+    report_ctx rcx = {0};
+    rcx.o = &o;
+    rcx.prog = prog;
+    rcx.th.program = prog;
+    rcx.th.so_path = so;
+    rcx.th.nranks = o.nranks;
+    rcx.th.argc = eo.argc - 1;
+    rcx.th.argv = eo.argv + 1;
+    rcx.th.eager_limit = o.eager_limit;
+    rcx.trace_dir = g_strdup(o.trace_dir ? o.trace_dir : "ordex-traces");
+    rcx.json_findings = g_string_new(NULL);
+    FILE *out = stdout;
+    int errors = 0;
+
+    for (guint i = 0; i < res.findings->len; i++) {
+        sg_finding *f = g_ptr_array_index(res.findings, i);
+        if (f->pass == 1 && seen_in_pass0(res.findings, f))
+            continue;
+        errors++;
+        const char *kind = sim_finding_kind_name(f->kind);
+        fprintf(out, "ERROR [%s] %s%s\n", kind, f->message, buffering_note(&o, f->pass, f->message));
+        if (f->location)
+            fprintf(out, "  at %s\n", f->location);
+        if (f->details)
+            fputs(f->details, out);
+        fprintf(out, "  ordering (%u steps):\n", f->path->len);
+        print_path(out, f->path, 0, (int)f->path->len);
+        char *trace = write_trace(&rcx, kind, f->location, f->message, f->path, f->pass);
+        if (trace)
+            fprintf(out, "  trace: %s (replay: ordex replay %s)\n", trace, trace);
+        json_finding(&rcx, kind, f->ranks, f->nranks, f->message, f->location, trace);
+        g_free(trace);
+        fputc('\n', out);
+    }
+
+    int passes = eo.both_send_modes ? 2 : 1;
+    bool race = false;
+    for (int pass = 0; pass < passes && !race; pass++) {
+        sg_leaf *a = NULL, *b = NULL;
+        guint prefix = 0;
+        int noutcomes = 0;
+        if (!find_divergence(res.leaves, pass, &a, &b, &prefix, &noutcomes) || o.divergence == 0)
+            continue;
+        race = true;
+        if (o.divergence == 2)
+            errors++;
+        fprintf(out,
+                "%s [message_race] the outcome depends on the message ordering: %d different "
+                "outcomes (output, exit status or observed values)%s\n",
+                o.divergence == 2 ? "ERROR" : "WARNING", noutcomes, buffering_note(&o, pass, NULL));
+        fprintf(out, "  two orderings share their first %u steps, then differ (marked *):\n",
+                prefix);
+        fprintf(out, "  ordering A:\n");
+        print_path(out, a->path, prefix > 3 ? (int)prefix - 3 : 0, (int)prefix);
+        fprintf(out, "  ordering B:\n");
+        print_path(out, b->path, prefix > 3 ? (int)prefix - 3 : 0, (int)prefix);
+        char *ta = write_trace(&rcx, "message_race", NULL, "ordering A", a->path, pass);
+        char *tb = write_trace(&rcx, "message_race", NULL, "ordering B", b->path, pass);
+        if (ta && tb)
+            fprintf(out, "  traces: %s %s\n", ta, tb);
+        const sg_step *d = &g_array_index(a->path, sg_step, prefix < a->path->len ? prefix : 0);
+        int ranks[1] = {d->dst};
+        char *msg = g_strdup_printf("the outcome depends on the message ordering (%d outcomes)",
+                                    noutcomes);
+        json_finding(&rcx, "message_race", ranks, 1, msg, NULL, ta);
+        g_free(msg);
+        g_free(ta);
+        g_free(tb);
+        fputc('\n', out);
+    }
+
+    const char *verdict = errors ? "error" : res.incomplete ? "incomplete" : "ok";
+    if (res.incomplete)
+        fprintf(out, "INCOMPLETE: %s; what is reported covers only the orderings explored\n",
+                res.incomplete_why);
+    fprintf(out,
+            "ordex explore: %d ranks, %s: %" G_GUINT64_FORMAT " branching states, %" G_GUINT64_FORMAT
+            " transitions, %" G_GUINT64_FORMAT " orderings run to the end, %" G_GUINT64_FORMAT
+            " merged into known states, %" G_GUINT64_FORMAT " snapshots, peak %.1f MiB, %.2f s%s\n",
+            o.nranks, eo.por ? "with partial-order reduction" : "without reduction", res.states,
+            res.transitions, res.paths, res.merged, res.snapshots,
+            (double)res.peak_rss / (1 << 20), res.elapsed_s,
+            eo.both_send_modes ? ", standard sends both buffered and unbuffered" : "");
+    if (errors)
+        fprintf(out, "ordex explore: %d error%s found\n", errors, errors == 1 ? "" : "s");
+    else if (!res.incomplete)
+        fprintf(out, "ordex explore: all orderings explored: no error exists for this input%s\n",
+                race ? " (but the outcome depends on the ordering)" : "");
+
+    int status = errors ? 1 : res.incomplete ? 2 : 0;
+    if (o.json) {
+        GString *j = g_string_new("{\n");
+        g_string_append_printf(j, "  \"verdict\": \"%s\",\n  \"program\": ", verdict);
+        json_str(j, prog);
+        g_string_append_printf(j, ",\n  \"ranks\": %d,\n  \"findings\": [%s%s],\n", o.nranks,
+                               rcx.json_findings->str, rcx.njson ? "\n  " : "");
+        g_string_append_printf(
+            j,
+            "  \"stats\": {\"states\": %" G_GUINT64_FORMAT ", \"transitions\": %" G_GUINT64_FORMAT
+            ", \"paths\": %" G_GUINT64_FORMAT ", \"merged\": %" G_GUINT64_FORMAT
+            ", \"snapshots\": %" G_GUINT64_FORMAT ", \"elapsed_s\": %.6f, \"peak_rss_bytes\": %" G_GUINT64_FORMAT
+            ", \"por\": %s}",
+            res.states, res.transitions, res.paths, res.merged, res.snapshots, res.elapsed_s,
+            res.peak_rss, eo.por ? "true" : "false");
+        if (res.incomplete) {
+            g_string_append(j, ",\n  \"incomplete\": ");
+            json_str(j, res.incomplete_why);
+        }
+        g_string_append(j, "\n}\n");
+        if (!g_file_set_contents(o.json, j->str, (gssize)j->len, NULL)) {
+            fprintf(stderr, "ordex: cannot write %s\n", o.json);
+            status = 2;
+        }
+        g_string_free(j, TRUE);
+    }
+    g_string_free(rcx.json_findings, TRUE);
+    g_free(rcx.trace_dir);
+    sg_explore_result_free(&res);
+    g_free(so);
+    ordex_opts_free(&o);
+    return status;
+}

@@ -1,0 +1,514 @@
+/*
+ * explore.c - depth-first exploration with fork snapshots (see explore.h).
+ *
+ * Process structure of one exploration pass:
+ *
+ *   driver (ordex) --fork--> pass root --fork--> snapshot children ...
+ *
+ * Processes never run concurrently: a process that forks a child for an
+ * alternative waits for it before it goes on.  So the shared log and the
+ * visited set need no locks, and the order of paths is a plain depth-first
+ * order.  Every process ends with _exit after recording its path.
+ */
+#define _GNU_SOURCE
+#include "stategraph/explore.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "checkpoint/state.h"
+#include "checkpoint/visited.h"
+#include "scheduler/sched.h"
+#include "simulator/events.h"
+#include "simulator/sim_internal.h"
+
+/* ---------------------------------------------------------------------- */
+/* Memory shared by all processes of an exploration                        */
+
+enum { REC_LEAF = 1, REC_FINDING = 2 };
+
+typedef struct shared {
+    uint64_t states, transitions, merged, snapshots, paths;
+    uint64_t live_snapshots;
+    uint64_t peak_rss;
+    uint64_t crashed_paths; /* ordex itself failed on a path */
+    double start;
+    bool stop;
+    char stop_why[256];
+    double last_progress;
+    size_t log_cap, log_len;
+    unsigned char log[];
+} shared;
+
+static shared *g_sh;
+static size_t g_sh_bytes;
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void stop_all(const char *why) {
+    if (!g_sh->stop) {
+        g_sh->stop = true;
+        g_strlcpy(g_sh->stop_why, why, sizeof g_sh->stop_why);
+    }
+}
+
+static void log_append(const void *data, size_t len) {
+    if (g_sh->log_len + len > g_sh->log_cap) {
+        stop_all("the record of explored paths is full");
+        return;
+    }
+    memcpy(g_sh->log + g_sh->log_len, data, len);
+    g_sh->log_len += len;
+}
+
+/* ---------------------------------------------------------------------- */
+/* One process's view of its path                                          */
+
+typedef struct explorer {
+    const sg_explore_opts *opts;
+    int pass;
+    GArray *path;   /* sg_step */
+    bool is_child;  /* a forked snapshot (not the pass root) */
+    bool cut;       /* the path ended early: merged or stopped */
+    GArray *events; /* scratch */
+} explorer;
+
+static explorer g_x;
+
+static uintptr_t file_offset(const void *site, int rank) {
+    return site && rank >= 0 ? (uintptr_t)site - sched_image_bias(rank) : 0;
+}
+
+static void push_event_step(const sim_event *ev, int choice, int nalts) {
+    sim_event_info info;
+    sim_event_describe(ev, &info);
+    sg_step st = {info.kind,
+                  info.dst,
+                  info.src,
+                  info.tag,
+                  info.comm,
+                  file_offset(info.site_a, info.dst),
+                  file_offset(info.site_b, info.src),
+                  info.what,
+                  choice,
+                  nalts};
+    g_array_append_val(g_x.path, st);
+}
+
+static void check_limits(void) {
+    const sg_explore_opts *o = g_x.opts;
+    double t = now_s();
+    if (o->max_states && g_sh->states >= o->max_states)
+        stop_all("the state limit (--max-states) was reached");
+    if (o->max_time_s > 0 && t - g_sh->start > o->max_time_s)
+        stop_all("the time limit (--max-time) was reached");
+    if (o->max_memory) {
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        /* An upper bound: snapshots share most pages copy-on-write. */
+        uint64_t est = (uint64_t)ru.ru_maxrss * 1024 * (g_sh->live_snapshots + 1);
+        if (est > o->max_memory)
+            stop_all("the memory limit (--max-memory) was reached");
+    }
+    if (o->progress && t - g_sh->last_progress > 1.0 && t - g_sh->start > 1.0) {
+        g_sh->last_progress = t;
+        fprintf(stderr,
+                "\rordex: %" G_GUINT64_FORMAT " states, %" G_GUINT64_FORMAT
+                " transitions, %" G_GUINT64_FORMAT " paths, %.0f s   ",
+                g_sh->states, g_sh->transitions, g_sh->paths, t - g_sh->start);
+    }
+}
+
+static void note_rss(void) {
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    uint64_t b = (uint64_t)ru.ru_maxrss * 1024;
+    if (b > g_sh->peak_rss)
+        g_sh->peak_rss = b;
+}
+
+/* Runs fn in a forked copy of this process and waits for it.  Returns true
+ * in the child (which must then go on with its alternative). */
+static bool fork_alternative(void) {
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        sched_after_fork();
+        g_x.is_child = true;
+        return true;
+    }
+    if (pid < 0) {
+        stop_all("fork failed: no memory or process limit for another snapshot");
+        return false;
+    }
+    g_sh->snapshots++;
+    g_sh->live_snapshots++;
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    g_sh->live_snapshots--;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        g_sh->crashed_paths++;
+    return false;
+}
+
+/* A choice inside an MPI call (sim_choose). */
+static int choice_hook(int n, const char *what, void *user) {
+    int self = sim_self();
+    for (int i = 1; i < n && !g_sh->stop; i++)
+        if (fork_alternative()) {
+            sg_step st = {SG_STEP_CHOICE, self, -1, -1, -1,
+                          file_offset(sim_proc_of(self)->call_site, self), 0, what, i, n};
+            g_array_append_val(g_x.path, st);
+            return i;
+        }
+    sg_step st = {SG_STEP_CHOICE, self, -1, -1, -1, file_offset(sim_proc_of(self)->call_site, self),
+                  0, what, 0, n};
+    g_array_append_val(g_x.path, st);
+    return 0;
+}
+
+static void fire(const sim_event *ev, int choice, int nalts) {
+    push_event_step(ev, choice, nalts);
+    sim_fire(ev);
+    g_sh->transitions++;
+}
+
+/* The strategy callback: called whenever no rank can run. */
+static bool choose(void *user) {
+    if (g_sh->stop) {
+        g_x.cut = true;
+        sched_request_stop();
+        return true;
+    }
+    if (sim_events_wake_pollers())
+        return true;
+    GArray *evs = g_x.events;
+    g_array_set_size(evs, 0);
+    sim_events_all(evs);
+    if (evs->len == 0)
+        return false;
+    if (g_x.opts->por) {
+        for (guint i = 0; i < evs->len; i++)
+            if (sim_event_is_safe(&g_array_index(evs, sim_event, i))) {
+                fire(&g_array_index(evs, sim_event, i), 0, 1);
+                return true;
+            }
+    }
+    if (evs->len == 1) {
+        fire(&g_array_index(evs, sim_event, 0), 0, 1);
+        return true;
+    }
+    /* A real choice: merge with a known state, or explore every alternative. */
+    bool full = false;
+    if (ckpt_visited_check_insert(ckpt_state_hash(), &full)) {
+        g_sh->merged++;
+        g_x.cut = true;
+        sched_request_stop();
+        return true;
+    }
+    if (full)
+        stop_all("the visited-state table is full");
+    g_sh->states++;
+    check_limits();
+    int n = (int)evs->len;
+    sim_event *alts = g_memdup2(evs->data, sizeof(sim_event) * (size_t)n);
+    for (int i = 1; i < n && !g_sh->stop; i++)
+        if (fork_alternative()) {
+            fire(&alts[i], i, n);
+            g_free(alts);
+            return true;
+        }
+    fire(&alts[0], 0, n);
+    g_free(alts);
+    return true;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Recording a finished path                                               */
+
+static void put_u32(GByteArray *b, uint32_t v) { g_byte_array_append(b, (guint8 *)&v, 4); }
+
+static void put_str(GByteArray *b, const char *s) {
+    uint32_t n = s ? (uint32_t)strlen(s) : 0;
+    put_u32(b, n);
+    if (n)
+        g_byte_array_append(b, (const guint8 *)s, n);
+}
+
+static void put_path(GByteArray *b) {
+    put_u32(b, g_x.path->len);
+    g_byte_array_append(b, (guint8 *)g_x.path->data, (guint)(g_x.path->len * sizeof(sg_step)));
+}
+
+static void record_path(void) {
+    GPtrArray *fs = sim_findings();
+    for (guint i = 0; i < fs->len; i++) {
+        const sim_finding *f = g_ptr_array_index(fs, i);
+        GByteArray *b = g_byte_array_new();
+        put_u32(b, REC_FINDING);
+        put_u32(b, 0); /* length, patched below */
+        put_u32(b, (uint32_t)g_x.pass);
+        put_u32(b, (uint32_t)f->kind);
+        put_u32(b, (uint32_t)f->nranks);
+        g_byte_array_append(b, (guint8 *)f->ranks, (guint)(sizeof(int) * (size_t)f->nranks));
+        put_str(b, f->message);
+        put_str(b, f->details);
+        put_str(b, f->location);
+        put_path(b);
+        uint32_t len = b->len;
+        memcpy(b->data + 4, &len, 4);
+        log_append(b->data, b->len);
+        g_byte_array_free(b, TRUE);
+    }
+    ckpt_hash out = ckpt_outcome_hash();
+    GByteArray *b = g_byte_array_new();
+    put_u32(b, REC_LEAF);
+    put_u32(b, 0);
+    put_u32(b, (uint32_t)g_x.pass);
+    put_u32(b, fs->len > 0);
+    g_byte_array_append(b, (guint8 *)&out.lo, 8);
+    g_byte_array_append(b, (guint8 *)&out.hi, 8);
+    put_path(b);
+    uint32_t len = b->len;
+    memcpy(b->data + 4, &len, 4);
+    log_append(b->data, b->len);
+    g_byte_array_free(b, TRUE);
+}
+
+/* The pass root: load the program, explore, record; never returns. */
+static _Noreturn void run_pass(const sg_explore_opts *o, int pass) {
+    sched_options so = {0};
+    so.nranks = o->nranks;
+    so.stack_size = o->stack_size;
+    so.heap_size = o->heap_size;
+    so.step_timeout_s = o->step_timeout_s;
+    so.program = o->program;
+    so.argc = o->argc;
+    so.argv = o->argv;
+    FILE *devnull = fopen("/dev/null", "w");
+    so.out = devnull;
+    so.err = devnull;
+    char *err = NULL;
+    if (!sched_init(&so, &err)) {
+        fprintf(stderr, "ordex: %s\n", err);
+        _exit(3);
+    }
+    sched_discard_output(true);
+    sim_config cfg = {0};
+    cfg.nranks = o->nranks;
+    cfg.send_mode = o->both_send_modes ? (pass == 0 ? SIM_SEND_EAGER : SIM_SEND_RENDEZVOUS)
+                                       : o->send_mode;
+    cfg.eager_limit = o->eager_limit;
+    cfg.exploring = true;
+    sim_create(&cfg);
+    g_x.opts = o;
+    g_x.pass = pass;
+    g_x.path = g_array_new(FALSE, FALSE, sizeof(sg_step));
+    g_x.events = g_array_new(FALSE, FALSE, sizeof(sim_event));
+    sim_set_choice_hook(choice_hook, NULL);
+
+    sched_run_result r = sched_run(choose, NULL);
+    if (!g_x.cut) {
+        if (r != SCHED_RUN_STOPPED)
+            sim_conclude(r == SCHED_RUN_STUCK);
+        g_sh->paths++;
+        record_path();
+    }
+    note_rss();
+    _exit(0);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Reading the log back                                                    */
+
+typedef struct reader {
+    const unsigned char *p, *end;
+} reader;
+
+static uint32_t get_u32(reader *r) {
+    uint32_t v;
+    memcpy(&v, r->p, 4);
+    r->p += 4;
+    return v;
+}
+
+static char *get_str(reader *r) {
+    uint32_t n = get_u32(r);
+    if (!n)
+        return NULL;
+    char *s = g_strndup((const char *)r->p, n);
+    r->p += n;
+    return s;
+}
+
+static GArray *get_path(reader *r) {
+    uint32_t n = get_u32(r);
+    GArray *a = g_array_sized_new(FALSE, FALSE, sizeof(sg_step), n);
+    g_array_append_vals(a, r->p, n);
+    r->p += n * sizeof(sg_step);
+    return a;
+}
+
+static void finding_free(gpointer p) {
+    sg_finding *f = p;
+    g_free(f->message);
+    g_free(f->details);
+    g_free(f->location);
+    g_free(f->ranks);
+    g_array_free(f->path, TRUE);
+    g_free(f);
+}
+
+static void leaf_free(gpointer p) {
+    sg_leaf *l = p;
+    g_array_free(l->path, TRUE);
+    g_free(l);
+}
+
+/* Keeps one finding per (kind, location, message): the one with the
+ * shortest path, which is the easiest to read. */
+static void add_finding(sg_explore_result *res, GHashTable *seen, sg_finding *f) {
+    char *key = g_strdup_printf("%d|%s|%s", f->kind, f->location ? f->location : "",
+                                f->message ? f->message : "");
+    sg_finding *old = g_hash_table_lookup(seen, key);
+    if (!old) {
+        g_hash_table_insert(seen, key, f);
+        g_ptr_array_add(res->findings, f);
+        return;
+    }
+    g_free(key);
+    if (f->path->len < old->path->len) {
+        guint idx;
+        g_ptr_array_find(res->findings, old, &idx);
+        g_ptr_array_index(res->findings, idx) = f;
+        char *k2 = g_strdup_printf("%d|%s|%s", f->kind, f->location ? f->location : "",
+                                   f->message ? f->message : "");
+        g_hash_table_replace(seen, k2, f);
+        finding_free(old);
+    } else {
+        finding_free(f);
+    }
+}
+
+static void read_log(sg_explore_result *res, GHashTable *seen) {
+    reader r = {g_sh->log, g_sh->log + g_sh->log_len};
+    while (r.p < r.end) {
+        const unsigned char *start = r.p;
+        uint32_t type = get_u32(&r);
+        uint32_t len = get_u32(&r);
+        if (type == REC_FINDING) {
+            sg_finding *f = g_new0(sg_finding, 1);
+            f->pass = (int)get_u32(&r);
+            f->kind = (sim_finding_kind)get_u32(&r);
+            f->nranks = (int)get_u32(&r);
+            f->ranks = g_memdup2(r.p, sizeof(int) * (size_t)f->nranks);
+            r.p += sizeof(int) * (size_t)f->nranks;
+            f->message = get_str(&r);
+            f->details = get_str(&r);
+            f->location = get_str(&r);
+            f->path = get_path(&r);
+            add_finding(res, seen, f);
+        } else {
+            sg_leaf *l = g_new0(sg_leaf, 1);
+            l->pass = (int)get_u32(&r);
+            l->error = get_u32(&r) != 0;
+            memcpy(&l->outcome_lo, r.p, 8);
+            memcpy(&l->outcome_hi, r.p + 8, 8);
+            r.p += 16;
+            l->path = get_path(&r);
+            g_ptr_array_add(res->leaves, l);
+        }
+        r.p = start + len;
+    }
+}
+
+/* ---------------------------------------------------------------------- */
+
+bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
+    memset(res, 0, sizeof *res);
+    res->findings = g_ptr_array_new_with_free_func(finding_free);
+    res->leaves = g_ptr_array_new_with_free_func(leaf_free);
+    size_t cap = (size_t)256 << 20;
+    g_sh_bytes = sizeof(shared) + cap;
+    g_sh = mmap(NULL, g_sh_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE,
+                -1, 0);
+    if (g_sh == MAP_FAILED) {
+        *err = g_strdup("cannot map memory shared by the exploration processes");
+        return false;
+    }
+    memset(g_sh, 0, sizeof *g_sh);
+    g_sh->log_cap = cap;
+    g_sh->start = now_s();
+    size_t vcap = o->max_states ? (size_t)o->max_states * 2 + 1024 : (size_t)1 << 24;
+    if (!ckpt_visited_create(vcap)) {
+        *err = g_strdup("cannot map the visited-state table");
+        munmap(g_sh, g_sh_bytes);
+        return false;
+    }
+    GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    int passes = o->both_send_modes ? 2 : 1;
+    bool ok = true;
+    for (int pass = 0; pass < passes && ok && !g_sh->stop; pass++) {
+        if (pass > 0) { /* a fresh graph: states of the other semantics do not carry over */
+            ckpt_visited_destroy();
+            ckpt_visited_create(vcap);
+        }
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid == 0)
+            run_pass(o, pass);
+        int status = 0;
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+            ;
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 3) {
+            *err = g_strdup("the program could not be loaded (see above)");
+            ok = false;
+        } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            g_sh->crashed_paths++;
+        }
+    }
+    if (o->progress && g_sh->last_progress > 0)
+        fputs("\r\033[K", stderr);
+    read_log(res, seen);
+    g_hash_table_destroy(seen);
+    res->states = g_sh->states;
+    res->transitions = g_sh->transitions;
+    res->merged = g_sh->merged;
+    res->snapshots = g_sh->snapshots;
+    res->paths = g_sh->paths;
+    res->peak_rss = g_sh->peak_rss;
+    res->elapsed_s = now_s() - g_sh->start;
+    if (g_sh->stop) {
+        res->incomplete = true;
+        res->incomplete_why = g_strdup(g_sh->stop_why);
+    } else if (g_sh->crashed_paths) {
+        res->incomplete = true;
+        res->incomplete_why = g_strdup_printf(
+            "%" G_GUINT64_FORMAT " exploration process%s failed (an ordex error)", g_sh->crashed_paths,
+            g_sh->crashed_paths == 1 ? "" : "es");
+    }
+    ckpt_visited_destroy();
+    munmap(g_sh, g_sh_bytes);
+    g_sh = NULL;
+    return ok;
+}
+
+void sg_explore_result_free(sg_explore_result *res) {
+    if (res->findings)
+        g_ptr_array_free(res->findings, TRUE);
+    if (res->leaves)
+        g_ptr_array_free(res->leaves, TRUE);
+    g_free(res->incomplete_why);
+    memset(res, 0, sizeof *res);
+}

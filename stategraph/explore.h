@@ -1,0 +1,92 @@
+/*
+ * explore.h - exhaustive exploration of message orderings.
+ *
+ * The state graph is built depth first.  Ranks run until every one waits in
+ * MPI; then the enabled events are examined.  Events that commute with
+ * everything (a receive from a named source, a complete collective) fire at
+ * once without branching (partial-order reduction).  When only real choices
+ * remain (a wildcard receive or probe with several candidate messages, a
+ * Waitany with several complete requests), the state is hashed; a state seen
+ * before is not explored again (its futures are known), otherwise every
+ * alternative is explored: alternatives 1..n-1 each in a forked copy of the
+ * process (the copy-on-write snapshot), one after the other, and alternative
+ * 0 by the process itself.  Every finished path records its findings and its
+ * outcome in memory shared by all processes.
+ */
+#ifndef ORDEX_SG_EXPLORE_H
+#define ORDEX_SG_EXPLORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "simulator/sim.h"
+
+typedef struct sg_explore_opts {
+    int nranks;
+    const char *program; /* the .so */
+    int argc;            /* program arguments, argv[0] included */
+    char **argv;
+    size_t stack_size, heap_size;
+    double step_timeout_s;
+    bool por;              /* partial-order reduction (--no-por turns it off) */
+    bool both_send_modes;  /* explore buffered and unbuffered standard sends */
+    sim_send_mode send_mode; /* when not both */
+    size_t eager_limit;
+    uint64_t max_states;   /* 0 = no limit */
+    double max_time_s;     /* 0 = no limit */
+    size_t max_memory;     /* bytes; 0 = no limit */
+    bool progress;         /* progress line on stderr */
+} sg_explore_opts;
+
+/* One step of a recorded path. */
+typedef struct sg_step {
+    int kind;           /* sim_event_kind, or SG_STEP_CHOICE for a choice inside a call */
+    int dst, src, tag, comm;
+    /* Call sites as offsets into the program file (return addresses; 0 =
+     * none): valid in every process, whichever copy of the program made them. */
+    uintptr_t site_a, site_b;
+    const char *what;   /* static string (collective or call name), may be NULL */
+    int choice, nalts;  /* alternative taken, of how many (1 = forced) */
+} sg_step;
+
+#define SG_STEP_CHOICE 100
+
+/* A finding as recorded by one path. */
+typedef struct sg_finding {
+    sim_finding_kind kind;
+    char *message, *details, *location;
+    int *ranks;
+    int nranks;
+    int pass;            /* 0 = standard sends buffered, 1 = not buffered */
+    GArray *path;        /* sg_step of the path that found it */
+} sg_finding;
+
+/* A path that ended (not merged into a known state). */
+typedef struct sg_leaf {
+    int pass;
+    bool error;
+    uint64_t outcome_lo, outcome_hi;
+    GArray *path;        /* sg_step */
+} sg_leaf;
+
+typedef struct sg_explore_result {
+    GPtrArray *findings;  /* sg_finding *, distinct (kind, location, message) */
+    GPtrArray *leaves;    /* sg_leaf * */
+    uint64_t states;      /* branching states explored */
+    uint64_t transitions; /* events fired, over all paths */
+    uint64_t merged;      /* paths cut because they reached a known state */
+    uint64_t snapshots;   /* forked snapshot processes */
+    uint64_t paths;       /* paths that ended */
+    uint64_t peak_rss;    /* bytes, largest process */
+    double elapsed_s;
+    bool incomplete;
+    char *incomplete_why;
+} sg_explore_result;
+
+/* Explores the program.  Returns false with *err set (g_free) when ordex
+ * cannot do it (program cannot be loaded, ...). */
+bool sg_explore(const sg_explore_opts *opts, sg_explore_result *res, char **err);
+void sg_explore_result_free(sg_explore_result *res);
+
+#endif

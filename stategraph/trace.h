@@ -1,0 +1,54 @@
+/*
+ * trace.h - trace files: one explored ordering, written so that a person can
+ * read it and `ordex replay` can follow it.
+ *
+ * Format (version 1), line oriented, '#' starts a comment:
+ *
+ *   ordex-trace 1
+ *   program <path of the program as given>
+ *   program-sha256 <hex digest of the loaded .so>
+ *   ranks <N>
+ *   args <arguments, shell-quoted, may be empty>
+ *   send-mode <eager|rendezvous|auto>
+ *   eager-limit <bytes>
+ *   ordex-version <version>
+ *   finding <kind> <location or -> <message>
+ *   step <n> <kind> dst=<rank> src=<rank> tag=<t> comm=<id> choice=<k>/<of> at=<file:line> from=<file:line>
+ *   ...
+ *
+ * kind is deliver, probe, collective or choice (a choice inside an MPI call
+ * such as MPI_Waitany; its `what` names the call).  choice k/of says which of
+ * the `of` alternatives the ordering took at that step (1 = no choice).
+ */
+#ifndef ORDEX_SG_TRACE_H
+#define ORDEX_SG_TRACE_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "stategraph/explore.h"
+
+#define ORDEX_VERSION "0.1.0"
+
+typedef struct sg_trace_header {
+    const char *program;    /* as the user named it */
+    const char *so_path;    /* the loaded shared object (digested) */
+    int nranks;
+    int argc;               /* program arguments after argv[0] */
+    char **argv;
+    const char *send_mode;  /* "eager", "rendezvous" or "auto" */
+    size_t eager_limit;
+} sg_trace_header;
+
+/* Names the program whose file offsets steps hold (for file:line). */
+void sg_trace_set_program(const char *so_path);
+
+/* One line describing a step for people ("rank 0 receives from rank 2 ..."). */
+char *sg_step_text(const sg_step *st);
+
+/* Writes a trace file; returns false with errno set on failure. */
+bool sg_trace_write(const char *path, const sg_trace_header *h, const char *finding_kind,
+                    const char *location, const char *message, GArray *path_steps);
+
+#endif
