@@ -61,4 +61,16 @@ bool ckpt_visited_check_insert(ckpt_hash h, bool *full) {
     }
 }
 
+bool ckpt_visited_contains(ckpt_hash h) {
+    if (h.lo == 0 && h.hi == 0)
+        h.lo = 1;
+    for (size_t i = (size_t)h.lo & g_t->mask;; i = (i + 1) & g_t->mask) {
+        const ckpt_hash *s = &g_t->slots[i];
+        if (s->lo == 0 && s->hi == 0)
+            return false;
+        if (ckpt_hash_equal(*s, h))
+            return true;
+    }
+}
+
 size_t ckpt_visited_count(void) { return g_t ? g_t->count : 0; }

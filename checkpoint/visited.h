@@ -21,6 +21,9 @@ void ckpt_visited_destroy(void);
  * table cannot take more states (h is then not inserted). */
 bool ckpt_visited_check_insert(ckpt_hash h, bool *full);
 
+/* True when h is in the set (nothing inserted). */
+bool ckpt_visited_contains(ckpt_hash h);
+
 size_t ckpt_visited_count(void);
 
 #endif

@@ -184,14 +184,26 @@ int ordex_explore(int argc, char **argv) {
     int rc = ordex_parse_common(argc, argv, "explore", &o, &prog_index);
     if (rc != 0)
         return rc;
-    if (o.strategy && strcmp(o.strategy, "exhaustive") != 0) {
-        fprintf(stderr, "ordex explore: --strategy=%s is not available in this version (only "
-                        "exhaustive)\n",
-                o.strategy);
-        ordex_opts_free(&o);
-        return 2;
+    sg_strategy strategy = SG_EXHAUSTIVE;
+    if (o.strategy) {
+        if (strcmp(o.strategy, "bfs") == 0)
+            strategy = SG_BFS;
+        else if (strcmp(o.strategy, "random") == 0)
+            strategy = SG_RANDOM;
+        else if (strcmp(o.strategy, "exhaustive") != 0) {
+            fprintf(stderr,
+                    "ordex explore: --strategy=%s: %s\n", o.strategy,
+                    strcmp(o.strategy, "dfs-branches") == 0
+                        ? "not available in this version (exhaustive, bfs and random are)"
+                        : "unknown strategy (exhaustive, bfs or random)");
+            ordex_opts_free(&o);
+            return 2;
+        }
     }
-    if (o.checkpoint && strcmp(o.checkpoint, "fork") != 0) {
+    bool replay_ckpt = false;
+    if (o.checkpoint && strcmp(o.checkpoint, "replay") == 0) {
+        replay_ckpt = true;
+    } else if (o.checkpoint && strcmp(o.checkpoint, "fork") != 0) {
         if (strcmp(o.checkpoint, "criu") == 0) {
             int st = 0;
             char *outp = NULL, *errp = NULL;
@@ -208,8 +220,7 @@ int ordex_explore(int argc, char **argv) {
             g_free(outp);
             g_free(errp);
         } else {
-            fprintf(stderr, "ordex explore: --checkpoint=%s is not available in this version "
-                            "(only fork)\n",
+            fprintf(stderr, "ordex explore: --checkpoint=%s: unknown (fork, replay or criu)\n",
                     o.checkpoint);
         }
         ordex_opts_free(&o);
@@ -249,6 +260,10 @@ int ordex_explore(int argc, char **argv) {
     eo.max_time_s = o.max_time;
     eo.max_memory = o.max_memory;
     eo.progress = isatty(2) && !o.quiet;
+    eo.strategy = strategy;
+    eo.seed = o.seed;
+    eo.runs = o.runs;
+    eo.replay_checkpoints = replay_ckpt;
     sg_explore_result res;
     char *err = NULL;
     if (!sg_explore(&eo, &res, &err)) {
@@ -298,6 +313,12 @@ int ordex_explore(int argc, char **argv) {
 
     int passes = eo.both_send_modes ? 2 : 1;
     bool race = false;
+    int outcomes[2] = {0, 0};
+    for (int pass = 0; pass < passes; pass++) {
+        sg_leaf *a, *b;
+        guint prefix;
+        find_divergence(res.leaves, pass, &a, &b, &prefix, &outcomes[pass]);
+    }
     for (int pass = 0; pass < passes && !race; pass++) {
         sg_leaf *a = NULL, *b = NULL;
         guint prefix = 0;
@@ -332,23 +353,32 @@ int ordex_explore(int argc, char **argv) {
         fputc('\n', out);
     }
 
-    const char *verdict = errors ? "error" : res.incomplete ? "incomplete" : "ok";
+    bool partial = res.incomplete || strategy != SG_EXHAUSTIVE;
+    const char *verdict = errors ? "error" : partial ? "incomplete" : "ok";
     if (res.incomplete)
         fprintf(out, "INCOMPLETE: %s; what is reported covers only the orderings explored\n",
                 res.incomplete_why);
     fprintf(out,
-            "ordex explore: %d ranks, %s: %" G_GUINT64_FORMAT " branching states, %" G_GUINT64_FORMAT
+            "ordex explore: %d ranks, %s%s: %" G_GUINT64_FORMAT " branching states, %" G_GUINT64_FORMAT
             " transitions, %" G_GUINT64_FORMAT " orderings run to the end, %" G_GUINT64_FORMAT
             " merged into known states, %" G_GUINT64_FORMAT " snapshots, peak %.1f MiB, %.2f s%s\n",
-            o.nranks, eo.por ? "with partial-order reduction" : "without reduction", res.states,
+            o.nranks,
+            strategy == SG_BFS      ? "one ordering (messages delivered in send order)"
+            : strategy == SG_RANDOM ? "random orderings"
+            : eo.por                ? "with partial-order reduction"
+                                    : "without reduction",
+            replay_ckpt ? " (replay checkpoints)" : "", res.states,
             res.transitions, res.paths, res.merged, res.snapshots,
             (double)res.peak_rss / (1 << 20), res.elapsed_s,
             eo.both_send_modes ? ", standard sends both buffered and unbuffered" : "");
     if (errors)
         fprintf(out, "ordex explore: %d error%s found\n", errors, errors == 1 ? "" : "s");
-    else if (!res.incomplete)
+    else if (!res.incomplete && strategy == SG_EXHAUSTIVE)
         fprintf(out, "ordex explore: all orderings explored: no error exists for this input%s\n",
                 race ? " (but the outcome depends on the ordering)" : "");
+    else if (!res.incomplete)
+        fprintf(out, "ordex explore: no error found in the orderings run (not exhaustive: other "
+                     "orderings may still fail)\n");
 
     int status = errors ? 1 : res.incomplete ? 2 : 0;
     if (o.json) {
@@ -362,9 +392,9 @@ int ordex_explore(int argc, char **argv) {
             "  \"stats\": {\"states\": %" G_GUINT64_FORMAT ", \"transitions\": %" G_GUINT64_FORMAT
             ", \"paths\": %" G_GUINT64_FORMAT ", \"merged\": %" G_GUINT64_FORMAT
             ", \"snapshots\": %" G_GUINT64_FORMAT ", \"elapsed_s\": %.6f, \"peak_rss_bytes\": %" G_GUINT64_FORMAT
-            ", \"por\": %s}",
+            ", \"por\": %s, \"outcomes\": [%d, %d]}",
             res.states, res.transitions, res.paths, res.merged, res.snapshots, res.elapsed_s,
-            res.peak_rss, eo.por ? "true" : "false");
+            res.peak_rss, eo.por ? "true" : "false", outcomes[0], outcomes[1]);
         if (res.incomplete) {
             g_string_append(j, ",\n  \"incomplete\": ");
             json_str(j, res.incomplete_why);

@@ -35,7 +35,7 @@ static const char *const with_value[] = {
     "-n",          "--np",          "-np",          "--seed",       "--send-mode",
     "--eager-limit", "--stack-size", "--heap-size", "--step-timeout", "--json",
     "--max-states", "--max-time",   "--max-memory", "--divergence", "--trace-dir",
-    "--strategy",  "--checkpoint",  "--graph"};
+    "--strategy",  "--checkpoint",  "--graph",      "--runs"};
 
 static bool takes_value(const char *arg) {
     if (strchr(arg, '='))
@@ -72,6 +72,7 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, in
     double max_time = 0;
     gboolean no_por = FALSE;
     char *trace_dir = NULL, *strategy = NULL, *checkpoint = NULL, *graph = NULL;
+    int runs = 10;
     GOptionEntry explore_entries[] = {
         {"no-por", 0, 0, G_OPTION_ARG_NONE, &no_por,
          "Turn partial-order reduction off (branch on every enabled event)", NULL},
@@ -88,9 +89,15 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, in
         {"trace-dir", 0, 0, G_OPTION_ARG_FILENAME, &trace_dir,
          "Directory for the trace file of every finding (default ordex-traces)", "DIR"},
         {"strategy", 0, 0, G_OPTION_ARG_STRING, &strategy,
-         "exhaustive (default); bfs, dfs-branches and random are not available yet", "NAME"},
+         "exhaustive (default), bfs (one ordering, messages in send order) or random (--runs "
+         "orderings chosen with --seed)",
+         "NAME"},
+        {"runs", 0, 0, G_OPTION_ARG_INT, &runs, "Orderings run by --strategy=random (default 10)",
+         "K"},
         {"checkpoint", 0, 0, G_OPTION_ARG_STRING, &checkpoint,
-         "fork (default); replay and criu are not available yet", "KIND"},
+         "fork (default: copy-on-write snapshots) or replay (re-execute prefixes; least "
+         "memory); criu is not available",
+         "KIND"},
         {"graph", 0, 0, G_OPTION_ARG_FILENAME, &graph, "Write the state graph as DOT", "FILE"},
         {NULL, 0, 0, 0, NULL, NULL, NULL}};
     GOptionEntry entries[] = {
@@ -221,6 +228,12 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, in
         goto out;
     }
     o->no_por = no_por;
+    if (runs < 1) {
+        fprintf(stderr, "ordex %s: --runs %d: must be at least 1\n", cmd, runs);
+        rc = 2;
+        goto out;
+    }
+    o->runs = runs;
     o->max_time = max_time;
     if (max_time < 0) {
         fprintf(stderr, "ordex %s: --max-time %g: must be >= 0\n", cmd, max_time);

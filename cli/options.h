@@ -30,6 +30,7 @@ typedef struct ordex_opts {
     int divergence;   /* 0 ignore, 1 warn, 2 error */
     char *trace_dir;
     char *strategy;
+    int runs;
     char *checkpoint;
     char *graph;
 } ordex_opts;

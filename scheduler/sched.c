@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -52,11 +53,15 @@ static char *g_program;
 static int *g_ready;
 static int g_ready_head, g_ready_len;
 
-/* Watchdog for runaway ranks. */
+/* Runaway ranks: a profiling timer ticks on process CPU time; a rank that is
+ * still running its same step after step_timeout seconds of ticks has run away.
+ * (A timer, not a thread: it costs nothing per switch, and snapshots made by
+ * fork() get it back with one call.) */
+#define TICK_S 0.25
 static volatile uint64_t g_epoch; /* bumped on every switch into or out of a rank */
-static pthread_t g_main_thread, g_watchdog;
-static volatile bool g_watchdog_run;
-static clockid_t g_main_cpu_clock;
+static uint64_t g_tick_epoch;
+static int g_ticks;
+static bool g_timer_on;
 
 /* Fault recovery for sched_protected. */
 static sigjmp_buf *g_protect_jmp;
@@ -235,11 +240,22 @@ static void on_fault(int sig, siginfo_t *si, void *uctx) {
     switch_out();
 }
 
-/* Sent by the watchdog when a rank has used too much CPU since it was resumed. */
-static void on_timeout(int sig, siginfo_t *si, void *uctx) {
+static void arm_timer(void) {
+    struct itimerval it = {{0, (long)(TICK_S * 1e6)}, {0, (long)(TICK_S * 1e6)}};
+    setitimer(ITIMER_PROF, &it, NULL);
+}
+
+/* A tick of the profiling timer: ends a rank that has run too long. */
+static void on_tick(int sig, siginfo_t *si, void *uctx) {
     sched_rank *r = g_current;
-    if (!r || r->sim_depth > 0)
+    if (!r || r->sim_depth > 0 || g_epoch != g_tick_epoch) {
+        g_tick_epoch = g_epoch;
+        g_ticks = 0;
         return;
+    }
+    if (++g_ticks * TICK_S < g_opt.step_timeout_s)
+        return;
+    g_ticks = 0;
     sched_arena_current = NULL;
     record_fault(&r->fault, sig, NULL, uctx);
     r->fault.kind = SCHED_FAIL_TIMEOUT;
@@ -250,35 +266,6 @@ static void on_timeout(int sig, siginfo_t *si, void *uctx) {
     r->sim_depth = 1;
     r->state = SCHED_FAILED;
     switch_out();
-}
-
-static double main_cpu_seconds(void) {
-    struct timespec ts;
-    if (clock_gettime(g_main_cpu_clock, &ts) != 0)
-        return 0;
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void *watchdog(void *arg) {
-    (void)arg;
-    uint64_t seen = (uint64_t)-1;
-    double since = 0;
-    while (g_watchdog_run) {
-        struct timespec nap = {0, 50 * 1000 * 1000};
-        nanosleep(&nap, NULL);
-        uint64_t e = g_epoch;
-        double now = main_cpu_seconds();
-        if (e != seen || (e & 1) == 0) { /* odd epoch: a rank is running */
-            seen = e;
-            since = now;
-            continue;
-        }
-        if (now - since > g_opt.step_timeout_s) {
-            pthread_kill(g_main_thread, SIGXCPU);
-            since = now; /* one signal per step */
-        }
-    }
-    return NULL;
 }
 
 static void install_handlers(void) {
@@ -295,12 +282,15 @@ static void install_handlers(void) {
     int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS};
     for (size_t i = 0; i < G_N_ELEMENTS(sigs); i++)
         sigaction(sigs[i], &sa, NULL);
-    sa.sa_sigaction = on_timeout;
-    sigaction(SIGXCPU, &sa, NULL);
+    sa.sa_sigaction = on_tick;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+    sigaction(SIGPROF, &sa, NULL);
 }
 
 static void restore_handlers(void) {
-    int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS, SIGXCPU};
+    struct itimerval off = {{0, 0}, {0, 0}};
+    setitimer(ITIMER_PROF, &off, NULL);
+    int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS, SIGPROF};
     for (size_t i = 0; i < G_N_ELEMENTS(sigs); i++)
         signal(sigs[i], SIG_DFL);
     stack_t ss = {0};
@@ -384,28 +374,19 @@ bool sched_init(const sched_options *opt, char **err) {
     }
     sched_images_loaded();
     install_handlers();
-    g_main_thread = pthread_self();
-    pthread_getcpuclockid(g_main_thread, &g_main_cpu_clock);
-    if (opt->step_timeout_s > 0) {
-        g_watchdog_run = true;
-        pthread_create(&g_watchdog, NULL, watchdog, NULL);
-    }
+    g_timer_on = opt->step_timeout_s > 0;
+    if (g_timer_on)
+        arm_timer();
     return true;
 }
 
 void sched_after_fork(void) {
-    /* Only the forking thread survives fork: start a watchdog of our own. */
-    g_main_thread = pthread_self();
-    pthread_getcpuclockid(g_main_thread, &g_main_cpu_clock);
-    if (g_watchdog_run)
-        pthread_create(&g_watchdog, NULL, watchdog, NULL);
+    /* Interval timers are not inherited by fork(). */
+    if (g_timer_on)
+        arm_timer();
 }
 
 void sched_fini(void) {
-    if (g_watchdog_run) {
-        g_watchdog_run = false;
-        pthread_join(g_watchdog, NULL);
-    }
     if (g_ranks) {
         /* Newest first: the C library keeps streams in a list with the newest
          * at its head, so closing in this order costs O(1) per stream. */

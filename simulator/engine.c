@@ -366,6 +366,12 @@ void sim_engine_describe(const sim_event *ev, sim_event_info *out) {
     }
 }
 
+void sim_engine_event_key(const sim_event *ev, uint64_t *msg, uint64_t *recv) {
+    const sim_message *m = ev->a;
+    *msg = m->seq;
+    *recv = ev->kind == SIM_EV_DELIVER ? ((const sim_request *)ev->b)->seq + 1 : 0;
+}
+
 bool sim_engine_has_work(int dst) {
     return g_q[dst].msgs.length > 0 && (g_q[dst].recvs.length > 0 || g_q[dst].probe.active);
 }

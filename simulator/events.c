@@ -78,7 +78,9 @@ static void prune_head(void) {
 #define PER_DST_MAX 4096
 
 void sim_events_all(GArray *out) {
-    sim_event *buf = g_new(sim_event, PER_DST_MAX);
+    static sim_event *buf; /* scratch, kept: this runs at every step of an exploration */
+    if (!buf)
+        buf = g_new(sim_event, PER_DST_MAX);
     for (GList *l = g_touched.head; l;) {
         GList *next = l->next;
         int dst = GPOINTER_TO_INT(l->data);
@@ -91,7 +93,6 @@ void sim_events_all(GArray *out) {
         }
         l = next;
     }
-    g_free(buf);
     for (GList *l = g_colls.head; l; l = l->next) {
         sim_coll *c = l->data;
         sim_event ev = {SIM_EV_COLLECTIVE, sim_comm_world(c->comm, 0), -1, c->seq, c, NULL};
@@ -163,4 +164,16 @@ void sim_event_describe(const sim_event *ev, sim_event_info *out) {
         return;
     }
     sim_engine_describe(ev, out);
+}
+
+sim_event_key sim_event_key_of(const sim_event *ev) {
+    sim_event_key k = {ev->kind, ev->rank, 0, 0};
+    if (ev->kind == SIM_EV_COLLECTIVE) {
+        const sim_coll *c = ev->a;
+        k.msg = (uint64_t)c->comm->id;
+        k.recv = c->seq;
+    } else {
+        sim_engine_event_key(ev, &k.msg, &k.recv);
+    }
+    return k;
 }

@@ -11,6 +11,7 @@
 
 #include <glib.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "simulator/sim.h"
 
@@ -39,6 +40,16 @@ bool sim_events_first(sim_event *out, GRand *rng);
  * persistent set of size one). */
 bool sim_event_is_safe(const sim_event *ev);
 
+/* A key that identifies an event within one execution lineage (an explorer
+ * process and the snapshots forked from it): the message's send number and
+ * the receive's post number, never reused. */
+typedef struct sim_event_key {
+    int kind;
+    int dst;
+    uint64_t msg, recv;
+} sim_event_key;
+sim_event_key sim_event_key_of(const sim_event *ev);
+
 /* A short, stable description of an event for traces and reports. */
 typedef struct sim_event_info {
     int kind;            /* sim_event_kind */
@@ -65,5 +76,6 @@ void sim_coll_fire(sim_coll *c);
 bool sim_engine_recv_is_specific(const void *recv_request);
 bool sim_engine_probe_is_safe(int dst, const void *message);
 void sim_engine_describe(const sim_event *ev, sim_event_info *out);
+void sim_engine_event_key(const sim_event *ev, uint64_t *msg, uint64_t *recv);
 
 #endif

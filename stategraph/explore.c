@@ -42,6 +42,10 @@ typedef struct shared {
     bool stop;
     char stop_why[256];
     double last_progress;
+    /* Replay checkpoints: prefixes (lists of choices) still to explore, as
+     * [int choices...][u32 count] records stacked at the end of `stack`. */
+    size_t stack_cap, stack_len;
+    unsigned char *stack;
     size_t log_cap, log_len;
     unsigned char log[];
 } shared;
@@ -81,6 +85,13 @@ typedef struct explorer {
     bool is_child;  /* a forked snapshot (not the pass root) */
     bool cut;       /* the path ended early: merged or stopped */
     GArray *events; /* scratch */
+    /* Sleep set (sim_event_key): events whose orderings are being explored
+     * elsewhere; firing one here first would only repeat that work. */
+    GArray *sleep;
+    GArray *choices; /* alternative taken at every choice point so far (int) */
+    GArray *prefix;  /* replay: choices to follow before exploring anew */
+    guint prefix_pos;
+    GRand *rng;      /* random strategy */
 } explorer;
 
 static explorer g_x;
@@ -162,26 +173,113 @@ static bool fork_alternative(void) {
     return false;
 }
 
+static void sleep_after(const sim_event_key *k);
+
+static bool replaying(void) { return g_x.prefix && g_x.prefix_pos < g_x.prefix->len; }
+
+static void push_prefix(int alt) {
+    size_t n = g_x.choices->len + 1;
+    size_t need = n * sizeof(int) + sizeof(uint32_t);
+    if (g_sh->stack_len + need > g_sh->stack_cap) {
+        stop_all("the stack of orderings still to explore is full");
+        return;
+    }
+    unsigned char *p = g_sh->stack + g_sh->stack_len;
+    memcpy(p, g_x.choices->data, g_x.choices->len * sizeof(int));
+    memcpy(p + g_x.choices->len * sizeof(int), &alt, sizeof(int));
+    uint32_t cnt = (uint32_t)n;
+    memcpy(p + n * sizeof(int), &cnt, sizeof cnt);
+    g_sh->stack_len += need;
+}
+
+static bool pop_prefix(GArray *into) {
+    if (g_sh->stack_len == 0)
+        return false;
+    uint32_t cnt;
+    memcpy(&cnt, g_sh->stack + g_sh->stack_len - sizeof cnt, sizeof cnt);
+    size_t bytes = cnt * sizeof(int);
+    g_sh->stack_len -= bytes + sizeof cnt;
+    g_array_set_size(into, 0);
+    g_array_append_vals(into, g_sh->stack + g_sh->stack_len, cnt);
+    return true;
+}
+
+/* Which of n alternatives this process takes; the others are explored by
+ * snapshots (fork), later re-executions (replay), or not at all (random,
+ * bfs: alternative 0 is the earliest sent). */
+static int branch(int n) {
+    int alt = 0;
+    if (replaying()) {
+        alt = g_array_index(g_x.prefix, int, g_x.prefix_pos++);
+        if (alt >= n)
+            alt = 0; /* cannot happen for a deterministic program */
+    } else if (g_x.opts->strategy == SG_RANDOM) {
+        alt = g_rand_int_range(g_x.rng, 0, n);
+    } else if (g_x.opts->strategy == SG_BFS) {
+        alt = 0;
+    } else if (g_x.opts->replay_checkpoints) {
+        for (int i = n - 1; i >= 1; i--)
+            push_prefix(i);
+    } else {
+        for (int i = 1; i < n && !g_sh->stop; i++)
+            if (fork_alternative()) {
+                alt = i;
+                break;
+            }
+    }
+    g_array_append_val(g_x.choices, alt);
+    return alt;
+}
+
 /* A choice inside an MPI call (sim_choose). */
 static int choice_hook(int n, const char *what, void *user) {
     int self = sim_self();
-    for (int i = 1; i < n && !g_sh->stop; i++)
-        if (fork_alternative()) {
-            sg_step st = {SG_STEP_CHOICE, self, -1, -1, -1,
-                          file_offset(sim_proc_of(self)->call_site, self), 0, what, i, n};
-            g_array_append_val(g_x.path, st);
-            return i;
-        }
+    sim_event_key me = {SIM_EV_DELIVER, self, 0, 0};
+    sleep_after(&me); /* the choice depends on what was delivered to this rank */
+    int alt = branch(n);
     sg_step st = {SG_STEP_CHOICE, self, -1, -1, -1, file_offset(sim_proc_of(self)->call_site, self),
-                  0, what, 0, n};
+                  0, what, alt, n};
     g_array_append_val(g_x.path, st);
-    return 0;
+    return alt;
+}
+
+/* Events at different ranks commute: each changes only its receiver's
+ * queues and memory.  Collectives and events at the same rank may not. */
+static bool independent(const sim_event_key *a, const sim_event_key *b) {
+    return a->dst != b->dst && a->kind != SIM_EV_COLLECTIVE && b->kind != SIM_EV_COLLECTIVE;
+}
+
+static bool key_equal(const sim_event_key *a, const sim_event_key *b) {
+    return a->kind == b->kind && a->dst == b->dst && a->msg == b->msg && a->recv == b->recv;
+}
+
+/* Wakes the sleeping events that depend on k (they may now lead elsewhere). */
+static void sleep_after(const sim_event_key *k) {
+    GArray *z = g_x.sleep;
+    for (guint i = z->len; i-- > 0;)
+        if (!independent(&g_array_index(z, sim_event_key, i), k))
+            g_array_remove_index_fast(z, i);
+}
+
+static bool asleep(const sim_event_key *k) {
+    for (guint i = 0; i < g_x.sleep->len; i++)
+        if (key_equal(&g_array_index(g_x.sleep, sim_event_key, i), k))
+            return true;
+    return false;
 }
 
 static void fire(const sim_event *ev, int choice, int nalts) {
+    sim_event_key k = sim_event_key_of(ev);
+    sleep_after(&k);
     push_event_step(ev, choice, nalts);
     sim_fire(ev);
-    g_sh->transitions++;
+    if (!replaying()) /* a replayed prefix repeats transitions already counted */
+        g_sh->transitions++;
+}
+
+static gint by_order(gconstpointer a, gconstpointer b) {
+    const sim_event *x = a, *y = b;
+    return x->order < y->order ? -1 : x->order > y->order;
 }
 
 /* The strategy callback: called whenever no rank can run. */
@@ -209,28 +307,66 @@ static bool choose(void *user) {
         fire(&g_array_index(evs, sim_event, 0), 0, 1);
         return true;
     }
-    /* A real choice: merge with a known state, or explore every alternative. */
-    bool full = false;
-    if (ckpt_visited_check_insert(ckpt_state_hash(), &full)) {
+    bool exhaustive = g_x.opts->strategy == SG_EXHAUSTIVE;
+    if (!exhaustive) { /* one ordering per run: earliest sent first, or random */
+        g_array_sort(evs, by_order);
+        int alt = branch((int)evs->len);
+        fire(&g_array_index(evs, sim_event, alt), alt, (int)evs->len);
+        return true;
+    }
+    /* A real choice.  Alternatives asleep are explored elsewhere. */
+    GArray *awake = g_array_new(FALSE, FALSE, sizeof(sim_event));
+    for (guint i = 0; i < evs->len; i++) {
+        sim_event_key k = sim_event_key_of(&g_array_index(evs, sim_event, i));
+        if (!g_x.opts->por || !asleep(&k))
+            g_array_append_val(awake, g_array_index(evs, sim_event, i));
+    }
+    if (awake->len == 0) {
+        g_array_free(awake, TRUE);
         g_sh->merged++;
         g_x.cut = true;
         sched_request_stop();
         return true;
     }
-    if (full)
-        stop_all("the visited-state table is full");
-    g_sh->states++;
-    check_limits();
-    int n = (int)evs->len;
-    sim_event *alts = g_memdup2(evs->data, sizeof(sim_event) * (size_t)n);
-    for (int i = 1; i < n && !g_sh->stop; i++)
-        if (fork_alternative()) {
-            fire(&alts[i], i, n);
-            g_free(alts);
+    /* Merge with a state explored before.  Only states explored with an
+     * empty sleep set are recorded: those had every alternative explored.
+     * A replayed prefix goes through states it has seen by construction. */
+    if (!replaying()) {
+        bool full = false;
+        ckpt_hash h = ckpt_state_hash();
+        bool seen;
+        if (g_x.sleep->len == 0)
+            seen = ckpt_visited_check_insert(h, &full);
+        else
+            seen = ckpt_visited_contains(h);
+        if (seen) {
+            g_array_free(awake, TRUE);
+            g_sh->merged++;
+            g_x.cut = true;
+            sched_request_stop();
             return true;
         }
-    fire(&alts[0], 0, n);
+        if (full)
+            stop_all("the visited-state table is full");
+        g_sh->states++;
+        check_limits();
+    }
+    int n = (int)awake->len;
+    sim_event *alts = (sim_event *)(void *)g_array_free(awake, FALSE);
+    sim_event_key *keys = g_new(sim_event_key, n);
+    for (int i = 0; i < n; i++)
+        keys[i] = sim_event_key_of(&alts[i]);
+    /* Alternatives are explored in the order 1..n-1, 0: each puts to sleep
+     * the alternatives before it in that order. */
+    int alt = branch(n);
+    if (g_x.opts->por) {
+        int upto = alt == 0 ? n : alt;
+        for (int j = 1; j < upto; j++)
+            g_array_append_val(g_x.sleep, keys[j]);
+    }
+    fire(&alts[alt], alt, n);
     g_free(alts);
+    g_free(keys);
     return true;
 }
 
@@ -286,6 +422,26 @@ static void record_path(void) {
     g_byte_array_free(b, TRUE);
 }
 
+/* Runs the program along one path (forking snapshots for alternatives in
+ * the fork mode), records it, and ends the process. */
+static _Noreturn void run_path(void) {
+    sched_run_result r = sched_run(choose, NULL);
+    if (!g_x.cut) {
+        if (r != SCHED_RUN_STOPPED)
+            sim_conclude(r == SCHED_RUN_STUCK);
+        g_sh->paths++;
+        record_path();
+    }
+    note_rss();
+    _exit(0);
+}
+
+static void push_prefix_empty(void) {
+    uint32_t zero = 0;
+    memcpy(g_sh->stack + g_sh->stack_len, &zero, sizeof zero);
+    g_sh->stack_len += sizeof zero;
+}
+
 /* The pass root: load the program, explore, record; never returns. */
 static _Noreturn void run_pass(const sg_explore_opts *o, int pass) {
     sched_options so = {0};
@@ -316,14 +472,32 @@ static _Noreturn void run_pass(const sg_explore_opts *o, int pass) {
     g_x.pass = pass;
     g_x.path = g_array_new(FALSE, FALSE, sizeof(sg_step));
     g_x.events = g_array_new(FALSE, FALSE, sizeof(sim_event));
+    g_x.sleep = g_array_new(FALSE, FALSE, sizeof(sim_event_key));
     sim_set_choice_hook(choice_hook, NULL);
+    g_x.choices = g_array_new(FALSE, FALSE, sizeof(int));
 
-    sched_run_result r = sched_run(choose, NULL);
-    if (!g_x.cut) {
-        if (r != SCHED_RUN_STOPPED)
-            sim_conclude(r == SCHED_RUN_STUCK);
-        g_sh->paths++;
-        record_path();
+    bool workers = o->strategy != SG_EXHAUSTIVE || o->replay_checkpoints;
+    if (!workers)
+        run_path();
+    /* This process stays as it is after loading and hands out one path
+     * at a time to forked workers. */
+    g_x.prefix = g_array_new(FALSE, FALSE, sizeof(int));
+    if (o->strategy == SG_EXHAUSTIVE)
+        push_prefix_empty();
+    int runs = o->strategy == SG_RANDOM ? (o->runs > 0 ? o->runs : 1) : 1;
+    for (int k = 0; !g_sh->stop; k++) {
+        if (o->strategy == SG_EXHAUSTIVE) {
+            if (!pop_prefix(g_x.prefix))
+                break;
+        } else if (k >= runs) {
+            break;
+        }
+        if (fork_alternative()) {
+            g_x.prefix_pos = 0;
+            if (o->strategy == SG_RANDOM)
+                g_x.rng = g_rand_new_with_seed((guint32)(o->seed * 1000003u + (uint64_t)k));
+            run_path();
+        }
     }
     note_rss();
     _exit(0);
@@ -449,6 +623,14 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
     }
     memset(g_sh, 0, sizeof *g_sh);
     g_sh->log_cap = cap;
+    g_sh->stack_cap = (size_t)64 << 20;
+    g_sh->stack = mmap(NULL, g_sh->stack_cap, PROT_READ | PROT_WRITE,
+                       MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (g_sh->stack == MAP_FAILED) {
+        *err = g_strdup("cannot map memory shared by the exploration processes");
+        munmap(g_sh, g_sh_bytes);
+        return false;
+    }
     g_sh->start = now_s();
     size_t vcap = o->max_states ? (size_t)o->max_states * 2 + 1024 : (size_t)1 << 24;
     if (!ckpt_visited_create(vcap)) {
@@ -499,6 +681,7 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
             g_sh->crashed_paths == 1 ? "" : "es");
     }
     ckpt_visited_destroy();
+    munmap(g_sh->stack, g_sh->stack_cap);
     munmap(g_sh, g_sh_bytes);
     g_sh = NULL;
     return ok;

@@ -22,6 +22,12 @@
 
 #include "simulator/sim.h"
 
+typedef enum sg_strategy {
+    SG_EXHAUSTIVE, /* every relevant ordering */
+    SG_BFS,        /* one ordering: messages delivered in the order they were sent */
+    SG_RANDOM,     /* `runs` orderings with random choices */
+} sg_strategy;
+
 typedef struct sg_explore_opts {
     int nranks;
     const char *program; /* the .so */
@@ -37,6 +43,10 @@ typedef struct sg_explore_opts {
     double max_time_s;     /* 0 = no limit */
     size_t max_memory;     /* bytes; 0 = no limit */
     bool progress;         /* progress line on stderr */
+    sg_strategy strategy;
+    uint64_t seed;         /* random strategy */
+    int runs;              /* random strategy: paths to run */
+    bool replay_checkpoints; /* re-execute prefixes instead of keeping snapshots */
 } sg_explore_opts;
 
 /* One step of a recorded path. */
