@@ -14,6 +14,7 @@
 #include "cli/compile.h"
 #include "cli/options.h"
 #include "stategraph/explore.h"
+#include "stategraph/graph.h"
 #include "stategraph/trace.h"
 
 #define MAX_STEPS_SHOWN 40
@@ -226,11 +227,6 @@ int ordex_explore(int argc, char **argv) {
         ordex_opts_free(&o);
         return 2;
     }
-    if (o.graph) {
-        fprintf(stderr, "ordex explore: --graph is not available in this version\n");
-        ordex_opts_free(&o);
-        return 2;
-    }
     const char *prog = argv[prog_index];
     char *so = g_str_has_suffix(prog, ".c") ? ordex_compile_cached(prog, true) : g_strdup(prog);
     if (!so) {
@@ -264,6 +260,7 @@ int ordex_explore(int argc, char **argv) {
     eo.seed = o.seed;
     eo.runs = o.runs;
     eo.replay_checkpoints = replay_ckpt;
+    eo.graph = o.graph != NULL;
     sg_explore_result res;
     char *err = NULL;
     if (!sg_explore(&eo, &res, &err)) {
@@ -381,6 +378,15 @@ int ordex_explore(int argc, char **argv) {
                      "orderings may still fail)\n");
 
     int status = errors ? 1 : res.incomplete ? 2 : 0;
+    if (o.graph) {
+        if (sg_graph_write_dot(o.graph, res.edges))
+            fprintf(out, "ordex explore: state graph written to %s (%u edges)\n", o.graph,
+                    res.edges->len);
+        else {
+            fprintf(stderr, "ordex: cannot write %s: %s\n", o.graph, g_strerror(errno));
+            status = 2;
+        }
+    }
     if (o.json) {
         GString *j = g_string_new("{\n");
         g_string_append_printf(j, "  \"verdict\": \"%s\",\n  \"program\": ", verdict);

@@ -31,7 +31,7 @@
 /* ---------------------------------------------------------------------- */
 /* Memory shared by all processes of an exploration                        */
 
-enum { REC_LEAF = 1, REC_FINDING = 2 };
+enum { REC_LEAF = 1, REC_FINDING = 2, REC_EDGE = 3 };
 
 typedef struct shared {
     uint64_t states, transitions, merged, snapshots, paths;
@@ -92,6 +92,8 @@ typedef struct explorer {
     GArray *prefix;  /* replay: choices to follow before exploring anew */
     guint prefix_pos;
     GRand *rng;      /* random strategy */
+    uint64_t node;   /* the last branching state passed (0 = initial) */
+    guint node_step; /* path length when it was passed */
 } explorer;
 
 static explorer g_x;
@@ -174,6 +176,22 @@ static bool fork_alternative(void) {
 }
 
 static void sleep_after(const sim_event_key *k);
+
+/* Records the edge from the last branching state to `to`. */
+static void record_edge(uint64_t to, sg_node_kind kind) {
+    if (!g_x.opts->graph)
+        return;
+    sg_edge e = {g_x.node, to, kind, g_x.pass, g_x.path->len - g_x.node_step, {0}};
+    if (e.steps > 0)
+        e.first = g_array_index(g_x.path, sg_step, g_x.node_step);
+    else if (g_x.node != 0)
+        return; /* the same state */
+    uint32_t head[2] = {REC_EDGE, (uint32_t)(8 + sizeof e)};
+    if (g_sh->log_len + sizeof head + sizeof e <= g_sh->log_cap) {
+        log_append(head, sizeof head);
+        log_append(&e, sizeof e);
+    }
+}
 
 static bool replaying(void) { return g_x.prefix && g_x.prefix_pos < g_x.prefix->len; }
 
@@ -334,6 +352,11 @@ static bool choose(void *user) {
     if (!replaying()) {
         bool full = false;
         ckpt_hash h = ckpt_state_hash();
+        if (!h.lo)
+            h.lo = 1; /* 0 names the initial state */
+        record_edge(h.lo, SG_NODE_STATE);
+        g_x.node = h.lo;
+        g_x.node_step = g_x.path->len;
         bool seen;
         if (g_x.sleep->len == 0)
             seen = ckpt_visited_check_insert(h, &full);
@@ -431,6 +454,7 @@ static _Noreturn void run_path(void) {
             sim_conclude(r == SCHED_RUN_STUCK);
         g_sh->paths++;
         record_path();
+        record_edge(g_sh->paths | (1ull << 63), sim_findings()->len ? SG_NODE_END_ERROR : SG_NODE_END_OK);
     }
     note_rss();
     _exit(0);
@@ -593,6 +617,11 @@ static void read_log(sg_explore_result *res, GHashTable *seen) {
             f->location = get_str(&r);
             f->path = get_path(&r);
             add_finding(res, seen, f);
+        } else if (type == REC_EDGE) {
+            sg_edge e;
+            memcpy(&e, r.p, sizeof e);
+            if (res->edges)
+                g_array_append_val(res->edges, e);
         } else {
             sg_leaf *l = g_new0(sg_leaf, 1);
             l->pass = (int)get_u32(&r);
@@ -613,6 +642,8 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
     memset(res, 0, sizeof *res);
     res->findings = g_ptr_array_new_with_free_func(finding_free);
     res->leaves = g_ptr_array_new_with_free_func(leaf_free);
+    if (o->graph)
+        res->edges = g_array_new(FALSE, FALSE, sizeof(sg_edge));
     size_t cap = (size_t)256 << 20;
     g_sh_bytes = sizeof(shared) + cap;
     g_sh = mmap(NULL, g_sh_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE,
@@ -692,6 +723,8 @@ void sg_explore_result_free(sg_explore_result *res) {
         g_ptr_array_free(res->findings, TRUE);
     if (res->leaves)
         g_ptr_array_free(res->leaves, TRUE);
+    if (res->edges)
+        g_array_free(res->edges, TRUE);
     g_free(res->incomplete_why);
     memset(res, 0, sizeof *res);
 }

@@ -20,6 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <glib.h>
+
 #include "simulator/sim.h"
 
 typedef enum sg_strategy {
@@ -47,6 +49,7 @@ typedef struct sg_explore_opts {
     uint64_t seed;         /* random strategy */
     int runs;              /* random strategy: paths to run */
     bool replay_checkpoints; /* re-execute prefixes instead of keeping snapshots */
+    bool graph;            /* record the state graph's edges */
 } sg_explore_opts;
 
 /* One step of a recorded path. */
@@ -80,7 +83,20 @@ typedef struct sg_leaf {
     GArray *path;        /* sg_step */
 } sg_leaf;
 
+/* An edge of the state graph: from a branching state (or the initial
+ * state, id 0) along `steps` steps, the first of which is `first`, to a
+ * branching state or to the end of an ordering. */
+typedef enum sg_node_kind { SG_NODE_STATE, SG_NODE_END_OK, SG_NODE_END_ERROR } sg_node_kind;
+typedef struct sg_edge {
+    uint64_t from, to;  /* state ids (hashes); ends get ids of their own */
+    sg_node_kind to_kind;
+    int pass;           /* 0 buffered standard sends, 1 unbuffered */
+    uint32_t steps;
+    sg_step first;
+} sg_edge;
+
 typedef struct sg_explore_result {
+    GArray *edges;        /* sg_edge, when opts.graph */
     GPtrArray *findings;  /* sg_finding *, distinct (kind, location, message) */
     GPtrArray *leaves;    /* sg_leaf * */
     uint64_t states;      /* branching states explored */
