@@ -263,6 +263,38 @@ static bool unbuffered_standard_send(int rank) {
     return false;
 }
 
+/* The collective a blocked rank waits in, if MPI would let this rank leave it
+ * before the others arrive (a root that only sends, a member that only
+ * contributes): the deadlock then needs the collective to synchronise. */
+static const char *early_exit_collective(int rank) {
+    sim_proc *p = sim_proc_of(rank);
+    for (int i = 0; i < p->nwaits; i++) {
+        const sim_request *r = p->waits[i];
+        if (!r || r->complete || r->kind != SIM_REQ_COLL || !r->coll)
+            continue;
+        const sim_coll *c = r->coll;
+        int me = sim_comm_rank(c->comm, rank);
+        int root = c->args[me].root;
+        switch (c->kind) {
+        case SIM_COLL_BCAST:
+        case SIM_COLL_SCATTER:
+        case SIM_COLL_SCATTERV:
+            if (me == root)
+                return sim_coll_name(c->kind);
+            break;
+        case SIM_COLL_REDUCE:
+        case SIM_COLL_GATHER:
+        case SIM_COLL_GATHERV:
+            if (me != root)
+                return sim_coll_name(c->kind);
+            break;
+        default:
+            break;
+        }
+    }
+    return NULL;
+}
+
 void sim_report_deadlock(void) {
     int n = sim_g->nranks;
     GArray **edges = g_new0(GArray *, n);
@@ -284,12 +316,15 @@ void sim_report_deadlock(void) {
 
     GArray *cycle = find_cycle(edges, n);
     bool unbuffered = false;
+    const char *sync_coll = NULL;
     const char *where = NULL;
     if (cycle) {
         g_string_append(d, "  wait-for cycle: ");
         for (guint i = 0; i < cycle->len; i++) {
             int r = g_array_index(cycle, int, i);
             unbuffered |= unbuffered_standard_send(r);
+            if (!sync_coll)
+                sync_coll = early_exit_collective(r);
             g_string_append_printf(d, "rank %d -> ", r);
         }
         g_string_append_printf(d, "rank %d\n", g_array_index(cycle, int, 0));
@@ -320,12 +355,19 @@ void sim_report_deadlock(void) {
         if (!where && blocked->len)
             where = sim_location(sim_proc_of(g_array_index(blocked, int, 0))->call_site);
     }
+    char *sync_note = sync_coll ? g_strdup_printf("; needs %s to synchronise, which MPI allows "
+                                                  "but does not require (the program is not "
+                                                  "portable)",
+                                                  sync_coll)
+                                : g_strdup("");
     char *msg = g_strdup_printf(
-        "deadlock: %u rank%s blocked and no message or collective can complete%s", blocked->len,
-        blocked->len == 1 ? "" : "s",
+        "deadlock: %u rank%s blocked and no message or collective can complete%s%s",
+        blocked->len, blocked->len == 1 ? "" : "s",
         unbuffered ? "; deadlocks when MPI_Send is not buffered (standard-mode sends "
                      "waited for their receives)"
-                   : "");
+                   : "",
+        sync_note);
+    g_free(sync_note);
     sim_add_finding(SIM_F_DEADLOCK, (int *)(void *)blocked->data, (int)blocked->len, where, msg,
                     g_string_free(d, FALSE));
     if (cycle)
