@@ -276,7 +276,8 @@ int ordex_explore(int argc, char **argv) {
     report_ctx rcx = {0};
     rcx.o = &o;
     rcx.prog = prog;
-    rcx.th.program = prog;
+    char *abs_prog = g_canonicalize_filename(prog, NULL); /* replayable from anywhere */
+    rcx.th.program = abs_prog;
     rcx.th.so_path = so;
     rcx.th.nranks = o.nranks;
     rcx.th.argc = eo.argc - 1;
@@ -414,6 +415,7 @@ int ordex_explore(int argc, char **argv) {
     }
     g_string_free(rcx.json_findings, TRUE);
     g_free(rcx.trace_dir);
+    g_free(abs_prog);
     sg_explore_result_free(&res);
     g_free(so);
     ordex_opts_free(&o);

@@ -11,6 +11,7 @@
 
 #include "cli/compile.h"
 #include "cli/explore.h"
+#include "cli/replay.h"
 #include "cli/run.h"
 
 static void usage(FILE *to) {
@@ -24,7 +25,9 @@ static void usage(FILE *to) {
           "  explore -n N PROG [ARGS]\n"
           "                         explore every relevant ordering of messages: deadlocks,\n"
           "                         errors and message races, with a trace for each\n"
-          "  replay, predict, calibrate: planned, not available in this version\n"
+          "  replay [--stop-at N --dump] TRACE\n"
+          "                         re-run one ordering recorded by explore, exactly\n"
+          "  predict, calibrate: planned, not available in this version\n"
           "\n"
           "exit status: 0 no error found, 1 an error was found, 2 ordex could not do its job\n"
           "see `ordex run --help` for the options of run\n",
@@ -46,17 +49,18 @@ int main(int argc, char **argv) {
         return ordex_run(argc - 1, argv + 1);
     if (strcmp(cmd, "explore") == 0)
         return ordex_explore(argc - 1, argv + 1);
+    if (strcmp(cmd, "replay") == 0)
+        return ordex_replay(argc - 1, argv + 1);
     if (strcmp(cmd, "cc") == 0)
         return ordex_cc(argc - 2, argv + 2);
     if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
         usage(stdout);
         return 0;
     }
-    if (strcmp(cmd, "replay") == 0 || strcmp(cmd, "predict") == 0 ||
-        strcmp(cmd, "calibrate") == 0) {
+    if (strcmp(cmd, "predict") == 0 || strcmp(cmd, "calibrate") == 0) {
         fprintf(stderr,
-                "ordex %s: not available in this version of ordex (`ordex run`, `ordex explore` "
-                "and `ordexcc` are)\n",
+                "ordex %s: not available in this version of ordex (`ordex run`, `ordex explore`, "
+                "`ordex replay` and `ordexcc` are)\n",
                 cmd);
         return 2;
     }

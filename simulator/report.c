@@ -426,3 +426,16 @@ void sim_report_leftovers(void) {
     }
     g_ptr_array_free(reqs, TRUE);
 }
+
+char *sim_describe_rank(int rank) {
+    switch (sched_rank_state(rank)) {
+    case SCHED_BLOCKED:
+        return describe_blocked(rank);
+    case SCHED_DONE:
+        return g_strdup_printf("rank %d: ended (status %d)", rank, sched_rank_exit_code(rank));
+    case SCHED_FAILED:
+        return g_strdup_printf("rank %d: failed", rank);
+    default:
+        return g_strdup_printf("rank %d: running", rank);
+    }
+}

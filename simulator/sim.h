@@ -106,6 +106,10 @@ void sim_outcome(sim_digest_feed feed, void *user);
  * of its live frames), or NULL. */
 const void *sim_rank_stack_from(int rank);
 
+/* One line on what rank is doing: its pending MPI call with arguments and
+ * file:line, or that it ended (g_free). */
+char *sim_describe_rank(int rank);
+
 /* Messages delivered so far. */
 uint64_t sim_messages_delivered(void);
 

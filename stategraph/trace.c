@@ -4,6 +4,7 @@
 #include "stategraph/trace.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "scheduler/symbolize.h"
@@ -68,7 +69,7 @@ char *sg_step_text(const sg_step *st) {
     return s;
 }
 
-static char *file_sha256(const char *path) {
+char *sg_file_sha256(const char *path) {
     gchar *data;
     gsize len;
     if (!g_file_get_contents(path, &data, &len, NULL))
@@ -83,7 +84,7 @@ bool sg_trace_write(const char *path, const sg_trace_header *h, const char *find
     FILE *f = fopen(path, "w");
     if (!f)
         return false;
-    char *sha = file_sha256(h->so_path);
+    char *sha = sg_file_sha256(h->so_path);
     fprintf(f, "ordex-trace 1\n");
     fprintf(f, "# one explored ordering; replay it with: ordex replay %s\n", path);
     fprintf(f, "program %s\n", h->program);
@@ -115,10 +116,223 @@ bool sg_trace_write(const char *path, const sg_trace_header *h, const char *find
                     st->choice + 1, st->nalts, where(st->site_a),
                     st->site_b ? where(st->site_b) : "-");
     }
+    fprintf(f, "end %u\n", steps->len); /* a truncated trace lacks this line */
     g_free(sha);
     int e = ferror(f);
     if (fclose(f) != 0 || e) {
         errno = errno ? errno : EIO;
+        return false;
+    }
+    return true;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Reading                                                                 */
+
+static void step_free(sg_trace_step *st) {
+    g_free(st->at);
+    g_free(st->from);
+    g_free(st->call);
+}
+
+void sg_trace_free(sg_trace *t) {
+    g_free(t->path);
+    g_free(t->program);
+    g_free(t->sha256);
+    g_free(t->send_mode);
+    g_free(t->version);
+    g_strfreev(t->args);
+    g_free(t->finding);
+    if (t->steps) {
+        for (guint i = 0; i < t->steps->len; i++)
+            step_free(&g_array_index(t->steps, sg_trace_step, i));
+        g_array_free(t->steps, TRUE);
+    }
+    memset(t, 0, sizeof *t);
+}
+
+static int kind_of(const char *word) {
+    if (strcmp(word, "deliver") == 0)
+        return SIM_EV_DELIVER;
+    if (strcmp(word, "probe") == 0)
+        return SIM_EV_PROBE;
+    if (strcmp(word, "collective") == 0)
+        return SIM_EV_COLLECTIVE;
+    if (strcmp(word, "choice") == 0)
+        return SG_STEP_CHOICE;
+    return -1;
+}
+
+/* Parses "key=value" fields of a step line into st. */
+static bool parse_fields(char **words, sg_trace_step *st, char **bad) {
+    for (int i = 0; words[i]; i++) {
+        char *eq = strchr(words[i], '=');
+        if (!eq) {
+            *bad = g_strdup_printf("'%s' is not key=value", words[i]);
+            return false;
+        }
+        *eq = '\0';
+        const char *k = words[i], *v = eq + 1;
+        char *end = NULL;
+        if (strcmp(k, "dst") == 0)
+            st->dst = (int)strtol(v, &end, 10);
+        else if (strcmp(k, "src") == 0)
+            st->src = (int)strtol(v, &end, 10);
+        else if (strcmp(k, "tag") == 0)
+            st->tag = (int)strtol(v, &end, 10);
+        else if (strcmp(k, "comm") == 0)
+            st->comm = (int)strtol(v, &end, 10);
+        else if (strcmp(k, "choice") == 0) {
+            if (sscanf(v, "%d/%d", &st->choice, &st->nalts) != 2 || st->choice < 1 ||
+                st->choice > st->nalts) {
+                *bad = g_strdup_printf("choice=%s is not k/n with 1 <= k <= n", v);
+                return false;
+            }
+        } else if (strcmp(k, "at") == 0)
+            st->at = g_strdup(v);
+        else if (strcmp(k, "from") == 0)
+            st->from = g_strdup(v);
+        else if (strcmp(k, "call") == 0)
+            st->call = g_strdup(v);
+        else {
+            *bad = g_strdup_printf("unknown field '%s'", k);
+            return false;
+        }
+        if (end && *end) {
+            *bad = g_strdup_printf("%s=%s is not a number", k, v);
+            return false;
+        }
+    }
+    return true;
+}
+
+bool sg_trace_read(const char *path, sg_trace *t, char **err) {
+    memset(t, 0, sizeof *t);
+    gchar *text;
+    GError *ge = NULL;
+    if (!g_file_get_contents(path, &text, NULL, &ge)) {
+        *err = g_strdup_printf("%s: cannot read the trace: %s", path, ge->message);
+        g_error_free(ge);
+        return false;
+    }
+    t->path = g_strdup(path);
+    t->steps = g_array_new(FALSE, TRUE, sizeof(sg_trace_step));
+    t->nranks = -1;
+    char **lines = g_strsplit(text, "\n", -1);
+    g_free(text);
+    bool ok = true, magic = false, ended = false;
+    char *bad = NULL;
+    int ln = 0;
+    for (; lines[ln] && ok; ln++) {
+        char *line = g_strstrip(lines[ln]);
+        if (!*line || *line == '#')
+            continue;
+        if (!magic) {
+            if (strcmp(line, "ordex-trace 1") != 0) {
+                bad = g_str_has_prefix(line, "ordex-trace ")
+                          ? g_strdup_printf("trace format '%s' is not supported (this ordex "
+                                            "reads version 1)",
+                                            line + 12)
+                          : g_strdup("not an ordex trace (the first line must be 'ordex-trace 1')");
+                ok = false;
+            }
+            magic = true;
+            continue;
+        }
+        char *sp = strchr(line, ' ');
+        char *key = line, *val = sp ? sp + 1 : (char *)"";
+        if (sp)
+            *sp = '\0';
+        if (strcmp(key, "program") == 0)
+            t->program = g_strdup(val);
+        else if (strcmp(key, "program-sha256") == 0)
+            t->sha256 = g_strdup(val);
+        else if (strcmp(key, "ranks") == 0) {
+            char *end;
+            long n = strtol(val, &end, 10);
+            if (*end || n < 1) {
+                bad = g_strdup_printf("ranks '%s' is not a positive number", val);
+                ok = false;
+            }
+            t->nranks = (int)n;
+        } else if (strcmp(key, "args") == 0) {
+            int argc = 0;
+            char **argv = NULL;
+            if (*val && !g_shell_parse_argv(val, &argc, &argv, NULL)) {
+                bad = g_strdup("the args line cannot be parsed");
+                ok = false;
+            }
+            t->args = argv ? argv : g_new0(char *, 1);
+        } else if (strcmp(key, "send-mode") == 0) {
+            if (strcmp(val, "eager") && strcmp(val, "rendezvous") && strcmp(val, "auto")) {
+                bad = g_strdup_printf("send-mode '%s' is not eager, rendezvous or auto", val);
+                ok = false;
+            }
+            t->send_mode = g_strdup(val);
+        } else if (strcmp(key, "eager-limit") == 0)
+            t->eager_limit = (size_t)g_ascii_strtoull(val, NULL, 10);
+        else if (strcmp(key, "ordex-version") == 0)
+            t->version = g_strdup(val);
+        else if (strcmp(key, "finding") == 0)
+            t->finding = g_strdup(val);
+        else if (strcmp(key, "end") == 0) {
+            char *end;
+            long n = strtol(val, &end, 10);
+            if (*end || n != (long)t->steps->len) {
+                bad = g_strdup_printf("the trace ends after %u steps but says %s", t->steps->len,
+                                      val);
+                ok = false;
+            }
+            ended = true;
+        } else if (ended) {
+            bad = g_strdup("text after the end line");
+            ok = false;
+        }
+        else if (strcmp(key, "step") == 0) {
+            char **w = g_strsplit_set(val, " ", -1);
+            sg_trace_step st = {0};
+            st.line = ln + 1;
+            char *end;
+            long num = w[0] ? strtol(w[0], &end, 10) : 0;
+            if (!w[0] || *end || num != (long)t->steps->len + 1) {
+                bad = g_strdup_printf("expected step %u", t->steps->len + 1);
+                ok = false;
+            } else if (!w[1] || (st.kind = kind_of(w[1])) < 0) {
+                bad = g_strdup_printf("unknown step kind '%s'", w[1] ? w[1] : "");
+                ok = false;
+            } else if (!parse_fields(w + 2, &st, &bad)) {
+                ok = false;
+            } else if (st.nalts == 0) {
+                bad = g_strdup("the step has no choice=k/n field");
+                ok = false;
+            }
+            if (ok)
+                g_array_append_val(t->steps, st);
+            else
+                step_free(&st);
+            g_strfreev(w);
+        } else {
+            bad = g_strdup_printf("unknown line '%s'", key);
+            ok = false;
+        }
+    }
+    if (ok && magic && !ended) {
+        bad = g_strdup("the trace is truncated (no 'end' line)");
+        ok = false;
+        ln = 0;
+    }
+    if (ok && (!magic || !t->program || !t->sha256 || t->nranks < 0 || !t->send_mode || !t->args)) {
+        bad = g_strdup("the header is incomplete (program, program-sha256, ranks, args and "
+                       "send-mode are required)");
+        ok = false;
+        ln = 0;
+    }
+    g_strfreev(lines);
+    if (!ok) {
+        *err = ln > 0 ? g_strdup_printf("%s:%d: %s", path, ln, bad)
+                      : g_strdup_printf("%s: %s", path, bad);
+        g_free(bad);
+        sg_trace_free(t);
         return false;
     }
     return true;

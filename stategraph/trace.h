@@ -15,6 +15,7 @@
  *   finding <kind> <location or -> <message>
  *   step <n> <kind> dst=<rank> src=<rank> tag=<t> comm=<id> choice=<k>/<of> at=<file:line> from=<file:line>
  *   ...
+ *   end <number of steps>
  *
  * kind is deliver, probe, collective or choice (a choice inside an MPI call
  * such as MPI_Waitany; its `what` names the call).  choice k/of says which of
@@ -50,5 +51,32 @@ char *sg_step_text(const sg_step *st);
 /* Writes a trace file; returns false with errno set on failure. */
 bool sg_trace_write(const char *path, const sg_trace_header *h, const char *finding_kind,
                     const char *location, const char *message, GArray *path_steps);
+
+/* A trace file read back. */
+typedef struct sg_trace_step {
+    int kind; /* sim_event_kind or SG_STEP_CHOICE */
+    int dst, src, tag, comm;
+    int choice, nalts; /* 1-based choice as written */
+    char *at, *from, *call;
+    int line;          /* line in the trace file */
+} sg_trace_step;
+
+typedef struct sg_trace {
+    char *path;
+    char *program, *sha256, *send_mode, *version;
+    int nranks;
+    char **args; /* NULL-terminated */
+    size_t eager_limit;
+    char *finding; /* the finding line's text, or NULL */
+    GArray *steps; /* sg_trace_step */
+} sg_trace;
+
+/* Reads a trace file.  On failure returns false with *err set (g_free) to
+ * one line naming the file, the line and the problem. */
+bool sg_trace_read(const char *path, sg_trace *t, char **err);
+void sg_trace_free(sg_trace *t);
+
+/* Hex SHA-256 of a file's content (g_free), "unknown" when unreadable. */
+char *sg_file_sha256(const char *path);
 
 #endif

@@ -9,6 +9,8 @@
 
 #include "e2e.h"
 
+void e2e_add_explore_tests(CU_pSuite s); /* test_explore.c */
+
 static int suite_init(void) {
     return 0;
 }
@@ -24,13 +26,15 @@ int main(void) {
     CU_pSuite ex = CU_add_suite("examples", suite_init, suite_clean);
     CU_pSuite pr = CU_add_suite("programs", suite_init, suite_clean);
     CU_pSuite cli = CU_add_suite("command line", suite_init, suite_clean);
-    if (!ex || !pr || !cli) {
+    CU_pSuite exp = CU_add_suite("explore", suite_init, suite_clean);
+    if (!ex || !pr || !cli || !exp) {
         CU_cleanup_registry();
         return 2;
     }
     e2e_add_example_tests(ex);
     e2e_add_program_tests(pr);
     e2e_add_cli_tests(cli);
+    e2e_add_explore_tests(exp);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned failed = CU_get_number_of_tests_failed() + CU_get_number_of_suites_failed();

@@ -1,0 +1,113 @@
+/*
+ * replay.c - following a trace.
+ */
+#include "stategraph/replay.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#include "simulator/events.h"
+#include "simulator/sim_internal.h"
+
+static sg_replay *g_r;
+
+static void diverge(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+static void diverge(const char *fmt, ...) {
+    if (g_r->divergence)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    char *why = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    g_r->divergence = g_strdup_printf("%s:%d: step %u: %s", g_r->trace->path,
+                                      g_r->pos < g_r->trace->steps->len
+                                          ? g_array_index(g_r->trace->steps, sg_trace_step, g_r->pos).line
+                                          : 0,
+                                      g_r->pos + 1, why);
+    g_free(why);
+    sched_request_stop();
+}
+
+static const sg_trace_step *next_step(void) {
+    return g_r->pos < g_r->trace->steps->len
+               ? &g_array_index(g_r->trace->steps, sg_trace_step, g_r->pos)
+               : NULL;
+}
+
+static int replay_choice(int n, const char *what, void *user) {
+    const sg_trace_step *st = next_step();
+    int self = sim_self();
+    if (!st || st->kind != SG_STEP_CHOICE || st->dst != self || st->choice > n) {
+        diverge("the program makes a choice in %s at rank %d (%d alternatives) that the trace "
+                "does not have here",
+                what, self, n);
+        return 0;
+    }
+    g_r->pos++;
+    return st->choice - 1;
+}
+
+static bool matches(const sim_event *ev, const sg_trace_step *st) {
+    sim_event_info info;
+    sim_event_describe(ev, &info);
+    if (info.kind != st->kind || (info.dst != st->dst && st->kind != SIM_EV_COLLECTIVE))
+        return false;
+    if (st->kind == SIM_EV_COLLECTIVE)
+        return info.comm == st->comm;
+    return info.src == st->src && info.tag == st->tag && info.comm == st->comm;
+}
+
+static bool choose(void *user) {
+    if (g_r->divergence)
+        return false;
+    if (sim_events_wake_pollers())
+        return true;
+    const sg_trace_step *st = next_step();
+    if (g_r->stop_at && (int)g_r->pos + 1 >= g_r->stop_at) {
+        g_r->stopped = true;
+        sched_request_stop();
+        return true;
+    }
+    GArray *evs = g_array_new(FALSE, FALSE, sizeof(sim_event));
+    sim_events_all(evs);
+    bool fired = false;
+    if (!st) { /* past the trace: the deterministic schedule of `ordex run` */
+        if (evs->len) {
+            sim_event ev;
+            if (sim_events_first(&ev, NULL)) {
+                sim_fire(&ev);
+                fired = true;
+            }
+        }
+    } else if (st->kind == SG_STEP_CHOICE) {
+        diverge("the trace expects a choice in %s at rank %d, but every rank waits",
+                st->call ? st->call : "an MPI call", st->dst);
+        fired = true; /* stop requested */
+    } else {
+        for (guint i = 0; i < evs->len && !fired; i++) {
+            const sim_event *ev = &g_array_index(evs, sim_event, i);
+            if (matches(ev, st)) {
+                g_r->pos++;
+                sim_fire(ev);
+                fired = true;
+            }
+        }
+        if (!fired) {
+            diverge("the recorded event (%s to rank %d from rank %d, tag %d) is not enabled: "
+                    "the program did not behave as when the trace was made",
+                    st->kind == SIM_EV_DELIVER ? "delivery" : st->kind == SIM_EV_PROBE ? "probe" : "collective",
+                    st->dst, st->src, st->tag);
+            fired = true;
+        }
+    }
+    g_array_free(evs, TRUE);
+    return fired;
+}
+
+sched_run_result sg_replay_run(sg_replay *r) {
+    g_r = r;
+    sim_set_choice_hook(replay_choice, NULL);
+    sched_run_result res = sched_run(choose, NULL);
+    sim_set_choice_hook(NULL, NULL);
+    return res;
+}

@@ -1,0 +1,1209 @@
+/*
+ * test_explore.c - end-to-end tests of `ordex explore`: the verdict every
+ * example's header comment states, reduced against unreduced exploration
+ * (same verdict, findings and outcomes), errors that happen in some orderings
+ * only (exploration goes on), the JSON report, trace files and the options.
+ *
+ * explore prints its report on stdout:
+ *   ERROR [kind] message            (WARNING [message_race] for a race)
+ *     at file:line
+ *     ...details...
+ *     ordering (N steps):
+ *     trace: PATH (replay: ...)
+ *   ordex explore: N ranks, ...: ... K orderings run to the end, ...
+ *   ordex explore: N error(s) found | all orderings explored: no error exists ...
+ * Every exploration gets --max-time 60 as a safety net; a run that stops at a
+ * limit is "incomplete" (exit 2), which every verdict check below rejects.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "e2e.h"
+
+void e2e_add_explore_tests(CU_pSuite s);
+
+#define EX(...) e2e_ordex_run("explore", "--max-time", "60", __VA_ARGS__, NULL)
+#define EXAMPLE(name) e2e_src("examples/" name)
+#define PROG(name) e2e_src("tests/programs/" name)
+#define FAULT "/* FAULT */"
+#define FAULT_END "/* FAULT_END */"
+#define NO_ERROR_LINE "ordex explore: all orderings explored: no error exists for this input"
+
+/* ---------------------------------------------------------------------- */
+/* A small JSON reader (just enough for explore's --json report)          */
+
+typedef enum { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ } jtype;
+
+typedef struct jv {
+    jtype t;
+    bool b;
+    double num;
+    char *str;       /* J_STR */
+    GPtrArray *kids; /* J_ARR, J_OBJ: jv * */
+    GPtrArray *keys; /* J_OBJ: char * */
+} jv;
+
+static void jv_free(jv *v) {
+    if (!v)
+        return;
+    g_free(v->str);
+    if (v->kids) {
+        for (guint i = 0; i < v->kids->len; i++)
+            jv_free(g_ptr_array_index(v->kids, i));
+        g_ptr_array_free(v->kids, TRUE);
+    }
+    if (v->keys)
+        g_ptr_array_free(v->keys, TRUE);
+    g_free(v);
+}
+
+static void j_ws(const char **p) {
+    while (**p == ' ' || **p == '\n' || **p == '\t' || **p == '\r')
+        (*p)++;
+}
+
+static char *j_string(const char **p) {
+    if (**p != '"')
+        return NULL;
+    (*p)++;
+    GString *s = g_string_new(NULL);
+    while (**p && **p != '"') {
+        char c = *(*p)++;
+        if (c != '\\') {
+            g_string_append_c(s, c);
+            continue;
+        }
+        c = *(*p)++;
+        switch (c) {
+        case '"':
+        case '\\':
+        case '/':
+            g_string_append_c(s, c);
+            break;
+        case 'n':
+            g_string_append_c(s, '\n');
+            break;
+        case 't':
+            g_string_append_c(s, '\t');
+            break;
+        case 'r':
+            g_string_append_c(s, '\r');
+            break;
+        case 'b':
+            g_string_append_c(s, '\b');
+            break;
+        case 'f':
+            g_string_append_c(s, '\f');
+            break;
+        case 'u': {
+            char hex[5] = {0};
+            for (int i = 0; i < 4; i++) {
+                if (!g_ascii_isxdigit((*p)[i])) {
+                    g_string_free(s, TRUE);
+                    return NULL;
+                }
+                hex[i] = (*p)[i];
+            }
+            *p += 4;
+            g_string_append_unichar(s, (gunichar)strtoul(hex, NULL, 16));
+            break;
+        }
+        default:
+            g_string_free(s, TRUE);
+            return NULL;
+        }
+    }
+    if (**p != '"') {
+        g_string_free(s, TRUE);
+        return NULL;
+    }
+    (*p)++;
+    return g_string_free(s, FALSE);
+}
+
+static jv *j_value(const char **p, int depth) {
+    if (depth > 32)
+        return NULL;
+    j_ws(p);
+    jv *v = g_new0(jv, 1);
+    if (**p == '{' || **p == '[') {
+        bool obj = **p == '{';
+        char close = obj ? '}' : ']';
+        v->t = obj ? J_OBJ : J_ARR;
+        v->kids = g_ptr_array_new();
+        if (obj)
+            v->keys = g_ptr_array_new_with_free_func(g_free);
+        (*p)++;
+        j_ws(p);
+        if (**p == close) {
+            (*p)++;
+            return v;
+        }
+        for (;;) {
+            if (obj) {
+                j_ws(p);
+                char *key = j_string(p);
+                j_ws(p);
+                if (!key || **p != ':') {
+                    g_free(key);
+                    jv_free(v);
+                    return NULL;
+                }
+                (*p)++;
+                g_ptr_array_add(v->keys, key);
+            }
+            jv *kid = j_value(p, depth + 1);
+            if (!kid) {
+                jv_free(v);
+                return NULL;
+            }
+            g_ptr_array_add(v->kids, kid);
+            j_ws(p);
+            if (**p == ',') {
+                (*p)++;
+                continue;
+            }
+            if (**p == close) {
+                (*p)++;
+                return v;
+            }
+            jv_free(v);
+            return NULL;
+        }
+    }
+    if (**p == '"') {
+        v->t = J_STR;
+        v->str = j_string(p);
+        if (!v->str) {
+            jv_free(v);
+            return NULL;
+        }
+        return v;
+    }
+    if (g_str_has_prefix(*p, "null")) {
+        v->t = J_NULL;
+        *p += 4;
+        return v;
+    }
+    if (g_str_has_prefix(*p, "true") || g_str_has_prefix(*p, "false")) {
+        v->t = J_BOOL;
+        v->b = **p == 't';
+        *p += v->b ? 4 : 5;
+        return v;
+    }
+    char *end;
+    v->num = g_ascii_strtod(*p, &end);
+    if (end == *p) {
+        jv_free(v);
+        return NULL;
+    }
+    v->t = J_NUM;
+    *p = end;
+    return v;
+}
+
+/* The JSON document in file `path`, or NULL if unreadable or malformed. */
+static jv *json_load(const char *path) {
+    char *text = e2e_read_file(path);
+    if (!text)
+        return NULL;
+    const char *p = text;
+    jv *v = j_value(&p, 0);
+    j_ws(&p);
+    if (v && *p) { /* trailing garbage */
+        jv_free(v);
+        v = NULL;
+    }
+    g_free(text);
+    return v;
+}
+
+/* Member `key` of object `o` (NULL if o is not an object or lacks it). */
+static jv *jget(const jv *o, const char *key) {
+    if (!o || o->t != J_OBJ)
+        return NULL;
+    for (guint i = 0; i < o->keys->len; i++)
+        if (strcmp(g_ptr_array_index(o->keys, i), key) == 0)
+            return g_ptr_array_index(o->kids, i);
+    return NULL;
+}
+
+static jv *jidx(const jv *a, guint i) {
+    if (!a || a->t != J_ARR || i >= a->kids->len)
+        return NULL;
+    return g_ptr_array_index(a->kids, i);
+}
+
+static guint jlen(const jv *a) {
+    return a && (a->t == J_ARR || a->t == J_OBJ) ? a->kids->len : 0;
+}
+
+static const char *jstr(const jv *v) {
+    return v && v->t == J_STR ? v->str : NULL;
+}
+
+static double jnum(const jv *v, double dflt) {
+    return v && v->t == J_NUM ? v->num : dflt;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Reading explore's text report                                          */
+
+/* Number of findings: lines that start with "ERROR [" or "WARNING [". */
+static int count_findings(const char *out) {
+    int n = 0;
+    char **lines = g_strsplit(out, "\n", -1);
+    for (int i = 0; lines[i]; i++)
+        n += g_str_has_prefix(lines[i], "ERROR [") || g_str_has_prefix(lines[i], "WARNING [");
+    g_strfreev(lines);
+    return n;
+}
+
+/* A path that explore printed, made absolute (relative ones are relative to
+ * the commands' working directory, the test's scratch directory). */
+static char *abs_path(const char *printed) {
+    if (g_path_is_absolute(printed))
+        return g_strdup(printed);
+    return g_strdup(e2e_tmp(printed));
+}
+
+/*
+ * The report holds exactly `nfindings` findings (ERROR or WARNING lines), and
+ * one of them reads "LEVEL [KIND] ...TEXT...".  When src is not NULL its next
+ * line is "  at BASENAME(src):N" with N the line of `marker` in src (or from
+ * marker's line to end_marker's).  Returns that finding's full text, newly
+ * allocated, or NULL.
+ */
+static char *expect_xfinding(const e2e_result *r, int nfindings, const char *level,
+                             const char *kind, const char *text, const char *src,
+                             const char *marker, const char *end_marker, const char *file,
+                             int line) {
+    char *what = g_strdup_printf("%d finding(s) on stdout", nfindings);
+    e2e_check(count_findings(r->out) == nfindings, r, what, file, line);
+    g_free(what);
+    char **lines = g_strsplit(r->out, "\n", -1);
+    char *head = g_strdup_printf("%s [%s] ", level, kind);
+    int at = -1;
+    for (int i = 0; lines[i] && at < 0; i++)
+        if (g_str_has_prefix(lines[i], head) && strstr(lines[i], text))
+            at = i;
+    what = g_strdup_printf("a finding \"%s...%s...\"", head, text);
+    e2e_check(at >= 0, r, what, file, line);
+    g_free(what);
+    char *block = NULL;
+    if (at >= 0) {
+        GString *b = g_string_new(NULL);
+        g_string_append_printf(b, "%s\n", lines[at]);
+        for (int i = at + 1; lines[i] && g_str_has_prefix(lines[i], "  "); i++)
+            g_string_append_printf(b, "%s\n", lines[i]);
+        block = g_string_free(b, FALSE);
+    }
+    if (at >= 0 && src) {
+        int from = e2e_marker_line(src, marker);
+        int to = end_marker ? e2e_marker_line(src, end_marker) : from;
+        what = g_strdup_printf("marker %s (and end marker) found once in %s", marker, src);
+        e2e_check(from > 0 && to >= from, r, what, file, line);
+        g_free(what);
+        char *base = g_path_get_basename(src);
+        char *prefix = g_strdup_printf("  at %s:", base);
+        const char *loc = lines[at + 1];
+        int got = -1;
+        if (loc && g_str_has_prefix(loc, prefix)) {
+            char *end;
+            long v = strtol(loc + strlen(prefix), &end, 10);
+            if (end != loc + strlen(prefix) && *end == '\0')
+                got = (int)v;
+        }
+        if (end_marker)
+            what = g_strdup_printf("the finding is located \"  at %s:N\" with %d <= N <= %d", base,
+                                   from, to);
+        else
+            what = g_strdup_printf("the finding is located \"  at %s:%d\"", base, from);
+        e2e_check(got > 0 && got >= from && got <= to, r, what, file, line);
+        g_free(what);
+        g_free(prefix);
+        g_free(base);
+    }
+    g_free(head);
+    g_strfreev(lines);
+    return block;
+}
+#define EXPECT_XERROR(r, n, kind, text, src, marker)                                               \
+    expect_xfinding((r), (n), "ERROR", (kind), (text), (src), (marker), NULL, __FILE__, __LINE__)
+#define EXPECT_XERROR_IN(r, n, kind, text, src, marker, end)                                       \
+    expect_xfinding((r), (n), "ERROR", (kind), (text), (src), (marker), (end), __FILE__, __LINE__)
+#define EXPECT_XWARNING(r, n, kind, text)                                                          \
+    expect_xfinding((r), (n), "WARNING", (kind), (text), NULL, NULL, NULL, __FILE__, __LINE__)
+
+/* The finding's details hold a line "  WHO... at BASENAME(src):LINE" where
+ * LINE is the line of `marker` in `src` (e.g. who = "rank 1: MPI_Recv("). */
+static void expect_blocked_at(const e2e_result *r, const char *block, const char *who,
+                              const char *src, const char *marker, const char *file, int line) {
+    int l = e2e_marker_line(src, marker);
+    char *base = g_path_get_basename(src);
+    char *tail = g_strdup_printf(" at %s:%d", base, l);
+    char *head = g_strdup_printf("  %s", who);
+    bool ok = false;
+    char **lines = g_strsplit(block ? block : "", "\n", -1);
+    for (int i = 0; lines[i] && !ok; i++)
+        ok = g_str_has_prefix(lines[i], head) && g_str_has_suffix(lines[i], tail);
+    g_strfreev(lines);
+    char *what = g_strdup_printf("the finding's details hold \"%s...%s\"", head, tail);
+    e2e_check(l > 0 && ok, r, what, file, line);
+    g_free(what);
+    g_free(head);
+    g_free(tail);
+    g_free(base);
+}
+#define EXPECT_BLOCKED_AT(r, block, who, src, marker)                                              \
+    expect_blocked_at((r), (block), (who), (src), (marker), __FILE__, __LINE__)
+
+/* Every ordering explored, no error: exit 0, no ERROR, the "no error exists"
+ * line (with the race note when `race`), nothing incomplete. */
+static void expect_no_error(const e2e_result *r, bool race, const char *file, int line) {
+    e2e_check(r->status == 0, r, "exit status 0", file, line);
+    e2e_check(!g_str_has_prefix(r->out, "ERROR [") && !strstr(r->out, "\nERROR ["), r,
+              "no ERROR finding", file, line);
+    e2e_check(strstr(r->out, "INCOMPLETE") == NULL, r, "exploration complete (no INCOMPLETE)", file,
+              line);
+    const char *want =
+        race ? NO_ERROR_LINE " (but the outcome depends on the ordering)\n" : NO_ERROR_LINE "\n";
+    e2e_check(g_str_has_suffix(r->out, want), r,
+              race ? "last line: no error exists (but the outcome depends on the ordering)"
+                   : "last line: no error exists for this input",
+              file, line);
+    if (!race)
+        e2e_check(count_findings(r->out) == 0, r, "no finding at all (no WARNING)", file, line);
+    e2e_check(r->err[0] == '\0', r, "nothing on stderr", file, line);
+}
+#define EXPECT_NO_ERROR(r) expect_no_error((r), false, __FILE__, __LINE__)
+#define EXPECT_NO_ERROR_RACE(r) expect_no_error((r), true, __FILE__, __LINE__)
+
+/* Every ordering explored and n errors found: exit 1, "N error(s) found". */
+static void expect_errors(const e2e_result *r, int n, const char *file, int line) {
+    e2e_check(r->status == 1, r, "exit status 1", file, line);
+    char *want = g_strdup_printf("ordex explore: %d error%s found\n", n, n == 1 ? "" : "s");
+    char *what = g_strdup_printf("last line: %d error(s) found", n);
+    e2e_check(g_str_has_suffix(r->out, want), r, what, file, line);
+    g_free(what);
+    g_free(want);
+    e2e_check(strstr(r->out, "INCOMPLETE") == NULL, r, "exploration complete (no INCOMPLETE)", file,
+              line);
+    e2e_check(strstr(r->out, "no error exists") == NULL, r, "no \"no error exists\"", file, line);
+}
+#define EXPECT_ERRORS(r, n) expect_errors((r), (n), __FILE__, __LINE__)
+
+/* The summary line "ordex explore: N ranks, ..." of a complete exploration. */
+static void expect_summary(const e2e_result *r, int nranks, bool both_modes, const char *file,
+                           int line) {
+    char *want = g_strdup_printf("ordex explore: %d ranks, with partial-order reduction: ", nranks);
+    e2e_check(strstr(r->out, want) != NULL, r, "summary line names ranks and reduction", file,
+              line);
+    g_free(want);
+    bool both = strstr(r->out, ", standard sends both buffered and unbuffered\n") != NULL;
+    e2e_check(both == both_modes, r,
+              both_modes ? "summary says both buffered and unbuffered sends were explored"
+                         : "summary does not claim both send modes",
+              file, line);
+}
+#define EXPECT_SUMMARY(r, n, both) expect_summary((r), (n), (both), __FILE__, __LINE__)
+
+/* K of "K orderings run to the end" in the summary line; -1 if absent. */
+static long orderings_run(const e2e_result *r) {
+    const char *p = strstr(r->out, " orderings run to the end");
+    if (!p)
+        return -1;
+    const char *q = p;
+    while (q > r->out && g_ascii_isdigit(q[-1]))
+        q--;
+    return q == p ? -1 : strtol(q, NULL, 10);
+}
+
+/* N of "  ordering (N steps):" in a finding's text; -1 if absent. */
+static int ordering_steps(const char *block) {
+    const char *p = block ? strstr(block, "  ordering (") : NULL;
+    if (!p)
+        return -1;
+    return (int)strtol(p + strlen("  ordering ("), NULL, 10);
+}
+
+/* The trace file a finding names ("  trace: PATH (replay: ..."), absolute,
+ * newly allocated; NULL (and a failed check) if none. */
+static char *finding_trace(const e2e_result *r, const char *block, const char *file, int line) {
+    const char *p = block ? strstr(block, "  trace: ") : NULL;
+    char *path = NULL;
+    if (p) {
+        p += strlen("  trace: ");
+        const char *e = strstr(p, " (replay: ");
+        const char *nl = strchr(p, '\n');
+        if (e && (!nl || e < nl)) {
+            char *printed = g_strndup(p, (gsize)(e - p));
+            path = abs_path(printed);
+            g_free(printed);
+        }
+    }
+    e2e_check(path != NULL, r, "the finding names its trace file (\"  trace: PATH (replay: ...\")",
+              file, line);
+    return path;
+}
+#define FINDING_TRACE(r, block) finding_trace((r), (block), __FILE__, __LINE__)
+
+/* A trace file of format 1 for `kind` with `ranks` ranks, send mode `mode`
+ * and `steps` steps (-1: any number). */
+static void expect_trace_file(const e2e_result *r, const char *path, const char *kind, int ranks,
+                              const char *mode, int steps, const char *file, int line) {
+    char *text = path ? e2e_read_file(path) : NULL;
+    char *what = g_strdup_printf("trace file %s exists", path ? path : "(none)");
+    e2e_check(text != NULL, r, what, file, line);
+    g_free(what);
+    if (!text)
+        return;
+    e2e_check(g_str_has_prefix(text, "ordex-trace 1\n"), r, "trace: first line \"ordex-trace 1\"",
+              file, line);
+    e2e_check(strstr(text, "\nprogram ") != NULL, r, "trace: a \"program\" line", file, line);
+    char *want = g_strdup_printf("\nranks %d\n", ranks);
+    e2e_check(strstr(text, want) != NULL, r, "trace: \"ranks N\"", file, line);
+    g_free(want);
+    want = g_strdup_printf("\nsend-mode %s\n", mode);
+    what = g_strdup_printf("trace: \"send-mode %s\"", mode);
+    e2e_check(strstr(text, want) != NULL, r, what, file, line);
+    g_free(what);
+    g_free(want);
+    want = g_strdup_printf("\nfinding %s ", kind);
+    what = g_strdup_printf("trace: \"finding %s ...\"", kind);
+    e2e_check(strstr(text, want) != NULL, r, what, file, line);
+    g_free(what);
+    g_free(want);
+    if (steps >= 0) {
+        what = g_strdup_printf("trace: %d \"step\" lines", steps);
+        e2e_check(e2e_count(text, "\nstep ") == steps, r, what, file, line);
+        g_free(what);
+        if (steps > 0)
+            e2e_check(strstr(text, "\nstep 1 ") != NULL, r, "trace: a \"step 1 \" line", file,
+                      line);
+    }
+    g_free(text);
+}
+#define EXPECT_TRACE_FILE(r, path, kind, ranks, mode, steps)                                       \
+    expect_trace_file((r), (path), (kind), (ranks), (mode), (steps), __FILE__, __LINE__)
+
+/* A fresh path for a JSON report under the scratch directory. */
+static const char *json_path(const char *name) {
+    static int seq;
+    char *n = g_strdup_printf("explore-%s-%d.json", name, ++seq);
+    const char *p = e2e_tmp(n);
+    g_free(n);
+    remove(p);
+    return p;
+}
+
+/* ---------------------------------------------------------------------- */
+/* The examples: the verdict each header comment states                   */
+
+static void test_mergesort(void) {
+    const char *src = "examples/mergesort.c";
+    e2e_result *r = EX("-n", "4", EXAMPLE("mergesort.c"));
+    EXPECT_ERRORS(r, 1);
+    EXPECT_SUMMARY(r, 4, true);
+    char *f = EXPECT_XERROR(r, 1, "mpi_error", "truncated", src, "// [RECV]");
+    EXPECT_BLOCK_HAS(r, f, "rank 0: MPI_Recv");
+    EXPECT_BLOCK_HAS(r, f, "rank 2 sent 128 bytes");
+    EXPECT_BLOCK_HAS(r, f, "count 16 of MPI_INT");
+    EXPECT(r, ordering_steps(f) > 0);
+    char *trace = FINDING_TRACE(r, f);
+    EXPECT_TRACE_FILE(r, trace, "mpi_error", 4, "eager", ordering_steps(f));
+    g_free(trace);
+    g_free(f);
+    e2e_free(r);
+    /* n=3: the same truncation (rank 2's 22 values into 21). */
+    r = EX("-n", "3", EXAMPLE("mergesort.c"));
+    EXPECT_ERRORS(r, 1);
+    g_free(EXPECT_XERROR(r, 1, "mpi_error", "truncated", src, "// [RECV]"));
+    e2e_free(r);
+    /* n=2: at most one run is ever sent to a rank. */
+    r = EX("-n", "2", EXAMPLE("mergesort.c"));
+    EXPECT_NO_ERROR(r);
+    e2e_free(r);
+}
+
+static void test_wildcard_deadlock(void) {
+    const char *src = "examples/wildcard_deadlock.c";
+    e2e_result *r = EX("-n", "3", EXAMPLE("wildcard_deadlock.c"));
+    EXPECT_ERRORS(r, 1);
+    char *f = EXPECT_XERROR(r, 1, "deadlock", "deadlock", src, "/* [FROM2] */");
+    EXPECT_BLOCKED_AT(r, f, "rank 1: MPI_Recv(source=2", src, "/* [FROM2] */");
+    /* The ordering is the one where rank 2's message matches the wildcard. */
+    EXPECT_BLOCK_HAS(r, f, "rank 1 receives from rank 2");
+    char *trace = FINDING_TRACE(r, f);
+    EXPECT_TRACE_FILE(r, trace, "deadlock", 3, "eager", ordering_steps(f));
+    g_free(trace);
+    g_free(f);
+    e2e_free(r);
+    r = EX("-n", "2", EXAMPLE("wildcard_deadlock.c"));
+    EXPECT_NO_ERROR(r);
+    e2e_free(r);
+}
+
+static void test_waitany_race(void) {
+    e2e_result *r = EX("-n", "4", EXAMPLE("waitany_race.c"));
+    EXPECT_NO_ERROR_RACE(r);
+    char *f = EXPECT_XWARNING(r, 1, "message_race", "6 different outcomes");
+    EXPECT_BLOCK_HAS(r, f, "ordering A:");
+    EXPECT_BLOCK_HAS(r, f, "ordering B:");
+    EXPECT_BLOCK_HAS(r, f, "  traces: ");
+    EXPECT_BLOCK_LACKS(r, f, "not buffered");
+    g_free(f);
+    EXPECT_OUT_LACKS(r, "[deadlock]");
+    e2e_free(r);
+
+    r = EX("--divergence=error", "-n", "4", EXAMPLE("waitany_race.c"));
+    EXPECT_ERRORS(r, 1);
+    g_free(EXPECT_XERROR(r, 1, "message_race", "6 different outcomes", NULL, NULL));
+    EXPECT_OUT_LACKS(r, "WARNING [");
+    e2e_free(r);
+
+    r = EX("--divergence=ignore", "-n", "4", EXAMPLE("waitany_race.c"));
+    EXPECT_NO_ERROR(r);
+    e2e_free(r);
+
+    r = EX("-n", "3", EXAMPLE("waitany_race.c"));
+    EXPECT_NO_ERROR_RACE(r);
+    g_free(EXPECT_XWARNING(r, 1, "message_race", "2 different outcomes"));
+    e2e_free(r);
+
+    r = EX("-n", "2", EXAMPLE("waitany_race.c"));
+    EXPECT_NO_ERROR(r);
+    e2e_free(r);
+}
+
+static void test_probe_race(void) {
+    const char *src = "examples/probe_race.c";
+    e2e_result *r = EX("-n", "3", EXAMPLE("probe_race.c"));
+    EXPECT_ERRORS(r, 1);
+    char *f = EXPECT_XERROR(r, 1, "mpi_error", "truncated", src, "/* [RECV] */");
+    EXPECT_BLOCK_HAS(r, f, "rank 0: MPI_Recv");
+    EXPECT_BLOCK_HAS(r, f, "rank 1 sent");
+    /* Another rank's message was probed first. */
+    EXPECT_BLOCK_HAS(r, f, "sees the message of rank 2");
+    g_free(f);
+    e2e_free(r);
+    r = EX("-n", "2", EXAMPLE("probe_race.c"));
+    EXPECT_NO_ERROR(r);
+    e2e_free(r);
+}
+
+static void test_deadlock_cycle(void) {
+    const char *src = "examples/deadlock_cycle.c";
+    e2e_result *r = EX("-n", "4", EXAMPLE("deadlock_cycle.c"));
+    EXPECT_ERRORS(r, 1);
+    char *f = EXPECT_XERROR(r, 1, "deadlock", "when MPI_Send is not buffered", src, "/* [SEND] */");
+    for (int k = 0; k < 4; k++) {
+        char *who = g_strdup_printf("rank %d: MPI_Send(dest=%d", k, (k + 1) % 4);
+        EXPECT_BLOCKED_AT(r, f, who, src, "/* [SEND] */");
+        g_free(who);
+    }
+    char *trace = FINDING_TRACE(r, f);
+    /* Found in the unbuffered pass: its trace replays with rendezvous sends. */
+    EXPECT_TRACE_FILE(r, trace, "deadlock", 4, "rendezvous", ordering_steps(f));
+    g_free(trace);
+    g_free(f);
+    e2e_free(r);
+
+    /* Buffered sends only: no error. */
+    r = EX("--send-mode=eager", "-n", "4", EXAMPLE("deadlock_cycle.c"));
+    EXPECT_NO_ERROR(r);
+    EXPECT_SUMMARY(r, 4, false);
+    e2e_free(r);
+
+    /* Unbuffered only: the deadlock, in every ordering. */
+    r = EX("--send-mode=rendezvous", "-n", "4", EXAMPLE("deadlock_cycle.c"));
+    EXPECT_ERRORS(r, 1);
+    g_free(EXPECT_XERROR(r, 1, "deadlock", "deadlock", src, "/* [SEND] */"));
+    e2e_free(r);
+}
+
+static void test_deadlock_else(void) {
+    const char *src = "examples/deadlock_else.c";
+    e2e_result *r = EX("-n", "3", EXAMPLE("deadlock_else.c"));
+    EXPECT_ERRORS(r, 1);
+    char *f = EXPECT_XERROR(r, 1, "deadlock", "deadlock", src, "/* [RECV] */");
+    EXPECT_BLOCKED_AT(r, f, "rank 2: MPI_Recv(source=0", src, "/* [RECV] */");
+    EXPECT_BLOCK_LACKS(r, f, "not buffered"); /* found with buffering already */
+    g_free(f);
+    e2e_free(r);
+
+    r = EX("-n", "2", EXAMPLE("deadlock_else.c"));
+    EXPECT_NO_ERROR(r);
+    e2e_free(r);
+
+    /* n=1: rank 0 sends to rank 1, which does not exist. */
+    r = EX("-n", "1", EXAMPLE("deadlock_else.c"));
+    EXPECT_ERRORS(r, 1);
+    g_free(EXPECT_XERROR(r, 1, "mpi_error", "not a rank", src, "/* [SEND] */"));
+    e2e_free(r);
+}
+
+static void test_barrier_comm(void) {
+    const char *src = "examples/barrier_comm.c";
+    e2e_result *r = EX("-n", "4", EXAMPLE("barrier_comm.c"));
+    EXPECT_ERRORS(r, 1);
+    char *f = EXPECT_XERROR(r, 1, "deadlock", "deadlock", src, "/* [WORLD] */");
+    EXPECT_BLOCKED_AT(r, f, "rank 0: MPI_Barrier(", src, "/* [WORLD] */");
+    EXPECT_BLOCKED_AT(r, f, "rank 2: MPI_Barrier(", src, "/* [HALF] */");
+    EXPECT_BLOCK_LACKS(r, f, "rank 1: MPI_Barrier"); /* the odd half finishes */
+    g_free(f);
+    e2e_free(r);
+    r = EX("-n", "1", EXAMPLE("barrier_comm.c"));
+    EXPECT_NO_ERROR(r);
+    e2e_free(r);
+}
+
+static void test_neighbor_exchange(void) {
+    e2e_result *r = EX("-n", "3", EXAMPLE("neighbor_exchange.c"));
+    EXPECT_NO_ERROR_RACE(r);
+    char *f = EXPECT_XWARNING(r, 1, "message_race", "different outcomes");
+    EXPECT_BLOCK_HAS(r, f, "ordering A:");
+    EXPECT_BLOCK_HAS(r, f, "ordering B:");
+    g_free(f);
+    e2e_free(r);
+
+    r = EX("-n", "3", EXAMPLE("neighbor_exchange.c"), "--fixed");
+    EXPECT_NO_ERROR(r);
+    EXPECT_OUT_LACKS(r, "message_race");
+    e2e_free(r);
+
+    r = EX("-n", "2", EXAMPLE("neighbor_exchange.c"));
+    EXPECT_NO_ERROR(r);
+    e2e_free(r);
+}
+
+/* The race does not need unbuffered sends: with buffered (eager) MPI_Isend
+ * the second neighbour's message can already be pending when the receive at
+ * [POST] is posted and complete it before [READ] (real MPICH, which sends
+ * these 8-byte messages eagerly, gives varying totals). */
+static void test_neighbor_exchange_eager(void) {
+    const char *j = json_path("neighbor_eager");
+    e2e_result *r = EX("--send-mode=eager", "--json", j, "-n", "3", EXAMPLE("neighbor_exchange.c"));
+    EXPECT_NO_ERROR_RACE(r);
+    g_free(EXPECT_XWARNING(r, 1, "message_race", "different outcomes"));
+    jv *doc = json_load(j);
+    EXPECT(r, doc != NULL);
+    EXPECT(r, jnum(jidx(jget(jget(doc, "stats"), "outcomes"), 0), 0) > 1);
+    jv_free(doc);
+    e2e_free(r);
+}
+
+static void test_benign(void) {
+    e2e_result *r = EX("-n", "4", EXAMPLE("benign_any_source.c"));
+    EXPECT_NO_ERROR(r);
+    EXPECT_SUMMARY(r, 4, true);
+    EXPECT(r, orderings_run(r) > 2); /* many orderings, identical output */
+    e2e_free(r);
+    r = EX("-n", "4", EXAMPLE("benign_waitall.c"));
+    EXPECT_NO_ERROR(r);
+    EXPECT_SUMMARY(r, 4, true);
+    e2e_free(r);
+}
+
+static void test_bcast_sync(void) {
+    /* Header: "explore: deadlock when MPI_Bcast synchronises: rank 0 blocked in
+     * MPI_Bcast at [BCAST0], rank 1 in MPI_Recv at [RECV]; ranks >= 2 in
+     * MPI_Bcast at [BCASTN]". */
+    const char *src = "examples/bcast_sync.c";
+    e2e_result *r = EX("-n", "2", EXAMPLE("bcast_sync.c"));
+    EXPECT_ERRORS(r, 1);
+    char *f = EXPECT_XERROR(r, 1, "deadlock", "deadlock", src, "/* [BCAST0] */");
+    EXPECT_BLOCKED_AT(r, f, "rank 0: MPI_Bcast(", src, "/* [BCAST0] */");
+    EXPECT_BLOCKED_AT(r, f, "rank 1: MPI_Recv(", src, "/* [RECV] */");
+    g_free(f);
+    e2e_free(r);
+    r = EX("-n", "3", EXAMPLE("bcast_sync.c"));
+    EXPECT_ERRORS(r, 1);
+    f = EXPECT_XERROR(r, 1, "deadlock", "deadlock", src, "/* [BCAST0] */");
+    EXPECT_BLOCKED_AT(r, f, "rank 2: MPI_Bcast(", src, "/* [BCASTN] */");
+    g_free(f);
+    e2e_free(r);
+    r = EX("-n", "1", EXAMPLE("bcast_sync.c"));
+    EXPECT_NO_ERROR(r);
+    e2e_free(r);
+}
+
+static void test_ring(void) {
+    e2e_result *r = EX("-n", "3", EXAMPLE("ring.c"), "2");
+    EXPECT_NO_ERROR(r);
+    EXPECT_SUMMARY(r, 3, true);
+    e2e_free(r);
+}
+
+static void test_heat(void) {
+    e2e_result *r = EX("-n", "3", EXAMPLE("heat.c"), "12", "3");
+    EXPECT_NO_ERROR(r);
+    EXPECT_SUMMARY(r, 3, true);
+    e2e_free(r);
+}
+
+static void test_pingpong(void) {
+    e2e_result *r = EX("-n", "2", EXAMPLE("pingpong.c"));
+    EXPECT_NO_ERROR(r);
+    e2e_free(r);
+}
+
+static void test_nbexchange(void) {
+    e2e_result *r = EX("-n", "2", EXAMPLE("nbexchange.c"));
+    EXPECT_NO_ERROR(r);
+    e2e_free(r);
+    r = EX("-n", "3", EXAMPLE("nbexchange.c"), "2");
+    EXPECT_NO_ERROR(r);
+    EXPECT(r, orderings_run(r) > 2); /* MPI_Waitany picks in many orders */
+    e2e_free(r);
+}
+
+static void test_floyd_steinberg(void) {
+    e2e_result *r = EX("-n", "2", EXAMPLE("floyd_steinberg.c"), "8");
+    EXPECT_NO_ERROR(r);
+    e2e_free(r);
+    r = EX("-n", "3", EXAMPLE("floyd_steinberg.c"), "8");
+    EXPECT_NO_ERROR(r);
+    EXPECT(r, orderings_run(r) > 2); /* rank 0 collects rows in arrival order */
+    e2e_free(r);
+}
+
+static void test_lu(void) {
+    e2e_result *r = EX("-n", "2", EXAMPLE("lu.c"));
+    EXPECT_NO_ERROR(r);
+    e2e_free(r);
+    r = EX("-n", "3", EXAMPLE("lu.c"), "1");
+    EXPECT_NO_ERROR(r);
+    EXPECT(r, orderings_run(r) > 2); /* panels taken in arrival order */
+    e2e_free(r);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Reduction soundness: with and without partial-order reduction          */
+
+/* "kind@location" of every finding, sorted, one per line; NULL if the JSON
+ * has no findings array. */
+static char *finding_keys(const jv *doc) {
+    jv *fs = jget(doc, "findings");
+    if (!fs || fs->t != J_ARR)
+        return NULL;
+    GString *s = g_string_new(NULL);
+    for (guint i = 0; i < jlen(fs); i++) {
+        jv *f = jidx(fs, i);
+        const char *loc = jstr(jget(f, "location"));
+        g_string_append_printf(s, "%s@%s\n", jstr(jget(f, "kind")), loc ? loc : "-");
+    }
+    char *sorted = e2e_sorted_lines(s->str);
+    g_string_free(s, TRUE);
+    return sorted;
+}
+
+static void check_reduction(const char *prog, const char *np, const char *arg, const char *arg2) {
+    const char *jr = json_path("por");
+    const char *ju = json_path("nopor");
+    e2e_result *red = EX("--json", jr, "-n", np, e2e_src(prog), arg, arg2);
+    e2e_result *unr = EX("--no-por", "--json", ju, "-n", np, e2e_src(prog), arg, arg2);
+    EXPECT(red, red->status == 0 || red->status == 1);
+    EXPECT(unr, unr->status == 0 || unr->status == 1);
+    EXPECT(unr, strstr(unr->out, "without reduction") != NULL);
+    if (red->status != unr->status) {
+        e2e_check(false, red, "same exit status with and without reduction (reduced run)", __FILE__,
+                  __LINE__);
+        e2e_check(false, unr, "same exit status with and without reduction (unreduced run)",
+                  __FILE__, __LINE__);
+    }
+    jv *a = json_load(jr), *b = json_load(ju);
+    EXPECT(red, a != NULL);
+    EXPECT(unr, b != NULL);
+    if (a && b) {
+        const char *va = jstr(jget(a, "verdict")), *vb = jstr(jget(b, "verdict"));
+        EXPECT(red, va && strcmp(va, "incomplete") != 0);
+        EXPECT(unr, vb && strcmp(vb, "incomplete") != 0);
+        char *what =
+            g_strdup_printf("same verdict: reduced %s, unreduced %s", va ? va : "?", vb ? vb : "?");
+        if (!e2e_check(va && vb && strcmp(va, vb) == 0, red, what, __FILE__, __LINE__))
+            e2e_dump(unr, "(the unreduced run)", __FILE__, __LINE__);
+        g_free(what);
+
+        char *ka = finding_keys(a), *kb = finding_keys(b);
+        what = g_strdup_printf("same findings (kind@location): reduced\n%sunreduced\n%s",
+                               ka ? ka : "(none)\n", kb ? kb : "(none)\n");
+        if (!e2e_check(ka && kb && strcmp(ka, kb) == 0, red, what, __FILE__, __LINE__))
+            e2e_dump(unr, "(the unreduced run)", __FILE__, __LINE__);
+        g_free(what);
+        g_free(ka);
+        g_free(kb);
+
+        jv *sa = jget(a, "stats"), *sb = jget(b, "stats");
+        jv *oa = jget(sa, "outcomes"), *ob = jget(sb, "outcomes");
+        double o[4] = {jnum(jidx(oa, 0), -1), jnum(jidx(oa, 1), -1), jnum(jidx(ob, 0), -1),
+                       jnum(jidx(ob, 1), -1)};
+        what = g_strdup_printf("same outcomes per pass: reduced [%g, %g], unreduced [%g, %g]", o[0],
+                               o[1], o[2], o[3]);
+        if (!e2e_check(jlen(oa) == 2 && jlen(ob) == 2 && o[0] == o[2] && o[1] == o[3], red, what,
+                       __FILE__, __LINE__))
+            e2e_dump(unr, "(the unreduced run)", __FILE__, __LINE__);
+        g_free(what);
+
+        double ta = jnum(jget(sa, "transitions"), -1), tb = jnum(jget(sb, "transitions"), -1);
+        what = g_strdup_printf("reduced transitions (%g) <= unreduced (%g)", ta, tb);
+        if (!e2e_check(ta >= 0 && tb >= 0 && ta <= tb, red, what, __FILE__, __LINE__))
+            e2e_dump(unr, "(the unreduced run)", __FILE__, __LINE__);
+        g_free(what);
+
+        jv *pa = jget(sa, "por"), *pb = jget(sb, "por");
+        EXPECT(red, pa && pa->t == J_BOOL && pa->b);
+        EXPECT(unr, pb && pb->t == J_BOOL && !pb->b);
+    }
+    jv_free(a);
+    jv_free(b);
+    e2e_free(red);
+    e2e_free(unr);
+}
+
+/* Program arguments: up to two, NULL-terminated (NULL, NULL for none). */
+#define REDUCTION_TEST(fn, prog, np, arg, arg2)                                                    \
+    static void fn(void) {                                                                         \
+        check_reduction(prog, np, arg, arg2);                                                      \
+    }
+REDUCTION_TEST(test_red_mergesort4, "examples/mergesort.c", "4", NULL, NULL)
+REDUCTION_TEST(test_red_mergesort3, "examples/mergesort.c", "3", NULL, NULL)
+REDUCTION_TEST(test_red_wildcard_deadlock, "examples/wildcard_deadlock.c", "3", NULL, NULL)
+REDUCTION_TEST(test_red_waitany_race, "examples/waitany_race.c", "4", NULL, NULL)
+REDUCTION_TEST(test_red_probe_race3, "examples/probe_race.c", "3", NULL, NULL)
+REDUCTION_TEST(test_red_probe_race4, "examples/probe_race.c", "4", NULL, NULL)
+REDUCTION_TEST(test_red_neighbor_exchange, "examples/neighbor_exchange.c", "3", NULL, NULL)
+REDUCTION_TEST(test_red_neighbor_fixed, "examples/neighbor_exchange.c", "3", "--fixed", NULL)
+REDUCTION_TEST(test_red_benign_any_source, "examples/benign_any_source.c", "3", NULL, NULL)
+REDUCTION_TEST(test_red_benign_waitall, "examples/benign_waitall.c", "3", NULL, NULL)
+REDUCTION_TEST(test_red_deadlock_cycle, "examples/deadlock_cycle.c", "3", NULL, NULL)
+REDUCTION_TEST(test_red_deadlock_else, "examples/deadlock_else.c", "3", NULL, NULL)
+REDUCTION_TEST(test_red_barrier_comm, "examples/barrier_comm.c", "4", NULL, NULL)
+REDUCTION_TEST(test_red_bcast_sync, "examples/bcast_sync.c", "2", NULL, NULL)
+REDUCTION_TEST(test_red_nbexchange, "examples/nbexchange.c", "2", NULL, NULL)
+REDUCTION_TEST(test_red_floyd_steinberg, "examples/floyd_steinberg.c", "3", "8", NULL)
+REDUCTION_TEST(test_red_lu, "examples/lu.c", "3", "1", NULL)
+REDUCTION_TEST(test_red_heat, "examples/heat.c", "3", "12", "3")
+REDUCTION_TEST(test_red_ring, "examples/ring.c", "3", "2", NULL)
+REDUCTION_TEST(test_red_crash_some, "tests/programs/crash_some_orderings.c", "3", NULL, NULL)
+
+/* ---------------------------------------------------------------------- */
+/* Errors in some orderings only: exploration goes on                     */
+
+static void test_crash_some_orderings(void) {
+    const char *src = "tests/programs/crash_some_orderings.c";
+    const char *j = json_path("crash_some");
+    e2e_result *r = EX("--json", j, "-n", "3", PROG("crash_some_orderings.c"));
+    EXPECT_ERRORS(r, 1);
+    char *f = EXPECT_XERROR(r, 1, "crash", "rank 0 crashed: SIGSEGV", src, FAULT);
+    EXPECT_BLOCK_HAS(r, f, "rank 0 receives from rank 2");
+    g_free(f);
+    /* The crash did not end the exploration. */
+    EXPECT(r, orderings_run(r) > 1);
+    jv *doc = json_load(j);
+    EXPECT(r, doc != NULL);
+    jv *oc = jget(jget(doc, "stats"), "outcomes");
+    /* Both passes ran the error-free ordering (rank 1's message first). */
+    EXPECT(r, jnum(jidx(oc, 0), 0) == 1 && jnum(jidx(oc, 1), 0) == 1);
+    EXPECT(r, jnum(jget(jget(doc, "stats"), "paths"), 0) > 1);
+    jv_free(doc);
+    e2e_free(r);
+}
+
+static void test_livelock_some(void) {
+    const char *src = "tests/programs/livelock_some.c";
+    const char *j = json_path("livelock_some");
+    e2e_result *r = EX("--step-timeout", "1", "--json", j, "-n", "3", PROG("livelock_some.c"));
+    EXPECT_ERRORS(r, 1);
+    char *f = EXPECT_XERROR_IN(r, 1, "livelock", "rank 0 ran past the step timeout", src, FAULT,
+                               FAULT_END);
+    EXPECT_BLOCK_HAS(r, f, "rank 0 receives from rank 2");
+    g_free(f);
+    EXPECT(r, orderings_run(r) > 1);
+    jv *doc = json_load(j);
+    EXPECT(r, doc != NULL);
+    EXPECT(r, jstr(jget(doc, "verdict")) && strcmp(jstr(jget(doc, "verdict")), "error") == 0);
+    EXPECT(r, jget(doc, "incomplete") == NULL);
+    jv *oc = jget(jget(doc, "stats"), "outcomes");
+    EXPECT(r, jnum(jidx(oc, 0), 0) == 1 && jnum(jidx(oc, 1), 0) == 1);
+    jv_free(doc);
+    e2e_free(r);
+}
+
+/* ---------------------------------------------------------------------- */
+/* JSON report, trace files, options                                       */
+
+static void test_json_error(void) {
+    const char *j = json_path("mergesort");
+    e2e_result *r = EX("--json", j, "-n", "4", EXAMPLE("mergesort.c"));
+    EXPECT_ERRORS(r, 1);
+    jv *doc = json_load(j);
+    EXPECT(r, doc != NULL && doc->t == J_OBJ);
+    const char *v = jstr(jget(doc, "verdict"));
+    EXPECT(r, v && strcmp(v, "error") == 0);
+    const char *prog = jstr(jget(doc, "program"));
+    EXPECT(r, prog && g_str_has_suffix(prog, "mergesort.c"));
+    EXPECT(r, jnum(jget(doc, "ranks"), 0) == 4);
+    jv *fs = jget(doc, "findings");
+    EXPECT(r, fs && fs->t == J_ARR && jlen(fs) == 1);
+    jv *f = jidx(fs, 0);
+    const char *kind = jstr(jget(f, "kind"));
+    EXPECT(r, kind && strcmp(kind, "mpi_error") == 0);
+    jv *ranks = jget(f, "ranks");
+    EXPECT(r, ranks && ranks->t == J_ARR && jlen(ranks) == 1 && jnum(jidx(ranks, 0), -1) == 0);
+    const char *msg = jstr(jget(f, "message"));
+    EXPECT(r, msg && strstr(msg, "truncated"));
+    char *loc =
+        g_strdup_printf("mergesort.c:%d", e2e_marker_line("examples/mergesort.c", "// [RECV]"));
+    EXPECT(r, jstr(jget(f, "location")) && strcmp(jstr(jget(f, "location")), loc) == 0);
+    g_free(loc);
+    const char *trace = jstr(jget(f, "trace"));
+    EXPECT(r, trace != NULL);
+    if (trace) {
+        char *path = abs_path(trace);
+        EXPECT(r, g_file_test(path, G_FILE_TEST_IS_REGULAR));
+        g_free(path);
+        char *printed = g_strdup_printf("  trace: %s (replay: ", trace);
+        EXPECT(r, strstr(r->out, printed) != NULL); /* the same file as in the text report */
+        g_free(printed);
+    }
+    jv *st = jget(doc, "stats");
+    EXPECT(r, st && st->t == J_OBJ);
+    static const char *const nums[] = {"states",    "transitions", "paths",         "merged",
+                                       "snapshots", "elapsed_s",   "peak_rss_bytes"};
+    for (size_t i = 0; i < G_N_ELEMENTS(nums); i++) {
+        jv *n = jget(st, nums[i]);
+        char *what = g_strdup_printf("stats.%s is a number >= 0", nums[i]);
+        e2e_check(n && n->t == J_NUM && n->num >= 0, r, what, __FILE__, __LINE__);
+        g_free(what);
+    }
+    EXPECT(r, jnum(jget(st, "paths"), 0) == orderings_run(r));
+    EXPECT(r, jnum(jget(st, "peak_rss_bytes"), 0) > 0);
+    jv *por = jget(st, "por");
+    EXPECT(r, por && por->t == J_BOOL && por->b);
+    jv *oc = jget(st, "outcomes");
+    EXPECT(r, oc && oc->t == J_ARR && jlen(oc) == 2 && jidx(oc, 0)->t == J_NUM);
+    EXPECT(r, jget(doc, "incomplete") == NULL);
+    jv_free(doc);
+    e2e_free(r);
+}
+
+static void test_json_ok_and_race(void) {
+    const char *j = json_path("benign");
+    e2e_result *r = EX("--json", j, "-n", "4", EXAMPLE("benign_waitall.c"));
+    EXPECT_NO_ERROR(r);
+    jv *doc = json_load(j);
+    EXPECT(r, doc != NULL);
+    EXPECT(r, jstr(jget(doc, "verdict")) && strcmp(jstr(jget(doc, "verdict")), "ok") == 0);
+    EXPECT(r, jget(doc, "findings") && jget(doc, "findings")->t == J_ARR &&
+                  jlen(jget(doc, "findings")) == 0);
+    jv *oc = jget(jget(doc, "stats"), "outcomes");
+    EXPECT(r, jnum(jidx(oc, 0), 0) == 1 && jnum(jidx(oc, 1), 0) == 1);
+    jv_free(doc);
+    e2e_free(r);
+
+    /* A message race is a finding, but (by default) not an error. */
+    j = json_path("waitany");
+    r = EX("--json", j, "-n", "4", EXAMPLE("waitany_race.c"));
+    EXPECT_NO_ERROR_RACE(r);
+    doc = json_load(j);
+    EXPECT(r, doc != NULL);
+    EXPECT(r, jstr(jget(doc, "verdict")) && strcmp(jstr(jget(doc, "verdict")), "ok") == 0);
+    jv *f = jidx(jget(doc, "findings"), 0);
+    EXPECT(r, jlen(jget(doc, "findings")) == 1 && jstr(jget(f, "kind")) &&
+                  strcmp(jstr(jget(f, "kind")), "message_race") == 0);
+    EXPECT(r, jget(f, "location") && jget(f, "location")->t == J_NULL);
+    oc = jget(jget(doc, "stats"), "outcomes");
+    EXPECT(r, jnum(jidx(oc, 0), 0) == 6 && jnum(jidx(oc, 1), 0) == 6);
+    jv_free(doc);
+    e2e_free(r);
+
+    j = json_path("waitany_error");
+    r = EX("--divergence=error", "--json", j, "-n", "4", EXAMPLE("waitany_race.c"));
+    EXPECT_ERRORS(r, 1);
+    doc = json_load(j);
+    EXPECT(r, doc != NULL);
+    EXPECT(r, jstr(jget(doc, "verdict")) && strcmp(jstr(jget(doc, "verdict")), "error") == 0);
+    jv_free(doc);
+    e2e_free(r);
+
+    /* A deadlock names every blocked rank; unbuffered-only shows in outcomes. */
+    j = json_path("cycle");
+    r = EX("--json", j, "-n", "4", EXAMPLE("deadlock_cycle.c"));
+    EXPECT_ERRORS(r, 1);
+    doc = json_load(j);
+    f = jidx(jget(doc, "findings"), 0);
+    EXPECT(r, jstr(jget(f, "kind")) && strcmp(jstr(jget(f, "kind")), "deadlock") == 0);
+    EXPECT(r, jlen(jget(f, "ranks")) == 4);
+    oc = jget(jget(doc, "stats"), "outcomes");
+    EXPECT(r, jnum(jidx(oc, 0), -1) == 1 && jnum(jidx(oc, 1), -1) == 0);
+    jv_free(doc);
+    e2e_free(r);
+}
+
+static void test_trace_format(void) {
+    const char *dir = e2e_tmp("explore-traces");
+    e2e_result *r = EX("--trace-dir", dir, "-n", "4", EXAMPLE("mergesort.c"), "64");
+    EXPECT_ERRORS(r, 1);
+    char *f = EXPECT_XERROR(r, 1, "mpi_error", "truncated", NULL, NULL);
+    char *want = g_strdup_printf("  trace: %s/mergesort-", dir);
+    EXPECT_BLOCK_HAS(r, f, want); /* --trace-dir honoured */
+    g_free(want);
+    char *trace = FINDING_TRACE(r, f);
+    int steps = ordering_steps(f);
+    EXPECT(r, steps > 0);
+    EXPECT_TRACE_FILE(r, trace, "mpi_error", 4, "eager", steps);
+    char *text = trace ? e2e_read_file(trace) : NULL;
+    if (text) {
+        EXPECT(r, strstr(text, "\nargs 64\n") != NULL);
+        EXPECT(r, strstr(text, "\nprogram-sha256 ") != NULL);
+        char *loc = g_strdup_printf("\nfinding mpi_error mergesort.c:%d ",
+                                    e2e_marker_line("examples/mergesort.c", "// [RECV]"));
+        EXPECT(r, strstr(text, loc) != NULL);
+        g_free(loc);
+        /* step lines: "step <n> <kind> dst= src= tag= comm= choice=k/of at= from=" */
+        char *last = g_strdup_printf("\nstep %d deliver dst=0 src=2 ", steps);
+        EXPECT(r, strstr(text, last) != NULL);
+        g_free(last);
+        EXPECT(r, strstr(text, " choice=2/2 ") != NULL);
+    }
+    g_free(text);
+    g_free(trace);
+    g_free(f);
+    e2e_free(r);
+
+    /* The default directory: ./ordex-traces (relative to the working directory). */
+    r = EX("-n", "3", EXAMPLE("wildcard_deadlock.c"));
+    EXPECT_ERRORS(r, 1);
+    f = EXPECT_XERROR(r, 1, "deadlock", "deadlock", NULL, NULL);
+    EXPECT_BLOCK_HAS(r, f, "  trace: ordex-traces/wildcard_deadlock-");
+    trace = FINDING_TRACE(r, f);
+    EXPECT_TRACE_FILE(r, trace, "deadlock", 3, "eager", ordering_steps(f));
+    g_free(trace);
+    g_free(f);
+    e2e_free(r);
+
+    /* A given send mode is recorded as given. */
+    r = EX("--send-mode=rendezvous", "--trace-dir", dir, "-n", "3", EXAMPLE("deadlock_cycle.c"));
+    EXPECT_ERRORS(r, 1);
+    f = EXPECT_XERROR(r, 1, "deadlock", "deadlock", NULL, NULL);
+    trace = FINDING_TRACE(r, f);
+    EXPECT_TRACE_FILE(r, trace, "deadlock", 3, "rendezvous", ordering_steps(f));
+    g_free(trace);
+    g_free(f);
+    e2e_free(r);
+
+    /* Both orderings of a message race get a trace. */
+    r = EX("--trace-dir", dir, "-n", "3", EXAMPLE("waitany_race.c"));
+    EXPECT_NO_ERROR_RACE(r);
+    const char *p = strstr(r->out, "  traces: ");
+    char **paths = NULL;
+    if (p) {
+        char *line = g_strndup(p + strlen("  traces: "), strcspn(p + strlen("  traces: "), "\n"));
+        paths = g_strsplit(line, " ", -1);
+        g_free(line);
+    }
+    EXPECT(r, paths && g_strv_length(paths) == 2);
+    for (int i = 0; paths && paths[i]; i++) {
+        char *ap = abs_path(paths[i]);
+        EXPECT_TRACE_FILE(r, ap, "message_race", 3, "eager", -1);
+        g_free(ap);
+    }
+    g_strfreev(paths);
+    e2e_free(r);
+}
+
+static void test_bad_options(void) {
+    const char *ring = EXAMPLE("ring.c");
+    e2e_result *r = e2e_ordex_run("explore", "--strategy=bfs", "-n", "2", ring, NULL);
+    EXPECT_ONE_LINE_ERROR(r, "not available");
+    EXPECT_ERR_HAS(r, "bfs");
+    e2e_free(r);
+    r = e2e_ordex_run("explore", "--checkpoint=replay", "-n", "2", ring, NULL);
+    EXPECT_ONE_LINE_ERROR(r, "not available");
+    EXPECT_ERR_HAS(r, "replay");
+    e2e_free(r);
+    r = e2e_ordex_run("explore", "--checkpoint=criu", "-n", "2", ring, NULL);
+    EXPECT_ONE_LINE_ERROR(r, "criu");
+    e2e_free(r);
+    r = e2e_ordex_run("explore", "--max-states", "0", "-n", "2", ring, NULL);
+    EXPECT_ONE_LINE_ERROR(r, "--max-states");
+    e2e_free(r);
+    r = e2e_ordex_run("explore", "--divergence=bogus", "-n", "2", ring, NULL);
+    EXPECT_ONE_LINE_ERROR(r, "bogus");
+    e2e_free(r);
+    r = e2e_ordex_run("explore", "--send-mode=sometimes", "-n", "2", ring, NULL);
+    EXPECT_ONE_LINE_ERROR(r, "sometimes");
+    e2e_free(r);
+    /* The default strategy and checkpoint, named, are accepted. */
+    r = EX("--strategy=exhaustive", "--checkpoint=fork", "-n", "2", ring, "2");
+    EXPECT_NO_ERROR(r);
+    e2e_free(r);
+}
+
+static void test_incomplete(void) {
+    const char *j = json_path("incomplete");
+    e2e_result *r = e2e_ordex_run("explore", "--max-states", "1", "--json", j, "-n", "4",
+                                  EXAMPLE("benign_any_source.c"), NULL);
+    EXPECT_STATUS(r, 2);
+    EXPECT_OUT_HAS(r, "INCOMPLETE");
+    EXPECT_OUT_HAS(r, "--max-states");
+    EXPECT_OUT_LACKS(r, "no error exists");
+    EXPECT_OUT_LACKS(r, "error found");
+    EXPECT(r, count_findings(r->out) == 0);
+    jv *doc = json_load(j);
+    EXPECT(r, doc != NULL);
+    EXPECT(r, jstr(jget(doc, "verdict")) && strcmp(jstr(jget(doc, "verdict")), "incomplete") == 0);
+    EXPECT(r, jstr(jget(doc, "incomplete")) != NULL);
+    jv_free(doc);
+    e2e_free(r);
+}
+
+void e2e_add_explore_tests(CU_pSuite s) {
+    CU_add_test(s, "mergesort: truncation (n=4, n=3), none n=2", test_mergesort);
+    CU_add_test(s, "wildcard_deadlock: deadlock at [FROM2]", test_wildcard_deadlock);
+    CU_add_test(s, "waitany_race: race, 6 outcomes; --divergence", test_waitany_race);
+    CU_add_test(s, "probe_race: truncation at [RECV]", test_probe_race);
+    CU_add_test(s, "deadlock_cycle: deadlock only unbuffered", test_deadlock_cycle);
+    CU_add_test(s, "deadlock_else: deadlock n=3, none n=2", test_deadlock_else);
+    CU_add_test(s, "barrier_comm: deadlock", test_barrier_comm);
+    CU_add_test(s, "neighbor_exchange: race; --fixed none", test_neighbor_exchange);
+    CU_add_test(s, "neighbor_exchange: race with buffered sends too", test_neighbor_exchange_eager);
+    CU_add_test(s, "benign_any_source, benign_waitall: no error", test_benign);
+    CU_add_test(s, "bcast_sync: deadlock (header)", test_bcast_sync);
+    CU_add_test(s, "ring: no error", test_ring);
+    CU_add_test(s, "heat: no error", test_heat);
+    CU_add_test(s, "pingpong: no error", test_pingpong);
+    CU_add_test(s, "nbexchange: no error", test_nbexchange);
+    CU_add_test(s, "floyd_steinberg: no error", test_floyd_steinberg);
+    CU_add_test(s, "lu: no error", test_lu);
+    CU_add_test(s, "reduction sound: mergesort -n 4", test_red_mergesort4);
+    CU_add_test(s, "reduction sound: mergesort -n 3", test_red_mergesort3);
+    CU_add_test(s, "reduction sound: wildcard_deadlock -n 3", test_red_wildcard_deadlock);
+    CU_add_test(s, "reduction sound: waitany_race -n 4", test_red_waitany_race);
+    CU_add_test(s, "reduction sound: probe_race -n 3", test_red_probe_race3);
+    CU_add_test(s, "reduction sound: probe_race -n 4", test_red_probe_race4);
+    CU_add_test(s, "reduction sound: neighbor_exchange -n 3", test_red_neighbor_exchange);
+    CU_add_test(s, "reduction sound: neighbor_exchange --fixed", test_red_neighbor_fixed);
+    CU_add_test(s, "reduction sound: benign_any_source -n 3", test_red_benign_any_source);
+    CU_add_test(s, "reduction sound: benign_waitall -n 3", test_red_benign_waitall);
+    CU_add_test(s, "reduction sound: deadlock_cycle -n 3", test_red_deadlock_cycle);
+    CU_add_test(s, "reduction sound: deadlock_else -n 3", test_red_deadlock_else);
+    CU_add_test(s, "reduction sound: barrier_comm -n 4", test_red_barrier_comm);
+    CU_add_test(s, "reduction sound: bcast_sync -n 2", test_red_bcast_sync);
+    CU_add_test(s, "reduction sound: nbexchange -n 2", test_red_nbexchange);
+    CU_add_test(s, "reduction sound: floyd_steinberg -n 3", test_red_floyd_steinberg);
+    CU_add_test(s, "reduction sound: lu -n 3", test_red_lu);
+    CU_add_test(s, "reduction sound: heat -n 3", test_red_heat);
+    CU_add_test(s, "reduction sound: ring -n 3", test_red_ring);
+    CU_add_test(s, "reduction sound: crash_some_orderings -n 3", test_red_crash_some);
+    CU_add_test(s, "crash in some orderings: reported, exploration goes on",
+                test_crash_some_orderings);
+    CU_add_test(s, "livelock in some orderings: reported, exploration goes on", test_livelock_some);
+    CU_add_test(s, "--json: error report shape", test_json_error);
+    CU_add_test(s, "--json: ok, race, deadlock", test_json_ok_and_race);
+    CU_add_test(s, "trace files and --trace-dir", test_trace_format);
+    CU_add_test(s, "bad options: exit 2", test_bad_options);
+    CU_add_test(s, "--max-states 1: incomplete, exit 2", test_incomplete);
+}
