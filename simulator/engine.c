@@ -393,26 +393,24 @@ void sim_engine_fire(const sim_event *ev) {
 /* ---------------------------------------------------------------------- */
 /* Probes                                                                  */
 
-/* First visible matching message: the earliest sent (or, with --seed, the
- * first of a random source). */
-static GList *find_probe_match(int self, int source, int tag, sim_comm *comm) {
-    GList *first = NULL;
-    GPtrArray *cands = sim_g->rng ? g_ptr_array_new() : NULL;
+/* The message a probe sees.  With several sources' messages there, which one
+ * is a choice (MPI does not order messages of different senders): the
+ * earliest sent by default, every one of them under exploration, a random
+ * one with --seed. */
+static GList *find_probe_match(int self, int source, int tag, sim_comm *comm, const char *call) {
+    GPtrArray *cands = g_ptr_array_new();
     for (GList *ml = g_q[self].msgs.head; ml; ml = ml->next) {
         if (!msg_matches(ml->data, comm, source, tag) || overtaken(ml, comm, source, tag))
             continue;
-        if (!cands) {
-            first = ml;
-            break;
-        }
         g_ptr_array_add(cands, ml);
+        if (source != MPI_ANY_SOURCE)
+            break; /* one source: only its first message */
     }
-    if (cands) {
-        if (cands->len)
-            first = g_ptr_array_index(cands, g_rand_int_range(sim_g->rng, 0, (gint32)cands->len));
-        g_ptr_array_free(cands, TRUE);
-    }
-    return first;
+    GList *hit = NULL;
+    if (cands->len)
+        hit = g_ptr_array_index(cands, sim_choose((int)cands->len, call));
+    g_ptr_array_free(cands, TRUE);
+    return hit;
 }
 
 sim_message *sim_probe(int source, int tag, sim_comm *comm, bool block, bool take, bool *found,
@@ -428,7 +426,9 @@ sim_message *sim_probe(int source, int tag, sim_comm *comm, bool block, bool tak
         }
         return NULL;
     }
-    GList *hit = find_probe_match(self, source, tag, comm);
+    GList *hit = find_probe_match(self, source, tag, comm,
+                                  block ? (take ? "MPI_Mprobe" : "MPI_Probe")
+                                        : (take ? "MPI_Improbe" : "MPI_Iprobe"));
     if (!hit && block) {
         probe_rec *p = &g_q[self].probe;
         *p = (probe_rec){true, source, tag, comm, NULL};

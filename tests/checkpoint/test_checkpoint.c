@@ -1,0 +1,112 @@
+/*
+ * test_checkpoint.c - the state hash and the shared visited set.
+ */
+#include <CUnit/Basic.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "checkpoint/hash.h"
+#include "checkpoint/visited.h"
+
+static ckpt_hash hash_of(const void *p, size_t n) {
+    ckpt_hasher h;
+    ckpt_hasher_init(&h);
+    ckpt_hash_bytes(&h, p, n);
+    return ckpt_hasher_final(&h);
+}
+
+static void test_hash_deterministic_and_chunking(void) {
+    unsigned char buf[1000];
+    for (int i = 0; i < 1000; i++)
+        buf[i] = (unsigned char)(i * 7 + 3);
+    ckpt_hash whole = hash_of(buf, sizeof buf);
+    /* Feeding the same bytes in odd pieces gives the same hash. */
+    ckpt_hasher h;
+    ckpt_hasher_init(&h);
+    size_t pieces[] = {1, 15, 16, 17, 3, 200, 748};
+    size_t off = 0;
+    for (size_t i = 0; i < sizeof pieces / sizeof *pieces; i++) {
+        ckpt_hash_bytes(&h, buf + off, pieces[i]);
+        off += pieces[i];
+    }
+    CU_ASSERT_EQUAL(off, sizeof buf);
+    CU_ASSERT(ckpt_hash_equal(ckpt_hasher_final(&h), whole));
+    CU_ASSERT(ckpt_hash_equal(hash_of(buf, sizeof buf), whole));
+}
+
+static void test_hash_sensitivity(void) {
+    unsigned char a[64] = {0}, b[64] = {0};
+    ckpt_hash base = hash_of(a, sizeof a);
+    /* Every single-bit change changes both halves. */
+    for (int bit = 0; bit < 64 * 8; bit++) {
+        memcpy(b, a, sizeof a);
+        b[bit / 8] ^= (unsigned char)(1u << (bit % 8));
+        ckpt_hash x = hash_of(b, sizeof b);
+        CU_ASSERT(x.lo != base.lo && x.hi != base.hi);
+    }
+    /* Trailing zeros and length matter. */
+    CU_ASSERT(!ckpt_hash_equal(hash_of(a, 10), hash_of(a, 11)));
+    CU_ASSERT(!ckpt_hash_equal(hash_of(a, 0), hash_of(a, 1)));
+}
+
+static void test_visited_set(void) {
+    CU_ASSERT_FATAL(ckpt_visited_create(100));
+    bool full;
+    ckpt_hash h1 = {1, 2}, h2 = {3, 4}, zero = {0, 0};
+    CU_ASSERT_FALSE(ckpt_visited_check_insert(h1, &full));
+    CU_ASSERT_FALSE(full);
+    CU_ASSERT_TRUE(ckpt_visited_check_insert(h1, &full));
+    CU_ASSERT_TRUE(ckpt_visited_contains(h1));
+    CU_ASSERT_FALSE(ckpt_visited_contains(h2));
+    CU_ASSERT_FALSE(ckpt_visited_check_insert(zero, &full)); /* the zero hash is a state too */
+    CU_ASSERT_TRUE(ckpt_visited_contains(zero));
+    CU_ASSERT_EQUAL(ckpt_visited_count(), 2);
+    ckpt_visited_destroy();
+}
+
+static void test_visited_shared_across_fork(void) {
+    /* Snapshots are forked processes: what a child inserts, the parent sees. */
+    CU_ASSERT_FATAL(ckpt_visited_create(100));
+    ckpt_hash h = {42, 43};
+    pid_t pid = fork();
+    if (pid == 0) {
+        bool full;
+        ckpt_visited_check_insert(h, &full);
+        _exit(0);
+    }
+    int st;
+    waitpid(pid, &st, 0);
+    CU_ASSERT_TRUE(ckpt_visited_contains(h));
+    ckpt_visited_destroy();
+}
+
+static void test_visited_full(void) {
+    CU_ASSERT_FATAL(ckpt_visited_create(10)); /* rounded up to a 1024-slot table */
+    bool full = false;
+    size_t inserted = 0;
+    for (uint64_t i = 1; i < 5000 && !full; i++) {
+        ckpt_hash h = {i * 0x9e3779b97f4a7c15ull, i};
+        ckpt_visited_check_insert(h, &full);
+        if (!full)
+            inserted++;
+    }
+    CU_ASSERT_TRUE(full);
+    CU_ASSERT_EQUAL(inserted, 768); /* 3/4 of the slots */
+    ckpt_visited_destroy();
+}
+
+int main(void) {
+    CU_initialize_registry();
+    CU_pSuite s = CU_add_suite("checkpoint", NULL, NULL);
+    CU_add_test(s, "hash is deterministic whatever the chunking", test_hash_deterministic_and_chunking);
+    CU_add_test(s, "hash changes with every bit and the length", test_hash_sensitivity);
+    CU_add_test(s, "visited set insert and lookup", test_visited_set);
+    CU_add_test(s, "visited set is shared with forked snapshots", test_visited_shared_across_fork);
+    CU_add_test(s, "a full visited set says so", test_visited_full);
+    CU_basic_set_mode(CU_BRM_VERBOSE);
+    CU_basic_run_tests();
+    int failed = (int)CU_get_number_of_failures();
+    CU_cleanup_registry();
+    return failed != 0;
+}

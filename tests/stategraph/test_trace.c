@@ -1,0 +1,125 @@
+/*
+ * test_trace.c - trace files: writing, reading back, rejecting bad ones.
+ */
+#include <CUnit/Basic.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "simulator/sim.h"
+#include "stategraph/trace.h"
+
+static char *g_dir;
+
+static char *path_of(const char *name) { return g_build_filename(g_dir, name, NULL); }
+
+static GArray *sample_steps(void) {
+    GArray *a = g_array_new(FALSE, TRUE, sizeof(sg_step));
+    sg_step s1 = {SIM_EV_DELIVER, 1, 0, 6, 0, 0, 0, NULL, 0, 1};
+    sg_step s2 = {SIM_EV_DELIVER, 0, 2, 7, 0, 0, 0, NULL, 1, 2};
+    sg_step s3 = {SG_STEP_CHOICE, 0, -1, -1, -1, 0, 0, "MPI_Waitany", 2, 3};
+    sg_step s4 = {SIM_EV_COLLECTIVE, 0, -1, -1, 3, 0, 0, "MPI_Bcast", 0, 1};
+    g_array_append_val(a, s1);
+    g_array_append_val(a, s2);
+    g_array_append_val(a, s3);
+    g_array_append_val(a, s4);
+    return a;
+}
+
+static char *write_sample(const char *name) {
+    char *p = path_of(name);
+    char *so = path_of("prog.so");
+    g_file_set_contents(so, "not really a program", -1, NULL);
+    char *args[] = {"64", "two words"};
+    sg_trace_header h = {"/src/prog.c", so, 4, 2, args, "rendezvous", 65536};
+    GArray *steps = sample_steps();
+    CU_ASSERT(sg_trace_write(p, &h, "mpi_error", "prog.c:12", "rank 0: truncated", steps));
+    g_array_free(steps, TRUE);
+    g_free(so);
+    return p;
+}
+
+static void test_round_trip(void) {
+    char *p = write_sample("a.trace");
+    sg_trace t;
+    char *err = NULL;
+    CU_ASSERT_FATAL(sg_trace_read(p, &t, &err));
+    CU_ASSERT_STRING_EQUAL(t.program, "/src/prog.c");
+    CU_ASSERT_EQUAL(t.nranks, 4);
+    CU_ASSERT_STRING_EQUAL(t.send_mode, "rendezvous");
+    CU_ASSERT_EQUAL(t.eager_limit, 65536);
+    CU_ASSERT_EQUAL(g_strv_length(t.args), 2);
+    CU_ASSERT_STRING_EQUAL(t.args[1], "two words");
+    char *sha = path_of("prog.so");
+    char *digest = sg_file_sha256(sha);
+    CU_ASSERT_STRING_EQUAL(t.sha256, digest);
+    g_free(digest);
+    g_free(sha);
+    CU_ASSERT_PTR_NOT_NULL(t.finding);
+    CU_ASSERT_EQUAL_FATAL(t.steps->len, 4);
+    sg_trace_step *s = &g_array_index(t.steps, sg_trace_step, 1);
+    CU_ASSERT_EQUAL(s->kind, SIM_EV_DELIVER);
+    CU_ASSERT_EQUAL(s->dst, 0);
+    CU_ASSERT_EQUAL(s->src, 2);
+    CU_ASSERT_EQUAL(s->tag, 7);
+    CU_ASSERT_EQUAL(s->choice, 2);
+    CU_ASSERT_EQUAL(s->nalts, 2);
+    s = &g_array_index(t.steps, sg_trace_step, 2);
+    CU_ASSERT_EQUAL(s->kind, SG_STEP_CHOICE);
+    CU_ASSERT_STRING_EQUAL(s->call, "MPI_Waitany");
+    CU_ASSERT_EQUAL(s->choice, 3);
+    s = &g_array_index(t.steps, sg_trace_step, 3);
+    CU_ASSERT_EQUAL(s->kind, SIM_EV_COLLECTIVE);
+    CU_ASSERT_EQUAL(s->comm, 3);
+    sg_trace_free(&t);
+    g_free(p);
+}
+
+/* Rewrites the sample with `from` replaced by `to` and expects a rejection
+ * whose message contains `why`. */
+static void expect_rejected(const char *from, const char *to, const char *why) {
+    char *p = write_sample("b.trace");
+    char *text;
+    g_file_get_contents(p, &text, NULL, NULL);
+    GString *s = g_string_new(text);
+    g_string_replace(s, from, to, 1);
+    g_file_set_contents(p, s->str, -1, NULL);
+    sg_trace t;
+    char *err = NULL;
+    CU_ASSERT_FALSE(sg_trace_read(p, &t, &err));
+    CU_ASSERT_PTR_NOT_NULL(err);
+    if (err) {
+        CU_ASSERT_PTR_NOT_NULL(strstr(err, why));
+        CU_ASSERT_PTR_NOT_NULL(strstr(err, p)); /* names the file */
+    }
+    g_free(err);
+    g_string_free(s, TRUE);
+    g_free(text);
+    g_free(p);
+}
+
+static void test_rejections(void) {
+    expect_rejected("ordex-trace 1", "ordex-trace 7", "not supported");
+    expect_rejected("ordex-trace 1", "hello", "not an ordex trace");
+    expect_rejected("step 2 deliver", "step 2 teleport", "unknown step kind");
+    expect_rejected("step 2 deliver", "step 5 deliver", "expected step 2");
+    expect_rejected("choice=2/2", "choice=3/2", "choice=");
+    expect_rejected("end 4", "end 9", "ends after 4 steps");
+    expect_rejected("end 4\n", "", "truncated");
+    expect_rejected("ranks 4", "ranks zero", "ranks");
+    expect_rejected("send-mode rendezvous", "send-mode maybe", "send-mode");
+    expect_rejected("dst=1", "dst=x", "not a number");
+}
+
+int main(void) {
+    g_dir = g_dir_make_tmp("ordex-trace-test-XXXXXX", NULL);
+    CU_initialize_registry();
+    CU_pSuite s = CU_add_suite("trace", NULL, NULL);
+    CU_add_test(s, "a trace reads back as written", test_round_trip);
+    CU_add_test(s, "bad traces are rejected with file and reason", test_rejections);
+    CU_basic_set_mode(CU_BRM_VERBOSE);
+    CU_basic_run_tests();
+    int failed = (int)CU_get_number_of_failures();
+    CU_cleanup_registry();
+    return failed != 0;
+}
