@@ -16,7 +16,9 @@
 #define K3 0x165667b19e3779f9ull
 #define K4 0xd6e8feb86659fd93ull
 
-static inline uint64_t rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+static inline uint64_t rotl(uint64_t x, int r) {
+    return (x << r) | (x >> (64 - r));
+}
 
 static inline uint64_t load64(const unsigned char *p) {
     uint64_t v;
@@ -56,7 +58,9 @@ void ckpt_hash_bytes(ckpt_hasher *h, const void *data, size_t len) {
     h->ntail = (unsigned)len;
 }
 
-void ckpt_hash_u64(ckpt_hasher *h, uint64_t v) { ckpt_hash_bytes(h, &v, sizeof v); }
+void ckpt_hash_u64(ckpt_hasher *h, uint64_t v) {
+    ckpt_hash_bytes(h, &v, sizeof v);
+}
 
 void ckpt_hash_feed(void *hasher, const void *data, size_t len) {
     ckpt_hash_bytes(hasher, data, len);

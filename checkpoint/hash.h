@@ -16,8 +16,8 @@ typedef struct ckpt_hash {
 } ckpt_hash;
 
 typedef struct ckpt_hasher {
-    uint64_t a, b;   /* the two lanes */
-    uint64_t total;  /* bytes fed so far */
+    uint64_t a, b;  /* the two lanes */
+    uint64_t total; /* bytes fed so far */
     unsigned char tail[16];
     unsigned ntail;
 } ckpt_hasher;
@@ -30,6 +30,8 @@ ckpt_hash ckpt_hasher_final(const ckpt_hasher *h);
 /* Adapter with the shape of a digest callback: feeds bytes into a hasher. */
 void ckpt_hash_feed(void *hasher, const void *data, size_t len);
 
-static inline int ckpt_hash_equal(ckpt_hash x, ckpt_hash y) { return x.lo == y.lo && x.hi == y.hi; }
+static inline int ckpt_hash_equal(ckpt_hash x, ckpt_hash y) {
+    return x.lo == y.lo && x.hi == y.hi;
+}
 
 #endif

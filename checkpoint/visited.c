@@ -24,8 +24,8 @@ bool ckpt_visited_create(size_t capacity) {
     while (n < capacity + capacity / 3)
         n <<= 1;
     g_bytes = sizeof(table) + n * sizeof(ckpt_hash);
-    void *p = mmap(NULL, g_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE,
-                   -1, 0);
+    void *p = mmap(NULL, g_bytes, PROT_READ | PROT_WRITE,
+                   MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED)
         return false;
     g_t = p;
@@ -73,4 +73,6 @@ bool ckpt_visited_contains(ckpt_hash h) {
     }
 }
 
-size_t ckpt_visited_count(void) { return g_t ? g_t->count : 0; }
+size_t ckpt_visited_count(void) {
+    return g_t ? g_t->count : 0;
+}

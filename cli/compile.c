@@ -65,8 +65,8 @@ static int run_compiler(GPtrArray *argv, bool quiet) {
     GError *err = NULL;
     char *errout = NULL;
     bool ok = g_spawn_sync(NULL, (char **)argv->pdata, NULL,
-                           G_SPAWN_SEARCH_PATH | G_SPAWN_CHILD_INHERITS_STDIN,
-                           NULL, NULL, NULL, quiet ? &errout : NULL, &status, &err);
+                           G_SPAWN_SEARCH_PATH | G_SPAWN_CHILD_INHERITS_STDIN, NULL, NULL, NULL,
+                           quiet ? &errout : NULL, &status, &err);
     if (!ok) {
         fprintf(stderr, "ordexcc: cannot run the C compiler %s: %s (install gcc)\n",
                 (char *)argv->pdata[0], err->message);

@@ -131,8 +131,8 @@ static gint path_order(gconstpointer pa, gconstpointer pb) {
 /* Finds two error-free orderings of one pass with different outcomes and the
  * longest common prefix: in the order of their choices, such a pair is always
  * adjacent to some pair of neighbours with different outcomes. */
-static bool find_divergence(GPtrArray *leaves, int pass, sg_leaf **a, sg_leaf **b,
-                            guint *prefix, int *noutcomes) {
+static bool find_divergence(GPtrArray *leaves, int pass, sg_leaf **a, sg_leaf **b, guint *prefix,
+                            int *noutcomes) {
     GPtrArray *ok = g_ptr_array_new();
     GHashTable *outcomes = g_hash_table_new(g_int64_hash, g_int64_equal);
     for (guint i = 0; i < leaves->len; i++) {
@@ -192,8 +192,7 @@ int ordex_explore(int argc, char **argv) {
         else if (strcmp(o.strategy, "random") == 0)
             strategy = SG_RANDOM;
         else if (strcmp(o.strategy, "exhaustive") != 0) {
-            fprintf(stderr,
-                    "ordex explore: --strategy=%s: %s\n", o.strategy,
+            fprintf(stderr, "ordex explore: --strategy=%s: %s\n", o.strategy,
                     strcmp(o.strategy, "dfs-branches") == 0
                         ? "not available in this version (exhaustive, bfs and random are)"
                         : "unknown strategy (exhaustive, bfs or random)");
@@ -211,8 +210,7 @@ int ordex_explore(int argc, char **argv) {
             const char *cargv[] = {"criu", "check", NULL};
             bool ran = g_spawn_sync(NULL, (char **)cargv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
                                     &outp, &errp, &st, NULL);
-            fprintf(stderr,
-                    "ordex explore: --checkpoint=criu: %s; use --checkpoint=fork\n",
+            fprintf(stderr, "ordex explore: --checkpoint=criu: %s; use --checkpoint=fork\n",
                     !ran ? "criu is not installed (Debian package criu)"
                     : g_spawn_check_wait_status(st, NULL)
                         ? "criu works on this kernel, but ordex's CRIU backend is not available "
@@ -261,6 +259,7 @@ int ordex_explore(int argc, char **argv) {
     eo.runs = o.runs;
     eo.replay_checkpoints = replay_ckpt;
     eo.graph = o.graph != NULL;
+    eo.async_progress = o.async_progress;
     sg_explore_result res;
     char *err = NULL;
     if (!sg_explore(&eo, &res, &err)) {
@@ -283,6 +282,7 @@ int ordex_explore(int argc, char **argv) {
     rcx.th.argc = eo.argc - 1;
     rcx.th.argv = eo.argv + 1;
     rcx.th.eager_limit = o.eager_limit;
+    rcx.th.async_progress = o.async_progress;
     rcx.trace_dir = g_strdup(o.trace_dir ? o.trace_dir : "ordex-traces");
     rcx.json_findings = g_string_new(NULL);
     FILE *out = stdout;
@@ -294,7 +294,8 @@ int ordex_explore(int argc, char **argv) {
             continue;
         errors++;
         const char *kind = sim_finding_kind_name(f->kind);
-        fprintf(out, "ERROR [%s] %s%s\n", kind, f->message, buffering_note(&o, f->pass, f->message));
+        fprintf(out, "ERROR [%s] %s%s\n", kind, f->message,
+                buffering_note(&o, f->pass, f->message));
         if (f->location)
             fprintf(out, "  at %s\n", f->location);
         if (f->details)
@@ -342,8 +343,8 @@ int ordex_explore(int argc, char **argv) {
             fprintf(out, "  traces: %s %s\n", ta, tb);
         const sg_step *d = &g_array_index(a->path, sg_step, prefix < a->path->len ? prefix : 0);
         int ranks[1] = {d->dst};
-        char *msg = g_strdup_printf("the outcome depends on the message ordering (%d outcomes)",
-                                    noutcomes);
+        char *msg =
+            g_strdup_printf("the outcome depends on the message ordering (%d outcomes)", noutcomes);
         json_finding(&rcx, "message_race", ranks, 1, msg, NULL, ta);
         g_free(msg);
         g_free(ta);
@@ -357,17 +358,17 @@ int ordex_explore(int argc, char **argv) {
         fprintf(out, "INCOMPLETE: %s; what is reported covers only the orderings explored\n",
                 res.incomplete_why);
     fprintf(out,
-            "ordex explore: %d ranks, %s%s: %" G_GUINT64_FORMAT " branching states, %" G_GUINT64_FORMAT
-            " transitions, %" G_GUINT64_FORMAT " orderings run to the end, %" G_GUINT64_FORMAT
+            "ordex explore: %d ranks, %s%s: %" G_GUINT64_FORMAT
+            " branching states, %" G_GUINT64_FORMAT " transitions, %" G_GUINT64_FORMAT
+            " orderings run to the end, %" G_GUINT64_FORMAT
             " merged into known states, %" G_GUINT64_FORMAT " snapshots, peak %.1f MiB, %.2f s%s\n",
             o.nranks,
             strategy == SG_BFS      ? "one ordering (messages delivered in send order)"
             : strategy == SG_RANDOM ? "random orderings"
             : eo.por                ? "with partial-order reduction"
                                     : "without reduction",
-            replay_ckpt ? " (replay checkpoints)" : "", res.states,
-            res.transitions, res.paths, res.merged, res.snapshots,
-            (double)res.peak_rss / (1 << 20), res.elapsed_s,
+            replay_ckpt ? " (replay checkpoints)" : "", res.states, res.transitions, res.paths,
+            res.merged, res.snapshots, (double)res.peak_rss / (1 << 20), res.elapsed_s,
             eo.both_send_modes ? ", standard sends both buffered and unbuffered" : "");
     if (errors)
         fprintf(out, "ordex explore: %d error%s found\n", errors, errors == 1 ? "" : "s");
@@ -398,7 +399,8 @@ int ordex_explore(int argc, char **argv) {
             j,
             "  \"stats\": {\"states\": %" G_GUINT64_FORMAT ", \"transitions\": %" G_GUINT64_FORMAT
             ", \"paths\": %" G_GUINT64_FORMAT ", \"merged\": %" G_GUINT64_FORMAT
-            ", \"snapshots\": %" G_GUINT64_FORMAT ", \"elapsed_s\": %.6f, \"peak_rss_bytes\": %" G_GUINT64_FORMAT
+            ", \"snapshots\": %" G_GUINT64_FORMAT
+            ", \"elapsed_s\": %.6f, \"peak_rss_bytes\": %" G_GUINT64_FORMAT
             ", \"por\": %s, \"outcomes\": [%d, %d]}",
             res.states, res.transitions, res.paths, res.merged, res.snapshots, res.elapsed_s,
             res.peak_rss, eo.por ? "true" : "false", outcomes[0], outcomes[1]);

@@ -70,10 +70,15 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, in
     char *json = NULL;
     char *max_states = NULL, *max_memory = NULL, *divergence = NULL;
     double max_time = 0;
-    gboolean no_por = FALSE;
+    gboolean no_por = FALSE, async_progress = FALSE;
     char *trace_dir = NULL, *strategy = NULL, *checkpoint = NULL, *graph = NULL;
     int runs = 10;
     GOptionEntry explore_entries[] = {
+        {"async-progress", 0, 0, G_OPTION_ARG_NONE, &async_progress,
+         "Also explore messages landing in posted receives while the receiver computes "
+         "(finds programs that touch a receive buffer before the receive completes; more "
+         "states)",
+         NULL},
         {"no-por", 0, 0, G_OPTION_ARG_NONE, &no_por,
          "Turn partial-order reduction off (branch on every enabled event)", NULL},
         {"max-states", 0, 0, G_OPTION_ARG_STRING, &max_states,
@@ -228,6 +233,7 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, in
         goto out;
     }
     o->no_por = no_por;
+    o->async_progress = async_progress;
     if (runs < 1) {
         fprintf(stderr, "ordex %s: --runs %d: must be at least 1\n", cmd, runs);
         rc = 2;

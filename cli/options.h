@@ -24,6 +24,7 @@ typedef struct ordex_opts {
     bool send_mode_given;
     /* explore */
     bool no_por;
+    bool async_progress;
     uint64_t max_states;
     double max_time;
     size_t max_memory;

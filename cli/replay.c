@@ -124,6 +124,7 @@ int ordex_replay(int argc, char **argv) {
                                                              : SIM_SEND_EAGER_BELOW_LIMIT;
     cfg.eager_limit = t.eager_limit ? t.eager_limit : 65536;
     cfg.exploring = true; /* the same simulated times as when the trace was made */
+    cfg.async_progress = t.async_progress;
     sim_create(&cfg);
     sg_replay rp = {&t, stop_at, 0, NULL, false};
     sched_run_result r = sg_replay_run(&rp);

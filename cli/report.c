@@ -24,8 +24,9 @@ void ordex_print_findings(FILE *out, GPtrArray *findings, const ordex_run_summar
             "%.3f s to simulate; %s\n",
             sum->nranks, sum->nranks == 1 ? "" : "s", sum->messages, sum->predicted_s,
             sum->elapsed_s,
-            findings->len == 0 ? "no error found"
-                               : findings->len == 1 ? "1 error found" : "errors found");
+            findings->len == 0   ? "no error found"
+            : findings->len == 1 ? "1 error found"
+                                 : "errors found");
 }
 
 static void json_string(GString *s, const char *text) {
@@ -82,7 +83,8 @@ bool ordex_write_json(const char *path, GPtrArray *findings, const ordex_run_sum
     }
     g_string_append_printf(s,
                            "%s],\n  \"stats\": {\"ranks\": %d, \"messages\": %" G_GUINT64_FORMAT
-                           ", \"events\": %" G_GUINT64_FORMAT ", \"context_switches\": %" G_GUINT64_FORMAT
+                           ", \"events\": %" G_GUINT64_FORMAT
+                           ", \"context_switches\": %" G_GUINT64_FORMAT
                            ", \"predicted_time_s\": %.9f, \"elapsed_s\": %.6f, "
                            "\"peak_rss_bytes\": %" G_GUINT64_FORMAT "}\n}\n",
                            findings->len ? "\n  " : "", sum->nranks, sum->messages, sum->events,

@@ -20,8 +20,7 @@ typedef struct ordex_run_summary {
     uint64_t peak_rss_bytes;
 } ordex_run_summary;
 
-void ordex_print_findings(FILE *out, GPtrArray *findings, const ordex_run_summary *sum,
-                          bool quiet);
+void ordex_print_findings(FILE *out, GPtrArray *findings, const ordex_run_summary *sum, bool quiet);
 
 /* Writes {"verdict": "ok"|"error", "findings": [...], "stats": {...}}. */
 bool ordex_write_json(const char *path, GPtrArray *findings, const ordex_run_summary *sum);

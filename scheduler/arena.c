@@ -90,7 +90,9 @@ void sched_arenas_release(void) {
     sched_arena_current = NULL;
 }
 
-sched_arena *sched_arena_of(int rank) { return &g_arenas[rank]; }
+sched_arena *sched_arena_of(int rank) {
+    return &g_arenas[rank];
+}
 
 sched_arena *sched_arena_owning(const void *p) {
     const char *c = p;
@@ -237,9 +239,19 @@ void sched_arena_free(void *p) {
     a->free_lists[outer->cls] = f;
 }
 
-size_t sched_arena_usable(const void *p) { return ((const chunk_hdr *)p - 1)->size; }
+size_t sched_arena_usable(const void *p) {
+    return ((const chunk_hdr *)p - 1)->size;
+}
 
-size_t sched_arena_in_use(const sched_arena *a) { return a->in_use; }
-size_t sched_arena_extent(const sched_arena *a) { return (size_t)(a->bump - a->base); }
-bool sched_arena_exhausted(const sched_arena *a) { return a->exhausted; }
-const void *sched_arena_base(const sched_arena *a) { return a->base; }
+size_t sched_arena_in_use(const sched_arena *a) {
+    return a->in_use;
+}
+size_t sched_arena_extent(const sched_arena *a) {
+    return (size_t)(a->bump - a->base);
+}
+bool sched_arena_exhausted(const sched_arena *a) {
+    return a->exhausted;
+}
+const void *sched_arena_base(const sched_arena *a) {
+    return a->base;
+}

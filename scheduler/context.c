@@ -1,8 +1,10 @@
 /*
- * context.c - fiber stacks and the first frame of a new context.
+ * context.c - context stacks, the first frame of a new fiber, and the choice
+ * between the fiber and thread backends (context_thread.c).
  */
 #include "scheduler/context.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -14,6 +16,12 @@
 
 void sched_ctx_switch_sp(void **save_sp, void *new_sp);
 void sched_ctx_start(void);
+
+/* One flag for the whole process: a run uses one backend throughout. */
+static bool g_threads;
+
+void sched_ctx_use_threads(bool on) { g_threads = on; }
+bool sched_ctx_threads(void) { return g_threads; }
 
 bool sched_ctx_make(sched_ctx *ctx, size_t stack_size, void (*fn)(void *), void *arg) {
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -32,7 +40,6 @@ bool sched_ctx_make(sched_ctx *ctx, size_t stack_size, void (*fn)(void *), void 
     ctx->stack_base = base;
     ctx->guard_size = page;
     ctx->stack_size = stack_size;
-
     uintptr_t top = ((uintptr_t)base + page + stack_size) & ~(uintptr_t)15;
     uint64_t *slot = (uint64_t *)(top - 24); /* return address for the first switch */
     slot[0] = (uint64_t)(uintptr_t)sched_ctx_start;
@@ -49,10 +56,27 @@ bool sched_ctx_make(sched_ctx *ctx, size_t stack_size, void (*fn)(void *), void 
 #ifdef ORDEX_HAVE_VALGRIND
     ctx->valgrind_id = VALGRIND_STACK_REGISTER(base + page, base + page + stack_size);
 #endif
+    /* A thread context runs the very same fiber, on the same stack, from a
+     * thread of its own: its stack (and so how deep a rank can recurse before
+     * it overflows, and what a backtrace shows) is the same with both
+     * backends, and the thread's own bookkeeping stays off it. */
+    if (g_threads && !sched_ctx_thread_start(ctx)) {
+        int e = errno;
+        sched_ctx_destroy(ctx);
+        errno = e;
+        return false;
+    }
     return true;
 }
 
+void sched_ctx_set_name(sched_ctx *ctx, const char *name) {
+    if (ctx->thread)
+        sched_ctx_thread_name(ctx, name);
+}
+
 void sched_ctx_destroy(sched_ctx *ctx) {
+    if (ctx->thread) /* its stack may be unmapped only once the thread is gone */
+        sched_ctx_thread_end(ctx);
     if (!ctx->stack_base)
         return;
 #ifdef ORDEX_HAVE_VALGRIND
@@ -69,4 +93,13 @@ bool sched_ctx_in_guard(const sched_ctx *ctx, const void *addr) {
     return b && a >= b - 65536 && a < b + ctx->guard_size;
 }
 
-void sched_ctx_switch(sched_ctx *from, sched_ctx *to) { sched_ctx_switch_sp(&from->sp, to->sp); }
+bool sched_ctx_on_thread(const sched_ctx *ctx) {
+    return !g_threads || sched_ctx_thread_is_self(ctx);
+}
+
+void sched_ctx_switch(sched_ctx *from, sched_ctx *to) {
+    if (g_threads)
+        sched_ctx_thread_switch(from, to);
+    else
+        sched_ctx_switch_sp(&from->sp, to->sp);
+}

@@ -105,11 +105,17 @@ void *aligned_alloc(size_t align, size_t size) {
     return aligned(align, size);
 }
 
-void *memalign(size_t align, size_t size) { return aligned(align, size); }
+void *memalign(size_t align, size_t size) {
+    return aligned(align, size);
+}
 
-void *valloc(size_t size) { return aligned(4096, size); }
+void *valloc(size_t size) {
+    return aligned(4096, size);
+}
 
-void *pvalloc(size_t size) { return aligned(4096, (size + 4095) & ~(size_t)4095); }
+void *pvalloc(size_t size) {
+    return aligned(4096, (size + 4095) & ~(size_t)4095);
+}
 
 size_t malloc_usable_size(void *p) {
     if (!p)

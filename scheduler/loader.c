@@ -10,9 +10,9 @@
 #include <fcntl.h>
 #include <glib.h>
 #include <link.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -43,8 +43,8 @@ static bool read_program(const char *path, char **err) {
         g_free(bytes);
         return false;
     }
-    if (eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_machine != EM_X86_64 ||
-        eh->e_type != ET_DYN || eh->e_phoff + (size_t)eh->e_phnum * sizeof(Elf64_Phdr) > len) {
+    if (eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_machine != EM_X86_64 || eh->e_type != ET_DYN ||
+        eh->e_phoff + (size_t)eh->e_phnum * sizeof(Elf64_Phdr) > len) {
         *err = g_strdup_printf("%s: not a program built by ordexcc (not an x86-64 shared "
                                "object); build it with: ordexcc -o prog.so prog.c",
                                path);
@@ -214,7 +214,8 @@ bool sched_image_load(const char *path, bool keep_files, sched_image *img, char 
     if (!h) {
         const char *why = dlerror();
         const char *undef = why ? strstr(why, "undefined symbol: ") : NULL;
-        if (undef && (g_str_has_prefix(undef + 18, "MPI_") || g_str_has_prefix(undef + 18, "PMPI_")))
+        if (undef &&
+            (g_str_has_prefix(undef + 18, "MPI_") || g_str_has_prefix(undef + 18, "PMPI_")))
             *err = g_strdup_printf("%s: the program calls %s, which ordex does not implement", path,
                                    undef + 18);
         else if (undef)

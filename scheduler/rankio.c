@@ -12,7 +12,9 @@ static FILE *g_out, *g_err;
 static bool g_tag;
 static bool g_discard;
 
-void rankio_discard(bool discard) { g_discard = discard; }
+void rankio_discard(bool discard) {
+    g_discard = discard;
+}
 
 typedef struct cookie {
     rankio_stream *s;

@@ -16,8 +16,8 @@ typedef struct rankio_stream {
     FILE *out, *err;
     GString *pending_out, *pending_err; /* partial last lines */
     int rank;
-    guint64 bytes_out;                  /* everything the rank wrote to stdout */
-    guint32 hash_out;                   /* running hash of that output */
+    guint64 bytes_out; /* everything the rank wrote to stdout */
+    guint32 hash_out;  /* running hash of that output */
 } rankio_stream;
 
 void rankio_init(FILE *out, FILE *err, bool tag);

@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
@@ -69,6 +70,11 @@ static sched_fault *g_protect_fault;
 
 static char *g_altstack;
 
+/* The running rank, -1 while the scheduler runs: a plain global of the
+ * executable so that a debugger can test it in breakpoint conditions
+ * (`break prog.c:42 if ordex_rank == 1`). */
+int ordex_rank = -1;
+
 static void ready_push(int id) {
     g_ready[(g_ready_head + g_ready_len) % g_nranks] = id;
     g_ready_len++;
@@ -99,11 +105,13 @@ const sched_fault *sched_rank_fault(int rank) { return &g_ranks[rank].fault; }
 void sched_set_exit_hook(sched_exit_hook hook) { g_exit_hook = hook; }
 void sched_set_fail_hook(sched_fail_hook hook) { g_fail_hook = hook; }
 void sched_request_stop(void) { g_stop = true; }
+void sched_clear_stop(void) { g_stop = false; }
 
 /* Switches from the running rank back to the scheduler. */
 static void switch_out(void) {
     sched_rank *r = g_current;
     g_current = NULL;
+    ordex_rank = -1;
     sched_arena_current = NULL;
     stdout = g_real_stdout;
     stderr = g_real_stderr;
@@ -114,6 +122,7 @@ static void switch_out(void) {
 /* Resumes rank r from the scheduler. */
 static void switch_in(sched_rank *r) {
     g_current = r;
+    ordex_rank = r->id;
     r->state = SCHED_RUNNING;
     r->woken = false;
     sched_arena_current = r->sim_depth > 0 ? NULL : sched_arena_of(r->id);
@@ -221,7 +230,8 @@ static void on_fault(int sig, siginfo_t *si, void *uctx) {
         siglongjmp(*g_protect_jmp, 1);
     }
     sched_rank *r = g_current;
-    if (!r) { /* a fault in ordex itself: die the ordinary way */
+    /* With threads, a fault on any thread but the running rank's is ordex's. */
+    if (!r || !sched_ctx_on_thread(&r->ctx)) { /* a fault in ordex itself: die the ordinary way */
         signal(sig, SIG_DFL);
         raise(sig);
         return;
@@ -248,6 +258,12 @@ static void arm_timer(void) {
 /* A tick of the profiling timer: ends a rank that has run too long. */
 static void on_tick(int sig, siginfo_t *si, void *uctx) {
     sched_rank *r = g_current;
+    /* With threads the kernel may hand the tick to a parked thread; only the
+     * running rank's own thread can end it (it parks where it stands).  The
+     * tick is not lost for good: ticks follow the CPU time of the thread that
+     * uses it, which is the running one. */
+    if (r && !sched_ctx_on_thread(&r->ctx))
+        return;
     if (!r || r->sim_depth > 0 || g_epoch != g_tick_epoch) {
         g_tick_epoch = g_epoch;
         g_ticks = 0;
@@ -324,6 +340,7 @@ bool sched_protected(void (*fn)(void *), void *arg, sched_fault *fault) {
 bool sched_init(const sched_options *opt, char **err) {
     g_opt = *opt;
     g_nranks = opt->nranks;
+    sched_ctx_use_threads(opt->threads);
     g_program = g_strdup(opt->program);
     g_real_stdout = stdout;
     g_real_stderr = stderr;
@@ -354,12 +371,28 @@ bool sched_init(const sched_options *opt, char **err) {
             return false;
         }
         if (!sched_ctx_make(&r->ctx, opt->stack_size, rank_entry, r)) {
-            *err = g_strdup_printf("cannot map a %zu-byte stack for rank %d: %s (lower "
-                                   "--stack-size or the rank count)",
-                                   opt->stack_size, i, g_strerror(errno));
+            *err = opt->threads && errno == EAGAIN
+                       ? g_strdup_printf("cannot start a thread for rank %d: %s (lower the rank "
+                                         "count, or run without --threads)",
+                                         i, g_strerror(errno))
+                       : g_strdup_printf("cannot map a %zu-byte stack for rank %d: %s (lower "
+                                         "--stack-size or the rank count)",
+                                         opt->stack_size, i, g_strerror(errno));
             return false;
         }
+        char name[16];
+        snprintf(name, sizeof name, "rank %d", i);
+        sched_ctx_set_name(&r->ctx, name);
         rankio_open(&r->io, i);
+        if (opt->threads) {
+            /* A rank's streams are used by one thread at a time, but not
+             * always the same one: the scheduler flushes them after the rank
+             * crashed or ran away, possibly in the middle of a printf that
+             * still holds the stream's lock (with fibers that lock is taken
+             * again by its owner, the one thread). */
+            __fsetlocking(r->io.out, FSETLOCKING_BYCALLER);
+            __fsetlocking(r->io.err, FSETLOCKING_BYCALLER);
+        }
         /* Each rank gets its own argv, in its own heap, as a process would. */
         sched_arena *a = sched_arena_of(i);
         r->argv = sched_arena_malloc(a, sizeof(char *) * (size_t)(opt->argc + 1));
@@ -394,6 +427,7 @@ void sched_fini(void) {
             sched_ctx_destroy(&g_ranks[i].ctx);
             rankio_close(&g_ranks[i].io);
         }
+        sched_ctx_destroy(&g_main_ctx);
         restore_handlers();
     }
     /* Program copies stay loaded: their code may still be referenced by

@@ -2,7 +2,8 @@
  * sched.h - ranks as cooperatively scheduled contexts, and the run loop.
  *
  * Every rank runs the program's main() in its own context inside one OS
- * thread; exactly one rank runs at a time, and it runs until it blocks in an
+ * thread (or, with sched_options.threads, in an OS thread of its own, for
+ * debuggers); exactly one rank runs at a time, and it runs until it blocks in an
  * MPI call (sched_block) or ends.  When no rank is ready, the run loop asks
  * the strategy's callback to fire one enabled event (which wakes ranks); when
  * the callback finds none while ranks are still blocked, the run is stuck.
@@ -62,6 +63,8 @@ typedef struct sched_options {
     int argc;             /* program arguments, argv[0] included */
     char **argv;
     FILE *out, *err;      /* where rank output is forwarded */
+    bool threads;         /* run each rank in an OS thread named "rank N", one at a
+                             time (for debuggers; not fork-safe), instead of fibers */
 } sched_options;
 
 /* Loads nranks copies of the program and prepares their contexts.
@@ -94,6 +97,14 @@ _Noreturn void sched_abort_current(void);
 /* Makes sched_run return SCHED_RUN_STOPPED after the running rank (if any)
  * next switches out. */
 void sched_request_stop(void);
+
+/* Undoes sched_request_stop, so that a stopped run can go on with another
+ * sched_run (a replay under gdb stops before every step). */
+void sched_clear_stop(void);
+
+/* The running rank, -1 while the scheduler runs; updated at every switch.
+ * Exported from the ordex executable for debuggers' breakpoint conditions. */
+extern int ordex_rank;
 
 typedef enum sched_run_result {
     SCHED_RUN_COMPLETE, /* every rank ended */

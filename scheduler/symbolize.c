@@ -39,7 +39,9 @@ static int image_of(const void *addr) {
     return -1;
 }
 
-bool sched_is_program_code(const void *addr) { return image_of(addr) >= 0; }
+bool sched_is_program_code(const void *addr) {
+    return image_of(addr) >= 0;
+}
 
 /* Runs addr2line on one offset of a program file; fills e. */
 static void addr2line(sym_entry *e, const char *so_path, uintptr_t key) {
@@ -89,8 +91,8 @@ static sym_entry *lookup(const void *addr, bool is_return) {
     } else {
         Dl_info info;
         if (dladdr((const void *)a, &info) && info.dli_sname)
-            e->full = g_strdup_printf("%s (%s)", info.dli_sname,
-                                      info.dli_fname ? info.dli_fname : "?");
+            e->full =
+                g_strdup_printf("%s (%s)", info.dli_sname, info.dli_fname ? info.dli_fname : "?");
         else
             e->full = g_strdup_printf("%p", (const void *)a);
     }
@@ -109,7 +111,9 @@ const char *sched_symbolize_offset(const char *so_path, uintptr_t offset, bool i
     return e->line;
 }
 
-const char *sched_symbolize(const void *addr, bool is_return) { return lookup(addr, is_return)->full; }
+const char *sched_symbolize(const void *addr, bool is_return) {
+    return lookup(addr, is_return)->full;
+}
 
 const char *sched_symbolize_line(const void *addr, bool is_return) {
     return lookup(addr, is_return)->line;

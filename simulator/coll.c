@@ -74,8 +74,9 @@ sim_request *sim_coll_post(sim_comm *comm, sim_coll_kind kind, const sim_coll_ar
             if (c->reqs[i])
                 first = i;
         if (c->kind != kind || (rooted(kind) && c->args[first].root != args->root)) {
-            char *mine = rooted(kind) ? g_strdup_printf("%s(root=%d)", sim_coll_name(kind), args->root)
-                                      : g_strdup(sim_coll_name(kind));
+            char *mine = rooted(kind)
+                             ? g_strdup_printf("%s(root=%d)", sim_coll_name(kind), args->root)
+                             : g_strdup(sim_coll_name(kind));
             char *theirs = rooted(c->kind) ? g_strdup_printf("%s(root=%d)", sim_coll_name(c->kind),
                                                              c->args[first].root)
                                            : g_strdup(sim_coll_name(c->kind));

@@ -52,28 +52,28 @@ typedef struct sim_coll_args {
     const void *sendbuf; /* may be MPI_IN_PLACE */
     int sendcount;
     MPI_Datatype sendtype;
-    const int *sendcounts, *sdispls;    /* v variants */
-    const MPI_Datatype *sendtypes;      /* alltoallw; sdispls are bytes there */
+    const int *sendcounts, *sdispls; /* v variants */
+    const MPI_Datatype *sendtypes;   /* alltoallw; sdispls are bytes there */
     void *recvbuf;
     int recvcount;
     MPI_Datatype recvtype;
     const int *recvcounts, *rdispls;
     const MPI_Datatype *recvtypes;
     MPI_Op op;
-    int root;                           /* comm rank */
+    int root; /* comm rank */
     /* communicator constructors */
-    int color, key;                     /* split; split_type uses color as the type */
-    MPI_Group group;                    /* create */
-    int ndims;                          /* cart_create */
+    int color, key;  /* split; split_type uses color as the type */
+    MPI_Group group; /* create */
+    int ndims;       /* cart_create */
     const int *dims, *periods;
     int reorder;
-    MPI_Comm *newcomm;                  /* where the new handle is written */
+    MPI_Comm *newcomm; /* where the new handle is written */
 } sim_coll_args;
 
 struct sim_coll {
     sim_comm *comm;
     sim_coll_kind kind;
-    uint64_t seq;        /* index among the communicator's collectives */
+    uint64_t seq; /* index among the communicator's collectives */
     int arrived;
     sim_coll_args *args; /* [comm->size], indexed by comm rank */
     sim_request **reqs;  /* [comm->size] */

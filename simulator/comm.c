@@ -859,8 +859,8 @@ int sim_dims_create(int nnodes, int ndims, int dims[], char **why) {
     }
     g_array_append_vals(s.divs, high->data, high->len);
     g_array_free(high, TRUE);
-    s.cur = g_new(long long, nfree);
-    s.best = g_new(long long, nfree);
+    s.cur = g_new0(long long, nfree);
+    s.best = g_new0(long long, nfree);
     dims_search_from(&s, 0, m, m);
     for (int i = 0, j = 0; i < ndims; i++)
         if (dims[i] == 0)

@@ -64,7 +64,9 @@ sim_finding *sim_add_finding(sim_finding_kind kind, const int *ranks, int nranks
     return f;
 }
 
-GPtrArray *sim_findings(void) { return g_findings; }
+GPtrArray *sim_findings(void) {
+    return g_findings;
+}
 
 /* ---------------------------------------------------------------------- */
 /* Time                                                                    */
@@ -97,8 +99,12 @@ double sim_predicted_time(void) {
     return t;
 }
 
-uint64_t sim_messages_delivered(void) { return g_delivered; }
-void sim_count_delivery(void) { g_delivered++; }
+uint64_t sim_messages_delivered(void) {
+    return g_delivered;
+}
+void sim_count_delivery(void) {
+    g_delivered++;
+}
 
 /* ---------------------------------------------------------------------- */
 /* Choices inside MPI calls                                                */
@@ -122,7 +128,9 @@ int sim_choose(int n, const char *what) {
 /* ---------------------------------------------------------------------- */
 /* Call entry and exit                                                     */
 
-int sim_self(void) { return sched_current(); }
+int sim_self(void) {
+    return sched_current();
+}
 
 void sim_call_enter(const char *fname, void *caller, void *frame) {
     sched_enter_sim();
@@ -143,16 +151,60 @@ void sim_call_enter(const char *fname, void *caller, void *frame) {
     }
 }
 
+/* MPI lets a message land in a posted receive at any time until the receive
+ * completes, also while the receiver computes.  Exploration models that by
+ * pausing a rank at the end of an MPI call when a delivery into one of its
+ * posted receives is possible: then either the delivery comes first (and
+ * the program may see the buffer change), or the rank resumes first. */
+static void progress_point(int self, sim_proc *p) {
+    if (!sim_g->cfg.async_progress || p->finalized || !sim_engine_has_work(self))
+        return;
+    /* One pause per receive is enough to give the program the two views of
+     * its buffer (filled before it goes on, or only at completion): pause
+     * only for receives that have not been offered early delivery yet. */
+    sim_event ev[8];
+    int n = sim_engine_events(self, ev, 8), fresh = 0;
+    for (int i = 0; i < n; i++)
+        if (ev[i].kind == SIM_EV_DELIVER && sim_engine_offer_early(ev[i].b))
+            fresh++;
+    if (!fresh)
+        return;
+    p->at_progress = true;
+    p->progress_seq++;
+    sim_events_changed();
+    while (p->at_progress)
+        sched_block();
+}
+
 void sim_call_leave(void) {
     int self = sched_current();
     if (self >= 0) {
         sim_proc *p = sim_proc_of(self);
+        if (p->call_depth == 1) {
+            p->last_call = p->call;
+            progress_point(self, p);
+        }
         if (--p->call_depth == 0) {
             p->call = NULL;
             p->cpu_mark = now_s();
         }
     }
     sched_leave_sim();
+}
+
+bool sim_rank_at_progress(int rank) { return sim_proc_of(rank)->at_progress; }
+
+uint64_t sim_rank_progress_seq(int rank) { return sim_proc_of(rank)->progress_seq; }
+
+void sim_engine_describe_resume(int rank, sim_event_info *out) {
+    sim_proc *p = sim_proc_of(rank);
+    out->site_a = p->call_site;
+    out->what = p->last_call;
+}
+
+void sim_resume_rank(int rank) {
+    sim_proc_of(rank)->at_progress = false;
+    sched_wake(rank);
 }
 
 void sim_call_args(const char *fmt, ...) {
@@ -200,10 +252,10 @@ const char *sim_call_args_text(int world_rank) {
         else
             snprintf(tb, sizeof tb, "%d", a->tag);
         g_free(p->call_args);
-        p->call_args = g_strdup_printf("%s=%s, tag=%s, count=%d, %s, %s",
-                                       a->is_recv ? "source" : "dest",
-                                       peer_text(a->peer, pb, sizeof pb), tb, a->count,
-                                       sim_dt_name(a->type), sim_comm_describe(a->comm));
+        p->call_args =
+            g_strdup_printf("%s=%s, tag=%s, count=%d, %s, %s", a->is_recv ? "source" : "dest",
+                            peer_text(a->peer, pb, sizeof pb), tb, a->count, sim_dt_name(a->type),
+                            sim_comm_describe(a->comm));
         p->p2p_lazy = false;
     }
     return p->call_args ? p->call_args : "";
@@ -257,8 +309,8 @@ int sim_error(MPI_Comm comm, int errclass, const char *fmt, ...) {
 int sim_error_at(MPI_Comm comm, int errclass, void *call_site, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    int rc = error_common(comm, errclass, call_site ? call_site : sim_proc_of(sim_self())->call_site,
-                          fmt, ap);
+    int rc = error_common(comm, errclass,
+                          call_site ? call_site : sim_proc_of(sim_self())->call_site, fmt, ap);
     va_end(ap);
     return rc;
 }
@@ -350,7 +402,9 @@ void sim_destroy(void) {
     sim_g = NULL;
 }
 
-int sim_comm_digest_id(const sim_comm *c) { return c ? c->id : -1; }
+int sim_comm_digest_id(const sim_comm *c) {
+    return c ? c->id : -1;
+}
 
 const void *sim_rank_stack_from(int rank) {
     sim_proc *p = sim_proc_of(rank);
@@ -360,14 +414,15 @@ const void *sim_rank_stack_from(int rank) {
 void sim_digest(sim_digest_feed feed, void *user) {
     for (int r = 0; r < sim_g->nranks; r++) {
         sim_proc *p = sim_proc_of(r);
-        int64_t f[8] = {r,
+        int64_t f[9] = {r,
                         sched_rank_state(r),
                         sched_rank_exit_code(r),
                         p->initialized,
                         p->finalized,
                         (int64_t)(intptr_t)p->call,
                         (int64_t)(intptr_t)p->call_site,
-                        p->polling};
+                        p->polling,
+                        p->at_progress};
         feed(user, f, sizeof f);
         uint64_t out = sched_rank_output_hash(r);
         feed(user, &out, sizeof out);

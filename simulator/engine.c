@@ -193,6 +193,7 @@ static void post_recv_into(sim_request *req) {
     }
     req->seq = sim_g->recv_seq++;
     req->posted = true;
+    req->early_offered = false;
     g_queue_push_tail(&g_q[req->owner].recvs, req);
     sim_events_touch(req->owner);
 }
@@ -339,7 +340,7 @@ bool sim_engine_recv_is_specific(const void *recv_request) {
      * waits in MPI_Waitany/Waitsome or polls with MPI_Test, the order in which
      * its requests complete is something the program sees. */
     const sim_proc *p = sim_proc_of(r->owner);
-    return r->peer != MPI_ANY_SOURCE && !p->wait_any && !p->polling;
+    return r->peer != MPI_ANY_SOURCE && !p->wait_any && !p->polling && !p->at_progress;
 }
 
 bool sim_engine_probe_is_safe(int dst, const void *message) {
@@ -370,6 +371,14 @@ void sim_engine_event_key(const sim_event *ev, uint64_t *msg, uint64_t *recv) {
     const sim_message *m = ev->a;
     *msg = m->seq;
     *recv = ev->kind == SIM_EV_DELIVER ? ((const sim_request *)ev->b)->seq + 1 : 0;
+}
+
+bool sim_engine_offer_early(void *recv_request) {
+    sim_request *r = recv_request;
+    if (r->early_offered)
+        return false;
+    r->early_offered = true;
+    return true;
 }
 
 bool sim_engine_has_work(int dst) {
@@ -518,8 +527,12 @@ void sim_engine_digest(sim_digest_feed feed, void *user) {
         g_ptr_array_sort(msgs, by_source); /* stable: a merge sort */
         for (guint i = 0; i < msgs->len; i++) {
             const sim_message *m = g_ptr_array_index(msgs, i);
-            int64_t f[6] = {m->src, m->tag, sim_comm_digest_id(m->comm), (int64_t)m->bytes,
-                            m->sreq != NULL, (int64_t)m->bsend_bytes};
+            int64_t f[6] = {m->src,
+                            m->tag,
+                            sim_comm_digest_id(m->comm),
+                            (int64_t)m->bytes,
+                            m->sreq != NULL,
+                            (int64_t)m->bsend_bytes};
             feed(user, f, sizeof f);
             feed(user, m->data, m->bytes);
         }

@@ -18,9 +18,9 @@
 
 #include "simulator/coll.h"
 #include "simulator/datatype.h"
+#include "simulator/events.h"
 #include "simulator/request.h"
 #include "simulator/sim_internal.h"
-#include "simulator/events.h"
 
 typedef enum sim_req_kind {
     SIM_REQ_SEND,
@@ -36,16 +36,16 @@ typedef enum sim_send_kind {
 } sim_send_kind;
 
 struct sim_message {
-    uint64_t seq;          /* global send order */
-    int src, dst;          /* world ranks */
-    int src_crank;         /* sender's rank in comm (what MPI_SOURCE reports) */
+    uint64_t seq;  /* global send order */
+    int src, dst;  /* world ranks */
+    int src_crank; /* sender's rank in comm (what MPI_SOURCE reports) */
     int tag;
     sim_comm *comm;
-    void *data;            /* packed payload (g_malloc) */
+    void *data; /* packed payload (g_malloc) */
     size_t bytes;
     sim_typesig *sig;
-    sim_request *sreq;     /* sender's request while it waits for the match; else NULL */
-    size_t bsend_bytes;    /* attached-buffer space held by a buffered send */
+    sim_request *sreq;  /* sender's request while it waits for the match; else NULL */
+    size_t bsend_bytes; /* attached-buffer space held by a buffered send */
     void *call_site;
     const char *call;      /* "MPI_Send" ... */
     double arrival;        /* simulated time at which it reaches dst */
@@ -53,32 +53,33 @@ struct sim_message {
 };
 
 struct sim_request {
-    GList live_link;       /* in the list of live requests (request.c) */
-    int index;             /* handle index, -1 while unpublished */
+    GList live_link; /* in the list of live requests (request.c) */
+    int index;       /* handle index, -1 while unpublished */
     sim_req_kind kind;
-    int owner;             /* world rank */
+    int owner; /* world rank */
     bool complete;
-    bool persistent;       /* MPI_*_init: survives completion, restarted by MPI_Start */
-    bool active;           /* persistent: started and not yet completed by a wait */
-    bool freed;            /* MPI_Request_free: release when complete */
+    bool persistent; /* MPI_*_init: survives completion, restarted by MPI_Start */
+    bool active;     /* persistent: started and not yet completed by a wait */
+    bool freed;      /* MPI_Request_free: release when complete */
     bool cancelled;
-    bool posted;           /* receive sits in the posted queue */
-    int error;             /* MPI error class of the completion */
-    char *error_text;      /* explanation of that error */
+    bool posted;      /* receive sits in the posted queue */
+    int error;        /* MPI error class of the completion */
+    char *error_text; /* explanation of that error */
     MPI_Status status;
-    const char *call;      /* the MPI call that made it */
+    const char *call; /* the MPI call that made it */
     void *call_site;
     /* point-to-point */
     sim_comm *comm;
-    int peer;              /* comm rank of source (recv) or destination (send), or wildcard */
+    int peer; /* comm rank of source (recv) or destination (send), or wildcard */
     int tag;
     void *buf;
     int count;
     MPI_Datatype type;
     const sim_datatype *dt; /* referenced: MPI_Type_free may come before completion */
     sim_send_kind send_kind;
-    sim_message *msg;      /* send: the message in flight; mrecv: the matched message */
-    uint64_t seq;          /* post order of receives */
+    sim_message *msg; /* send: the message in flight; mrecv: the matched message */
+    uint64_t seq;     /* post order of receives */
+    bool early_offered; /* exploring: a pause for early delivery was made for it */
     /* collective */
     sim_coll *coll;
 };
@@ -87,7 +88,7 @@ struct sim_request {
 sim_request *sim_req_new(sim_req_kind kind, const char *call);
 /* Sets the request's datatype and keeps it alive until the request is released. */
 void sim_req_set_type(sim_request *req, MPI_Datatype type);
-void sim_req_release(sim_request *req); /* drop handle and memory */
+void sim_req_release(sim_request *req);   /* drop handle and memory */
 void sim_req_unpublish(sim_request *req); /* drop the handle only */
 /* Looks up a handle of the calling rank; NULL for MPI_REQUEST_NULL or invalid
  * (*invalid set in the latter case). */
@@ -137,12 +138,14 @@ void sim_poll_block(void);
 void sim_coll_init(void);
 void sim_coll_fini(void);
 
-
 /* Digests of the engine's and the requests' state (see sim_digest). */
 void sim_engine_digest(sim_digest_feed feed, void *user);
 void sim_req_digest(const sim_request *r, sim_digest_feed feed, void *user);
 void sim_req_digest_rank(int rank, sim_digest_feed feed, void *user);
 int sim_comm_digest_id(const sim_comm *c);
+
+/* Marks a posted receive as offered early delivery; false if it already was. */
+bool sim_engine_offer_early(void *recv_request);
 
 /* Describes the probe a blocked rank waits in; false if none. */
 bool sim_engine_probe_of(int rank, int *source, int *tag, sim_comm **comm);

@@ -35,7 +35,9 @@ void sim_events_fini(void) {
     g_pollers = NULL;
 }
 
-void sim_events_changed(void) { g_change++; }
+void sim_events_changed(void) {
+    g_change++;
+}
 
 void sim_events_touch(int dst) {
     g_change++;
@@ -98,9 +100,19 @@ void sim_events_all(GArray *out) {
         sim_event ev = {SIM_EV_COLLECTIVE, sim_comm_world(c->comm, 0), -1, c->seq, c, NULL};
         g_array_append_val(out, ev);
     }
+    for (int r = 0; r < g_n; r++)
+        if (sim_rank_at_progress(r)) {
+            sim_event ev = {SIM_EV_RESUME, r, -1, 0, NULL, NULL};
+            g_array_append_val(out, ev);
+        }
 }
 
 bool sim_events_first(sim_event *out, GRand *rng) {
+    for (int r = 0; r < g_n; r++) /* only under exploration; going on is the default */
+        if (sim_rank_at_progress(r)) {
+            *out = (sim_event){SIM_EV_RESUME, r, -1, 0, NULL, NULL};
+            return true;
+        }
     if (g_colls.length) {
         sim_coll *c = g_queue_peek_head(&g_colls);
         *out = (sim_event){SIM_EV_COLLECTIVE, sim_comm_world(c->comm, 0), -1, c->seq, c, NULL};
@@ -130,7 +142,9 @@ bool sim_events_first(sim_event *out, GRand *rng) {
 
 void sim_fire(const sim_event *ev) {
     g_change++;
-    if (ev->kind == SIM_EV_COLLECTIVE) {
+    if (ev->kind == SIM_EV_RESUME) {
+        sim_resume_rank(ev->rank);
+    } else if (ev->kind == SIM_EV_COLLECTIVE) {
         g_queue_remove(&g_colls, ev->a);
         sim_coll_fire(ev->a);
     } else {
@@ -146,6 +160,8 @@ bool sim_event_is_safe(const sim_event *ev) {
         return sim_engine_recv_is_specific(ev->b);
     case SIM_EV_PROBE:
         return sim_engine_probe_is_safe(ev->rank, ev->a);
+    case SIM_EV_RESUME:
+        return false;
     }
     return false;
 }
@@ -163,6 +179,12 @@ void sim_event_describe(const sim_event *ev, sim_event_info *out) {
         out->site_a = c->call_sites[0];
         return;
     }
+    if (ev->kind == SIM_EV_RESUME) {
+        out->tag = -1;
+        out->comm = -1;
+        sim_engine_describe_resume(ev->rank, out);
+        return;
+    }
     sim_engine_describe(ev, out);
 }
 
@@ -172,6 +194,9 @@ sim_event_key sim_event_key_of(const sim_event *ev) {
         const sim_coll *c = ev->a;
         k.msg = (uint64_t)c->comm->id;
         k.recv = c->seq;
+    } else if (ev->kind == SIM_EV_RESUME) {
+        k.msg = 0;
+        k.recv = sim_rank_progress_seq(ev->rank);
     } else {
         sim_engine_event_key(ev, &k.msg, &k.recv);
     }

@@ -52,12 +52,12 @@ sim_event_key sim_event_key_of(const sim_event *ev);
 
 /* A short, stable description of an event for traces and reports. */
 typedef struct sim_event_info {
-    int kind;            /* sim_event_kind */
-    int dst, src;        /* world ranks (src -1 for collectives) */
-    int tag, comm;       /* tag, communicator id */
-    const void *site_a;  /* receive (or probe, or collective) call site */
-    const void *site_b;  /* send call site, or NULL */
-    const char *what;    /* collective name, or NULL */
+    int kind;           /* sim_event_kind */
+    int dst, src;       /* world ranks (src -1 for collectives) */
+    int tag, comm;      /* tag, communicator id */
+    const void *site_a; /* receive (or probe, or collective) call site */
+    const void *site_b; /* send call site, or NULL */
+    const char *what;   /* collective name, or NULL */
 } sim_event_info;
 void sim_event_describe(const sim_event *ev, sim_event_info *out);
 
@@ -77,5 +77,9 @@ bool sim_engine_recv_is_specific(const void *recv_request);
 bool sim_engine_probe_is_safe(int dst, const void *message);
 void sim_engine_describe(const sim_event *ev, sim_event_info *out);
 void sim_engine_event_key(const sim_event *ev, uint64_t *msg, uint64_t *recv);
+bool sim_rank_at_progress(int rank);
+uint64_t sim_rank_progress_seq(int rank);
+void sim_engine_describe_resume(int rank, sim_event_info *out);
+void sim_resume_rank(int rank);
 
 #endif

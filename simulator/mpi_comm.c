@@ -63,6 +63,8 @@ static int cart_check(MPI_Comm comm, const char *fn, sim_comm **out) {
     int rc = sim_comm_check(comm, out);
     if (rc != MPI_SUCCESS)
         return rc;
+    if (!*out)
+        return MPI_ERR_COMM;
     if (!(*out)->cart)
         return sim_error(comm, MPI_ERR_TOPOLOGY, "%s: %s has no Cartesian topology", fn,
                          sim_comm_describe(*out));

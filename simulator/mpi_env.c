@@ -22,8 +22,9 @@ int MPIR_Dup_fn(MPI_Comm comm, int keyval, void *extra, void *in, void *out, int
 static int init_common(const char *name) {
     sim_proc *p = sim_proc_of(sim_self());
     if (p->initialized)
-        return sim_error(MPI_COMM_WORLD, MPI_ERR_OTHER, "%s called twice (MPI may be initialised "
-                                                        "only once)",
+        return sim_error(MPI_COMM_WORLD, MPI_ERR_OTHER,
+                         "%s called twice (MPI may be initialised "
+                         "only once)",
                          name);
     p->initialized = true;
     p->thread_level = MPI_THREAD_SINGLE;
@@ -103,7 +104,9 @@ double PMPI_Wtime(void) {
 }
 SIM_ALIAS(MPI_Wtime);
 
-double PMPI_Wtick(void) { return 1e-9; }
+double PMPI_Wtick(void) {
+    return 1e-9;
+}
 SIM_ALIAS(MPI_Wtick);
 
 int PMPI_Get_processor_name(char *name, int *resultlen) {
@@ -130,7 +133,9 @@ int PMPI_Get_library_version(char *version, int *resultlen) {
 }
 SIM_ALIAS(MPI_Get_library_version);
 
-int PMPI_Pcontrol(const int level, ...) { return MPI_SUCCESS; }
+int PMPI_Pcontrol(const int level, ...) {
+    return MPI_SUCCESS;
+}
 SIM_ALIAS(MPI_Pcontrol);
 
 int PMPI_Abort(MPI_Comm comm, int errorcode) {

@@ -39,8 +39,8 @@ static int check_p2p(const char *name, int count, MPI_Datatype type, int peer, i
     bool peer_ok = peer == MPI_PROC_NULL || (is_recv && peer == MPI_ANY_SOURCE) ||
                    (peer >= 0 && peer < (*out)->size);
     if (!peer_ok)
-        return sim_error(comm, MPI_ERR_RANK, "%s: %s %d is not a rank of %s (size %d)", name,
-                         what, peer, sim_comm_describe(*out), (*out)->size);
+        return sim_error(comm, MPI_ERR_RANK, "%s: %s %d is not a rank of %s (size %d)", name, what,
+                         peer, sim_comm_describe(*out), (*out)->size);
     bool tag_ok = (tag >= 0 && tag <= SIM_TAG_UB) || (is_recv && tag == MPI_ANY_TAG);
     if (!tag_ok)
         return sim_error(comm, MPI_ERR_TAG, "%s: tag %d is invalid (allowed: 0..%d%s)", name, tag,
@@ -137,10 +137,10 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
     sim_call_args("dest=%s, sendtag=%s, source=%s, recvtag=%s, %s", peer_text(dest, pb, sizeof pb),
                   tag_text(sendtag, tb, sizeof tb), peer_text(source, pb2, sizeof pb2),
                   tag_text(recvtag, tb2, sizeof tb2), sim_comm_describe(c));
-    sim_request *r = sim_post_recv(recvbuf, recvcount, recvtype, source, recvtag, c, "MPI_Sendrecv");
-    sim_request *s =
-        sim_post_send(SIM_SEND_STANDARD, sendbuf, sendcount, sendtype, dest, sendtag, c,
-                      "MPI_Sendrecv", &rc);
+    sim_request *r =
+        sim_post_recv(recvbuf, recvcount, recvtype, source, recvtag, c, "MPI_Sendrecv");
+    sim_request *s = sim_post_send(SIM_SEND_STANDARD, sendbuf, sendcount, sendtype, dest, sendtag,
+                                   c, "MPI_Sendrecv", &rc);
     if (!s)
         SIM_RETURN(rc);
     sim_request *both[2] = {s, r};
@@ -229,8 +229,8 @@ SIM_ALIAS(MPI_Ibsend);
 int PMPI_Irsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                 MPI_Request *request) {
     SIM_ENTER("MPI_Irsend");
-    SIM_RETURN(send_nonblocking(SIM_SEND_READY, "MPI_Irsend", buf, count, type, dest, tag, comm,
-                                request));
+    SIM_RETURN(
+        send_nonblocking(SIM_SEND_READY, "MPI_Irsend", buf, count, type, dest, tag, comm, request));
 }
 SIM_ALIAS(MPI_Irsend);
 
@@ -278,24 +278,24 @@ int PMPI_Send_init(const void *buf, int count, MPI_Datatype type, int dest, int 
 }
 SIM_ALIAS(MPI_Send_init);
 
-int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype type, int dest, int tag,
-                    MPI_Comm comm, MPI_Request *request) {
+int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                    MPI_Request *request) {
     SIM_ENTER("MPI_Ssend_init");
     SIM_RETURN(make_persistent(SIM_REQ_SEND, SIM_SEND_SYNC, "MPI_Ssend_init", buf, count, type,
                                dest, tag, comm, request));
 }
 SIM_ALIAS(MPI_Ssend_init);
 
-int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype type, int dest, int tag,
-                    MPI_Comm comm, MPI_Request *request) {
+int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                    MPI_Request *request) {
     SIM_ENTER("MPI_Bsend_init");
     SIM_RETURN(make_persistent(SIM_REQ_SEND, SIM_SEND_BUFFERED, "MPI_Bsend_init", buf, count, type,
                                dest, tag, comm, request));
 }
 SIM_ALIAS(MPI_Bsend_init);
 
-int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype type, int dest, int tag,
-                    MPI_Comm comm, MPI_Request *request) {
+int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                    MPI_Request *request) {
     SIM_ENTER("MPI_Rsend_init");
     SIM_RETURN(make_persistent(SIM_REQ_SEND, SIM_SEND_READY, "MPI_Rsend_init", buf, count, type,
                                dest, tag, comm, request));
@@ -398,8 +398,8 @@ static MPI_Message publish_message(sim_message *m) {
 
 static sim_message *take_message(MPI_Message h) {
     unsigned idx = SIM_HANDLE_INDEX(h);
-    if (!g_taken || SIM_HANDLE_KIND(h) != SIM_HKIND_DIRECT || SIM_HANDLE_OBJ(h) != SIM_OBJ_MESSAGE ||
-        idx >= g_taken->len)
+    if (!g_taken || SIM_HANDLE_KIND(h) != SIM_HKIND_DIRECT ||
+        SIM_HANDLE_OBJ(h) != SIM_OBJ_MESSAGE || idx >= g_taken->len)
         return NULL;
     sim_message *m = g_ptr_array_index(g_taken, idx);
     if (m && m->dst != sim_self())
@@ -451,8 +451,7 @@ static int mrecv(const char *name, void *buf, int count, MPI_Datatype type, MPI_
         return sim_error(MPI_COMM_WORLD, MPI_ERR_COUNT, "%s: count %d is negative", name, count);
     const sim_datatype *dt = sim_dt_get(type);
     if (!dt || !sim_dt_committed(dt))
-        return sim_error(MPI_COMM_WORLD, MPI_ERR_TYPE, "%s: invalid or uncommitted datatype",
-                         name);
+        return sim_error(MPI_COMM_WORLD, MPI_ERR_TYPE, "%s: invalid or uncommitted datatype", name);
     if (*message == MPI_MESSAGE_NO_PROC) {
         sim_request *req = sim_post_recv(buf, count, type, MPI_PROC_NULL, MPI_ANY_TAG, NULL, name);
         *message = MPI_MESSAGE_NULL;
@@ -480,7 +479,7 @@ static int mrecv(const char *name, void *buf, int count, MPI_Datatype type, MPI_
 
 int PMPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Status *status) {
     SIM_ENTER("MPI_Mrecv");
-    sim_request *req;
+    sim_request *req = NULL;
     int rc = mrecv("MPI_Mrecv", buf, count, type, message, &req);
     SIM_RETURN(rc != MPI_SUCCESS ? rc : sim_request_wait(req, status));
 }
@@ -489,7 +488,7 @@ SIM_ALIAS(MPI_Mrecv);
 int PMPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
                 MPI_Request *request) {
     SIM_ENTER("MPI_Imrecv");
-    sim_request *req;
+    sim_request *req = NULL;
     int rc = mrecv("MPI_Imrecv", buf, count, type, message, &req);
     if (rc == MPI_SUCCESS)
         *request = sim_request_publish(req);
@@ -510,8 +509,8 @@ int PMPI_Buffer_attach(void *buffer, int size) {
         SIM_RETURN(sim_error(MPI_COMM_WORLD, MPI_ERR_BUFFER,
                              "MPI_Buffer_attach: a buffer is already attached (detach it first)"));
     if (size < 0)
-        SIM_RETURN(sim_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Buffer_attach: size %d is negative",
-                             size));
+        SIM_RETURN(
+            sim_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Buffer_attach: size %d is negative", size));
     p->bsend_buf = buffer;
     p->bsend_size = size;
     SIM_RETURN(MPI_SUCCESS);

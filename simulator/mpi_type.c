@@ -621,8 +621,8 @@ int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count) 
     int rc = sim_check_initialized();
     if (rc != MPI_SUCCESS)
         SIM_RETURN(rc);
-    const sim_datatype *dt;
-    size_t bytes;
+    const sim_datatype *dt = NULL;
+    size_t bytes = 0;
     if ((rc = status_bytes("MPI_Get_count", status, datatype, count, &dt, &bytes)) != MPI_SUCCESS)
         SIM_RETURN(rc);
     *count = sim_dt_count_of(dt, bytes);
@@ -635,8 +635,8 @@ int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *coun
     int rc = sim_check_initialized();
     if (rc != MPI_SUCCESS)
         SIM_RETURN(rc);
-    const sim_datatype *dt;
-    size_t bytes;
+    const sim_datatype *dt = NULL;
+    size_t bytes = 0;
     if ((rc = status_bytes("MPI_Get_elements", status, datatype, count, &dt, &bytes)) !=
         MPI_SUCCESS)
         SIM_RETURN(rc);
@@ -650,8 +650,8 @@ int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Cou
     int rc = sim_check_initialized();
     if (rc != MPI_SUCCESS)
         SIM_RETURN(rc);
-    const sim_datatype *dt;
-    size_t bytes;
+    const sim_datatype *dt = NULL;
+    size_t bytes = 0;
     if ((rc = status_bytes("MPI_Get_elements_x", status, datatype, count, &dt, &bytes)) !=
         MPI_SUCCESS)
         SIM_RETURN(rc);

@@ -353,6 +353,8 @@ typedef _Complex _Float128 c128_t;
 /* Applies EXPR (over x = in[i], y = inout[i]) to n elements of type T.  The
  * buffers are either the caller's (aligned for T, as C requires of the
  * program) or g_malloc'ed packed data (aligned for any type). */
+/* T is a type name, which cannot be parenthesised. */
+// NOLINTNEXTLINE(bugprone-macro-parentheses)
 #define EACH(T, EXPR)                                                                              \
     do {                                                                                           \
         const T *a_ = in;                                                                          \
@@ -365,6 +367,7 @@ typedef _Complex _Float128 c128_t;
 
 /* Signed overflow is undefined in C but wraps in MPI implementations:
  * compute signed sums and products in the unsigned type of the same width. */
+// NOLINTNEXTLINE(bugprone-macro-parentheses)
 #define EACH_WRAP(T, UT, EXPR)                                                                     \
     do {                                                                                           \
         const T *a_ = in;                                                                          \

@@ -90,9 +90,9 @@ void sim_report_fault(int rank, const sched_fault *fault) {
         where = append_frames(bt, frames, n, 1);
     }
     sim_proc *p = sim_proc_of(rank);
-    char *in_call = p->call ? g_strdup_printf(" inside %s called at %s", p->call,
-                                              sim_location(p->call_site))
-                            : g_strdup("");
+    char *in_call =
+        p->call ? g_strdup_printf(" inside %s called at %s", p->call, sim_location(p->call_site))
+                : g_strdup("");
     char *msg;
     sim_finding_kind kind = SIM_F_CRASH;
     switch (fault->kind) {
@@ -129,7 +129,9 @@ void sim_report_fault(int rank, const sched_fault *fault) {
 /* ---------------------------------------------------------------------- */
 /* Deadlock                                                                */
 
-static const char *comm_name(const sim_comm *c) { return c ? sim_comm_describe(c) : "?"; }
+static const char *comm_name(const sim_comm *c) {
+    return c ? sim_comm_describe(c) : "?";
+}
 
 /* Adds to `to` the world ranks that request r waits for. */
 static void waits_of_request(const sim_request *r, int self, GArray *to) {
@@ -361,8 +363,8 @@ void sim_report_deadlock(void) {
                                                   sync_coll)
                                 : g_strdup("");
     char *msg = g_strdup_printf(
-        "deadlock: %u rank%s blocked and no message or collective can complete%s%s",
-        blocked->len, blocked->len == 1 ? "" : "s",
+        "deadlock: %u rank%s blocked and no message or collective can complete%s%s", blocked->len,
+        blocked->len == 1 ? "" : "s",
         unbuffered ? "; deadlocks when MPI_Send is not buffered (standard-mode sends "
                      "waited for their receives)"
                    : "",
@@ -417,12 +419,12 @@ void sim_report_leftovers(void) {
         if (r->persistent && !r->active)
             continue; /* an inactive persistent request is only a resource */
         int ranks[1] = {r->owner};
-        sim_add_finding(
-            SIM_F_PENDING_REQUEST, ranks, 1, sim_location(r->call_site),
-            g_strdup_printf("rank %d: the request of %s was never %s", r->owner, r->call,
-                            r->complete ? "completed by MPI_Wait/MPI_Test (or freed)"
-                                        : "matched or completed"),
-            NULL);
+        sim_add_finding(SIM_F_PENDING_REQUEST, ranks, 1, sim_location(r->call_site),
+                        g_strdup_printf("rank %d: the request of %s was never %s", r->owner,
+                                        r->call,
+                                        r->complete ? "completed by MPI_Wait/MPI_Test (or freed)"
+                                                    : "matched or completed"),
+                        NULL);
     }
     g_ptr_array_free(reqs, TRUE);
 }

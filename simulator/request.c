@@ -218,6 +218,8 @@ void sim_req_digest(const sim_request *r, sim_digest_feed feed, void *user) {
                      r->status.MPI_SOURCE,
                      r->status.MPI_TAG};
     feed(user, f, sizeof f);
+    int64_t offered = r->early_offered;
+    feed(user, &offered, sizeof offered);
     size_t bytes = sim_status_bytes(&r->status);
     feed(user, &bytes, sizeof bytes);
 }

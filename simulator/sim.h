@@ -25,11 +25,13 @@ typedef enum sim_send_mode {
 typedef struct sim_config {
     int nranks;
     sim_send_mode send_mode;
-    size_t eager_limit;     /* bytes; default 65536 */
-    uint64_t seed;          /* 0 = deterministic schedule */
-    double latency_s;       /* simple network model of `ordex run` */
+    size_t eager_limit; /* bytes; default 65536 */
+    uint64_t seed;      /* 0 = deterministic schedule */
+    double latency_s;   /* simple network model of `ordex run` */
     double bandwidth_Bps;
-    bool exploring;         /* explore: no wall-clock time in simulated time */
+    bool exploring; /* explore: no wall-clock time in simulated time */
+    bool async_progress; /* explore: messages may land in posted receives while the
+                            receiver computes (pauses after MPI calls) */
 } sim_config;
 
 /* Kinds of enabled events. */
@@ -37,14 +39,16 @@ typedef enum sim_event_kind {
     SIM_EV_DELIVER,    /* a send matches a receive (or a probe sees it) */
     SIM_EV_PROBE,      /* a blocked MPI_Probe sees a message */
     SIM_EV_COLLECTIVE, /* every member of a collective has arrived */
+    SIM_EV_RESUME,     /* exploring: a rank that paused at the end of an MPI call goes on
+                          without (more) deliveries; see sim_call_leave */
 } sim_event_kind;
 
 typedef struct sim_event {
     sim_event_kind kind;
-    int rank;           /* the rank that the event unblocks or completes (receiver) */
-    int peer;           /* sender of a delivery, -1 otherwise */
-    uint64_t order;     /* lower = posted earlier (deterministic tie break) */
-    void *a, *b;        /* the simulator's objects; opaque */
+    int rank;       /* the rank that the event unblocks or completes (receiver) */
+    int peer;       /* sender of a delivery, -1 otherwise */
+    uint64_t order; /* lower = posted earlier (deterministic tie break) */
+    void *a, *b;    /* the simulator's objects; opaque */
 } sim_event;
 
 typedef enum sim_finding_kind {

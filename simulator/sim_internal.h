@@ -108,47 +108,54 @@ typedef struct sim_observed {
 
 /* One rank's MPI-visible state. */
 typedef struct sim_proc {
-    int rank;             /* world rank */
-    bool initialized;     /* MPI_Init done */
-    bool finalized;       /* MPI_Finalize done */
-    int thread_level;     /* granted by MPI_Init_thread */
-    const char *call;     /* name of the MPI call in progress, NULL when none */
-    void *call_site;      /* return address into the program, for file:line */
-    char *call_args;      /* argument description of the call in progress */
-    bool p2p_lazy;        /* call_args still to be formatted from p2p_args */
+    int rank;         /* world rank */
+    bool initialized; /* MPI_Init done */
+    bool finalized;   /* MPI_Finalize done */
+    int thread_level; /* granted by MPI_Init_thread */
+    const char *call; /* name of the MPI call in progress, NULL when none */
+    void *call_site;  /* return address into the program, for file:line */
+    char *call_args;  /* argument description of the call in progress */
+    bool p2p_lazy;    /* call_args still to be formatted from p2p_args */
     sim_p2p_args p2p_args;
-    int call_depth;       /* nesting of MPI functions calling each other */
-    void *bsend_buf;      /* MPI_Buffer_attach */
+    int call_depth;  /* nesting of MPI functions calling each other */
+    void *bsend_buf; /* MPI_Buffer_attach */
     int bsend_size;
-    size_t bsend_used;    /* bytes held by buffered sends not yet delivered */
+    size_t bsend_used;          /* bytes held by buffered sends not yet delivered */
     struct sim_request **waits; /* requests the rank is blocked on (reports) */
     int nwaits;
-    bool polling;         /* blocked after an MPI_Test/Iprobe that found nothing */
-    bool wait_any;        /* blocked in MPI_Waitany/Waitsome: completion order is visible */
-    double clock;         /* simulated time of this rank, seconds */
-    double cpu_mark;      /* thread CPU time when the rank last left MPI */
-    void *entry_sp;       /* the program's stack pointer at its current MPI call */
+    bool polling;    /* blocked after an MPI_Test/Iprobe that found nothing */
+    bool wait_any;   /* blocked in MPI_Waitany/Waitsome: completion order is visible */
+    /* Exploring: paused after an MPI call so that messages may land in its
+     * posted receives before it goes on (asynchronous progress). */
+    bool at_progress;
+    uint64_t progress_seq; /* pauses so far (identifies the resume event) */
+    const char *last_call; /* the MPI call it paused after */
+    double clock;    /* simulated time of this rank, seconds */
+    double cpu_mark; /* thread CPU time when the rank last left MPI */
+    void *entry_sp;  /* the program's stack pointer at its current MPI call */
     /* Request handles are per rank, so a handle's value depends only on the
      * rank's own history, not on how ranks interleave. */
-    GPtrArray *requests;  /* sim_request * by handle index; NULL slots free */
-    GArray *free_requests;/* free handle indices, reused last-freed first */
-    GPtrArray *observed;  /* sim_observed *, from ordex_observe */
+    GPtrArray *requests;   /* sim_request * by handle index; NULL slots free */
+    GArray *free_requests; /* free handle indices, reused last-freed first */
+    GPtrArray *observed;   /* sim_observed *, from ordex_observe */
 } sim_proc;
 
 /* The simulator singleton (one simulated MPI job per process). */
 typedef struct sim_state {
     sim_config cfg;
     int nranks;
-    sim_proc *procs;        /* [nranks] */
-    uint64_t send_seq;      /* global order of posted sends */
-    uint64_t recv_seq;      /* global order of posted receives */
-    GRand *rng;             /* --seed choices; NULL for the deterministic schedule */
-    bool stopped;           /* a fatal finding ended the run */
+    sim_proc *procs;   /* [nranks] */
+    uint64_t send_seq; /* global order of posted sends */
+    uint64_t recv_seq; /* global order of posted receives */
+    GRand *rng;        /* --seed choices; NULL for the deterministic schedule */
+    bool stopped;      /* a fatal finding ended the run */
 } sim_state;
 
 extern sim_state *sim_g;
 
-static inline sim_proc *sim_proc_of(int world_rank) { return &sim_g->procs[world_rank]; }
+static inline sim_proc *sim_proc_of(int world_rank) {
+    return &sim_g->procs[world_rank];
+}
 
 /* A choice made inside an MPI call (which complete request MPI_Waitany
  * reports, ...): returns an alternative in [0, n).  The exploration strategy

@@ -193,7 +193,9 @@ static void record_edge(uint64_t to, sg_node_kind kind) {
     }
 }
 
-static bool replaying(void) { return g_x.prefix && g_x.prefix_pos < g_x.prefix->len; }
+static bool replaying(void) {
+    return g_x.prefix && g_x.prefix_pos < g_x.prefix->len;
+}
 
 static void push_prefix(int alt) {
     size_t n = g_x.choices->len + 1;
@@ -255,8 +257,9 @@ static int choice_hook(int n, const char *what, void *user) {
     sim_event_key me = {SIM_EV_DELIVER, self, 0, 0};
     sleep_after(&me); /* the choice depends on what was delivered to this rank */
     int alt = branch(n);
-    sg_step st = {SG_STEP_CHOICE, self, -1, -1, -1, file_offset(sim_proc_of(self)->call_site, self),
-                  0, what, alt, n};
+    sg_step st = {
+        SG_STEP_CHOICE, self, -1, -1, -1, file_offset(sim_proc_of(self)->call_site, self), 0,
+        what,           alt,  n};
     g_array_append_val(g_x.path, st);
     return alt;
 }
@@ -396,7 +399,9 @@ static bool choose(void *user) {
 /* ---------------------------------------------------------------------- */
 /* Recording a finished path                                               */
 
-static void put_u32(GByteArray *b, uint32_t v) { g_byte_array_append(b, (guint8 *)&v, 4); }
+static void put_u32(GByteArray *b, uint32_t v) {
+    g_byte_array_append(b, (guint8 *)&v, 4);
+}
 
 static void put_str(GByteArray *b, const char *s) {
     uint32_t n = s ? (uint32_t)strlen(s) : 0;
@@ -454,7 +459,8 @@ static _Noreturn void run_path(void) {
             sim_conclude(r == SCHED_RUN_STUCK);
         g_sh->paths++;
         record_path();
-        record_edge(g_sh->paths | (1ull << 63), sim_findings()->len ? SG_NODE_END_ERROR : SG_NODE_END_OK);
+        record_edge(g_sh->paths | (1ull << 63),
+                    sim_findings()->len ? SG_NODE_END_ERROR : SG_NODE_END_OK);
     }
     note_rss();
     _exit(0);
@@ -487,10 +493,11 @@ static _Noreturn void run_pass(const sg_explore_opts *o, int pass) {
     sched_discard_output(true);
     sim_config cfg = {0};
     cfg.nranks = o->nranks;
-    cfg.send_mode = o->both_send_modes ? (pass == 0 ? SIM_SEND_EAGER : SIM_SEND_RENDEZVOUS)
-                                       : o->send_mode;
+    cfg.send_mode =
+        o->both_send_modes ? (pass == 0 ? SIM_SEND_EAGER : SIM_SEND_RENDEZVOUS) : o->send_mode;
     cfg.eager_limit = o->eager_limit;
     cfg.exploring = true;
+    cfg.async_progress = o->async_progress;
     sim_create(&cfg);
     g_x.opts = o;
     g_x.pass = pass;
@@ -646,8 +653,8 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
         res->edges = g_array_new(FALSE, FALSE, sizeof(sg_edge));
     size_t cap = (size_t)256 << 20;
     g_sh_bytes = sizeof(shared) + cap;
-    g_sh = mmap(NULL, g_sh_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE,
-                -1, 0);
+    g_sh = mmap(NULL, g_sh_bytes, PROT_READ | PROT_WRITE,
+                MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (g_sh == MAP_FAILED) {
         *err = g_strdup("cannot map memory shared by the exploration processes");
         return false;
@@ -707,9 +714,9 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
         res->incomplete_why = g_strdup(g_sh->stop_why);
     } else if (g_sh->crashed_paths) {
         res->incomplete = true;
-        res->incomplete_why = g_strdup_printf(
-            "%" G_GUINT64_FORMAT " exploration process%s failed (an ordex error)", g_sh->crashed_paths,
-            g_sh->crashed_paths == 1 ? "" : "es");
+        res->incomplete_why =
+            g_strdup_printf("%" G_GUINT64_FORMAT " exploration process%s failed (an ordex error)",
+                            g_sh->crashed_paths, g_sh->crashed_paths == 1 ? "" : "es");
     }
     ckpt_visited_destroy();
     munmap(g_sh->stack, g_sh->stack_cap);

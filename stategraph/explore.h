@@ -37,30 +37,31 @@ typedef struct sg_explore_opts {
     char **argv;
     size_t stack_size, heap_size;
     double step_timeout_s;
-    bool por;              /* partial-order reduction (--no-por turns it off) */
-    bool both_send_modes;  /* explore buffered and unbuffered standard sends */
+    bool por;                /* partial-order reduction (--no-por turns it off) */
+    bool both_send_modes;    /* explore buffered and unbuffered standard sends */
     sim_send_mode send_mode; /* when not both */
     size_t eager_limit;
-    uint64_t max_states;   /* 0 = no limit */
-    double max_time_s;     /* 0 = no limit */
-    size_t max_memory;     /* bytes; 0 = no limit */
-    bool progress;         /* progress line on stderr */
+    uint64_t max_states; /* 0 = no limit */
+    double max_time_s;   /* 0 = no limit */
+    size_t max_memory;   /* bytes; 0 = no limit */
+    bool progress;       /* progress line on stderr */
     sg_strategy strategy;
-    uint64_t seed;         /* random strategy */
-    int runs;              /* random strategy: paths to run */
+    uint64_t seed;           /* random strategy */
+    int runs;                /* random strategy: paths to run */
     bool replay_checkpoints; /* re-execute prefixes instead of keeping snapshots */
-    bool graph;            /* record the state graph's edges */
+    bool graph;              /* record the state graph's edges */
+    bool async_progress; /* explore early deliveries into posted receives */
 } sg_explore_opts;
 
 /* One step of a recorded path. */
 typedef struct sg_step {
-    int kind;           /* sim_event_kind, or SG_STEP_CHOICE for a choice inside a call */
+    int kind; /* sim_event_kind, or SG_STEP_CHOICE for a choice inside a call */
     int dst, src, tag, comm;
     /* Call sites as offsets into the program file (return addresses; 0 =
      * none): valid in every process, whichever copy of the program made them. */
     uintptr_t site_a, site_b;
-    const char *what;   /* static string (collective or call name), may be NULL */
-    int choice, nalts;  /* alternative taken, of how many (1 = forced) */
+    const char *what;  /* static string (collective or call name), may be NULL */
+    int choice, nalts; /* alternative taken, of how many (1 = forced) */
 } sg_step;
 
 #define SG_STEP_CHOICE 100
@@ -71,8 +72,8 @@ typedef struct sg_finding {
     char *message, *details, *location;
     int *ranks;
     int nranks;
-    int pass;            /* 0 = standard sends buffered, 1 = not buffered */
-    GArray *path;        /* sg_step of the path that found it */
+    int pass;     /* 0 = standard sends buffered, 1 = not buffered */
+    GArray *path; /* sg_step of the path that found it */
 } sg_finding;
 
 /* A path that ended (not merged into a known state). */
@@ -80,7 +81,7 @@ typedef struct sg_leaf {
     int pass;
     bool error;
     uint64_t outcome_lo, outcome_hi;
-    GArray *path;        /* sg_step */
+    GArray *path; /* sg_step */
 } sg_leaf;
 
 /* An edge of the state graph: from a branching state (or the initial
@@ -88,9 +89,9 @@ typedef struct sg_leaf {
  * branching state or to the end of an ordering. */
 typedef enum sg_node_kind { SG_NODE_STATE, SG_NODE_END_OK, SG_NODE_END_ERROR } sg_node_kind;
 typedef struct sg_edge {
-    uint64_t from, to;  /* state ids (hashes); ends get ids of their own */
+    uint64_t from, to; /* state ids (hashes); ends get ids of their own */
     sg_node_kind to_kind;
-    int pass;           /* 0 buffered standard sends, 1 unbuffered */
+    int pass; /* 0 buffered standard sends, 1 unbuffered */
     uint32_t steps;
     sg_step first;
 } sg_edge;

@@ -26,6 +26,8 @@ static char *edge_label(const sg_edge *e) {
         shortl = g_strdup_printf("%d<-%d t%d", e->first.dst, e->first.src, e->first.tag);
     else if (e->first.kind == SIM_EV_COLLECTIVE)
         shortl = g_strdup(e->first.what ? e->first.what : "collective");
+    else if (e->first.kind == SIM_EV_RESUME)
+        shortl = g_strdup_printf("%d goes on", e->first.dst);
     else
         shortl = g_strdup_printf("%d: %s #%d", e->first.dst, e->first.what ? e->first.what : "?",
                                  e->first.choice + 1);

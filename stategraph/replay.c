@@ -19,11 +19,12 @@ static void diverge(const char *fmt, ...) {
     va_start(ap, fmt);
     char *why = g_strdup_vprintf(fmt, ap);
     va_end(ap);
-    g_r->divergence = g_strdup_printf("%s:%d: step %u: %s", g_r->trace->path,
-                                      g_r->pos < g_r->trace->steps->len
-                                          ? g_array_index(g_r->trace->steps, sg_trace_step, g_r->pos).line
-                                          : 0,
-                                      g_r->pos + 1, why);
+    g_r->divergence =
+        g_strdup_printf("%s:%d: step %u: %s", g_r->trace->path,
+                        g_r->pos < g_r->trace->steps->len
+                            ? g_array_index(g_r->trace->steps, sg_trace_step, g_r->pos).line
+                            : 0,
+                        g_r->pos + 1, why);
     g_free(why);
     sched_request_stop();
 }
@@ -54,6 +55,8 @@ static bool matches(const sim_event *ev, const sg_trace_step *st) {
         return false;
     if (st->kind == SIM_EV_COLLECTIVE)
         return info.comm == st->comm;
+    if (st->kind == SIM_EV_RESUME)
+        return true;
     return info.src == st->src && info.tag == st->tag && info.comm == st->comm;
 }
 
@@ -95,7 +98,9 @@ static bool choose(void *user) {
         if (!fired) {
             diverge("the recorded event (%s to rank %d from rank %d, tag %d) is not enabled: "
                     "the program did not behave as when the trace was made",
-                    st->kind == SIM_EV_DELIVER ? "delivery" : st->kind == SIM_EV_PROBE ? "probe" : "collective",
+                    st->kind == SIM_EV_DELIVER ? "delivery"
+                    : st->kind == SIM_EV_PROBE ? "probe"
+                                               : "collective",
                     st->dst, st->src, st->tag);
             fired = true;
         }

@@ -18,10 +18,10 @@
 
 typedef struct sg_replay {
     const sg_trace *trace;
-    int stop_at;       /* stop before firing this step (1-based); 0 = run to the end */
-    unsigned pos;      /* steps fired so far */
-    char *divergence;  /* why the replay left the trace, or NULL */
-    bool stopped;      /* stopped at stop_at */
+    int stop_at;      /* stop before firing this step (1-based); 0 = run to the end */
+    unsigned pos;     /* steps fired so far */
+    char *divergence; /* why the replay left the trace, or NULL */
+    bool stopped;     /* stopped at stop_at */
 } sg_replay;
 
 /* Runs the loaded program along the trace (sched_init and sim_create done). */

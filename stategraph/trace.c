@@ -32,6 +32,8 @@ static const char *kind_name(int kind) {
         return "probe";
     case SIM_EV_COLLECTIVE:
         return "collective";
+    case SIM_EV_RESUME:
+        return "resume";
     case SG_STEP_CHOICE:
         return "choice";
     }
@@ -39,9 +41,9 @@ static const char *kind_name(int kind) {
 }
 
 char *sg_step_text(const sg_step *st) {
-    char *choice = st->nalts > 1 ? g_strdup_printf(" [alternative %d of %d]", st->choice + 1,
-                                                   st->nalts)
-                                 : g_strdup("");
+    char *choice = st->nalts > 1
+                       ? g_strdup_printf(" [alternative %d of %d]", st->choice + 1, st->nalts)
+                       : g_strdup("");
     char *s;
     switch (st->kind) {
     case SIM_EV_DELIVER:
@@ -58,6 +60,12 @@ char *sg_step_text(const sg_step *st) {
     case SIM_EV_COLLECTIVE:
         s = g_strdup_printf("%s completes on communicator %d%s", st->what ? st->what : "?",
                             st->comm, choice);
+        break;
+    case SIM_EV_RESUME:
+        s = g_strdup_printf("rank %d goes on after %s at %s before any more message lands in "
+                            "its posted receives%s",
+                            st->dst, st->what ? st->what : "its MPI call", where(st->site_a),
+                            choice);
         break;
     default:
         s = g_strdup_printf("rank %d: %s at %s returns completion %d of %d", st->dst,
@@ -99,6 +107,7 @@ bool sg_trace_write(const char *path, const sg_trace_header *h, const char *find
     fprintf(f, "\n");
     fprintf(f, "send-mode %s\n", h->send_mode);
     fprintf(f, "eager-limit %zu\n", h->eager_limit);
+    fprintf(f, "async-progress %s\n", h->async_progress ? "yes" : "no");
     fprintf(f, "ordex-version %s\n", ORDEX_VERSION);
     if (finding_kind) {
         char *flat = g_strdelimit(g_strdup(message ? message : ""), "\n", ' ');
@@ -112,9 +121,8 @@ bool sg_trace_write(const char *path, const sg_trace_header *h, const char *find
                     st->what ? st->what : "?", st->choice + 1, st->nalts, where(st->site_a));
         else
             fprintf(f, "step %u %s dst=%d src=%d tag=%d comm=%d choice=%d/%d at=%s from=%s\n",
-                    i + 1, kind_name(st->kind), st->dst, st->src, st->tag, st->comm,
-                    st->choice + 1, st->nalts, where(st->site_a),
-                    st->site_b ? where(st->site_b) : "-");
+                    i + 1, kind_name(st->kind), st->dst, st->src, st->tag, st->comm, st->choice + 1,
+                    st->nalts, where(st->site_a), st->site_b ? where(st->site_b) : "-");
     }
     fprintf(f, "end %u\n", steps->len); /* a truncated trace lacks this line */
     g_free(sha);
@@ -158,6 +166,8 @@ static int kind_of(const char *word) {
         return SIM_EV_PROBE;
     if (strcmp(word, "collective") == 0)
         return SIM_EV_COLLECTIVE;
+    if (strcmp(word, "resume") == 0)
+        return SIM_EV_RESUME;
     if (strcmp(word, "choice") == 0)
         return SG_STEP_CHOICE;
     return -1;
@@ -271,7 +281,13 @@ bool sg_trace_read(const char *path, sg_trace *t, char **err) {
             t->send_mode = g_strdup(val);
         } else if (strcmp(key, "eager-limit") == 0)
             t->eager_limit = (size_t)g_ascii_strtoull(val, NULL, 10);
-        else if (strcmp(key, "ordex-version") == 0)
+        else if (strcmp(key, "async-progress") == 0) {
+            if (strcmp(val, "yes") && strcmp(val, "no")) {
+                bad = g_strdup_printf("async-progress '%s' is not yes or no", val);
+                ok = false;
+            }
+            t->async_progress = strcmp(val, "yes") == 0;
+        } else if (strcmp(key, "ordex-version") == 0)
             t->version = g_strdup(val);
         else if (strcmp(key, "finding") == 0)
             t->finding = g_strdup(val);
@@ -287,8 +303,7 @@ bool sg_trace_read(const char *path, sg_trace *t, char **err) {
         } else if (ended) {
             bad = g_strdup("text after the end line");
             ok = false;
-        }
-        else if (strcmp(key, "step") == 0) {
+        } else if (strcmp(key, "step") == 0) {
             char **w = g_strsplit_set(val, " ", -1);
             sg_trace_step st = {0};
             st.line = ln + 1;

@@ -11,14 +11,17 @@
  *   args <arguments, shell-quoted, may be empty>
  *   send-mode <eager|rendezvous|auto>
  *   eager-limit <bytes>
+ *   async-progress <yes|no>      (optional; no when absent)
  *   ordex-version <version>
  *   finding <kind> <location or -> <message>
- *   step <n> <kind> dst=<rank> src=<rank> tag=<t> comm=<id> choice=<k>/<of> at=<file:line> from=<file:line>
+ *   step <n> <kind> dst=<rank> src=<rank> tag=<t> comm=<id> choice=<k>/<of> at=<file:line>
+ * from=<file:line>
  *   ...
  *   end <number of steps>
  *
- * kind is deliver, probe, collective or choice (a choice inside an MPI call
- * such as MPI_Waitany; its `what` names the call).  choice k/of says which of
+ * kind is deliver, probe, collective, resume (a rank paused after an MPI call
+ * goes on before more messages land in its posted receives) or choice (a
+ * choice inside an MPI call such as MPI_Waitany; `call` names it).  choice k/of says which of
  * the `of` alternatives the ordering took at that step (1 = no choice).
  */
 #ifndef ORDEX_SG_TRACE_H
@@ -33,13 +36,14 @@
 #define ORDEX_VERSION "0.1.0"
 
 typedef struct sg_trace_header {
-    const char *program;    /* as the user named it */
-    const char *so_path;    /* the loaded shared object (digested) */
+    const char *program; /* as the user named it */
+    const char *so_path; /* the loaded shared object (digested) */
     int nranks;
-    int argc;               /* program arguments after argv[0] */
+    int argc; /* program arguments after argv[0] */
     char **argv;
-    const char *send_mode;  /* "eager", "rendezvous" or "auto" */
+    const char *send_mode; /* "eager", "rendezvous" or "auto" */
     size_t eager_limit;
+    bool async_progress; /* explored with --async-progress */
 } sg_trace_header;
 
 /* Names the program whose file offsets steps hold (for file:line). */
@@ -58,7 +62,7 @@ typedef struct sg_trace_step {
     int dst, src, tag, comm;
     int choice, nalts; /* 1-based choice as written */
     char *at, *from, *call;
-    int line;          /* line in the trace file */
+    int line; /* line in the trace file */
 } sg_trace_step;
 
 typedef struct sg_trace {
@@ -67,6 +71,7 @@ typedef struct sg_trace {
     int nranks;
     char **args; /* NULL-terminated */
     size_t eager_limit;
+    bool async_progress;
     char *finding; /* the finding line's text, or NULL */
     GArray *steps; /* sg_trace_step */
 } sg_trace;

@@ -99,7 +99,8 @@ static void test_visited_full(void) {
 int main(void) {
     CU_initialize_registry();
     CU_pSuite s = CU_add_suite("checkpoint", NULL, NULL);
-    CU_add_test(s, "hash is deterministic whatever the chunking", test_hash_deterministic_and_chunking);
+    CU_add_test(s, "hash is deterministic whatever the chunking",
+                test_hash_deterministic_and_chunking);
     CU_add_test(s, "hash changes with every bit and the length", test_hash_sensitivity);
     CU_add_test(s, "visited set insert and lookup", test_visited_set);
     CU_add_test(s, "visited set is shared with forked snapshots", test_visited_shared_across_fork);

@@ -11,7 +11,9 @@
 
 static char *g_dir;
 
-static char *path_of(const char *name) { return g_build_filename(g_dir, name, NULL); }
+static char *path_of(const char *name) {
+    return g_build_filename(g_dir, name, NULL);
+}
 
 static GArray *sample_steps(void) {
     GArray *a = g_array_new(FALSE, TRUE, sizeof(sg_step));
