@@ -33,7 +33,7 @@ static char *write_sample(const char *name) {
     char *so = path_of("prog.so");
     g_file_set_contents(so, "not really a program", -1, NULL);
     char *args[] = {"64", "two words"};
-    sg_trace_header h = {"/src/prog.c", so, 4, 2, args, "rendezvous", 65536};
+    sg_trace_header h = {"/src/prog.c", so, 4, 2, args, "rendezvous", 65536, true};
     GArray *steps = sample_steps();
     CU_ASSERT(sg_trace_write(p, &h, "mpi_error", "prog.c:12", "rank 0: truncated", steps));
     g_array_free(steps, TRUE);
@@ -50,6 +50,7 @@ static void test_round_trip(void) {
     CU_ASSERT_EQUAL(t.nranks, 4);
     CU_ASSERT_STRING_EQUAL(t.send_mode, "rendezvous");
     CU_ASSERT_EQUAL(t.eager_limit, 65536);
+    CU_ASSERT_TRUE(t.async_progress);
     CU_ASSERT_EQUAL(g_strv_length(t.args), 2);
     CU_ASSERT_STRING_EQUAL(t.args[1], "two words");
     char *sha = path_of("prog.so");
