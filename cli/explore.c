@@ -260,6 +260,7 @@ int ordex_explore(int argc, char **argv) {
     eo.replay_checkpoints = replay_ckpt;
     eo.graph = o.graph != NULL;
     eo.async_progress = o.async_progress;
+    eo.early_collectives = o.early_collectives;
     sg_explore_result res;
     char *err = NULL;
     if (!sg_explore(&eo, &res, &err)) {
@@ -283,6 +284,7 @@ int ordex_explore(int argc, char **argv) {
     rcx.th.argv = eo.argv + 1;
     rcx.th.eager_limit = o.eager_limit;
     rcx.th.async_progress = o.async_progress;
+    rcx.th.early_collectives = o.early_collectives;
     rcx.trace_dir = g_strdup(o.trace_dir ? o.trace_dir : "ordex-traces");
     rcx.json_findings = g_string_new(NULL);
     FILE *out = stdout;

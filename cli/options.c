@@ -70,7 +70,7 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, in
     char *json = NULL;
     char *max_states = NULL, *max_memory = NULL, *divergence = NULL;
     double max_time = 0;
-    gboolean no_por = FALSE, async_progress = FALSE;
+    gboolean no_por = FALSE, async_progress = FALSE, early_collectives = FALSE;
     char *trace_dir = NULL, *strategy = NULL, *checkpoint = NULL, *graph = NULL;
     int runs = 10;
     GOptionEntry explore_entries[] = {
@@ -78,6 +78,11 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, in
          "Also explore messages landing in posted receives while the receiver computes "
          "(finds programs that touch a receive buffer before the receive completes; more "
          "states)",
+         NULL},
+        {"early-collectives", 0, 0, G_OPTION_ARG_NONE, &early_collectives,
+         "Also explore MPI_Bcast/MPI_Scatter roots and MPI_Reduce/MPI_Gather contributors "
+         "returning before the others arrive, as MPI allows (collectives synchronise "
+         "otherwise)",
          NULL},
         {"no-por", 0, 0, G_OPTION_ARG_NONE, &no_por,
          "Turn partial-order reduction off (branch on every enabled event)", NULL},
@@ -234,6 +239,7 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, in
     }
     o->no_por = no_por;
     o->async_progress = async_progress;
+    o->early_collectives = early_collectives;
     if (runs < 1) {
         fprintf(stderr, "ordex %s: --runs %d: must be at least 1\n", cmd, runs);
         rc = 2;

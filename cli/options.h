@@ -25,6 +25,7 @@ typedef struct ordex_opts {
     /* explore */
     bool no_por;
     bool async_progress;
+    bool early_collectives;
     uint64_t max_states;
     double max_time;
     size_t max_memory;

@@ -125,6 +125,7 @@ int ordex_replay(int argc, char **argv) {
     cfg.eager_limit = t.eager_limit ? t.eager_limit : 65536;
     cfg.exploring = true; /* the same simulated times as when the trace was made */
     cfg.async_progress = t.async_progress;
+    cfg.early_collectives = t.early_collectives;
     sim_create(&cfg);
     sg_replay rp = {&t, stop_at, 0, NULL, false};
     sched_run_result r = sg_replay_run(&rp);

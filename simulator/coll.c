@@ -18,10 +18,16 @@ static sim_coll *coll_new(sim_comm *comm, sim_coll_kind kind, uint64_t seq) {
     c->args = g_new0(sim_coll_args, comm->size);
     c->reqs = g_new0(sim_request *, comm->size);
     c->call_sites = g_new0(void *, comm->size);
+    c->left_early = g_new0(bool, comm->size);
+    c->snapshots = g_new0(void *, comm->size);
     return c;
 }
 
 static void coll_free(sim_coll *c) {
+    for (int i = 0; i < c->comm->size; i++)
+        g_free(c->snapshots[i]);
+    g_free(c->left_early);
+    g_free(c->snapshots);
     g_free(c->args);
     g_free(c->reqs);
     g_free(c->call_sites);
@@ -57,6 +63,74 @@ static const char *ordinal_suffix(uint64_t n) {
     }
 }
 
+/* The buffer a member that may leave early contributes: a Bcast root's
+ * data, a Reduce or Gather non-root's send buffer, a Scatter root's send
+ * buffer.  NULL when this member must wait for the others. */
+static const void *early_contribution(const sim_coll *c, int me, int *count, MPI_Datatype *type) {
+    const sim_coll_args *a = &c->args[me];
+    bool root = me == a->root;
+    switch (c->kind) {
+    case SIM_COLL_BCAST:
+        *count = a->sendcount;
+        *type = a->sendtype;
+        return root ? a->sendbuf : NULL;
+    case SIM_COLL_REDUCE:
+    case SIM_COLL_GATHER:
+        *count = a->sendcount;
+        *type = a->sendtype;
+        return root || a->sendbuf == MPI_IN_PLACE ? NULL : a->sendbuf;
+    case SIM_COLL_SCATTER:
+        *count = a->sendcount * c->comm->size;
+        *type = a->sendtype;
+        return root ? a->sendbuf : NULL;
+    default:
+        return NULL;
+    }
+}
+
+/* Static strings: traces keep the pointer and read it in another process. */
+static const char *early_name(sim_coll_kind k) {
+    switch (k) {
+    case SIM_COLL_BCAST:
+        return "MPI_Bcast returns before the others arrive";
+    case SIM_COLL_REDUCE:
+        return "MPI_Reduce returns before the others arrive";
+    case SIM_COLL_GATHER:
+        return "MPI_Gather returns before the others arrive";
+    default:
+        return "MPI_Scatter returns before the others arrive";
+    }
+}
+
+/* Under exploration, a member that MPI allows to return before the others
+ * arrive is a choice: wait (synchronise) or leave now with a copy of its
+ * contribution.  Both are correct MPI; a program may only work with one. */
+static void maybe_leave_early(sim_coll *c, int me, sim_request *req) {
+    int count = 0;
+    MPI_Datatype type = MPI_DATATYPE_NULL;
+    const void *buf = early_contribution(c, me, &count, &type);
+    const sim_datatype *dt = buf ? sim_dt_get(type) : NULL;
+    if (!sim_g->cfg.early_collectives || !dt || count <= 0)
+        return;
+    if (sim_choose(2, early_name(c->kind)) != 1)
+        return;
+    /* Copy the bytes the contribution spans, keeping its layout. */
+    MPI_Aint lb = sim_dt_true_lb(dt), extent = sim_dt_extent(dt);
+    size_t span = (size_t)((MPI_Aint)(count - 1) * extent + sim_dt_true_extent(dt));
+    char *copy = g_malloc(span ? span : 1);
+    memcpy(copy, (const char *)buf + lb, span);
+    c->snapshots[me] = copy;
+    const void *moved = (const void *)((uintptr_t)copy - (uintptr_t)lb);
+    if (c->kind == SIM_COLL_BCAST)
+        c->args[me].sendbuf = c->args[me].recvbuf = (void *)moved;
+    else
+        c->args[me].sendbuf = moved;
+    c->left_early[me] = true;
+    c->reqs[me] = NULL;
+    req->coll = NULL;
+    sim_req_complete(req);
+}
+
 sim_request *sim_coll_post(sim_comm *comm, sim_coll_kind kind, const sim_coll_args *args) {
     int self = sim_self();
     int me = sim_comm_rank(comm, self);
@@ -71,7 +145,7 @@ sim_request *sim_coll_post(sim_comm *comm, sim_coll_kind kind, const sim_coll_ar
         /* The first member fixed what this collective is; all must agree. */
         int first = -1;
         for (int i = 0; i < comm->size && first < 0; i++)
-            if (c->reqs[i])
+            if (c->reqs[i] || c->left_early[i])
                 first = i;
         if (c->kind != kind || (rooted(kind) && c->args[first].root != args->root)) {
             char *mine = rooted(kind)
@@ -101,6 +175,8 @@ sim_request *sim_coll_post(sim_comm *comm, sim_coll_kind kind, const sim_coll_ar
     sim_events_changed();
     if (c->arrived == comm->size)
         sim_events_coll_ready(c);
+    else
+        maybe_leave_early(c, me, req);
     return req;
 }
 
@@ -149,6 +225,8 @@ void sim_coll_fire(sim_coll *c) {
     for (int i = 0; i < comm->size; i++) {
         sim_proc_of(sim_comm_world(comm, i))->clock = t;
         sim_request *r = c->reqs[i];
+        if (!r) /* it left early; its request is complete already */
+            continue;
         if (e.rc != MPI_SUCCESS && (e.err_rank == i || e.err_rank < 0))
             sim_req_fail(r, e.rc, g_strdup(e.why ? e.why : "failed"));
         r->coll = NULL;

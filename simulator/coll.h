@@ -78,6 +78,11 @@ struct sim_coll {
     sim_coll_args *args; /* [comm->size], indexed by comm rank */
     sim_request **reqs;  /* [comm->size] */
     void **call_sites;   /* [comm->size] call site of each member, for reports */
+    /* Members that left before the others arrived (MPI lets a root that only
+     * sends, or a member that only contributes, return early); their
+     * contribution was copied to `snapshots` and their request completed. */
+    bool *left_early;    /* [comm->size] */
+    void **snapshots;    /* [comm->size] copies to free, or NULL */
 };
 
 const char *sim_coll_name(sim_coll_kind kind); /* "MPI_Bcast" */

@@ -192,9 +192,13 @@ void sim_call_leave(void) {
     sched_leave_sim();
 }
 
-bool sim_rank_at_progress(int rank) { return sim_proc_of(rank)->at_progress; }
+bool sim_rank_at_progress(int rank) {
+    return sim_proc_of(rank)->at_progress;
+}
 
-uint64_t sim_rank_progress_seq(int rank) { return sim_proc_of(rank)->progress_seq; }
+uint64_t sim_rank_progress_seq(int rank) {
+    return sim_proc_of(rank)->progress_seq;
+}
 
 void sim_engine_describe_resume(int rank, sim_event_info *out) {
     sim_proc *p = sim_proc_of(rank);

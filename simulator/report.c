@@ -140,7 +140,7 @@ static void waits_of_request(const sim_request *r, int self, GArray *to) {
     if (r->kind == SIM_REQ_COLL) {
         sim_coll *c = r->coll;
         for (int i = 0; i < c->comm->size; i++)
-            if (!c->reqs[i]) { /* not arrived yet */
+            if (!c->reqs[i] && !c->left_early[i]) { /* not arrived yet */
                 int w = sim_comm_world(c->comm, i);
                 g_array_append_val(to, w);
             }

@@ -32,6 +32,7 @@ typedef struct sim_config {
     bool exploring; /* explore: no wall-clock time in simulated time */
     bool async_progress; /* explore: messages may land in posted receives while the
                             receiver computes (pauses after MPI calls) */
+    bool early_collectives; /* explore: members that may leave a collective early can */
 } sim_config;
 
 /* Kinds of enabled events. */

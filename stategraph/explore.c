@@ -498,6 +498,7 @@ static _Noreturn void run_pass(const sg_explore_opts *o, int pass) {
     cfg.eager_limit = o->eager_limit;
     cfg.exploring = true;
     cfg.async_progress = o->async_progress;
+    cfg.early_collectives = o->early_collectives;
     sim_create(&cfg);
     g_x.opts = o;
     g_x.pass = pass;

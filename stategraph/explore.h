@@ -50,7 +50,8 @@ typedef struct sg_explore_opts {
     int runs;                /* random strategy: paths to run */
     bool replay_checkpoints; /* re-execute prefixes instead of keeping snapshots */
     bool graph;              /* record the state graph's edges */
-    bool async_progress; /* explore early deliveries into posted receives */
+    bool async_progress;     /* explore early deliveries into posted receives */
+    bool early_collectives;  /* explore collectives returning early where MPI allows */
 } sg_explore_opts;
 
 /* One step of a recorded path. */

@@ -68,9 +68,13 @@ char *sg_step_text(const sg_step *st) {
                             choice);
         break;
     default:
-        s = g_strdup_printf("rank %d: %s at %s returns completion %d of %d", st->dst,
-                            st->what ? st->what : "?", where(st->site_a), st->choice + 1,
-                            st->nalts);
+        if (st->what && strstr(st->what, "returns before"))
+            s = g_strdup_printf("rank %d at %s: %s%s", st->dst, where(st->site_a), st->what,
+                                st->choice ? "" : " - no, it waits");
+        else
+            s = g_strdup_printf("rank %d at %s: %s picks alternative %d of %d", st->dst,
+                                where(st->site_a), st->what ? st->what : "?", st->choice + 1,
+                                st->nalts);
         break;
     }
     g_free(choice);
@@ -108,6 +112,7 @@ bool sg_trace_write(const char *path, const sg_trace_header *h, const char *find
     fprintf(f, "send-mode %s\n", h->send_mode);
     fprintf(f, "eager-limit %zu\n", h->eager_limit);
     fprintf(f, "async-progress %s\n", h->async_progress ? "yes" : "no");
+    fprintf(f, "early-collectives %s\n", h->early_collectives ? "yes" : "no");
     fprintf(f, "ordex-version %s\n", ORDEX_VERSION);
     if (finding_kind) {
         char *flat = g_strdelimit(g_strdup(message ? message : ""), "\n", ' ');
@@ -287,6 +292,12 @@ bool sg_trace_read(const char *path, sg_trace *t, char **err) {
                 ok = false;
             }
             t->async_progress = strcmp(val, "yes") == 0;
+        } else if (strcmp(key, "early-collectives") == 0) {
+            if (strcmp(val, "yes") && strcmp(val, "no")) {
+                bad = g_strdup_printf("early-collectives '%s' is not yes or no", val);
+                ok = false;
+            }
+            t->early_collectives = strcmp(val, "yes") == 0;
         } else if (strcmp(key, "ordex-version") == 0)
             t->version = g_strdup(val);
         else if (strcmp(key, "finding") == 0)

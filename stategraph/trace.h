@@ -12,6 +12,7 @@
  *   send-mode <eager|rendezvous|auto>
  *   eager-limit <bytes>
  *   async-progress <yes|no>      (optional; no when absent)
+ *   early-collectives <yes|no>   (optional; no when absent)
  *   ordex-version <version>
  *   finding <kind> <location or -> <message>
  *   step <n> <kind> dst=<rank> src=<rank> tag=<t> comm=<id> choice=<k>/<of> at=<file:line>
@@ -43,7 +44,8 @@ typedef struct sg_trace_header {
     char **argv;
     const char *send_mode; /* "eager", "rendezvous" or "auto" */
     size_t eager_limit;
-    bool async_progress; /* explored with --async-progress */
+    bool async_progress;    /* explored with --async-progress */
+    bool early_collectives; /* explored with --early-collectives */
 } sg_trace_header;
 
 /* Names the program whose file offsets steps hold (for file:line). */
@@ -72,6 +74,7 @@ typedef struct sg_trace {
     char **args; /* NULL-terminated */
     size_t eager_limit;
     bool async_progress;
+    bool early_collectives;
     char *finding; /* the finding line's text, or NULL */
     GArray *steps; /* sg_trace_step */
 } sg_trace;

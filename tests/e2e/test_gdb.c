@@ -142,7 +142,7 @@ static void test_replay_gdb(void) {
     /* Past the trace: the end of the run, still inspectable, then the report. */
     EXPECT_OUT_HAS(r, "the run has ended after step");
     EXPECT_OUT_HAS(r, "  rank 0  failed ");
-    EXPECT_OUT_HAS(r, "ERROR [mpi_error] rank 0: MPI_Recv: message truncated");
+    EXPECT_ERR_HAS(r, "ERROR [mpi_error] rank 0: MPI_Recv: message truncated"); /* the report */
     EXPECT_OUT_LACKS(r, "Error in sourced command file");
     EXPECT_ERR_LACKS(r, "Error in sourced command file");
     e2e_free(r);

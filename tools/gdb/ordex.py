@@ -101,9 +101,10 @@ class _StopBreakpoint(gdb.Breakpoint):
             return False
         try:
             step = _int("ordex_gdb_step")
+            ended = _int("ordex_gdb_ended")
         except gdb.error:
             return False
-        if step < _State.target:
+        if step < _State.target and not ended:
             return False
         _State.hit = True
         return True
