@@ -110,6 +110,13 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, in
          "KIND"},
         {"graph", 0, 0, G_OPTION_ARG_FILENAME, &graph, "Write the state graph as DOT", "FILE"},
         {NULL, 0, 0, 0, NULL, NULL, NULL}};
+    gboolean threads = FALSE;
+    GOptionEntry run_entries[] = {
+        {"threads", 0, 0, G_OPTION_ARG_NONE, &threads,
+         "Run each rank in an OS thread named \"rank N\", one at a time (what gdb shows as "
+         "threads); results are the same as with the default fibers",
+         NULL},
+        {NULL, 0, 0, 0, NULL, NULL, NULL}};
     GOptionEntry entries[] = {
         {"np", 'n', 0, G_OPTION_ARG_STRING, &np, "Number of ranks (required)", "N"},
         {"tag-output", 0, 0, G_OPTION_ARG_NONE, &tag, "Prefix output lines with [rank]", NULL},
@@ -140,6 +147,8 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, in
     g_option_context_add_main_entries(ctx, entries, NULL);
     if (strcmp(cmd, "explore") == 0)
         g_option_context_add_main_entries(ctx, explore_entries, NULL);
+    if (strcmp(cmd, "run") == 0) /* explore forks snapshots, which threads do not survive */
+        g_option_context_add_main_entries(ctx, run_entries, NULL);
     int nopt = prog < 0 ? argc : prog;
     char **oargv = g_new0(char *, nopt + 1);
     for (int i = 0; i < nopt; i++)
@@ -181,6 +190,7 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, in
     }
     o->nranks = (int)n;
     o->tag_output = tag;
+    o->threads = threads;
     o->quiet = quiet;
     o->step_timeout = timeout;
     if (timeout < 0) {

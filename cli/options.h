@@ -22,6 +22,7 @@ typedef struct ordex_opts {
     bool quiet;
     char *json;
     bool send_mode_given;
+    bool threads; /* run: one OS thread per rank (for debuggers) */
     /* explore */
     bool no_por;
     bool async_progress;

@@ -77,6 +77,7 @@ int ordex_run(int argc, char **argv) {
     so_opts.tag_output = o.tag_output;
     so_opts.seed = o.seed;
     so_opts.step_timeout_s = o.step_timeout;
+    so_opts.threads = o.threads;
     so_opts.program = so;
     so_opts.argc = argc - prog_index;
     so_opts.argv = argv + prog_index;

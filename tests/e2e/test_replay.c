@@ -1,0 +1,161 @@
+/*
+ * test_replay.c - `ordex replay` of traces written by `ordex explore`, and the
+ * explore options that add choices (--early-collectives).
+ */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "e2e.h"
+
+void e2e_add_replay_tests(CU_pSuite s);
+
+#define EXAMPLE(name) e2e_src("examples/" name)
+
+/* Explores `example` with -n `n` into a fresh trace directory; returns the
+ * directory (lives until e2e_fini). */
+static const char *explore_into(const char *dir_name, const char *n, const char *example,
+                                const char *extra) {
+    const char *dir = e2e_tmp(dir_name);
+    const char *args[] = {"explore", "--trace-dir", dir, "-n", n, example, extra, NULL};
+    if (!extra)
+        args[6] = NULL;
+    e2e_free(e2e_ordex_runv(args));
+    return dir;
+}
+
+static char *trace_path(const char *dir, const char *name) {
+    return g_build_filename(dir, name, NULL);
+}
+
+static void test_replay_reproduces_finding(void) {
+    const char *dir = explore_into("tr_merge", "4", EXAMPLE("mergesort.c"), NULL);
+    char *t = trace_path(dir, "mergesort-1.trace");
+    CU_ASSERT_FATAL(g_file_test(t, G_FILE_TEST_EXISTS));
+    e2e_result *a = e2e_ordex_run("replay", t, NULL);
+    e2e_result *b = e2e_ordex_run("replay", t, NULL);
+    EXPECT_STATUS(a, 1);
+    EXPECT(a, strstr(a->err, "[mpi_error]") != NULL);
+    EXPECT(a, strstr(a->err, "truncated") != NULL);
+    int line = e2e_marker_line("examples/mergesort.c", "[RECV]");
+    char *at = g_strdup_printf("at mergesort.c:%d", line);
+    EXPECT(a, strstr(a->err, at) != NULL);
+    EXPECT(b, strcmp(a->out, b->out) == 0); /* exactly the same run, every time */
+    EXPECT(b, b->status == a->status);
+    g_free(at);
+    e2e_free(a);
+    e2e_free(b);
+    g_free(t);
+}
+
+static void test_replay_dump(void) {
+    const char *dir = explore_into("tr_dump", "4", EXAMPLE("mergesort.c"), NULL);
+    char *t = trace_path(dir, "mergesort-1.trace");
+    e2e_result *r = e2e_ordex_run("replay", "--stop-at", "5", "--dump", t, NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "rank 0: MPI_Recv(source=MPI_ANY_SOURCE");
+    EXPECT_OUT_HAS(r, "rank 3: ended");
+    EXPECT(r, strstr(r->err, "stopped before step 5") != NULL);
+    e2e_free(r);
+    g_free(t);
+}
+
+static void test_replay_distinct_orderings(void) {
+    /* The two traces of a message race replay to their two outcomes. */
+    const char *dir = explore_into("tr_race", "4", EXAMPLE("waitany_race.c"), NULL);
+    char *ta = trace_path(dir, "waitany_race-1.trace");
+    char *tb = trace_path(dir, "waitany_race-2.trace");
+    e2e_result *a = e2e_ordex_run("replay", ta, NULL);
+    e2e_result *b = e2e_ordex_run("replay", tb, NULL);
+    EXPECT_STATUS(a, 0);
+    EXPECT_STATUS(b, 0);
+    char *ra = e2e_grep(a->out, "result");
+    char *rb = e2e_grep(b->out, "result");
+    EXPECT(a, ra && *ra);
+    EXPECT(b, rb && *rb && strcmp(ra, rb) != 0);
+    g_free(ra);
+    g_free(rb);
+    e2e_free(a);
+    e2e_free(b);
+    g_free(ta);
+    g_free(tb);
+}
+
+/* Writes a copy of trace `src` with `from` replaced by `to`. */
+static char *edited(const char *src, const char *name, const char *from, const char *to) {
+    char *text = e2e_read_file(src);
+    GString *s = g_string_new(text);
+    g_string_replace(s, from, to, 1);
+    char *dst = g_strdup(e2e_tmp(name));
+    g_file_set_contents(dst, s->str, -1, NULL);
+    g_string_free(s, TRUE);
+    g_free(text);
+    return dst;
+}
+
+static void expect_refused(const char *trace, const char *text, const char *extra) {
+    e2e_result *r = extra ? e2e_ordex_run("replay", extra, "3", trace, NULL)
+                          : e2e_ordex_run("replay", trace, NULL);
+    EXPECT_STATUS(r, 2);
+    EXPECT(r, strstr(r->err, text) != NULL);
+    e2e_free(r);
+}
+
+static void test_replay_rejects_bad_traces(void) {
+    const char *dir = explore_into("tr_bad", "4", EXAMPLE("mergesort.c"), NULL);
+    char *t = trace_path(dir, "mergesort-1.trace");
+    char *text = e2e_read_file(t);
+    CU_ASSERT_FATAL(text != NULL);
+    /* truncated: no end line */
+    char *end = strstr(text, "\nend ");
+    CU_ASSERT_FATAL(end != NULL);
+    char *trunc = g_strdup(e2e_tmp("trunc.trace"));
+    g_file_set_contents(trunc, text, end - text + 1, NULL);
+    expect_refused(trunc, "truncated", NULL);
+    /* edited */
+    char *bad = edited(t, "kind.trace", " deliver ", " teleport ");
+    expect_refused(bad, "unknown step kind", NULL);
+    /* another program */
+    char *other = edited(t, "other.trace", "program-sha256 ", "program-sha256 0");
+    expect_refused(other, "not the program", NULL);
+    /* another rank count */
+    expect_refused(t, "recorded with 4 ranks", "-n");
+    /* the program does not behave as recorded */
+    char *div = edited(t, "div.trace", "src=3 tag=7", "src=1 tag=7");
+    expect_refused(div, "left the trace", NULL);
+    /* not a trace */
+    expect_refused(e2e_src("examples/ring.c"), "not an ordex trace", NULL);
+    expect_refused("/nonexistent/x.trace", "cannot read", NULL);
+    g_free(trunc);
+    g_free(bad);
+    g_free(other);
+    g_free(div);
+    g_free(text);
+    g_free(t);
+}
+
+static void test_early_collectives(void) {
+    /* Without the option Bcast synchronises: one ordering per send mode. */
+    e2e_result *r =
+        e2e_ordex_run("explore", "--early-collectives", "-n", "2", EXAMPLE("bcast_sync.c"), NULL);
+    EXPECT_STATUS(r, 1);
+    EXPECT_OUT_HAS(r, "needs MPI_Bcast to synchronise");
+    EXPECT_OUT_HAS(r, "MPI_Bcast returns before the others arrive - no, it waits");
+    EXPECT_OUT_HAS(r, "4 orderings run to the end");
+    e2e_free(r);
+    r = e2e_ordex_run("explore", "-n", "2", EXAMPLE("bcast_sync.c"), NULL);
+    EXPECT_STATUS(r, 1);
+    EXPECT_OUT_HAS(r, "2 orderings run to the end");
+    e2e_free(r);
+}
+
+void e2e_add_replay_tests(CU_pSuite s) {
+    CU_add_test(s, "replay reproduces the finding, identically every time",
+                test_replay_reproduces_finding);
+    CU_add_test(s, "replay --stop-at N --dump shows pending calls", test_replay_dump);
+    CU_add_test(s, "the two traces of a race replay to their two outcomes",
+                test_replay_distinct_orderings);
+    CU_add_test(s, "replay refuses truncated, edited, foreign and divergent traces",
+                test_replay_rejects_bad_traces);
+    CU_add_test(s, "explore --early-collectives tries both behaviours", test_early_collectives);
+}
