@@ -33,6 +33,29 @@ static const char *mpi_include_dir(void) {
     return NULL;
 }
 
+/* Where ordex.h is: $ORDEX_HOME/include (the launchers set it), else next to
+ * the binary the launchers keep in <checkout>/.cache/bin. */
+static char *ordex_include_dir(void) {
+    const char *home = g_getenv("ORDEX_HOME");
+    if (home)
+        return g_build_filename(home, "include", NULL);
+    char *exe = g_file_read_link("/proc/self/exe", NULL);
+    if (!exe)
+        return NULL;
+    char *bin = g_path_get_dirname(exe);
+    char *inc = g_build_filename(bin, "..", "..", "include", NULL);
+    g_free(exe);
+    g_free(bin);
+    char *h = g_build_filename(inc, "ordex.h", NULL);
+    bool ok = g_file_test(h, G_FILE_TEST_EXISTS);
+    g_free(h);
+    if (!ok) {
+        g_free(inc);
+        return NULL;
+    }
+    return inc;
+}
+
 static char *cache_dir(void) {
     const char *env = g_getenv("ORDEX_CACHE");
     char *dir = env ? g_strdup(env) : g_build_filename(g_get_user_cache_dir(), "ordex", NULL);
@@ -90,9 +113,10 @@ static void add_common(GPtrArray *a) {
     const char *inc = mpi_include_dir();
     if (inc)
         g_ptr_array_add(a, g_strdup_printf("-I%s", inc));
-    const char *home = g_getenv("ORDEX_HOME");
-    if (home)
-        g_ptr_array_add(a, g_strdup_printf("-I%s/include", home));
+    char *own = ordex_include_dir();
+    if (own)
+        g_ptr_array_add(a, g_strdup_printf("-I%s", own));
+    g_free(own);
 }
 
 int ordex_cc(int argc, char **argv) {

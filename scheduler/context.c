@@ -20,8 +20,12 @@ void sched_ctx_start(void);
 /* One flag for the whole process: a run uses one backend throughout. */
 static bool g_threads;
 
-void sched_ctx_use_threads(bool on) { g_threads = on; }
-bool sched_ctx_threads(void) { return g_threads; }
+void sched_ctx_use_threads(bool on) {
+    g_threads = on;
+}
+bool sched_ctx_threads(void) {
+    return g_threads;
+}
 
 bool sched_ctx_make(sched_ctx *ctx, size_t stack_size, void (*fn)(void *), void *arg) {
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -43,12 +47,12 @@ bool sched_ctx_make(sched_ctx *ctx, size_t stack_size, void (*fn)(void *), void 
     uintptr_t top = ((uintptr_t)base + page + stack_size) & ~(uintptr_t)15;
     uint64_t *slot = (uint64_t *)(top - 24); /* return address for the first switch */
     slot[0] = (uint64_t)(uintptr_t)sched_ctx_start;
-    slot[-1] = 0;                       /* rbp */
-    slot[-2] = 0;                       /* rbx */
+    slot[-1] = 0;                        /* rbp */
+    slot[-2] = 0;                        /* rbx */
     slot[-3] = (uint64_t)(uintptr_t)arg; /* r12 */
     slot[-4] = (uint64_t)(uintptr_t)fn;  /* r13 */
-    slot[-5] = 0;                       /* r14 */
-    slot[-6] = 0;                       /* r15 */
+    slot[-5] = 0;                        /* r14 */
+    slot[-6] = 0;                        /* r15 */
     uint32_t *ctl = (uint32_t *)&slot[-7];
     ctl[0] = 0x1f80; /* MXCSR: all exceptions masked, round to nearest */
     ctl[1] = 0x037f; /* x87 control word: the ABI's default */

@@ -105,7 +105,9 @@ const sched_fault *sched_rank_fault(int rank) { return &g_ranks[rank].fault; }
 void sched_set_exit_hook(sched_exit_hook hook) { g_exit_hook = hook; }
 void sched_set_fail_hook(sched_fail_hook hook) { g_fail_hook = hook; }
 void sched_request_stop(void) { g_stop = true; }
-void sched_clear_stop(void) { g_stop = false; }
+void sched_clear_stop(void) {
+    g_stop = false;
+}
 
 /* Switches from the running rank back to the scheduler. */
 static void switch_out(void) {

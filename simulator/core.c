@@ -445,7 +445,7 @@ void sim_outcome(sim_digest_feed feed, void *user) {
         for (guint i = 0; p->observed && i < p->observed->len; i++) {
             const sim_observed *o = g_ptr_array_index(p->observed, i);
             feed(user, o->name, strlen(o->name));
-            feed(user, o->ptr, o->size);
+            feed(user, o->final ? o->final : o->ptr, o->size);
         }
     }
 }

@@ -75,7 +75,9 @@ int PMPI_Finalize(void) {
     int rc = sim_check_initialized();
     if (rc != MPI_SUCCESS)
         SIM_RETURN(rc);
-    sim_proc_of(sim_self())->finalized = true;
+    sim_proc *p = sim_proc_of(sim_self());
+    p->finalized = true;
+    sim_observe_snapshot(p);
     SIM_RETURN(MPI_SUCCESS);
 }
 SIM_ALIAS(MPI_Finalize);

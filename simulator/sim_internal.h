@@ -104,7 +104,9 @@ typedef struct sim_observed {
     char name[64];
     const void *ptr;
     size_t size;
+    void *final; /* its bytes when the rank called MPI_Finalize, or NULL */
 } sim_observed;
+
 
 /* One rank's MPI-visible state. */
 typedef struct sim_proc {
@@ -152,6 +154,9 @@ typedef struct sim_state {
 } sim_state;
 
 extern sim_state *sim_g;
+
+/* Copies the observed values (the rank's locals die when main returns). */
+void sim_observe_snapshot(sim_proc *p);
 
 static inline sim_proc *sim_proc_of(int world_rank) {
     return &sim_g->procs[world_rank];

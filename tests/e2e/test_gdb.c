@@ -33,8 +33,8 @@ static const char *mergesort_trace(void) {
     if (trace)
         return trace;
     const char *dir = e2e_tmp("gdb-traces");
-    e2e_result *r = e2e_ordex_run("explore", "-n", "4", "--trace-dir", dir, e2e_src(MERGESORT),
-                                  NULL);
+    e2e_result *r =
+        e2e_ordex_run("explore", "-n", "4", "--trace-dir", dir, e2e_src(MERGESORT), NULL);
     EXPECT_STATUS(r, 1);
     e2e_free(r);
     GDir *d = g_dir_open(dir, 0, NULL);
@@ -100,14 +100,15 @@ static void test_replay_gdb(void) {
     int nsteps, stop = first_divergence(trace, &nsteps);
     int recv = e2e_marker_line(MERGESORT, "[RECV]");
     CU_ASSERT_FATAL(recv > 0);
-    const char *script = write_script("replay.gdb", "ordex ranks\n"
-                                                    "ordex where\n" SELECT_RANK_THREAD(0) "bt\n"
-                                                    "print ordex_rank\n"
-                                                    "print $ordex_rank\n"
-                                                    "ordex step\n"
-                                                    "ordex goto 1000\n"
-                                                    "ordex ranks\n"
-                                                    "continue\n");
+    const char *script =
+        write_script("replay.gdb", "ordex ranks\n"
+                                   "ordex where\n" SELECT_RANK_THREAD(0) "bt\n"
+                                                                         "print ordex_rank\n"
+                                                                         "print $ordex_rank\n"
+                                                                         "ordex step\n"
+                                                                         "ordex goto 1000\n"
+                                                                         "ordex ranks\n"
+                                                                         "continue\n");
     e2e_result *r = e2e_ordex_run("replay", "--gdb", "--gdb-batch", script, trace, NULL);
     char *s;
 
@@ -171,7 +172,7 @@ static void test_plain_gdb_breakpoint(void) {
                                  e2e_src("tools/gdb/ordex.py"), e2e_ordex(), trace, send);
     const char *script = write_script("breakpoint.gdb", text);
     g_free(text);
-    const char *argv[] = {"gdb", "-nx", "-batch", "-iex", "set debuginfod enabled off",
+    const char *argv[] = {"gdb", "-nx",  "-batch", "-iex", "set debuginfod enabled off",
                           "-x",  script, NULL};
     e2e_result *r = e2e_exec(argv);
     EXPECT_OUT_HAS(r, "ordex: before step 1 of");

@@ -149,7 +149,24 @@ static void test_early_collectives(void) {
     e2e_free(r);
 }
 
+static void test_observe(void) {
+    const char *prog = e2e_src("tests/programs/observe_race.c");
+    e2e_result *r = e2e_ordex_run("explore", "-n", "3", prog, NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "WARNING [message_race]");
+    EXPECT_OUT_HAS(r, "2 different outcomes");
+    e2e_free(r);
+    r = e2e_ordex_run("explore", "--divergence=error", "-n", "3", prog, NULL);
+    EXPECT_STATUS(r, 1);
+    EXPECT_OUT_HAS(r, "ERROR [message_race]");
+    e2e_free(r);
+    r = e2e_ordex_run("run", "-n", "3", prog, NULL); /* one ordering: nothing to compare */
+    EXPECT_STATUS(r, 0);
+    e2e_free(r);
+}
+
 void e2e_add_replay_tests(CU_pSuite s) {
+    CU_add_test(s, "ordex_observe values are outcomes", test_observe);
     CU_add_test(s, "replay reproduces the finding, identically every time",
                 test_replay_reproduces_finding);
     CU_add_test(s, "replay --stop-at N --dump shows pending calls", test_replay_dump);

@@ -99,15 +99,15 @@ static void test_mergesort(void) {
 
 static void test_deadlock_else(void) {
     e2e_result *t = BOTH(1, "-n", "3", S("examples/deadlock_else.c"));
-    g_free(EXPECT_FINDING(t, 1, "deadlock", "1 rank blocked", "examples/deadlock_else.c",
-                          "[RECV]"));
+    g_free(
+        EXPECT_FINDING(t, 1, "deadlock", "1 rank blocked", "examples/deadlock_else.c", "[RECV]"));
     e2e_free(t);
 }
 
 static void test_segv(void) {
     e2e_result *t = BOTH(1, "-n", "4", S("tests/programs/segv.c"));
-    g_free(EXPECT_FINDING(t, 1, "crash", "rank 1 crashed: SIGSEGV", "tests/programs/segv.c",
-                          FAULT));
+    g_free(
+        EXPECT_FINDING(t, 1, "crash", "rank 1 crashed: SIGSEGV", "tests/programs/segv.c", FAULT));
     e2e_free(t);
 }
 
