@@ -111,7 +111,7 @@ for p in "${programs[@]}"; do
                 el=$(num elapsed_s "$json")
                 pk=$(num peak_rss_bytes "$json")
                 rate=$(awk -v a="$tr" -v b="$el" 'BEGIN{printf "%.0f", (b > 0 ? a / b : 0)}')
-                el=$(awk -v b="$el" 'BEGIN{printf "%.2f", b}')
+                el=$(awk -v b="$el" 'BEGIN{printf "%.3f", b}')
                 pk=$(awk -v b="$pk" 'BEGIN{printf "%.1f", b / 1048576}')
             else
                 verdict="failed (exit $rc)"

@@ -100,15 +100,19 @@ static void test_replay_gdb(void) {
     int nsteps, stop = first_divergence(trace, &nsteps);
     int recv = e2e_marker_line(MERGESORT, "[RECV]");
     CU_ASSERT_FATAL(recv > 0);
-    const char *script =
-        write_script("replay.gdb", "ordex ranks\n"
-                                   "ordex where\n" SELECT_RANK_THREAD(0) "bt\n"
-                                                                         "print ordex_rank\n"
-                                                                         "print $ordex_rank\n"
-                                                                         "ordex step\n"
-                                                                         "ordex goto 1000\n"
-                                                                         "ordex ranks\n"
-                                                                         "continue\n");
+    /* What a user would type at the stop, one command a line. */
+    static const char commands[] =
+        "ordex ranks\n"
+        "ordex where\n" SELECT_RANK_THREAD(0) /* `thread N` of "rank 0" */
+        "bt\n"
+        "print ordex_rank\n"
+        "print $ordex_rank\n"
+        "ordex thread 2\n"
+        "ordex step\n"
+        "ordex goto 1000\n"
+        "ordex ranks\n"
+        "continue\n";
+    const char *script = write_script("replay.gdb", commands);
     e2e_result *r = e2e_ordex_run("replay", "--gdb", "--gdb-batch", script, trace, NULL);
     char *s;
 
@@ -133,6 +137,8 @@ static void test_replay_gdb(void) {
     EXPECT_BLOCK_HAS(r, frames, s);
     g_free(s);
     g_free(frames);
+    /* ordex thread selects a rank's thread at its frame in the program. */
+    EXPECT_OUT_HAS(r, "[thread 4, \"rank 2\"]\n#");
     /* The scheduler runs at a stop: ordex_rank is -1 (typed, printed plainly). */
     EXPECT_OUT_HAS(r, "$1 = -1\n");
     EXPECT_OUT_HAS(r, "$2 = -1\n");

@@ -16,7 +16,7 @@
 #   ordex step        fire the next step of the trace and stop before the one after
 #                     (after the last one: at the end of the run, before the report)
 #   ordex goto N      run on to the stop before step N
-#   ordex thread R    select the thread of rank R
+#   ordex thread R    select the thread of rank R, at its frame in the program
 #   $ordex_rank       the rank running when gdb last stopped (-1: the scheduler)
 #
 # The ordex binary built for tests carries no debug information, so
@@ -284,8 +284,22 @@ class OrdexGoto(gdb.Command):
         _resume("continue", n)
 
 
+def _program_frame():
+    """The innermost frame of the selected thread in the program's own code
+    (the per-rank copies live in an ordex-ranks-* directory), or None."""
+    frame = gdb.newest_frame()
+    while frame is not None:
+        sal = frame.find_sal()
+        objfile = sal.symtab.objfile.filename if sal.symtab else ""
+        if "/ordex-ranks-" in objfile:
+            return frame
+        frame = frame.older()
+    return None
+
+
 class OrdexThread(gdb.Command):
-    """Select the thread of rank R."""
+    """Select the thread of rank R, and in it the innermost frame of the
+program's code (where the rank called MPI, or stopped)."""
 
     def __init__(self):
         super().__init__("ordex thread", gdb.COMMAND_STACK)
@@ -296,10 +310,17 @@ class OrdexThread(gdb.Command):
             r = int(arg.strip())
         except ValueError:
             raise gdb.GdbError("ordex thread: expected a rank number")
-        th = _rank_threads().get(r)
-        if th is None:
+        num = _rank_threads().get(r)
+        if num is None:
             raise gdb.GdbError("ordex thread: no thread named \"rank %d\"" % r)
-        gdb.execute("thread %d" % th)
+        for th in gdb.selected_inferior().threads():
+            if th.num == num:
+                th.switch()
+        print("[thread %d, \"rank %d\"]" % (num, r))
+        frame = _program_frame()
+        if frame is not None:
+            frame.select()
+        gdb.execute("frame")
 
 
 OrdexCommand()
