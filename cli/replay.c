@@ -218,8 +218,8 @@ static int divergence_step(const sg_trace *t) {
 }
 
 /* Replaces ordex with gdb replaying the trace; returns only on failure. */
-static int exec_gdb(const char *trace, const sg_trace *t, int stop_at, const char *batch,
-                    bool tag) {
+static int exec_gdb(const char *trace, const sg_trace *t, int stop_at, const char *batch, bool tag,
+                    bool quiet, const char *json) {
     char *gdb = g_find_program_in_path("gdb");
     if (!gdb) {
         fprintf(stderr, "ordex replay: --gdb needs gdb, which is not installed (install the "
@@ -280,6 +280,10 @@ static int exec_gdb(const char *trace, const sg_trace *t, int stop_at, const cha
     g_ptr_array_add(a, g_strdup("--gdb-inferior"));
     if (tag)
         g_ptr_array_add(a, g_strdup("--tag-output"));
+    if (quiet)
+        g_ptr_array_add(a, g_strdup("--quiet"));
+    if (json)
+        g_ptr_array_add(a, g_strdup_printf("--json=%s", json));
     g_ptr_array_add(a, g_canonicalize_filename(trace, NULL)); /* never taken for an option */
     g_ptr_array_add(a, NULL);
     fflush(stdout);
@@ -383,7 +387,7 @@ int ordex_replay(int argc, char **argv) {
         goto out;
     }
     if (gdb) {
-        status = exec_gdb(argv[1], &t, stop_at, gdb_batch, tag);
+        status = exec_gdb(argv[1], &t, stop_at, gdb_batch, tag, quiet, json);
         goto out;
     }
 

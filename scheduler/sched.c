@@ -382,11 +382,11 @@ bool sched_init(const sched_options *opt, char **err) {
                                          opt->stack_size, i, g_strerror(errno));
             return false;
         }
-        char name[16];
-        snprintf(name, sizeof name, "rank %d", i);
-        sched_ctx_set_name(&r->ctx, name);
         rankio_open(&r->io, i);
         if (opt->threads) {
+            char name[16];
+            snprintf(name, sizeof name, "rank %d", i);
+            sched_ctx_set_name(&r->ctx, name); /* what gdb lists */
             /* A rank's streams are used by one thread at a time, but not
              * always the same one: the scheduler flushes them after the rank
              * crashed or ran away, possibly in the middle of a printf that

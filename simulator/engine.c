@@ -373,6 +373,34 @@ void sim_engine_event_key(const sim_event *ev, uint64_t *msg, uint64_t *recv) {
     *recv = ev->kind == SIM_EV_DELIVER ? ((const sim_request *)ev->b)->seq + 1 : 0;
 }
 
+bool sim_engine_rank_persistent(int d, const sim_event *evs, int n) {
+    const sim_proc *p = sim_proc_of(d);
+    if (p->polling || p->at_progress)
+        return false;
+    /* Every receive d has posted names its source and has its message here:
+     * then no message sent later can be matched at d before d itself moves,
+     * so ordering d's deliveries among themselves covers everything. */
+    for (GList *l = g_q[d].recvs.head; l; l = l->next) {
+        const sim_request *r = l->data;
+        if (r->peer == MPI_ANY_SOURCE)
+            return false;
+        bool has = false;
+        for (int i = 0; i < n && !has; i++)
+            has = evs[i].kind == SIM_EV_DELIVER && evs[i].b == r;
+        if (!has)
+            return false;
+    }
+    if (g_q[d].probe.active && g_q[d].probe.source == MPI_ANY_SOURCE)
+        return false;
+    /* A nonblocking collective of d may complete through the others alone. */
+    for (guint i = 0; i < p->requests->len; i++) {
+        const sim_request *r = g_ptr_array_index(p->requests, i);
+        if (r && r->kind == SIM_REQ_COLL && !r->complete)
+            return false;
+    }
+    return true;
+}
+
 bool sim_engine_offer_early(void *recv_request) {
     sim_request *r = recv_request;
     if (r->early_offered)

@@ -61,6 +61,13 @@ typedef struct sim_event_info {
 } sim_event_info;
 void sim_event_describe(const sim_event *ev, sim_event_info *out);
 
+/* True when the events at rank d (among evs, the enabled events) form a
+ * persistent set: no event that can happen before one of them conflicts with
+ * them.  Holds when every receive d has posted names its source and has its
+ * message among evs, d probes no wildcard, and d has no collective request
+ * that others could complete.  Exploring only d's events is then enough. */
+bool sim_engine_rank_persistent(int d, const sim_event *evs, int n);
+
 /* Fires an enabled event. */
 void sim_fire(const sim_event *ev);
 

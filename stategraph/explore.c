@@ -298,6 +298,29 @@ static void fire(const sim_event *ev, int choice, int nalts) {
         g_sh->transitions++;
 }
 
+/* Keeps only the events of one rank when they form a persistent set (see
+ * sim_engine_rank_persistent): the other ranks' events commute with them and
+ * stay enabled, so they are explored afterwards, from the states that follow. */
+static void restrict_to_persistent(GArray *awake, GArray *all) {
+    const sim_event *ev = (const sim_event *)(void *)all->data;
+    for (guint i = 0; i < awake->len; i++) {
+        const sim_event *e = &g_array_index(awake, sim_event, i);
+        if (e->kind != SIM_EV_DELIVER && e->kind != SIM_EV_PROBE)
+            continue;
+        int d = e->rank;
+        if (!sim_engine_rank_persistent(d, ev, (int)all->len))
+            continue;
+        guint k = 0;
+        for (guint j = 0; j < awake->len; j++) {
+            sim_event *x = &g_array_index(awake, sim_event, j);
+            if (x->rank == d && (x->kind == SIM_EV_DELIVER || x->kind == SIM_EV_PROBE))
+                g_array_index(awake, sim_event, k++) = *x;
+        }
+        g_array_set_size(awake, k);
+        return;
+    }
+}
+
 static gint by_order(gconstpointer a, gconstpointer b) {
     const sim_event *x = a, *y = b;
     return x->order < y->order ? -1 : x->order > y->order;
@@ -342,6 +365,8 @@ static bool choose(void *user) {
         if (!g_x.opts->por || !asleep(&k))
             g_array_append_val(awake, g_array_index(evs, sim_event, i));
     }
+    if (g_x.opts->por && awake->len > 1)
+        restrict_to_persistent(awake, evs);
     if (awake->len == 0) {
         g_array_free(awake, TRUE);
         g_sh->merged++;

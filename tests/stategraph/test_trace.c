@@ -33,7 +33,7 @@ static char *write_sample(const char *name) {
     char *so = path_of("prog.so");
     g_file_set_contents(so, "not really a program", -1, NULL);
     char *args[] = {"64", "two words"};
-    sg_trace_header h = {"/src/prog.c", so, 4, 2, args, "rendezvous", 65536, true};
+    sg_trace_header h = {"/src/prog.c", so, 4, 2, args, "rendezvous", 65536, true, false};
     GArray *steps = sample_steps();
     CU_ASSERT(sg_trace_write(p, &h, "mpi_error", "prog.c:12", "rank 0: truncated", steps));
     g_array_free(steps, TRUE);

@@ -1,0 +1,129 @@
+/*
+ * netmodel.h - event-driven flow model of the network: transfers share the
+ * bandwidth of the links they cross max-min fairly.
+ *
+ * A transfer (a message's payload) first waits its latency: the latency of
+ * its size's segment (or the intra-node latency), plus the rendezvous
+ * handshake when it goes by rendezvous.  It then streams its bytes.  While
+ * streaming it crosses a path of links; the rates of all streaming transfers
+ * are the max-min fair allocation (progressive filling: every rate grows
+ * together until a link is full or a transfer reaches its own cap; those
+ * transfers keep that rate, the others keep growing), where each transfer's
+ * cap is its segment's bandwidth.  Rates are recomputed whenever a transfer
+ * starts streaming or finishes, so the model is exact between those events:
+ * there is no time step.  A transfer alone takes exactly
+ * latency + bytes / bandwidth.
+ *
+ * Links built from a platform (sim_net_new):
+ *   crossbar: per node a tx link and an rx link (a full-duplex port on the
+ *             switch), capacity = the platform's largest segment bandwidth;
+ *             a message from a to b crosses tx(a), rx(b);
+ *   fattree:  the same node links, plus per leaf switch an up link and a down
+ *             link of capacity uplink_bandwidth; a message between leaves
+ *             crosses tx(a), up(leaf a), down(leaf b), rx(b); the spine is
+ *             not a bottleneck;
+ *   per node a shared-memory link (capacity: the intranode bandwidth) that
+ *   carries the messages between ranks of that node and nothing else.
+ * Latency does not depend on the path (no per-hop latency).
+ *
+ * Driving it: start transfers with sim_net_start (or sim_net_start_path) at
+ * non-decreasing times; sim_net_next says which transfer completes first if
+ * nothing else starts; sim_net_advance moves the clock and returns the
+ * transfers completed by then.  Completions that fall before a later
+ * start's time are kept and returned by the next sim_net_advance, with their
+ * own times.  Times are seconds, sizes bytes, rates bytes per second.
+ *
+ * Not thread-safe; a sim_net keeps a pointer to its platform, which must
+ * outlive it.
+ */
+#ifndef ORDEX_SIM_NETMODEL_H
+#define ORDEX_SIM_NETMODEL_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "simulator/platform.h"
+
+/* Longest path sim_net_start_path accepts. */
+#define SIM_NET_MAX_PATH 8
+
+typedef struct sim_net sim_net;
+
+/* A transfer that finished, as sim_net_advance reports it. */
+typedef struct sim_net_completion {
+    uint64_t id;
+    double time;
+} sim_net_completion;
+
+typedef enum {
+    SIM_NET_TX,   /* index: node */
+    SIM_NET_RX,   /* index: node */
+    SIM_NET_SHM,  /* index: node */
+    SIM_NET_UP,   /* index: leaf switch (fat tree only) */
+    SIM_NET_DOWN, /* index: leaf switch (fat tree only) */
+} sim_net_link_kind;
+
+/* Accounting of one link since the model was created. */
+typedef struct sim_net_link_stats {
+    const char *name; /* "node3.tx", "leaf1.up", "node0.shm", "link2" */
+    double capacity;
+    double bytes; /* carried so far */
+    double busy;  /* seconds during which at least one transfer streamed over it */
+} sim_net_link_stats;
+
+/* The links of the platform's topology (see above). */
+sim_net *sim_net_new(const sim_platform *platform);
+
+/* Bare links, for models that are not a platform (and for tests): nlinks
+ * links with the given capacities (each positive and finite), named
+ * "link0", "link1", ... .  Only sim_net_start_path applies to such a model. */
+sim_net *sim_net_new_links(int nlinks, const double *capacity);
+
+void sim_net_free(sim_net *net);
+
+/* Starts a message of `bytes` bytes from src_node to dst_node (equal for an
+ * intra-node message) at `time` (>= sim_net_now).  Returns its id (> 0), or
+ * 0 when a contract is broken. */
+uint64_t sim_net_start(sim_net *net, double time, int src_node, int dst_node, uint64_t bytes,
+                       bool rendezvous);
+
+/* Starts a transfer over an explicit path of distinct links (npath from 0 to
+ * SIM_NET_MAX_PATH; with no link, max_rate must be finite).  It streams
+ * after `latency` seconds at a rate of at most max_rate (INFINITY: no cap).
+ * Returns its id (> 0), or 0 when a contract is broken. */
+uint64_t sim_net_start_path(sim_net *net, double time, const int *path, int npath, double latency,
+                            double max_rate, uint64_t bytes);
+
+/* The transfer that completes first if nothing more starts, and when
+ * (the earliest id on a tie).  False when no transfer is in progress. */
+bool sim_net_next(sim_net *net, uint64_t *id, double *time);
+
+/* Moves the clock to `time` (>= sim_net_now) and appends every transfer
+ * completed at or before it to `done` (a GArray of sim_net_completion), in
+ * completion order.  Returns how many it appended. */
+int sim_net_advance(sim_net *net, double time, GArray *done);
+
+double sim_net_now(const sim_net *net);
+
+/* Transfers started and not yet returned by sim_net_advance. */
+int sim_net_pending(const sim_net *net);
+
+/* The rate at which a transfer streams now (as of the last event processed:
+ * a start or sim_net_advance): 0 while it waits its latency, a negative value
+ * when the id is not in progress. */
+double sim_net_rate(const sim_net *net, uint64_t id);
+
+int sim_net_nlinks(const sim_net *net);
+
+/* The index of a platform model's link, or -1 when there is no such link. */
+int sim_net_link(const sim_net *net, sim_net_link_kind kind, int index);
+
+/* Accounting of link `link` (0 <= link < nlinks) up to sim_net_now. */
+void sim_net_link_stats_get(const sim_net *net, int link, sim_net_link_stats *out);
+
+/* The most loaded link: the largest bytes / capacity (the time it would
+ * have been saturated), lowest index on a tie; -1 when nothing was sent. */
+int sim_net_busiest_link(const sim_net *net);
+
+#endif

@@ -1,0 +1,1090 @@
+/*
+ * platform.c - loading and validating platform files (see platform.h and
+ * docs/platform.md).
+ *
+ * Loading goes in four passes over one GKeyFile:
+ *  1. our own scan of the text, which GKeyFile cannot do for us: it records
+ *     the line of every key (GKeyFile keeps no line numbers, and every
+ *     message must name one), and rejects malformed lines, unknown sections,
+ *     unknown keys and duplicate keys with their line;
+ *  2. GKeyFile parses the text;
+ *  3. each --set override is checked the same way and written into the key
+ *     file, remembering that the key's location is now the override;
+ *  4. every key is converted and range-checked, then the keys that depend on
+ *     each other are checked together.
+ * Reading every value from the one key file means an override and the file
+ * go through exactly the same checks.
+ */
+#include "simulator/platform.h"
+
+#include <errno.h>
+#include <glib.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+GQuark sim_platform_error_quark(void) {
+    return g_quark_from_static_string("sim-platform-error-quark");
+}
+
+/* Largest node and core counts accepted: far beyond any simulation, small
+ * enough that nodes * cores never overflows. */
+#define MAX_NODES 1000000
+#define MAX_CORES 1000000
+
+/* Default eager limit: the order of MPICH's eager thresholds. */
+#define DEFAULT_EAGER_LIMIT 65536
+
+static const char *const known_sections[] = {"cluster", "network", "intranode", "fattree"};
+
+static const char *const cluster_keys[] = {"nodes", "cores_per_node", "mapping", "hostfile",
+                                           "speed", "oversubscribe",  NULL};
+static const char *const network_keys[] = {"topology",
+                                           "latency",
+                                           "bandwidth",
+                                           "eager_limit",
+                                           "rendezvous_handshake",
+                                           "send_overhead",
+                                           "send_overhead_per_byte",
+                                           "recv_overhead",
+                                           "recv_overhead_per_byte",
+                                           NULL};
+static const char *const intranode_keys[] = {"latency", "bandwidth", NULL};
+static const char *const fattree_keys[] = {"nodes_per_leaf", "uplink_bandwidth", NULL};
+
+#define SEGMENT_PREFIX "segment."
+
+static const char *const *keys_of(const char *section) {
+    if (strcmp(section, "cluster") == 0)
+        return cluster_keys;
+    if (strcmp(section, "network") == 0)
+        return network_keys;
+    if (strcmp(section, "intranode") == 0)
+        return intranode_keys;
+    if (strcmp(section, "fattree") == 0)
+        return fattree_keys;
+    return NULL;
+}
+
+/* "segment.N" with N a positive decimal number. */
+static bool is_segment_key(const char *key) {
+    if (!g_str_has_prefix(key, SEGMENT_PREFIX))
+        return false;
+    const char *n = key + strlen(SEGMENT_PREFIX);
+    if (*n == '\0' || strlen(n) > 9)
+        return false;
+    for (const char *c = n; *c; c++)
+        if (!g_ascii_isdigit(*c))
+            return false;
+    return true;
+}
+
+static bool known_key(const char *section, const char *key) {
+    const char *const *keys = keys_of(section);
+    for (int i = 0; keys && keys[i]; i++)
+        if (strcmp(keys[i], key) == 0)
+            return true;
+    return strcmp(section, "network") == 0 && is_segment_key(key);
+}
+
+/* "a, b, c" for the "unknown key" message. */
+static char *key_list(const char *section) {
+    GString *s = g_string_new(NULL);
+    const char *const *keys = keys_of(section);
+    for (int i = 0; keys[i]; i++)
+        g_string_append_printf(s, "%s%s", i ? ", " : "", keys[i]);
+    if (strcmp(section, "network") == 0)
+        g_string_append(s, ", segment.N");
+    return g_string_free(s, FALSE);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Units                                                                   */
+
+typedef struct unit {
+    const char *name;
+    int exp10;     /* decimal scale, applied in the text so 1.2us == 1.2e-6 exactly */
+    double factor; /* binary or bit scale (exact: powers of two) */
+} unit;
+
+static const unit time_units[] = {
+    {"s", 0, 1}, {"ms", -3, 1}, {"us", -6, 1}, {"\xc2\xb5s", -6, 1}, {"ns", -9, 1}, {NULL, 0, 0},
+};
+
+static const unit bandwidth_units[] = {
+    {"Bps", 0, 1},
+    {"KBps", 3, 1},
+    {"kBps", 3, 1},
+    {"MBps", 6, 1},
+    {"GBps", 9, 1},
+    {"TBps", 12, 1},
+    {"KiBps", 0, 1024.0},
+    {"MiBps", 0, 1024.0 * 1024},
+    {"GiBps", 0, 1024.0 * 1024 * 1024},
+    {"TiBps", 0, 1024.0 * 1024 * 1024 * 1024},
+    {"bps", 0, 0.125},
+    {"Kbps", 3, 0.125},
+    {"kbps", 3, 0.125},
+    {"Mbps", 6, 0.125},
+    {"Gbps", 9, 0.125},
+    {"Tbps", 12, 0.125},
+    {NULL, 0, 0},
+};
+
+static const unit size_units[] = {
+    {"B", 0, 1},
+    {"KB", 3, 1},
+    {"kB", 3, 1},
+    {"MB", 6, 1},
+    {"GB", 9, 1},
+    {"TB", 12, 1},
+    {"KiB", 0, 1024.0},
+    {"MiB", 0, 1024.0 * 1024},
+    {"GiB", 0, 1024.0 * 1024 * 1024},
+    {"TiB", 0, 1024.0 * 1024 * 1024 * 1024},
+    {NULL, 0, 0},
+};
+
+/* Splits "  1.5 us " into the number 1.5 (and its text) and the unit "us".
+ * *unit_out is NULL when there is no unit. */
+static bool split_number(const char *text, double *value, char **number_text, char **unit_out,
+                         char **problem) {
+    const char *p = text;
+    while (g_ascii_isspace(*p))
+        p++;
+    char *end = NULL;
+    double v = g_ascii_strtod(p, &end);
+    if (end == p) {
+        *problem = g_strdup_printf("not a number: \"%s\"", text);
+        return false;
+    }
+    if (!isfinite(v)) {
+        *problem = g_strdup_printf("not a finite number: \"%s\"", text);
+        return false;
+    }
+    *value = v;
+    *number_text = g_strndup(p, (gsize)(end - p));
+    while (g_ascii_isspace(*end))
+        end++;
+    char *u = g_strdup(end);
+    g_strchomp(u);
+    if (*u == '\0') {
+        g_free(u);
+        u = NULL;
+    }
+    *unit_out = u;
+    return true;
+}
+
+/* Applies a unit to a number.  Decimal scales are applied by re-reading the
+ * number with a changed exponent, so that "1.2us" gives the double nearest
+ * to 1.2e-6 (multiplying 1.2 by 1e-6 would be off by an ulp, and tests
+ * compare hand-computed times exactly). */
+static double scale(const char *number_text, double value, const unit *u) {
+    double v = value;
+    if (u->exp10 != 0) {
+        if (strpbrk(number_text, "eExXpP") == NULL) {
+            char *t = g_strdup_printf("%se%d", number_text, u->exp10);
+            v = g_ascii_strtod(t, NULL);
+            g_free(t);
+        } else {
+            v = value * pow(10.0, u->exp10);
+        }
+    }
+    return v * u->factor;
+}
+
+/* Joins the unit names for messages: "s, ms, us or ns". */
+static char *unit_names(const unit *units, bool skip_aliases) {
+    GString *s = g_string_new(NULL);
+    int n = 0;
+    while (units[n].name)
+        n++;
+    int shown = 0;
+    for (int i = 0; i < n; i++) {
+        /* Aliases (lower-case k, µ) stay out of the list to keep it short. */
+        if (skip_aliases && (units[i].name[0] == 'k' || units[i].name[0] == '\xc2'))
+            continue;
+        shown++;
+    }
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        if (skip_aliases && (units[i].name[0] == 'k' || units[i].name[0] == '\xc2'))
+            continue;
+        k++;
+        g_string_append_printf(s, "%s%s", k == 1 ? "" : (k == shown ? " or " : ", "),
+                               units[i].name);
+    }
+    return g_string_free(s, FALSE);
+}
+
+/* Common body of the three unit parsers.  kind names the quantity in
+ * messages; unitless says whether a bare number is accepted (sizes) or only
+ * zero (times, bandwidths). */
+static bool parse_with_units(const char *text, const unit *units, const char *kind,
+                             const char *example, bool unitless, double *out, char **problem) {
+    double v;
+    char *num = NULL, *u = NULL;
+    if (!split_number(text, &v, &num, &u, problem))
+        return false;
+    bool ok = false;
+    if (u == NULL) {
+        if (unitless || v == 0) {
+            *out = v;
+            ok = true;
+        } else {
+            char *names = unit_names(units, true);
+            *problem = g_strdup_printf("missing %s unit in \"%s\" (write e.g. %s; units: %s)", kind,
+                                       text, example, names);
+            g_free(names);
+        }
+        goto out;
+    }
+    /* "GB/s" is a common spelling of "GBps". */
+    if (g_str_has_suffix(u, "/s")) {
+        u[strlen(u) - 2] = '\0';
+        char *t = g_strconcat(u, "ps", NULL);
+        g_free(u);
+        u = t;
+    }
+    for (int i = 0; units[i].name; i++)
+        if (strcmp(units[i].name, u) == 0) {
+            *out = scale(num, v, &units[i]);
+            ok = true;
+            goto out;
+        }
+    char *names = unit_names(units, true);
+    *problem = g_strdup_printf("unknown %s unit \"%s\" in \"%s\" (use %s)%s", kind, u, text, names,
+                               strchr(text, '#') ? "; comments must be on lines of their own" : "");
+    g_free(names);
+out:
+    g_free(num);
+    g_free(u);
+    return ok;
+}
+
+bool sim_platform_parse_time(const char *text, double *seconds, char **problem) {
+    return parse_with_units(text, time_units, "time", "5us", false, seconds, problem);
+}
+
+bool sim_platform_parse_bandwidth(const char *text, double *bytes_per_second, char **problem) {
+    return parse_with_units(text, bandwidth_units, "bandwidth", "10GBps", false, bytes_per_second,
+                            problem);
+}
+
+bool sim_platform_parse_size(const char *text, uint64_t *bytes, char **problem) {
+    /* A plain integer is read exactly (a double would round past 2^53). */
+    const char *p = text;
+    while (g_ascii_isspace(*p))
+        p++;
+    if (g_ascii_isdigit(*p)) {
+        char *end = NULL;
+        errno = 0;
+        guint64 n = g_ascii_strtoull(p, &end, 10);
+        const char *rest = end;
+        while (g_ascii_isspace(*rest))
+            rest++;
+        if (*rest == '\0' && errno == 0) {
+            *bytes = n;
+            return true;
+        }
+    }
+    double v;
+    if (!parse_with_units(text, size_units, "size", "64KiB", true, &v, problem))
+        return false;
+    if (v < 0) {
+        *problem = g_strdup_printf("must not be negative, got \"%s\"", text);
+        return false;
+    }
+    if (v != floor(v) || v >= 18446744073709551616.0) {
+        *problem = g_strdup_printf("not a whole number of bytes: \"%s\"", text);
+        return false;
+    }
+    *bytes = (uint64_t)v;
+    return true;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Loading                                                                 */
+
+typedef struct loader {
+    const char *name; /* file name for messages */
+    char *dir;        /* for relative hostfile paths */
+    GKeyFile *kf;
+    GHashTable *where;     /* "section\nkey" -> "FILE:LINE" or "--set ..." */
+    GHashTable *overrides; /* "section\nkey" set by --set */
+    GHashTable *section_where;
+    sim_platform *p;
+    GError **error;
+} loader;
+
+static char *slot(const char *section, const char *key) {
+    return g_strdup_printf("%s\n%s", section, key);
+}
+
+static const char *where_of(loader *l, const char *section, const char *key) {
+    char *k = slot(section, key);
+    const char *w = g_hash_table_lookup(l->where, k);
+    g_free(k);
+    return w ? w : l->name;
+}
+
+static bool overridden(loader *l, const char *section, const char *key) {
+    char *k = slot(section, key);
+    bool o = g_hash_table_contains(l->overrides, k);
+    g_free(k);
+    return o;
+}
+
+/* Reports "WHERE: [section] key: problem" (or "WHERE: [section]: problem"
+ * without a key) and returns false so callers can `return fail(...)`. */
+G_GNUC_PRINTF(5, 6)
+static bool fail(loader *l, int code, const char *section, const char *key, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    char *what = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    if (key)
+        g_set_error(l->error, SIM_PLATFORM_ERROR, code, "%s: [%s] %s: %s",
+                    where_of(l, section, key), section, key, what);
+    else
+        g_set_error(l->error, SIM_PLATFORM_ERROR, code, "%s: [%s]: %s", l->name, section, what);
+    g_free(what);
+    return false;
+}
+
+static bool known_section(const char *name) {
+    for (size_t i = 0; i < G_N_ELEMENTS(known_sections); i++)
+        if (strcmp(known_sections[i], name) == 0)
+            return true;
+    return false;
+}
+
+static bool unknown_section(loader *l, const char *where, const char *section) {
+    g_set_error(l->error, SIM_PLATFORM_ERROR, SIM_PLATFORM_ERROR_UNKNOWN,
+                "%s: [%s]: unknown section (sections are: cluster, network, intranode, fattree)",
+                where, section);
+    return false;
+}
+
+static bool unknown_key(loader *l, const char *where, const char *section, const char *key) {
+    char *keys = key_list(section);
+    g_set_error(l->error, SIM_PLATFORM_ERROR, SIM_PLATFORM_ERROR_UNKNOWN,
+                "%s: [%s] %s: unknown key (keys of [%s] are: %s)", where, section, key, section,
+                keys);
+    g_free(keys);
+    return false;
+}
+
+/* Pass 1: our own line scan (see the top of the file).  GKeyFile's rules:
+ * leading white space is ignored, '#' starts a comment line, "[name]" opens
+ * a group, anything else must be key=value with white space around both
+ * trimmed. */
+static bool scan(loader *l, const char *text) {
+    char **lines = g_strsplit(text, "\n", -1);
+    char *section = NULL;
+    bool ok = true;
+    for (int i = 0; ok && lines[i]; i++) {
+        int lineno = i + 1;
+        char *line = g_strstrip(lines[i]); /* also drops a '\r' */
+        if (*line == '\0' || *line == '#')
+            continue;
+        char *here = g_strdup_printf("%s:%d", l->name, lineno);
+        if (*line == '[') {
+            size_t n = strlen(line);
+            if (line[n - 1] != ']' || n < 3) {
+                g_set_error(l->error, SIM_PLATFORM_ERROR, SIM_PLATFORM_ERROR_SYNTAX,
+                            "%s: malformed section header \"%s\" (write e.g. [network])", here,
+                            line);
+                ok = false;
+            } else {
+                g_free(section);
+                section = g_strndup(line + 1, n - 2);
+                if (!known_section(section))
+                    ok = unknown_section(l, here, section);
+                else if (!g_hash_table_contains(l->section_where, section))
+                    g_hash_table_insert(l->section_where, g_strdup(section), g_strdup(here));
+            }
+            g_free(here);
+            continue;
+        }
+        char *eq = strchr(line, '=');
+        if (eq == NULL || eq == line) {
+            g_set_error(l->error, SIM_PLATFORM_ERROR, SIM_PLATFORM_ERROR_SYNTAX,
+                        "%s: expected \"key = value\", a [section] header or a # comment, got "
+                        "\"%s\"",
+                        here, line);
+            ok = false;
+        } else {
+            char *key = g_strstrip(g_strndup(line, (gsize)(eq - line)));
+            if (section == NULL) {
+                g_set_error(l->error, SIM_PLATFORM_ERROR, SIM_PLATFORM_ERROR_SYNTAX,
+                            "%s: key \"%s\" before any [section] header", here, key);
+                ok = false;
+            } else if (!known_key(section, key)) {
+                ok = unknown_key(l, here, section, key);
+            } else {
+                char *k = slot(section, key);
+                const char *first = g_hash_table_lookup(l->where, k);
+                if (first) {
+                    g_set_error(l->error, SIM_PLATFORM_ERROR, SIM_PLATFORM_ERROR_SYNTAX,
+                                "%s: [%s] %s: given twice (first at %s)", here, section, key,
+                                first);
+                    ok = false;
+                    g_free(k);
+                } else {
+                    g_hash_table_insert(l->where, k, g_strdup(here));
+                }
+            }
+            g_free(key);
+        }
+        g_free(here);
+    }
+    g_free(section);
+    g_strfreev(lines);
+    return ok;
+}
+
+/* Pass 3: one "section.key=value" override. */
+static bool apply_override(loader *l, const char *arg) {
+    char *where = g_strdup_printf("--set %s", arg);
+    const char *eq = strchr(arg, '=');
+    const char *dot = strchr(arg, '.');
+    bool ok = false;
+    if (eq == NULL || dot == NULL || dot > eq || dot == arg || dot + 1 == eq) {
+        g_set_error(l->error, SIM_PLATFORM_ERROR, SIM_PLATFORM_ERROR_SYNTAX,
+                    "%s: expected SECTION.KEY=VALUE, e.g. --set network.latency=5us", where);
+        goto out;
+    }
+    char *section = g_strstrip(g_strndup(arg, (gsize)(dot - arg)));
+    char *key = g_strstrip(g_strndup(dot + 1, (gsize)(eq - dot - 1)));
+    char *value = g_strstrip(g_strdup(eq + 1));
+    if (!known_section(section))
+        unknown_section(l, where, section);
+    else if (!known_key(section, key))
+        unknown_key(l, where, section, key);
+    else if (strchr(value, '\n'))
+        g_set_error(l->error, SIM_PLATFORM_ERROR, SIM_PLATFORM_ERROR_SYNTAX,
+                    "%s: [%s] %s: the value must be on one line", where, section, key);
+    else {
+        g_key_file_set_value(l->kf, section, key, value);
+        g_hash_table_replace(l->where, slot(section, key), g_strdup(where));
+        g_hash_table_add(l->overrides, slot(section, key));
+        ok = true;
+    }
+    g_free(section);
+    g_free(key);
+    g_free(value);
+out:
+    g_free(where);
+    return ok;
+}
+
+/* Raw value of a key, or NULL when absent.  Raw (not g_key_file_get_string)
+ * because no value of ours needs GKeyFile's escapes, and a backslash in a
+ * hostfile path must stay a backslash. */
+static char *raw(loader *l, const char *section, const char *key) {
+    if (!g_key_file_has_key(l->kf, section, key, NULL))
+        return NULL;
+    return g_key_file_get_value(l->kf, section, key, NULL);
+}
+
+static bool get_int(loader *l, const char *section, const char *key, int min, int max, int *out,
+                    bool *present) {
+    char *v = raw(l, section, key);
+    *present = v != NULL;
+    if (!v)
+        return true;
+    char *end = NULL;
+    errno = 0;
+    gint64 n = g_ascii_strtoll(v, &end, 10);
+    bool ok = end != v && *end == '\0' && errno == 0 && n >= min && n <= max;
+    if (ok)
+        *out = (int)n;
+    else
+        fail(l, SIM_PLATFORM_ERROR_VALUE, section, key,
+             "must be a whole number from %d to %d, got \"%s\"", min, max, v);
+    g_free(v);
+    return ok;
+}
+
+/* A non-negative time. */
+static bool get_time(loader *l, const char *section, const char *key, double *out, bool *present) {
+    char *v = raw(l, section, key);
+    *present = v != NULL;
+    if (!v)
+        return true;
+    char *problem = NULL;
+    double t = 0;
+    bool ok = sim_platform_parse_time(v, &t, &problem);
+    if (!ok)
+        fail(l, SIM_PLATFORM_ERROR_VALUE, section, key, "%s", problem);
+    else if (t < 0) {
+        ok = fail(l, SIM_PLATFORM_ERROR_VALUE, section, key, "must not be negative, got \"%s\"",
+                  v);
+    } else
+        *out = t;
+    g_free(problem);
+    g_free(v);
+    return ok;
+}
+
+/* A positive bandwidth. */
+static bool get_bandwidth(loader *l, const char *section, const char *key, double *out,
+                          bool *present) {
+    char *v = raw(l, section, key);
+    *present = v != NULL;
+    if (!v)
+        return true;
+    char *problem = NULL;
+    double b = 0;
+    bool ok = sim_platform_parse_bandwidth(v, &b, &problem);
+    if (!ok)
+        fail(l, SIM_PLATFORM_ERROR_VALUE, section, key, "%s", problem);
+    else if (!(b > 0)) {
+        ok = fail(l, SIM_PLATFORM_ERROR_VALUE, section, key, "must be positive, got \"%s\"", v);
+    } else
+        *out = b;
+    g_free(problem);
+    g_free(v);
+    return ok;
+}
+
+static bool get_size(loader *l, const char *section, const char *key, uint64_t *out,
+                     bool *present) {
+    char *v = raw(l, section, key);
+    *present = v != NULL;
+    if (!v)
+        return true;
+    char *problem = NULL;
+    bool ok = sim_platform_parse_size(v, out, &problem);
+    if (!ok)
+        fail(l, SIM_PLATFORM_ERROR_VALUE, section, key, "%s", problem);
+    g_free(problem);
+    g_free(v);
+    return ok;
+}
+
+static bool missing(loader *l, const char *section, const char *key, const char *hint) {
+    return fail(l, SIM_PLATFORM_ERROR_MISSING, section, key, "missing%s%s", hint ? "; " : "",
+                hint ? hint : "");
+}
+
+/* One segment.N value: "FROM-SIZE LATENCY BANDWIDTH". */
+static bool parse_segment(loader *l, const char *key, sim_platform_segment *seg) {
+    char *v = raw(l, "network", key);
+    char **tok = g_strsplit_set(v, " \t", -1);
+    const char *parts[3];
+    int n = 0;
+    for (int i = 0; tok[i]; i++)
+        if (*tok[i]) {
+            if (n < 3)
+                parts[n] = tok[i];
+            n++;
+        }
+    bool ok = false;
+    char *problem = NULL;
+    if (n != 3)
+        fail(l, SIM_PLATFORM_ERROR_VALUE, "network", key,
+             "expected \"FROM-SIZE LATENCY BANDWIDTH\" such as \"1KiB 2us 9GBps\", got \"%s\"", v);
+    else if (!sim_platform_parse_size(parts[0], &seg->from, &problem) ||
+             !sim_platform_parse_time(parts[1], &seg->latency, &problem) ||
+             !sim_platform_parse_bandwidth(parts[2], &seg->bandwidth, &problem))
+        fail(l, SIM_PLATFORM_ERROR_VALUE, "network", key, "%s", problem);
+    else if (seg->latency < 0)
+        fail(l, SIM_PLATFORM_ERROR_VALUE, "network", key,
+             "the latency must not be negative, got \"%s\"", parts[1]);
+    else if (!(seg->bandwidth > 0))
+        fail(l, SIM_PLATFORM_ERROR_VALUE, "network", key,
+             "the bandwidth must be positive, got \"%s\"", parts[2]);
+    else
+        ok = true;
+    g_free(problem);
+    g_strfreev(tok);
+    g_free(v);
+    return ok;
+}
+
+typedef struct named_segment {
+    sim_platform_segment seg;
+    char *key;
+} named_segment;
+
+static int by_from(const void *a, const void *b) {
+    const named_segment *x = a, *y = b;
+    return x->seg.from < y->seg.from ? -1 : x->seg.from > y->seg.from;
+}
+
+static bool load_network(loader *l) {
+    sim_platform *p = l->p;
+    bool have;
+
+    char *topo = raw(l, "network", "topology");
+    p->topology = SIM_PLATFORM_CROSSBAR;
+    if (topo) {
+        bool ok = true;
+        if (strcmp(topo, "fattree") == 0)
+            p->topology = SIM_PLATFORM_FATTREE;
+        else if (strcmp(topo, "crossbar") != 0)
+            ok = fail(l, SIM_PLATFORM_ERROR_VALUE, "network", "topology",
+                      "must be crossbar or fattree, got \"%s\"", topo);
+        g_free(topo);
+        if (!ok)
+            return false;
+    }
+
+    double latency = 0, bandwidth = 0;
+    bool have_latency, have_bandwidth;
+    if (!get_time(l, "network", "latency", &latency, &have_latency) ||
+        !get_bandwidth(l, "network", "bandwidth", &bandwidth, &have_bandwidth))
+        return false;
+
+    /* Segments, in size order whatever their numbers. */
+    GArray *segs = g_array_new(FALSE, TRUE, sizeof(named_segment));
+    gsize nkeys = 0;
+    char **keys = g_key_file_get_keys(l->kf, "network", &nkeys, NULL);
+    bool ok = true;
+    for (gsize i = 0; ok && keys && i < nkeys; i++) {
+        if (!is_segment_key(keys[i]))
+            continue;
+        named_segment ns = {.key = keys[i]};
+        ok = parse_segment(l, keys[i], &ns.seg);
+        if (ok)
+            g_array_append_val(segs, ns);
+    }
+    if (ok && segs->len > 0) {
+        g_array_sort(segs, by_from);
+        named_segment *s = (named_segment *)(void *)segs->data;
+        if (s[0].seg.from != 0)
+            ok = fail(l, SIM_PLATFORM_ERROR_VALUE, "network", s[0].key,
+                      "the smallest segment must start at 0B so that every message size has "
+                      "one (it starts at %" G_GUINT64_FORMAT " bytes)",
+                      s[0].seg.from);
+        for (guint i = 1; ok && i < segs->len; i++)
+            if (s[i].seg.from == s[i - 1].seg.from)
+                ok = fail(l, SIM_PLATFORM_ERROR_VALUE, "network", s[i].key,
+                          "starts at %" G_GUINT64_FORMAT " bytes like %s", s[i].seg.from,
+                          s[i - 1].key);
+    }
+    if (ok && segs->len == 0) {
+        if (!have_latency)
+            ok = missing(l, "network", "latency", "give latency and bandwidth, or segment.N keys");
+        else if (!have_bandwidth)
+            ok = missing(l, "network", "bandwidth",
+                         "give latency and bandwidth, or segment.N keys");
+        else {
+            named_segment ns = {.seg = {0, latency, bandwidth}, .key = NULL};
+            g_array_append_val(segs, ns);
+        }
+    }
+    if (ok) {
+        p->nsegments = (int)segs->len;
+        p->segments = g_new(sim_platform_segment, p->nsegments);
+        for (int i = 0; i < p->nsegments; i++) {
+            p->segments[i] = g_array_index(segs, named_segment, i).seg;
+            /* With segments, latency and bandwidth in the file are only the
+             * flat fit and are ignored; given on the command line they mean
+             * "this latency (bandwidth) at every size" and so replace that
+             * column of every segment. */
+            if (have_latency && overridden(l, "network", "latency"))
+                p->segments[i].latency = latency;
+            if (have_bandwidth && overridden(l, "network", "bandwidth"))
+                p->segments[i].bandwidth = bandwidth;
+        }
+        p->max_bandwidth = 0;
+        for (int i = 0; i < p->nsegments; i++)
+            p->max_bandwidth = fmax(p->max_bandwidth, p->segments[i].bandwidth);
+    }
+    g_strfreev(keys);
+    g_array_free(segs, TRUE);
+    if (!ok)
+        return false;
+
+    p->eager_limit = DEFAULT_EAGER_LIMIT;
+    if (!get_size(l, "network", "eager_limit", &p->eager_limit, &have))
+        return false;
+    /* A rendezvous message's extra cost by default: one more round trip
+     * (request to send, clear to send) at the smallest messages' latency. */
+    p->rendezvous_handshake = 2 * p->segments[0].latency;
+    if (!get_time(l, "network", "rendezvous_handshake", &p->rendezvous_handshake, &have) ||
+        !get_time(l, "network", "send_overhead", &p->send_overhead, &have) ||
+        !get_time(l, "network", "send_overhead_per_byte", &p->send_overhead_per_byte, &have) ||
+        !get_time(l, "network", "recv_overhead", &p->recv_overhead, &have) ||
+        !get_time(l, "network", "recv_overhead_per_byte", &p->recv_overhead_per_byte, &have))
+        return false;
+    return true;
+}
+
+static bool load_intranode(loader *l) {
+    sim_platform *p = l->p;
+    bool have_latency, have_bandwidth;
+    if (!get_time(l, "intranode", "latency", &p->intranode_latency, &have_latency) ||
+        !get_bandwidth(l, "intranode", "bandwidth", &p->intranode_bandwidth, &have_bandwidth))
+        return false;
+    /* Half a shared-memory model would silently mix with the network's. */
+    if (have_latency && !have_bandwidth)
+        return missing(l, "intranode", "bandwidth", "give both latency and bandwidth, or neither");
+    if (have_bandwidth && !have_latency)
+        return missing(l, "intranode", "latency", "give both latency and bandwidth, or neither");
+    p->intranode = have_latency;
+    return true;
+}
+
+static bool load_fattree(loader *l) {
+    sim_platform *p = l->p;
+    bool have_npl, have_up;
+    if (!get_int(l, "fattree", "nodes_per_leaf", 1, MAX_NODES, &p->nodes_per_leaf, &have_npl) ||
+        !get_bandwidth(l, "fattree", "uplink_bandwidth", &p->uplink_bandwidth, &have_up))
+        return false;
+    if (p->topology != SIM_PLATFORM_FATTREE)
+        return true; /* [fattree] may stay when --set switches to a crossbar */
+    if (!have_npl)
+        return missing(l, "fattree", "nodes_per_leaf", "topology = fattree needs it");
+    if (!have_up)
+        return missing(l, "fattree", "uplink_bandwidth", "topology = fattree needs it");
+    p->leaves = (p->nodes + p->nodes_per_leaf - 1) / p->nodes_per_leaf;
+    return true;
+}
+
+/* Reads a hostfile: one host name per line, '#' comment lines and blank
+ * lines skipped.  Fills nodes, node_names and slots. */
+static bool read_hostfile(loader *l, const char *path) {
+    sim_platform *p = l->p;
+    char *text = NULL;
+    GError *e = NULL;
+    if (!g_file_get_contents(path, &text, NULL, &e)) {
+        bool r = fail(l, SIM_PLATFORM_ERROR_READ, "cluster", "hostfile", "cannot read \"%s\": %s",
+                      path, e->message);
+        g_error_free(e);
+        return r;
+    }
+    GHashTable *index = g_hash_table_new(g_str_hash, g_str_equal);
+    GPtrArray *names = g_ptr_array_new();
+    GArray *slots = g_array_new(FALSE, FALSE, sizeof(int));
+    char **lines = g_strsplit(text, "\n", -1);
+    bool ok = true;
+    for (int i = 0; ok && lines[i]; i++) {
+        char *line = g_strstrip(lines[i]);
+        if (*line == '\0' || *line == '#')
+            continue;
+        if (strpbrk(line, " \t")) {
+            g_set_error(l->error, SIM_PLATFORM_ERROR, SIM_PLATFORM_ERROR_SYNTAX,
+                        "%s:%d: expected one host name per line, got \"%s\"", path, i + 1, line);
+            ok = false;
+            break;
+        }
+        gpointer node;
+        if (!g_hash_table_lookup_extended(index, line, NULL, &node)) {
+            node = GINT_TO_POINTER((int)names->len);
+            g_ptr_array_add(names, g_strdup(line));
+            g_hash_table_insert(index, g_ptr_array_index(names, names->len - 1), node);
+        }
+        int n = GPOINTER_TO_INT(node);
+        g_array_append_val(slots, n);
+    }
+    if (ok && slots->len == 0) {
+        g_set_error(l->error, SIM_PLATFORM_ERROR, SIM_PLATFORM_ERROR_VALUE,
+                    "%s: the hostfile names no host (one host name per line)", path);
+        ok = false;
+    }
+    if (ok) {
+        p->nodes = (int)names->len;
+        g_ptr_array_add(names, NULL);
+        p->node_names = (char **)g_ptr_array_free(names, FALSE);
+        p->nslots = (int)slots->len;
+        p->slots = (int *)(void *)g_array_free(slots, FALSE);
+    } else {
+        g_ptr_array_set_free_func(names, g_free);
+        g_ptr_array_free(names, TRUE);
+        g_array_free(slots, TRUE);
+    }
+    g_strfreev(lines);
+    g_hash_table_destroy(index);
+    g_free(text);
+    return ok;
+}
+
+static bool load_cluster(loader *l) {
+    sim_platform *p = l->p;
+    bool have;
+
+    char *hostfile = raw(l, "cluster", "hostfile");
+    char *mapping = raw(l, "cluster", "mapping");
+    bool ok = true;
+    /* A hostfile alone implies mapping = hostfile. */
+    p->mapping = hostfile ? SIM_PLATFORM_MAP_HOSTFILE : SIM_PLATFORM_MAP_BLOCK;
+    if (mapping) {
+        if (strcmp(mapping, "block") == 0)
+            p->mapping = SIM_PLATFORM_MAP_BLOCK;
+        else if (strcmp(mapping, "round-robin") == 0)
+            p->mapping = SIM_PLATFORM_MAP_ROUND_ROBIN;
+        else if (strcmp(mapping, "hostfile") == 0)
+            p->mapping = SIM_PLATFORM_MAP_HOSTFILE;
+        else
+            ok = fail(l, SIM_PLATFORM_ERROR_VALUE, "cluster", "mapping",
+                      "must be block, round-robin or hostfile, got \"%s\"", mapping);
+    }
+    if (ok && p->mapping == SIM_PLATFORM_MAP_HOSTFILE) {
+        if (!hostfile)
+            ok = missing(l, "cluster", "hostfile", "mapping = hostfile needs hostfile = PATH");
+        else {
+            bool relative_to_file =
+                !g_path_is_absolute(hostfile) && !overridden(l, "cluster", "hostfile");
+            p->hostfile = relative_to_file ? g_build_filename(l->dir, hostfile, NULL)
+                                           : g_strdup(hostfile);
+            ok = read_hostfile(l, p->hostfile);
+        }
+    }
+    g_free(hostfile);
+    g_free(mapping);
+    if (!ok)
+        return false;
+
+    int nodes = 0;
+    if (!get_int(l, "cluster", "nodes", 1, MAX_NODES, &nodes, &have))
+        return false;
+    if (p->mapping == SIM_PLATFORM_MAP_HOSTFILE) {
+        if (have && nodes != p->nodes)
+            return fail(l, SIM_PLATFORM_ERROR_VALUE, "cluster", "nodes",
+                        "%d, but hostfile %s names %d distinct host%s; remove nodes or make them "
+                        "agree",
+                        nodes, p->hostfile, p->nodes, p->nodes == 1 ? "" : "s");
+    } else {
+        if (!have)
+            return missing(l, "cluster", "nodes", NULL);
+        p->nodes = nodes;
+        p->node_names = g_new0(char *, p->nodes + 1);
+        for (int i = 0; i < p->nodes; i++)
+            p->node_names[i] = g_strdup_printf("node%d", i);
+    }
+
+    if (!get_int(l, "cluster", "cores_per_node", 1, MAX_CORES, &p->cores_per_node, &have))
+        return false;
+    if (!have)
+        return missing(l, "cluster", "cores_per_node", NULL);
+
+    p->speed = 1.0;
+    char *speed = raw(l, "cluster", "speed");
+    if (speed) {
+        char *end = NULL;
+        double s = g_ascii_strtod(speed, &end);
+        ok = end != speed && *end == '\0' && isfinite(s) && s > 0;
+        if (ok)
+            p->speed = s;
+        else
+            fail(l, SIM_PLATFORM_ERROR_VALUE, "cluster", "speed",
+                 "must be a positive number (2 = twice as fast as this machine), got \"%s\"",
+                 speed);
+        g_free(speed);
+        if (!ok)
+            return false;
+    }
+
+    p->oversubscribe = 1.0;
+    char *over = raw(l, "cluster", "oversubscribe");
+    if (over) {
+        char *end = NULL;
+        double limit = g_ascii_strtod(over, &end);
+        if (g_ascii_strcasecmp(over, "true") == 0 || g_ascii_strcasecmp(over, "yes") == 0)
+            p->oversubscribe = INFINITY;
+        else if (g_ascii_strcasecmp(over, "false") == 0 || g_ascii_strcasecmp(over, "no") == 0)
+            p->oversubscribe = 1.0;
+        else if (end != over && *end == '\0' && isfinite(limit) && limit >= 1)
+            p->oversubscribe = limit;
+        else
+            ok = fail(l, SIM_PLATFORM_ERROR_VALUE, "cluster", "oversubscribe",
+                      "must be true, false or a limit of ranks per core (a number >= 1), got "
+                      "\"%s\"",
+                      over);
+        g_free(over);
+        if (!ok)
+            return false;
+    }
+    /* Where the limit comes from, for the error sim_platform_map reports
+     * long after loading: the key, else the [cluster] header, else the file. */
+    char *k = slot("cluster", "oversubscribe");
+    const char *w = g_hash_table_lookup(l->where, k);
+    g_free(k);
+    if (!w)
+        w = g_hash_table_lookup(l->section_where, "cluster");
+    p->oversubscribe_where = g_strdup(w ? w : l->name);
+    return true;
+}
+
+static sim_platform *load(const char *name, const char *text, const char *const *overrides,
+                          GError **error) {
+    loader l = {
+        .name = name,
+        .dir = g_path_get_dirname(name),
+        .kf = g_key_file_new(),
+        .where = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free),
+        .overrides = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL),
+        .section_where = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free),
+        .p = g_new0(sim_platform, 1),
+        .error = error,
+    };
+    l.p->source = g_strdup(name);
+    bool ok = scan(&l, text);
+    if (ok) {
+        GError *e = NULL;
+        ok = g_key_file_load_from_data(l.kf, text, (gsize)-1, G_KEY_FILE_NONE, &e);
+        if (!ok) {
+            g_set_error(error, SIM_PLATFORM_ERROR, SIM_PLATFORM_ERROR_SYNTAX, "%s: %s", name,
+                        e->message);
+            g_error_free(e);
+        }
+    }
+    for (int i = 0; ok && overrides && overrides[i]; i++)
+        ok = apply_override(&l, overrides[i]);
+    /* Cluster first: the fat tree's leaf count needs the node count. */
+    ok = ok && load_cluster(&l) && load_network(&l) && load_intranode(&l) && load_fattree(&l);
+
+    g_free(l.dir);
+    g_key_file_free(l.kf);
+    g_hash_table_destroy(l.where);
+    g_hash_table_destroy(l.overrides);
+    g_hash_table_destroy(l.section_where);
+    if (!ok) {
+        sim_platform_free(l.p);
+        return NULL;
+    }
+    return l.p;
+}
+
+sim_platform *sim_platform_load_data(const char *name, const char *text,
+                                     const char *const *overrides, GError **error) {
+    g_return_val_if_fail(name != NULL && text != NULL, NULL);
+    return load(name, text, overrides, error);
+}
+
+sim_platform *sim_platform_load(const char *path, const char *const *overrides, GError **error) {
+    g_return_val_if_fail(path != NULL, NULL);
+    /* stdio rather than g_file_get_contents: the message wants the plain
+     * strerror text after our own "FILE: " prefix. */
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        g_set_error(error, SIM_PLATFORM_ERROR, SIM_PLATFORM_ERROR_READ,
+                    "%s: cannot read the platform file: %s", path, g_strerror(errno));
+        return NULL;
+    }
+    GString *text = g_string_new(NULL);
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        g_string_append_len(text, buf, (gssize)n);
+    int read_error = ferror(f) ? errno : 0;
+    fclose(f);
+    sim_platform *p = NULL;
+    if (read_error)
+        g_set_error(error, SIM_PLATFORM_ERROR, SIM_PLATFORM_ERROR_READ,
+                    "%s: cannot read the platform file: %s", path, g_strerror(read_error));
+    else if (memchr(text->str, '\0', text->len))
+        g_set_error(error, SIM_PLATFORM_ERROR, SIM_PLATFORM_ERROR_SYNTAX,
+                    "%s: not a platform file (it contains NUL bytes)", path);
+    else
+        p = load(path, text->str, overrides, error);
+    g_string_free(text, TRUE);
+    return p;
+}
+
+void sim_platform_free(sim_platform *p) {
+    if (!p)
+        return;
+    g_free(p->source);
+    g_free(p->hostfile);
+    g_strfreev(p->node_names);
+    g_free(p->slots);
+    g_free(p->segments);
+    g_free(p->oversubscribe_where);
+    g_free(p);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Queries                                                                 */
+
+bool sim_platform_map(const sim_platform *p, int nranks, int *node_of_rank, GError **error) {
+    g_return_val_if_fail(p != NULL && nranks >= 1 && node_of_rank != NULL, false);
+    int64_t cores = (int64_t)p->nodes * p->cores_per_node;
+    /* Block fills each node's cores in turn; when the ranks outnumber the
+     * cores it spreads them evenly instead, so that no node is left empty
+     * while another runs twice its share. */
+    int64_t per = nranks <= cores ? p->cores_per_node : (nranks + p->nodes - 1) / p->nodes;
+    for (int r = 0; r < nranks; r++) {
+        switch (p->mapping) {
+        case SIM_PLATFORM_MAP_BLOCK:
+            node_of_rank[r] = (int)(r / per);
+            break;
+        case SIM_PLATFORM_MAP_ROUND_ROBIN:
+            node_of_rank[r] = r % p->nodes;
+            break;
+        case SIM_PLATFORM_MAP_HOSTFILE:
+            node_of_rank[r] = p->slots[r % p->nslots];
+            break;
+        }
+    }
+    /* Checked per node: a hostfile can overload one node while the total
+     * still fits. */
+    int *count = g_new0(int, p->nodes);
+    for (int r = 0; r < nranks; r++)
+        count[node_of_rank[r]]++;
+    int worst = 0;
+    for (int n = 1; n < p->nodes; n++)
+        if (count[n] > count[worst])
+            worst = n;
+    bool ok = count[worst] <= (double)p->cores_per_node * p->oversubscribe;
+    if (!ok) {
+        char *limit = p->oversubscribe == 1.0
+                          ? g_strdup("oversubscription is not allowed")
+                          : g_strdup_printf("the limit is %g ranks per core", p->oversubscribe);
+        g_set_error(error, SIM_PLATFORM_ERROR, SIM_PLATFORM_ERROR_OVERSUBSCRIBED,
+                    "%s: [cluster] oversubscribe: %d ranks do not fit on %d node%s x %d core%s: "
+                    "%s would run %d ranks on %d core%s and %s; set oversubscribe = true (or a "
+                    "limit of ranks per core, e.g. --set cluster.oversubscribe=2), or run fewer "
+                    "ranks",
+                    p->oversubscribe_where, nranks, p->nodes, p->nodes == 1 ? "" : "s",
+                    p->cores_per_node, p->cores_per_node == 1 ? "" : "s", p->node_names[worst],
+                    count[worst], p->cores_per_node, p->cores_per_node == 1 ? "" : "s", limit);
+        g_free(limit);
+    }
+    g_free(count);
+    return ok;
+}
+
+const sim_platform_segment *sim_platform_segment_for(const sim_platform *p, uint64_t bytes) {
+    /* Segments are few (a calibration writes a handful): a linear scan. */
+    int i = 0;
+    while (i + 1 < p->nsegments && p->segments[i + 1].from <= bytes)
+        i++;
+    return &p->segments[i];
+}
+
+void sim_platform_intranode_for(const sim_platform *p, uint64_t bytes, double *latency,
+                                double *bandwidth) {
+    if (p->intranode) {
+        *latency = p->intranode_latency;
+        *bandwidth = p->intranode_bandwidth;
+    } else {
+        const sim_platform_segment *s = sim_platform_segment_for(p, bytes);
+        *latency = s->latency;
+        *bandwidth = s->bandwidth;
+    }
+}
+
+double sim_platform_shm_capacity(const sim_platform *p) {
+    return p->intranode ? p->intranode_bandwidth : p->max_bandwidth;
+}
+
+bool sim_platform_is_rendezvous(const sim_platform *p, uint64_t bytes) {
+    return bytes > p->eager_limit;
+}
+
+double sim_platform_send_overhead(const sim_platform *p, uint64_t bytes) {
+    return p->send_overhead + (double)bytes * p->send_overhead_per_byte;
+}
+
+double sim_platform_recv_overhead(const sim_platform *p, uint64_t bytes) {
+    return p->recv_overhead + (double)bytes * p->recv_overhead_per_byte;
+}

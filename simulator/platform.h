@@ -1,0 +1,160 @@
+/*
+ * platform.h - the cluster a performance prediction simulates, read from a
+ * platform file (INI, GLib's GKeyFile) with command-line overrides.
+ *
+ * The format is documented in docs/platform.md and by the commented examples
+ * examples/platforms/cluster.ini and examples/platforms/fattree.ini.  In
+ * short:
+ *
+ *   [cluster]   nodes, cores_per_node, mapping (block|round-robin|hostfile),
+ *               hostfile, speed, oversubscribe (false|true|max ranks per core)
+ *   [network]   topology (crossbar|fattree), latency, bandwidth, eager_limit,
+ *               rendezvous_handshake, send_overhead, send_overhead_per_byte,
+ *               recv_overhead, recv_overhead_per_byte,
+ *               segment.N = FROM-SIZE LATENCY BANDWIDTH (piecewise-linear model)
+ *   [intranode] latency, bandwidth
+ *   [fattree]   nodes_per_leaf, uplink_bandwidth
+ *
+ * Every problem is reported as one line "WHERE: [section] key: problem" where
+ * WHERE is "FILE:LINE" for a key of the file, "FILE" for a missing key and
+ * "--set section.key=value" for an override.  Unknown sections and keys are
+ * errors (a misspelt key must not silently fall back to a default).
+ *
+ * Units: times take s, ms, us (or µs) or ns; bandwidths take Bps, KBps, MBps,
+ * GBps, TBps (decimal bytes), KiBps, MiBps, GiBps (binary bytes), bps, Kbps,
+ * Mbps, Gbps, Tbps (decimal bits), and "B/s"-style spellings of each; sizes
+ * take B, KB, MB, GB (decimal), KiB, MiB, GiB (binary) or a bare byte count.
+ * A time or bandwidth without a unit is an error except for 0.
+ *
+ * All times are in seconds, bandwidths in bytes per second, sizes in bytes.
+ * The module has no state besides the sim_platform values it returns.
+ */
+#ifndef ORDEX_SIM_PLATFORM_H
+#define ORDEX_SIM_PLATFORM_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define SIM_PLATFORM_ERROR (sim_platform_error_quark())
+GQuark sim_platform_error_quark(void);
+
+typedef enum {
+    SIM_PLATFORM_ERROR_READ,           /* the platform file or hostfile cannot be read */
+    SIM_PLATFORM_ERROR_SYNTAX,         /* not an INI line, or a malformed --set */
+    SIM_PLATFORM_ERROR_UNKNOWN,        /* unknown section or key */
+    SIM_PLATFORM_ERROR_VALUE,          /* a value that does not parse or is out of range */
+    SIM_PLATFORM_ERROR_MISSING,        /* a required key is absent */
+    SIM_PLATFORM_ERROR_OVERSUBSCRIBED, /* more ranks than the cores allow */
+} sim_platform_error_code;
+
+typedef enum {
+    SIM_PLATFORM_MAP_BLOCK,       /* fill node 0's cores, then node 1's, ... */
+    SIM_PLATFORM_MAP_ROUND_ROBIN, /* rank r on node r % nodes */
+    SIM_PLATFORM_MAP_HOSTFILE,    /* rank r on the host of hostfile line r (wrapping) */
+} sim_platform_mapping;
+
+typedef enum {
+    SIM_PLATFORM_CROSSBAR, /* one switch; each node has one full-duplex link */
+    SIM_PLATFORM_FATTREE,  /* leaf switches of nodes_per_leaf nodes under one spine */
+} sim_platform_topology;
+
+/* One piece of the piecewise-linear network model: a message of `from` bytes
+ * or more (up to the next segment's `from`) costs latency + bytes / bandwidth
+ * when alone on the network. */
+typedef struct sim_platform_segment {
+    uint64_t from;
+    double latency;
+    double bandwidth;
+} sim_platform_segment;
+
+/* A loaded platform.  Read-only for users of the module; free with
+ * sim_platform_free. */
+typedef struct sim_platform {
+    char *source; /* file name as given (or the name passed to load_data) */
+
+    /* [cluster] */
+    int nodes; /* with a hostfile: the number of distinct hosts */
+    int cores_per_node;
+    sim_platform_mapping mapping;
+    char *hostfile;    /* the path read (resolved), or NULL */
+    char **node_names; /* nodes entries: the host names, or "node0", "node1", ... */
+    int *slots;        /* hostfile mapping: node of each hostfile line */
+    int nslots;
+    double speed;         /* compute speed relative to this machine (2 = twice as fast) */
+    double oversubscribe; /* max ranks per core: 1 = none allowed, INFINITY = unlimited */
+
+    /* [network] */
+    sim_platform_topology topology;
+    sim_platform_segment *segments; /* nsegments >= 1, sorted by from, segments[0].from == 0 */
+    int nsegments;
+    double max_bandwidth; /* the largest segment bandwidth: a node link's capacity */
+    uint64_t eager_limit; /* messages of more bytes go by rendezvous */
+    double rendezvous_handshake;
+    double send_overhead, send_overhead_per_byte; /* CPU time of the sender */
+    double recv_overhead, recv_overhead_per_byte; /* CPU time of the receiver */
+
+    /* [intranode]: when intranode is false, messages between ranks of one
+     * node use the network's segments (on the node's shared-memory link). */
+    bool intranode;
+    double intranode_latency, intranode_bandwidth;
+
+    /* [fattree], meaningful when topology == SIM_PLATFORM_FATTREE */
+    int nodes_per_leaf;
+    int leaves;              /* ceil(nodes / nodes_per_leaf) */
+    double uplink_bandwidth; /* per leaf switch, each direction */
+
+    /* Internal: where the oversubscription limit was set, for messages. */
+    char *oversubscribe_where;
+} sim_platform;
+
+/* Loads a platform file and applies the overrides (NULL or a NULL-terminated
+ * array of "section.key=value" strings, later ones win).  Returns NULL and
+ * sets *error (SIM_PLATFORM_ERROR) on any problem; the message is one line
+ * naming the file, line, section and key.  A relative hostfile path in the
+ * file is taken relative to the file's directory, one given by --set
+ * relative to the current directory. */
+sim_platform *sim_platform_load(const char *path, const char *const *overrides, GError **error);
+
+/* The same from text already in memory; `name` stands for the file name in
+ * messages and for resolving a relative hostfile. */
+sim_platform *sim_platform_load_data(const char *name, const char *text,
+                                     const char *const *overrides, GError **error);
+
+void sim_platform_free(sim_platform *p);
+
+/* Places nranks ranks on nodes: node_of_rank[r] (nranks entries, written by
+ * the call) is in [0, p->nodes).  Fails with SIM_PLATFORM_ERROR_OVERSUBSCRIBED
+ * (naming [cluster] oversubscribe) when a node would get more than
+ * cores_per_node * oversubscribe ranks.  nranks >= 1. */
+bool sim_platform_map(const sim_platform *p, int nranks, int *node_of_rank, GError **error);
+
+/* The segment that prices a message of `bytes` bytes (never NULL). */
+const sim_platform_segment *sim_platform_segment_for(const sim_platform *p, uint64_t bytes);
+
+/* Latency and per-message bandwidth cap of a message between two ranks of
+ * the same node. */
+void sim_platform_intranode_for(const sim_platform *p, uint64_t bytes, double *latency,
+                                double *bandwidth);
+
+/* Capacity of a node's shared-memory link: the intranode bandwidth, or the
+ * network's largest bandwidth when [intranode] is not given. */
+double sim_platform_shm_capacity(const sim_platform *p);
+
+/* True when a standard-mode message of `bytes` bytes goes by rendezvous. */
+bool sim_platform_is_rendezvous(const sim_platform *p, uint64_t bytes);
+
+/* CPU time the sender (receiver) spends on a message of `bytes` bytes. */
+double sim_platform_send_overhead(const sim_platform *p, uint64_t bytes);
+double sim_platform_recv_overhead(const sim_platform *p, uint64_t bytes);
+
+/* Unit parsers, shared with the command line.  On failure they return false
+ * and set *problem (g_free it) to a phrase such as
+ * "unknown time unit \"usec\" in \"5usec\" (use s, ms, us or ns)".
+ * Negative values parse; range checks are the caller's.  NaN and infinities
+ * are rejected. */
+bool sim_platform_parse_time(const char *text, double *seconds, char **problem);
+bool sim_platform_parse_bandwidth(const char *text, double *bytes_per_second, char **problem);
+bool sim_platform_parse_size(const char *text, uint64_t *bytes, char **problem);
+
+#endif
