@@ -18,10 +18,20 @@ bool ordex_parse_size(const char *text, size_t *out) {
     static const struct {
         const char *suffix;
         double mult;
-    } units[] = {{"", 1},           {"B", 1},          {"K", 1024},     {"KB", 1000},
-                 {"KiB", 1024},     {"k", 1024},       {"M", 1 << 20},  {"MB", 1e6},
-                 {"MiB", 1 << 20},  {"G", 1 << 30},    {"GB", 1e9},     {"GiB", 1 << 30},
-                 {"T", 1099511627776.0}, {"TiB", 1099511627776.0}};
+    } units[] = {{"", 1},
+                 {"B", 1},
+                 {"K", 1024},
+                 {"KB", 1000},
+                 {"KiB", 1024},
+                 {"k", 1024},
+                 {"M", 1 << 20},
+                 {"MB", 1e6},
+                 {"MiB", 1 << 20},
+                 {"G", 1 << 30},
+                 {"GB", 1e9},
+                 {"GiB", 1 << 30},
+                 {"T", 1099511627776.0},
+                 {"TiB", 1099511627776.0}};
     for (size_t i = 0; i < G_N_ELEMENTS(units); i++)
         if (strcmp(end, units[i].suffix) == 0) {
             *out = (size_t)(v * units[i].mult);
@@ -31,11 +41,13 @@ bool ordex_parse_size(const char *text, size_t *out) {
 }
 
 /* Options that take a value as the next argument. */
-static const char *const with_value[] = {
-    "-n",          "--np",          "-np",          "--seed",       "--send-mode",
-    "--eager-limit", "--stack-size", "--heap-size", "--step-timeout", "--json",
-    "--max-states", "--max-time",   "--max-memory", "--divergence", "--trace-dir",
-    "--strategy",  "--checkpoint",  "--graph",      "--runs"};
+static const char *const with_value[] = {"-n",           "--np",         "-np",
+                                         "--seed",       "--send-mode",  "--eager-limit",
+                                         "--stack-size", "--heap-size",  "--step-timeout",
+                                         "--json",       "--max-states", "--max-time",
+                                         "--max-memory", "--divergence", "--trace-dir",
+                                         "--strategy",   "--checkpoint", "--graph",
+                                         "--runs"};
 
 static bool takes_value(const char *arg) {
     if (strchr(arg, '='))
@@ -140,8 +152,8 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, in
          "FILE"},
         {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print only findings", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL}};
-    char *usage = g_strdup_printf("- %s an MPI program: ordex %s [OPTIONS] -n N PROGRAM.so|PROGRAM.c [ARGS...]",
-                                  cmd, cmd);
+    char *usage = g_strdup_printf(
+        "- %s an MPI program: ordex %s [OPTIONS] -n N PROGRAM.so|PROGRAM.c [ARGS...]", cmd, cmd);
     GOptionContext *ctx = g_option_context_new(usage);
     g_free(usage);
     g_option_context_add_main_entries(ctx, entries, NULL);
@@ -182,8 +194,9 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, in
     char *end;
     long n = strtol(np, &end, 10);
     if (*end || n < 1 || n > 1000000) {
-        fprintf(stderr, "ordex %s: -n %s: the number of ranks must be an integer from 1 to "
-                        "1000000\n",
+        fprintf(stderr,
+                "ordex %s: -n %s: the number of ranks must be an integer from 1 to "
+                "1000000\n",
                 cmd, np);
         rc = 2;
         goto out;
@@ -265,8 +278,7 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, in
     if (max_states) {
         unsigned long long v = strtoull(max_states, &end, 10);
         if (*end || *max_states == '-' || v == 0) {
-            fprintf(stderr, "ordex %s: --max-states %s: not a positive integer\n", cmd,
-                    max_states);
+            fprintf(stderr, "ordex %s: --max-states %s: not a positive integer\n", cmd, max_states);
             rc = 2;
             goto out;
         }

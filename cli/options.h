@@ -30,7 +30,7 @@ typedef struct ordex_opts {
     uint64_t max_states;
     double max_time;
     size_t max_memory;
-    int divergence;   /* 0 ignore, 1 warn, 2 error */
+    int divergence; /* 0 ignore, 1 warn, 2 error */
     char *trace_dir;
     char *strategy;
     int runs;

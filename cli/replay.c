@@ -43,9 +43,9 @@ static const sg_replay *g_gdb_rp;
 static sched_run_result g_gdb_result;
 static char *g_gdb_text; /* the string handed to gdb last */
 
-/* Where gdb's breakpoint sits.  noipa: the call must stay, although the
+/* Where gdb's breakpoint sits.  noinline and the asm: the call must stay, although the
  * function visibly does nothing. */
-__attribute__((noipa)) void ordex_gdb_stop(int step) {
+__attribute__((noinline)) void ordex_gdb_stop(int step) {
     __asm__ volatile("" ::: "memory");
 }
 
@@ -81,8 +81,8 @@ const char *ordex_gdb_describe(int rank) {
     } else if (st == SCHED_RUNNING && rank == ordex_rank) {
         what = "running (the rank gdb stopped in)";
     }
-    const char *r = gdb_text(g_strdup_printf(
-        "%s\t%s", (unsigned)st < G_N_ELEMENTS(names) ? names[st] : "?", what));
+    const char *r = gdb_text(
+        g_strdup_printf("%s\t%s", (unsigned)st < G_N_ELEMENTS(names) ? names[st] : "?", what));
     g_free(prefix);
     g_free(line);
     sched_leave_sim();
@@ -94,7 +94,8 @@ static char *step_text(const sg_trace_step *st, int number) {
     GString *s = g_string_new(NULL);
     g_string_printf(s, "step %d: ", number);
     if (st->kind == SG_STEP_CHOICE)
-        g_string_append_printf(s, "rank %d chooses in %s", st->dst, st->call ? st->call : "an MPI call");
+        g_string_append_printf(s, "rank %d chooses in %s", st->dst,
+                               st->call ? st->call : "an MPI call");
     else if (st->kind == SIM_EV_DELIVER)
         g_string_append_printf(s, "rank %d receives the message of rank %d (tag %d)", st->dst,
                                st->src, st->tag);
@@ -125,9 +126,8 @@ const char *ordex_gdb_where(void) {
     GString *s = g_string_new(NULL);
     if (ordex_gdb_ended) {
         g_string_printf(s, "the run has ended after step %u of %u: %s", pos, n,
-                        g_gdb_rp->divergence ? g_gdb_rp->divergence
-                        : g_gdb_result == SCHED_RUN_COMPLETE
-                            ? "every rank ended"
+                        g_gdb_rp->divergence                 ? g_gdb_rp->divergence
+                        : g_gdb_result == SCHED_RUN_COMPLETE ? "every rank ended"
                         : g_gdb_result == SCHED_RUN_STUCK
                             ? "ranks wait and nothing can happen any more (a deadlock)"
                             : "an error stopped it");
@@ -247,9 +247,11 @@ static int exec_gdb(const char *trace, const sg_trace *t, int stop_at, const cha
     if (chosen)
         stop_at = divergence_step(t);
     unsigned n = t->steps->len;
-    if (chosen && stop_at <= (int)n && g_array_index(t->steps, sg_trace_step, stop_at - 1).choice != 1)
-        fprintf(stderr, "ordex replay: under gdb, stopping before step %d of %u, the first that "
-                        "leaves the default schedule\n",
+    if (chosen && stop_at <= (int)n &&
+        g_array_index(t->steps, sg_trace_step, stop_at - 1).choice != 1)
+        fprintf(stderr,
+                "ordex replay: under gdb, stopping before step %d of %u, the first that "
+                "leaves the default schedule\n",
                 stop_at, n);
     else
         fprintf(stderr, "ordex replay: under gdb, stopping before step %d of %u\n", stop_at, n);
@@ -321,7 +323,8 @@ int ordex_replay(int argc, char **argv) {
         {"json", 0, 0, G_OPTION_ARG_FILENAME, &json, "Write the result as JSON", "FILE"},
         {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print only findings", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL}};
-    GOptionContext *ctx = g_option_context_new("TRACE - re-run one ordering recorded by ordex explore");
+    GOptionContext *ctx =
+        g_option_context_new("TRACE - re-run one ordering recorded by ordex explore");
     g_option_context_add_main_entries(ctx, entries, NULL);
     GError *ge = NULL;
     int status = 2;
@@ -363,8 +366,8 @@ int ordex_replay(int argc, char **argv) {
     }
     traced = true;
     if (nranks && nranks != t.nranks) {
-        fprintf(stderr, "ordex replay: %s was recorded with %d ranks, not %d\n", argv[1],
-                t.nranks, nranks);
+        fprintf(stderr, "ordex replay: %s was recorded with %d ranks, not %d\n", argv[1], t.nranks,
+                nranks);
         goto out;
     }
     so = g_str_has_suffix(t.program, ".c") ? ordex_compile_cached(t.program, true)
@@ -403,8 +406,8 @@ int ordex_replay(int argc, char **argv) {
     so_opts.tag_output = tag;
     so_opts.step_timeout_s = 10;
     if (inferior) {
-        so_opts.threads = true;    /* each rank a thread named "rank N" */
-        so_opts.keep_files = true; /* program copies gdb can read symbols from */
+        so_opts.threads = true;     /* each rank a thread named "rank N" */
+        so_opts.keep_files = true;  /* program copies gdb can read symbols from */
         so_opts.step_timeout_s = 0; /* time spent at a breakpoint is no livelock */
     }
     so_opts.program = so;

@@ -29,8 +29,8 @@ typedef struct sched_rank {
     sched_state state;
     sched_ctx ctx;
     sched_image img;
-    int sim_depth;   /* > 0 while simulator code runs on the rank's behalf */
-    bool woken;      /* woken while still running: do not park */
+    int sim_depth; /* > 0 while simulator code runs on the rank's behalf */
+    bool woken;    /* woken while still running: do not park */
     int exit_code;
     sched_fault fault;
     rankio_stream io;
@@ -40,8 +40,8 @@ typedef struct sched_rank {
 static sched_options g_opt;
 static sched_rank *g_ranks;
 static int g_nranks;
-static sched_ctx g_main_ctx;   /* the scheduler's own context */
-static sched_rank *g_current;  /* running rank or NULL */
+static sched_ctx g_main_ctx;  /* the scheduler's own context */
+static sched_rank *g_current; /* running rank or NULL */
 static bool g_stop;
 static int g_nblocked; /* ranks in SCHED_BLOCKED */
 static sched_exit_hook g_exit_hook;
@@ -94,17 +94,39 @@ static int ready_pop(void) {
     return id;
 }
 
-int sched_nranks(void) { return g_nranks; }
-int sched_current(void) { return g_current ? g_current->id : -1; }
-uint64_t sched_switches(void) { return g_epoch / 2; }
-const char *sched_program_path(void) { return g_program; }
-uintptr_t sched_image_bias(int rank) { return g_ranks[rank].img.base; }
-sched_state sched_rank_state(int rank) { return g_ranks[rank].state; }
-int sched_rank_exit_code(int rank) { return g_ranks[rank].exit_code; }
-const sched_fault *sched_rank_fault(int rank) { return &g_ranks[rank].fault; }
-void sched_set_exit_hook(sched_exit_hook hook) { g_exit_hook = hook; }
-void sched_set_fail_hook(sched_fail_hook hook) { g_fail_hook = hook; }
-void sched_request_stop(void) { g_stop = true; }
+int sched_nranks(void) {
+    return g_nranks;
+}
+int sched_current(void) {
+    return g_current ? g_current->id : -1;
+}
+uint64_t sched_switches(void) {
+    return g_epoch / 2;
+}
+const char *sched_program_path(void) {
+    return g_program;
+}
+uintptr_t sched_image_bias(int rank) {
+    return g_ranks[rank].img.base;
+}
+sched_state sched_rank_state(int rank) {
+    return g_ranks[rank].state;
+}
+int sched_rank_exit_code(int rank) {
+    return g_ranks[rank].exit_code;
+}
+const sched_fault *sched_rank_fault(int rank) {
+    return &g_ranks[rank].fault;
+}
+void sched_set_exit_hook(sched_exit_hook hook) {
+    g_exit_hook = hook;
+}
+void sched_set_fail_hook(sched_fail_hook hook) {
+    g_fail_hook = hook;
+}
+void sched_request_stop(void) {
+    g_stop = true;
+}
 void sched_clear_stop(void) {
     g_stop = false;
 }
@@ -354,7 +376,7 @@ bool sched_init(const sched_options *opt, char **err) {
                                opt->heap_size * (size_t)g_nranks, g_nranks);
         return false;
     }
-    {   /* backtrace() loads its unwinder lazily; do it now, not in a signal handler */
+    { /* backtrace() loads its unwinder lazily; do it now, not in a signal handler */
         void *f[2];
         backtrace(f, 2);
     }
@@ -463,9 +485,13 @@ void sched_rank_regions(int rank, const void *stack_from, GArray *out) {
     }
 }
 
-uint32_t sched_rank_output_hash(int rank) { return g_ranks[rank].io.hash_out; }
+uint32_t sched_rank_output_hash(int rank) {
+    return g_ranks[rank].io.hash_out;
+}
 
-void sched_discard_output(bool discard) { rankio_discard(discard); }
+void sched_discard_output(bool discard) {
+    rankio_discard(discard);
+}
 
 void sched_flush_output(void) {
     for (int i = 0; i < g_nranks; i++)
@@ -482,7 +508,8 @@ sched_run_result sched_run(sched_choose_fn choose, void *user) {
                     g_exit_hook(r->id, r->exit_code);
             } else if (r->state == SCHED_FAILED) {
                 rankio_flush(&r->io);
-                if (r->fault.kind != SCHED_FAIL_ABORTED && (!g_fail_hook || g_fail_hook(r->id, &r->fault)))
+                if (r->fault.kind != SCHED_FAIL_ABORTED &&
+                    (!g_fail_hook || g_fail_hook(r->id, &r->fault)))
                     g_stop = true;
             }
         }

@@ -53,18 +53,18 @@ typedef struct sched_fault {
 
 typedef struct sched_options {
     int nranks;
-    size_t stack_size;    /* per rank */
-    size_t heap_size;     /* per rank arena */
-    bool tag_output;      /* prefix forwarded lines with "[rank] " */
-    uint64_t seed;        /* 0: ready ranks run in FIFO order; else random */
-    double step_timeout_s;/* CPU seconds a rank may run between MPI calls; 0 = none */
-    bool keep_files;      /* load rank copies from files (for gdb) */
-    const char *program;  /* path of the .so */
-    int argc;             /* program arguments, argv[0] included */
+    size_t stack_size;     /* per rank */
+    size_t heap_size;      /* per rank arena */
+    bool tag_output;       /* prefix forwarded lines with "[rank] " */
+    uint64_t seed;         /* 0: ready ranks run in FIFO order; else random */
+    double step_timeout_s; /* CPU seconds a rank may run between MPI calls; 0 = none */
+    bool keep_files;       /* load rank copies from files (for gdb) */
+    const char *program;   /* path of the .so */
+    int argc;              /* program arguments, argv[0] included */
     char **argv;
-    FILE *out, *err;      /* where rank output is forwarded */
-    bool threads;         /* run each rank in an OS thread named "rank N", one at a
-                             time (for debuggers; not fork-safe), instead of fibers */
+    FILE *out, *err; /* where rank output is forwarded */
+    bool threads;    /* run each rank in an OS thread named "rank N", one at a
+                        time (for debuggers; not fork-safe), instead of fibers */
 } sched_options;
 
 /* Loads nranks copies of the program and prepares their contexts.

@@ -279,7 +279,8 @@ bool sg_trace_read(const char *path, sg_trace *t, char **err) {
             }
             t->args = argv ? argv : g_new0(char *, 1);
         } else if (strcmp(key, "send-mode") == 0) {
-            if (strcmp(val, "eager") && strcmp(val, "rendezvous") && strcmp(val, "auto")) {
+            if (strcmp(val, "eager") != 0 && strcmp(val, "rendezvous") != 0 &&
+                strcmp(val, "auto") != 0) {
                 bad = g_strdup_printf("send-mode '%s' is not eager, rendezvous or auto", val);
                 ok = false;
             }
@@ -287,13 +288,13 @@ bool sg_trace_read(const char *path, sg_trace *t, char **err) {
         } else if (strcmp(key, "eager-limit") == 0)
             t->eager_limit = (size_t)g_ascii_strtoull(val, NULL, 10);
         else if (strcmp(key, "async-progress") == 0) {
-            if (strcmp(val, "yes") && strcmp(val, "no")) {
+            if (strcmp(val, "yes") != 0 && strcmp(val, "no") != 0) {
                 bad = g_strdup_printf("async-progress '%s' is not yes or no", val);
                 ok = false;
             }
             t->async_progress = strcmp(val, "yes") == 0;
         } else if (strcmp(key, "early-collectives") == 0) {
-            if (strcmp(val, "yes") && strcmp(val, "no")) {
+            if (strcmp(val, "yes") != 0 && strcmp(val, "no") != 0) {
                 bad = g_strdup_printf("early-collectives '%s' is not yes or no", val);
                 ok = false;
             }

@@ -1,0 +1,76 @@
+/*
+ * cpumodel.h - event-driven model of the ranks' computation on shared nodes.
+ *
+ * A rank that computes `work` seconds (CPU time measured on this machine, or
+ * declared by ordex_compute) is a job on its node.  The jobs running on a
+ * node share its cores as a processor-sharing server: with n jobs on c cores
+ * every job progresses at
+ *
+ *     rate = speed * min(1, c / n)      (work seconds per wall second)
+ *
+ * where speed is the platform's speed factor (2 = the simulated cores are
+ * twice as fast as this machine's).  A job alone on a core takes
+ * work / speed; two jobs on one core each take twice as long.  Rates change
+ * only when a job starts or finishes on that node, and are recomputed
+ * exactly then (no time step), so converting compute seconds to wall
+ * seconds over an interval where the number of runnable ranks changes is
+ * just running the events.  Only computing ranks count as runnable: a rank
+ * waiting in MPI does not load its node.
+ *
+ * Driving it mirrors netmodel.h: sim_cpu_start at non-decreasing times,
+ * sim_cpu_next for the first job to finish if nothing else starts,
+ * sim_cpu_advance to move the clock and collect finished jobs (completions
+ * that fall before a later start are kept and returned by the next advance,
+ * with their own times).  Not thread-safe.
+ */
+#ifndef ORDEX_SIM_CPUMODEL_H
+#define ORDEX_SIM_CPUMODEL_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct sim_cpu sim_cpu;
+
+/* A finished job, as sim_cpu_advance reports it. */
+typedef struct sim_cpu_completion {
+    uint64_t id;
+    double time;
+} sim_cpu_completion;
+
+/* The per-job progress rate of a node with `runnable` jobs on `cores` cores
+ * (runnable >= 0, cores >= 1, speed > 0); with no job it is `speed`. */
+double sim_cpu_share(int runnable, int cores, double speed);
+
+/* nodes >= 1 nodes of cores_per_node >= 1 cores each, speed > 0. */
+sim_cpu *sim_cpu_new(int nodes, int cores_per_node, double speed);
+void sim_cpu_free(sim_cpu *cpu);
+
+/* A job of `work` (>= 0) seconds starts on `node` at `time` (>= sim_cpu_now).
+ * Returns its id (> 0), or 0 when a contract is broken.  A job of no work
+ * finishes at `time`. */
+uint64_t sim_cpu_start(sim_cpu *cpu, double time, int node, double work);
+
+/* The job that finishes first if nothing more starts, and when (the lowest
+ * id on a tie).  False when no job is running. */
+bool sim_cpu_next(sim_cpu *cpu, uint64_t *id, double *time);
+
+/* Moves the clock to `time` (>= sim_cpu_now) and appends every job finished
+ * at or before it to `done` (a GArray of sim_cpu_completion), in completion
+ * order.  Returns how many it appended. */
+int sim_cpu_advance(sim_cpu *cpu, double time, GArray *done);
+
+double sim_cpu_now(const sim_cpu *cpu);
+
+/* Jobs running on a node now (as of the last start or advance). */
+int sim_cpu_runnable(const sim_cpu *cpu, int node);
+
+/* The rate at which each job on `node` progresses now. */
+double sim_cpu_rate(const sim_cpu *cpu, int node);
+
+/* Wall seconds during which the node had at least one job, and work seconds
+ * done on it, up to sim_cpu_now: for utilisation reports. */
+double sim_cpu_busy(const sim_cpu *cpu, int node);
+double sim_cpu_work_done(const sim_cpu *cpu, int node);
+
+#endif
