@@ -430,6 +430,10 @@ bool sched_init(const sched_options *opt, char **err) {
         ready_push(i);
     }
     sched_images_loaded();
+    /* Memory copies are loaded through links that are gone by now: remove
+     * their directory at once (exploration processes end with _exit). */
+    if (!opt->keep_files)
+        sched_loader_cleanup();
     install_handlers();
     g_timer_on = opt->step_timeout_s > 0;
     if (g_timer_on)
