@@ -165,7 +165,31 @@ static void test_observe(void) {
     e2e_free(r);
 }
 
+/* Exploration processes end with _exit; the directories of their program
+ * copies must not pile up in $TMPDIR (a bug: one per process stayed). */
+static void test_no_temp_leftovers(void) {
+    const char *tmp = e2e_tmp("own_tmpdir");
+    g_mkdir_with_parents(tmp, 0755);
+    char *env_tmp = g_strdup_printf("TMPDIR=%s", tmp);
+    const char *argv[] = {"env", env_tmp, e2e_ordex(), "explore", "-n", "4",
+                          EXAMPLE("benign_any_source.c"), NULL};
+    e2e_result *r = e2e_exec(argv);
+    EXPECT_STATUS(r, 0);
+    GDir *d = g_dir_open(tmp, 0, NULL);
+    int left = 0;
+    const char *name;
+    while (d && (name = g_dir_read_name(d)))
+        if (g_str_has_prefix(name, "ordex-ranks-"))
+            left++;
+    if (d)
+        g_dir_close(d);
+    EXPECT(r, left == 0);
+    e2e_free(r);
+    g_free(env_tmp);
+}
+
 void e2e_add_replay_tests(CU_pSuite s) {
+    CU_add_test(s, "exploration leaves no temporary directories", test_no_temp_leftovers);
     CU_add_test(s, "ordex_observe values are outcomes", test_observe);
     CU_add_test(s, "replay reproduces the finding, identically every time",
                 test_replay_reproduces_finding);
