@@ -171,8 +171,8 @@ static void test_no_temp_leftovers(void) {
     const char *tmp = e2e_tmp("own_tmpdir");
     g_mkdir_with_parents(tmp, 0755);
     char *env_tmp = g_strdup_printf("TMPDIR=%s", tmp);
-    const char *argv[] = {"env", env_tmp, e2e_ordex(), "explore", "-n", "4",
-                          EXAMPLE("benign_any_source.c"), NULL};
+    const char *argv[] = {
+        "env", env_tmp, e2e_ordex(), "explore", "-n", "4", EXAMPLE("benign_any_source.c"), NULL};
     e2e_result *r = e2e_exec(argv);
     EXPECT_STATUS(r, 0);
     GDir *d = g_dir_open(tmp, 0, NULL);
@@ -188,7 +188,55 @@ static void test_no_temp_leftovers(void) {
     g_free(env_tmp);
 }
 
+/* Every finding of every example replays to the same finding: kind and
+ * location as recorded in the trace's `finding` line. */
+static void test_replay_every_example_finding(void) {
+    static const struct {
+        const char *example, *n;
+    } cases[] = {{"mergesort.c", "4"},      {"wildcard_deadlock.c", "3"}, {"probe_race.c", "3"},
+                 {"deadlock_cycle.c", "4"}, {"deadlock_else.c", "3"},     {"barrier_comm.c", "4"},
+                 {"bcast_sync.c", "2"}};
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        char *dname = g_strdup_printf("tr_every_%zu", i);
+        char *ex = g_strdup_printf("examples/%s", cases[i].example);
+        const char *dir = explore_into(dname, cases[i].n, e2e_src(ex), NULL);
+        GDir *d = g_dir_open(dir, 0, NULL);
+        int traces = 0;
+        const char *name;
+        while (d && (name = g_dir_read_name(d))) {
+            char *t = g_build_filename(dir, name, NULL);
+            char *text = e2e_read_file(t);
+            /* "finding <kind> <location> <message>" */
+            char *line = text ? strstr(text, "\nfinding ") : NULL;
+            CU_ASSERT_PTR_NOT_NULL(line);
+            if (line) {
+                char **w = g_strsplit(line + 9, " ", 3);
+                e2e_result *r = e2e_ordex_run("replay", t, NULL);
+                EXPECT_STATUS(r, 1);
+                char *kind = g_strdup_printf("[%s]", w[0]);
+                char *at = g_strdup_printf("at %s", w[1]);
+                EXPECT(r, strstr(r->err, kind) != NULL);
+                EXPECT(r, strcmp(w[1], "-") == 0 || strstr(r->err, at) != NULL);
+                g_free(kind);
+                g_free(at);
+                e2e_free(r);
+                g_strfreev(w);
+                traces++;
+            }
+            g_free(text);
+            g_free(t);
+        }
+        if (d)
+            g_dir_close(d);
+        CU_ASSERT(traces >= 1);
+        g_free(dname);
+        g_free(ex);
+    }
+}
+
 void e2e_add_replay_tests(CU_pSuite s) {
+    CU_add_test(s, "every example's findings replay to the same finding",
+                test_replay_every_example_finding);
     CU_add_test(s, "exploration leaves no temporary directories", test_no_temp_leftovers);
     CU_add_test(s, "ordex_observe values are outcomes", test_observe);
     CU_add_test(s, "replay reproduces the finding, identically every time",

@@ -1,0 +1,957 @@
+/*
+ * test_platform.c - unit tests of simulator/platform.c: every unit, the
+ * defaults, the example platform files, --set overrides, each error message
+ * (file, line, section and key), the rank mappings and the oversubscription
+ * check.
+ *
+ * Platforms are mostly loaded from strings (sim_platform_load_data) named
+ * "p.ini"; the tests that need real files (missing file, hostfiles, the
+ * examples) use a temporary directory or the runfiles.
+ */
+#include <CUnit/Basic.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "simulator/platform.h"
+
+/* Exact comparison of doubles: the unit parsers promise the double nearest
+ * to the decimal value, so "1.2us" must be exactly 1.2e-6. */
+#define EXACT(a, b) CU_ASSERT_EQUAL((double)(a), (double)(b))
+
+static const char *const MINIMAL = "[cluster]\n"
+                                   "nodes = 4\n"
+                                   "cores_per_node = 2\n"
+                                   "[network]\n"
+                                   "latency = 2us\n"
+                                   "bandwidth = 1GBps\n";
+
+static sim_platform *load_ok(const char *text, const char *const *overrides) {
+    GError *e = NULL;
+    sim_platform *p = sim_platform_load_data("p.ini", text, overrides, &e);
+    if (e)
+        fprintf(stderr, "\nunexpected error: %s\n", e->message);
+    CU_ASSERT_PTR_NULL(e);
+    g_clear_error(&e);
+    return p;
+}
+
+/* Loads text (with overrides) expecting exactly this error. */
+static void expect_error(const char *text, const char *const *overrides, int code,
+                         const char *message) {
+    GError *e = NULL;
+    sim_platform *p = sim_platform_load_data("p.ini", text, overrides, &e);
+    CU_ASSERT_PTR_NULL(p);
+    sim_platform_free(p);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    CU_ASSERT_EQUAL(e->domain, SIM_PLATFORM_ERROR);
+    CU_ASSERT_EQUAL(e->code, code);
+    if (strcmp(e->message, message) != 0)
+        fprintf(stderr, "\nexpected: %s\n     got: %s\n", message, e->message);
+    CU_ASSERT_STRING_EQUAL(e->message, message);
+    g_error_free(e);
+}
+
+/* MINIMAL with extra lines appended. */
+static char *minimal_plus(const char *extra) {
+    return g_strconcat(MINIMAL, extra, NULL);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Units                                                                   */
+
+static double time_of(const char *s) {
+    double v = -12345;
+    char *problem = NULL;
+    CU_ASSERT_TRUE(sim_platform_parse_time(s, &v, &problem));
+    if (problem)
+        fprintf(stderr, "\n%s: %s\n", s, problem);
+    g_free(problem);
+    return v;
+}
+
+static double bandwidth_of(const char *s) {
+    double v = -12345;
+    char *problem = NULL;
+    CU_ASSERT_TRUE(sim_platform_parse_bandwidth(s, &v, &problem));
+    if (problem)
+        fprintf(stderr, "\n%s: %s\n", s, problem);
+    g_free(problem);
+    return v;
+}
+
+static uint64_t size_of(const char *s) {
+    uint64_t v = 12345;
+    char *problem = NULL;
+    CU_ASSERT_TRUE(sim_platform_parse_size(s, &v, &problem));
+    if (problem)
+        fprintf(stderr, "\n%s: %s\n", s, problem);
+    g_free(problem);
+    return v;
+}
+
+static void expect_problem(bool ok, char *problem, const char *want) {
+    CU_ASSERT_FALSE(ok);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(problem);
+    if (strcmp(problem, want) != 0)
+        fprintf(stderr, "\nexpected: %s\n     got: %s\n", want, problem);
+    CU_ASSERT_STRING_EQUAL(problem, want);
+    g_free(problem);
+}
+
+static void test_time_units(void) {
+    EXACT(time_of("2s"), 2.0);
+    EXACT(time_of("3ms"), 3e-3);
+    EXACT(time_of("5us"), 5e-6);
+    EXACT(time_of("5\xc2\xb5s"), 5e-6); /* µs */
+    EXACT(time_of("7ns"), 7e-9);
+    EXACT(time_of("1.2us"), 1.2e-6);
+    EXACT(time_of("0.3us"), 0.3e-6);
+    EXACT(time_of(" 5 us "), 5e-6);
+    EXACT(time_of("2e-3s"), 2e-3);
+    EXACT(time_of("0"), 0.0);
+    EXACT(time_of("-1us"), -1e-6); /* range checks belong to the caller */
+
+    double v;
+    char *problem = NULL;
+    bool ok;
+    ok = sim_platform_parse_time("5", &v, &problem);
+    expect_problem(ok, problem,
+                   "missing time unit in \"5\" (write e.g. 5us; units: s, ms, us or ns)");
+    problem = NULL;
+    ok = sim_platform_parse_time("5usec", &v, &problem);
+    expect_problem(ok, problem,
+                   "unknown time unit \"usec\" in \"5usec\" (use s, ms, us or ns)");
+    problem = NULL;
+    ok = sim_platform_parse_time("fast", &v, &problem);
+    expect_problem(ok, problem,
+                   "not a number: \"fast\"");
+    problem = NULL;
+    ok = sim_platform_parse_time("inf s", &v, &problem);
+    expect_problem(ok, problem,
+                   "not a finite number: \"inf s\"");
+    problem = NULL;
+    ok = sim_platform_parse_time("5us # fast", &v, &problem);
+    expect_problem(ok, problem,
+                   "unknown time unit \"us # fast\" in \"5us # fast\" (use s, ms, us or ns); "
+                   "comments must be on lines of their own");
+}
+
+static void test_bandwidth_units(void) {
+    EXACT(bandwidth_of("1Bps"), 1.0);
+    EXACT(bandwidth_of("2KBps"), 2e3);
+    EXACT(bandwidth_of("2kBps"), 2e3);
+    EXACT(bandwidth_of("3MBps"), 3e6);
+    EXACT(bandwidth_of("10GBps"), 1e10);
+    EXACT(bandwidth_of("12.5GBps"), 12.5e9);
+    EXACT(bandwidth_of("1TBps"), 1e12);
+    EXACT(bandwidth_of("1KiBps"), 1024.0);
+    EXACT(bandwidth_of("1MiBps"), 1048576.0);
+    EXACT(bandwidth_of("2GiBps"), 2.0 * 1073741824.0);
+    EXACT(bandwidth_of("1TiBps"), 1099511627776.0);
+    EXACT(bandwidth_of("8bps"), 1.0);
+    EXACT(bandwidth_of("8Kbps"), 1e3);
+    EXACT(bandwidth_of("8Mbps"), 1e6);
+    EXACT(bandwidth_of("100Gbps"), 12.5e9);
+    EXACT(bandwidth_of("1Tbps"), 1.25e11);
+    EXACT(bandwidth_of("10GB/s"), 1e10);
+    EXACT(bandwidth_of("10Gb/s"), 1.25e9);
+    EXACT(bandwidth_of("0"), 0.0);
+
+    double v;
+    char *problem = NULL;
+    bool ok;
+    ok = sim_platform_parse_bandwidth("10", &v, &problem);
+    expect_problem(ok, problem,
+                   "missing bandwidth unit in \"10\" (write e.g. 10GBps; units: Bps, KBps, MBps, "
+                   "GBps, TBps, KiBps, MiBps, GiBps, TiBps, bps, Kbps, Mbps, Gbps or Tbps)");
+    problem = NULL;
+    ok = sim_platform_parse_bandwidth("10GB", &v, &problem);
+    expect_problem(ok, problem,
+                   "unknown bandwidth unit \"GB\" in \"10GB\" (use Bps, KBps, MBps, GBps, TBps, "
+                   "KiBps, MiBps, GiBps, TiBps, bps, Kbps, Mbps, Gbps or Tbps)");
+}
+
+static void test_size_units(void) {
+    CU_ASSERT_EQUAL(size_of("0B"), 0);
+    CU_ASSERT_EQUAL(size_of("100"), 100);
+    CU_ASSERT_EQUAL(size_of("100B"), 100);
+    CU_ASSERT_EQUAL(size_of("1KB"), 1000);
+    CU_ASSERT_EQUAL(size_of("1kB"), 1000);
+    CU_ASSERT_EQUAL(size_of("2MB"), 2000000);
+    CU_ASSERT_EQUAL(size_of("3GB"), UINT64_C(3000000000));
+    CU_ASSERT_EQUAL(size_of("1TB"), UINT64_C(1000000000000));
+    CU_ASSERT_EQUAL(size_of("1KiB"), 1024);
+    CU_ASSERT_EQUAL(size_of("64KiB"), 65536);
+    CU_ASSERT_EQUAL(size_of("1.5KiB"), 1536);
+    CU_ASSERT_EQUAL(size_of("1MiB"), 1048576);
+    CU_ASSERT_EQUAL(size_of("4GiB"), UINT64_C(4294967296));
+    CU_ASSERT_EQUAL(size_of("1TiB"), UINT64_C(1099511627776));
+    CU_ASSERT_EQUAL(size_of(" 12 KiB "), 12288);
+    CU_ASSERT_EQUAL(size_of("18446744073709551615"), UINT64_MAX); /* exact, not via double */
+
+    uint64_t v;
+    char *problem = NULL;
+    bool ok;
+    ok = sim_platform_parse_size("0.5B", &v, &problem);
+    expect_problem(ok, problem,
+                   "not a whole number of bytes: \"0.5B\"");
+    problem = NULL;
+    ok = sim_platform_parse_size("-1KiB", &v, &problem);
+    expect_problem(ok, problem,
+                   "must not be negative, got \"-1KiB\"");
+    problem = NULL;
+    ok = sim_platform_parse_size("1Kib", &v, &problem);
+    expect_problem(ok, problem,
+                   "unknown size unit \"Kib\" in \"1Kib\" (use B, KB, MB, GB, TB, KiB, MiB, GiB "
+                   "or TiB)");
+}
+
+/* ---------------------------------------------------------------------- */
+/* Loading                                                                 */
+
+static void test_minimal_defaults(void) {
+    sim_platform *p = load_ok(MINIMAL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_STRING_EQUAL(p->source, "p.ini");
+    CU_ASSERT_EQUAL(p->nodes, 4);
+    CU_ASSERT_EQUAL(p->cores_per_node, 2);
+    CU_ASSERT_EQUAL(p->mapping, SIM_PLATFORM_MAP_BLOCK);
+    CU_ASSERT_PTR_NULL(p->hostfile);
+    CU_ASSERT_STRING_EQUAL(p->node_names[0], "node0");
+    CU_ASSERT_STRING_EQUAL(p->node_names[3], "node3");
+    CU_ASSERT_PTR_NULL(p->node_names[4]);
+    EXACT(p->speed, 1.0);
+    EXACT(p->oversubscribe, 1.0);
+    CU_ASSERT_EQUAL(p->topology, SIM_PLATFORM_CROSSBAR);
+    CU_ASSERT_EQUAL_FATAL(p->nsegments, 1);
+    CU_ASSERT_EQUAL(p->segments[0].from, 0);
+    EXACT(p->segments[0].latency, 2e-6);
+    EXACT(p->segments[0].bandwidth, 1e9);
+    EXACT(p->max_bandwidth, 1e9);
+    CU_ASSERT_EQUAL(p->eager_limit, 65536);
+    EXACT(p->rendezvous_handshake, 4e-6); /* one round trip: 2 x latency */
+    EXACT(p->send_overhead, 0.0);
+    EXACT(p->recv_overhead_per_byte, 0.0);
+    CU_ASSERT_FALSE(p->intranode);
+    /* Without [intranode], local messages are priced like the network's. */
+    double lat, bw;
+    sim_platform_intranode_for(p, 100, &lat, &bw);
+    EXACT(lat, 2e-6);
+    EXACT(bw, 1e9);
+    EXACT(sim_platform_shm_capacity(p), 1e9);
+    sim_platform_free(p);
+}
+
+static void test_all_keys(void) {
+    const char *text = "# every key\n"
+                       "[cluster]\n"
+                       "  nodes = 8\n"
+                       "cores_per_node=16\n"
+                       "mapping = round-robin\n"
+                       "speed = 1.5\n"
+                       "oversubscribe = 2\n"
+                       "\n"
+                       "[network]\n"
+                       "topology = fattree\n"
+                       "latency = 1.5us\n"
+                       "bandwidth = 100Gbps\n"
+                       "eager_limit = 16KiB\n"
+                       "rendezvous_handshake = 3us\n"
+                       "send_overhead = 0.4us\n"
+                       "send_overhead_per_byte = 0.1ns\n"
+                       "recv_overhead = 0.5us\n"
+                       "recv_overhead_per_byte = 0.2ns\n"
+                       "[intranode]\n"
+                       "latency = 300ns\n"
+                       "bandwidth = 20GBps\n"
+                       "[fattree]\n"
+                       "nodes_per_leaf = 3\n"
+                       "uplink_bandwidth = 25GBps\n";
+    sim_platform *p = load_ok(text, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_EQUAL(p->nodes, 8);
+    CU_ASSERT_EQUAL(p->cores_per_node, 16);
+    CU_ASSERT_EQUAL(p->mapping, SIM_PLATFORM_MAP_ROUND_ROBIN);
+    EXACT(p->speed, 1.5);
+    EXACT(p->oversubscribe, 2.0);
+    CU_ASSERT_EQUAL(p->topology, SIM_PLATFORM_FATTREE);
+    EXACT(p->segments[0].latency, 1.5e-6);
+    EXACT(p->segments[0].bandwidth, 12.5e9);
+    CU_ASSERT_EQUAL(p->eager_limit, 16384);
+    EXACT(p->rendezvous_handshake, 3e-6);
+    EXACT(p->send_overhead, 0.4e-6);
+    EXACT(p->send_overhead_per_byte, 0.1e-9);
+    EXACT(p->recv_overhead, 0.5e-6);
+    EXACT(p->recv_overhead_per_byte, 0.2e-9);
+    CU_ASSERT_TRUE(p->intranode);
+    EXACT(p->intranode_latency, 300e-9);
+    EXACT(p->intranode_bandwidth, 20e9);
+    EXACT(sim_platform_shm_capacity(p), 20e9);
+    CU_ASSERT_EQUAL(p->nodes_per_leaf, 3);
+    CU_ASSERT_EQUAL(p->leaves, 3); /* 8 nodes, 3 per leaf: 3 + 3 + 2 */
+    EXACT(p->uplink_bandwidth, 25e9);
+
+    /* Helpers over those keys. */
+    CU_ASSERT_FALSE(sim_platform_is_rendezvous(p, 16384));
+    CU_ASSERT_TRUE(sim_platform_is_rendezvous(p, 16385));
+    CU_ASSERT_DOUBLE_EQUAL(sim_platform_send_overhead(p, 1000), 0.4e-6 + 1000 * 0.1e-9, 1e-20);
+    CU_ASSERT_DOUBLE_EQUAL(sim_platform_recv_overhead(p, 1000), 0.5e-6 + 1000 * 0.2e-9, 1e-20);
+    sim_platform_free(p);
+}
+
+static void test_crlf_and_booleans(void) {
+    sim_platform *p = load_ok("[cluster]\r\nnodes = 2\r\ncores_per_node = 1\r\noversubscribe = "
+                              "true\r\n[network]\r\nlatency = 1us\r\nbandwidth = 1GBps\r\n",
+                              NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_TRUE(isinf(p->oversubscribe));
+    EXACT(p->segments[0].latency, 1e-6);
+    sim_platform_free(p);
+    const char *const no[] = {"cluster.oversubscribe=no", NULL};
+    p = load_ok(MINIMAL, no);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    EXACT(p->oversubscribe, 1.0);
+    sim_platform_free(p);
+}
+
+static void test_segments(void) {
+    /* Numbered out of size order on purpose: the sizes order them. */
+    char *text = minimal_plus("segment.2 = 1KiB 2us 2GBps\n"
+                              "segment.1 = 0B   1us 1GBps\n"
+                              "segment.3 = 1MiB 5us 4GBps\n");
+    sim_platform *p = load_ok(text, NULL);
+    g_free(text);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_EQUAL_FATAL(p->nsegments, 3);
+    CU_ASSERT_EQUAL(p->segments[0].from, 0);
+    CU_ASSERT_EQUAL(p->segments[1].from, 1024);
+    CU_ASSERT_EQUAL(p->segments[2].from, 1048576);
+    /* Segments replace the file's latency (2us) and bandwidth (1GBps). */
+    EXACT(p->segments[0].latency, 1e-6);
+    EXACT(p->segments[2].bandwidth, 4e9);
+    EXACT(p->max_bandwidth, 4e9);
+    EXACT(p->rendezvous_handshake, 2e-6); /* 2 x the smallest messages' latency */
+    CU_ASSERT_PTR_EQUAL(sim_platform_segment_for(p, 0), &p->segments[0]);
+    CU_ASSERT_PTR_EQUAL(sim_platform_segment_for(p, 1023), &p->segments[0]);
+    CU_ASSERT_PTR_EQUAL(sim_platform_segment_for(p, 1024), &p->segments[1]);
+    CU_ASSERT_PTR_EQUAL(sim_platform_segment_for(p, 1048575), &p->segments[1]);
+    CU_ASSERT_PTR_EQUAL(sim_platform_segment_for(p, 1048576), &p->segments[2]);
+    CU_ASSERT_PTR_EQUAL(sim_platform_segment_for(p, UINT64_MAX), &p->segments[2]);
+    sim_platform_free(p);
+
+    /* Segments alone, without latency/bandwidth. */
+    p = load_ok("[cluster]\nnodes=1\ncores_per_node=1\n[network]\nsegment.7 = 0 3us 1GBps\n", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_EQUAL(p->nsegments, 1);
+    EXACT(p->segments[0].latency, 3e-6);
+    sim_platform_free(p);
+}
+
+static void test_overrides(void) {
+    const char *const set[] = {"network.latency=5us", "network.bandwidth=10GBps",
+                               "cluster.nodes = 32", "cluster.mapping=round-robin",
+                               "intranode.latency=1us", "intranode.bandwidth=5GBps",
+                               "network.eager_limit=1KiB", NULL};
+    sim_platform *p = load_ok(MINIMAL, set);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    EXACT(p->segments[0].latency, 5e-6);
+    EXACT(p->segments[0].bandwidth, 1e10);
+    CU_ASSERT_EQUAL(p->nodes, 32);
+    CU_ASSERT_EQUAL(p->mapping, SIM_PLATFORM_MAP_ROUND_ROBIN);
+    CU_ASSERT_TRUE(p->intranode);
+    EXACT(p->intranode_latency, 1e-6);
+    CU_ASSERT_EQUAL(p->eager_limit, 1024);
+    sim_platform_free(p);
+
+    /* Later overrides win. */
+    const char *const twice[] = {"network.latency=5us", "network.latency=7us", NULL};
+    p = load_ok(MINIMAL, twice);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    EXACT(p->segments[0].latency, 7e-6);
+    sim_platform_free(p);
+
+    /* With segments, an overridden latency replaces every segment's latency;
+     * the bandwidths stay; a segment can be added. */
+    char *text = minimal_plus("segment.1 = 0B 1us 1GBps\nsegment.2 = 1KiB 2us 2GBps\n");
+    const char *const seg[] = {"network.latency=9us", "network.segment.3=1MiB 3us 3GBps", NULL};
+    p = load_ok(text, seg);
+    g_free(text);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_EQUAL_FATAL(p->nsegments, 3);
+    for (int i = 0; i < 3; i++)
+        EXACT(p->segments[i].latency, 9e-6);
+    EXACT(p->segments[0].bandwidth, 1e9);
+    EXACT(p->segments[1].bandwidth, 2e9);
+    EXACT(p->segments[2].bandwidth, 3e9);
+    sim_platform_free(p);
+
+    /* An override can supply a key the file lacks. */
+    const char *const cores[] = {"cluster.cores_per_node=8", NULL};
+    p = load_ok("[cluster]\nnodes=2\n[network]\nlatency=1us\nbandwidth=1GBps\n", cores);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_EQUAL(p->cores_per_node, 8);
+    sim_platform_free(p);
+}
+
+static void test_override_errors(void) {
+    const char *const bad_value[] = {"network.bandwidth=0GBps", NULL};
+    expect_error(MINIMAL, bad_value, SIM_PLATFORM_ERROR_VALUE,
+                 "--set network.bandwidth=0GBps: [network] bandwidth: must be positive, got "
+                 "\"0GBps\"");
+    const char *const bad_unit[] = {"network.latency=fast", NULL};
+    expect_error(MINIMAL, bad_unit, SIM_PLATFORM_ERROR_VALUE,
+                 "--set network.latency=fast: [network] latency: not a number: \"fast\"");
+    const char *const unknown_key[] = {"network.latncy=5us", NULL};
+    expect_error(MINIMAL, unknown_key, SIM_PLATFORM_ERROR_UNKNOWN,
+                 "--set network.latncy=5us: [network] latncy: unknown key (keys of [network] "
+                 "are: topology, latency, bandwidth, eager_limit, rendezvous_handshake, "
+                 "send_overhead, send_overhead_per_byte, recv_overhead, recv_overhead_per_byte, "
+                 "segment.N)");
+    const char *const unknown_section[] = {"net.latency=5us", NULL};
+    expect_error(MINIMAL, unknown_section, SIM_PLATFORM_ERROR_UNKNOWN,
+                 "--set net.latency=5us: [net]: unknown section (sections are: cluster, network, "
+                 "intranode, fattree)");
+    const char *const syntax[] = {"latency=5us", NULL};
+    expect_error(MINIMAL, syntax, SIM_PLATFORM_ERROR_SYNTAX,
+                 "--set latency=5us: expected SECTION.KEY=VALUE, e.g. --set "
+                 "network.latency=5us");
+    const char *const no_value[] = {"network.latency", NULL};
+    expect_error(MINIMAL, no_value, SIM_PLATFORM_ERROR_SYNTAX,
+                 "--set network.latency: expected SECTION.KEY=VALUE, e.g. --set "
+                 "network.latency=5us");
+}
+
+/* Each error names file:line, section and key. */
+static void test_file_errors(void) {
+    expect_error("[cluster]\nnodes 4\n", NULL, SIM_PLATFORM_ERROR_SYNTAX,
+                 "p.ini:2: expected \"key = value\", a [section] header or a # comment, got "
+                 "\"nodes 4\"");
+    expect_error("nodes = 4\n", NULL, SIM_PLATFORM_ERROR_SYNTAX,
+                 "p.ini:1: key \"nodes\" before any [section] header");
+    expect_error("[cluster\n", NULL, SIM_PLATFORM_ERROR_SYNTAX,
+                 "p.ini:1: malformed section header \"[cluster\" (write e.g. [network])");
+
+    char *t = minimal_plus("[netwrk]\nlatency = 1us\n");
+    expect_error(t, NULL, SIM_PLATFORM_ERROR_UNKNOWN,
+                 "p.ini:7: [netwrk]: unknown section (sections are: cluster, network, "
+                 "intranode, fattree)");
+    g_free(t);
+
+    expect_error("[cluster]\nnodes = 4\n\n# comment\n  cores = 2\n", NULL,
+                 SIM_PLATFORM_ERROR_UNKNOWN,
+                 "p.ini:5: [cluster] cores: unknown key (keys of [cluster] are: nodes, "
+                 "cores_per_node, mapping, hostfile, speed, oversubscribe)");
+    expect_error("[intranode]\nsegment.1 = 0B 1us 1GBps\n", NULL, SIM_PLATFORM_ERROR_UNKNOWN,
+                 "p.ini:2: [intranode] segment.1: unknown key (keys of [intranode] are: "
+                 "latency, bandwidth)");
+    expect_error("[network]\nsegment.x = 0B 1us 1GBps\n", NULL, SIM_PLATFORM_ERROR_UNKNOWN,
+                 "p.ini:2: [network] segment.x: unknown key (keys of [network] are: topology, "
+                 "latency, bandwidth, eager_limit, rendezvous_handshake, send_overhead, "
+                 "send_overhead_per_byte, recv_overhead, recv_overhead_per_byte, segment.N)");
+
+    t = minimal_plus("latency = 3us\n");
+    expect_error(t, NULL, SIM_PLATFORM_ERROR_SYNTAX,
+                 "p.ini:7: [network] latency: given twice (first at p.ini:5)");
+    g_free(t);
+
+    const char *bw0 = "[cluster]\nnodes = 4\ncores_per_node = 2\n[network]\nlatency = 2us\n"
+                      "bandwidth = 0GBps\n";
+    expect_error(bw0, NULL, SIM_PLATFORM_ERROR_VALUE,
+                 "p.ini:6: [network] bandwidth: must be positive, got \"0GBps\"");
+    const char *bwneg = "[cluster]\nnodes = 4\ncores_per_node = 2\n[network]\nlatency = 2us\n"
+                        "bandwidth = -10GBps\n";
+    expect_error(bwneg, NULL, SIM_PLATFORM_ERROR_VALUE,
+                 "p.ini:6: [network] bandwidth: must be positive, got \"-10GBps\"");
+    const char *latneg = "[cluster]\nnodes = 4\ncores_per_node = 2\n[network]\nlatency = -2us\n"
+                         "bandwidth = 1GBps\n";
+    expect_error(latneg, NULL, SIM_PLATFORM_ERROR_VALUE,
+                 "p.ini:5: [network] latency: must not be negative, got \"-2us\"");
+    const char *unit = "[cluster]\nnodes = 4\ncores_per_node = 2\n[network]\nlatency = 2usec\n"
+                       "bandwidth = 1GBps\n";
+    expect_error(unit, NULL, SIM_PLATFORM_ERROR_VALUE,
+                 "p.ini:5: [network] latency: unknown time unit \"usec\" in \"2usec\" (use s, "
+                 "ms, us or ns)");
+    const char *nounit = "[cluster]\nnodes = 4\ncores_per_node = 2\n[network]\nlatency = 2\n"
+                         "bandwidth = 1GBps\n";
+    expect_error(nounit, NULL, SIM_PLATFORM_ERROR_VALUE,
+                 "p.ini:5: [network] latency: missing time unit in \"2\" (write e.g. 5us; units: "
+                 "s, ms, us or ns)");
+
+    t = minimal_plus("eager_limit = 1.5B\n");
+    expect_error(t, NULL, SIM_PLATFORM_ERROR_VALUE,
+                 "p.ini:7: [network] eager_limit: not a whole number of bytes: \"1.5B\"");
+    g_free(t);
+    t = minimal_plus("send_overhead = -1us\n");
+    expect_error(t, NULL, SIM_PLATFORM_ERROR_VALUE,
+                 "p.ini:7: [network] send_overhead: must not be negative, got \"-1us\"");
+    g_free(t);
+    t = minimal_plus("topology = torus\n");
+    expect_error(t, NULL, SIM_PLATFORM_ERROR_VALUE,
+                 "p.ini:7: [network] topology: must be crossbar or fattree, got \"torus\"");
+    g_free(t);
+
+    expect_error("[cluster]\nnodes = 0\ncores_per_node = 2\n", NULL, SIM_PLATFORM_ERROR_VALUE,
+                 "p.ini:2: [cluster] nodes: must be a whole number from 1 to 1000000, got \"0\"");
+    expect_error("[cluster]\nnodes = 4\ncores_per_node = two\n", NULL, SIM_PLATFORM_ERROR_VALUE,
+                 "p.ini:3: [cluster] cores_per_node: must be a whole number from 1 to 1000000, "
+                 "got \"two\"");
+    expect_error("[cluster]\nnodes = 4\ncores_per_node = 2\nmapping = scatter\n", NULL,
+                 SIM_PLATFORM_ERROR_VALUE,
+                 "p.ini:4: [cluster] mapping: must be block, round-robin or hostfile, got "
+                 "\"scatter\"");
+    expect_error("[cluster]\nnodes = 4\ncores_per_node = 2\nspeed = 0\n", NULL,
+                 SIM_PLATFORM_ERROR_VALUE,
+                 "p.ini:4: [cluster] speed: must be a positive number (2 = twice as fast as this "
+                 "machine), got \"0\"");
+    expect_error("[cluster]\nnodes = 4\ncores_per_node = 2\noversubscribe = 0.5\n", NULL,
+                 SIM_PLATFORM_ERROR_VALUE,
+                 "p.ini:4: [cluster] oversubscribe: must be true, false or a limit of ranks per "
+                 "core (a number >= 1), got \"0.5\"");
+}
+
+static void test_missing_keys(void) {
+    expect_error("[cluster]\ncores_per_node = 2\n", NULL, SIM_PLATFORM_ERROR_MISSING,
+                 "p.ini: [cluster] nodes: missing");
+    expect_error("[cluster]\nnodes = 2\n", NULL, SIM_PLATFORM_ERROR_MISSING,
+                 "p.ini: [cluster] cores_per_node: missing");
+    expect_error("[cluster]\nnodes = 2\ncores_per_node = 2\n[network]\nbandwidth = 1GBps\n", NULL,
+                 SIM_PLATFORM_ERROR_MISSING,
+                 "p.ini: [network] latency: missing; give latency and bandwidth, or segment.N "
+                 "keys");
+    expect_error("[cluster]\nnodes = 2\ncores_per_node = 2\n[network]\nlatency = 1us\n", NULL,
+                 SIM_PLATFORM_ERROR_MISSING,
+                 "p.ini: [network] bandwidth: missing; give latency and bandwidth, or segment.N "
+                 "keys");
+    char *t = minimal_plus("[intranode]\nlatency = 1us\n");
+    expect_error(t, NULL, SIM_PLATFORM_ERROR_MISSING,
+                 "p.ini: [intranode] bandwidth: missing; give both latency and bandwidth, or "
+                 "neither");
+    g_free(t);
+    t = minimal_plus("topology = fattree\n[fattree]\nnodes_per_leaf = 2\n");
+    expect_error(t, NULL, SIM_PLATFORM_ERROR_MISSING,
+                 "p.ini: [fattree] uplink_bandwidth: missing; topology = fattree needs it");
+    g_free(t);
+    t = minimal_plus("topology = fattree\n");
+    expect_error(t, NULL, SIM_PLATFORM_ERROR_MISSING,
+                 "p.ini: [fattree] nodes_per_leaf: missing; topology = fattree needs it");
+    g_free(t);
+    /* [fattree] is allowed (and ignored) on a crossbar, so that --set can
+     * switch topologies without editing the file. */
+    t = minimal_plus("[fattree]\nnodes_per_leaf = 2\nuplink_bandwidth = 1GBps\n");
+    sim_platform *p = load_ok(t, NULL);
+    g_free(t);
+    CU_ASSERT_PTR_NOT_NULL(p);
+    sim_platform_free(p);
+}
+
+static void test_segment_errors(void) {
+    char *t = minimal_plus("segment.1 = 1KiB 1us 1GBps\nsegment.2 = 2KiB 1us 2GBps\n");
+    expect_error(t, NULL, SIM_PLATFORM_ERROR_VALUE,
+                 "p.ini:7: [network] segment.1: the smallest segment must start at 0B so that "
+                 "every message size has one (it starts at 1024 bytes)");
+    g_free(t);
+    t = minimal_plus("segment.1 = 0B 1us 1GBps\nsegment.2 = 0 2us 2GBps\n");
+    expect_error(t, NULL, SIM_PLATFORM_ERROR_VALUE,
+                 "p.ini:8: [network] segment.2: starts at 0 bytes like segment.1");
+    g_free(t);
+    t = minimal_plus("segment.1 = 0B 1us\n");
+    expect_error(t, NULL, SIM_PLATFORM_ERROR_VALUE,
+                 "p.ini:7: [network] segment.1: expected \"FROM-SIZE LATENCY BANDWIDTH\" such "
+                 "as \"1KiB 2us 9GBps\", got \"0B 1us\"");
+    g_free(t);
+    t = minimal_plus("segment.1 = 0B 1us 0GBps\n");
+    expect_error(t, NULL, SIM_PLATFORM_ERROR_VALUE,
+                 "p.ini:7: [network] segment.1: the bandwidth must be positive, got \"0GBps\"");
+    g_free(t);
+    t = minimal_plus("segment.1 = 0B -1us 1GBps\n");
+    expect_error(t, NULL, SIM_PLATFORM_ERROR_VALUE,
+                 "p.ini:7: [network] segment.1: the latency must not be negative, got \"-1us\"");
+    g_free(t);
+    t = minimal_plus("segment.1 = 0B 1 1GBps\n");
+    expect_error(t, NULL, SIM_PLATFORM_ERROR_VALUE,
+                 "p.ini:7: [network] segment.1: missing time unit in \"1\" (write e.g. 5us; "
+                 "units: s, ms, us or ns)");
+    g_free(t);
+}
+
+static void test_missing_file(void) {
+    GError *e = NULL;
+    sim_platform *p = sim_platform_load("/nonexistent/dir/c.ini", NULL, &e);
+    CU_ASSERT_PTR_NULL(p);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    CU_ASSERT_EQUAL(e->code, SIM_PLATFORM_ERROR_READ);
+    CU_ASSERT_STRING_EQUAL(e->message,
+                           "/nonexistent/dir/c.ini: cannot read the platform file: No such file "
+                           "or directory");
+    g_error_free(e);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Files on disk: the examples, line numbers in a real file, hostfiles     */
+
+static char *tmpdir;
+
+static char *write_file(const char *name, const char *text) {
+    char *path = g_build_filename(tmpdir, name, NULL);
+    CU_ASSERT_TRUE(g_file_set_contents(path, text, -1, NULL));
+    return path;
+}
+
+static void test_example_cluster(void) {
+    GError *e = NULL;
+    sim_platform *p = sim_platform_load("examples/platforms/cluster.ini", NULL, &e);
+    if (e)
+        fprintf(stderr, "\n%s\n", e->message);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_EQUAL(p->nodes, 16);
+    CU_ASSERT_EQUAL(p->cores_per_node, 4);
+    CU_ASSERT_EQUAL(p->topology, SIM_PLATFORM_CROSSBAR);
+    CU_ASSERT_EQUAL(p->nsegments, 1);
+    EXACT(p->segments[0].latency, 1.5e-6);
+    EXACT(p->segments[0].bandwidth, 12.5e9);
+    CU_ASSERT_EQUAL(p->eager_limit, 65536);
+    CU_ASSERT_TRUE(p->intranode);
+    int nodes[64];
+    CU_ASSERT_TRUE(sim_platform_map(p, 64, nodes, NULL));
+    CU_ASSERT_FALSE(sim_platform_map(p, 65, (int[65]){0}, &e));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    /* 4 ranks per node at most; the message names the oversubscribe line. */
+    CU_ASSERT_TRUE(g_str_has_prefix(e->message, "examples/platforms/cluster.ini:"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(e->message, "[cluster] oversubscribe: 65 ranks"));
+    g_clear_error(&e);
+    sim_platform_free(p);
+
+    /* The overrides the documentation shows. */
+    const char *const set[] = {"network.latency=5us", "network.bandwidth=10GBps", NULL};
+    p = sim_platform_load("examples/platforms/cluster.ini", set, &e);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    EXACT(p->segments[0].latency, 5e-6);
+    EXACT(p->segments[0].bandwidth, 1e10);
+    sim_platform_free(p);
+}
+
+static void test_example_fattree(void) {
+    GError *e = NULL;
+    sim_platform *p = sim_platform_load("examples/platforms/fattree.ini", NULL, &e);
+    if (e)
+        fprintf(stderr, "\n%s\n", e->message);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_EQUAL(p->nodes, 64);
+    CU_ASSERT_EQUAL(p->topology, SIM_PLATFORM_FATTREE);
+    CU_ASSERT_EQUAL(p->mapping, SIM_PLATFORM_MAP_ROUND_ROBIN);
+    CU_ASSERT_EQUAL(p->nodes_per_leaf, 16);
+    CU_ASSERT_EQUAL(p->leaves, 4);
+    EXACT(p->uplink_bandwidth, 100e9);
+    CU_ASSERT_EQUAL_FATAL(p->nsegments, 3);
+    CU_ASSERT_EQUAL(p->segments[1].from, 4096);
+    CU_ASSERT_EQUAL(p->segments[2].from, 131072);
+    EXACT(p->segments[2].bandwidth, 12.5e9);
+    EXACT(p->max_bandwidth, 12.5e9);
+    sim_platform_free(p);
+}
+
+static void test_line_numbers_in_file(void) {
+    char *path = write_file("bad.ini", "# a platform\n"
+                                       "[cluster]\n"
+                                       "nodes = 4\n"
+                                       "cores_per_node = 2\n"
+                                       "\n"
+                                       "[network]\n"
+                                       "latency = 1us\n"
+                                       "\n"
+                                       "# the next line is wrong\n"
+                                       "bandwidth = -1GBps\n");
+    GError *e = NULL;
+    CU_ASSERT_PTR_NULL(sim_platform_load(path, NULL, &e));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    char *want = g_strdup_printf("%s:10: [network] bandwidth: must be positive, got \"-1GBps\"",
+                                 path);
+    CU_ASSERT_STRING_EQUAL(e->message, want);
+    g_free(want);
+    g_clear_error(&e);
+    g_free(path);
+
+    /* Keys of the same name in two sections: the line of the right one. */
+    path = write_file("two.ini", "[cluster]\nnodes = 1\ncores_per_node = 1\n"
+                                 "[network]\nlatency = 1us\nbandwidth = 1GBps\n"
+                                 "[intranode]\nlatency = 1us\nbandwidth = 0GBps\n");
+    CU_ASSERT_PTR_NULL(sim_platform_load(path, NULL, &e));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    want = g_strdup_printf("%s:9: [intranode] bandwidth: must be positive, got \"0GBps\"", path);
+    CU_ASSERT_STRING_EQUAL(e->message, want);
+    g_free(want);
+    g_error_free(e);
+    g_free(path);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Mapping                                                                 */
+
+static void expect_map(const sim_platform *p, int nranks, const int *want) {
+    int *got = g_new0(int, nranks);
+    GError *e = NULL;
+    CU_ASSERT_TRUE(sim_platform_map(p, nranks, got, &e));
+    if (e)
+        fprintf(stderr, "\n%s\n", e->message);
+    g_clear_error(&e);
+    for (int r = 0; r < nranks; r++)
+        CU_ASSERT_EQUAL(got[r], want[r]);
+    g_free(got);
+}
+
+static void test_map_block_and_round_robin(void) {
+    sim_platform *p = load_ok(MINIMAL, NULL); /* 4 nodes x 2 cores */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    expect_map(p, 5, (int[]){0, 0, 1, 1, 2});
+    expect_map(p, 8, (int[]){0, 0, 1, 1, 2, 2, 3, 3});
+    sim_platform_free(p);
+
+    const char *const rr[] = {"cluster.mapping=round-robin", NULL};
+    p = load_ok(MINIMAL, rr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    expect_map(p, 6, (int[]){0, 1, 2, 3, 0, 1});
+    sim_platform_free(p);
+
+    /* Oversubscribed block spreads evenly: 10 ranks on 4 nodes, 3 per node. */
+    const char *const over[] = {"cluster.oversubscribe=true", NULL};
+    p = load_ok(MINIMAL, over);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    expect_map(p, 10, (int[]){0, 0, 0, 1, 1, 1, 2, 2, 2, 3});
+    sim_platform_free(p);
+}
+
+static void test_oversubscription(void) {
+    sim_platform *p = load_ok(MINIMAL, NULL); /* 4 x 2 = 8 cores, [cluster] on line 1 */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    int nodes[32];
+    GError *e = NULL;
+    CU_ASSERT_FALSE(sim_platform_map(p, 9, nodes, &e));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    CU_ASSERT_EQUAL(e->code, SIM_PLATFORM_ERROR_OVERSUBSCRIBED);
+    CU_ASSERT_STRING_EQUAL(e->message,
+                           "p.ini:1: [cluster] oversubscribe: 9 ranks do not fit on 4 nodes x 2 "
+                           "cores: node0 would run 3 ranks on 2 cores and oversubscription is not "
+                           "allowed; set oversubscribe = true (or a limit of ranks per core, e.g. "
+                           "--set cluster.oversubscribe=2), or run fewer ranks");
+    g_clear_error(&e);
+    sim_platform_free(p);
+
+    /* A limit of 2 ranks per core: 16 ranks fit, 17 do not; the message
+     * names the key's line. */
+    char *t = g_strconcat("[cluster]\nnodes = 4\ncores_per_node = 2\noversubscribe = 2\n",
+                          "[network]\nlatency = 2us\nbandwidth = 1GBps\n", NULL);
+    p = load_ok(t, NULL);
+    g_free(t);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_TRUE(sim_platform_map(p, 16, nodes, NULL));
+    CU_ASSERT_FALSE(sim_platform_map(p, 17, nodes, &e));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    CU_ASSERT_STRING_EQUAL(e->message,
+                           "p.ini:4: [cluster] oversubscribe: 17 ranks do not fit on 4 nodes x 2 "
+                           "cores: node0 would run 5 ranks on 2 cores and the limit is 2 ranks per "
+                           "core; set oversubscribe = true (or a limit of ranks per core, e.g. "
+                           "--set cluster.oversubscribe=2), or run fewer ranks");
+    g_clear_error(&e);
+    sim_platform_free(p);
+
+    /* Given by --set, the message names the override. */
+    const char *const lim[] = {"cluster.oversubscribe=1.5", NULL};
+    p = load_ok(MINIMAL, lim);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_TRUE(sim_platform_map(p, 12, nodes, NULL));
+    CU_ASSERT_FALSE(sim_platform_map(p, 13, nodes, &e));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    CU_ASSERT_TRUE(
+        g_str_has_prefix(e->message, "--set cluster.oversubscribe=1.5: [cluster] oversubscribe: "
+                                     "13 ranks do not fit on 4 nodes x 2 cores: node0 would run "
+                                     "4 ranks on 2 cores and the limit is 1.5 ranks per core;"));
+    g_clear_error(&e);
+    sim_platform_free(p);
+
+    /* Unlimited. */
+    const char *const yes[] = {"cluster.oversubscribe=true", NULL};
+    p = load_ok(MINIMAL, yes);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_TRUE(sim_platform_map(p, 32, nodes, NULL));
+    sim_platform_free(p);
+}
+
+static void test_hostfile(void) {
+    char *hosts = write_file("hosts", "# our hosts\n"
+                                      "alpha\n"
+                                      "beta\n"
+                                      "\n"
+                                      "alpha\n"
+                                      "gamma\n");
+    /* Relative to the platform file's directory. */
+    char *path = write_file("h.ini", "[cluster]\ncores_per_node = 2\nhostfile = hosts\n"
+                                     "[network]\nlatency = 1us\nbandwidth = 1GBps\n");
+    GError *e = NULL;
+    sim_platform *p = sim_platform_load(path, NULL, &e);
+    if (e)
+        fprintf(stderr, "\n%s\n", e->message);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_EQUAL(p->mapping, SIM_PLATFORM_MAP_HOSTFILE); /* implied by hostfile */
+    CU_ASSERT_STRING_EQUAL(p->hostfile, hosts);
+    CU_ASSERT_EQUAL(p->nodes, 3);
+    CU_ASSERT_STRING_EQUAL(p->node_names[0], "alpha");
+    CU_ASSERT_STRING_EQUAL(p->node_names[1], "beta");
+    CU_ASSERT_STRING_EQUAL(p->node_names[2], "gamma");
+    CU_ASSERT_PTR_NULL(p->node_names[3]);
+    /* Lines alpha beta alpha gamma. */
+    expect_map(p, 4, (int[]){0, 1, 0, 2});
+    /* 6 ranks wrap around to alpha and beta: alpha gets 3 for 2 cores. */
+    int nodes[8];
+    CU_ASSERT_FALSE(sim_platform_map(p, 6, nodes, &e));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    char *want = g_strdup_printf("%s:1: [cluster] oversubscribe: 6 ranks do not fit on 3 nodes x "
+                                 "2 cores: alpha would run 3 ranks on 2 cores and "
+                                 "oversubscription is not allowed; set oversubscribe = true (or "
+                                 "a limit of ranks per core, e.g. --set "
+                                 "cluster.oversubscribe=2), or run fewer ranks",
+                                 path);
+    CU_ASSERT_STRING_EQUAL(e->message, want);
+    g_free(want);
+    g_clear_error(&e);
+    sim_platform_free(p);
+
+    /* Allowed, the lines repeat. */
+    const char *const over[] = {"cluster.oversubscribe=true", NULL};
+    p = sim_platform_load(path, over, &e);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    expect_map(p, 6, (int[]){0, 1, 0, 2, 0, 1});
+    sim_platform_free(p);
+
+    /* A node count that disagrees with the hostfile. */
+    const char *const nodes4[] = {"cluster.nodes=4", NULL};
+    CU_ASSERT_PTR_NULL(sim_platform_load(path, nodes4, &e));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    want = g_strdup_printf("--set cluster.nodes=4: [cluster] nodes: 4, but hostfile %s names 3 "
+                           "distinct hosts; remove nodes or make them agree",
+                           hosts);
+    CU_ASSERT_STRING_EQUAL(e->message, want);
+    g_free(want);
+    g_clear_error(&e);
+
+    /* mapping = block overrides the hostfile. */
+    const char *const block[] = {"cluster.mapping=block", "cluster.nodes=2", NULL};
+    p = sim_platform_load(path, block, &e);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_EQUAL(p->nodes, 2);
+    CU_ASSERT_PTR_NULL(p->hostfile);
+    sim_platform_free(p);
+
+    /* A missing hostfile, named with the key's line. */
+    char *bad = write_file("m.ini", "[cluster]\ncores_per_node = 2\nmapping = hostfile\n"
+                                    "hostfile = nothere\n[network]\nlatency = 1us\n"
+                                    "bandwidth = 1GBps\n");
+    CU_ASSERT_PTR_NULL(sim_platform_load(bad, NULL, &e));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    CU_ASSERT_EQUAL(e->code, SIM_PLATFORM_ERROR_READ);
+    want = g_strdup_printf("%s:4: [cluster] hostfile: cannot read \"%s/nothere\"", bad, tmpdir);
+    CU_ASSERT_TRUE(g_str_has_prefix(e->message, want));
+    g_free(want);
+    g_clear_error(&e);
+    g_free(bad);
+
+    /* mapping = hostfile without a hostfile. */
+    expect_error("[cluster]\ncores_per_node = 2\nmapping = hostfile\n", NULL,
+                 SIM_PLATFORM_ERROR_MISSING,
+                 "p.ini: [cluster] hostfile: missing; mapping = hostfile needs hostfile = PATH");
+
+    /* A malformed hostfile line, named with the hostfile's line. */
+    char *two = write_file("hosts2", "alpha\nbeta gamma\n");
+    char *arg = g_strdup_printf("cluster.hostfile=%s", two);
+    const char *const set[] = {arg, NULL};
+    CU_ASSERT_PTR_NULL(sim_platform_load(path, set, &e));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    want = g_strdup_printf("%s:2: expected one host name per line, got \"beta gamma\"", two);
+    CU_ASSERT_STRING_EQUAL(e->message, want);
+    g_free(want);
+    g_clear_error(&e);
+    g_free(arg);
+    g_free(two);
+
+    /* An empty hostfile. */
+    char *empty = write_file("hosts3", "# nobody\n\n");
+    arg = g_strdup_printf("cluster.hostfile=%s", empty);
+    const char *const set2[] = {arg, NULL};
+    CU_ASSERT_PTR_NULL(sim_platform_load(path, set2, &e));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    want = g_strdup_printf("%s: the hostfile names no host (one host name per line)", empty);
+    CU_ASSERT_STRING_EQUAL(e->message, want);
+    g_free(want);
+    g_clear_error(&e);
+    g_free(arg);
+    g_free(empty);
+
+    g_free(path);
+    g_free(hosts);
+}
+
+/* ---------------------------------------------------------------------- */
+
+static void remove_tree(const char *dir) {
+    GDir *d = g_dir_open(dir, 0, NULL);
+    const char *name;
+    while (d && (name = g_dir_read_name(d))) {
+        char *p = g_build_filename(dir, name, NULL);
+        g_remove(p);
+        g_free(p);
+    }
+    if (d)
+        g_dir_close(d);
+    g_rmdir(dir);
+}
+
+int main(void) {
+    static const struct {
+        const char *name;
+        CU_TestFunc fn;
+    } tests[] = {
+        {"time units", test_time_units},
+        {"bandwidth units", test_bandwidth_units},
+        {"size units", test_size_units},
+        {"minimal file and defaults", test_minimal_defaults},
+        {"every key", test_all_keys},
+        {"CRLF lines and booleans", test_crlf_and_booleans},
+        {"piecewise segments", test_segments},
+        {"--set overrides", test_overrides},
+        {"--set errors", test_override_errors},
+        {"value errors name file:line and key", test_file_errors},
+        {"missing keys", test_missing_keys},
+        {"segment errors", test_segment_errors},
+        {"missing platform file", test_missing_file},
+        {"example cluster.ini", test_example_cluster},
+        {"example fattree.ini", test_example_fattree},
+        {"line numbers in a file", test_line_numbers_in_file},
+        {"block and round-robin mapping", test_map_block_and_round_robin},
+        {"oversubscription", test_oversubscription},
+        {"hostfile mapping", test_hostfile},
+    };
+    tmpdir = g_dir_make_tmp("ordex-platform-XXXXXX", NULL);
+    if (!tmpdir)
+        return 2;
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 2;
+    CU_pSuite suite = CU_add_suite("platform", NULL, NULL);
+    if (!suite) {
+        CU_cleanup_registry();
+        return 2;
+    }
+    for (size_t i = 0; i < G_N_ELEMENTS(tests); i++)
+        if (!CU_add_test(suite, tests[i].name, tests[i].fn)) {
+            CU_cleanup_registry();
+            return 2;
+        }
+    CU_basic_set_mode(CU_BRM_VERBOSE);
+    CU_basic_run_tests();
+    unsigned failed = CU_get_number_of_tests_failed() + CU_get_number_of_failures();
+    CU_cleanup_registry();
+    remove_tree(tmpdir);
+    g_free(tmpdir);
+    return failed == 0 ? 0 : 1;
+}
