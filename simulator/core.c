@@ -17,6 +17,7 @@
 sim_state *sim_g;
 
 static GPtrArray *g_findings;
+static int g_paused; /* ranks paused at a progress point */
 static uint64_t g_delivered;
 
 const char *sim_finding_kind_name(sim_finding_kind kind) {
@@ -170,6 +171,7 @@ static void progress_point(int self, sim_proc *p) {
     if (!fresh)
         return;
     p->at_progress = true;
+    g_paused++;
     p->progress_seq++;
     sim_events_changed();
     while (p->at_progress)
@@ -207,9 +209,14 @@ void sim_engine_describe_resume(int rank, sim_event_info *out) {
 }
 
 void sim_resume_rank(int rank) {
-    sim_proc_of(rank)->at_progress = false;
+    sim_proc *p = sim_proc_of(rank);
+    if (p->at_progress)
+        g_paused--;
+    p->at_progress = false;
     sched_wake(rank);
 }
+
+int sim_ranks_paused(void) { return g_paused; }
 
 void sim_call_args(const char *fmt, ...) {
     int self = sched_current();
@@ -369,6 +376,7 @@ void sim_create(const sim_config *cfg) {
     sim_g->rng = cfg->seed ? g_rand_new_with_seed((guint32)(cfg->seed * 2654435761u)) : NULL;
     g_findings = g_ptr_array_new_with_free_func(finding_free);
     g_delivered = 0;
+    g_paused = 0;
     sim_dt_init();
     sim_op_init();
     sim_comm_init(cfg->nranks);

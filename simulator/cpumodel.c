@@ -104,7 +104,7 @@ static void run(sim_cpu *cpu, double limit, GArray *done) {
         double t = INFINITY;
         for (guint i = 0; i < cpu->jobs->len; i++)
             t = fmin(t, g_array_index(cpu->jobs, cpu_job, i).finish);
-        if (!(t <= limit))
+        if (isinf(t) || t > limit)
             break;
         /* Several nodes may finish jobs at the same instant; settle them all
          * before removing any job so each node's accounting sees its jobs. */
@@ -183,7 +183,7 @@ bool sim_cpu_next(sim_cpu *cpu, uint64_t *id, double *time) {
 }
 
 int sim_cpu_advance(sim_cpu *cpu, double time, GArray *done) {
-    g_return_val_if_fail(cpu != NULL && done != NULL && time >= cpu->now, 0);
+    g_return_val_if_fail(cpu != NULL && done != NULL && isfinite(time) && time >= cpu->now, 0);
     guint before = done->len;
     g_array_append_vals(done, cpu->pending->data, cpu->pending->len);
     g_array_set_size(cpu->pending, 0);

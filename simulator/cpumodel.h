@@ -55,7 +55,7 @@ uint64_t sim_cpu_start(sim_cpu *cpu, double time, int node, double work);
  * id on a tie).  False when no job is running. */
 bool sim_cpu_next(sim_cpu *cpu, uint64_t *id, double *time);
 
-/* Moves the clock to `time` (>= sim_cpu_now) and appends every job finished
+/* Moves the clock to `time` (finite, >= sim_cpu_now) and appends every job finished
  * at or before it to `done` (a GArray of sim_cpu_completion), in completion
  * order.  Returns how many it appended. */
 int sim_cpu_advance(sim_cpu *cpu, double time, GArray *done);

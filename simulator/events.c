@@ -100,7 +100,7 @@ void sim_events_all(GArray *out) {
         sim_event ev = {SIM_EV_COLLECTIVE, sim_comm_world(c->comm, 0), -1, c->seq, c, NULL};
         g_array_append_val(out, ev);
     }
-    for (int r = 0; r < g_n; r++)
+    for (int r = 0; r < g_n && sim_ranks_paused() > 0; r++)
         if (sim_rank_at_progress(r)) {
             sim_event ev = {SIM_EV_RESUME, r, -1, 0, NULL, NULL};
             g_array_append_val(out, ev);
@@ -108,7 +108,7 @@ void sim_events_all(GArray *out) {
 }
 
 bool sim_events_first(sim_event *out, GRand *rng) {
-    for (int r = 0; r < g_n; r++) /* only under exploration; going on is the default */
+    for (int r = 0; r < g_n && sim_ranks_paused() > 0; r++) /* going on is the default */
         if (sim_rank_at_progress(r)) {
             *out = (sim_event){SIM_EV_RESUME, r, -1, 0, NULL, NULL};
             return true;

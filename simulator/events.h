@@ -85,6 +85,7 @@ bool sim_engine_probe_is_safe(int dst, const void *message);
 void sim_engine_describe(const sim_event *ev, sim_event_info *out);
 void sim_engine_event_key(const sim_event *ev, uint64_t *msg, uint64_t *recv);
 bool sim_rank_at_progress(int rank);
+int sim_ranks_paused(void); /* how many ranks are paused at a progress point */
 uint64_t sim_rank_progress_seq(int rank);
 void sim_engine_describe_resume(int rank, sim_event_info *out);
 void sim_resume_rank(int rank);

@@ -269,7 +269,7 @@ static void run(sim_net *net, GArray *flows, double limit, GArray *done, bool ac
             const net_flow *f = &g_array_index(flows, net_flow, i);
             t = fmin(t, f->streaming ? f->finish : f->data_start);
         }
-        if (!(t <= limit))
+        if (isinf(t) || t > limit)
             break;
         if (account)
             account_to(net, t);
@@ -428,7 +428,7 @@ bool sim_net_next(sim_net *net, uint64_t *id, double *time) {
 }
 
 int sim_net_advance(sim_net *net, double time, GArray *done) {
-    g_return_val_if_fail(net != NULL && done != NULL && time >= net->now, 0);
+    g_return_val_if_fail(net != NULL && done != NULL && isfinite(time) && time >= net->now, 0);
     guint before = done->len;
     g_array_append_vals(done, net->pending->data, net->pending->len);
     g_array_set_size(net->pending, 0);

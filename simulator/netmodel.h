@@ -99,7 +99,7 @@ uint64_t sim_net_start_path(sim_net *net, double time, const int *path, int npat
  * (the earliest id on a tie).  False when no transfer is in progress. */
 bool sim_net_next(sim_net *net, uint64_t *id, double *time);
 
-/* Moves the clock to `time` (>= sim_net_now) and appends every transfer
+/* Moves the clock to `time` (finite, >= sim_net_now) and appends every transfer
  * completed at or before it to `done` (a GArray of sim_net_completion), in
  * completion order.  Returns how many it appended. */
 int sim_net_advance(sim_net *net, double time, GArray *done);

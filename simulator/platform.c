@@ -523,8 +523,7 @@ static bool get_time(loader *l, const char *section, const char *key, double *ou
     if (!ok)
         fail(l, SIM_PLATFORM_ERROR_VALUE, section, key, "%s", problem);
     else if (t < 0) {
-        ok = fail(l, SIM_PLATFORM_ERROR_VALUE, section, key, "must not be negative, got \"%s\"",
-                  v);
+        ok = fail(l, SIM_PLATFORM_ERROR_VALUE, section, key, "must not be negative, got \"%s\"", v);
     } else
         *out = t;
     g_free(problem);
@@ -673,8 +672,8 @@ static bool load_network(loader *l) {
         if (!have_latency)
             ok = missing(l, "network", "latency", "give latency and bandwidth, or segment.N keys");
         else if (!have_bandwidth)
-            ok = missing(l, "network", "bandwidth",
-                         "give latency and bandwidth, or segment.N keys");
+            ok =
+                missing(l, "network", "bandwidth", "give latency and bandwidth, or segment.N keys");
         else {
             named_segment ns = {.seg = {0, latency, bandwidth}, .key = NULL};
             g_array_append_val(segs, ns);
@@ -833,8 +832,8 @@ static bool load_cluster(loader *l) {
         else {
             bool relative_to_file =
                 !g_path_is_absolute(hostfile) && !overridden(l, "cluster", "hostfile");
-            p->hostfile = relative_to_file ? g_build_filename(l->dir, hostfile, NULL)
-                                           : g_strdup(hostfile);
+            p->hostfile =
+                relative_to_file ? g_build_filename(l->dir, hostfile, NULL) : g_strdup(hostfile);
             ok = read_hostfile(l, p->hostfile);
         }
     }

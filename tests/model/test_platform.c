@@ -122,16 +122,13 @@ static void test_time_units(void) {
                    "missing time unit in \"5\" (write e.g. 5us; units: s, ms, us or ns)");
     problem = NULL;
     ok = sim_platform_parse_time("5usec", &v, &problem);
-    expect_problem(ok, problem,
-                   "unknown time unit \"usec\" in \"5usec\" (use s, ms, us or ns)");
+    expect_problem(ok, problem, "unknown time unit \"usec\" in \"5usec\" (use s, ms, us or ns)");
     problem = NULL;
     ok = sim_platform_parse_time("fast", &v, &problem);
-    expect_problem(ok, problem,
-                   "not a number: \"fast\"");
+    expect_problem(ok, problem, "not a number: \"fast\"");
     problem = NULL;
     ok = sim_platform_parse_time("inf s", &v, &problem);
-    expect_problem(ok, problem,
-                   "not a finite number: \"inf s\"");
+    expect_problem(ok, problem, "not a finite number: \"inf s\"");
     problem = NULL;
     ok = sim_platform_parse_time("5us # fast", &v, &problem);
     expect_problem(ok, problem,
@@ -196,12 +193,10 @@ static void test_size_units(void) {
     char *problem = NULL;
     bool ok;
     ok = sim_platform_parse_size("0.5B", &v, &problem);
-    expect_problem(ok, problem,
-                   "not a whole number of bytes: \"0.5B\"");
+    expect_problem(ok, problem, "not a whole number of bytes: \"0.5B\"");
     problem = NULL;
     ok = sim_platform_parse_size("-1KiB", &v, &problem);
-    expect_problem(ok, problem,
-                   "must not be negative, got \"-1KiB\"");
+    expect_problem(ok, problem, "must not be negative, got \"-1KiB\"");
     problem = NULL;
     ok = sim_platform_parse_size("1Kib", &v, &problem);
     expect_problem(ok, problem,
@@ -351,9 +346,9 @@ static void test_segments(void) {
 }
 
 static void test_overrides(void) {
-    const char *const set[] = {"network.latency=5us", "network.bandwidth=10GBps",
-                               "cluster.nodes = 32", "cluster.mapping=round-robin",
-                               "intranode.latency=1us", "intranode.bandwidth=5GBps",
+    const char *const set[] = {"network.latency=5us",      "network.bandwidth=10GBps",
+                               "cluster.nodes = 32",       "cluster.mapping=round-robin",
+                               "intranode.latency=1us",    "intranode.bandwidth=5GBps",
                                "network.eager_limit=1KiB", NULL};
     sim_platform *p = load_ok(MINIMAL, set);
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
@@ -667,8 +662,8 @@ static void test_line_numbers_in_file(void) {
     GError *e = NULL;
     CU_ASSERT_PTR_NULL(sim_platform_load(path, NULL, &e));
     CU_ASSERT_PTR_NOT_NULL_FATAL(e);
-    char *want = g_strdup_printf("%s:10: [network] bandwidth: must be positive, got \"-1GBps\"",
-                                 path);
+    char *want =
+        g_strdup_printf("%s:10: [network] bandwidth: must be positive, got \"-1GBps\"", path);
     CU_ASSERT_STRING_EQUAL(e->message, want);
     g_free(want);
     g_clear_error(&e);
@@ -764,10 +759,10 @@ static void test_oversubscription(void) {
     CU_ASSERT_TRUE(sim_platform_map(p, 12, nodes, NULL));
     CU_ASSERT_FALSE(sim_platform_map(p, 13, nodes, &e));
     CU_ASSERT_PTR_NOT_NULL_FATAL(e);
-    CU_ASSERT_TRUE(
-        g_str_has_prefix(e->message, "--set cluster.oversubscribe=1.5: [cluster] oversubscribe: "
-                                     "13 ranks do not fit on 4 nodes x 2 cores: node0 would run "
-                                     "4 ranks on 2 cores and the limit is 1.5 ranks per core;"));
+    CU_ASSERT_TRUE(g_str_has_prefix(e->message,
+                                    "--set cluster.oversubscribe=1.5: [cluster] oversubscribe: "
+                                    "13 ranks do not fit on 4 nodes x 2 cores: node0 would run "
+                                    "4 ranks on 2 cores and the limit is 1.5 ranks per core;"));
     g_clear_error(&e);
     sim_platform_free(p);
 
