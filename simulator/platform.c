@@ -197,27 +197,18 @@ static double scale(const char *number_text, double value, const unit *u) {
     return v * u->factor;
 }
 
-/* Joins the unit names for messages: "s, ms, us or ns". */
-static char *unit_names(const unit *units, bool skip_aliases) {
+/* Joins the unit names for messages: "s, ms, us or ns".  The aliases
+ * (lower-case k, µ) stay out of the list to keep it short. */
+static char *unit_names(const unit *units) {
+    GPtrArray *names = g_ptr_array_new();
+    for (int i = 0; units[i].name; i++)
+        if (units[i].name[0] != 'k' && units[i].name[0] != '\xc2')
+            g_ptr_array_add(names, (gpointer)units[i].name);
     GString *s = g_string_new(NULL);
-    int n = 0;
-    while (units[n].name)
-        n++;
-    int shown = 0;
-    for (int i = 0; i < n; i++) {
-        /* Aliases (lower-case k, µ) stay out of the list to keep it short. */
-        if (skip_aliases && (units[i].name[0] == 'k' || units[i].name[0] == '\xc2'))
-            continue;
-        shown++;
-    }
-    int k = 0;
-    for (int i = 0; i < n; i++) {
-        if (skip_aliases && (units[i].name[0] == 'k' || units[i].name[0] == '\xc2'))
-            continue;
-        k++;
-        g_string_append_printf(s, "%s%s", k == 1 ? "" : (k == shown ? " or " : ", "),
-                               units[i].name);
-    }
+    for (guint i = 0; i < names->len; i++)
+        g_string_append_printf(s, "%s%s", i == 0 ? "" : (i + 1 == names->len ? " or " : ", "),
+                               (const char *)g_ptr_array_index(names, i));
+    g_ptr_array_free(names, TRUE);
     return g_string_free(s, FALSE);
 }
 
@@ -236,7 +227,7 @@ static bool parse_with_units(const char *text, const unit *units, const char *ki
             *out = v;
             ok = true;
         } else {
-            char *names = unit_names(units, true);
+            char *names = unit_names(units);
             *problem = g_strdup_printf("missing %s unit in \"%s\" (write e.g. %s; units: %s)", kind,
                                        text, example, names);
             g_free(names);
@@ -256,7 +247,7 @@ static bool parse_with_units(const char *text, const unit *units, const char *ki
             ok = true;
             goto out;
         }
-    char *names = unit_names(units, true);
+    char *names = unit_names(units);
     *problem = g_strdup_printf("unknown %s unit \"%s\" in \"%s\" (use %s)%s", kind, u, text, names,
                                strchr(text, '#') ? "; comments must be on lines of their own" : "");
     g_free(names);
@@ -314,9 +305,9 @@ typedef struct loader {
     const char *name; /* file name for messages */
     char *dir;        /* for relative hostfile paths */
     GKeyFile *kf;
-    GHashTable *where;     /* "section\nkey" -> "FILE:LINE" or "--set ..." */
-    GHashTable *overrides; /* "section\nkey" set by --set */
-    GHashTable *section_where;
+    GHashTable *where;         /* "section\nkey" -> "FILE:LINE" or "--set ..." */
+    GHashTable *overrides;     /* "section\nkey" set by --set */
+    GHashTable *section_where; /* section -> "FILE:LINE" of its first header */
     sim_platform *p;
     GError **error;
 } loader;
