@@ -94,6 +94,10 @@ static int ready_pop(void) {
     return id;
 }
 
+double sched_step_timeout(void) {
+    return g_opt.step_timeout_s;
+}
+
 int sched_nranks(void) {
     return g_nranks;
 }

@@ -165,6 +165,9 @@ void sched_discard_output(bool discard);
 /* Flushes every rank's partial output lines. */
 void sched_flush_output(void);
 
+/* The step timeout in force (CPU seconds; 0 = none). */
+double sched_step_timeout(void);
+
 /* Number of context switches into ranks so far. */
 uint64_t sched_switches(void);
 

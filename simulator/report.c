@@ -103,9 +103,9 @@ void sim_report_fault(int rank, const sched_fault *fault) {
         break;
     case SCHED_FAIL_TIMEOUT:
         kind = SIM_F_LIVELOCK;
-        msg = g_strdup_printf("rank %d ran past the step timeout without calling MPI (an endless "
-                              "loop?); raise --step-timeout if it is just slow",
-                              rank);
+        msg = g_strdup_printf("rank %d ran past the step timeout of %g s without calling MPI (an "
+                              "endless loop?); raise --step-timeout if it is just slow",
+                              rank, sched_step_timeout());
         break;
     case SCHED_FAIL_HEAP:
         kind = SIM_F_HEAP;

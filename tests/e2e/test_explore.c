@@ -685,8 +685,10 @@ static void test_neighbor_exchange(void) {
  * deliveries while the receiver computes: --async-progress. */
 static void test_neighbor_exchange_eager(void) {
     const char *j = json_path("neighbor_eager");
-    e2e_result *r = EX("--send-mode=eager", "--async-progress", "--json", j, "-n", "3",
-                       EXAMPLE("neighbor_exchange.c"));
+    /* About 15 s on an idle machine: a larger safety limit than EX's. */
+    e2e_result *r =
+        e2e_ordex_run("explore", "--max-time", "600", "--send-mode=eager", "--async-progress",
+                      "--json", j, "-n", "3", EXAMPLE("neighbor_exchange.c"), NULL);
     EXPECT_NO_ERROR_RACE(r);
     g_free(EXPECT_XWARNING(r, 1, "message_race", "different outcomes"));
     jv *doc = json_load(j);

@@ -137,9 +137,8 @@ static void test_stack_overflow(void) {
 static void test_livelock(void) {
     /* The profiling timer's signal must end the running rank's thread. */
     e2e_result *t = BOTH(1, "--step-timeout", "1", "-n", "4", S("tests/programs/livelock.c"));
-    g_free(EXPECT_FINDING_IN(t, 1, "livelock", "rank 1 ran past the step timeout",
+    g_free(EXPECT_FINDING_IN(t, 1, "livelock", "rank 1 ran past the step timeout of 1 s",
                              "tests/programs/livelock.c", FAULT, FAULT_END));
-    EXPECT(t, t->secs < 9.0); /* the default step timeout is 10 s */
     e2e_free(t);
 }
 
