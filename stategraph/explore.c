@@ -734,6 +734,12 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
     res->snapshots = g_sh->snapshots;
     res->paths = g_sh->paths;
     res->peak_rss = g_sh->peak_rss;
+    {   /* this process holds every recorded path now: count it too */
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        if ((uint64_t)ru.ru_maxrss * 1024 > res->peak_rss)
+            res->peak_rss = (uint64_t)ru.ru_maxrss * 1024;
+    }
     res->elapsed_s = now_s() - g_sh->start;
     if (g_sh->stop) {
         res->incomplete = true;
