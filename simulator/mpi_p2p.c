@@ -123,6 +123,18 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_
 }
 SIM_ALIAS(MPI_Recv);
 
+/* Waits for the send and the receive of a Sendrecv; returns the first error. */
+static int wait_pair(sim_request *s, sim_request *r, MPI_Status *status) {
+    sim_request *both[2] = {s, r};
+    sim_wait_set(both, 2);
+    while (!s->complete || !r->complete)
+        sched_block();
+    sim_wait_clear();
+    int rc = sim_req_finish(s, MPI_STATUS_IGNORE, NULL);
+    int rc2 = sim_req_finish(r, status, NULL);
+    return rc != MPI_SUCCESS ? rc : rc2;
+}
+
 int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
                   void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
                   MPI_Comm comm, MPI_Status *status) {
@@ -143,14 +155,7 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
                                    c, "MPI_Sendrecv", &rc);
     if (!s)
         SIM_RETURN(rc);
-    sim_request *both[2] = {s, r};
-    sim_wait_set(both, 2);
-    while (!s->complete || !r->complete)
-        sched_block();
-    sim_wait_clear();
-    rc = sim_req_finish(s, MPI_STATUS_IGNORE, NULL);
-    int rc2 = sim_req_finish(r, status, NULL);
-    SIM_RETURN(rc != MPI_SUCCESS ? rc : rc2);
+    SIM_RETURN(wait_pair(s, r, status));
 }
 SIM_ALIAS(MPI_Sendrecv);
 
@@ -173,14 +178,7 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int
     if (!s)
         SIM_RETURN(rc);
     sim_request *r = sim_post_recv(buf, count, type, source, recvtag, c, "MPI_Sendrecv_replace");
-    sim_request *both[2] = {s, r};
-    sim_wait_set(both, 2);
-    while (!s->complete || !r->complete)
-        sched_block();
-    sim_wait_clear();
-    rc = sim_req_finish(s, MPI_STATUS_IGNORE, NULL);
-    int rc2 = sim_req_finish(r, status, NULL);
-    SIM_RETURN(rc != MPI_SUCCESS ? rc : rc2);
+    SIM_RETURN(wait_pair(s, r, status));
 }
 SIM_ALIAS(MPI_Sendrecv_replace);
 
