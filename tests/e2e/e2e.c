@@ -289,25 +289,9 @@ void e2e_expect_mpich_output(const e2e_result *r, const char *name, const char *
     g_free(what);
 }
 
-char *e2e_expect_finding(const e2e_result *r, int nfindings, const char *kind, const char *text,
-                         const char *src, const char *marker, const char *end_marker,
-                         const char *file, int line) {
-    char **lines = g_strsplit(r->err, "\n", -1);
-    char *head = g_strdup_printf("ordex: ERROR [%s] ", kind);
-    int count = 0, at = -1;
-    for (int i = 0; lines[i]; i++) {
-        if (!g_str_has_prefix(lines[i], "ordex: ERROR ["))
-            continue;
-        count++;
-        if (at < 0 && g_str_has_prefix(lines[i], head) && strstr(lines[i], text))
-            at = i;
-    }
-    char *what = g_strdup_printf("%d finding(s)", nfindings);
-    e2e_check(count == nfindings, r, what, file, line);
-    g_free(what);
-    what = g_strdup_printf("a finding \"%s...%s...\"", head, text);
-    e2e_check(at >= 0, r, what, file, line);
-    g_free(what);
+char *e2e_finding_at(const char *const *lines, int at, const char *src, const char *marker,
+                     const char *end_marker, const e2e_result *r, const char *file, int line) {
+    char *what;
     char *block = NULL;
     if (at >= 0) {
         GString *b = g_string_new(NULL);
@@ -342,6 +326,30 @@ char *e2e_expect_finding(const e2e_result *r, int nfindings, const char *kind, c
         g_free(prefix);
         g_free(base);
     }
+    return block;
+}
+
+char *e2e_expect_finding(const e2e_result *r, int nfindings, const char *kind, const char *text,
+                         const char *src, const char *marker, const char *end_marker,
+                         const char *file, int line) {
+    char **lines = g_strsplit(r->err, "\n", -1);
+    char *head = g_strdup_printf("ordex: ERROR [%s] ", kind);
+    int count = 0, at = -1;
+    for (int i = 0; lines[i]; i++) {
+        if (!g_str_has_prefix(lines[i], "ordex: ERROR ["))
+            continue;
+        count++;
+        if (at < 0 && g_str_has_prefix(lines[i], head) && strstr(lines[i], text))
+            at = i;
+    }
+    char *what = g_strdup_printf("%d finding(s)", nfindings);
+    e2e_check(count == nfindings, r, what, file, line);
+    g_free(what);
+    what = g_strdup_printf("a finding \"%s...%s...\"", head, text);
+    e2e_check(at >= 0, r, what, file, line);
+    g_free(what);
+    char *block =
+        e2e_finding_at((const char *const *)lines, at, src, marker, end_marker, r, file, line);
     g_free(head);
     g_strfreev(lines);
     return block;

@@ -103,6 +103,13 @@ void e2e_expect_mpich_output(const e2e_result *r, const char *name, const char *
  * marker's to end_marker's.  Returns that finding's full text (message,
  * location and details up to the next finding or the summary), newly
  * allocated, or NULL. */
+/* The finding that starts at lines[at] (the line and its indented lines
+ * after it, newly allocated; NULL when at < 0).  When src is not NULL, also
+ * checks that the next line is "  at BASENAME(src):N" with N the line of
+ * `marker` in src (or between marker's and end_marker's lines). */
+char *e2e_finding_at(const char *const *lines, int at, const char *src, const char *marker,
+                     const char *end_marker, const e2e_result *r, const char *file, int line);
+
 char *e2e_expect_finding(const e2e_result *r, int nfindings, const char *kind, const char *text,
                          const char *src, const char *marker, const char *end_marker,
                          const char *file, int line);

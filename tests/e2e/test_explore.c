@@ -291,40 +291,8 @@ static char *expect_xfinding(const e2e_result *r, int nfindings, const char *lev
     what = g_strdup_printf("a finding \"%s...%s...\"", head, text);
     e2e_check(at >= 0, r, what, file, line);
     g_free(what);
-    char *block = NULL;
-    if (at >= 0) {
-        GString *b = g_string_new(NULL);
-        g_string_append_printf(b, "%s\n", lines[at]);
-        for (int i = at + 1; lines[i] && g_str_has_prefix(lines[i], "  "); i++)
-            g_string_append_printf(b, "%s\n", lines[i]);
-        block = g_string_free(b, FALSE);
-    }
-    if (at >= 0 && src) {
-        int from = e2e_marker_line(src, marker);
-        int to = end_marker ? e2e_marker_line(src, end_marker) : from;
-        what = g_strdup_printf("marker %s (and end marker) found once in %s", marker, src);
-        e2e_check(from > 0 && to >= from, r, what, file, line);
-        g_free(what);
-        char *base = g_path_get_basename(src);
-        char *prefix = g_strdup_printf("  at %s:", base);
-        const char *loc = lines[at + 1];
-        int got = -1;
-        if (loc && g_str_has_prefix(loc, prefix)) {
-            char *end;
-            long v = strtol(loc + strlen(prefix), &end, 10);
-            if (end != loc + strlen(prefix) && *end == '\0')
-                got = (int)v;
-        }
-        if (end_marker)
-            what = g_strdup_printf("the finding is located \"  at %s:N\" with %d <= N <= %d", base,
-                                   from, to);
-        else
-            what = g_strdup_printf("the finding is located \"  at %s:%d\"", base, from);
-        e2e_check(got > 0 && got >= from && got <= to, r, what, file, line);
-        g_free(what);
-        g_free(prefix);
-        g_free(base);
-    }
+    char *block =
+        e2e_finding_at((const char *const *)lines, at, src, marker, end_marker, r, file, line);
     g_free(head);
     g_strfreev(lines);
     return block;
