@@ -9,8 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/calibrate.h"
 #include "cli/compile.h"
 #include "cli/explore.h"
+#include "cli/predict.h"
 #include "cli/replay.h"
 #include "cli/run.h"
 
@@ -27,7 +29,12 @@ static void usage(FILE *to) {
           "                         errors and message races, with a trace for each\n"
           "  replay [--stop-at N --dump] TRACE\n"
           "                         re-run one ordering recorded by explore, exactly\n"
-          "  predict, calibrate: planned, not available in this version\n"
+          "  calibrate -o FILE      measure this machine with real MPICH (mpiexec -n 2) and\n"
+          "                         write a platform file (see `ordex calibrate --help`)\n"
+          "  predict -n N --platform FILE PROG [ARGS]\n"
+          "                         predict the run time on the cluster FILE describes: time\n"
+          "                         per rank, critical resource, timeline; --sweep for\n"
+          "                         sensitivity (see `ordex predict --help`)\n"
           "\n"
           "exit status: 0 no error found, 1 an error was found, 2 ordex could not do its job\n"
           "see `ordex run --help` for the options of run\n",
@@ -53,16 +60,13 @@ int main(int argc, char **argv) {
         return ordex_replay(argc - 1, argv + 1);
     if (strcmp(cmd, "cc") == 0)
         return ordex_cc(argc - 2, argv + 2);
+    if (strcmp(cmd, "calibrate") == 0)
+        return ordex_calibrate(argc - 1, argv + 1);
+    if (strcmp(cmd, "predict") == 0)
+        return ordex_predict(argc - 1, argv + 1);
     if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
         usage(stdout);
         return 0;
-    }
-    if (strcmp(cmd, "predict") == 0 || strcmp(cmd, "calibrate") == 0) {
-        fprintf(stderr,
-                "ordex %s: not available in this version of ordex (`ordex run`, `ordex explore`, "
-                "`ordex replay` and `ordexcc` are)\n",
-                cmd);
-        return 2;
     }
     fprintf(stderr, "ordex: unknown command '%s' (see ordex --help)\n", cmd);
     return 2;

@@ -47,7 +47,8 @@ static const char *const with_value[] = {"-n",           "--np",         "-np",
                                          "--json",       "--max-states", "--max-time",
                                          "--max-memory", "--divergence", "--trace-dir",
                                          "--strategy",   "--checkpoint", "--graph",
-                                         "--runs"};
+                                         "--runs",       "--platform",   "--set",
+                                         "--sweep",      "--trace",      "--svg"};
 
 static bool takes_value(const char *arg) {
     if (strchr(arg, '='))
@@ -122,6 +123,32 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, in
          "KIND"},
         {"graph", 0, 0, G_OPTION_ARG_FILENAME, &graph, "Write the state graph as DOT", "FILE"},
         {NULL, 0, 0, 0, NULL, NULL, NULL}};
+    char *platform = NULL, *trace_json = NULL, *svg = NULL;
+    char **sets = NULL, **sweeps = NULL;
+    gboolean no_timeline = FALSE, ignore_compute = FALSE;
+    GOptionEntry predict_entries[] = {
+        {"ignore-compute", 0, 0, G_OPTION_ARG_NONE, &ignore_compute,
+         "Ignore the CPU time measured between MPI calls: only ordex_compute() and "
+         "ORDEX_SAMPLE charges count (repeatable predictions of communication)",
+         NULL},
+        {"platform", 0, 0, G_OPTION_ARG_FILENAME, &platform,
+         "The cluster to simulate: a platform file (see docs/platform.md; required)", "FILE"},
+        {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets,
+         "Override a platform key, e.g. --set network.latency=5us (repeatable)",
+         "SECTION.KEY=VALUE"},
+        {"sweep", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sweeps,
+         "Predict once per value of a platform key, e.g. --sweep bandwidth=1GBps,10GBps "
+         "(repeatable: each key is swept on its own); prints a table and writes a plot",
+         "KEY=V1,V2,..."},
+        {"trace", 0, 0, G_OPTION_ARG_FILENAME, &trace_json,
+         "Chrome trace of the timeline, for Perfetto or chrome://tracing (default "
+         "PROGRAM.trace.json; with --sweep: the plot, default PROGRAM.sweep.svg, goes to --svg)",
+         "FILE"},
+        {"svg", 0, 0, G_OPTION_ARG_FILENAME, &svg,
+         "SVG Gantt chart of the timeline (default PROGRAM.svg), or the sweep plot", "FILE"},
+        {"no-timeline", 0, 0, G_OPTION_ARG_NONE, &no_timeline,
+         "Write neither the trace nor the chart", NULL},
+        {NULL, 0, 0, 0, NULL, NULL, NULL}};
     gboolean threads = FALSE;
     GOptionEntry run_entries[] = {
         {"threads", 0, 0, G_OPTION_ARG_NONE, &threads,
@@ -159,6 +186,8 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, in
     g_option_context_add_main_entries(ctx, entries, NULL);
     if (strcmp(cmd, "explore") == 0)
         g_option_context_add_main_entries(ctx, explore_entries, NULL);
+    if (strcmp(cmd, "predict") == 0)
+        g_option_context_add_main_entries(ctx, predict_entries, NULL);
     if (strcmp(cmd, "run") == 0) /* explore forks snapshots, which threads do not survive */
         g_option_context_add_main_entries(ctx, run_entries, NULL);
     int nopt = prog < 0 ? argc : prog;
@@ -315,6 +344,18 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, in
     graph = NULL;
     o->json = json;
     json = NULL;
+    o->platform = platform;
+    platform = NULL;
+    o->sets = sets;
+    sets = NULL;
+    o->sweeps = sweeps;
+    sweeps = NULL;
+    o->trace_json = trace_json;
+    trace_json = NULL;
+    o->svg = svg;
+    svg = NULL;
+    o->no_timeline = no_timeline;
+    o->ignore_compute = ignore_compute;
     *prog_index = prog;
 out:
     g_free(keep);
@@ -332,6 +373,11 @@ out:
     g_free(strategy);
     g_free(checkpoint);
     g_free(graph);
+    g_free(platform);
+    g_strfreev(sets);
+    g_strfreev(sweeps);
+    g_free(trace_json);
+    g_free(svg);
     g_option_context_free(ctx);
     return rc;
 }
@@ -342,5 +388,10 @@ void ordex_opts_free(ordex_opts *o) {
     g_free(o->strategy);
     g_free(o->checkpoint);
     g_free(o->graph);
+    g_free(o->platform);
+    g_strfreev(o->sets);
+    g_strfreev(o->sweeps);
+    g_free(o->trace_json);
+    g_free(o->svg);
     memset(o, 0, sizeof *o);
 }

@@ -36,6 +36,14 @@ typedef struct ordex_opts {
     int runs;
     char *checkpoint;
     char *graph;
+    /* predict */
+    char *platform;
+    char **sets;   /* "section.key=value", NULL-terminated, or NULL */
+    char **sweeps; /* "key=v1,v2,...", NULL-terminated, or NULL */
+    char *trace_json;
+    char *svg;
+    bool no_timeline;
+    bool ignore_compute; /* only ordex_compute is computation */
 } ordex_opts;
 
 /* Parses `ordex <cmd> [options] PROGRAM [ARGS...]`: options end at the first

@@ -29,7 +29,7 @@ void ordex_print_findings(FILE *out, GPtrArray *findings, const ordex_run_summar
                                  : "errors found");
 }
 
-static void json_string(GString *s, const char *text) {
+void ordex_json_string(GString *s, const char *text) {
     g_string_append_c(s, '"');
     for (const unsigned char *p = (const unsigned char *)text; p && *p; p++) {
         switch (*p) {
@@ -59,37 +59,45 @@ bool ordex_write_json(const char *path, GPtrArray *findings, const ordex_run_sum
     GString *s = g_string_new("{\n");
     g_string_append_printf(s, "  \"verdict\": \"%s\",\n", findings->len ? "error" : "ok");
     g_string_append(s, "  \"program\": ");
-    json_string(s, sum->program);
-    g_string_append(s, ",\n  \"findings\": [");
-    for (guint i = 0; i < findings->len; i++) {
-        const sim_finding *f = g_ptr_array_index(findings, i);
-        g_string_append_printf(s, "%s\n    {\"kind\": \"%s\", \"ranks\": [", i ? "," : "",
-                               sim_finding_kind_name(f->kind));
-        for (int k = 0; k < f->nranks; k++)
-            g_string_append_printf(s, "%s%d", k ? ", " : "", f->ranks[k]);
-        g_string_append(s, "], \"message\": ");
-        json_string(s, f->message);
-        g_string_append(s, ", \"location\": ");
-        if (f->location)
-            json_string(s, f->location);
-        else
-            g_string_append(s, "null");
-        g_string_append(s, ", \"details\": ");
-        if (f->details)
-            json_string(s, f->details);
-        else
-            g_string_append(s, "null");
-        g_string_append(s, "}");
-    }
+    ordex_json_string(s, sum->program);
+    g_string_append(s, ",\n  \"findings\": ");
+    ordex_json_findings(s, findings, "  ");
     g_string_append_printf(s,
-                           "%s],\n  \"stats\": {\"ranks\": %d, \"messages\": %" G_GUINT64_FORMAT
+                           ",\n  \"stats\": {\"ranks\": %d, \"messages\": %" G_GUINT64_FORMAT
                            ", \"events\": %" G_GUINT64_FORMAT
                            ", \"context_switches\": %" G_GUINT64_FORMAT
                            ", \"predicted_time_s\": %.9f, \"elapsed_s\": %.6f, "
                            "\"peak_rss_bytes\": %" G_GUINT64_FORMAT "}\n}\n",
-                           findings->len ? "\n  " : "", sum->nranks, sum->messages, sum->events,
-                           sum->switches, sum->predicted_s, sum->elapsed_s, sum->peak_rss_bytes);
+                           sum->nranks, sum->messages, sum->events, sum->switches, sum->predicted_s,
+                           sum->elapsed_s, sum->peak_rss_bytes);
     bool ok = g_file_set_contents(path, s->str, (gssize)s->len, NULL);
     g_string_free(s, TRUE);
     return ok;
+}
+
+void ordex_json_findings(GString *s, GPtrArray *findings, const char *indent) {
+    g_string_append_c(s, '[');
+    for (guint i = 0; i < findings->len; i++) {
+        const sim_finding *f = g_ptr_array_index(findings, i);
+        g_string_append_printf(s, "%s\n%s  {\"kind\": \"%s\", \"ranks\": [", i ? "," : "", indent,
+                               sim_finding_kind_name(f->kind));
+        for (int k = 0; k < f->nranks; k++)
+            g_string_append_printf(s, "%s%d", k ? ", " : "", f->ranks[k]);
+        g_string_append(s, "], \"message\": ");
+        ordex_json_string(s, f->message);
+        g_string_append(s, ", \"location\": ");
+        if (f->location)
+            ordex_json_string(s, f->location);
+        else
+            g_string_append(s, "null");
+        g_string_append(s, ", \"details\": ");
+        if (f->details)
+            ordex_json_string(s, f->details);
+        else
+            g_string_append(s, "null");
+        g_string_append(s, "}");
+    }
+    if (findings->len)
+        g_string_append_printf(s, "\n%s", indent);
+    g_string_append_c(s, ']');
 }

@@ -22,6 +22,13 @@ typedef struct ordex_run_summary {
 
 void ordex_print_findings(FILE *out, GPtrArray *findings, const ordex_run_summary *sum, bool quiet);
 
+/* Appends text as a JSON string literal. */
+void ordex_json_string(GString *s, const char *text);
+
+/* Appends the findings as a JSON array of {"kind", "ranks", "message",
+ * "location", "details"} objects, each on its own line after `indent`. */
+void ordex_json_findings(GString *s, GPtrArray *findings, const char *indent);
+
 /* Writes {"verdict": "ok"|"error", "findings": [...], "stats": {...}}. */
 bool ordex_write_json(const char *path, GPtrArray *findings, const ordex_run_summary *sum);
 

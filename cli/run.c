@@ -14,36 +14,11 @@
 
 #include "cli/compile.h"
 #include "cli/options.h"
+#include "cli/program.h"
 #include "cli/report.h"
 #include "scheduler/sched.h"
 #include "simulator/sim.h"
 #include "stategraph/oneshot.h"
-
-/* Loading a rank takes a handful of memory mappings (program segments,
- * stack and its guard).  Linux caps mappings per process. */
-static bool ensure_map_count(int nranks) {
-    long need = (long)nranks * 10 + 4096;
-    FILE *f = fopen("/proc/sys/vm/max_map_count", "r");
-    long have = 0;
-    if (!f)
-        return true;
-    if (fscanf(f, "%ld", &have) != 1)
-        have = 0;
-    fclose(f);
-    if (have == 0 || have >= need)
-        return true;
-    f = fopen("/proc/sys/vm/max_map_count", "w");
-    if (f) {
-        fprintf(f, "%ld\n", need);
-        if (fclose(f) == 0)
-            return true;
-    }
-    fprintf(stderr,
-            "ordex: %d ranks need about %ld memory mappings but vm.max_map_count is %ld; "
-            "raise it with: sudo sysctl -w vm.max_map_count=%ld\n",
-            nranks, need, have, need);
-    return false;
-}
 
 int ordex_run(int argc, char **argv) {
     ordex_opts o;
@@ -52,51 +27,16 @@ int ordex_run(int argc, char **argv) {
     if (rc != 0)
         return rc;
     const char *prog = argv[prog_index];
-    char *so = NULL;
-    if (g_str_has_suffix(prog, ".c")) {
-        so = ordex_compile_cached(prog, true);
-        if (!so)
-            return 2;
-    } else {
-        so = g_strdup(prog);
-    }
-    if (!g_file_test(so, G_FILE_TEST_EXISTS)) {
-        fprintf(stderr, "ordex: %s: no such file\n", so);
-        g_free(so);
+    char *so = ordex_program_prepare(prog, o.nranks);
+    if (!so) {
+        ordex_opts_free(&o);
         return 2;
     }
-    if (!ensure_map_count(o.nranks)) {
-        g_free(so);
-        return 2;
-    }
-
-    sched_options so_opts = {0};
-    so_opts.nranks = o.nranks;
-    so_opts.stack_size = o.stack_size;
-    so_opts.heap_size = o.heap_size;
-    so_opts.tag_output = o.tag_output;
-    so_opts.seed = o.seed;
-    so_opts.step_timeout_s = o.step_timeout;
-    so_opts.threads = o.threads;
-    so_opts.program = so;
-    so_opts.argc = argc - prog_index;
-    so_opts.argv = argv + prog_index;
-    so_opts.out = stdout;
-    so_opts.err = stderr;
-    char *err = NULL;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    if (!sched_init(&so_opts, &err)) {
-        if (strcmp(so, prog) != 0) { /* name the user's source, not the cached build */
-            char **parts = g_strsplit(err, so, -1);
-            g_free(err);
-            err = g_strjoinv(prog, parts);
-            g_strfreev(parts);
-        }
-        fprintf(stderr, "ordex: %s\n", err);
-        g_free(err);
-        sched_fini();
+    if (!ordex_program_load(&o, so, prog, argc - prog_index, argv + prog_index, stdout, stderr)) {
         g_free(so);
+        ordex_opts_free(&o);
         return 2;
     }
     sim_config cfg = {0};

@@ -105,15 +105,21 @@ static const char *early_name(sim_coll_kind k) {
 /* Under exploration, a member that MPI allows to return before the others
  * arrive is a choice: wait (synchronise) or leave now with a copy of its
  * contribution.  Both are correct MPI; a program may only work with one. */
-static void maybe_leave_early(sim_coll *c, int me, sim_request *req) {
+bool sim_coll_may_leave_early(const sim_coll *c, int me) {
+    if (!c->reqs[me] || c->left_early[me])
+        return false;
     int count = 0;
     MPI_Datatype type = MPI_DATATYPE_NULL;
     const void *buf = early_contribution(c, me, &count, &type);
-    const sim_datatype *dt = buf ? sim_dt_get(type) : NULL;
-    if (!sim_g->cfg.early_collectives || !dt || count <= 0)
-        return;
-    if (sim_choose(2, early_name(c->kind)) != 1)
-        return;
+    return buf && sim_dt_get(type) && count > 0;
+}
+
+void sim_coll_leave_early(sim_coll *c, int me) {
+    int count = 0;
+    MPI_Datatype type = MPI_DATATYPE_NULL;
+    const void *buf = early_contribution(c, me, &count, &type);
+    const sim_datatype *dt = sim_dt_get(type);
+    sim_request *req = c->reqs[me];
     /* Copy the bytes the contribution spans, keeping its layout. */
     MPI_Aint lb = sim_dt_true_lb(dt), extent = sim_dt_extent(dt);
     size_t span = (size_t)((MPI_Aint)(count - 1) * extent + sim_dt_true_extent(dt));
@@ -129,6 +135,13 @@ static void maybe_leave_early(sim_coll *c, int me, sim_request *req) {
     c->reqs[me] = NULL;
     req->coll = NULL;
     sim_req_complete(req);
+}
+
+static void maybe_leave_early(sim_coll *c, int me) {
+    if (!sim_g->cfg.early_collectives || !sim_coll_may_leave_early(c, me))
+        return;
+    if (sim_choose(2, early_name(c->kind)) == 1)
+        sim_coll_leave_early(c, me);
 }
 
 sim_request *sim_coll_post(sim_comm *comm, sim_coll_kind kind, const sim_coll_args *args) {
@@ -176,7 +189,10 @@ sim_request *sim_coll_post(sim_comm *comm, sim_coll_kind kind, const sim_coll_ar
     if (c->arrived == comm->size)
         sim_events_coll_ready(c);
     else
-        maybe_leave_early(c, me, req);
+        maybe_leave_early(c, me);
+    /* Predict: its part of the algorithm starts now (it may even finish and
+     * leave early; keep req valid for the caller all the same). */
+    sim_timed_coll_arrive(c, me, req);
     return req;
 }
 
@@ -214,6 +230,7 @@ void sim_coll_fire(sim_coll *c) {
         e.why = g_strdup_printf("a buffer passed to %s cannot be accessed (invalid address %p)",
                                 sim_coll_name(c->kind), fault.addr);
     }
+    sim_timed_coll_fired(c);
     /* Everyone leaves after the last arrival, plus a tree's worth of latency. */
     double t = 0;
     for (int i = 0; i < comm->size; i++) {

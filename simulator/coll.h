@@ -81,8 +81,9 @@ struct sim_coll {
     /* Members that left before the others arrived (MPI lets a root that only
      * sends, or a member that only contributes, return early); their
      * contribution was copied to `snapshots` and their request completed. */
-    bool *left_early;    /* [comm->size] */
-    void **snapshots;    /* [comm->size] copies to free, or NULL */
+    bool *left_early; /* [comm->size] */
+    void **snapshots; /* [comm->size] copies to free, or NULL */
+    void *timed;      /* predict: its run of the point-to-point algorithm */
 };
 
 const char *sim_coll_name(sim_coll_kind kind); /* "MPI_Bcast" */

@@ -13,6 +13,7 @@
 #include "simulator/events.h"
 #include "simulator/op.h"
 #include "simulator/report.h"
+#include "simulator/timed.h"
 
 sim_state *sim_g;
 
@@ -84,7 +85,7 @@ double sim_transfer_time(size_t bytes) {
 
 void sim_clock_charge_compute(int world_rank) {
     sim_proc *p = sim_proc_of(world_rank);
-    if (sim_g->cfg.exploring) /* the same path must give the same times */
+    if (sim_g->cfg.exploring || sim_timed_active()) /* exploring: the same path, the same times */
         return;
     double t = now_s();
     if (p->cpu_mark > 0 && t > p->cpu_mark)
@@ -149,6 +150,7 @@ void sim_call_enter(const char *fname, void *caller, void *frame) {
             p->call_args = NULL;
         }
         p->p2p_lazy = false;
+        sim_timed_call_enter(self, fname);
     }
 }
 
@@ -188,7 +190,10 @@ void sim_call_leave(void) {
         }
         if (--p->call_depth == 0) {
             p->call = NULL;
-            p->cpu_mark = now_s();
+            if (sim_timed_active())
+                sim_timed_call_leave(self);
+            else
+                p->cpu_mark = now_s();
         }
     }
     sched_leave_sim();
@@ -216,7 +221,9 @@ void sim_resume_rank(int rank) {
     sched_wake(rank);
 }
 
-int sim_ranks_paused(void) { return g_paused; }
+int sim_ranks_paused(void) {
+    return g_paused;
+}
 
 void sim_call_args(const char *fmt, ...) {
     int self = sched_current();
@@ -332,6 +339,7 @@ int sim_error_at(MPI_Comm comm, int errclass, void *call_site, const char *fmt, 
 static void on_rank_exit(int rank, int code) {
     sim_proc *p = sim_proc_of(rank);
     int ranks[1] = {rank};
+    sim_timed_rank_ended(rank);
     if ((!p->initialized || p->finalized) && code == 0)
         return;
     /* Where the rank ended is unknown; its last MPI call is the best pointer. */

@@ -2,10 +2,25 @@
  * cpumodel.c - processor sharing of each node's cores (see cpumodel.h).
  *
  * Every job on a node progresses at the node's one rate, which changes only
- * when a job starts or finishes there.  So a job's finish time,
- * updated + remaining / rate, stays right until its node's next start or
- * finish, and the first finish over all jobs is the next event: unlike the
- * network, no look-ahead is needed.
+ * when a job starts or finishes there.  So each node keeps a virtual clock:
+ * the work that any one of its jobs has done since the clock's origin.  A
+ * job that starts when the clock reads v with w seconds of work is done when
+ * it reads v + w, whatever the rates in between; the order in which a
+ * node's jobs finish is fixed when they start, and they sit in a min-heap
+ * by that virtual finish.  The node's first finish in wall time,
+ * updated + (vfinish - vclock) / rate, changes only when the node's own
+ * jobs change, and the nodes with jobs sit in a min-heap by it.  So the
+ * first finish over all jobs is the next event (unlike the network, no
+ * look-ahead is needed), and a start or a finish costs O(log jobs on the
+ * node + log nodes): nothing else is touched.  Busy time and work done are
+ * settled lazily, per node, when its rate is about to change, and read
+ * exactly up to sim_cpu_now from the node's rate.
+ *
+ * Precision: a job's remaining work is vfinish - vclock, rounded at the
+ * clock's scale.  The clock restarts at 0 when the node empties and grows
+ * at most at `speed` per second, so that rounding is at the scale of the
+ * wall clock's own (an ulp of the time, times speed / rate), which bounds
+ * any finish time anyway.
  */
 #include "simulator/cpumodel.h"
 
@@ -16,25 +31,29 @@
 
 typedef struct cpu_job {
     uint64_t id;
-    int node;
+    double vfinish; /* the node's virtual clock when the job is done */
     double work;
-    double remaining; /* as of the node's `updated` */
-    double finish;
 } cpu_job;
 
 typedef struct cpu_node {
     int runnable;
     double rate;
-    double updated; /* remaining work and accounting are exact up to here */
-    double busy, work_done;
+    double updated;         /* the virtual clock and the accounting are exact up to here */
+    double vclock;          /* work done by each job from the clock's origin to `updated` */
+    double busy, work_done; /* up to `updated` */
+    double next;            /* wall time of the first finish, while runnable > 0 */
+    GArray *jobs;           /* cpu_job, a binary min-heap by (vfinish, id) */
+    int heap_pos;           /* index in sim_cpu.heap, -1 while runnable == 0 */
 } cpu_node;
 
 struct sim_cpu {
     int nnodes, cores;
     double speed;
     cpu_node *nodes;
-    GArray *jobs;    /* cpu_job, in id order */
+    int *heap; /* the nodes with jobs, a binary min-heap by (next, first job's id) */
+    int nheap;
     GArray *pending; /* sim_cpu_completion found while starting a job */
+    GArray *batch;   /* scratch: the completions of one instant */
     double now;
     uint64_t last_id;
 };
@@ -52,97 +71,225 @@ sim_cpu *sim_cpu_new(int nodes, int cores_per_node, double speed) {
     cpu->cores = cores_per_node;
     cpu->speed = speed;
     cpu->nodes = g_new0(cpu_node, nodes);
-    for (int n = 0; n < nodes; n++)
+    for (int n = 0; n < nodes; n++) {
         cpu->nodes[n].rate = speed;
-    cpu->jobs = g_array_new(FALSE, FALSE, sizeof(cpu_job));
+        cpu->nodes[n].jobs = g_array_new(FALSE, FALSE, sizeof(cpu_job));
+        cpu->nodes[n].heap_pos = -1;
+    }
+    cpu->heap = g_new0(int, nodes);
     cpu->pending = g_array_new(FALSE, FALSE, sizeof(sim_cpu_completion));
+    cpu->batch = g_array_new(FALSE, FALSE, sizeof(sim_cpu_completion));
     return cpu;
 }
 
 void sim_cpu_free(sim_cpu *cpu) {
     if (!cpu)
         return;
+    for (int n = 0; n < cpu->nnodes; n++)
+        g_array_free(cpu->nodes[n].jobs, TRUE);
     g_free(cpu->nodes);
-    g_array_free(cpu->jobs, TRUE);
+    g_free(cpu->heap);
     g_array_free(cpu->pending, TRUE);
+    g_array_free(cpu->batch, TRUE);
     g_free(cpu);
 }
 
-/* Brings a node's jobs and accounting up to t at the current rate. */
-static void settle(sim_cpu *cpu, int node, double t) {
-    cpu_node *nd = &cpu->nodes[node];
+/* ---------------------------------------------------------------------- */
+/* A node's jobs: a min-heap by virtual finish, the lowest id on a tie     */
+
+static bool job_before(const cpu_job *a, const cpu_job *b) {
+    return a->vfinish < b->vfinish || (a->vfinish == b->vfinish && a->id < b->id);
+}
+
+static void jobs_sift_down(GArray *jobs, guint i) {
+    cpu_job *v = (cpu_job *)jobs->data;
+    guint n = jobs->len;
+    for (;;) {
+        guint l = 2 * i + 1, m = i;
+        if (l < n && job_before(&v[l], &v[m]))
+            m = l;
+        if (l + 1 < n && job_before(&v[l + 1], &v[m]))
+            m = l + 1;
+        if (m == i)
+            return;
+        cpu_job tmp = v[i];
+        v[i] = v[m];
+        v[m] = tmp;
+        i = m;
+    }
+}
+
+static void jobs_push(GArray *jobs, const cpu_job *j) {
+    g_array_append_val(jobs, *j);
+    cpu_job *v = (cpu_job *)jobs->data;
+    for (guint i = jobs->len - 1; i > 0;) {
+        guint p = (i - 1) / 2;
+        if (!job_before(&v[i], &v[p]))
+            break;
+        cpu_job tmp = v[i];
+        v[i] = v[p];
+        v[p] = tmp;
+        i = p;
+    }
+}
+
+static void jobs_pop(GArray *jobs) {
+    cpu_job *v = (cpu_job *)jobs->data;
+    v[0] = v[jobs->len - 1];
+    g_array_set_size(jobs, jobs->len - 1);
+    jobs_sift_down(jobs, 0);
+}
+
+static const cpu_job *jobs_first(const cpu_node *nd) {
+    return &g_array_index(nd->jobs, cpu_job, 0);
+}
+
+/* ---------------------------------------------------------------------- */
+/* The nodes with jobs: a min-heap by first finish, the lowest id on a tie */
+
+static bool node_before(const sim_cpu *cpu, int a, int b) {
+    const cpu_node *x = &cpu->nodes[a], *y = &cpu->nodes[b];
+    return x->next < y->next || (x->next == y->next && jobs_first(x)->id < jobs_first(y)->id);
+}
+
+static void heap_put(sim_cpu *cpu, int i, int node) {
+    cpu->heap[i] = node;
+    cpu->nodes[node].heap_pos = i;
+}
+
+static void heap_sift_up(sim_cpu *cpu, int i) {
+    int node = cpu->heap[i];
+    while (i > 0) {
+        int p = (i - 1) / 2;
+        if (!node_before(cpu, node, cpu->heap[p]))
+            break;
+        heap_put(cpu, i, cpu->heap[p]);
+        i = p;
+    }
+    heap_put(cpu, i, node);
+}
+
+static void heap_sift_down(sim_cpu *cpu, int i) {
+    int node = cpu->heap[i];
+    for (;;) {
+        int l = 2 * i + 1, m = l;
+        if (l >= cpu->nheap)
+            break;
+        if (l + 1 < cpu->nheap && node_before(cpu, cpu->heap[l + 1], cpu->heap[l]))
+            m = l + 1;
+        if (!node_before(cpu, cpu->heap[m], node))
+            break;
+        heap_put(cpu, i, cpu->heap[m]);
+        i = m;
+    }
+    heap_put(cpu, i, node);
+}
+
+static void heap_remove(sim_cpu *cpu, int node) {
+    int i = cpu->nodes[node].heap_pos;
+    cpu->nodes[node].heap_pos = -1;
+    int last = cpu->heap[--cpu->nheap];
+    if (last == node)
+        return;
+    heap_put(cpu, i, last);
+    heap_sift_up(cpu, i);
+    heap_sift_down(cpu, cpu->nodes[last].heap_pos);
+}
+
+/* Places a node whose key may have changed (or that just got jobs). */
+static void heap_update(sim_cpu *cpu, int node) {
+    int i = cpu->nodes[node].heap_pos;
+    if (i < 0) {
+        i = cpu->nheap++;
+        heap_put(cpu, i, node);
+    }
+    heap_sift_up(cpu, i);
+    heap_sift_down(cpu, cpu->nodes[node].heap_pos);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Nodes                                                                   */
+
+/* Brings a node's virtual clock and accounting up to t at the current rate. */
+static void settle(cpu_node *nd, double t) {
     double dt = t - nd->updated;
     if (dt <= 0)
         return;
     if (nd->runnable > 0) {
         nd->busy += dt;
         nd->work_done += nd->rate * dt * nd->runnable;
-        for (guint i = 0; i < cpu->jobs->len; i++) {
-            cpu_job *j = &g_array_index(cpu->jobs, cpu_job, i);
-            if (j->node == node)
-                j->remaining -= nd->rate * dt;
-        }
+        nd->vclock += nd->rate * dt;
     }
     nd->updated = t;
 }
 
-/* New rate for a node whose job count just changed at t (already settled). */
-static void rerate(sim_cpu *cpu, int node, double t) {
+/* New rate and first finish of a settled node whose jobs just changed. */
+static void refresh(sim_cpu *cpu, int node) {
     cpu_node *nd = &cpu->nodes[node];
     nd->rate = sim_cpu_share(nd->runnable, cpu->cores, cpu->speed);
-    for (guint i = 0; i < cpu->jobs->len; i++) {
-        cpu_job *j = &g_array_index(cpu->jobs, cpu_job, i);
-        if (j->node == node)
-            j->finish = t + fmax(0, j->remaining) / nd->rate;
+    if (nd->runnable == 0) {
+        nd->vclock = 0;
+        if (nd->heap_pos >= 0)
+            heap_remove(cpu, node);
+        return;
     }
+    nd->next = nd->updated + fmax(0, jobs_first(nd)->vfinish - nd->vclock) / nd->rate;
+    heap_update(cpu, node);
 }
 
-/* Finishes every job due at or before `limit`, event by event. */
-static void run(sim_cpu *cpu, double limit, GArray *done) {
-    bool *touched = g_new0(bool, cpu->nnodes);
-    for (;;) {
-        double t = INFINITY;
-        for (guint i = 0; i < cpu->jobs->len; i++)
-            t = fmin(t, g_array_index(cpu->jobs, cpu_job, i).finish);
-        if (isinf(t) || t > limit)
+/* Settles a node at t, the time of its first finish, and removes its jobs
+ * due by then into cpu->batch.  Due: the finish computed from the rate so
+ * far (the same expression as the node's `next`, so at least the first job
+ * goes) is not after t, or the remaining work is within rounding of 0 -- a
+ * job that close to its end finishes with the due ones rather than an ulp
+ * later as an event of its own. */
+static void finish_due(sim_cpu *cpu, int node, double t) {
+    cpu_node *nd = &cpu->nodes[node];
+    double updated = nd->updated, vclock = nd->vclock, rate = nd->rate;
+    settle(nd, t);
+    while (nd->jobs->len > 0) {
+        const cpu_job *j = jobs_first(nd);
+        bool due = updated + fmax(0, j->vfinish - vclock) / rate <= t ||
+                   j->vfinish - nd->vclock <= j->work * 1e-12 + 1e-15;
+        if (!due)
             break;
-        /* Several nodes may finish jobs at the same instant; settle them all
-         * before removing any job so each node's accounting sees its jobs. */
-        for (guint i = 0; i < cpu->jobs->len; i++) {
-            const cpu_job *j = &g_array_index(cpu->jobs, cpu_job, i);
-            if (j->finish <= t && !touched[j->node]) {
-                touched[j->node] = true;
-                settle(cpu, j->node, t);
-            }
-        }
-        /* A job within rounding of its end finishes with the due ones rather
-         * than an ulp later as an event of its own. */
-        for (guint i = 0; i < cpu->jobs->len;) {
-            const cpu_job *j = &g_array_index(cpu->jobs, cpu_job, i);
-            if (touched[j->node] && (j->finish <= t || j->remaining <= j->work * 1e-12 + 1e-15)) {
-                sim_cpu_completion c = {j->id, t};
-                g_array_append_val(done, c);
-                cpu->nodes[j->node].runnable--;
-                g_array_remove_index(cpu->jobs, i);
-            } else {
-                i++;
-            }
-        }
-        for (int n = 0; n < cpu->nnodes; n++)
-            if (touched[n]) {
-                rerate(cpu, n, t);
-                touched[n] = false;
-            }
+        sim_cpu_completion c = {j->id, t};
+        g_array_append_val(cpu->batch, c);
+        jobs_pop(nd->jobs);
+        nd->runnable--;
     }
-    g_free(touched);
+    refresh(cpu, node);
+}
+
+static int by_id(const void *a, const void *b) {
+    const sim_cpu_completion *x = a, *y = b;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Finishes every job due at or before `limit`, instant by instant; the jobs
+ * of one instant (on any node) are appended in id order. */
+static void run(sim_cpu *cpu, double limit, GArray *done) {
+    while (cpu->nheap > 0) {
+        double t = cpu->nodes[cpu->heap[0]].next;
+        if (t > limit)
+            break;
+        g_array_set_size(cpu->batch, 0);
+        /* A node may come back at t when its next job ends less than an ulp
+         * of t later; it then finishes that job too, so this ends. */
+        while (cpu->nheap > 0 && cpu->nodes[cpu->heap[0]].next <= t)
+            finish_due(cpu, cpu->heap[0], t);
+        g_array_sort(cpu->batch, by_id);
+        g_array_append_vals(done, cpu->batch->data, cpu->batch->len);
+    }
 }
 
 static void move_to(sim_cpu *cpu, double time, GArray *done) {
     run(cpu, time, done);
-    for (int n = 0; n < cpu->nnodes; n++)
-        settle(cpu, n, time);
     cpu->now = time;
 }
+
+/* ---------------------------------------------------------------------- */
+/* Public operations                                                       */
 
 uint64_t sim_cpu_start(sim_cpu *cpu, double time, int node, double work) {
     g_return_val_if_fail(cpu != NULL && isfinite(time) && time >= cpu->now, 0);
@@ -154,10 +301,12 @@ uint64_t sim_cpu_start(sim_cpu *cpu, double time, int node, double work) {
         g_array_append_val(cpu->pending, c);
         return id;
     }
-    cpu_job j = {.id = id, .node = node, .work = work, .remaining = work};
-    g_array_append_val(cpu->jobs, j);
-    cpu->nodes[node].runnable++;
-    rerate(cpu, node, time);
+    cpu_node *nd = &cpu->nodes[node];
+    settle(nd, time);
+    cpu_job j = {.id = id, .vfinish = nd->vclock + work, .work = work};
+    jobs_push(nd->jobs, &j);
+    nd->runnable++;
+    refresh(cpu, node);
     return id;
 }
 
@@ -169,17 +318,12 @@ bool sim_cpu_next(sim_cpu *cpu, uint64_t *id, double *time) {
         *time = c->time;
         return true;
     }
-    /* Jobs are in id order, so the strict < keeps the lowest id on a tie. */
-    bool found = false;
-    for (guint i = 0; i < cpu->jobs->len; i++) {
-        const cpu_job *j = &g_array_index(cpu->jobs, cpu_job, i);
-        if (!found || j->finish < *time) {
-            *id = j->id;
-            *time = j->finish;
-            found = true;
-        }
-    }
-    return found;
+    if (cpu->nheap == 0)
+        return false;
+    const cpu_node *nd = &cpu->nodes[cpu->heap[0]];
+    *id = jobs_first(nd)->id;
+    *time = nd->next;
+    return true;
 }
 
 int sim_cpu_advance(sim_cpu *cpu, double time, GArray *done) {
@@ -205,12 +349,16 @@ double sim_cpu_rate(const sim_cpu *cpu, int node) {
     return cpu->nodes[node].rate;
 }
 
+/* A node is settled only when its own jobs change; the rest of the way to
+ * sim_cpu_now it ran at its current rate. */
 double sim_cpu_busy(const sim_cpu *cpu, int node) {
     g_return_val_if_fail(node >= 0 && node < cpu->nnodes, 0);
-    return cpu->nodes[node].busy;
+    const cpu_node *nd = &cpu->nodes[node];
+    return nd->busy + (nd->runnable > 0 ? cpu->now - nd->updated : 0);
 }
 
 double sim_cpu_work_done(const sim_cpu *cpu, int node) {
     g_return_val_if_fail(node >= 0 && node < cpu->nnodes, 0);
-    return cpu->nodes[node].work_done;
+    const cpu_node *nd = &cpu->nodes[node];
+    return nd->work_done + nd->rate * (cpu->now - nd->updated) * nd->runnable;
 }

@@ -21,7 +21,9 @@
  * sim_cpu_next for the first job to finish if nothing else starts,
  * sim_cpu_advance to move the clock and collect finished jobs (completions
  * that fall before a later start are kept and returned by the next advance,
- * with their own times).  Not thread-safe.
+ * with their own times).  A start costs O(log jobs on its node + log
+ * nodes), as does each finish an advance passes; sim_cpu_next is O(1) and
+ * the accessors below are O(1).  Not thread-safe.
  */
 #ifndef ORDEX_SIM_CPUMODEL_H
 #define ORDEX_SIM_CPUMODEL_H

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "scheduler/sched.h"
+#include "simulator/timed.h"
 
 typedef struct probe_rec {
     bool active;
@@ -33,6 +34,8 @@ void sim_engine_init(int nranks) {
 }
 
 static void message_free(sim_message *m) {
+    if (m->xfer)
+        sim_timed_message_freed(m);
     g_free(m->data);
     sim_typesig_free(m->sig);
     g_free(m);
@@ -92,6 +95,8 @@ static int post_send_into(sim_request *req) {
         return MPI_SUCCESS;
     }
     const sim_datatype *dt = req->dt;
+    /* Predict: the sender's CPU overhead comes before the message leaves. */
+    sim_timed_send_overhead((uint64_t)sim_dt_size(dt) * (uint64_t)req->count);
     sim_message *m = g_new0(sim_message, 1);
     m->seq = sim_g->send_seq++;
     m->src = me->rank;
@@ -151,10 +156,12 @@ static int post_send_into(sim_request *req) {
     if (buffered) {
         m->sreq = NULL;
         req->msg = NULL;
-        sim_req_complete(req);
     } else {
         m->sreq = req;
     }
+    sim_timed_message_posted(m);
+    if (buffered)
+        sim_req_complete(req);
     return MPI_SUCCESS;
 }
 
@@ -264,6 +271,7 @@ static void deliver(sim_message *m, sim_request *r) {
                      g_strdup_printf("the receive buffer %p cannot be written (count %d of %s): "
                                      "invalid buffer",
                                      r->buf, r->count, sim_dt_name(r->type)));
+    sim_timed_delivered(m, r);
     sim_proc *rp = sim_proc_of(r->owner);
     if (rp->clock < m->arrival)
         rp->clock = m->arrival;
@@ -439,13 +447,27 @@ static GList *find_probe_match(int self, int source, int tag, sim_comm *comm, co
     for (GList *ml = g_q[self].msgs.head; ml; ml = ml->next) {
         if (!msg_matches(ml->data, comm, source, tag) || overtaken(ml, comm, source, tag))
             continue;
+        if (((const sim_message *)ml->data)->hidden) { /* predict: still in transit */
+            if (source != MPI_ANY_SOURCE)
+                break;
+            continue;
+        }
         g_ptr_array_add(cands, ml);
         if (source != MPI_ANY_SOURCE)
             break; /* one source: only its first message */
     }
     GList *hit = NULL;
-    if (cands->len)
+    if (cands->len && sim_timed_active()) {
+        /* Predict: the message that arrived first (MPI matches in arrival order). */
+        hit = g_ptr_array_index(cands, 0);
+        for (guint i = 1; i < cands->len; i++) {
+            GList *c = g_ptr_array_index(cands, i);
+            if (((sim_message *)c->data)->ready_at < ((sim_message *)hit->data)->ready_at)
+                hit = c;
+        }
+    } else if (cands->len) {
         hit = g_ptr_array_index(cands, sim_choose((int)cands->len, call));
+    }
     g_ptr_array_free(cands, TRUE);
     return hit;
 }

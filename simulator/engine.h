@@ -50,6 +50,12 @@ struct sim_message {
     const char *call;      /* "MPI_Send" ... */
     double arrival;        /* simulated time at which it reaches dst */
     bool probed_by_mprobe; /* taken by MPI_Mprobe: no longer matchable */
+    /* Predict (timed.c): an eager message in transit is hidden from matching
+     * and probes until it arrives; ready_at orders a wildcard's candidates. */
+    bool hidden;
+    double ready_at;
+    double sent_at;
+    uint64_t xfer; /* its transfer in the network model, 0 if none */
 };
 
 struct sim_request {
@@ -77,11 +83,14 @@ struct sim_request {
     MPI_Datatype type;
     const sim_datatype *dt; /* referenced: MPI_Type_free may come before completion */
     sim_send_kind send_kind;
-    sim_message *msg; /* send: the message in flight; mrecv: the matched message */
-    uint64_t seq;     /* post order of receives */
+    sim_message *msg;   /* send: the message in flight; mrecv: the matched message */
+    uint64_t seq;       /* post order of receives */
     bool early_offered; /* exploring: a pause for early delivery was made for it */
     /* collective */
     sim_coll *coll;
+    /* Predict (timed.c): the collective run this member request belongs to. */
+    void *timed_run;
+    int timed_member;
 };
 
 /* ---- requests (request.c) ---- */
@@ -93,8 +102,11 @@ void sim_req_unpublish(sim_request *req); /* drop the handle only */
 /* Looks up a handle of the calling rank; NULL for MPI_REQUEST_NULL or invalid
  * (*invalid set in the latter case). */
 sim_request *sim_req_lookup(MPI_Request handle, bool *invalid);
-/* Marks complete and wakes the owner. */
+/* Marks complete and wakes the owner (under predict, possibly later: see
+ * sim_timed_defer). */
 void sim_req_complete(sim_request *req);
+/* The same, now, whatever the time model says. */
+void sim_req_complete_now(sim_request *req);
 void sim_req_fail(sim_request *req, int errclass, char *text); /* takes text */
 /* Completes the caller's side of a finished request: status, error report
  * (through sim_error, with the request's call site), release or deactivate.
@@ -149,6 +161,27 @@ bool sim_engine_offer_early(void *recv_request);
 
 /* Describes the probe a blocked rank waits in; false if none. */
 bool sim_engine_probe_of(int rank, int *source, int *tag, sim_comm **comm);
+
+/* ---- collectives: leaving early (coll.c) ---- */
+/* True when member `me` of c may return before the others arrive (a Bcast or
+ * Scatter root, a Reduce or Gather contributor) and has not yet. */
+bool sim_coll_may_leave_early(const sim_coll *c, int me);
+/* Copies its contribution and completes its request. */
+void sim_coll_leave_early(sim_coll *c, int me);
+
+/* ---- simulated time of `ordex predict` (timed.c; see timed.h) ---- */
+/* All are no-ops (or false) unless sim_timed_start turned time on. */
+void sim_timed_call_enter(int self, const char *fname); /* may block until the call's time */
+void sim_timed_call_leave(int self);
+void sim_timed_send_overhead(uint64_t bytes); /* rank context; may block */
+void sim_timed_message_posted(sim_message *m);
+void sim_timed_message_freed(sim_message *m);
+void sim_timed_delivered(const sim_message *m, const sim_request *r);
+bool sim_timed_defer(sim_request *req); /* true: completion postponed */
+void sim_timed_coll_arrive(sim_coll *c, int me, sim_request *req);
+void sim_timed_coll_fired(sim_coll *c);
+void sim_timed_rank_ended(int rank);
+void sim_timed_add_work(double seconds); /* running rank; ordex_compute */
 
 /* ---- time and counters (core.c) ---- */
 double sim_transfer_time(size_t bytes);

@@ -140,6 +140,42 @@ bool sim_events_first(sim_event *out, GRand *rng) {
     }
 }
 
+bool sim_events_first_ready(sim_event *out, sim_event_due_fn due, void *user) {
+    for (GList *l = g_colls.head; l; l = l->next) {
+        sim_coll *c = l->data;
+        sim_event ev = {SIM_EV_COLLECTIVE, sim_comm_world(c->comm, 0), -1, c->seq, c, NULL};
+        double ready;
+        if (due(&ev, &ready, user)) {
+            *out = ev;
+            return true;
+        }
+    }
+    static sim_event buf[PER_DST_MAX];
+    while (g_touched.length) {
+        int dst = GPOINTER_TO_INT(g_queue_peek_head(&g_touched));
+        int n = sim_engine_events(dst, buf, PER_DST_MAX);
+        int best = -1;
+        double best_ready = 0;
+        for (int i = 0; i < n; i++) {
+            double ready;
+            if (!due(&buf[i], &ready, user))
+                continue;
+            if (best < 0 || ready < best_ready ||
+                (ready == best_ready && buf[i].order < buf[best].order)) {
+                best = i;
+                best_ready = ready;
+            }
+        }
+        if (best >= 0) {
+            *out = buf[best];
+            return true;
+        }
+        g_queue_pop_head(&g_touched);
+        g_is_touched[dst] = false;
+    }
+    return false;
+}
+
 void sim_fire(const sim_event *ev) {
     g_change++;
     if (ev->kind == SIM_EV_RESUME) {

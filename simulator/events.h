@@ -33,6 +33,14 @@ void sim_events_all(GArray *out);
  * Returns false when none is enabled. */
 bool sim_events_first(sim_event *out, GRand *rng);
 
+/* The first touched destination's most urgent event that `due` accepts:
+ * collectives first, then, at the first destination with a due event, the
+ * one with the smallest *ready (ties: the earliest sent).  Destinations with
+ * no due event are dropped from the touched set (touch them again when
+ * something there becomes due).  False when nothing is due. */
+typedef bool (*sim_event_due_fn)(const sim_event *ev, double *ready, void *user);
+bool sim_events_first_ready(sim_event *out, sim_event_due_fn due, void *user);
+
 /* True for an event that no other event can disable or be disabled by, now
  * or later: a receive from a named source taking that source's first
  * matching message, a probe of a named source, a complete collective.

@@ -7,6 +7,7 @@
 #include "scheduler/sched.h"
 #include "simulator/engine.h"
 #include "simulator/report.h"
+#include "simulator/timed.h"
 
 /* Objects that MPICH's mpi.h declares and programs may reference. */
 MPI_Fint *MPI_F_STATUS_IGNORE = NULL;
@@ -100,7 +101,7 @@ double PMPI_Wtime(void) {
     sim_call_enter("MPI_Wtime", __builtin_return_address(0), __builtin_frame_address(0));
     int self = sim_self();
     sim_clock_charge_compute(self);
-    double t = sim_proc_of(self)->clock;
+    double t = sim_timed_active() ? sim_timed_now() : sim_proc_of(self)->clock;
     sim_call_leave();
     return t;
 }

@@ -27,11 +27,20 @@
  * Latency does not depend on the path (no per-hop latency).
  *
  * Driving it: start transfers with sim_net_start (or sim_net_start_path) at
- * non-decreasing times; sim_net_next says which transfer completes first if
- * nothing else starts; sim_net_advance moves the clock and returns the
- * transfers completed by then.  Completions that fall before a later
- * start's time are kept and returned by the next sim_net_advance, with their
- * own times.  Times are seconds, sizes bytes, rates bytes per second.
+ * non-decreasing times; sim_net_next_event says when the model's next event
+ * happens and sim_net_next which transfer completes first if nothing else
+ * starts; sim_net_advance moves the clock and returns the transfers
+ * completed by then.  Completions that fall before a later start's time are
+ * kept and returned by the next sim_net_advance, with their own times.
+ * Times are seconds, sizes bytes, rates bytes per second.
+ *
+ * Cost: an event (a transfer starting to stream or finishing) re-rates only
+ * the transfers connected to it through shared links, transitively, in
+ * O((L + F) log L) for the L links and F transfers of that component.
+ * sim_net_start is O(log n) plus the events it passes, as is
+ * sim_net_advance; sim_net_next_event only reads a heap; sim_net_next copies the whole
+ * state and runs ahead to the first completion, so a caller that steps
+ * event by event should use sim_net_next_event.
  *
  * Not thread-safe; a sim_net keeps a pointer to its platform, which must
  * outlive it.
@@ -98,6 +107,12 @@ uint64_t sim_net_start_path(sim_net *net, double time, const int *path, int npat
 /* The transfer that completes first if nothing more starts, and when
  * (the earliest id on a tie).  False when no transfer is in progress. */
 bool sim_net_next(sim_net *net, uint64_t *id, double *time);
+
+/* When the model's next internal event happens if nothing more starts: a transfer ends its latency
+ * and starts streaming, or finishes.  Advancing to that time processes it (completions, if any, are
+ * returned by sim_net_advance).  False when nothing is in progress.  O(log n).
+ * When completions that fell before a later start are waiting to be returned, it is sim_net_now. */
+bool sim_net_next_event(sim_net *net, double *time);
 
 /* Moves the clock to `time` (finite, >= sim_net_now) and appends every transfer
  * completed at or before it to `done` (a GArray of sim_net_completion), in

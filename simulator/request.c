@@ -84,6 +84,12 @@ sim_request *sim_req_lookup(MPI_Request handle, bool *invalid) {
 }
 
 void sim_req_complete(sim_request *req) {
+    if (sim_timed_defer(req))
+        return;
+    sim_req_complete_now(req);
+}
+
+void sim_req_complete_now(sim_request *req) {
     req->complete = true;
     if (req->freed && !req->persistent) { /* MPI_Request_free: nobody will wait */
         sim_req_release(req);

@@ -6,6 +6,7 @@
 #include <glib.h>
 
 #include "simulator/events.h"
+#include "simulator/timed.h"
 
 typedef struct oneshot {
     GRand *rng;
@@ -32,4 +33,17 @@ sched_run_result sg_run_oneshot(uint64_t seed, sg_oneshot_stats *stats) {
     if (o.rng)
         g_rand_free(o.rng);
     return r;
+}
+
+static bool choose_timed(void *user) {
+    sg_oneshot_stats *stats = user;
+    if (!sim_timed_step())
+        return false;
+    stats->events++;
+    return true;
+}
+
+sched_run_result sg_run_timed(sg_oneshot_stats *stats) {
+    stats->events = 0;
+    return sched_run(choose_timed, stats);
 }

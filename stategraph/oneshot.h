@@ -17,4 +17,9 @@ typedef struct sg_oneshot_stats {
 /* Runs the loaded program along one path.  seed 0: deterministic. */
 sched_run_result sg_run_oneshot(uint64_t seed, sg_oneshot_stats *stats);
 
+/* Runs it along the path simulated time selects (`ordex predict`; the
+ * simulator's time model must be on, see simulator/timed.h): events happen
+ * in the order of their simulated times. */
+sched_run_result sg_run_timed(sg_oneshot_stats *stats);
+
 #endif

@@ -6,7 +6,7 @@ top="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$top"
 bin=.cache/bin/ordex
 if [ -x "$bin" ] && [ -z "$(find cli scheduler simulator stategraph checkpoint include third_party \
-        WORKSPACE BUILD .bazelrc -newer "$bin" -print -quit 2>/dev/null)" ]; then
+        tools/calibrate WORKSPACE BUILD .bazelrc -newer "$bin" -print -quit 2>/dev/null)" ]; then
     exit 0
 fi
 log=$(mktemp)

@@ -256,8 +256,8 @@ static void test_bad_options(void) {
         {{"run", "--eager-limit", "lots", "-n", "2", ring}, "--eager-limit lots"},
         {{"run", "--seed", "-3", "-n", "2", ring}, "--seed -3"},
         {{"frobnicate", "-n", "2", ring}, "unknown command 'frobnicate'"},
-        {{"predict", "-n", "2", ring}, "not available"},
-        {{"calibrate", "-o", "x.ini"}, "not available"},
+        {{"predict", "-n", "2", ring}, "missing --platform FILE"},
+        {{"calibrate"}, "missing -o FILE"},
         {{"replay", "/nonexistent/x.trace"}, "cannot read the trace"},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {

@@ -557,6 +557,136 @@ static void test_conservation(void) {
     sim_platform_free(p);
 }
 
+/* Stepping event by event with sim_net_next_event (crossbar, 2us latency,
+ * 1 GB/s).  A: 1 MB 0 -> 1 at 0 streams from 2us.  B: 1 MB 0 -> 2 at 0.5ms
+ * streams from 0.502ms and shares tx0: A has sent 0.5 MB alone and sends
+ * its last 0.5 MB at 0.5 GB/s, ending at 1.502ms, when B has 0.5 MB left;
+ * B alone then ends at 2.002ms. */
+static void test_next_event(void) {
+    sim_platform *p = platform(CROSSBAR);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    sim_net *net = sim_net_new(p);
+    GArray *done = g_array_new(FALSE, FALSE, sizeof(sim_net_completion));
+    double t = -1;
+    CU_ASSERT_FALSE(sim_net_next_event(net, &t));
+    uint64_t a = sim_net_start(net, 0, 0, 1, MB, false);
+    CU_ASSERT_TRUE(sim_net_next_event(net, &t));
+    NEAR(t, 2 * US); /* A's latency ends */
+    CU_ASSERT_EQUAL(sim_net_advance(net, t, done), 0);
+    NEAR(sim_net_rate(net, a), 1 * GBPS);
+    CU_ASSERT_TRUE(sim_net_next_event(net, &t));
+    NEAR(t, 2 * US + 1 * MS); /* A's finish if nothing starts */
+    uint64_t b = sim_net_start(net, 0.5 * MS, 0, 2, MB, false);
+    CU_ASSERT_TRUE(sim_net_next_event(net, &t));
+    NEAR(t, 0.5 * MS + 2 * US); /* now B's latency ends first */
+    CU_ASSERT_EQUAL(sim_net_advance(net, t, done), 0);
+    NEAR(sim_net_rate(net, a), 0.5 * GBPS);
+    NEAR(sim_net_rate(net, b), 0.5 * GBPS);
+    CU_ASSERT_TRUE(sim_net_next_event(net, &t));
+    NEAR(t, 1.502 * MS);
+    CU_ASSERT_EQUAL(sim_net_advance(net, t, done), 1);
+    CU_ASSERT_EQUAL(g_array_index(done, sim_net_completion, 0).id, a);
+    CU_ASSERT_EQUAL(g_array_index(done, sim_net_completion, 0).time, t);
+    NEAR(sim_net_rate(net, b), 1 * GBPS);
+    CU_ASSERT_TRUE(sim_net_next_event(net, &t));
+    NEAR(t, 2.002 * MS);
+    g_array_set_size(done, 0);
+    CU_ASSERT_EQUAL(sim_net_advance(net, t, done), 1);
+    CU_ASSERT_EQUAL(g_array_index(done, sim_net_completion, 0).id, b);
+    CU_ASSERT_FALSE(sim_net_next_event(net, &t));
+    CU_ASSERT_EQUAL(sim_net_pending(net), 0);
+
+    /* A completion that falls before a later start waits to be returned:
+     * the next event is then now, and advancing to it returns the
+     * completion with its own time.  C: 3ms -> 4.002ms; D starts at 10ms. */
+    uint64_t c = sim_net_start(net, 3 * MS, 3, 4, MB, false);
+    uint64_t d = sim_net_start(net, 10 * MS, 5, 6, MB, false);
+    CU_ASSERT_TRUE(sim_net_next_event(net, &t));
+    CU_ASSERT_EQUAL(t, sim_net_now(net));
+    NEAR(t, 10 * MS);
+    g_array_set_size(done, 0);
+    CU_ASSERT_EQUAL(sim_net_advance(net, t, done), 1);
+    CU_ASSERT_EQUAL(g_array_index(done, sim_net_completion, 0).id, c);
+    NEAR(g_array_index(done, sim_net_completion, 0).time, 3 * MS + 2 * US + 1 * MS);
+    CU_ASSERT_TRUE(sim_net_next_event(net, &t));
+    NEAR(t, 10 * MS + 2 * US);
+
+    /* An empty message: its only event is the end of its latency, which
+     * completes it.  E at 10.001ms: after D's latency end, before D's finish. */
+    uint64_t e = sim_net_start(net, 10.001 * MS, 1, 2, 0, false);
+    CU_ASSERT_TRUE(sim_net_next_event(net, &t));
+    NEAR(t, 10 * MS + 2 * US); /* D's latency end is still first */
+    CU_ASSERT_EQUAL(sim_net_advance(net, t, done), 0);
+    CU_ASSERT_TRUE(sim_net_next_event(net, &t));
+    NEAR(t, 10.001 * MS + 2 * US);
+    g_array_set_size(done, 0);
+    CU_ASSERT_EQUAL(sim_net_advance(net, t, done), 1);
+    CU_ASSERT_EQUAL(g_array_index(done, sim_net_completion, 0).id, e);
+    CU_ASSERT_TRUE(sim_net_next_event(net, &t));
+    NEAR(t, 10 * MS + 2 * US + 1 * MS);
+    g_array_set_size(done, 0);
+    CU_ASSERT_EQUAL(sim_net_advance(net, t, done), 1);
+    CU_ASSERT_EQUAL(g_array_index(done, sim_net_completion, 0).id, d);
+    CU_ASSERT_FALSE(sim_net_next_event(net, &t));
+    g_array_free(done, TRUE);
+    sim_net_free(net);
+    sim_platform_free(p);
+
+    /* A transfer over no link streams at its cap: latency 1 s, then 4 bytes
+     * at 2 bytes/s end at 3 s. */
+    net = sim_net_new_links(0, NULL);
+    done = g_array_new(FALSE, FALSE, sizeof(sim_net_completion));
+    uint64_t f = sim_net_start_path(net, 0, NULL, 0, 1.0, 2.0, 4);
+    CU_ASSERT_TRUE(sim_net_next_event(net, &t));
+    NEAR(t, 1.0);
+    CU_ASSERT_EQUAL(sim_net_advance(net, t, done), 0);
+    NEAR(sim_net_rate(net, f), 2.0);
+    CU_ASSERT_TRUE(sim_net_next_event(net, &t));
+    NEAR(t, 3.0);
+    CU_ASSERT_EQUAL(sim_net_advance(net, t, done), 1);
+    CU_ASSERT_FALSE(sim_net_next_event(net, &t));
+    g_array_free(done, TRUE);
+    sim_net_free(net);
+}
+
+/* Events elsewhere leave a link's accounting alone, and it still reads
+ * exactly at any time.  Links 0 and 1 of 1 GB/s: A streams 4e9 bytes over
+ * link 0 from 0 to 4 s; B and C come and go on link 1 meanwhile. */
+static void test_accounting_between_events(void) {
+    const double cap[2] = {1 * GBPS, 1 * GBPS};
+    sim_net *net = sim_net_new_links(2, cap);
+    GArray *done = g_array_new(FALSE, FALSE, sizeof(sim_net_completion));
+    uint64_t a = sim_net_start_path(net, 0, (int[]){0}, 1, 0, INFINITY, 4000 * MB);
+    sim_net_start_path(net, 0.5, (int[]){1}, 1, 0, INFINITY, 1000 * MB); /* 0.5 .. 1.5 */
+    sim_net_link_stats st;
+    CU_ASSERT_EQUAL(sim_net_advance(net, 1.0, done), 0);
+    sim_net_link_stats_get(net, 0, &st);
+    NEAR(st.bytes, 1000.0 * MB);
+    NEAR(st.busy, 1.0);
+    sim_net_link_stats_get(net, 1, &st);
+    NEAR(st.bytes, 500.0 * MB);
+    NEAR(st.busy, 0.5);
+    sim_net_start_path(net, 2.0, (int[]){1}, 1, 0, INFINITY, 500 * MB); /* 2 .. 2.5 */
+    CU_ASSERT_EQUAL(sim_net_advance(net, 3.0, done), 2);
+    sim_net_link_stats_get(net, 0, &st);
+    NEAR(st.bytes, 3000.0 * MB);
+    NEAR(st.busy, 3.0);
+    sim_net_link_stats_get(net, 1, &st);
+    NEAR(st.bytes, 1500.0 * MB);
+    NEAR(st.busy, 1.5);
+    CU_ASSERT_EQUAL(sim_net_busiest_link(net), 0);
+    NEAR(sim_net_rate(net, a), 1 * GBPS);
+    g_array_set_size(done, 0);
+    CU_ASSERT_EQUAL(sim_net_advance(net, 10.0, done), 1);
+    CU_ASSERT_EQUAL(g_array_index(done, sim_net_completion, 0).id, a);
+    NEAR(g_array_index(done, sim_net_completion, 0).time, 4.0);
+    sim_net_link_stats_get(net, 0, &st);
+    NEAR(st.bytes, 4000.0 * MB);
+    NEAR(st.busy, 4.0);
+    g_array_free(done, TRUE);
+    sim_net_free(net);
+}
+
 /* ---------------------------------------------------------------------- */
 /* CPU                                                                     */
 
@@ -701,6 +831,44 @@ static void test_cpu_protocol(void) {
     sim_cpu_free(cpu);
 }
 
+/* Busy time and work done of a node read exactly at any time, while other
+ * nodes' jobs come and go.  Node 1 (1 core): A, 4 s from 0.  Node 0
+ * (1 core): B 1 s and C 1 s from 1 (shared: both end at 3). */
+static void test_cpu_accounting_between_events(void) {
+    sim_cpu *cpu = sim_cpu_new(2, 1, 1.0);
+    GArray *done = g_array_new(FALSE, FALSE, sizeof(sim_cpu_completion));
+    sim_cpu_start(cpu, 0, 1, 4.0);
+    CU_ASSERT_EQUAL(sim_cpu_advance(cpu, 0.5, done), 0);
+    NEAR(sim_cpu_busy(cpu, 1), 0.5);
+    NEAR(sim_cpu_work_done(cpu, 1), 0.5);
+    CU_ASSERT_EQUAL(sim_cpu_busy(cpu, 0), 0);
+    uint64_t b = sim_cpu_start(cpu, 1.0, 0, 1.0);
+    uint64_t c = sim_cpu_start(cpu, 1.0, 0, 1.0);
+    CU_ASSERT_EQUAL(sim_cpu_advance(cpu, 2.0, done), 0);
+    NEAR(sim_cpu_busy(cpu, 0), 1.0);
+    NEAR(sim_cpu_work_done(cpu, 0), 1.0); /* two jobs at 0.5 */
+    NEAR(sim_cpu_busy(cpu, 1), 2.0);
+    NEAR(sim_cpu_work_done(cpu, 1), 2.0);
+    uint64_t id;
+    double t;
+    CU_ASSERT_TRUE(sim_cpu_next(cpu, &id, &t));
+    CU_ASSERT_EQUAL(id, b); /* B and C end together: the lower id */
+    NEAR(t, 3.0);
+    CU_ASSERT_EQUAL(sim_cpu_advance(cpu, 3.5, done), 2);
+    CU_ASSERT_EQUAL(g_array_index(done, sim_cpu_completion, 0).id, b);
+    CU_ASSERT_EQUAL(g_array_index(done, sim_cpu_completion, 1).id, c);
+    NEAR(sim_cpu_busy(cpu, 0), 2.0);
+    NEAR(sim_cpu_work_done(cpu, 0), 2.0);
+    NEAR(sim_cpu_busy(cpu, 1), 3.5);
+    NEAR(sim_cpu_work_done(cpu, 1), 3.5);
+    CU_ASSERT_EQUAL(sim_cpu_advance(cpu, 9.0, done), 1);
+    NEAR(sim_cpu_busy(cpu, 1), 4.0);
+    NEAR(sim_cpu_work_done(cpu, 1), 4.0);
+    CU_ASSERT_EQUAL(sim_cpu_runnable(cpu, 1), 0);
+    g_array_free(done, TRUE);
+    sim_cpu_free(cpu);
+}
+
 /* ---------------------------------------------------------------------- */
 
 typedef struct {
@@ -733,6 +901,8 @@ int main(void) {
         {"link accounting", test_accounting},
         {"next/advance protocol", test_protocol},
         {"bytes are conserved", test_conservation},
+        {"stepping by sim_net_next_event", test_next_event},
+        {"link accounting between events", test_accounting_between_events},
     };
     static const test_entry cpu_tests[] = {
         {"share formula", test_cpu_share},
@@ -740,6 +910,7 @@ int main(void) {
         {"two ranks on one core take twice as long", test_cpu_two_on_one_core},
         {"re-rating as ranks start and end", test_cpu_rerate},
         {"completions before a later start", test_cpu_protocol},
+        {"accounting between events", test_cpu_accounting_between_events},
     };
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 2;

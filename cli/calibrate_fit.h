@@ -1,0 +1,241 @@
+/*
+ * calibrate_fit.h - the pure part of `ordex calibrate`: reading the report of
+ * the benchmark (tools/calibrate/mpibench.c), fitting a piecewise-linear
+ * model of message times to it, and writing the platform file.  No I/O, no
+ * processes: cli/calibrate.c runs the benchmark and writes the file.
+ *
+ * The model: a message of s bytes takes t(s) = latency_k + s / bandwidth_k
+ * one way, with k the size range s falls in (a segment of the platform file,
+ * docs/platform.md).  The data: the one-way time of each measured size, half
+ * a ping-pong round trip.
+ *
+ * Fitting one segment is least squares weighted by 1/t^2, so that the error
+ * minimised is the relative one: a 10 ns miss at 300 ns counts as much as a
+ * 10 us miss at 300 us.  Then:
+ *  - a negative latency is refitted as a line through the origin (latency 0);
+ *  - a slope <= 0, or one that changes the time by less than
+ *    ORDEX_FIT_MIN_SLOPE_SHARE of the segment's mean time over its size range
+ *    (time not growing with size: one size only, equal times, noise on a
+ *    flat stretch), gets a fallback bandwidth: the largest bandwidth of the
+ *    other segments of the fit (so the segment never raises the node-link
+ *    capacity ordex derives from the largest bandwidth), or, when no
+ *    segment has a usable slope, ORDEX_FIT_FALLBACK_BANDWIDTH or more, so
+ *    that the bytes of its largest message cost at most 0.1 % of its time.
+ *    Its latency is then the weighted mean of t - s/bandwidth (at least 0).
+ *    Such a segment is marked `fallback`.
+ *
+ * Breakpoints are chosen by dynamic programming over the sorted sizes: for
+ * every number of segments K from 1 to the maximum, the split into K ranges
+ * of consecutive sizes (each of at least ORDEX_FIT_MIN_POINTS points, no
+ * boundary between two points of the same size) with the least total
+ * squared relative error.  K is then the one minimising
+ *     n ln(max(SSE_K / n, ORDEX_FIT_NOISE_FLOOR^2)) + C K ln n
+ * with C = ORDEX_FIT_SEGMENT_COST, a Bayesian information criterion: a
+ * segment costs its latency and bandwidth, and its breakpoint counts twice
+ * because it is the best of many positions tried.  A segment is thus added
+ * only when it lowers the error by a factor that grows with its cost,
+ * whatever the noise level (with 3 % noise on two exact lines, a cost of 3
+ * found a spurious third segment in 7 % of the cases, 4 in 0.5 %).  The floor stops the criterion
+ * from chasing errors below what any measurement can resolve; on exact data it makes the fewest
+ * exact segments win.
+ *
+ * Degenerate inputs: no points is an error; fewer than ORDEX_FIT_MIN_POINTS
+ * points make one segment; a single distinct size (a lone point, or only
+ * zero-byte messages) has no slope and gets the fallback bandwidth and
+ * latency = the weighted mean of t - s/bandwidth; equal times at every size
+ * give one flat fallback segment (the criterion never pays for more).
+ * Times must be positive and finite.
+ */
+#ifndef ORDEX_CLI_CALIBRATE_FIT_H
+#define ORDEX_CLI_CALIBRATE_FIT_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define ORDEX_FIT_MAX_SEGMENTS 6
+#define ORDEX_FIT_MIN_POINTS 3
+/* Price of a segment in the criterion that picks their number, in units of
+ * ln n (see above). */
+#define ORDEX_FIT_SEGMENT_COST 4.0
+/* A slope that adds less than this share of the mean time across the
+ * segment's sizes is taken as none (1 %). */
+#define ORDEX_FIT_MIN_SLOPE_SHARE 0.01
+/* Relative error below which the choice of K stops caring (0.01 %). */
+#define ORDEX_FIT_NOISE_FLOOR 1e-4
+/* Bandwidth of a segment without a usable slope when no segment has one:
+ * 1 TB/s, beyond any memory copy, so the bytes cost next to nothing. */
+#define ORDEX_FIT_FALLBACK_BANDWIDTH 1e12
+/* "No protocol split" for ordex_fit_piecewise. */
+#define ORDEX_FIT_NO_SPLIT UINT64_MAX
+
+typedef struct ordex_fit_point {
+    uint64_t size; /* bytes */
+    double time;   /* seconds, one way */
+} ordex_fit_point;
+
+typedef struct ordex_fit_segment {
+    uint64_t from;        /* smallest size the segment prices (0 for the first) */
+    uint64_t first, last; /* smallest and largest measured size it was fitted on */
+    int npoints;
+    double latency;   /* seconds, >= 0 */
+    double bandwidth; /* bytes per second, > 0 */
+    bool fallback;    /* the data had no usable slope: bandwidth is the fallback */
+    double max_error; /* largest |model - t| / t over its points */
+    double mean_error;
+} ordex_fit_segment;
+
+typedef struct ordex_fit {
+    ordex_fit_segment seg[ORDEX_FIT_MAX_SEGMENTS];
+    int nseg;
+    int npoints;
+} ordex_fit;
+
+/* Fits at most max_segments (1 to ORDEX_FIT_MAX_SEGMENTS) segments to n
+ * points (any order).  With split != ORDEX_FIT_NO_SPLIT no segment holds both
+ * a point of at most `split` bytes and one of more (the eager limit: the
+ * protocol switch is a jump, not a slope), and the segment after the split
+ * starts at split + 1; the split is ignored when either side has fewer than
+ * ORDEX_FIT_MIN_POINTS points or max_segments is 1.  Other segments start at
+ * their first measured size.  Returns false and sets *problem (g_free) when
+ * there are no points or a time is not positive and finite. */
+bool ordex_fit_piecewise(const ordex_fit_point *pts, int n, int max_segments, uint64_t split,
+                         ordex_fit *out, char **problem);
+
+/* The model's time for `bytes` bytes. */
+double ordex_fit_time(const ordex_fit *f, uint64_t bytes);
+
+/* A CPU overhead o(s) = per_message + s * per_byte fitted to n points (the
+ * same weighted least squares; times below 1 ns weigh as 1 ns).  Both
+ * results are >= 0: a negative slope gives per_byte 0 and the weighted mean
+ * as per_message, a negative intercept a line through the origin.  n == 0
+ * gives 0 and 0. */
+void ordex_fit_overhead(const ordex_fit_point *pts, int n, double *per_message, double *per_byte);
+
+/* ---------------------------------------------------------------------- */
+/* The benchmark's report                                                  */
+/*
+ * What tools/calibrate/mpibench.c prints (rank 0, stdout).  Lines before the
+ * header line are ignored (launcher noise); after it every line must be one
+ * of these, and "end" must come last:
+ *
+ *   ordex-mpibench 1
+ *   library TEXT                                   MPI_Get_library_version
+ *   eager_limit BYTES FIRST_WAITING|none           largest send that did not wait
+ *   pingpong BYTES REPS MIN_S MEDIAN_S             one-way time, min/median of batches
+ *   stream BYTES WINDOW ROUNDS BYTES_PER_S         best streaming bandwidth
+ *   send_overhead BYTES ROUNDS MIN_S MEDIAN_S      time inside MPI_Send (eager)
+ *   recv_overhead BYTES ROUNDS MIN_S MEDIAN_S      time inside MPI_Recv (arrived)
+ *   end
+ */
+
+typedef struct ordex_bench_sample {
+    uint64_t size;
+    long reps;     /* repetitions (ping-pong) or batches (overheads) */
+    double min;    /* seconds: the value fitted */
+    double median; /* seconds: how noisy the machine was */
+} ordex_bench_sample;
+
+typedef struct ordex_bench_stream {
+    uint64_t size;
+    int window;
+    double bandwidth; /* bytes per second */
+} ordex_bench_stream;
+
+typedef struct ordex_bench {
+    char *library;         /* the MPI library's version line */
+    uint64_t eager_limit;  /* largest size whose MPI_Send did not wait */
+    bool eager_found;      /* some size up to the largest measured waited */
+    GArray *pingpong;      /* ordex_bench_sample */
+    GArray *stream;        /* ordex_bench_stream */
+    GArray *send_overhead; /* ordex_bench_sample */
+    GArray *recv_overhead; /* ordex_bench_sample */
+} ordex_bench;
+
+/* Parses a report into *b (cleared first; free with ordex_bench_clear).
+ * Returns false and sets *problem (g_free), a phrase naming the line, when
+ * the text is not a complete report with at least one ping-pong size. */
+bool ordex_bench_parse(const char *text, ordex_bench *b, char **problem);
+void ordex_bench_clear(ordex_bench *b);
+
+/* ---------------------------------------------------------------------- */
+/* The calibrated platform                                                 */
+/*
+ * How the file relates to the measurements.  ordex prices a message between
+ * two ranks of one node (every message of this one-node platform) as
+ *     send_overhead(s) + latency + s / bandwidth + recv_overhead(s)
+ * with latency and bandwidth from the size's segment, and an intra-node
+ * rendezvous message (above eager_limit) pays its latency three times: one
+ * more round trip before the data (docs/platform.md).  The measured one-way
+ * time t(s) contains all of it, so that a simulated ping-pong takes what the
+ * real one took, the file gives
+ *   - send_overhead, recv_overhead: the measured per-message overheads;
+ *   - each segment: the fitted bandwidth and the fitted latency less both
+ *     per-message overheads (at least 0), divided by three above the eager
+ *     limit;
+ *   - send_overhead_per_byte, recv_overhead_per_byte: 0.  The per-byte
+ *     overheads measured on eager messages are the copies into and out of
+ *     shared memory, which are the transfer itself (already in the
+ *     segments' bandwidth), and ordex would charge them at every size,
+ *     while large messages are not copied twice.  Their measured values go
+ *     into a comment;
+ *   - rendezvous_handshake: the jump at the eager limit, for the record
+ *     (ordex uses it only between nodes).
+ */
+
+/* How many times an intra-node rendezvous message pays its latency in
+ * ordex's network model (simulator/netmodel.c). */
+#define ORDEX_CALIB_RENDEZVOUS_LATENCIES 3.0
+
+typedef struct ordex_calibration {
+    /* Where and how (strings owned by the caller; any may be NULL). */
+    const char *host;
+    const char *date;
+    const char *command;
+    const char *library;
+    int cores; /* online CPUs of the machine */
+
+    ordex_fit fit;  /* per size range, the one-way time as measured */
+    ordex_fit flat; /* one segment over all sizes, for the record */
+    bool eager_found;
+    uint64_t eager_limit;
+    int rendezvous_segment; /* first segment above the eager limit, or -1 */
+    double handshake;       /* the jump between the fitted lines at the eager limit (>= 0) */
+    /* Measured overheads (the per-byte ones are not written, see above). */
+    double send_overhead, send_overhead_per_byte;
+    double recv_overhead, recv_overhead_per_byte;
+    ordex_bench_stream best_stream; /* size 0: none measured */
+    int noisy; /* ping-pong sizes whose median batch was over 25 % slower than the fastest */
+    const GArray *pingpong; /* the samples fitted (ordex_bench_sample), for the file */
+} ordex_calibration;
+
+/* Fits everything in a parsed report.  The strings of *c are left for the
+ * caller to fill; c->pingpong points into b.  Returns false with *problem
+ * set when the ping-pong times cannot be fitted. */
+bool ordex_calibrate_derive(const ordex_bench *b, ordex_calibration *c, char **problem);
+
+/* The latency the platform file gives segment k (see above), and whether
+ * the overheads exceeded the fitted latency (the file then overprices that
+ * segment's messages by the difference). */
+double ordex_calibration_file_latency(const ordex_calibration *c, int k, bool *clamped);
+
+/* The platform file (newly allocated): a commented header, [cluster] with
+ * one node of c->cores cores, [network] with the segments, the flat fit as
+ * latency/bandwidth, eager_limit, rendezvous_handshake and the overheads,
+ * and the measured times as comments at the end. */
+char *ordex_calibration_platform_text(const ordex_calibration *c);
+
+/* The fit as a table for the terminal (newly allocated). */
+char *ordex_calibration_table(const ordex_calibration *c);
+
+/* Checks that `text` loads as a platform (sim_platform_load_data) with the
+ * values above; false with *problem set otherwise. */
+bool ordex_calibration_check(const ordex_calibration *c, const char *text, char **problem);
+
+/* Human-readable quantities, as the platform file spells them ("335.2ns",
+ * "5.83GBps", "8KiB"); newly allocated. */
+char *ordex_fmt_time(double seconds);
+char *ordex_fmt_bandwidth(double bytes_per_second);
+char *ordex_fmt_size(uint64_t bytes);
+
+#endif

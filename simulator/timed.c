@@ -1,0 +1,915 @@
+/*
+ * timed.c - the discrete-event simulation behind `ordex predict` (see
+ * timed.h for the model).
+ *
+ * The run loop calls sim_timed_step whenever no rank can run.  Ranks run
+ * only at the current time, so every job and transfer they start starts at
+ * the global clock, which is what the models require (non-decreasing start
+ * times).  A step either fires one engine event that is due now (an
+ * arrived eager message, a rendezvous message whose receive is posted, a
+ * collective every member has called) or moves the clock to the next model
+ * event (a computation or a transfer that ends) and acts on it.
+ */
+#define _GNU_SOURCE
+#include "simulator/timed.h"
+
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "scheduler/sched.h"
+#include "simulator/collalgo.h"
+#include "simulator/engine.h"
+#include "simulator/events.h"
+
+/* What a CPU job is for. */
+typedef enum job_kind {
+    JOB_GATE, /* the computation before an MPI call, or a send overhead */
+    JOB_END,  /* the computation after the last MPI call */
+} job_kind;
+
+typedef struct trank {
+    int node;
+    /* CPU time of the rank's thread when it last left MPI. */
+    double cpu_mark;
+    /* Work to charge at the next gate: receive overheads (comm) and
+     * ordex_compute seconds (compute). */
+    double pending_compute, pending_comm;
+    bool waiting_cpu; /* blocked until its job ends */
+    uint64_t job;
+    double call_start;    /* when its current MPI call started (after the gate) */
+    double call_overhead; /* CPU overhead inside the current call */
+    bool gated;           /* the current call took simulated time */
+    const char *call;     /* its name (static) */
+    double xfer_start;    /* start of the data movement that completed its last wait */
+    bool xfer_seen;       /* xfer_start belongs to the current call */
+    sim_timed_rank st;
+} trank;
+
+typedef enum xfer_kind {
+    XFER_EAGER, /* a message sent eagerly: hidden until it arrives */
+    XFER_RDV,   /* a matched rendezvous message: completions wait for it */
+    XFER_COLL,  /* a step of a collective's algorithm */
+} xfer_kind;
+
+typedef struct crun crun;
+
+typedef struct xfer {
+    xfer_kind kind;
+    sim_message *m;      /* XFER_EAGER, until freed */
+    GPtrArray *deferred; /* XFER_RDV: requests completing with it */
+    crun *run;           /* XFER_COLL */
+    int msrc, mdst;      /* XFER_COLL: the members at the ends */
+    int src, dst;        /* world ranks */
+    uint64_t bytes;
+    double start;
+} xfer;
+
+/* A collective in flight: its schedule run and what its members wait for. */
+struct crun {
+    sim_ca_schedule *sched;
+    sim_ca_run *run;
+    sim_coll *c; /* NULL once the engine fired it */
+    sim_coll_kind kind;
+    int p;
+    int *world;             /* [p] world rank of each member */
+    sim_request **deferred; /* [p] completion postponed until the member is done */
+    bool *done;             /* [p] */
+    uint64_t **send_bytes;  /* [p][p] or NULL: exact sizes of v collectives */
+    double last_arrival;
+    int remaining;
+};
+
+static struct {
+    bool active;
+    bool record;
+    const sim_platform *platform;
+    sim_net *net;
+    sim_cpu *cpu;
+    double now;
+    int nranks;
+    trank *ranks;
+    GHashTable *jobs;  /* job id -> (rank << 1 | kind) + 1 */
+    GHashTable *xfers; /* transfer id -> xfer * */
+    xfer *defer_into;  /* while firing a rendezvous delivery */
+    GArray *cpu_done, *net_done;
+    GArray *spans, *messages;
+    double clock_cost; /* CPU time one clock reading takes (subtracted) */
+    bool ignore_measured;
+    GHashTable *local_calls;
+    GPtrArray *runs; /* live crun * */
+} T;
+
+static void span_add(int rank, double start, double end, const char *name) {
+    if (!T.record || end <= start)
+        return;
+    sim_timed_span s = {rank, start, end, name};
+    g_array_append_val(T.spans, s);
+}
+
+static void message_add(int src, int dst, double sent, double arrived, uint64_t bytes) {
+    if (!T.record)
+        return;
+    sim_timed_message m = {src, dst, sent, arrived, bytes};
+    g_array_append_val(T.messages, m);
+}
+
+static double thread_cpu(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The smallest gap between two clock readings: what measuring costs. */
+static double measure_clock_cost(void) {
+    double best = INFINITY;
+    for (int i = 0; i < 64; i++) {
+        double a = thread_cpu(), b = thread_cpu();
+        if (b - a < best)
+            best = b - a;
+    }
+    return isfinite(best) ? best : 0;
+}
+
+/* CPU seconds the running rank computed since it last left MPI. */
+static double take_compute(trank *t) {
+    double now = thread_cpu();
+    double w = now - t->cpu_mark - T.clock_cost;
+    bool started = t->cpu_mark >= 0 && !T.ignore_measured;
+    t->cpu_mark = now;
+    /* Before its first MPI call a rank's CPU time cannot be told apart from
+     * the ranks that ran before it on this thread: it counts as nothing. */
+    return started && w > 0 ? w : 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* CPU jobs                                                                */
+
+static void job_register(uint64_t id, int rank, job_kind kind) {
+    g_hash_table_insert(T.jobs, GSIZE_TO_POINTER((gsize)id),
+                        GSIZE_TO_POINTER((gsize)(((gsize)rank << 1 | kind) + 1)));
+}
+
+/* Runs `work` CPU seconds for the running rank self, starting now; returns
+ * when they are done in simulated time (the rank blocks meanwhile). */
+static void run_cpu(int self, double work) {
+    trank *t = &T.ranks[self];
+    if (work <= 0)
+        return;
+    uint64_t id = sim_cpu_start(T.cpu, T.now, t->node, work);
+    if (!id)
+        return; /* a broken contract: go on without simulated time */
+    job_register(id, self, JOB_GATE);
+    t->job = id;
+    t->waiting_cpu = true;
+    while (t->waiting_cpu)
+        sched_block();
+}
+
+/* Calls that only read or build local objects: their time joins the next
+ * computation instead of being a point in simulated time of their own.  */
+static const char *const local_calls[] = {
+    "MPI_Comm_rank",
+    "MPI_Comm_size",
+    "MPI_Get_count",
+    "MPI_Get_elements",
+    "MPI_Get_elements_x",
+    "MPI_Type_size",
+    "MPI_Type_size_x",
+    "MPI_Type_contiguous",
+    "MPI_Type_vector",
+    "MPI_Type_hvector",
+    "MPI_Type_indexed",
+    "MPI_Type_hindexed",
+    "MPI_Type_create_struct",
+    "MPI_Type_create_subarray",
+    "MPI_Type_create_resized",
+    "MPI_Type_commit",
+    "MPI_Type_free",
+    "MPI_Type_get_extent",
+    "MPI_Type_dup",
+    "MPI_Op_create",
+    "MPI_Op_free",
+    "MPI_Comm_group",
+    "MPI_Group_size",
+    "MPI_Group_rank",
+    "MPI_Group_incl",
+    "MPI_Group_excl",
+    "MPI_Group_free",
+    "MPI_Group_translate_ranks",
+    "MPI_Get_processor_name",
+    "MPI_Initialized",
+    "MPI_Finalized",
+    "MPI_Error_string",
+    "MPI_Error_class",
+    "MPI_Query_thread",
+    "MPI_Is_thread_main",
+    "MPI_Get_address",
+    "MPI_Pack",
+    "MPI_Unpack",
+    "MPI_Pack_size",
+    "MPI_Cart_coords",
+    "MPI_Cart_rank",
+    "MPI_Cart_shift",
+    "MPI_Cart_get",
+    "MPI_Cartdim_get",
+    "MPI_Dims_create",
+    "MPI_Topo_test",
+    "MPI_Comm_compare",
+    "MPI_Comm_set_errhandler",
+    "MPI_Comm_get_errhandler",
+    "MPI_Comm_set_name",
+    "MPI_Comm_get_name",
+    "ordex_observe",
+};
+
+static bool is_local_call(const char *fname) {
+    gpointer v = g_hash_table_lookup(T.local_calls, fname);
+    if (v)
+        return GPOINTER_TO_INT(v) == 2;
+    bool local = false;
+    for (size_t i = 0; i < G_N_ELEMENTS(local_calls) && !local; i++)
+        local = strcmp(fname, local_calls[i]) == 0;
+    /* Keyed by the name's address: every call of one function passes the
+     * same string literal. */
+    g_hash_table_insert(T.local_calls, (gpointer)fname, GINT_TO_POINTER(local ? 2 : 1));
+    return local;
+}
+
+void sim_timed_call_enter(int self, const char *fname) {
+    if (!T.active)
+        return;
+    trank *t = &T.ranks[self];
+    double w = take_compute(t);
+    if (is_local_call(fname)) {
+        t->pending_compute += w;
+        t->gated = false;
+        return;
+    }
+    double c = w + t->pending_compute, o = t->pending_comm;
+    t->pending_compute = t->pending_comm = 0;
+    double start = T.now;
+    run_cpu(self, c + o);
+    double d = T.now - start;
+    if (d > 0) {
+        double comm = c + o > 0 ? d * o / (c + o) : 0;
+        t->st.compute += d - comm;
+        t->st.comm += comm;
+        span_add(self, start, T.now, "compute");
+    }
+    t->gated = true;
+    t->call = fname;
+    t->call_start = T.now;
+    t->call_overhead = 0;
+    t->xfer_seen = false;
+    t->st.calls++;
+    sim_proc_of(self)->clock = T.now;
+}
+
+void sim_timed_call_leave(int self) {
+    trank *t = &T.ranks[self];
+    if (t->gated) {
+        double in_call = T.now - t->call_start;
+        double waiting = fmax(0, in_call - t->call_overhead);
+        double moving = 0;
+        if (t->xfer_seen)
+            moving = fmin(waiting, fmax(0, T.now - fmax(t->call_start, t->xfer_start)));
+        t->st.comm += t->call_overhead + moving;
+        t->st.blocked += waiting - moving;
+        span_add(self, t->call_start, T.now, t->call);
+        t->gated = false;
+    }
+    /* Measured from here: what the rank computes until its next call. */
+    t->cpu_mark = thread_cpu();
+}
+
+void sim_timed_send_overhead(uint64_t bytes) {
+    if (!T.active)
+        return;
+    int self = sched_current();
+    if (self < 0)
+        return;
+    trank *t = &T.ranks[self];
+    double start = T.now;
+    run_cpu(self, sim_platform_send_overhead(T.platform, bytes));
+    t->call_overhead += T.now - start;
+}
+
+void sim_timed_add_work(double seconds) {
+    int self = sched_current();
+    if (!T.active || self < 0 || !(seconds > 0))
+        return;
+    T.ranks[self].pending_compute += seconds;
+}
+
+void sim_timed_rank_ended(int rank) {
+    if (!T.active)
+        return;
+    trank *t = &T.ranks[rank];
+    /* Scheduler context, but the same thread: the CPU clock still counts the
+     * rank's last computation. */
+    double w = take_compute(t) + t->pending_compute + t->pending_comm;
+    t->pending_compute = t->pending_comm = 0;
+    uint64_t id = w > 0 ? sim_cpu_start(T.cpu, T.now, t->node, w) : 0;
+    if (id) {
+        job_register(id, rank, JOB_END);
+        t->call_start = T.now; /* where the final computation starts */
+    } else {
+        t->st.end = T.now;
+    }
+}
+
+/* ---------------------------------------------------------------------- */
+/* Point-to-point messages                                                 */
+
+static xfer *xfer_new(uint64_t id, xfer_kind kind, int src, int dst, uint64_t bytes) {
+    xfer *x = g_new0(xfer, 1);
+    x->kind = kind;
+    x->src = src;
+    x->dst = dst;
+    x->bytes = bytes;
+    x->start = T.now;
+    g_hash_table_insert(T.xfers, GSIZE_TO_POINTER((gsize)id), x);
+    return x;
+}
+
+static void xfer_free(gpointer p) {
+    xfer *x = p;
+    if (x->deferred)
+        g_ptr_array_free(x->deferred, TRUE);
+    g_free(x);
+}
+
+void sim_timed_message_posted(sim_message *m) {
+    if (!T.active)
+        return;
+    m->sent_at = T.now;
+    trank *s = &T.ranks[m->src];
+    s->st.messages_sent++;
+    s->st.bytes_sent += m->bytes;
+    if (m->sreq) {
+        /* Rendezvous: the request to send is there at once; the data moves
+         * once a receive matches (see fire_due). */
+        m->ready_at = T.now;
+        return;
+    }
+    uint64_t id =
+        sim_net_start(T.net, T.now, T.ranks[m->src].node, T.ranks[m->dst].node, m->bytes, false);
+    if (!id)
+        return; /* cannot happen with a valid platform; the message is then instant */
+    xfer *x = xfer_new(id, XFER_EAGER, m->src, m->dst, m->bytes);
+    x->m = m;
+    m->xfer = id;
+    m->hidden = true;
+}
+
+void sim_timed_message_freed(sim_message *m) {
+    if (!T.active)
+        return;
+    xfer *x = g_hash_table_lookup(T.xfers, GSIZE_TO_POINTER((gsize)m->xfer));
+    if (x && x->m == m)
+        x->m = NULL; /* cancelled in transit: the bytes still cross the network */
+}
+
+void sim_timed_delivered(const sim_message *m, const sim_request *r) {
+    if (!T.active)
+        return;
+    trank *t = &T.ranks[r->owner];
+    t->pending_comm += sim_platform_recv_overhead(T.platform, m->bytes);
+    if (!m->sreq) { /* eager: it arrived when it became visible */
+        t->xfer_start = m->sent_at;
+        t->xfer_seen = true;
+        message_add(m->src, m->dst, m->sent_at, m->ready_at, m->bytes);
+    }
+}
+
+bool sim_timed_defer(sim_request *req) {
+    if (!T.active)
+        return false;
+    if (T.defer_into) {
+        g_ptr_array_add(T.defer_into->deferred, req);
+        return true;
+    }
+    crun *run = req->timed_run;
+    if (req->kind != SIM_REQ_COLL || !run)
+        return false;
+    int me = req->timed_member;
+    if (run->done[me]) {
+        trank *t = &T.ranks[req->owner];
+        t->xfer_start = run->last_arrival;
+        t->xfer_seen = true;
+        req->timed_run = NULL;
+        return false;
+    }
+    run->deferred[me] = req;
+    return true;
+}
+
+/* The transfer of a matched rendezvous message finished: both sides complete. */
+static void rendezvous_done(xfer *x) {
+    message_add(x->src, x->dst, x->start, T.now, x->bytes);
+    for (guint i = 0; i < x->deferred->len; i++) {
+        sim_request *req = g_ptr_array_index(x->deferred, i);
+        trank *t = &T.ranks[req->owner];
+        t->xfer_start = x->start;
+        t->xfer_seen = true;
+        sim_req_complete_now(req);
+    }
+    sim_events_changed();
+}
+
+/* ---------------------------------------------------------------------- */
+/* Collectives                                                             */
+
+static uint64_t type_bytes(int count, MPI_Datatype type) {
+    if (count <= 0 || type == MPI_DATATYPE_NULL)
+        return 0;
+    const sim_datatype *dt = sim_dt_get(type);
+    return dt ? (uint64_t)sim_dt_size(dt) * (uint64_t)count : 0;
+}
+
+static uint64_t coll_start(void *user, int src, int dst, uint64_t bytes, double time) {
+    crun *r = user;
+    if (r->send_bytes && r->send_bytes[src])
+        bytes = r->send_bytes[src][dst];
+    int ws = r->world[src], wd = r->world[dst];
+    uint64_t id = sim_net_start(T.net, time, T.ranks[ws].node, T.ranks[wd].node, bytes,
+                                sim_platform_is_rendezvous(T.platform, bytes));
+    if (!id)
+        return 0;
+    xfer *x = xfer_new(id, XFER_COLL, ws, wd, bytes);
+    x->run = r;
+    x->msrc = src;
+    x->mdst = dst;
+    T.ranks[ws].st.messages_sent++;
+    T.ranks[ws].st.bytes_sent += bytes;
+    return id;
+}
+
+/* Exact bytes member me sends to each member, for the v collectives. */
+static uint64_t *v_sizes(const sim_coll *c, int me) {
+    const sim_coll_args *x = &c->args[me];
+    int p = c->comm->size;
+    uint64_t *row = g_new0(uint64_t, p);
+    switch (c->kind) {
+    case SIM_COLL_GATHERV:
+        if (me != x->root)
+            row[x->root] = type_bytes(x->sendcount, x->sendtype);
+        break;
+    case SIM_COLL_SCATTERV:
+        if (me == x->root && x->sendcounts)
+            for (int j = 0; j < p; j++)
+                row[j] = type_bytes(x->sendcounts[j], x->sendtype);
+        break;
+    case SIM_COLL_ALLTOALLV:
+        for (int j = 0; x->sendcounts && j < p; j++)
+            row[j] = type_bytes(x->sendcounts[j], x->sendtype);
+        break;
+    case SIM_COLL_ALLTOALLW:
+        for (int j = 0; x->sendcounts && x->sendtypes && j < p; j++)
+            row[j] = type_bytes(x->sendcounts[j], x->sendtypes[j]);
+        break;
+    default:
+        break;
+    }
+    return row;
+}
+
+/* The algorithm and sizes of collective c, from what member me passed (the
+ * first to arrive: every member's arguments must agree on the sizes). */
+static bool coll_args(const sim_coll *c, int me, sim_ca_args *a, GArray *block) {
+    const sim_coll_args *x = &c->args[me];
+    int p = c->comm->size;
+    bool root = me == x->root;
+    memset(a, 0, sizeof *a);
+    a->p = p;
+    a->root = x->root;
+    switch (c->kind) {
+    case SIM_COLL_BARRIER:
+        a->kind = SIM_CA_BARRIER;
+        return true;
+    case SIM_COLL_BCAST:
+        a->kind = SIM_CA_BCAST;
+        a->bytes = type_bytes(x->sendcount, x->sendtype);
+        return true;
+    case SIM_COLL_REDUCE:
+        a->kind = SIM_CA_REDUCE;
+        a->bytes = type_bytes(x->sendcount, x->sendtype);
+        return true;
+    case SIM_COLL_ALLREDUCE:
+        a->kind = SIM_CA_ALLREDUCE;
+        a->bytes = type_bytes(x->sendcount, x->sendtype);
+        return true;
+    case SIM_COLL_SCAN:
+    case SIM_COLL_EXSCAN:
+        a->kind = c->kind == SIM_COLL_SCAN ? SIM_CA_SCAN : SIM_CA_EXSCAN;
+        a->bytes = type_bytes(x->sendcount, x->sendtype);
+        return true;
+    case SIM_COLL_GATHER:
+        a->kind = SIM_CA_GATHER;
+        a->bytes =
+            root ? type_bytes(x->recvcount, x->recvtype) : type_bytes(x->sendcount, x->sendtype);
+        return true;
+    case SIM_COLL_SCATTER:
+        a->kind = SIM_CA_SCATTER;
+        a->bytes =
+            root ? type_bytes(x->sendcount, x->sendtype) : type_bytes(x->recvcount, x->recvtype);
+        return true;
+    case SIM_COLL_ALLGATHER:
+        a->kind = SIM_CA_ALLGATHER;
+        a->bytes = x->sendbuf == MPI_IN_PLACE ? type_bytes(x->recvcount, x->recvtype)
+                                              : type_bytes(x->sendcount, x->sendtype);
+        return true;
+    case SIM_COLL_ALLTOALL:
+        a->kind = SIM_CA_ALLTOALL;
+        a->bytes = x->sendbuf == MPI_IN_PLACE ? type_bytes(x->recvcount, x->recvtype)
+                                              : type_bytes(x->sendcount, x->sendtype);
+        return true;
+    case SIM_COLL_GATHERV:
+    case SIM_COLL_SCATTERV:
+    case SIM_COLL_ALLTOALLV:
+    case SIM_COLL_ALLTOALLW: {
+        /* Each transfer takes its size from its sender's own arguments
+         * (coll_start); the schedule holds what the first member to arrive
+         * knows (exact at the root of gatherv and scatterv, its own row and
+         * column of alltoallv), which decides eager or rendezvous and which
+         * empty blocks are skipped. */
+        a->kind = c->kind == SIM_COLL_GATHERV    ? SIM_CA_GATHERV
+                  : c->kind == SIM_COLL_SCATTERV ? SIM_CA_SCATTERV
+                                                 : SIM_CA_ALLTOALLV;
+        uint64_t *mine = v_sizes(c, me);
+        if (a->kind == SIM_CA_ALLTOALLV) {
+            g_array_set_size(block, (guint)p * (guint)p);
+            uint64_t *m = (uint64_t *)block->data;
+            for (int i = 0; i < p; i++)
+                for (int j = 0; j < p; j++) {
+                    uint64_t v = mine[j];
+                    if (j == me && x->recvcounts)
+                        v = c->kind == SIM_COLL_ALLTOALLW
+                                ? (x->recvtypes ? type_bytes(x->recvcounts[i], x->recvtypes[i]) : 0)
+                                : type_bytes(x->recvcounts[i], x->recvtype);
+                    m[(size_t)i * (size_t)p + (size_t)j] = v;
+                }
+            a->matrix = m;
+        } else {
+            g_array_set_size(block, (guint)p);
+            uint64_t *b = (uint64_t *)block->data;
+            uint64_t own = root                          ? 0
+                           : c->kind == SIM_COLL_GATHERV ? type_bytes(x->sendcount, x->sendtype)
+                                                         : type_bytes(x->recvcount, x->recvtype);
+            for (int i = 0; i < p; i++) {
+                if (!root)
+                    b[i] = own;
+                else if (c->kind == SIM_COLL_GATHERV)
+                    b[i] = x->recvcounts ? type_bytes(x->recvcounts[i], x->recvtype) : 0;
+                else
+                    b[i] = mine[i];
+            }
+            a->block = b;
+        }
+        g_free(mine);
+        return true;
+    }
+    case SIM_COLL_ALLGATHERV:
+    case SIM_COLL_REDUCE_SCATTER:
+    case SIM_COLL_REDUCE_SCATTER_BLOCK: {
+        a->kind = c->kind == SIM_COLL_ALLGATHERV ? SIM_CA_ALLGATHERV : SIM_CA_REDUCE_SCATTER;
+        MPI_Datatype type = c->kind == SIM_COLL_ALLGATHERV ? x->recvtype : x->sendtype;
+        g_array_set_size(block, (guint)p);
+        for (int i = 0; i < p; i++) {
+            int n = c->kind == SIM_COLL_REDUCE_SCATTER_BLOCK ? x->recvcount
+                    : x->recvcounts                          ? x->recvcounts[i]
+                                                             : 0;
+            g_array_index(block, uint64_t, i) = type_bytes(n, type);
+        }
+        a->block = (const uint64_t *)block->data;
+        return true;
+    }
+    default:
+        /* Communicator constructors: MPICH agrees on a context id with an
+         * allreduce of a small mask, and Comm_split gathers (color, key). */
+        a->kind = c->kind == SIM_COLL_COMM_SPLIT || c->kind == SIM_COLL_COMM_SPLIT_TYPE
+                      ? SIM_CA_ALLGATHER
+                      : SIM_CA_ALLREDUCE;
+        a->bytes = 8;
+        return true;
+    }
+}
+
+static void crun_free(crun *r) {
+    g_ptr_array_remove_fast(T.runs, r);
+    sim_ca_run_free(r->run);
+    sim_ca_free(r->sched);
+    if (r->send_bytes)
+        for (int i = 0; i < r->p; i++)
+            g_free(r->send_bytes[i]);
+    g_free(r->send_bytes);
+    g_free(r->world);
+    g_free(r->deferred);
+    g_free(r->done);
+    g_free(r);
+}
+
+/* Acts on member me of run r having finished its part, if it has. */
+static void member_check(crun *r, int me) {
+    double t;
+    if (r->done[me] || !sim_ca_run_member_done(r->run, me, &t))
+        return;
+    r->done[me] = true;
+    r->remaining--;
+    if (r->deferred[me]) {
+        sim_request *req = r->deferred[me];
+        r->deferred[me] = NULL;
+        req->timed_run = NULL;
+        trank *tr = &T.ranks[req->owner];
+        tr->xfer_start = r->last_arrival;
+        tr->xfer_seen = true;
+        sim_req_complete_now(req);
+        sim_events_changed();
+    } else if (r->c && sim_coll_may_leave_early(r->c, me)) {
+        /* Its part is over before everyone has called: MPI lets a member
+         * that only gives data go (the defer hook sees it done). */
+        sim_coll_leave_early(r->c, me);
+        sim_events_changed();
+    }
+}
+
+static void crun_maybe_free(crun *r) {
+    if (r->remaining == 0 && !r->c)
+        crun_free(r);
+}
+
+void sim_timed_coll_arrive(sim_coll *c, int me, sim_request *req) {
+    if (!T.active)
+        return;
+    crun *r = c->timed;
+    if (!r) {
+        sim_ca_args a;
+        GArray *block = g_array_new(FALSE, TRUE, sizeof(uint64_t));
+        GError *err = NULL;
+        sim_ca_schedule *s = coll_args(c, me, &a, block) ? sim_ca_build(&a, &err) : NULL;
+        g_array_free(block, TRUE);
+        if (!s) { /* arguments the engine will reject: no time for them */
+            g_clear_error(&err);
+            return;
+        }
+        r = g_new0(crun, 1);
+        r->sched = s;
+        r->c = c;
+        r->kind = c->kind;
+        r->p = c->comm->size;
+        r->remaining = r->p;
+        r->world = g_new(int, r->p);
+        for (int i = 0; i < r->p; i++)
+            r->world[i] = sim_comm_world(c->comm, i);
+        r->deferred = g_new0(sim_request *, r->p);
+        r->done = g_new0(bool, r->p);
+        if (c->kind == SIM_COLL_GATHERV || c->kind == SIM_COLL_SCATTERV ||
+            c->kind == SIM_COLL_ALLTOALLV || c->kind == SIM_COLL_ALLTOALLW)
+            r->send_bytes = g_new0(uint64_t *, r->p);
+        r->run = sim_ca_run_new(s, T.platform->eager_limit, coll_start, r);
+        c->timed = r;
+        g_ptr_array_add(T.runs, r);
+    }
+    if (r->send_bytes)
+        r->send_bytes[me] = v_sizes(c, me);
+    if (req && !req->complete) {
+        req->timed_run = r;
+        req->timed_member = me;
+    }
+    r->last_arrival = T.now;
+    sim_ca_run_arrive(r->run, me, T.now);
+    member_check(r, me);
+}
+
+void sim_timed_coll_fired(sim_coll *c) {
+    crun *r = c->timed;
+    if (!T.active || !r)
+        return;
+    r->c = NULL;
+    c->timed = NULL;
+    /* Completions of members not done yet are deferred by sim_timed_defer;
+     * the run is freed once they are all done (fire_due, transfer_done). */
+}
+
+/* ---------------------------------------------------------------------- */
+/* The event loop                                                          */
+
+/* An engine event that may fire now: a visible message (an eager one that
+ * arrived, any rendezvous one), or a collective. */
+static bool event_due(const sim_event *ev, double *ready, void *user) {
+    (void)user;
+    if (ev->kind == SIM_EV_COLLECTIVE) {
+        *ready = T.now;
+        return true;
+    }
+    if (ev->kind != SIM_EV_DELIVER && ev->kind != SIM_EV_PROBE)
+        return false;
+    const sim_message *m = ev->a;
+    if (m->hidden)
+        return false;
+    *ready = m->ready_at;
+    return true;
+}
+
+static void fire_due(const sim_event *ev) {
+    if (ev->kind == SIM_EV_COLLECTIVE) {
+        crun *r = ((sim_coll *)ev->a)->timed;
+        sim_fire(ev); /* completes the members done, defers the others */
+        if (r)
+            crun_maybe_free(r);
+        return;
+    }
+    const sim_message *m = ev->kind == SIM_EV_DELIVER ? ev->a : NULL;
+    if (!m || !m->sreq) {
+        sim_fire(ev);
+        return;
+    }
+    /* A rendezvous message meets its receive: the data moves now, and both
+     * requests complete when it has arrived. */
+    uint64_t id =
+        sim_net_start(T.net, T.now, T.ranks[m->src].node, T.ranks[m->dst].node, m->bytes, true);
+    if (!id) {
+        sim_fire(ev);
+        return;
+    }
+    xfer *x = xfer_new(id, XFER_RDV, m->src, m->dst, m->bytes);
+    x->deferred = g_ptr_array_new();
+    T.defer_into = x;
+    sim_fire(ev);
+    T.defer_into = NULL;
+}
+
+static void transfer_done(uint64_t id) {
+    xfer *x = g_hash_table_lookup(T.xfers, GSIZE_TO_POINTER((gsize)id));
+    if (!x)
+        return;
+    switch (x->kind) {
+    case XFER_EAGER:
+        if (x->m) {
+            x->m->hidden = false;
+            x->m->ready_at = T.now;
+            x->m->xfer = 0;
+            sim_events_touch(x->m->dst);
+        }
+        break;
+    case XFER_RDV:
+        rendezvous_done(x);
+        break;
+    case XFER_COLL: {
+        crun *r = x->run;
+        message_add(x->src, x->dst, x->start, T.now, x->bytes);
+        sim_ca_run_transfer_done(r->run, id, T.now);
+        /* Only the two ends of a step can have finished with it. */
+        member_check(r, x->msrc);
+        member_check(r, x->mdst);
+        crun_maybe_free(r);
+        break;
+    }
+    }
+    g_hash_table_remove(T.xfers, GSIZE_TO_POINTER((gsize)id));
+}
+
+static void job_done(uint64_t id) {
+    gpointer v = g_hash_table_lookup(T.jobs, GSIZE_TO_POINTER((gsize)id));
+    if (!v)
+        return;
+    g_hash_table_remove(T.jobs, GSIZE_TO_POINTER((gsize)id));
+    gsize code = GPOINTER_TO_SIZE(v) - 1;
+    int rank = (int)(code >> 1);
+    trank *t = &T.ranks[rank];
+    if ((code & 1) == JOB_END) {
+        double d = T.now - t->call_start;
+        t->st.compute += d;
+        span_add(rank, t->call_start, T.now, "compute");
+        t->st.end = T.now;
+        return;
+    }
+    t->waiting_cpu = false;
+    sched_wake(rank);
+}
+
+bool sim_timed_step(void) {
+    if (sim_events_wake_pollers())
+        return true;
+    sim_event ev;
+    if (sim_events_first_ready(&ev, event_due, NULL)) {
+        fire_due(&ev);
+        return true;
+    }
+    double tc = INFINITY, tn = INFINITY;
+    uint64_t id;
+    bool hc = sim_cpu_next(T.cpu, &id, &tc);
+    bool hn = sim_net_next_event(T.net, &tn); /* no look-ahead: event by event */
+    if (!hc && !hn)
+        return false;
+    double t = fmin(tc, tn);
+    if (t < T.now)
+        t = T.now;
+    T.now = t;
+    g_array_set_size(T.net_done, 0);
+    g_array_set_size(T.cpu_done, 0);
+    sim_net_advance(T.net, t, T.net_done);
+    sim_cpu_advance(T.cpu, t, T.cpu_done);
+    for (guint i = 0; i < T.net_done->len; i++)
+        transfer_done(g_array_index(T.net_done, sim_net_completion, i).id);
+    for (guint i = 0; i < T.cpu_done->len; i++)
+        job_done(g_array_index(T.cpu_done, sim_cpu_completion, i).id);
+    return true;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Set-up and results                                                      */
+
+bool sim_timed_start(const sim_platform *platform, bool record, GError **error) {
+    int n = sim_g->nranks;
+    int *node_of = g_new(int, n);
+    if (!sim_platform_map(platform, n, node_of, error)) {
+        g_free(node_of);
+        return false;
+    }
+    memset(&T, 0, sizeof T);
+    T.platform = platform;
+    T.record = record;
+    T.nranks = n;
+    T.net = sim_net_new(platform);
+    T.cpu = sim_cpu_new(platform->nodes, platform->cores_per_node, platform->speed);
+    T.ranks = g_new0(trank, n);
+    for (int r = 0; r < n; r++) {
+        T.ranks[r].node = node_of[r];
+        T.ranks[r].st.node = node_of[r];
+        T.ranks[r].st.end = -1;
+        T.ranks[r].cpu_mark = -1;
+    }
+    sim_comm_set_node_map(node_of);
+    g_free(node_of);
+    T.jobs = g_hash_table_new(g_direct_hash, g_direct_equal);
+    T.xfers = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, xfer_free);
+    T.cpu_done = g_array_new(FALSE, FALSE, sizeof(sim_cpu_completion));
+    T.net_done = g_array_new(FALSE, FALSE, sizeof(sim_net_completion));
+    T.spans = g_array_new(FALSE, FALSE, sizeof(sim_timed_span));
+    T.messages = g_array_new(FALSE, FALSE, sizeof(sim_timed_message));
+    T.local_calls = g_hash_table_new(g_direct_hash, g_direct_equal);
+    T.runs = g_ptr_array_new();
+    T.clock_cost = measure_clock_cost();
+    T.active = true;
+    return true;
+}
+
+void sim_timed_stop(void) {
+    if (!T.net)
+        return;
+    while (T.runs->len)
+        crun_free(g_ptr_array_index(T.runs, 0));
+    g_ptr_array_free(T.runs, TRUE);
+    g_hash_table_destroy(T.jobs);
+    g_hash_table_destroy(T.xfers);
+    g_hash_table_destroy(T.local_calls);
+    g_array_free(T.cpu_done, TRUE);
+    g_array_free(T.net_done, TRUE);
+    g_array_free(T.spans, TRUE);
+    g_array_free(T.messages, TRUE);
+    sim_net_free(T.net);
+    sim_cpu_free(T.cpu);
+    g_free(T.ranks);
+    memset(&T, 0, sizeof T);
+}
+
+void sim_timed_ignore_measured(bool ignore) {
+    T.ignore_measured = ignore;
+}
+
+bool sim_timed_active(void) {
+    return T.active;
+}
+
+double sim_timed_now(void) {
+    return T.now;
+}
+
+double sim_timed_makespan(void) {
+    double m = 0;
+    for (int r = 0; r < T.nranks; r++)
+        m = fmax(m, T.ranks[r].st.end);
+    return m;
+}
+
+const sim_timed_rank *sim_timed_rank_stats(int rank) {
+    return &T.ranks[rank].st;
+}
+
+GArray *sim_timed_spans(void) {
+    return T.record ? T.spans : NULL;
+}
+
+GArray *sim_timed_messages(void) {
+    return T.record ? T.messages : NULL;
+}
+
+const sim_net *sim_timed_net(void) {
+    return T.net;
+}
+
+const sim_cpu *sim_timed_cpu(void) {
+    return T.cpu;
+}

@@ -1,0 +1,108 @@
+/*
+ * timed.h - simulated time for `ordex predict`: the ranks' real code runs
+ * (direct execution) while a discrete-event simulation on a platform
+ * (platform.h) decides when each MPI call happens.
+ *
+ * How time advances.  There is one global clock.  A rank runs only "at" the
+ * current time: when it enters an MPI call, the CPU time it spent computing
+ * since it left the previous one (measured on this machine, scaled by the
+ * platform's speed, shared with the other computing ranks of its node; see
+ * cpumodel.h) becomes a job, and the call takes effect only when that job
+ * finishes in simulated time.  Messages are transfers in the network model
+ * (netmodel.h):
+ *   - an eager message (buffered: small standard sends up to the platform's
+ *     eager_limit, MPI_Bsend) starts its transfer when it is sent; the
+ *     receiver can match it only once it has arrived, so a wildcard receive
+ *     gets the message that arrives first;
+ *   - a rendezvous message (larger standard sends, MPI_Ssend) is matched as
+ *     soon as a receive is posted, then transfers with the rendezvous
+ *     handshake; both the send and the receive complete when the data has
+ *     arrived.
+ * The sender's CPU overhead comes before its message leaves; the receiver's
+ * overhead is charged to its next computation.  Collectives run as the
+ * point-to-point algorithms of collalgo.h, each member starting its part
+ * when it calls; a member completes when its part of the algorithm is done
+ * (a Bcast root or a Reduce contributor can leave before the others arrive,
+ * as MPI allows; a member that needs others' data waits at least until every
+ * member has called, because the data moves only then).
+ *
+ * MPI_Wtime returns the simulated time; ordex_compute adds simulated
+ * computation.  The matching rules of MPI are those of the engine, so a
+ * prediction is one correct MPI execution: the one the timing selects.
+ */
+#ifndef ORDEX_SIM_TIMED_H
+#define ORDEX_SIM_TIMED_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "simulator/cpumodel.h"
+#include "simulator/netmodel.h"
+#include "simulator/platform.h"
+
+/* Where one rank's time went, in simulated seconds. */
+typedef struct sim_timed_rank {
+    int node;
+    double end;     /* when it ended (after its last computation), or -1 if it did not */
+    double compute; /* computing: its CPU time scaled by speed and core sharing */
+    double comm;    /* in MPI calls: CPU overheads, and waiting while its data moved */
+    double blocked; /* in MPI calls waiting for another rank to get there */
+    uint64_t calls; /* MPI calls that took simulated time */
+    uint64_t messages_sent, bytes_sent;
+} sim_timed_rank;
+
+/* A span of one rank's timeline: computing ("compute") or inside an MPI
+ * call (its name).  Names are static strings. */
+typedef struct sim_timed_span {
+    int rank;
+    double start, end;
+    const char *name;
+} sim_timed_span;
+
+/* One point-to-point message or collective step, when it left and arrived. */
+typedef struct sim_timed_message {
+    int src, dst;
+    double sent, arrived;
+    uint64_t bytes;
+} sim_timed_message;
+
+/* Turns simulated time on for the job sim_create set up (call before any
+ * rank runs; the simulator must be configured with early_collectives and
+ * async_progress off).  Places the ranks on the platform's nodes; fails with
+ * the platform's error when they do not fit.  `record`: keep the timeline
+ * (spans and messages) for sim_timed_spans / sim_timed_messages. */
+bool sim_timed_start(const sim_platform *platform, bool record, GError **error);
+
+/* Ignore the measured CPU time of the ranks (only ordex_compute counts);
+ * call right after sim_timed_start. */
+void sim_timed_ignore_measured(bool ignore);
+
+/* Turns it off and frees everything (after the run and its reports). */
+void sim_timed_stop(void);
+
+bool sim_timed_active(void);
+
+/* The run loop's strategy: fires the next thing in simulated-time order (an
+ * arrived message matching a receive, a complete collective, a computation
+ * or transfer that ends).  Returns false when nothing is left to happen. */
+bool sim_timed_step(void);
+
+/* The global clock, seconds. */
+double sim_timed_now(void);
+
+/* The latest end over the ranks (the predicted run time), seconds. */
+double sim_timed_makespan(void);
+
+const sim_timed_rank *sim_timed_rank_stats(int rank);
+
+/* The recorded timeline (arrays of sim_timed_span / sim_timed_message), or
+ * NULL when not recording. */
+GArray *sim_timed_spans(void);
+GArray *sim_timed_messages(void);
+
+/* The models, for utilisation reports (valid until sim_timed_stop). */
+const sim_net *sim_timed_net(void);
+const sim_cpu *sim_timed_cpu(void);
+
+#endif

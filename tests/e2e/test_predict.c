@@ -1,0 +1,341 @@
+/*
+ * test_predict.c - end-to-end tests of `ordex predict` against times worked
+ * out by hand from the platform tests/programs/predict.ini (10 us latency,
+ * 1 GB/s, 64 KiB eager limit, 20 us rendezvous handshake, 8 nodes of one
+ * core), with --ignore-compute so that only the model decides the times.
+ * The expected values and their derivations are in the header comments of
+ * tests/programs/predict_p2p.c and predict_coll.c.
+ */
+#include <CUnit/Basic.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "e2e.h"
+
+#define S(rel) e2e_src(rel)
+#define PLATFORM S("tests/programs/predict.ini")
+#define P2P S("tests/programs/predict_p2p.c")
+#define COLL S("tests/programs/predict_coll.c")
+
+/* `ordex predict -n N --ignore-compute --no-timeline --platform predict.ini
+ * EXTRA... PROGRAM MODE` (EXTRA: up to four more options). */
+static e2e_result *predict(const char *n, const char *prog, const char *mode, const char *a,
+                           const char *b, const char *c, const char *d) {
+    const char *args[20];
+    int k = 0;
+    args[k++] = "predict";
+    args[k++] = "-n";
+    args[k++] = n;
+    args[k++] = "--ignore-compute";
+    args[k++] = "--no-timeline";
+    args[k++] = "--platform";
+    args[k++] = PLATFORM;
+    const char *extra[] = {a, b, c, d};
+    for (int i = 0; i < 4; i++)
+        if (extra[i])
+            args[k++] = extra[i];
+    args[k++] = prog;
+    if (mode)
+        args[k++] = mode;
+    args[k] = NULL;
+    return e2e_ordex_runv(args);
+}
+
+/* The number after `key` in the JSON text (first occurrence after `from`). */
+static double json_after(const char *text, const char *from, const char *key) {
+    const char *p = from ? strstr(text, from) : text;
+    p = p ? strstr(p, key) : NULL;
+    if (!p)
+        return NAN;
+    p += strlen(key);
+    while (*p == '"' || *p == ':' || *p == ' ')
+        p++;
+    return g_ascii_strtod(p, NULL);
+}
+
+static bool near(double got, double want) {
+    return fabs(got - want) <= 1e-9 + fabs(want) * 1e-6;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Point to point                                                          */
+
+static void test_pingpong(void) {
+    const char *json = e2e_tmp("pingpong.json");
+    e2e_result *r = predict("2", P2P, "pingpong", "--json", json, NULL, NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "pingpong 220.000 us\n");
+    EXPECT_OUT_HAS(r, "predicted time: 220 µs");
+    char *text = e2e_read_file(json);
+    EXPECT(r, text && strstr(text, "\"verdict\": \"ok\""));
+    EXPECT(r, text && near(json_after(text, NULL, "\"predicted_time_s\""), 220e-6));
+    g_free(text);
+    e2e_free(r);
+}
+
+static void test_link_sharing(void) {
+    /* Two 1 MB messages leaving one node share its link: twice as long. */
+    e2e_result *r = predict("4", P2P, "share", "--set", "cluster.cores_per_node=2", "--set",
+                            "network.eager_limit=16MiB");
+    EXPECT_STATUS(r, 0);
+    EXPECT(r, e2e_count(r->out, "recv at 2010.000 us\n") == 2);
+    e2e_free(r);
+    r = predict("4", P2P, "alone", "--set", "cluster.cores_per_node=2", "--set",
+                "network.eager_limit=16MiB");
+    EXPECT_STATUS(r, 0);
+    EXPECT(r, e2e_count(r->out, "recv at 1010.000 us\n") == 1);
+    e2e_free(r);
+}
+
+static void test_rendezvous(void) {
+    e2e_result *r = predict("2", P2P, "rendezvous", NULL, NULL, NULL, NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "send done at 1030.000 us\n");
+    EXPECT_OUT_HAS(r, "recv done at 1030.000 us\n");
+    e2e_free(r);
+}
+
+static void test_cpu_sharing(void) {
+    /* Two ranks computing 1 s each on one core take 2 s; on two cores 1 s. */
+    e2e_result *r =
+        predict("2", P2P, "cpu", "--set", "cluster.nodes=1", "--set", "cluster.oversubscribe=true");
+    EXPECT_STATUS(r, 0);
+    EXPECT(r, e2e_count(r->out, "compute done at 2.000000 s\n") == 2);
+    e2e_free(r);
+    r = predict("2", P2P, "cpu", "--set", "cluster.nodes=1", "--set", "cluster.cores_per_node=2");
+    EXPECT_STATUS(r, 0);
+    EXPECT(r, e2e_count(r->out, "compute done at 1.000000 s\n") == 2);
+    e2e_free(r);
+}
+
+static void test_wildcard_arrival_order(void) {
+    /* Rank 1 sends first in real execution order but 1 ms later in simulated
+     * time: the wildcard receive gets rank 2's message, which arrives first. */
+    e2e_result *r = predict("3", P2P, "wildcard", NULL, NULL, NULL, NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "first from 2\n");
+    EXPECT_OUT_HAS(r, "then from 1\n");
+    e2e_free(r);
+}
+
+static void test_blocked_versus_comm(void) {
+    /* Rank 1 waits 1 ms for rank 0 to send (blocked), then 11 us for the
+     * data to move (communication). */
+    const char *json = e2e_tmp("late.json");
+    e2e_result *r = predict("2", P2P, "late", "--json", json, NULL, NULL);
+    EXPECT_STATUS(r, 0);
+    char *text = e2e_read_file(json);
+    EXPECT(r, text != NULL);
+    if (text) {
+        EXPECT(r, near(json_after(text, "\"rank\": 1,", "\"blocked_s\""), 1e-3));
+        EXPECT(r, near(json_after(text, "\"rank\": 1,", "\"comm_s\""), 11e-6));
+        EXPECT(r, near(json_after(text, "\"rank\": 0,", "\"compute_s\""), 1e-3));
+        EXPECT(r, near(json_after(text, NULL, "\"predicted_time_s\""), 1.011e-3));
+        EXPECT(r, strstr(text, "\"critical_resource\": \"computation") != NULL ||
+                      strstr(text, "\"critical_resource\": \"waiting") != NULL);
+    }
+    g_free(text);
+    e2e_free(r);
+}
+
+static void test_overheads(void) {
+    e2e_result *r = predict("2", P2P, "overhead", "--set", "network.send_overhead=1us", "--set",
+                            "network.recv_overhead=2us");
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "oneway 14.000 us\n");
+    e2e_free(r);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Collectives                                                             */
+
+static void test_barrier(void) {
+    e2e_result *r = predict("4", COLL, "barrier", NULL, NULL, NULL, NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT(r, e2e_count(r->out, " at 20.000 us\n") == 4);
+    e2e_free(r);
+    /* Rank 3 arrives at 1 ms: the dissemination rounds after its arrival. */
+    r = predict("4", COLL, "late_barrier", NULL, NULL, NULL, NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "rank 0 at 1010.000 us\n");
+    EXPECT_OUT_HAS(r, "rank 1 at 1010.000 us\n");
+    EXPECT_OUT_HAS(r, "rank 2 at 1020.000 us\n");
+    EXPECT_OUT_HAS(r, "rank 3 at 1000.000 us\n");
+    e2e_free(r);
+}
+
+static void test_bcast_tree(void) {
+    e2e_result *r = predict("8", COLL, "bcast", NULL, NULL, NULL, NULL);
+    EXPECT_STATUS(r, 0);
+    const char *want[] = {"rank 0 at 0.000 us\n",  "rank 1 at 13.000 us\n", "rank 2 at 13.000 us\n",
+                          "rank 3 at 24.000 us\n", "rank 4 at 13.000 us\n", "rank 5 at 25.000 us\n",
+                          "rank 6 at 25.000 us\n", "rank 7 at 36.000 us\n"};
+    for (size_t i = 0; i < G_N_ELEMENTS(want); i++)
+        EXPECT(r, strstr(r->out, want[i]) != NULL);
+    e2e_free(r);
+}
+
+static void test_allreduce(void) {
+    e2e_result *r = predict("4", COLL, "allreduce", NULL, NULL, NULL, NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT(r, e2e_count(r->out, " at 20.016 us\n") == 4);
+    e2e_free(r);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Outputs                                                                 */
+
+static void test_timeline_files(void) {
+    const char *trace = e2e_tmp("pp.trace.json"), *svg = e2e_tmp("pp.svg");
+    const char *args[] = {
+        "predict", "-n", "2", "--ignore-compute", "--platform", PLATFORM, "--trace", trace,
+        "--svg",   svg,  P2P, "pingpong",         NULL};
+    e2e_result *r = e2e_ordex_runv(args);
+    EXPECT_STATUS(r, 0);
+    char *t = e2e_read_file(trace), *s = e2e_read_file(svg);
+    EXPECT(r, t && strstr(t, "\"traceEvents\""));
+    /* 10 receives on each rank (the eager sends take no time, so they are
+     * no spans), and the 20 messages as flows. */
+    EXPECT(r, t && e2e_count(t, "\"name\":\"MPI_Recv\"") == 20);
+    EXPECT(r, t && e2e_count(t, "\"name\":\"MPI_Send\"") == 0);
+    EXPECT(r, t && e2e_count(t, "\"ph\":\"s\"") == 20);
+    EXPECT(r, s && strstr(s, "<svg") && strstr(s, "rank 1 (node1)"));
+    EXPECT_OUT_HAS(r, "timeline: ");
+    g_free(t);
+    g_free(s);
+    e2e_free(r);
+}
+
+static void test_sweep(void) {
+    const char *json = e2e_tmp("sweep.json"), *svg = e2e_tmp("sweep.svg");
+    e2e_result *r =
+        predict("2", P2P, "rendezvous", "--sweep", "bandwidth=1GBps,2GBps", "--json", json);
+    (void)svg;
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "network.bandwidth");
+    char *text = e2e_read_file(json);
+    /* latency + handshake + 1 MB at each bandwidth */
+    EXPECT(r, text && near(json_after(text, "\"1GBps\"", "\"predicted_time_s\""), 1030e-6));
+    EXPECT(r, text && near(json_after(text, "\"2GBps\"", "\"predicted_time_s\""), 530e-6));
+    g_free(text);
+    e2e_free(r);
+}
+
+static void test_sampling_and_fake_memory(void) {
+    const char *args[] = {"predict",
+                          "-n",
+                          "2",
+                          "--no-timeline",
+                          "--platform",
+                          PLATFORM,
+                          S("tests/programs/predict_sample.c"),
+                          NULL};
+    e2e_result *r = e2e_ordex_runv(args);
+    EXPECT_STATUS(r, 0);
+    EXPECT(r, e2e_count(r->out, "body ran 3 times\n") == 2);
+    EXPECT(r, e2e_count(r->out, "fake memory ok\n") == 2);
+    e2e_free(r);
+    r = e2e_ordex_run("run", "-n", "2", S("tests/programs/predict_sample.c"), NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT(r, e2e_count(r->out, "body ran 100 times\n") == 2);
+    e2e_free(r);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Bad input and failing programs                                          */
+
+static void test_bad_input(void) {
+    e2e_result *r = e2e_ordex_run("predict", "-n", "2", P2P, NULL);
+    EXPECT_STATUS(r, 2);
+    EXPECT_ONE_LINE_ERROR(r, "missing --platform FILE");
+    e2e_free(r);
+    r = predict("2", P2P, NULL, "--set", "network.latencyy=1us", NULL, NULL);
+    EXPECT_STATUS(r, 2);
+    EXPECT_ONE_LINE_ERROR(r, "--set network.latencyy=1us: [network] latencyy: unknown key");
+    e2e_free(r);
+    r = predict("20", P2P, NULL, NULL, NULL, NULL, NULL);
+    EXPECT_STATUS(r, 2);
+    EXPECT_ONE_LINE_ERROR(r, "predict.ini:3: [cluster] oversubscribe: 20 ranks do not fit");
+    e2e_free(r);
+    r = e2e_ordex_run("predict", "-n", "2", "--platform", e2e_tmp("missing.ini"), P2P, NULL);
+    EXPECT_STATUS(r, 2);
+    EXPECT_ONE_LINE_ERROR(r, "missing.ini: cannot read the platform file");
+    e2e_free(r);
+    r = predict("2", P2P, NULL, "--sweep", "bandwidth=fast", NULL, NULL);
+    EXPECT_STATUS(r, 2);
+    EXPECT_ONE_LINE_ERROR(r, "--sweep bandwidth=fast:");
+    e2e_free(r);
+    r = predict("2", P2P, NULL, "--sweep", "colour=1,2", NULL, NULL);
+    EXPECT_STATUS(r, 2);
+    EXPECT_ONE_LINE_ERROR(r, "unknown key 'colour'");
+    e2e_free(r);
+    r = predict("2", P2P, NULL, "--eager-limit", "1KiB", NULL, NULL);
+    EXPECT_STATUS(r, 2);
+    EXPECT_ONE_LINE_ERROR(r, "network.eager_limit");
+    e2e_free(r);
+}
+
+static void test_deadlock_gives_no_prediction(void) {
+    /* Synchronous sends in a cycle never finish: an error, not a time. */
+    const char *json = e2e_tmp("dl.json");
+    e2e_result *r =
+        predict("2", S("tests/programs/ssend_cycle.c"), NULL, "--json", json, NULL, NULL);
+    EXPECT_STATUS(r, 1);
+    EXPECT_ERR_HAS(r, "ordex: ERROR [deadlock]");
+    EXPECT_OUT_HAS(r, "no prediction: the program did not finish");
+    char *text = e2e_read_file(json);
+    EXPECT(r, text && strstr(text, "\"predicted_time_s\": null"));
+    EXPECT(r, text && strstr(text, "\"kind\": \"deadlock\""));
+    g_free(text);
+    e2e_free(r);
+}
+
+static void test_crash_is_a_finding(void) {
+    e2e_result *r = predict("2", S("tests/programs/segv.c"), NULL, NULL, NULL, NULL, NULL);
+    EXPECT_STATUS(r, 1);
+    EXPECT_ERR_HAS(r, "ordex: ERROR [crash]");
+    EXPECT_OUT_HAS(r, "no prediction");
+    e2e_free(r);
+}
+
+static int suite_init(void) {
+    return 0;
+}
+static int suite_clean(void) {
+    return 0;
+}
+
+int main(void) {
+    if (!e2e_init())
+        return 2;
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 2;
+    CU_pSuite s = CU_add_suite("predict", suite_init, suite_clean);
+    CU_add_test(s, "eager ping-pong: 2 x (latency + size/bandwidth) per round trip", test_pingpong);
+    CU_add_test(s, "two transfers sharing a link take twice as long", test_link_sharing);
+    CU_add_test(s, "rendezvous adds the handshake; both sides complete together", test_rendezvous);
+    CU_add_test(s, "two ranks on one core compute at half speed", test_cpu_sharing);
+    CU_add_test(s, "a wildcard receive gets the message that arrives first",
+                test_wildcard_arrival_order);
+    CU_add_test(s, "waiting for a late sender is blocked time, the transfer comm time",
+                test_blocked_versus_comm);
+    CU_add_test(s, "send and receive overheads", test_overheads);
+    CU_add_test(s, "dissemination barrier, also with a late member", test_barrier);
+    CU_add_test(s, "binomial bcast with link sharing at each node", test_bcast_tree);
+    CU_add_test(s, "recursive-doubling allreduce", test_allreduce);
+    CU_add_test(s, "Chrome trace and SVG timeline", test_timeline_files);
+    CU_add_test(s, "bandwidth sweep", test_sweep);
+    CU_add_test(s, "ORDEX_SAMPLE and ordex_fake_alloc", test_sampling_and_fake_memory);
+    CU_add_test(s, "bad input: exit 2 with one line", test_bad_input);
+    CU_add_test(s, "a deadlock gives an error, no prediction", test_deadlock_gives_no_prediction);
+    CU_add_test(s, "a crash is a finding", test_crash_is_a_finding);
+    CU_basic_set_mode(CU_BRM_VERBOSE);
+    CU_basic_run_tests();
+    unsigned failed = CU_get_number_of_tests_failed() + CU_get_number_of_suites_failed();
+    unsigned asserts_failed = CU_get_number_of_failures();
+    CU_cleanup_registry();
+    e2e_fini();
+    return failed || asserts_failed ? 1 : 0;
+}

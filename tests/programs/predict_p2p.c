@@ -1,0 +1,102 @@
+/*
+ * predict_p2p.c - point-to-point timings that `ordex predict` must get
+ * exactly (tests/e2e/test_predict.c, with --ignore-compute and the platform
+ * tests/programs/predict.ini: 10 us latency, 1 GB/s, 64 KiB eager limit,
+ * 20 us rendezvous handshake, one rank per node).  argv[1] picks the case:
+ *
+ *   pingpong    10 round trips of 1000 B between ranks 0 and 1:
+ *               one way is 10 us + 1 us, so rank 0 prints "pingpong 220.000 us"
+ *   share       ranks 0 and 1 (one node, 2 cores) each send 1 MB eagerly to
+ *               ranks 2 and 3 (another node): the two transfers share the
+ *               node's link, so each takes 10 us + 2 ms: "recv at 2010.000 us"
+ *   alone       only rank 0 sends: "recv at 1010.000 us"
+ *   rendezvous  1 MB from 0 to 1 above the eager limit: latency + handshake +
+ *               1 ms, both sides complete then: "send done at 1030.000 us",
+ *               "recv done at 1030.000 us"
+ *   cpu         every rank computes 1 s (ordex_compute): "compute done at
+ *               X s" where X is 2 with two ranks on one core, 1 with a core each
+ *   wildcard    rank 1 computes 1 ms then sends, rank 2 sends at once; rank 0's
+ *               first MPI_ANY_SOURCE receive gets rank 2's: "first from 2"
+ *   late        rank 0 computes 1 ms, then sends 1000 B; rank 1 waits for it
+ *               (blocked 1 ms, then 11 us of transfer)
+ *   overhead    one message of 1000 B with 1 us send and 2 us receive overhead
+ *               (--set): "oneway 14.000 us" (1 + 10 + 1 + 2)
+ */
+#include <mpi.h>
+#include <ordex.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char buf[1000000];
+
+int main(int argc, char **argv) {
+    MPI_Init(&argc, &argv);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    const char *mode = argc > 1 ? argv[1] : "pingpong";
+    double t0 = MPI_Wtime();
+    if (strcmp(mode, "pingpong") == 0) {
+        for (int i = 0; i < 10; i++) {
+            if (rank == 0) {
+                MPI_Send(buf, 1000, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
+                MPI_Recv(buf, 1000, MPI_BYTE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            } else if (rank == 1) {
+                MPI_Recv(buf, 1000, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                MPI_Send(buf, 1000, MPI_BYTE, 0, 0, MPI_COMM_WORLD);
+            }
+        }
+        if (rank == 0)
+            printf("pingpong %.3f us\n", (MPI_Wtime() - t0) * 1e6);
+    } else if (strcmp(mode, "share") == 0 || strcmp(mode, "alone") == 0) {
+        bool both = strcmp(mode, "share") == 0;
+        if (rank == 0 || (rank == 1 && both))
+            MPI_Send(buf, 1000000, MPI_BYTE, rank + 2, 0, MPI_COMM_WORLD);
+        if (rank == 2 || (rank == 3 && both)) {
+            MPI_Recv(buf, 1000000, MPI_BYTE, rank - 2, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            printf("recv at %.3f us\n", MPI_Wtime() * 1e6);
+        }
+    } else if (strcmp(mode, "rendezvous") == 0) {
+        if (rank == 0) {
+            MPI_Send(buf, 1000000, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
+            printf("send done at %.3f us\n", MPI_Wtime() * 1e6);
+        } else if (rank == 1) {
+            MPI_Recv(buf, 1000000, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            printf("recv done at %.3f us\n", MPI_Wtime() * 1e6);
+        }
+    } else if (strcmp(mode, "cpu") == 0) {
+        ordex_compute(1.0);
+        printf("compute done at %.6f s\n", MPI_Wtime());
+    } else if (strcmp(mode, "wildcard") == 0) {
+        if (rank == 1)
+            ordex_compute(1e-3);
+        if (rank == 1 || rank == 2)
+            MPI_Send(&rank, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+        if (rank == 0) {
+            int from;
+            MPI_Status st;
+            MPI_Recv(&from, 1, MPI_INT, MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, &st);
+            printf("first from %d\n", st.MPI_SOURCE);
+            MPI_Recv(&from, 1, MPI_INT, MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, &st);
+            printf("then from %d\n", st.MPI_SOURCE);
+        }
+    } else if (strcmp(mode, "late") == 0) {
+        if (rank == 0) {
+            ordex_compute(1e-3);
+            MPI_Send(buf, 1000, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
+        } else if (rank == 1) {
+            MPI_Recv(buf, 1000, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+    } else if (strcmp(mode, "overhead") == 0) {
+        if (rank == 0)
+            MPI_Send(buf, 1000, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
+        else if (rank == 1) {
+            MPI_Recv(buf, 1000, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            printf("oneway %.3f us\n", MPI_Wtime() * 1e6);
+        }
+    }
+    MPI_Finalize();
+    return 0;
+}
