@@ -191,11 +191,13 @@ int ordex_explore(int argc, char **argv) {
             strategy = SG_BFS;
         else if (strcmp(o.strategy, "random") == 0)
             strategy = SG_RANDOM;
+        else if (strcmp(o.strategy, "dfs-branches") == 0)
+            strategy = SG_DFS_BRANCHES;
         else if (strcmp(o.strategy, "exhaustive") != 0) {
-            fprintf(stderr, "ordex explore: --strategy=%s: %s\n", o.strategy,
-                    strcmp(o.strategy, "dfs-branches") == 0
-                        ? "not available in this version (exhaustive, bfs and random are)"
-                        : "unknown strategy (exhaustive, bfs or random)");
+            fprintf(stderr,
+                    "ordex explore: --strategy=%s: unknown strategy (exhaustive, bfs, "
+                    "dfs-branches or random)\n",
+                    o.strategy);
             ordex_opts_free(&o);
             return 2;
         }
@@ -257,6 +259,8 @@ int ordex_explore(int argc, char **argv) {
     eo.strategy = strategy;
     eo.seed = o.seed;
     eo.runs = o.runs;
+    eo.branches = o.branches;
+    eo.test_later = !o.no_test_later;
     eo.replay_checkpoints = replay_ckpt;
     eo.graph = o.graph != NULL;
     eo.async_progress = o.async_progress;
@@ -285,6 +289,7 @@ int ordex_explore(int argc, char **argv) {
     rcx.th.eager_limit = o.eager_limit;
     rcx.th.async_progress = o.async_progress;
     rcx.th.early_collectives = o.early_collectives;
+    rcx.th.test_later = eo.test_later;
     rcx.trace_dir = g_strdup(o.trace_dir ? o.trace_dir : "ordex-traces");
     rcx.json_findings = g_string_new(NULL);
     FILE *out = stdout;
@@ -354,17 +359,25 @@ int ordex_explore(int argc, char **argv) {
         fputc('\n', out);
     }
 
-    bool partial = res.incomplete || strategy != SG_EXHAUSTIVE;
+    /* A bounded search that never had to leave an alternative out explored
+     * every ordering: then it is as good as the exhaustive one. */
+    bool bounded = strategy == SG_DFS_BRANCHES;
+    bool every = strategy == SG_EXHAUSTIVE || (bounded && res.bound_cuts == 0);
+    bool partial = res.incomplete || !every;
     const char *verdict = errors ? "error" : partial ? "incomplete" : "ok";
     if (res.incomplete)
         fprintf(out, "INCOMPLETE: %s; what is reported covers only the orderings explored\n",
                 res.incomplete_why);
+    char *how = bounded ? g_strdup_printf("dfs-branches (at most %d departure%s from the default "
+                                          "order along an ordering), ",
+                                          o.branches, o.branches == 1 ? "" : "s")
+                        : g_strdup("");
     fprintf(out,
-            "ordex explore: %d ranks, %s%s: %" G_GUINT64_FORMAT
+            "ordex explore: %d ranks, %s%s%s: %" G_GUINT64_FORMAT
             " branching states, %" G_GUINT64_FORMAT " transitions, %" G_GUINT64_FORMAT
             " orderings run to the end, %" G_GUINT64_FORMAT
             " merged into known states, %" G_GUINT64_FORMAT " snapshots, peak %.1f MiB, %.2f s%s\n",
-            o.nranks,
+            o.nranks, how,
             strategy == SG_BFS      ? "one ordering (messages delivered in send order)"
             : strategy == SG_RANDOM ? "random orderings"
             : eo.por                ? "with partial-order reduction"
@@ -372,11 +385,30 @@ int ordex_explore(int argc, char **argv) {
             replay_ckpt ? " (replay checkpoints)" : "", res.states, res.transitions, res.paths,
             res.merged, res.snapshots, (double)res.peak_rss / (1 << 20), res.elapsed_s,
             eo.both_send_modes ? ", standard sends both buffered and unbuffered" : "");
+    g_free(how);
+    if (bounded && !res.incomplete) {
+        if (res.bound_cuts == 0)
+            fprintf(out,
+                    "ordex explore: no ordering needed more than %d departure%s from the default "
+                    "order: every ordering was explored\n",
+                    o.branches, o.branches == 1 ? "" : "s");
+        else
+            fprintf(out,
+                    "ordex explore: bounded search: all orderings with at most %d departure%s "
+                    "from the default order were explored (%" G_GUINT64_FORMAT
+                    " alternatives left out by the bound)\n",
+                    o.branches, o.branches == 1 ? "" : "s", res.bound_cuts);
+    }
     if (errors)
         fprintf(out, "ordex explore: %d error%s found\n", errors, errors == 1 ? "" : "s");
-    else if (!res.incomplete && strategy == SG_EXHAUSTIVE)
+    else if (!res.incomplete && every)
         fprintf(out, "ordex explore: all orderings explored: no error exists for this input%s\n",
                 race ? " (but the outcome depends on the ordering)" : "");
+    else if (!res.incomplete && bounded)
+        fprintf(out,
+                "ordex explore: no error found with at most %d departure%s from the default "
+                "order (not exhaustive: orderings with more departures may still fail)\n",
+                o.branches, o.branches == 1 ? "" : "s");
     else if (!res.incomplete)
         fprintf(out, "ordex explore: no error found in the orderings run (not exhaustive: other "
                      "orderings may still fail)\n");
@@ -395,6 +427,15 @@ int ordex_explore(int argc, char **argv) {
         GString *j = g_string_new("{\n");
         g_string_append_printf(j, "  \"verdict\": \"%s\",\n  \"program\": ", verdict);
         json_str(j, prog);
+        g_string_append_printf(j, ",\n  \"strategy\": \"%s\"",
+                               strategy == SG_BFS             ? "bfs"
+                               : strategy == SG_RANDOM        ? "random"
+                               : strategy == SG_DFS_BRANCHES ? "dfs-branches"
+                                                              : "exhaustive");
+        if (bounded)
+            g_string_append_printf(j,
+                                   ",\n  \"branches\": %d,\n  \"cut_by_bound\": %" G_GUINT64_FORMAT,
+                                   o.branches, res.bound_cuts);
         g_string_append_printf(j, ",\n  \"ranks\": %d,\n  \"findings\": [%s%s],\n", o.nranks,
                                rcx.json_findings->str, rcx.njson ? "\n  " : "");
         g_string_append_printf(

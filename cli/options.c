@@ -48,7 +48,8 @@ static const char *const with_value[] = {"-n",           "--np",         "-np",
                                          "--max-memory", "--divergence", "--trace-dir",
                                          "--strategy",   "--checkpoint", "--graph",
                                          "--runs",       "--platform",   "--set",
-                                         "--sweep",      "--trace",      "--svg"};
+                                         "--sweep",      "--trace",      "--svg",
+                                         "--branches"};
 
 static bool takes_value(const char *arg) {
     if (strchr(arg, '='))
@@ -85,7 +86,8 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, in
     double max_time = 0;
     gboolean no_por = FALSE, async_progress = FALSE, early_collectives = FALSE;
     char *trace_dir = NULL, *strategy = NULL, *checkpoint = NULL, *graph = NULL;
-    int runs = 10;
+    int runs = 10, branches = G_MININT; /* G_MININT: not given */
+    gboolean no_test_later = FALSE;
     GOptionEntry explore_entries[] = {
         {"async-progress", 0, 0, G_OPTION_ARG_NONE, &async_progress,
          "Also explore messages landing in posted receives while the receiver computes "
@@ -112,9 +114,18 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, in
         {"trace-dir", 0, 0, G_OPTION_ARG_FILENAME, &trace_dir,
          "Directory for the trace file of every finding (default ordex-traces)", "DIR"},
         {"strategy", 0, 0, G_OPTION_ARG_STRING, &strategy,
-         "exhaustive (default), bfs (one ordering, messages in send order) or random (--runs "
-         "orderings chosen with --seed)",
+         "exhaustive (default), bfs (one ordering, messages in send order), dfs-branches "
+         "(every ordering with at most --branches departures from that order) or random "
+         "(--runs orderings chosen with --seed)",
          "NAME"},
+        {"branches", 0, 0, G_OPTION_ARG_INT, &branches,
+         "Departures from the default order (earliest sent first) allowed along an ordering "
+         "by --strategy=dfs-branches (default 2)",
+         "K"},
+        {"no-test-later", 0, 0, G_OPTION_ARG_NONE, &no_test_later,
+         "MPI_Test/MPI_Iprobe (and their variants) succeed as soon as they can; by default "
+         "\"not yet\" is explored too",
+         NULL},
         {"runs", 0, 0, G_OPTION_ARG_INT, &runs, "Orderings run by --strategy=random (default 10)",
          "K"},
         {"checkpoint", 0, 0, G_OPTION_ARG_STRING, &checkpoint,
@@ -298,6 +309,15 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, in
         goto out;
     }
     o->runs = runs;
+    if (branches != G_MININT &&
+        (branches < 0 || !strategy || strcmp(strategy, "dfs-branches") != 0)) {
+        fprintf(stderr, "ordex %s: --branches %d: %s\n", cmd, branches,
+                branches < 0 ? "must be >= 0" : "only --strategy=dfs-branches takes it");
+        rc = 2;
+        goto out;
+    }
+    o->branches = branches == G_MININT ? 2 : branches;
+    o->no_test_later = no_test_later;
     o->max_time = max_time;
     if (max_time < 0) {
         fprintf(stderr, "ordex %s: --max-time %g: must be >= 0\n", cmd, max_time);

@@ -34,6 +34,8 @@ typedef struct ordex_opts {
     char *trace_dir;
     char *strategy;
     int runs;
+    int branches;       /* --strategy=dfs-branches: departures per path (default 2) */
+    bool no_test_later; /* MPI_Test/MPI_Iprobe always succeed when they can */
     char *checkpoint;
     char *graph;
     /* predict */

@@ -35,6 +35,7 @@ typedef struct prediction {
     GPtrArray *findings; /* copies of the run's findings (sim_finding *) */
     char *busiest_link;
     double busiest_bytes, busiest_busy, busiest_capacity;
+    GArray *links; /* sim_net_link_stats of the most loaded links (names copied) */
     uint64_t messages;
     double elapsed_s;
     ordex_timeline *timeline; /* when recorded */
@@ -54,6 +55,10 @@ static void prediction_clear(prediction *r) {
     if (r->findings)
         g_ptr_array_free(r->findings, TRUE);
     g_free(r->busiest_link);
+    for (guint i = 0; r->links && i < r->links->len; i++)
+        g_free((char *)g_array_index(r->links, sim_net_link_stats, i).name);
+    if (r->links)
+        g_array_free(r->links, TRUE);
     if (r->timeline)
         ordex_tl_free(r->timeline);
     memset(r, 0, sizeof *r);
@@ -86,6 +91,31 @@ static ordex_timeline *timeline_of(const sim_platform *p, int nranks) {
         ordex_tl_add_message(t, m->src, m->dst, m->sent, m->arrived, m->bytes);
     }
     return t;
+}
+
+static gint by_load(gconstpointer a, gconstpointer b) {
+    const sim_net_link_stats *x = a, *y = b;
+    double lx = x->bytes / x->capacity, ly = y->bytes / y->capacity;
+    return lx > ly ? -1 : lx < ly;
+}
+
+/* Up to n links that carried data, the most loaded (bytes / capacity) first. */
+static GArray *most_loaded_links(const sim_net *net, int n) {
+    GArray *all = g_array_new(FALSE, FALSE, sizeof(sim_net_link_stats));
+    for (int l = 0; l < sim_net_nlinks(net); l++) {
+        sim_net_link_stats ls;
+        sim_net_link_stats_get(net, l, &ls);
+        if (ls.bytes > 0)
+            g_array_append_val(all, ls);
+    }
+    g_array_sort(all, by_load);
+    if ((int)all->len > n)
+        g_array_set_size(all, (guint)n);
+    for (guint i = 0; i < all->len; i++) {
+        sim_net_link_stats *ls = &g_array_index(all, sim_net_link_stats, i);
+        ls->name = g_strdup(ls->name);
+    }
+    return all;
 }
 
 /* Simulates the loaded-and-configured program once on platform p.  Returns
@@ -155,6 +185,7 @@ static bool simulate(const ordex_opts *o, const sim_platform *p, const char *so,
         out->busiest_busy = ls.busy;
         out->busiest_capacity = ls.capacity;
     }
+    out->links = most_loaded_links(net, 5);
     out->messages = sim_messages_delivered();
     if (record)
         out->timeline = timeline_of(p, o->nranks);
@@ -309,6 +340,13 @@ static void print_report(FILE *out, const prediction *r, const sim_platform *p, 
     } else {
         fprintf(out, "most loaded link: none (no data crossed a link)\n");
     }
+    for (guint i = 1; i < r->links->len; i++) {
+        const sim_net_link_stats *ls = &g_array_index(r->links, sim_net_link_stats, i);
+        char *b = qty(ls->bytes, "B");
+        fprintf(out, "            then %s, %s, busy %.1f%%\n", ls->name, b,
+                pct(ls->busy, r->makespan));
+        g_free(b);
+    }
     if (trace_path || svg_path)
         fprintf(out, "timeline: %s%s%s\n", trace_path ? trace_path : "",
                 trace_path && svg_path ? ", " : "", svg_path ? svg_path : "");
@@ -358,7 +396,20 @@ static void json_prediction(GString *s, const prediction *r, const sim_platform 
     } else {
         g_string_append(s, "null");
     }
-    g_string_append(s, ",\n  \"ranks\": [");
+    g_string_append(s, ",\n  \"links\": [");
+    for (guint i = 0; i < r->links->len; i++) {
+        const sim_net_link_stats *ls = &g_array_index(r->links, sim_net_link_stats, i);
+        g_string_append(s, i ? ", {\"name\": " : "{\"name\": ");
+        ordex_json_string(s, ls->name);
+        g_string_append(s, ", \"bytes\": ");
+        json_number(s, ls->bytes);
+        g_string_append(s, ", \"busy_s\": ");
+        json_number(s, ls->busy);
+        g_string_append(s, ", \"utilisation\": ");
+        json_number(s, r->makespan > 0 ? ls->busy / r->makespan : 0);
+        g_string_append(s, "}");
+    }
+    g_string_append(s, "],\n  \"ranks\": [");
     for (int i = 0; i < r->nranks; i++) {
         const sim_timed_rank *x = &r->ranks[i];
         g_string_append_printf(s, "%s\n    {\"rank\": %d, \"node\": %d, \"end_s\": ", i ? "," : "",

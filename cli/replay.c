@@ -433,6 +433,7 @@ int ordex_replay(int argc, char **argv) {
     cfg.exploring = true; /* the same simulated times as when the trace was made */
     cfg.async_progress = t.async_progress;
     cfg.early_collectives = t.early_collectives;
+    cfg.test_later = t.test_later;
     sim_create(&cfg);
     sg_replay rp = {&t, stop_at, 0, NULL, false};
     sched_run_result r = inferior ? replay_stepwise(&rp) : sg_replay_run(&rp);

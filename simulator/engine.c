@@ -15,10 +15,18 @@ typedef struct probe_rec {
     sim_message *seen; /* set by the event that satisfies the probe */
 } probe_rec;
 
+/* "Not yet" answers of the rank's Test/Iprobe calls (sim_test_later). */
+typedef struct later_rec {
+    bool said;    /* the rank's last Test/Iprobe that could succeed said "not yet" */
+    bool pending; /* sim_probe said "not yet": the caller's poll is a later poll */
+    bool polling; /* blocked in a later poll */
+} later_rec;
+
 typedef struct dst_queue {
     GQueue msgs;  /* sim_message *, unmatched, in send order */
     GQueue recvs; /* sim_request *, posted, in post order */
     probe_rec probe;
+    later_rec later;
 } dst_queue;
 
 static dst_queue *g_q;
@@ -442,7 +450,8 @@ void sim_engine_fire(const sim_event *ev) {
  * is a choice (MPI does not order messages of different senders): the
  * earliest sent by default, every one of them under exploration, a random
  * one with --seed. */
-static GList *find_probe_match(int self, int source, int tag, sim_comm *comm, const char *call) {
+static GList *find_probe_match(int self, int source, int tag, sim_comm *comm, const char *call,
+                               const char *later_what) {
     GPtrArray *cands = g_ptr_array_new();
     for (GList *ml = g_q[self].msgs.head; ml; ml = ml->next) {
         if (!msg_matches(ml->data, comm, source, tag) || overtaken(ml, comm, source, tag))
@@ -457,7 +466,9 @@ static GList *find_probe_match(int self, int source, int tag, sim_comm *comm, co
             break; /* one source: only its first message */
     }
     GList *hit = NULL;
-    if (cands->len && sim_timed_active()) {
+    if (cands->len && later_what && sim_test_later(later_what)) {
+        g_q[self].later.pending = true; /* not yet: as if nothing were there */
+    } else if (cands->len && sim_timed_active()) {
         /* Predict: the message that arrived first (MPI matches in arrival order). */
         hit = g_ptr_array_index(cands, 0);
         for (guint i = 1; i < cands->len; i++) {
@@ -485,9 +496,10 @@ sim_message *sim_probe(int source, int tag, sim_comm *comm, bool block, bool tak
         }
         return NULL;
     }
-    GList *hit = find_probe_match(self, source, tag, comm,
-                                  block ? (take ? "MPI_Mprobe" : "MPI_Probe")
-                                        : (take ? "MPI_Improbe" : "MPI_Iprobe"));
+    GList *hit = find_probe_match(
+        self, source, tag, comm,
+        block ? (take ? "MPI_Mprobe" : "MPI_Probe") : (take ? "MPI_Improbe" : "MPI_Iprobe"),
+        block ? NULL : (take ? "MPI_Improbe:now-or-later" : "MPI_Iprobe:now-or-later"));
     if (!hit && block) {
         probe_rec *p = &g_q[self].probe;
         *p = (probe_rec){true, source, tag, comm, NULL};
@@ -511,6 +523,50 @@ sim_message *sim_probe(int source, int tag, sim_comm *comm, bool block, bool tak
         return m;
     g_queue_delete_link(&g_q[self].msgs, hit);
     return m;
+}
+
+/* ---------------------------------------------------------------------- */
+/* "Not yet" answers of MPI_Test and nonblocking probes                     */
+
+bool sim_test_later(const char *what) {
+    if (!sim_g->cfg.test_later || sim_timed_active())
+        return false;
+    later_rec *l = &g_q[sim_self()].later;
+    if (l->said) { /* at most once in a row: a polling loop ends */
+        l->said = false;
+        return false;
+    }
+    l->said = sim_choose(2, what) == 1;
+    return l->said;
+}
+
+void sim_poll_later(void) {
+    later_rec *l = &g_q[sim_self()].later;
+    l->polling = true;
+    sim_poll_block();
+    l->polling = false;
+}
+
+void sim_probe_poll(void) {
+    later_rec *l = &g_q[sim_self()].later;
+    bool later = l->pending;
+    l->pending = false;
+    if (later)
+        sim_poll_later();
+    else
+        sim_poll_block();
+}
+
+bool sim_engine_wake_later(void) {
+    if (!sim_g->cfg.test_later)
+        return false;
+    bool any = false;
+    for (int d = 0; d < g_n; d++)
+        if (g_q[d].later.polling && sim_proc_of(d)->polling) {
+            sched_wake(d);
+            any = true;
+        }
+    return any;
 }
 
 /* Describes the probe a rank is blocked in, for reports; false if none. */
@@ -565,6 +621,10 @@ void sim_engine_digest(sim_digest_feed feed, void *user) {
     GPtrArray *msgs = g_ptr_array_new();
     for (int d = 0; d < g_n; d++) {
         dst_queue *q = &g_q[d];
+        if (q->later.said || q->later.polling) { /* what the rank's next Test may answer */
+            int64_t l[4] = {-2, d, q->later.said, q->later.polling};
+            feed(user, l, sizeof l);
+        }
         if (!q->msgs.length && !q->recvs.length && !q->probe.active)
             continue;
         int64_t head[4] = {d, q->msgs.length, q->recvs.length, q->probe.active};

@@ -146,6 +146,20 @@ void sim_wait_clear(void);
 /* Blocks until another event happened (MPI_Test/Iprobe that found nothing). */
 void sim_poll_block(void);
 
+/* ---- "not yet" answers of MPI_Test and nonblocking probes (engine.c) ---- */
+/* MPI does not promise that a completed request or a sent message is seen at
+ * once.  Exploring with cfg.test_later, a Test or nonblocking probe that
+ * could succeed asks sim_choose(2, what) (0 succeed now, 1 not yet); true
+ * for "not yet".  Never twice in a row for one rank: after a "not yet", the
+ * rank's next call that can succeed does, so polling loops end. */
+bool sim_test_later(const char *what);
+/* Blocks like sim_poll_block after a "not yet": nothing needs to change for
+ * the rank to ask again (sim_engine_wake_later). */
+void sim_poll_later(void);
+/* The poll of MPI_Iprobe/MPI_Improbe after sim_probe found nothing: a later
+ * poll when sim_probe answered "not yet", else sim_poll_block. */
+void sim_probe_poll(void);
+
 /* ---- collectives (coll.c) ---- */
 void sim_coll_init(void);
 void sim_coll_fini(void);

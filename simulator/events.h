@@ -83,6 +83,10 @@ void sim_fire(const sim_event *ev);
  * they last looked; returns true if it woke any. */
 bool sim_events_wake_pollers(void);
 
+/* Wakes the ranks that answered "not yet" (sim_test_later) and poll since:
+ * call it when nothing else can happen.  Returns true if it woke any. */
+bool sim_engine_wake_later(void);
+
 /* Engine internals used here (engine.c). */
 int sim_engine_events(int dst, sim_event *out, int max);
 bool sim_engine_has_work(int dst);

@@ -373,7 +373,7 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *statu
     bool found;
     sim_probe(source, tag, c, false, false, &found, status);
     if (!found) /* let the other ranks progress before the program asks again */
-        sim_poll_block();
+        sim_probe_poll();
     *flag = found;
     SIM_RETURN(MPI_SUCCESS);
 }
@@ -420,7 +420,7 @@ static int mprobe(const char *name, int source, int tag, MPI_Comm comm, bool blo
     if (flag)
         *flag = found;
     if (!found) {
-        sim_poll_block();
+        sim_probe_poll();
         return MPI_SUCCESS;
     }
     *message = m ? publish_message(m) : MPI_MESSAGE_NO_PROC;

@@ -3,7 +3,8 @@
  * families, request freeing and cancellation.
  *
  * Which of several complete requests Waitany/Testany report is a choice:
- * the lowest index by default, a random one with --seed.
+ * the lowest index by default, a random one with --seed.  Under exploration
+ * a Test that could succeed may also say "not yet" (sim_test_later).
  */
 #include <string.h>
 
@@ -94,6 +95,36 @@ static bool any_done(sim_request **reqs, int n) {
                 return true;
         }
     return !any_active;
+}
+
+static bool any_active(sim_request **reqs, int n) {
+    for (int i = 0; i < n; i++)
+        if (reqs[i])
+            return true;
+    return false;
+}
+
+static bool some_complete(sim_request **reqs, int n) {
+    for (int i = 0; i < n; i++)
+        if (reqs[i] && reqs[i]->complete)
+            return true;
+    return false;
+}
+
+/* A Test whose requests could be reported complete may say "not yet" (MPI
+ * does not promise immediate progress).  The rank then polls as when nothing
+ * had completed, unless it already polled in this call: either way others
+ * may progress before the program asks again. */
+static bool not_yet(const char *what, sim_request **reqs, int n, bool polled) {
+    if (!sim_test_later(what))
+        return false;
+    if (!polled) {
+        describe_wait(reqs, n);
+        sim_wait_set(reqs, n);
+        sim_poll_later();
+        sim_wait_clear();
+    }
+    return true;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -205,14 +236,16 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
         empty_status(status);
         SIM_RETURN(MPI_SUCCESS);
     }
-    if (!req->complete) {
+    bool polled = !req->complete;
+    if (polled) {
         describe_wait(&req, 1);
         sim_wait_set(&req, 1);
         sim_poll_block(); /* others progress before the program asks again */
         sim_wait_clear();
     }
-    *flag = req->complete;
-    SIM_RETURN(req->complete ? sim_req_finish(req, status, request) : MPI_SUCCESS);
+    bool done = req->complete && !not_yet("MPI_Test:now-or-later", &req, 1, polled);
+    *flag = done;
+    SIM_RETURN(done ? sim_req_finish(req, status, request) : MPI_SUCCESS);
 }
 SIM_ALIAS(MPI_Test);
 
@@ -221,13 +254,16 @@ int PMPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status status
     sim_request **reqs = g_new0(sim_request *, count > 0 ? count : 1);
     int rc = resolve("MPI_Testall", count, requests, reqs);
     if (rc == MPI_SUCCESS) {
-        if (!all_done(reqs, count)) {
+        bool polled = !all_done(reqs, count);
+        if (polled) {
             describe_wait(reqs, count);
             sim_wait_set(reqs, count);
             sim_poll_block();
             sim_wait_clear();
         }
-        *flag = all_done(reqs, count);
+        *flag = all_done(reqs, count) &&
+                !(any_active(reqs, count) &&
+                  not_yet("MPI_Testall:now-or-later", reqs, count, polled));
         if (*flag)
             rc = finish_all(count, requests, reqs, statuses, false, NULL, NULL);
     }
@@ -241,13 +277,16 @@ int PMPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_S
     sim_request **reqs = g_new0(sim_request *, count > 0 ? count : 1);
     int rc = resolve("MPI_Testany", count, requests, reqs);
     if (rc == MPI_SUCCESS) {
-        if (!any_done(reqs, count)) {
+        bool polled = !any_done(reqs, count);
+        if (polled) {
             describe_wait(reqs, count);
             sim_wait_set(reqs, count);
             sim_poll_block();
             sim_wait_clear();
         }
-        int i = pick_complete("MPI_Testany", reqs, count);
+        bool later = some_complete(reqs, count) &&
+                     not_yet("MPI_Testany:now-or-later", reqs, count, polled);
+        int i = later ? -1 : pick_complete("MPI_Testany", reqs, count);
         bool any = false;
         for (int k = 0; k < count; k++)
             any |= reqs[k] != NULL;
@@ -279,13 +318,18 @@ int PMPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indice
         if (!any) {
             *outcount = MPI_UNDEFINED;
         } else {
-            if (!any_done(reqs, incount)) {
+            bool polled = !any_done(reqs, incount);
+            if (polled) {
                 describe_wait(reqs, incount);
                 sim_wait_set(reqs, incount);
                 sim_poll_block();
                 sim_wait_clear();
             }
-            rc = finish_all(incount, requests, reqs, statuses, true, indices, outcount);
+            if (some_complete(reqs, incount) &&
+                not_yet("MPI_Testsome:now-or-later", reqs, incount, polled))
+                *outcount = 0;
+            else
+                rc = finish_all(incount, requests, reqs, statuses, true, indices, outcount);
         }
     }
     g_free(reqs);

@@ -33,6 +33,7 @@ typedef struct sim_config {
     bool async_progress; /* explore: messages may land in posted receives while the
                             receiver computes (pauses after MPI calls) */
     bool early_collectives; /* explore: members that may leave a collective early can */
+    bool test_later; /* explore: MPI_Test/MPI_Iprobe that could succeed may say "not yet" */
 } sim_config;
 
 /* Kinds of enabled events. */

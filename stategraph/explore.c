@@ -38,6 +38,7 @@ typedef struct shared {
     uint64_t live_snapshots;
     uint64_t peak_rss;
     uint64_t crashed_paths; /* ordex itself failed on a path */
+    uint64_t bound_cuts;    /* dfs-branches: alternatives left out by the bound */
     double start;
     bool stop;
     char stop_why[256];
@@ -94,6 +95,7 @@ typedef struct explorer {
     GRand *rng;      /* random strategy */
     uint64_t node;   /* the last branching state passed (0 = initial) */
     guint node_step; /* path length when it was passed */
+    int budget;      /* dfs-branches: departures from the default still allowed */
 } explorer;
 
 static explorer g_x;
@@ -224,9 +226,14 @@ static bool pop_prefix(GArray *into) {
     return true;
 }
 
+static bool bounded(void) {
+    return g_x.opts->strategy == SG_DFS_BRANCHES;
+}
+
 /* Which of n alternatives this process takes; the others are explored by
  * snapshots (fork), later re-executions (replay), or not at all (random,
- * bfs: alternative 0 is the earliest sent). */
+ * bfs: alternative 0 is the earliest sent; dfs-branches once the path has
+ * used up its departures from alternative 0). */
 static int branch(int n) {
     int alt = 0;
     if (replaying()) {
@@ -237,6 +244,8 @@ static int branch(int n) {
         alt = g_rand_int_range(g_x.rng, 0, n);
     } else if (g_x.opts->strategy == SG_BFS) {
         alt = 0;
+    } else if (bounded() && g_x.budget <= 0) {
+        g_sh->bound_cuts += (uint64_t)(n - 1);
     } else if (g_x.opts->replay_checkpoints) {
         for (int i = n - 1; i >= 1; i--)
             push_prefix(i);
@@ -247,6 +256,8 @@ static int branch(int n) {
                 break;
             }
     }
+    if (alt != 0 && bounded())
+        g_x.budget--;
     g_array_append_val(g_x.choices, alt);
     return alt;
 }
@@ -300,10 +311,12 @@ static void fire(const sim_event *ev, int choice, int nalts) {
 
 /* Keeps only the events of one rank when they form a persistent set (see
  * sim_engine_rank_persistent): the other ranks' events commute with them and
- * stay enabled, so they are explored afterwards, from the states that follow. */
-static void restrict_to_persistent(GArray *awake, GArray *all) {
+ * stay enabled, so they are explored afterwards, from the states that follow.
+ * Only the rank of awake[0] is tried when `first_only` (so that the default
+ * alternative stays). */
+static void restrict_to_persistent(GArray *awake, GArray *all, bool first_only) {
     const sim_event *ev = (const sim_event *)(void *)all->data;
-    for (guint i = 0; i < awake->len; i++) {
+    for (guint i = 0; i < (first_only ? 1 : awake->len); i++) {
         const sim_event *e = &g_array_index(awake, sim_event, i);
         if (e->kind != SIM_EV_DELIVER && e->kind != SIM_EV_PROBE)
             continue;
@@ -326,6 +339,27 @@ static gint by_order(gconstpointer a, gconstpointer b) {
     return x->order < y->order ? -1 : x->order > y->order;
 }
 
+/* dfs-branches: the visited set holds (state, departures left) pairs, plus
+ * the bare state to tell quickly that a state is new.  A state explored with
+ * fewer departures left than this path has must be explored again. */
+static ckpt_hash with_budget(ckpt_hash h, int budget) {
+    uint64_t b = (uint64_t)budget + 1;
+    h.lo ^= b * 0x9e3779b97f4a7c15ull;
+    h.hi ^= b * 0xc2b2ae3d27d4eb4full;
+    return h;
+}
+
+static bool seen_with_budget(ckpt_hash h, bool *full) {
+    if (ckpt_visited_check_insert(h, full))
+        for (int b = g_x.budget; b <= g_x.opts->branches; b++)
+            if (ckpt_visited_contains(with_budget(h, b)))
+                return true;
+    bool f2 = false;
+    ckpt_visited_check_insert(with_budget(h, g_x.budget), &f2);
+    *full = *full || f2;
+    return false;
+}
+
 /* The strategy callback: called whenever no rank can run. */
 static bool choose(void *user) {
     if (g_sh->stop) {
@@ -338,8 +372,8 @@ static bool choose(void *user) {
     GArray *evs = g_x.events;
     g_array_set_size(evs, 0);
     sim_events_all(evs);
-    if (evs->len == 0)
-        return false;
+    if (evs->len == 0) /* ranks that said "not yet" ask again; else the end */
+        return sim_engine_wake_later();
     if (g_x.opts->por) {
         for (guint i = 0; i < evs->len; i++)
             if (sim_event_is_safe(&g_array_index(evs, sim_event, i))) {
@@ -351,22 +385,25 @@ static bool choose(void *user) {
         fire(&g_array_index(evs, sim_event, 0), 0, 1);
         return true;
     }
-    bool exhaustive = g_x.opts->strategy == SG_EXHAUSTIVE;
-    if (!exhaustive) { /* one ordering per run: earliest sent first, or random */
+    if (g_x.opts->strategy == SG_BFS || g_x.opts->strategy == SG_RANDOM) {
+        /* one ordering per run: earliest sent first, or random */
         g_array_sort(evs, by_order);
         int alt = branch((int)evs->len);
         fire(&g_array_index(evs, sim_event, alt), alt, (int)evs->len);
         return true;
     }
     /* A real choice.  Alternatives asleep are explored elsewhere. */
+    bool sleeping = g_x.opts->por && !bounded();
     GArray *awake = g_array_new(FALSE, FALSE, sizeof(sim_event));
     for (guint i = 0; i < evs->len; i++) {
         sim_event_key k = sim_event_key_of(&g_array_index(evs, sim_event, i));
-        if (!g_x.opts->por || !asleep(&k))
+        if (!sleeping || !asleep(&k))
             g_array_append_val(awake, g_array_index(evs, sim_event, i));
     }
+    if (bounded()) /* alternative 0 is the default: the earliest sent, as bfs takes */
+        g_array_sort(awake, by_order);
     if (g_x.opts->por && awake->len > 1)
-        restrict_to_persistent(awake, evs);
+        restrict_to_persistent(awake, evs, bounded());
     if (awake->len == 0) {
         g_array_free(awake, TRUE);
         g_sh->merged++;
@@ -386,7 +423,9 @@ static bool choose(void *user) {
         g_x.node = h.lo;
         g_x.node_step = g_x.path->len;
         bool seen;
-        if (g_x.sleep->len == 0)
+        if (bounded())
+            seen = seen_with_budget(h, &full);
+        else if (g_x.sleep->len == 0)
             seen = ckpt_visited_check_insert(h, &full);
         else
             seen = ckpt_visited_contains(h);
@@ -410,7 +449,7 @@ static bool choose(void *user) {
     /* Alternatives are explored in the order 1..n-1, 0: each puts to sleep
      * the alternatives before it in that order. */
     int alt = branch(n);
-    if (g_x.opts->por) {
+    if (sleeping) {
         int upto = alt == 0 ? n : alt;
         for (int j = 1; j < upto; j++)
             g_array_append_val(g_x.sleep, keys[j]);
@@ -524,6 +563,7 @@ static _Noreturn void run_pass(const sg_explore_opts *o, int pass) {
     cfg.exploring = true;
     cfg.async_progress = o->async_progress;
     cfg.early_collectives = o->early_collectives;
+    cfg.test_later = o->test_later;
     sim_create(&cfg);
     g_x.opts = o;
     g_x.pass = pass;
@@ -532,18 +572,19 @@ static _Noreturn void run_pass(const sg_explore_opts *o, int pass) {
     g_x.sleep = g_array_new(FALSE, FALSE, sizeof(sim_event_key));
     sim_set_choice_hook(choice_hook, NULL);
     g_x.choices = g_array_new(FALSE, FALSE, sizeof(int));
+    g_x.budget = o->branches;
 
-    bool workers = o->strategy != SG_EXHAUSTIVE || o->replay_checkpoints;
-    if (!workers)
+    bool tree = o->strategy == SG_EXHAUSTIVE || o->strategy == SG_DFS_BRANCHES;
+    if (tree && !o->replay_checkpoints)
         run_path();
     /* This process stays as it is after loading and hands out one path
      * at a time to forked workers. */
     g_x.prefix = g_array_new(FALSE, FALSE, sizeof(int));
-    if (o->strategy == SG_EXHAUSTIVE)
+    if (tree)
         push_prefix_empty();
     int runs = o->strategy == SG_RANDOM ? (o->runs > 0 ? o->runs : 1) : 1;
     for (int k = 0; !g_sh->stop; k++) {
-        if (o->strategy == SG_EXHAUSTIVE) {
+        if (tree) {
             if (!pop_prefix(g_x.prefix))
                 break;
         } else if (k >= runs) {
@@ -733,6 +774,7 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
     res->merged = g_sh->merged;
     res->snapshots = g_sh->snapshots;
     res->paths = g_sh->paths;
+    res->bound_cuts = g_sh->bound_cuts;
     res->peak_rss = g_sh->peak_rss;
     {   /* this process holds every recorded path now: count it too */
         struct rusage ru;

@@ -12,6 +12,15 @@
  * process (the copy-on-write snapshot), one after the other, and alternative
  * 0 by the process itself.  Every finished path records its findings and its
  * outcome in memory shared by all processes.
+ *
+ * The depth-first-branches strategy (delay bounding) explores the same
+ * graph, but along a path it takes at most `branches` alternatives other than
+ * the default one (the earliest sent event; alternative 0 of a choice inside
+ * an MPI call), which is the ordering the breadth-first strategy and `ordex
+ * run` take.  Sleep sets are left out there: they prune an ordering because
+ * a sibling branch covers it, and under a bound that sibling may have had
+ * fewer departures left.  A state is merged only with one explored with at
+ * least as many departures left.
  */
 #ifndef ORDEX_SG_EXPLORE_H
 #define ORDEX_SG_EXPLORE_H
@@ -28,6 +37,7 @@ typedef enum sg_strategy {
     SG_EXHAUSTIVE, /* every relevant ordering */
     SG_BFS,        /* one ordering: messages delivered in the order they were sent */
     SG_RANDOM,     /* `runs` orderings with random choices */
+    SG_DFS_BRANCHES, /* every ordering with at most `branches` departures from the default */
 } sg_strategy;
 
 typedef struct sg_explore_opts {
@@ -48,10 +58,12 @@ typedef struct sg_explore_opts {
     sg_strategy strategy;
     uint64_t seed;           /* random strategy */
     int runs;                /* random strategy: paths to run */
+    int branches;            /* dfs-branches: departures allowed along a path */
     bool replay_checkpoints; /* re-execute prefixes instead of keeping snapshots */
     bool graph;              /* record the state graph's edges */
     bool async_progress;     /* explore early deliveries into posted receives */
     bool early_collectives;  /* explore collectives returning early where MPI allows */
+    bool test_later;         /* MPI_Test/MPI_Iprobe that could succeed may say "not yet" */
 } sg_explore_opts;
 
 /* One step of a recorded path. */
@@ -106,6 +118,7 @@ typedef struct sg_explore_result {
     uint64_t merged;      /* paths cut because they reached a known state */
     uint64_t snapshots;   /* forked snapshot processes */
     uint64_t paths;       /* paths that ended */
+    uint64_t bound_cuts;  /* dfs-branches: alternatives left out by the bound */
     uint64_t peak_rss;    /* bytes, largest process */
     double elapsed_s;
     bool incomplete;

@@ -73,6 +73,12 @@ static bool choose(void *user) {
     }
     GArray *evs = g_array_new(FALSE, FALSE, sizeof(sim_event));
     sim_events_all(evs);
+    /* As when exploring: with nothing else to do, ranks that said "not yet"
+     * ask again (the trace has no step for that). */
+    if (evs->len == 0 && sim_engine_wake_later()) {
+        g_array_free(evs, TRUE);
+        return true;
+    }
     bool fired = false;
     if (!st) { /* past the trace: the deterministic schedule of `ordex run` */
         if (evs->len) {

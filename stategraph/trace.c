@@ -68,7 +68,13 @@ char *sg_step_text(const sg_step *st) {
                             choice);
         break;
     default:
-        if (st->what && strstr(st->what, "returns before"))
+        if (st->what && g_str_has_suffix(st->what, ":now-or-later"))
+            s = g_strdup_printf("rank %d at %s: %.*s %s%s", st->dst, where(st->site_a),
+                                (int)(strlen(st->what) - strlen(":now-or-later")), st->what,
+                                st->choice ? "says \"not yet\" although it could succeed"
+                                           : "succeeds at once",
+                                choice);
+        else if (st->what && strstr(st->what, "returns before"))
             s = g_strdup_printf("rank %d at %s: %s%s", st->dst, where(st->site_a), st->what,
                                 st->choice ? "" : " - no, it waits");
         else
@@ -113,6 +119,7 @@ bool sg_trace_write(const char *path, const sg_trace_header *h, const char *find
     fprintf(f, "eager-limit %zu\n", h->eager_limit);
     fprintf(f, "async-progress %s\n", h->async_progress ? "yes" : "no");
     fprintf(f, "early-collectives %s\n", h->early_collectives ? "yes" : "no");
+    fprintf(f, "test-later %s\n", h->test_later ? "yes" : "no");
     fprintf(f, "ordex-version %s\n", ORDEX_VERSION);
     if (finding_kind) {
         char *flat = g_strdelimit(g_strdup(message ? message : ""), "\n", ' ');
@@ -299,6 +306,12 @@ bool sg_trace_read(const char *path, sg_trace *t, char **err) {
                 ok = false;
             }
             t->early_collectives = strcmp(val, "yes") == 0;
+        } else if (strcmp(key, "test-later") == 0) {
+            if (strcmp(val, "yes") != 0 && strcmp(val, "no") != 0) {
+                bad = g_strdup_printf("test-later '%s' is not yes or no", val);
+                ok = false;
+            }
+            t->test_later = strcmp(val, "yes") == 0;
         } else if (strcmp(key, "ordex-version") == 0)
             t->version = g_strdup(val);
         else if (strcmp(key, "finding") == 0)

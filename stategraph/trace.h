@@ -13,6 +13,8 @@
  *   eager-limit <bytes>
  *   async-progress <yes|no>      (optional; no when absent)
  *   early-collectives <yes|no>   (optional; no when absent)
+ *   test-later <yes|no>          (optional; no when absent: traces made before
+ *                                 MPI_Test/MPI_Iprobe could say "not yet")
  *   ordex-version <version>
  *   finding <kind> <location or -> <message>
  *   step <n> <kind> dst=<rank> src=<rank> tag=<t> comm=<id> choice=<k>/<of> at=<file:line>
@@ -46,6 +48,7 @@ typedef struct sg_trace_header {
     size_t eager_limit;
     bool async_progress;    /* explored with --async-progress */
     bool early_collectives; /* explored with --early-collectives */
+    bool test_later;        /* MPI_Test/MPI_Iprobe could say "not yet" */
 } sg_trace_header;
 
 /* Names the program whose file offsets steps hold (for file:line). */
@@ -75,6 +78,7 @@ typedef struct sg_trace {
     size_t eager_limit;
     bool async_progress;
     bool early_collectives;
+    bool test_later;
     char *finding; /* the finding line's text, or NULL */
     GArray *steps; /* sg_trace_step */
 } sg_trace;

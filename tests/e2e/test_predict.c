@@ -71,6 +71,9 @@ static void test_pingpong(void) {
     char *text = e2e_read_file(json);
     EXPECT(r, text && strstr(text, "\"verdict\": \"ok\""));
     EXPECT(r, text && near(json_after(text, NULL, "\"predicted_time_s\""), 220e-6));
+    /* Each direction carried 10 kB; a link of 1 GB/s is busy 10 us of 220. */
+    EXPECT(r, text && near(json_after(text, "\"links\"", "\"bytes\""), 10000));
+    EXPECT(r, text && near(json_after(text, "\"links\"", "\"busy_s\""), 10e-6));
     g_free(text);
     e2e_free(r);
 }
