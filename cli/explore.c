@@ -428,10 +428,10 @@ int ordex_explore(int argc, char **argv) {
         g_string_append_printf(j, "  \"verdict\": \"%s\",\n  \"program\": ", verdict);
         json_str(j, prog);
         g_string_append_printf(j, ",\n  \"strategy\": \"%s\"",
-                               strategy == SG_BFS             ? "bfs"
-                               : strategy == SG_RANDOM        ? "random"
+                               strategy == SG_BFS            ? "bfs"
+                               : strategy == SG_RANDOM       ? "random"
                                : strategy == SG_DFS_BRANCHES ? "dfs-branches"
-                                                              : "exhaustive");
+                                                             : "exhaustive");
         if (bounded)
             g_string_append_printf(j,
                                    ",\n  \"branches\": %d,\n  \"cut_by_bound\": %" G_GUINT64_FORMAT,

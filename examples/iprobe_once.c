@@ -24,8 +24,8 @@
  *        sends already.
  *   --no-test-later: no error (MPI_Iprobe then always succeeds when it can).
  *   n = 1: the program prints a note and exits: no error.
- * Real MPICH 4.0, n=2: completes (the small message is sent eagerly and has
- * arrived by the time the barrier is over).
+ * Real MPICH 4.0: completes (n=2: 20 of 20 runs, n=4: 10 of 10; the small
+ * message is sent eagerly and has arrived by the time the barrier is over).
  *
  * Expected stdout when it completes:
  *   rank 0: settings 42

@@ -88,17 +88,19 @@ static const void *early_contribution(const sim_coll *c, int me, int *count, MPI
     }
 }
 
-/* Static strings: traces keep the pointer and read it in another process. */
+/* Static strings: traces keep the pointer and read it in another process.
+ * One word each, as trace files write them as a key's value; reports spell
+ * them out (stategraph/trace.c). */
 static const char *early_name(sim_coll_kind k) {
     switch (k) {
     case SIM_COLL_BCAST:
-        return "MPI_Bcast returns before the others arrive";
+        return "MPI_Bcast:leave-early";
     case SIM_COLL_REDUCE:
-        return "MPI_Reduce returns before the others arrive";
+        return "MPI_Reduce:leave-early";
     case SIM_COLL_GATHER:
-        return "MPI_Gather returns before the others arrive";
+        return "MPI_Gather:leave-early";
     default:
-        return "MPI_Scatter returns before the others arrive";
+        return "MPI_Scatter:leave-early";
     }
 }
 

@@ -97,7 +97,7 @@ static bool any_done(sim_request **reqs, int n) {
     return !any_active;
 }
 
-static bool any_active(sim_request **reqs, int n) {
+static bool has_active(sim_request **reqs, int n) {
     for (int i = 0; i < n; i++)
         if (reqs[i])
             return true;
@@ -261,9 +261,9 @@ int PMPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status status
             sim_poll_block();
             sim_wait_clear();
         }
-        *flag = all_done(reqs, count) &&
-                !(any_active(reqs, count) &&
-                  not_yet("MPI_Testall:now-or-later", reqs, count, polled));
+        *flag =
+            all_done(reqs, count) &&
+            !(has_active(reqs, count) && not_yet("MPI_Testall:now-or-later", reqs, count, polled));
         if (*flag)
             rc = finish_all(count, requests, reqs, statuses, false, NULL, NULL);
     }
@@ -284,8 +284,8 @@ int PMPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_S
             sim_poll_block();
             sim_wait_clear();
         }
-        bool later = some_complete(reqs, count) &&
-                     not_yet("MPI_Testany:now-or-later", reqs, count, polled);
+        bool later =
+            some_complete(reqs, count) && not_yet("MPI_Testany:now-or-later", reqs, count, polled);
         int i = later ? -1 : pick_complete("MPI_Testany", reqs, count);
         bool any = false;
         for (int k = 0; k < count; k++)

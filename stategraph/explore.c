@@ -249,6 +249,15 @@ static int branch(int n) {
     } else if (g_x.opts->replay_checkpoints) {
         for (int i = n - 1; i >= 1; i--)
             push_prefix(i);
+    } else if (bounded()) {
+        /* The default first: states are then first recorded with the most
+         * departures left, and paths with fewer left merge into them. */
+        alt = n - 1;
+        for (int i = 0; i < n - 1 && !g_sh->stop; i++)
+            if (fork_alternative()) {
+                alt = i;
+                break;
+            }
     } else {
         for (int i = 1; i < n && !g_sh->stop; i++)
             if (fork_alternative()) {
@@ -737,7 +746,9 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
         return false;
     }
     g_sh->start = now_s();
-    size_t vcap = o->max_states ? (size_t)o->max_states * 2 + 1024 : (size_t)1 << 24;
+    /* dfs-branches keeps two keys per state (see seen_with_budget). */
+    size_t per_state = o->strategy == SG_DFS_BRANCHES ? 4 : 2;
+    size_t vcap = o->max_states ? (size_t)o->max_states * per_state + 1024 : (size_t)1 << 24;
     if (!ckpt_visited_create(vcap)) {
         *err = g_strdup("cannot map the visited-state table");
         munmap(g_sh, g_sh_bytes);
@@ -776,7 +787,7 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
     res->paths = g_sh->paths;
     res->bound_cuts = g_sh->bound_cuts;
     res->peak_rss = g_sh->peak_rss;
-    {   /* this process holds every recorded path now: count it too */
+    { /* this process holds every recorded path now: count it too */
         struct rusage ru;
         getrusage(RUSAGE_SELF, &ru);
         if ((uint64_t)ru.ru_maxrss * 1024 > res->peak_rss)

@@ -34,9 +34,9 @@
 #include "simulator/sim.h"
 
 typedef enum sg_strategy {
-    SG_EXHAUSTIVE, /* every relevant ordering */
-    SG_BFS,        /* one ordering: messages delivered in the order they were sent */
-    SG_RANDOM,     /* `runs` orderings with random choices */
+    SG_EXHAUSTIVE,   /* every relevant ordering */
+    SG_BFS,          /* one ordering: messages delivered in the order they were sent */
+    SG_RANDOM,       /* `runs` orderings with random choices */
     SG_DFS_BRANCHES, /* every ordering with at most `branches` departures from the default */
 } sg_strategy;
 

@@ -74,9 +74,10 @@ char *sg_step_text(const sg_step *st) {
                                 st->choice ? "says \"not yet\" although it could succeed"
                                            : "succeeds at once",
                                 choice);
-        else if (st->what && strstr(st->what, "returns before"))
-            s = g_strdup_printf("rank %d at %s: %s%s", st->dst, where(st->site_a), st->what,
-                                st->choice ? "" : " - no, it waits");
+        else if (st->what && g_str_has_suffix(st->what, ":leave-early"))
+            s = g_strdup_printf("rank %d at %s: %.*s returns before the others arrive%s", st->dst,
+                                where(st->site_a), (int)(strlen(st->what) - strlen(":leave-early")),
+                                st->what, st->choice ? "" : " - no, it waits");
         else
             s = g_strdup_printf("rank %d at %s: %s picks alternative %d of %d", st->dst,
                                 where(st->site_a), st->what ? st->what : "?", st->choice + 1,

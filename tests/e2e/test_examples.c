@@ -371,6 +371,18 @@ static void test_wildcard_deadlock(void) {
     e2e_free(r);
 }
 
+/* iprobe_once.c: in the natural order MPI_Iprobe sees the message. */
+static void test_iprobe_once(void) {
+    e2e_result *r = RUN("run", "-n", "2", S("examples/iprobe_once.c"));
+    EXPECT_CLEAN(r);
+    EXPECT(r, strcmp(r->out, "rank 0: settings 42\n") == 0);
+    e2e_free(r);
+    r = RUN("run", "--send-mode", "rendezvous", "-n", "4", S("examples/iprobe_once.c"));
+    EXPECT_CLEAN(r);
+    EXPECT(r, strcmp(r->out, "rank 0: settings 42\n") == 0);
+    e2e_free(r);
+}
+
 static void test_probe_race(void) {
     e2e_result *r = RUN("run", "-n", "4", S("examples/probe_race.c"));
     EXPECT_CLEAN(r);
@@ -496,6 +508,7 @@ static const char *const covered[] = {
     "deadlock_else.c",
     "floyd_steinberg.c",
     "heat.c",
+    "iprobe_once.c", /* MPI_Iprobe may say "not yet" */
     "lu.c",
     "mergesort.c",
     "nbexchange.c",
@@ -553,6 +566,7 @@ void e2e_add_example_tests(CU_pSuite s) {
     CU_add_test(s, "waitany_race: natural order", test_waitany_race);
     CU_add_test(s, "wildcard_deadlock: natural order", test_wildcard_deadlock);
     CU_add_test(s, "probe_race: natural order", test_probe_race);
+    CU_add_test(s, "iprobe_once: natural order", test_iprobe_once);
     CU_add_test(s, "bcast_sync: documented verdict", test_bcast_sync);
     CU_add_test(s, "benign_any_source", test_benign_any_source);
     CU_add_test(s, "benign_waitall", test_benign_waitall);

@@ -773,16 +773,36 @@ static char *finding_keys(const jv *doc) {
     return sorted;
 }
 
-/* Explores prog twice, by default ("rd") and with option `other` ("ro"),
- * and checks both give the same complete verdict, findings and outcomes;
- * with --no-por also that reduction took no more transitions. */
-static void compare_runs(const char *other, const char *prog, const char *np, const char *arg,
-                         const char *arg2) {
-    bool nopor = strcmp(other, "--no-por") == 0;
+/* `ordex explore --max-time 60 OPTS... --json JSON -n NP PROG [ARG [ARG2]]`
+ * (opts NULL-terminated, may be NULL). */
+static e2e_result *explore_with(const char *const *opts, const char *json, const char *np,
+                                const char *prog, const char *arg, const char *arg2) {
+    GPtrArray *a = g_ptr_array_new();
+    g_ptr_array_add(a, (gpointer) "explore");
+    g_ptr_array_add(a, (gpointer) "--max-time");
+    g_ptr_array_add(a, (gpointer) "60");
+    for (int i = 0; opts && opts[i]; i++)
+        g_ptr_array_add(a, (gpointer)opts[i]);
+    const char *tail[] = {"--json", json, "-n", np, e2e_src(prog), arg, arg2};
+    for (size_t i = 0; i < G_N_ELEMENTS(tail) && tail[i]; i++)
+        g_ptr_array_add(a, (gpointer)tail[i]);
+    g_ptr_array_add(a, NULL);
+    e2e_result *r = e2e_ordex_runv((const char *const *)a->pdata);
+    g_ptr_array_free(a, TRUE);
+    return r;
+}
+
+/* Explores prog twice, by default ("rd") and with the options `other`
+ * (NULL-terminated; "ro"), and checks both give the same complete verdict,
+ * findings and outcomes; with --no-por also that reduction took no more
+ * transitions. */
+static void compare_with(const char *const *other, const char *prog, const char *np,
+                         const char *arg, const char *arg2) {
+    bool nopor = strcmp(other[0], "--no-por") == 0;
     const char *jr = json_path("default");
     const char *ju = json_path("other");
-    e2e_result *rd = EX("--json", jr, "-n", np, e2e_src(prog), arg, arg2);
-    e2e_result *ro = EX(other, "--json", ju, "-n", np, e2e_src(prog), arg, arg2);
+    e2e_result *rd = explore_with(NULL, jr, np, prog, arg, arg2);
+    e2e_result *ro = explore_with(other, ju, np, prog, arg, arg2);
     EXPECT(rd, rd->status == 0 || rd->status == 1);
     EXPECT(ro, ro->status == 0 || ro->status == 1);
     if (nopor)
@@ -840,6 +860,12 @@ static void compare_runs(const char *other, const char *prog, const char *np, co
     e2e_free(ro);
 }
 
+static void compare_runs(const char *other, const char *prog, const char *np, const char *arg,
+                         const char *arg2) {
+    const char *opts[] = {other, NULL};
+    compare_with(opts, prog, np, arg, arg2);
+}
+
 /* Program arguments: up to two, NULL-terminated (NULL, NULL for none). */
 #define REDUCTION_TEST(fn, prog, np, arg, arg2)                                                    \
     static void fn(void) {                                                                         \
@@ -865,6 +891,9 @@ REDUCTION_TEST(test_red_lu, "examples/lu.c", "3", "1", NULL)
 REDUCTION_TEST(test_red_heat, "examples/heat.c", "3", "12", "3")
 REDUCTION_TEST(test_red_ring, "examples/ring.c", "3", "2", NULL)
 REDUCTION_TEST(test_red_crash_some, "tests/programs/crash_some_orderings.c", "3", NULL, NULL)
+REDUCTION_TEST(test_red_iprobe_once, "examples/iprobe_once.c", "2", NULL, NULL)
+REDUCTION_TEST(test_red_not_yet_loop, "tests/programs/not_yet.c", "2", "loop", NULL)
+REDUCTION_TEST(test_red_not_yet_testany, "tests/programs/not_yet.c", "2", "testany", NULL)
 
 /* --checkpoint=replay (re-execute prefixes instead of fork snapshots)
  * explores the same orderings as the default fork snapshots. */
@@ -874,6 +903,277 @@ static void test_replay_checkpoints(void) {
     compare_runs("--checkpoint=replay", "examples/waitany_race.c", "4", NULL, NULL);
     compare_runs("--checkpoint=replay", "examples/benign_any_source.c", "3", NULL, NULL);
     compare_runs("--checkpoint=replay", "tests/programs/crash_some_orderings.c", "3", NULL, NULL);
+}
+
+/* ---------------------------------------------------------------------- */
+/* --strategy=dfs-branches: at most K departures from the default order    */
+
+#define DFS "--strategy=dfs-branches"
+
+/* With a bound no ordering reaches, dfs-branches explores everything: the
+ * same complete verdict, findings and outcomes as the exhaustive search. */
+static void test_dfs_large_k_is_exhaustive(void) {
+    const char *opts[] = {DFS, "--branches=100", NULL};
+    compare_with(opts, "examples/mergesort.c", "4", NULL, NULL);
+    compare_with(opts, "examples/wildcard_deadlock.c", "3", NULL, NULL);
+    compare_with(opts, "examples/waitany_race.c", "4", NULL, NULL);
+    compare_with(opts, "examples/probe_race.c", "3", NULL, NULL);
+    compare_with(opts, "examples/benign_any_source.c", "3", NULL, NULL);
+    compare_with(opts, "examples/floyd_steinberg.c", "3", "8", NULL);
+    compare_with(opts, "examples/iprobe_once.c", "2", NULL, NULL);
+    compare_with(opts, "tests/programs/crash_some_orderings.c", "3", NULL, NULL);
+    compare_with(opts, "tests/programs/two_departures.c", "3", NULL, NULL);
+    compare_with(opts, "tests/programs/budget_merge.c", "3", NULL, NULL);
+    const char *replay[] = {DFS, "--branches=100", "--checkpoint=replay", NULL};
+    compare_with(replay, "examples/waitany_race.c", "4", NULL, NULL);
+    compare_with(replay, "tests/programs/budget_merge.c", "3", NULL, NULL);
+}
+
+/* The JSON verdict of a run that found no error. */
+static void expect_json_verdict(const e2e_result *r, const char *j, const char *verdict,
+                                int branches, const char *file, int line) {
+    jv *doc = json_load(j);
+    e2e_check(doc != NULL, r, "the JSON report is readable", file, line);
+    const char *v = jstr(jget(doc, "verdict"));
+    char *what = g_strdup_printf("JSON verdict \"%s\"", verdict);
+    e2e_check(v && strcmp(v, verdict) == 0, r, what, file, line);
+    g_free(what);
+    const char *st = jstr(jget(doc, "strategy"));
+    e2e_check(st && strcmp(st, "dfs-branches") == 0, r, "JSON strategy \"dfs-branches\"", file,
+              line);
+    e2e_check(jnum(jget(doc, "branches"), -1) == branches, r, "JSON branches = --branches", file,
+              line);
+    jv_free(doc);
+}
+#define EXPECT_JSON_VERDICT(r, j, v, k) expect_json_verdict((r), (j), (v), (k), __FILE__, __LINE__)
+
+/* A bounded search that found nothing says so, never "no error exists". */
+static void expect_bounded_clean(const e2e_result *r, int k, const char *file, int line) {
+    e2e_check(r->status == 0, r, "exit status 0", file, line);
+    e2e_check(strstr(r->out, "ERROR [") == NULL, r, "no ERROR finding", file, line);
+    e2e_check(strstr(r->out, "no error exists") == NULL, r, "no \"no error exists\"", file, line);
+    e2e_check(strstr(r->out, "INCOMPLETE") == NULL, r, "no limit hit", file, line);
+    char *want = g_strdup_printf("ordex explore: bounded search: all orderings with at most %d "
+                                 "departure%s from the default order were explored (",
+                                 k, k == 1 ? "" : "s");
+    e2e_check(strstr(r->out, want) != NULL, r, "the report says the search was bounded", file,
+              line);
+    g_free(want);
+    want = g_strdup_printf("dfs-branches (at most %d departure", k);
+    e2e_check(strstr(r->out, want) != NULL, r, "the summary names the strategy and bound", file,
+              line);
+    g_free(want);
+}
+#define EXPECT_BOUNDED_CLEAN(r, k) expect_bounded_clean((r), (k), __FILE__, __LINE__)
+
+/* K = 0: the default order only, one ordering per send mode: the one that
+ * --strategy=bfs runs. */
+static void test_dfs_k0_one_path(void) {
+    const char *j = json_path("dfs0");
+    e2e_result *r = EX(DFS, "--branches", "0", "--send-mode=eager", "--json", j, "-n", "4",
+                       EXAMPLE("benign_any_source.c"));
+    EXPECT_BOUNDED_CLEAN(r, 0);
+    EXPECT(r, orderings_run(r) == 1);
+    EXPECT_JSON_VERDICT(r, j, "incomplete", 0);
+    jv *doc = json_load(j);
+    EXPECT(r, jnum(jget(jget(doc, "stats"), "paths"), -1) == 1);
+    EXPECT(r, jnum(jget(doc, "cut_by_bound"), 0) > 0);
+    jv_free(doc);
+    e2e_free(r);
+    /* The exhaustive search of the same program runs many orderings. */
+    r = EX("--send-mode=eager", "-n", "4", EXAMPLE("benign_any_source.c"));
+    EXPECT_NO_ERROR(r);
+    EXPECT(r, orderings_run(r) > 1);
+    e2e_free(r);
+    /* Both send modes: one ordering each. */
+    r = EX(DFS, "--branches=0", "-n", "3", EXAMPLE("mergesort.c"));
+    EXPECT_BOUNDED_CLEAN(r, 0);
+    EXPECT(r, orderings_run(r) == 2);
+    e2e_free(r);
+    /* wildcard_deadlock: the default order completes (as bfs and run say);
+     * one departure (rank 2's message first) deadlocks. */
+    r = EX(DFS, "--branches=0", "-n", "3", EXAMPLE("wildcard_deadlock.c"));
+    EXPECT_BOUNDED_CLEAN(r, 0);
+    e2e_free(r);
+    r = EX("--strategy=bfs", "-n", "3", EXAMPLE("wildcard_deadlock.c"));
+    EXPECT_STATUS(r, 0);
+    e2e_free(r);
+    r = EX(DFS, "--branches=1", "-n", "3", EXAMPLE("wildcard_deadlock.c"));
+    EXPECT_ERRORS(r, 1);
+    g_free(EXPECT_XERROR(r, 1, "deadlock", "deadlock", "examples/wildcard_deadlock.c",
+                         "/* [FROM2] */"));
+    e2e_free(r);
+}
+
+/* A deadlock that needs two departures: found with K >= 2 only; the
+ * default K is 2. */
+static void test_dfs_two_departures(void) {
+    const char *src = "tests/programs/two_departures.c";
+    for (int k = 0; k <= 1; k++) {
+        char kk[8];
+        g_snprintf(kk, sizeof kk, "%d", k);
+        const char *j = json_path("dfs_two");
+        e2e_result *r = EX(DFS, "--branches", kk, "--json", j, "-n", "3", PROG("two_departures.c"));
+        EXPECT_BOUNDED_CLEAN(r, k);
+        EXPECT_OUT_LACKS(r, "[deadlock]");
+        EXPECT_JSON_VERDICT(r, j, "incomplete", k);
+        e2e_free(r);
+    }
+    const char *j = json_path("dfs_two");
+    e2e_result *r = EX(DFS, "--json", j, "-n", "3", PROG("two_departures.c"));
+    EXPECT_ERRORS(r, 1);
+    /* The first rounds' orders also change the output: a race warning too. */
+    char *f = EXPECT_XERROR(r, 2, "deadlock", "deadlock", src, FAULT);
+    EXPECT_BLOCKED_AT(r, f, "rank 0: MPI_Recv(source=2, tag=9", src, FAULT);
+    g_free(f);
+    /* No ordering of this program has more than two departures. */
+    EXPECT_OUT_HAS(r, "no ordering needed more than 2 departures from the default order: every "
+                      "ordering was explored");
+    EXPECT_JSON_VERDICT(r, j, "error", 2);
+    e2e_free(r);
+    r = EX("-n", "3", PROG("two_departures.c"));
+    EXPECT_ERRORS(r, 1);
+    g_free(EXPECT_XERROR(r, 2, "deadlock", "deadlock", src, FAULT));
+    e2e_free(r);
+    r = e2e_ordex_run("run", "-n", "3", PROG("two_departures.c"), NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "rank 0: first 1 1\n");
+    e2e_free(r);
+}
+
+/* A state first reached with no departure left must be explored again when
+ * another path reaches it with one left (budget_merge.c's header). */
+static void test_dfs_merge_keeps_budget(void) {
+    const char *src = "tests/programs/budget_merge.c";
+    e2e_result *r = EX(DFS, "--branches=2", "-n", "3", PROG("budget_merge.c"));
+    EXPECT_ERRORS(r, 1);
+    g_free(EXPECT_XERROR(r, 2, "deadlock", "deadlock", src, FAULT));
+    EXPECT_OUT_HAS(r, "bounded search: all orderings with at most 2 departures");
+    e2e_free(r);
+    r = EX(DFS, "--branches=2", "--checkpoint=replay", "-n", "3", PROG("budget_merge.c"));
+    EXPECT_ERRORS(r, 1);
+    g_free(EXPECT_XERROR(r, 2, "deadlock", "deadlock", src, FAULT));
+    e2e_free(r);
+    r = EX(DFS, "--branches=1", "-n", "3", PROG("budget_merge.c"));
+    EXPECT_BOUNDED_CLEAN(r, 1);
+    e2e_free(r);
+}
+
+/* ---------------------------------------------------------------------- */
+/* MPI_Test and nonblocking probes may say "not yet"                      */
+
+static void test_iprobe_once(void) {
+    const char *src = "examples/iprobe_once.c";
+    e2e_result *r = EX("-n", "2", EXAMPLE("iprobe_once.c"));
+    EXPECT_ERRORS(r, 1);
+    char *f = EXPECT_XERROR(r, 1, "deadlock", "deadlock", src, "/* [RESEND] */");
+    EXPECT_BLOCKED_AT(r, f, "rank 0: MPI_Recv(source=1, tag=2", src, "/* [RESEND] */");
+    int probe = e2e_marker_line(src, "/* [PROBE] */");
+    char *step = g_strdup_printf("rank 0 at iprobe_once.c:%d: MPI_Iprobe says \"not yet\" "
+                                 "although it could succeed [alternative 2 of 2]",
+                                 probe);
+    EXPECT_BLOCK_HAS(r, f, step);
+    g_free(step);
+    EXPECT_BLOCK_LACKS(r, f, "not buffered"); /* buffered sends already */
+    /* The trace records the answer like any choice in a call and replays. */
+    char *trace = FINDING_TRACE(r, f);
+    EXPECT_TRACE_FILE(r, trace, "deadlock", 2, "eager", ordering_steps(f));
+    char *text = trace ? e2e_read_file(trace) : NULL;
+    EXPECT(r, text && strstr(text, "\ntest-later yes\n"));
+    EXPECT(r, text && strstr(text, " choice dst=0 call=MPI_Iprobe:now-or-later choice=2/2 "));
+    e2e_result *rp = e2e_ordex_run("replay", trace, NULL);
+    EXPECT_STATUS(rp, 1);
+    EXPECT(rp, strstr(rp->err, "[deadlock]") != NULL);
+    e2e_free(rp);
+    /* Without the header line (a trace made before "not yet" existed), the
+     * replay makes no such choice, so this trace no longer fits. */
+    if (text) {
+        GString *g = g_string_new(NULL);
+        char **lines = g_strsplit(text, "\n", -1);
+        for (int i = 0; lines[i]; i++)
+            if (!g_str_has_prefix(lines[i], "test-later "))
+                g_string_append_printf(g, "%s%s", lines[i], lines[i + 1] ? "\n" : "");
+        g_strfreev(lines);
+        const char *old_path = e2e_tmp("iprobe_once-old.trace");
+        EXPECT(r, g_file_set_contents(old_path, g->str, (gssize)g->len, NULL));
+        rp = e2e_ordex_run("replay", old_path, NULL);
+        EXPECT_STATUS(rp, 2);
+        EXPECT(rp, strstr(rp->err, "expects a choice in MPI_Iprobe:now-or-later") != NULL);
+        e2e_free(rp);
+        g_string_free(g, TRUE);
+    }
+    g_free(text);
+    g_free(trace);
+    g_free(f);
+    e2e_free(r);
+
+    /* One execution: the message is there and MPI_Iprobe sees it. */
+    r = e2e_ordex_run("run", "-n", "2", EXAMPLE("iprobe_once.c"), NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "rank 0: settings 42\n");
+    e2e_free(r);
+    r = e2e_ordex_run("run", "--seed", "3", "-n", "2", EXAMPLE("iprobe_once.c"), NULL);
+    EXPECT_STATUS(r, 0);
+    e2e_free(r);
+    /* Without "not yet", no ordering fails. */
+    r = EX("--no-test-later", "-n", "2", EXAMPLE("iprobe_once.c"));
+    EXPECT_NO_ERROR(r);
+    e2e_free(r);
+    r = EX("-n", "1", EXAMPLE("iprobe_once.c"));
+    EXPECT_NO_ERROR(r);
+    e2e_free(r);
+}
+
+/* Every Test and nonblocking probe call: "not yet" is explored. */
+static void test_not_yet_calls(void) {
+    const char *src = "tests/programs/not_yet.c";
+    static const char *const how[][2] = {{"test", "MPI_Test"},         {"testany", "MPI_Testany"},
+                                         {"testsome", "MPI_Testsome"}, {"testall", "MPI_Testall"},
+                                         {"iprobe", "MPI_Iprobe"},     {"improbe", "MPI_Improbe"}};
+    for (size_t i = 0; i < G_N_ELEMENTS(how); i++) {
+        e2e_result *r = EX("-n", "2", PROG("not_yet.c"), how[i][0]);
+        EXPECT_ERRORS(r, 1);
+        char *f = EXPECT_XERROR(r, 1, "deadlock", "deadlock", src, "/* RESEND */");
+        char *step = g_strdup_printf(": %s says \"not yet\" although it could succeed", how[i][1]);
+        EXPECT_BLOCK_HAS(r, f, step);
+        g_free(step);
+        g_free(f);
+        e2e_free(r);
+        r = e2e_ordex_run("run", "-n", "2", PROG("not_yet.c"), how[i][0], NULL);
+        EXPECT_STATUS(r, 0);
+        EXPECT_OUT_HAS(r, "rank 0: got 7\n");
+        e2e_free(r);
+        r = EX("--no-test-later", "-n", "2", PROG("not_yet.c"), how[i][0]);
+        EXPECT_NO_ERROR(r);
+        e2e_free(r);
+    }
+}
+
+/* Polling loops end: after a "not yet", a rank's next Test/Iprobe that can
+ * succeed does, even when every iteration changes the rank's memory. */
+static void test_not_yet_loops(void) {
+    e2e_result *r = EX("-n", "2", PROG("not_yet.c"), "loop");
+    EXPECT_NO_ERROR(r);
+    /* Each of the two loops succeeds at once or after one "not yet". */
+    EXPECT(r, orderings_run(r) == 8);
+    e2e_free(r);
+    r = EX("--no-test-later", "-n", "2", PROG("not_yet.c"), "loop");
+    EXPECT_NO_ERROR(r);
+    EXPECT(r, orderings_run(r) == 2);
+    e2e_free(r);
+    r = EX("--strategy=random", "--runs", "20", "--send-mode=eager", "-n", "2", PROG("not_yet.c"),
+           "loop");
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "20 orderings run to the end");
+    e2e_free(r);
+    r = EX("--checkpoint=replay", "-n", "2", PROG("not_yet.c"), "loop");
+    EXPECT_NO_ERROR(r);
+    EXPECT(r, orderings_run(r) == 8);
+    e2e_free(r);
+    r = e2e_ordex_run("run", "-n", "2", PROG("not_yet.c"), "loop", NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "rank 0: got 7 8\n");
+    e2e_free(r);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1113,12 +1413,19 @@ static void test_trace_format(void) {
 static void test_bad_options(void) {
     const char *ring = EXAMPLE("ring.c");
     /* Strategies and checkpoint kinds this version does not have. */
-    e2e_result *r = e2e_ordex_run("explore", "--strategy=dfs-branches", "-n", "2", ring, NULL);
-    EXPECT_ONE_LINE_ERROR(r, "not available");
-    EXPECT_ERR_HAS(r, "dfs-branches");
-    e2e_free(r);
-    r = e2e_ordex_run("explore", "--strategy=sideways", "-n", "2", ring, NULL);
+    e2e_result *r = e2e_ordex_run("explore", "--strategy=sideways", "-n", "2", ring, NULL);
     EXPECT_ONE_LINE_ERROR(r, "sideways");
+    EXPECT_ERR_HAS(r, "dfs-branches"); /* the strategies there are */
+    e2e_free(r);
+    r = e2e_ordex_run("explore", "--strategy=dfs-branches", "--branches", "-1", "-n", "2", ring,
+                      NULL);
+    EXPECT_ONE_LINE_ERROR(r, "--branches");
+    e2e_free(r);
+    r = e2e_ordex_run("explore", "--branches", "3", "-n", "2", ring, NULL); /* exhaustive */
+    EXPECT_ONE_LINE_ERROR(r, "dfs-branches");
+    e2e_free(r);
+    r = e2e_ordex_run("explore", "--strategy=bfs", "--branches=3", "-n", "2", ring, NULL);
+    EXPECT_ONE_LINE_ERROR(r, "--branches");
     e2e_free(r);
     r = e2e_ordex_run("explore", "--checkpoint=criu", "-n", "2", ring, NULL);
     EXPECT_ONE_LINE_ERROR(r, "criu");
@@ -1206,6 +1513,7 @@ void e2e_add_explore_tests(CU_pSuite s) {
     CU_add_test(s, "nbexchange: no error", test_nbexchange);
     CU_add_test(s, "floyd_steinberg: no error", test_floyd_steinberg);
     CU_add_test(s, "lu: no error", test_lu);
+    CU_add_test(s, "iprobe_once: deadlock when MPI_Iprobe says not yet", test_iprobe_once);
     CU_add_test(s, "reduction sound: mergesort -n 4", test_red_mergesort4);
     CU_add_test(s, "reduction sound: mergesort -n 3", test_red_mergesort3);
     CU_add_test(s, "reduction sound: wildcard_deadlock -n 3", test_red_wildcard_deadlock);
@@ -1226,7 +1534,16 @@ void e2e_add_explore_tests(CU_pSuite s) {
     CU_add_test(s, "reduction sound: heat -n 3", test_red_heat);
     CU_add_test(s, "reduction sound: ring -n 3", test_red_ring);
     CU_add_test(s, "reduction sound: crash_some_orderings -n 3", test_red_crash_some);
+    CU_add_test(s, "reduction sound: iprobe_once -n 2", test_red_iprobe_once);
+    CU_add_test(s, "reduction sound: not_yet loop -n 2", test_red_not_yet_loop);
+    CU_add_test(s, "reduction sound: not_yet testany -n 2", test_red_not_yet_testany);
     CU_add_test(s, "--checkpoint=replay: same results as fork", test_replay_checkpoints);
+    CU_add_test(s, "dfs-branches, large K: same as exhaustive", test_dfs_large_k_is_exhaustive);
+    CU_add_test(s, "dfs-branches, K=0: one ordering per send mode", test_dfs_k0_one_path);
+    CU_add_test(s, "dfs-branches: a bug needing 2 departures needs K=2", test_dfs_two_departures);
+    CU_add_test(s, "dfs-branches: merging keeps the departures left", test_dfs_merge_keeps_budget);
+    CU_add_test(s, "not yet: every Test and nonblocking probe call", test_not_yet_calls);
+    CU_add_test(s, "not yet: polling loops end", test_not_yet_loops);
     CU_add_test(s, "crash in some orderings: reported, exploration goes on",
                 test_crash_some_orderings);
     CU_add_test(s, "livelock in some orderings: reported, exploration goes on", test_livelock_some);

@@ -147,6 +147,16 @@ static void test_early_collectives(void) {
     EXPECT_STATUS(r, 1);
     EXPECT_OUT_HAS(r, "2 orderings run to the end");
     e2e_free(r);
+    /* The finding's trace holds the early-leave choice and replays. */
+    const char *dir = explore_into("tr_early", "2", EXAMPLE("bcast_sync.c"), "--early-collectives");
+    char *t = trace_path(dir, "bcast_sync-1.trace");
+    CU_ASSERT_FATAL(g_file_test(t, G_FILE_TEST_EXISTS));
+    r = e2e_ordex_run("replay", t, NULL);
+    EXPECT_STATUS(r, 1);
+    EXPECT_ERR_LACKS(r, "not key=value");
+    EXPECT_ERR_HAS(r, "needs MPI_Bcast to synchronise");
+    e2e_free(r);
+    g_free(t);
 }
 
 static void test_observe(void) {

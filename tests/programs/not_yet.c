@@ -62,6 +62,7 @@ int main(int argc, char **argv) {
         MPI_Wait(&s, MPI_STATUS_IGNORE);
     } else if (rank == 0) {
         int v = 0, flag = 0, idx = -1, outcount = 0, indices[1];
+        MPI_Status sts[1];
         MPI_Request r = MPI_REQUEST_NULL;
         MPI_Message m;
         int probe = strcmp(how, "iprobe") == 0 || strcmp(how, "improbe") == 0;
@@ -73,10 +74,10 @@ int main(int argc, char **argv) {
         } else if (strcmp(how, "testany") == 0) {
             MPI_Testany(1, &r, &idx, &flag, MPI_STATUS_IGNORE);
         } else if (strcmp(how, "testsome") == 0) {
-            MPI_Testsome(1, &r, &outcount, indices, MPI_STATUSES_IGNORE);
+            MPI_Testsome(1, &r, &outcount, indices, sts);
             flag = outcount > 0;
         } else if (strcmp(how, "testall") == 0) {
-            MPI_Testall(1, &r, &flag, MPI_STATUSES_IGNORE);
+            MPI_Testall(1, &r, &flag, sts);
         } else if (strcmp(how, "iprobe") == 0) {
             MPI_Iprobe(1, 1, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
             if (flag)

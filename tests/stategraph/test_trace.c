@@ -33,7 +33,7 @@ static char *write_sample(const char *name) {
     char *so = path_of("prog.so");
     g_file_set_contents(so, "not really a program", -1, NULL);
     char *args[] = {"64", "two words"};
-    sg_trace_header h = {"/src/prog.c", so, 4, 2, args, "rendezvous", 65536, true, false};
+    sg_trace_header h = {"/src/prog.c", so, 4, 2, args, "rendezvous", 65536, true, false, true};
     GArray *steps = sample_steps();
     CU_ASSERT(sg_trace_write(p, &h, "mpi_error", "prog.c:12", "rank 0: truncated", steps));
     g_array_free(steps, TRUE);
@@ -51,6 +51,7 @@ static void test_round_trip(void) {
     CU_ASSERT_STRING_EQUAL(t.send_mode, "rendezvous");
     CU_ASSERT_EQUAL(t.eager_limit, 65536);
     CU_ASSERT_TRUE(t.async_progress);
+    CU_ASSERT_TRUE(t.test_later);
     CU_ASSERT_EQUAL(g_strv_length(t.args), 2);
     CU_ASSERT_STRING_EQUAL(t.args[1], "two words");
     char *sha = path_of("prog.so");
@@ -101,6 +102,39 @@ static void expect_rejected(const char *from, const char *to, const char *why) {
     g_free(p);
 }
 
+/* Traces made before MPI_Test/MPI_Iprobe could say "not yet" have no
+ * test-later line: they replay without that choice. */
+static void test_test_later_optional(void) {
+    char *p = write_sample("c.trace");
+    char *text;
+    g_file_get_contents(p, &text, NULL, NULL);
+    GString *s = g_string_new(text);
+    CU_ASSERT_EQUAL(g_string_replace(s, "test-later yes\n", "", 1), 1);
+    g_file_set_contents(p, s->str, -1, NULL);
+    sg_trace t;
+    char *err = NULL;
+    CU_ASSERT_FATAL(sg_trace_read(p, &t, &err));
+    CU_ASSERT_FALSE(t.test_later);
+    sg_trace_free(&t);
+    g_string_free(s, TRUE);
+    g_free(text);
+    g_free(p);
+}
+
+/* How a "not yet" choice reads in a report. */
+static void test_not_yet_text(void) {
+    sg_step later = {SG_STEP_CHOICE, 2, -1, -1, -1, 0, 0, "MPI_Iprobe:now-or-later", 1, 2};
+    char *t = sg_step_text(&later);
+    CU_ASSERT_PTR_NOT_NULL(strstr(t, "rank 2 at "));
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(t, ": MPI_Iprobe says \"not yet\" although it could succeed [alternative 2 of 2]"));
+    g_free(t);
+    sg_step now = {SG_STEP_CHOICE, 0, -1, -1, -1, 0, 0, "MPI_Testany:now-or-later", 0, 2};
+    t = sg_step_text(&now);
+    CU_ASSERT_PTR_NOT_NULL(strstr(t, ": MPI_Testany succeeds at once [alternative 1 of 2]"));
+    g_free(t);
+}
+
 static void test_rejections(void) {
     expect_rejected("ordex-trace 1", "ordex-trace 7", "not supported");
     expect_rejected("ordex-trace 1", "hello", "not an ordex trace");
@@ -112,6 +146,7 @@ static void test_rejections(void) {
     expect_rejected("ranks 4", "ranks zero", "ranks");
     expect_rejected("send-mode rendezvous", "send-mode maybe", "send-mode");
     expect_rejected("dst=1", "dst=x", "not a number");
+    expect_rejected("test-later yes", "test-later maybe", "test-later");
 }
 
 int main(void) {
@@ -120,6 +155,8 @@ int main(void) {
     CU_pSuite s = CU_add_suite("trace", NULL, NULL);
     CU_add_test(s, "a trace reads back as written", test_round_trip);
     CU_add_test(s, "bad traces are rejected with file and reason", test_rejections);
+    CU_add_test(s, "the test-later line is optional (older traces)", test_test_later_optional);
+    CU_add_test(s, "a \"not yet\" choice in words", test_not_yet_text);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     int failed = (int)CU_get_number_of_failures();
