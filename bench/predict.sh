@@ -254,7 +254,8 @@ run() {
     tail -n 1 "$work/time" | awk -v e="$e" '{ printf "%s %s %s %.2f\n", e, $1, $2, $3 + $4 }'
 }
 
-# CPU seconds all processes of the machine have used since boot.
+# CPU seconds the machine has been busy since boot (all processes, and the
+# time a hypervisor took from this virtual machine).
 machine_cpu() {
     awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { print ($2 + $3 + $4 + $7 + $8 + $9) / hz }' /proc/stat
 }
@@ -265,7 +266,8 @@ median() {
     printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
 minmax() {
-    printf '%s\n' "$@" | sort -g | awk 'NR == 1 { a = $1 } { b = $1 } END { printf "%s-%s", a, b }'
+    printf '%s\n' "$@" | sort -g | awk 'function f(x) { return x ~ /^[0-9.eE+-]+$/ ? sprintf("%.4g", x) : x }
+        NR == 1 { a = $1 } { b = $1 } END { printf "%s-%s", f(a), f(b) }'
 }
 isnum() { [[ $1 =~ ^[0-9.eE+-]+$ ]]; }
 err_pct() { # err_pct PRED REAL: signed relative error in percent
@@ -283,7 +285,7 @@ mib() { awk -v k="$1" 'BEGIN { printf "%.0f", k / 1024 }'; }
 
 acc="$work/accuracy.md"
 tools="$work/tools.md"
-echo "| program | ranks | arguments | others' CPU | real s (min-max) | ordex s | ordex error | SMPI s | SMPI error | closer |" >"$acc"
+echo "| program | ranks | arguments | others' CPU | real s (min-max) | ordex s (min-max) | ordex error | SMPI s (min-max) | SMPI error | closer |" >"$acc"
 echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---|" >>"$acc"
 echo "| program | ranks | real wall s | ordex wall s | ordex peak MiB | SMPI wall s | SMPI peak MiB |" >"$tools"
 echo "|---|---:|---:|---:|---:|---:|---:|" >>"$tools"
@@ -296,16 +298,14 @@ for c in "${cases[@]}"; do
     # ran only this benchmark).
     cpu0=$(machine_cpu) t0=$(now) own=0
     declare -a re=() rw=() oe=() ow=() om=() se=() sw=() sm=()
+    # The three tools take turns, so that a slow spell of the machine
+    # touches all of them rather than one.
     for ((i = 0; i < reps; i++)); do
         read -r e w m u < <(run "$work/out" mpiexec -n "$n" "$work/$prog.mpi" $args)
         re+=("$e"); rw+=("$w"); own=$(awk -v a="$own" -v b="$u" 'BEGIN { print a + b }')
-    done
-    for ((i = 0; i < reps; i++)); do
         read -r e w m u < <(run "$work/out" "$ordex" predict -n "$n" --no-timeline --platform "$plat" \
             "$work/$prog.so" $args)
         oe+=("$e"); ow+=("$w"); om+=("$m"); own=$(awk -v a="$own" -v b="$u" 'BEGIN { print a + b }')
-    done
-    for ((i = 0; i < reps; i++)); do
         read -r e w m u < <(run "$work/out" smpirun -np "$n" "${smpi_opts[@]}" "$work/$prog.smpi" $args)
         se+=("$e"); sw+=("$w"); sm+=("$m"); own=$(awk -v a="$own" -v b="$u" 'BEGIN { print a + b }')
     done
@@ -314,7 +314,7 @@ for c in "${cases[@]}"; do
     r=$(median "${re[@]}"); o=$(median "${oe[@]}"); s=$(median "${se[@]}")
     eo=$(abs_err "$o" "$r"); es=$(abs_err "$s" "$r")
     closer=$(awk -v a="$eo" -v b="$es" 'BEGIN { print (a < b ? "ordex" : (b < a ? "SMPI" : "tie")) }')
-    echo "| $prog | $n | $args | $load | $(fmt "$r") ($(minmax "${re[@]}")) | $(fmt "$o") | $(err_pct "$o" "$r") | $(fmt "$s") | $(err_pct "$s" "$r") | $closer |" >>"$acc"
+    echo "| $prog | $n | $args | $load | $(fmt "$r") ($(minmax "${re[@]}")) | $(fmt "$o") ($(minmax "${oe[@]}")) | $(err_pct "$o" "$r") | $(fmt "$s") ($(minmax "${se[@]}")) | $(err_pct "$s" "$r") | $closer |" >>"$acc"
     echo "| $prog | $n | $(median "${rw[@]}") | $(median "${ow[@]}") | $(mib "$(median "${om[@]}")") | $(median "${sw[@]}") | $(mib "$(median "${sm[@]}")") |" >>"$tools"
     echo "predict.sh: done $prog -n $n (real $r, ordex $o, SMPI $s)" >&2
 done

@@ -163,7 +163,7 @@ int ordex_cc(int argc, char **argv) {
     return rc;
 }
 
-char *ordex_compile_cached(const char *source, bool quiet) {
+char *ordex_compile_cached(const char *source, bool quiet, bool optimize) {
     gsize len;
     char *text;
     GError *err = NULL;
@@ -186,6 +186,8 @@ char *ordex_compile_cached(const char *source, bool quiet) {
     g_checksum_update(ck, (const guchar *)(cc ? cc : "gcc"), -1);
     char *abs = g_canonicalize_filename(source, NULL);
     g_checksum_update(ck, (const guchar *)abs, -1); /* debug info names the file */
+    if (optimize)
+        g_checksum_update(ck, (const guchar *)"-O2", -1);
     char *dir = cache_dir();
     char *base = g_path_get_basename(source);
     char *dot = strrchr(base, '.');
@@ -203,6 +205,8 @@ char *ordex_compile_cached(const char *source, bool quiet) {
     char *tmp = g_strdup_printf("%s.%d.tmp", out, (int)getpid());
     GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
     add_common(a);
+    if (optimize)
+        g_ptr_array_add(a, g_strdup("-O2"));
     g_ptr_array_add(a, g_strdup("-shared"));
     g_ptr_array_add(a, g_strdup("-Wl,-z,now"));
     g_ptr_array_add(a, g_strdup("-Wl,-Bsymbolic"));

@@ -13,7 +13,9 @@
 int ordex_cc(int argc, char **argv);
 
 /* Compiles one C source into a cached program; returns its path (g_free)
- * or NULL after printing an error line. */
-char *ordex_compile_cached(const char *source, bool quiet);
+ * or NULL after printing an error line.  optimize: with -O2, as a program
+ * whose speed matters is built (`ordex predict` measures its computation);
+ * otherwise without optimisation, which keeps every variable for gdb. */
+char *ordex_compile_cached(const char *source, bool quiet, bool optimize);
 
 #endif

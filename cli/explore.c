@@ -228,7 +228,8 @@ int ordex_explore(int argc, char **argv) {
         return 2;
     }
     const char *prog = argv[prog_index];
-    char *so = g_str_has_suffix(prog, ".c") ? ordex_compile_cached(prog, true) : g_strdup(prog);
+    char *so =
+        g_str_has_suffix(prog, ".c") ? ordex_compile_cached(prog, true, false) : g_strdup(prog);
     if (!so) {
         ordex_opts_free(&o);
         return 2;

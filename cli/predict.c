@@ -837,7 +837,7 @@ int ordex_predict(int argc, char **argv) {
         return 2;
     }
     const char *prog = argv[prog_index];
-    char *so = ordex_program_prepare(prog, o.nranks);
+    char *so = ordex_program_prepare(prog, o.nranks, true);
     if (!so) {
         sim_platform_free(p);
         ordex_opts_free(&o);

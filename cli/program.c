@@ -36,8 +36,9 @@ static bool ensure_map_count(int nranks) {
     return false;
 }
 
-char *ordex_program_prepare(const char *prog, int nranks) {
-    char *so = g_str_has_suffix(prog, ".c") ? ordex_compile_cached(prog, true) : g_strdup(prog);
+char *ordex_program_prepare(const char *prog, int nranks, bool optimize) {
+    char *so =
+        g_str_has_suffix(prog, ".c") ? ordex_compile_cached(prog, true, optimize) : g_strdup(prog);
     if (!so)
         return NULL;
     if (!g_file_test(so, G_FILE_TEST_EXISTS)) {

@@ -11,9 +11,10 @@
 #include "cli/options.h"
 
 /* The shared object to run for PROG (compiled and cached when it is a .c
- * file), checked to exist and to fit nranks ranks in the process's memory
- * mappings.  NULL after printing the problem on stderr (exit status 2). */
-char *ordex_program_prepare(const char *prog, int nranks);
+ * file, with -O2 when `optimize`), checked to exist and to fit nranks ranks
+ * in the process's memory mappings.  NULL after printing the problem on
+ * stderr (exit status 2). */
+char *ordex_program_prepare(const char *prog, int nranks, bool optimize);
 
 /* Loads nranks copies of so with the options' sizes and the program's
  * arguments (argv[0] is the program).  Rank output goes to out and err.

@@ -370,7 +370,7 @@ int ordex_replay(int argc, char **argv) {
                 nranks);
         goto out;
     }
-    so = g_str_has_suffix(t.program, ".c") ? ordex_compile_cached(t.program, true)
+    so = g_str_has_suffix(t.program, ".c") ? ordex_compile_cached(t.program, true, false)
                                            : g_strdup(t.program);
     if (!so)
         goto out;

@@ -27,7 +27,7 @@ int ordex_run(int argc, char **argv) {
     if (rc != 0)
         return rc;
     const char *prog = argv[prog_index];
-    char *so = ordex_program_prepare(prog, o.nranks);
+    char *so = ordex_program_prepare(prog, o.nranks, false);
     if (!so) {
         ordex_opts_free(&o);
         return 2;

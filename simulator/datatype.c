@@ -1168,7 +1168,9 @@ bool sim_typesig_matches(const sim_typesig *msg, const sim_datatype *dt, int cou
             ri = rstarted ? (ri + 1) % dt->usig->len : 0;
             rstarted = true;
             const sig_run *r = &g_array_index(dt->usig, sig_run, ri);
-            rleft = r->count * basic_size(r->basic);
+            /* A receive type of one basic type repeats it to the end: one
+             * run covers everything, rather than one element at a time. */
+            rleft = dt->usig->len == 1 ? limit - consumed : r->count * basic_size(r->basic);
             continue;
         }
         MPI_Datatype a = msg->runs[mi].basic;

@@ -60,9 +60,10 @@ typedef struct sample_site {
 
 static GHashTable *g_sites; /* "rank:file:line" -> sample_site * */
 
-static double thread_cpu_now(void) {
+/* The clock predictions measure computation with (see simulator/timed.c). */
+static double compute_clock_now(void) {
     struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -89,7 +90,7 @@ ordex_sample_state_ ordex_sample_begin_(const char *file, int line, long n) {
         ordex_compute(site->cpu / (double)site->runs);
         s.phase = 2;
     } else {
-        s.start = thread_cpu_now();
+        s.start = compute_clock_now();
     }
     return s;
 }
@@ -103,7 +104,7 @@ int ordex_sample_next_(ordex_sample_state_ *s) {
         if (s->site) {
             sample_site *site = s->site;
             site->runs++;
-            site->cpu += thread_cpu_now() - s->start;
+            site->cpu += compute_clock_now() - s->start;
         }
         return 0;
     default:

@@ -30,7 +30,7 @@ typedef enum job_kind {
 
 typedef struct trank {
     int node;
-    /* CPU time of the rank's thread when it last left MPI. */
+    /* The compute clock when it last left MPI. */
     double cpu_mark;
     /* Work to charge at the next gate: receive overheads (comm) and
      * ordex_compute seconds (compute). */
@@ -94,7 +94,13 @@ static struct {
     xfer *defer_into;  /* while firing a rendezvous delivery */
     GArray *cpu_done, *net_done;
     GArray *spans, *messages;
-    double clock_cost; /* CPU time one clock reading takes (subtracted) */
+    double clock_cost; /* what one clock reading takes (subtracted) */
+    /* The shortest computation measured so far, and how many were: ordex's
+     * own way out of one MPI call and into the next (returning, the call,
+     * the heap switch) is measured with every computation; the shortest
+     * ones are nothing else, so that floor is subtracted. */
+    double floor;
+    uint64_t measured;
     bool ignore_measured;
     GHashTable *local_calls;
     GPtrArray *runs; /* live crun * */
@@ -114,9 +120,15 @@ static void message_add(int src, int dst, double sent, double arrived, uint64_t 
     g_array_append_val(T.messages, m);
 }
 
-static double thread_cpu(void) {
+/* The clock that measures computation.  Between leaving one MPI call and
+ * entering the next only that rank runs on this thread, so elapsed time is
+ * its computation.  A monotonic clock costs tens of nanoseconds to read (the
+ * thread CPU-time clock is a system call of some hundreds, which made short
+ * computations both dearer and noisier); time the machine takes this
+ * thread away for counts, so predictions want a quiet machine. */
+static double compute_clock(void) {
     struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -124,22 +136,33 @@ static double thread_cpu(void) {
 static double measure_clock_cost(void) {
     double best = INFINITY;
     for (int i = 0; i < 64; i++) {
-        double a = thread_cpu(), b = thread_cpu();
+        double a = compute_clock(), b = compute_clock();
         if (b - a < best)
             best = b - a;
     }
     return isfinite(best) ? best : 0;
 }
 
-/* CPU seconds the running rank computed since it last left MPI. */
+#define FLOOR_SAMPLES 64
+#define FLOOR_MAX 2e-6
+
+/* Seconds the running rank computed since it last left MPI. */
 static double take_compute(trank *t) {
-    double now = thread_cpu();
+    double now = compute_clock();
     double w = now - t->cpu_mark - T.clock_cost;
     bool started = t->cpu_mark >= 0 && !T.ignore_measured;
     t->cpu_mark = now;
     /* Before its first MPI call a rank's CPU time cannot be told apart from
      * the ranks that ran before it on this thread: it counts as nothing. */
-    return started && w > 0 ? w : 0;
+    if (!started)
+        return 0;
+    if (w < T.floor)
+        T.floor = w;
+    /* A few samples first, so that the floor is ordex's path and not a
+     * real computation; never more than a path of ordex can take. */
+    if (++T.measured >= FLOOR_SAMPLES)
+        w -= fmin(fmax(T.floor, 0), FLOOR_MAX);
+    return w > 0 ? w : 0;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -280,7 +303,7 @@ void sim_timed_call_leave(int self) {
         t->gated = false;
     }
     /* Measured from here: what the rank computes until its next call. */
-    t->cpu_mark = thread_cpu();
+    t->cpu_mark = compute_clock();
 }
 
 void sim_timed_send_overhead(uint64_t bytes) {
@@ -852,6 +875,7 @@ bool sim_timed_start(const sim_platform *platform, bool record, GError **error) 
     T.local_calls = g_hash_table_new(g_direct_hash, g_direct_equal);
     T.runs = g_ptr_array_new();
     T.clock_cost = measure_clock_cost();
+    T.floor = INFINITY;
     T.active = true;
     return true;
 }

@@ -768,6 +768,18 @@ static void test_match_type_mismatch(void) {
     g_free(why);
     /* Same types match; NULL why is allowed. */
     CU_ASSERT_TRUE(matches(sim_dt_signature(get(s), 2), s, 2, NULL));
+    /* A receive type of one basic type is compared run by run: a long
+     * message matches, and a mismatch deep inside it is found and named. */
+    CU_ASSERT_TRUE(matches(sig_of(MPI_BYTE, 1 << 20), MPI_BYTE, 1 << 20, NULL));
+    MPI_Datatype tail;
+    OK(sim_dt_create_struct(R0, 2, (int[]){100000, 1}, (MPI_Aint[]){0, 400000},
+                            (MPI_Datatype[]){MPI_INT, MPI_FLOAT}, &tail, NULL));
+    CU_ASSERT_FALSE(matches(sim_dt_signature(get(tail), 1), MPI_INT, 100001, &why));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(why);
+    CU_ASSERT_STRING_EQUAL(
+        why, "element 100000 is MPI_FLOAT in the message but MPI_INT in the receive type");
+    g_free(why);
+    why = NULL;
 }
 
 static void test_match_byte_and_packed(void) {

@@ -226,6 +226,18 @@ static void test_sweep(void) {
     e2e_free(r);
 }
 
+static void test_optimised_build(void) {
+    e2e_result *r = predict("2", P2P, "build", NULL, NULL, NULL, NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "optimised build\n");
+    EXPECT_OUT_LACKS(r, "unoptimised");
+    e2e_free(r);
+    r = e2e_ordex_run("run", "-n", "2", P2P, "build", NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "unoptimised build\n");
+    e2e_free(r);
+}
+
 static void test_sampling_and_fake_memory(void) {
     const char *args[] = {"predict",
                           "-n",
@@ -331,6 +343,7 @@ int main(void) {
     CU_add_test(s, "Chrome trace and SVG timeline", test_timeline_files);
     CU_add_test(s, "bandwidth sweep", test_sweep);
     CU_add_test(s, "ORDEX_SAMPLE and ordex_fake_alloc", test_sampling_and_fake_memory);
+    CU_add_test(s, "a .c program is built with -O2 for prediction", test_optimised_build);
     CU_add_test(s, "bad input: exit 2 with one line", test_bad_input);
     CU_add_test(s, "a deadlock gives an error, no prediction", test_deadlock_gives_no_prediction);
     CU_add_test(s, "a crash is a finding", test_crash_is_a_finding);

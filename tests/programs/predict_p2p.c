@@ -21,6 +21,9 @@
  *               (blocked 1 ms, then 11 us of transfer)
  *   overhead    one message of 1000 B with 1 us send and 2 us receive overhead
  *               (--set): "oneway 14.000 us" (1 + 10 + 1 + 2)
+ *   build       how the program was compiled: "optimised build" under
+ *               `ordex predict` (a .c file is built with -O2 there, since its
+ *               computation is measured), "unoptimised build" under `ordex run`
  */
 #include <mpi.h>
 #include <ordex.h>
@@ -89,6 +92,14 @@ int main(int argc, char **argv) {
         } else if (rank == 1) {
             MPI_Recv(buf, 1000, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         }
+    } else if (strcmp(mode, "build") == 0) {
+#ifdef __OPTIMIZE__
+        if (rank == 0)
+            printf("optimised build\n");
+#else
+        if (rank == 0)
+            printf("unoptimised build\n");
+#endif
     } else if (strcmp(mode, "overhead") == 0) {
         if (rank == 0)
             MPI_Send(buf, 1000, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
