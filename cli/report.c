@@ -29,32 +29,6 @@ void ordex_print_findings(FILE *out, GPtrArray *findings, const ordex_run_summar
                                  : "errors found");
 }
 
-void ordex_json_string(GString *s, const char *text) {
-    g_string_append_c(s, '"');
-    for (const unsigned char *p = (const unsigned char *)text; p && *p; p++) {
-        switch (*p) {
-        case '"':
-            g_string_append(s, "\\\"");
-            break;
-        case '\\':
-            g_string_append(s, "\\\\");
-            break;
-        case '\n':
-            g_string_append(s, "\\n");
-            break;
-        case '\t':
-            g_string_append(s, "\\t");
-            break;
-        default:
-            if (*p < 0x20)
-                g_string_append_printf(s, "\\u%04x", *p);
-            else
-                g_string_append_c(s, (char)*p);
-        }
-    }
-    g_string_append_c(s, '"');
-}
-
 bool ordex_write_json(const char *path, GPtrArray *findings, const ordex_run_summary *sum) {
     GString *s = g_string_new("{\n");
     g_string_append_printf(s, "  \"verdict\": \"%s\",\n", findings->len ? "error" : "ok");

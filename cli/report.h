@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cli/json.h"
+
 typedef struct ordex_run_summary {
     const char *program;
     int nranks;
@@ -21,9 +23,6 @@ typedef struct ordex_run_summary {
 } ordex_run_summary;
 
 void ordex_print_findings(FILE *out, GPtrArray *findings, const ordex_run_summary *sum, bool quiet);
-
-/* Appends text as a JSON string literal. */
-void ordex_json_string(GString *s, const char *text);
 
 /* Appends the findings as a JSON array of {"kind", "ranks", "message",
  * "location", "details"} objects, each on its own line after `indent`. */

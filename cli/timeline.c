@@ -340,43 +340,6 @@ bool ordex_tl_sink_close(ordex_tl_sink *s, GError **error) {
     return ok;
 }
 
-void ordex_tl_append_json_string(GString *s, const char *text) {
-    char *valid = g_utf8_make_valid(text ? text : "", -1);
-    g_string_append_c(s, '"');
-    for (const unsigned char *p = (const unsigned char *)valid; *p; p++) {
-        switch (*p) {
-        case '"':
-            g_string_append(s, "\\\"");
-            break;
-        case '\\':
-            g_string_append(s, "\\\\");
-            break;
-        case '\b':
-            g_string_append(s, "\\b");
-            break;
-        case '\f':
-            g_string_append(s, "\\f");
-            break;
-        case '\n':
-            g_string_append(s, "\\n");
-            break;
-        case '\r':
-            g_string_append(s, "\\r");
-            break;
-        case '\t':
-            g_string_append(s, "\\t");
-            break;
-        default:
-            if (*p < 0x20)
-                g_string_append_printf(s, "\\u%04x", *p);
-            else
-                g_string_append_c(s, (char)*p);
-        }
-    }
-    g_string_append_c(s, '"');
-    g_free(valid);
-}
-
 /* The characters XML 1.0 allows (its Char production). */
 static bool xml_char(gunichar c) {
     return c == 0x9 || c == 0xA || c == 0xD || (c >= 0x20 && c <= 0xD7FF) ||

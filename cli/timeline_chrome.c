@@ -7,6 +7,7 @@
  */
 #include <stdint.h>
 
+#include "cli/json.h"
 #include "cli/timeline.h"
 #include "cli/timeline_internal.h"
 
@@ -24,7 +25,7 @@ static void next_event(GString *b, bool *first) {
 
 static void rank_name(GString *b, const ordex_timeline *t, int rank) {
     if (t->rank_labels[rank]) {
-        ordex_tl_append_json_string(b, t->rank_labels[rank]);
+        ordex_json_string(b, t->rank_labels[rank]);
     } else {
         g_string_append_printf(b, "\"rank %d\"", rank);
     }
@@ -77,7 +78,7 @@ bool ordex_tl_write_chrome(const ordex_timeline *t, const char *path, GError **e
         const ordex_tl_span *s = &g_array_index(t->spans, ordex_tl_span, i);
         next_event(b, &first);
         g_string_append(b, "{\"name\":");
-        ordex_tl_append_json_string(b, s->name);
+        ordex_json_string(b, s->name);
         g_string_append_printf(b,
                                ",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":", ordex_tl_kind_name(s->kind));
         us(b, s->start);

@@ -28,9 +28,6 @@ void ordex_tl_sink_maybe_flush(ordex_tl_sink *s);
  * /dev/stdout).  The sink is finished either way. */
 bool ordex_tl_sink_close(ordex_tl_sink *s, GError **error);
 
-/* text as a JSON string literal, quotes included.  Invalid UTF-8 becomes
- * U+FFFD; NULL is written as "". */
-void ordex_tl_append_json_string(GString *s, const char *text);
 /* text escaped for XML content or a quoted attribute value.  Invalid UTF-8
  * and characters XML 1.0 does not allow become U+FFFD. */
 void ordex_tl_append_xml(GString *s, const char *text);
