@@ -139,6 +139,69 @@ void sim_coll_leave_early(sim_coll *c, int me) {
     sim_req_complete(req);
 }
 
+/* A copy of `count` elements of dt at buf, keeping its layout; returns the
+ * address that stands for buf in the copy (the copy itself goes to *block). */
+static void *copy_span(const void *buf, int count, const sim_datatype *dt, void **block) {
+    MPI_Aint lb = sim_dt_true_lb(dt), extent = sim_dt_extent(dt);
+    size_t span = count > 0 ? (size_t)((MPI_Aint)(count - 1) * extent + sim_dt_true_extent(dt)) : 0;
+    char *copy = g_malloc(span ? span : 1);
+    if (span)
+        memcpy(copy, (const char *)buf + lb, span);
+    *block = copy;
+    return (void *)((uintptr_t)copy - (uintptr_t)lb);
+}
+
+typedef struct bcast_copy {
+    const sim_datatype *from, *to;
+    const void *src;
+    void *dst;
+    int from_count, to_count;
+    size_t bytes;
+} bcast_copy;
+
+static void bcast_copy_cb(void *p) {
+    bcast_copy *b = p;
+    char *packed = g_malloc(b->bytes ? b->bytes : 1);
+    sim_dt_pack(b->from, b->src, b->from_count, packed);
+    sim_dt_unpack(b->to, packed, b->bytes, b->dst, b->to_count);
+    g_free(packed);
+}
+
+bool sim_coll_deliver_early(sim_coll *c, int me) {
+    const sim_coll_args *mine = &c->args[me];
+    int root = mine->root;
+    if (c->kind != SIM_COLL_BCAST || !c->reqs[me] || c->left_early[me] || root == me || root < 0 ||
+        root >= c->comm->size || (!c->reqs[root] && !c->left_early[root]))
+        return false;
+    const sim_coll_args *from = &c->args[root];
+    const sim_datatype *fdt = sim_dt_get(from->sendtype), *tdt = sim_dt_get(mine->recvtype);
+    if (!fdt || !tdt || from->sendcount < 0 || mine->recvcount < 0)
+        return false;
+    size_t bytes = sim_dt_size(fdt) * (size_t)from->sendcount;
+    if (bytes != sim_dt_size(tdt) * (size_t)mine->recvcount)
+        return false; /* a mismatch: the collective reports it when it fires */
+    sim_typesig *sig = sim_dt_signature(fdt, from->sendcount);
+    bool same = sim_typesig_matches(sig, tdt, mine->recvcount, NULL);
+    sim_typesig_free(sig);
+    if (!same)
+        return false;
+    bcast_copy b = {fdt,  tdt, from->sendbuf, mine->recvbuf, from->sendcount, mine->recvcount,
+                    bytes};
+    sched_fault fault;
+    if (!sched_protected(bcast_copy_cb, &b, &fault))
+        return false; /* a bad buffer: reported when the collective fires */
+    /* The collective still moves the data when every member has arrived; this
+     * member's buffer is its own again, so that copy goes to a scratch copy. */
+    void *moved = copy_span(mine->recvbuf, mine->recvcount, tdt, &c->snapshots[me]);
+    c->args[me].sendbuf = c->args[me].recvbuf = moved;
+    sim_request *req = c->reqs[me];
+    c->left_early[me] = true;
+    c->reqs[me] = NULL;
+    req->coll = NULL;
+    sim_req_complete(req);
+    return true;
+}
+
 static void maybe_leave_early(sim_coll *c, int me) {
     if (!sim_g->cfg.early_collectives || !sim_coll_may_leave_early(c, me))
         return;

@@ -182,6 +182,12 @@ bool sim_engine_probe_of(int rank, int *source, int *tag, sim_comm **comm);
 bool sim_coll_may_leave_early(const sim_coll *c, int me);
 /* Copies its contribution and completes its request. */
 void sim_coll_leave_early(sim_coll *c, int me);
+/* Gives member me of an MPI_Bcast the root's data now, when the root has
+ * arrived, and completes its request; the collective's later data movement
+ * for it goes to a scratch copy.  False (nothing done) for other kinds, an
+ * absent root, or sizes and types that do not match (the collective reports
+ * those when it fires). */
+bool sim_coll_deliver_early(sim_coll *c, int me);
 
 /* ---- simulated time of `ordex predict` (timed.c; see timed.h) ---- */
 /* All are no-ops (or false) unless sim_timed_start turned time on. */

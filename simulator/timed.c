@@ -654,6 +654,9 @@ static void member_check(crun *r, int me) {
          * that only gives data go (the defer hook sees it done). */
         sim_coll_leave_early(r->c, me);
         sim_events_changed();
+    } else if (r->c && sim_coll_deliver_early(r->c, me)) {
+        /* A Bcast member whose data came down the tree needs nobody else. */
+        sim_events_changed();
     }
 }
 

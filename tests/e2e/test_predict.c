@@ -180,6 +180,19 @@ static void test_bcast_tree(void) {
     e2e_free(r);
 }
 
+static void test_bcast_late_member(void) {
+    /* Members whose data came down the tree leave without waiting for a
+     * late member that is not their ancestor. */
+    e2e_result *r = predict("4", COLL, "late_bcast", NULL, NULL, NULL, NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "rank 0 at 0.000 us\n");
+    EXPECT_OUT_HAS(r, "rank 1 at 12.000 us\n");
+    EXPECT_OUT_HAS(r, "rank 2 at 12.000 us\n");
+    EXPECT_OUT_HAS(r, "rank 3 at 1000.000 us\n");
+    EXPECT_OUT_LACKS(r, "wrong data");
+    e2e_free(r);
+}
+
 static void test_allreduce(void) {
     e2e_result *r = predict("4", COLL, "allreduce", NULL, NULL, NULL, NULL);
     EXPECT_STATUS(r, 0);
@@ -339,6 +352,8 @@ int main(void) {
     CU_add_test(s, "send and receive overheads", test_overheads);
     CU_add_test(s, "dissemination barrier, also with a late member", test_barrier);
     CU_add_test(s, "binomial bcast with link sharing at each node", test_bcast_tree);
+    CU_add_test(s, "bcast members leave when their data is there, not at the last call",
+                test_bcast_late_member);
     CU_add_test(s, "recursive-doubling allreduce", test_allreduce);
     CU_add_test(s, "Chrome trace and SVG timeline", test_timeline_files);
     CU_add_test(s, "bandwidth sweep", test_sweep);

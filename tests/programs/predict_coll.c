@@ -15,6 +15,11 @@
  *               10.008 us: 20.016 us everywhere
  *   late_barrier  as barrier, but rank 3 computes 1 ms first: everyone
  *               leaves after 1 ms
+ *   late_bcast  1000 B from rank 0 on 4 ranks, rank 3 computes 1 ms first:
+ *               the root's two sends share its link (10 + 2 us), so ranks 1
+ *               and 2 have their data at 12 us and leave then (rank 2's eager
+ *               send to rank 3 does not hold it); rank 3 leaves as it
+ *               arrives, at 1000 us, its data already there; the root at 0
  */
 #include <mpi.h>
 #include <ordex.h>
@@ -34,6 +39,14 @@ int main(int argc, char **argv) {
         if (rank == 3)
             ordex_compute(1e-3);
         MPI_Barrier(MPI_COMM_WORLD);
+    } else if (strcmp(mode, "late_bcast") == 0) {
+        if (rank == 3)
+            ordex_compute(1e-3);
+        if (rank == 0)
+            memset(data, 7, sizeof data);
+        MPI_Bcast(data, 1000, MPI_BYTE, 0, MPI_COMM_WORLD);
+        if (data[999] != 7)
+            printf("rank %d: wrong data\n", rank);
     } else if (strcmp(mode, "bcast") == 0) {
         MPI_Bcast(data, 1000, MPI_BYTE, 0, MPI_COMM_WORLD);
     } else if (strcmp(mode, "allreduce") == 0) {
