@@ -284,14 +284,7 @@ static void print_rank_line(FILE *out, const char *label, double end, double c, 
 
 static void print_report(FILE *out, const prediction *r, const sim_platform *p, const char *prog,
                          const char *trace_path, const char *svg_path) {
-    for (guint i = 0; i < r->findings->len; i++) {
-        const sim_finding *f = g_ptr_array_index(r->findings, i);
-        fprintf(stderr, "ordex: ERROR [%s] %s\n", sim_finding_kind_name(f->kind), f->message);
-        if (f->location)
-            fprintf(stderr, "  at %s\n", f->location);
-        if (f->details)
-            fputs(f->details, stderr);
-    }
+    ordex_print_finding_list(stderr, r->findings);
     fprintf(out, "ordex predict: %s, %d rank%s on %s (%d node%s x %d core%s)\n", prog, r->nranks,
             r->nranks == 1 ? "" : "s", p->source, p->nodes, p->nodes == 1 ? "" : "s",
             p->cores_per_node, p->cores_per_node == 1 ? "" : "s");
@@ -360,6 +353,12 @@ static void json_number(GString *s, double v) {
         g_string_append(s, "null");
 }
 
+/* Appends `prefix` (a key with its punctuation) and the number. */
+static void json_field(GString *s, const char *prefix, double v) {
+    g_string_append(s, prefix);
+    json_number(s, v);
+}
+
 static void json_prediction(GString *s, const prediction *r, const sim_platform *p,
                             const char *trace_path, const char *svg_path) {
     g_string_append(s, "  \"predicted_time_s\": ");
@@ -372,12 +371,9 @@ static void json_prediction(GString *s, const prediction *r, const sim_platform 
     g_string_append_printf(s, ",\n  \"nodes\": %d, \"cores_per_node\": %d,\n", p->nodes,
                            p->cores_per_node);
     totals t = totals_of(r);
-    g_string_append(s, "  \"totals\": {\"compute_s\": ");
-    json_number(s, t.compute);
-    g_string_append(s, ", \"comm_s\": ");
-    json_number(s, t.comm);
-    g_string_append(s, ", \"blocked_s\": ");
-    json_number(s, t.blocked);
+    json_field(s, "  \"totals\": {\"compute_s\": ", t.compute);
+    json_field(s, ", \"comm_s\": ", t.comm);
+    json_field(s, ", \"blocked_s\": ", t.blocked);
     g_string_append(s, "},\n  \"critical_resource\": ");
     char *crit = critical_resource(r, p);
     ordex_json_string(s, crit);
@@ -386,12 +382,9 @@ static void json_prediction(GString *s, const prediction *r, const sim_platform 
     if (r->busiest_link) {
         g_string_append(s, "{\"name\": ");
         ordex_json_string(s, r->busiest_link);
-        g_string_append(s, ", \"bytes\": ");
-        json_number(s, r->busiest_bytes);
-        g_string_append(s, ", \"busy_s\": ");
-        json_number(s, r->busiest_busy);
-        g_string_append(s, ", \"capacity_Bps\": ");
-        json_number(s, r->busiest_capacity);
+        json_field(s, ", \"bytes\": ", r->busiest_bytes);
+        json_field(s, ", \"busy_s\": ", r->busiest_busy);
+        json_field(s, ", \"capacity_Bps\": ", r->busiest_capacity);
         g_string_append(s, "}");
     } else {
         g_string_append(s, "null");
@@ -401,12 +394,9 @@ static void json_prediction(GString *s, const prediction *r, const sim_platform 
         const sim_net_link_stats *ls = &g_array_index(r->links, sim_net_link_stats, i);
         g_string_append(s, i ? ", {\"name\": " : "{\"name\": ");
         ordex_json_string(s, ls->name);
-        g_string_append(s, ", \"bytes\": ");
-        json_number(s, ls->bytes);
-        g_string_append(s, ", \"busy_s\": ");
-        json_number(s, ls->busy);
-        g_string_append(s, ", \"utilisation\": ");
-        json_number(s, r->makespan > 0 ? ls->busy / r->makespan : 0);
+        json_field(s, ", \"bytes\": ", ls->bytes);
+        json_field(s, ", \"busy_s\": ", ls->busy);
+        json_field(s, ", \"utilisation\": ", r->makespan > 0 ? ls->busy / r->makespan : 0);
         g_string_append(s, "}");
     }
     g_string_append(s, "],\n  \"ranks\": [");
@@ -415,12 +405,9 @@ static void json_prediction(GString *s, const prediction *r, const sim_platform 
         g_string_append_printf(s, "%s\n    {\"rank\": %d, \"node\": %d, \"end_s\": ", i ? "," : "",
                                i, x->node);
         json_number(s, x->end >= 0 ? x->end : NAN);
-        g_string_append(s, ", \"compute_s\": ");
-        json_number(s, x->compute);
-        g_string_append(s, ", \"comm_s\": ");
-        json_number(s, x->comm);
-        g_string_append(s, ", \"blocked_s\": ");
-        json_number(s, x->blocked);
+        json_field(s, ", \"compute_s\": ", x->compute);
+        json_field(s, ", \"comm_s\": ", x->comm);
+        json_field(s, ", \"blocked_s\": ", x->blocked);
         g_string_append_printf(s,
                                ", \"mpi_calls\": %" G_GUINT64_FORMAT
                                ", \"messages_sent\": %" G_GUINT64_FORMAT
@@ -728,10 +715,8 @@ static int run_sweeps(ordex_opts *o, const char *so, const char *prog, int argc,
                 for (int k = 0; k < sw[i].n; k++) {
                     g_string_append(s, k ? ", {\"value\": " : "{\"value\": ");
                     ordex_json_string(s, sw[i].values[k]);
-                    g_string_append(s, ", \"x\": ");
-                    json_number(s, sw[i].x[k]);
-                    g_string_append(s, ", \"predicted_time_s\": ");
-                    json_number(s, sw[i].y[k]);
+                    json_field(s, ", \"x\": ", sw[i].x[k]);
+                    json_field(s, ", \"predicted_time_s\": ", sw[i].y[k]);
                     g_string_append(s, "}");
                 }
                 g_string_append(s, "]}");

@@ -7,8 +7,7 @@
 
 #include "simulator/sim.h"
 
-void ordex_print_findings(FILE *out, GPtrArray *findings, const ordex_run_summary *sum,
-                          bool quiet) {
+void ordex_print_finding_list(FILE *out, GPtrArray *findings) {
     for (guint i = 0; i < findings->len; i++) {
         const sim_finding *f = g_ptr_array_index(findings, i);
         fprintf(out, "ordex: ERROR [%s] %s\n", sim_finding_kind_name(f->kind), f->message);
@@ -17,6 +16,11 @@ void ordex_print_findings(FILE *out, GPtrArray *findings, const ordex_run_summar
         if (f->details)
             fputs(f->details, out);
     }
+}
+
+void ordex_print_findings(FILE *out, GPtrArray *findings, const ordex_run_summary *sum,
+                          bool quiet) {
+    ordex_print_finding_list(out, findings);
     if (quiet && findings->len == 0)
         return;
     fprintf(out,

@@ -24,6 +24,9 @@ typedef struct ordex_run_summary {
 
 void ordex_print_findings(FILE *out, GPtrArray *findings, const ordex_run_summary *sum, bool quiet);
 
+/* Just the findings: "ordex: ERROR [kind] message", location, details. */
+void ordex_print_finding_list(FILE *out, GPtrArray *findings);
+
 /* Appends the findings as a JSON array of {"kind", "ranks", "message",
  * "location", "details"} objects, each on its own line after `indent`. */
 void ordex_json_findings(GString *s, GPtrArray *findings, const char *indent);

@@ -4,7 +4,6 @@
 #define _GNU_SOURCE
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "include/ordex.h"
@@ -60,13 +59,6 @@ typedef struct sample_site {
 
 static GHashTable *g_sites; /* "rank:file:line" -> sample_site * */
 
-/* The clock predictions measure computation with (see simulator/timed.c). */
-static double compute_clock_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 ordex_sample_state_ ordex_sample_begin_(const char *file, int line, long n) {
     ordex_sample_state_ s = {NULL, 0, 0};
     int self = sched_current();
@@ -90,7 +82,7 @@ ordex_sample_state_ ordex_sample_begin_(const char *file, int line, long n) {
         ordex_compute(site->cpu / (double)site->runs);
         s.phase = 2;
     } else {
-        s.start = compute_clock_now();
+        s.start = sim_timed_clock();
     }
     return s;
 }
@@ -104,7 +96,7 @@ int ordex_sample_next_(ordex_sample_state_ *s) {
         if (s->site) {
             sample_site *site = s->site;
             site->runs++;
-            site->cpu += compute_clock_now() - s->start;
+            site->cpu += sim_timed_clock() - s->start;
         }
         return 0;
     default:

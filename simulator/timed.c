@@ -126,7 +126,7 @@ static void message_add(int src, int dst, double sent, double arrived, uint64_t 
  * thread CPU-time clock is a system call of some hundreds, which made short
  * computations both dearer and noisier); time the machine takes this
  * thread away for counts, so predictions want a quiet machine. */
-static double compute_clock(void) {
+double sim_timed_clock(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
@@ -136,7 +136,7 @@ static double compute_clock(void) {
 static double measure_clock_cost(void) {
     double best = INFINITY;
     for (int i = 0; i < 64; i++) {
-        double a = compute_clock(), b = compute_clock();
+        double a = sim_timed_clock(), b = sim_timed_clock();
         if (b - a < best)
             best = b - a;
     }
@@ -148,7 +148,7 @@ static double measure_clock_cost(void) {
 
 /* Seconds the running rank computed since it last left MPI. */
 static double take_compute(trank *t) {
-    double now = compute_clock();
+    double now = sim_timed_clock();
     double w = now - t->cpu_mark - T.clock_cost;
     bool started = t->cpu_mark >= 0 && !T.ignore_measured;
     t->cpu_mark = now;
@@ -303,7 +303,7 @@ void sim_timed_call_leave(int self) {
         t->gated = false;
     }
     /* Measured from here: what the rank computes until its next call. */
-    t->cpu_mark = compute_clock();
+    t->cpu_mark = sim_timed_clock();
 }
 
 void sim_timed_send_overhead(uint64_t bytes) {
@@ -344,6 +344,13 @@ void sim_timed_rank_ended(int rank) {
 
 /* ---------------------------------------------------------------------- */
 /* Point-to-point messages                                                 */
+
+/* Rank's current wait ends with data that started moving at `start`: the
+ * wait up to then was for another rank, the rest for the data. */
+static void note_transfer(int rank, double start) {
+    T.ranks[rank].xfer_start = start;
+    T.ranks[rank].xfer_seen = true;
+}
 
 static xfer *xfer_new(uint64_t id, xfer_kind kind, int src, int dst, uint64_t bytes) {
     xfer *x = g_new0(xfer, 1);
@@ -400,8 +407,7 @@ void sim_timed_delivered(const sim_message *m, const sim_request *r) {
     trank *t = &T.ranks[r->owner];
     t->pending_comm += sim_platform_recv_overhead(T.platform, m->bytes);
     if (!m->sreq) { /* eager: it arrived when it became visible */
-        t->xfer_start = m->sent_at;
-        t->xfer_seen = true;
+        note_transfer(r->owner, m->sent_at);
         message_add(m->src, m->dst, m->sent_at, m->ready_at, m->bytes);
     }
 }
@@ -418,9 +424,7 @@ bool sim_timed_defer(sim_request *req) {
         return false;
     int me = req->timed_member;
     if (run->done[me]) {
-        trank *t = &T.ranks[req->owner];
-        t->xfer_start = run->last_arrival;
-        t->xfer_seen = true;
+        note_transfer(req->owner, run->last_arrival);
         req->timed_run = NULL;
         return false;
     }
@@ -433,9 +437,7 @@ static void rendezvous_done(xfer *x) {
     message_add(x->src, x->dst, x->start, T.now, x->bytes);
     for (guint i = 0; i < x->deferred->len; i++) {
         sim_request *req = g_ptr_array_index(x->deferred, i);
-        trank *t = &T.ranks[req->owner];
-        t->xfer_start = x->start;
-        t->xfer_seen = true;
+        note_transfer(req->owner, x->start);
         sim_req_complete_now(req);
     }
     sim_events_changed();
@@ -644,9 +646,7 @@ static void member_check(crun *r, int me) {
         sim_request *req = r->deferred[me];
         r->deferred[me] = NULL;
         req->timed_run = NULL;
-        trank *tr = &T.ranks[req->owner];
-        tr->xfer_start = r->last_arrival;
-        tr->xfer_seen = true;
+        note_transfer(req->owner, r->last_arrival);
         sim_req_complete_now(req);
         sim_events_changed();
     } else if (r->c && sim_coll_may_leave_early(r->c, me)) {

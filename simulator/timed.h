@@ -88,6 +88,10 @@ bool sim_timed_active(void);
  * or transfer that ends).  Returns false when nothing is left to happen. */
 bool sim_timed_step(void);
 
+/* The clock that measures the ranks' computation (seconds, monotonic),
+ * for anything else that measures it (ORDEX_SAMPLE). */
+double sim_timed_clock(void);
+
 /* The global clock, seconds. */
 double sim_timed_now(void);
 

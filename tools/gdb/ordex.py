@@ -34,7 +34,7 @@ class _State:
     default_target = 1  # the step `ordex start` stops before
     target = None  # stop when the replay is before this step (or later)
     hit = False  # the last resume ended at the replay's stop
-    typed_stub = None  # file describing ordex_rank, once loaded
+    typed_symbols = None  # file describing ordex_rank, once loaded
 
 
 def _value(expr):
@@ -126,7 +126,7 @@ def _typed_rank():
         return
     except gdb.error:
         pass
-    if _State.typed_stub:
+    if _State.typed_symbols:
         return
     try:
         addr = int(_value("(long) &ordex_rank"))
@@ -145,7 +145,7 @@ def _typed_rank():
             gdb.execute("add-symbol-file %s -s .bss %d" % (obj, addr), to_string=True)
         finally:
             gdb.execute("set confirm %s" % ("on" if confirm else "off"), to_string=True)
-        _State.typed_stub = obj
+        _State.typed_symbols = obj
     except (gdb.error, OSError, subprocess.CalledProcessError) as e:
         print("ordex: `ordex_rank` has no type in this ordex binary (%s); write "
               "`*(int *)&ordex_rank` instead" % e)
