@@ -3,6 +3,7 @@
  * findings, and the simple clock of `ordex run`.
  */
 #include <stdarg.h>
+#include <stddef.h>
 #include <string.h>
 #include <time.h>
 
@@ -150,6 +151,9 @@ void sim_call_enter(const char *fname, void *caller, void *frame) {
             p->call_args = NULL;
         }
         p->p2p_lazy = false;
+        p->noutputs = 0;
+        if (sim_g->cfg.exploring)
+            sim_capture_call_frame(caller, p->call_regs, &p->call_frames);
         sim_timed_call_enter(self, fname);
     }
 }
@@ -180,11 +184,41 @@ static void progress_point(int self, sim_proc *p) {
         sched_block();
 }
 
+void sim_call_output(void *p, size_t len) {
+    int self = sched_current();
+    if (self < 0 || !p || !len)
+        return;
+    sim_proc *proc = sim_proc_of(self);
+    if (proc->noutputs < SIM_MAX_OUTPUTS)
+        proc->outputs[proc->noutputs++] = (sim_span){p, len};
+}
+
+void sim_call_status_output(MPI_Status *status) {
+    if (status != MPI_STATUS_IGNORE)
+        sim_call_output(status, offsetof(MPI_Status, MPI_ERROR));
+}
+
+const sim_call_frames *sim_rank_call_frames(int rank) {
+    static const sim_call_frames none = {{0}, {0}, 0};
+    const sim_proc *p = sim_proc_of(rank);
+    return p->call && sim_g->cfg.exploring ? &p->call_frames : &none;
+}
+
+int sim_rank_pending_outputs(int rank, sim_span *out, int max) {
+    const sim_proc *p = sim_proc_of(rank);
+    if (!p->call)
+        return 0;
+    int n = p->noutputs < max ? p->noutputs : max;
+    memcpy(out, p->outputs, sizeof(sim_span) * (size_t)n);
+    return n;
+}
+
 void sim_call_leave(void) {
     int self = sched_current();
     if (self >= 0) {
         sim_proc *p = sim_proc_of(self);
         if (p->call_depth == 1) {
+            p->noutputs = 0; /* written now: live again during the pause below */
             p->last_call = p->call;
             progress_point(self, p);
         }
@@ -446,6 +480,8 @@ void sim_digest(sim_digest_feed feed, void *user) {
         feed(user, f, sizeof f);
         uint64_t out = sched_rank_output_hash(r);
         feed(user, &out, sizeof out);
+        if (p->call && sim_g->cfg.exploring)
+            feed(user, p->call_regs, sizeof p->call_regs);
         sim_req_digest_rank(r, feed, user);
     }
     sim_engine_digest(feed, user);

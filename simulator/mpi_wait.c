@@ -139,6 +139,7 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status) {
         empty_status(status);
         SIM_RETURN(MPI_SUCCESS);
     }
+    sim_call_status_output(status);
     block_on(&req, 1, all_done);
     SIM_RETURN(sim_req_finish(req, status, request));
 }
@@ -190,6 +191,8 @@ int PMPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *stat
     sim_request **reqs = g_new0(sim_request *, count > 0 ? count : 1);
     int rc = resolve("MPI_Waitany", count, requests, reqs);
     if (rc == MPI_SUCCESS) {
+        sim_call_output(index, sizeof *index);
+        sim_call_status_output(status);
         block_on(reqs, count, any_done);
         int i = pick_complete("MPI_Waitany", reqs, count);
         if (i < 0) {

@@ -50,7 +50,14 @@ void sim_req_unpublish(sim_request *req) {
         sim_proc *p = sim_proc_of(req->owner);
         guint idx = (guint)req->index;
         g_ptr_array_index(p->requests, idx) = NULL;
-        g_array_append_val(p->free_requests, idx);
+        /* Kept in descending order so that the lowest free index is reused
+         * first: handle values then do not depend on the order in which
+         * requests were freed, and states that differ only in that order
+         * (MPI_Waitany reporting completions in another order) merge. */
+        guint at = p->free_requests->len;
+        while (at > 0 && g_array_index(p->free_requests, guint, at - 1) < idx)
+            at--;
+        g_array_insert_val(p->free_requests, at, idx);
         req->index = -1;
     }
 }

@@ -29,11 +29,11 @@ typedef struct sim_config {
     uint64_t seed;      /* 0 = deterministic schedule */
     double latency_s;   /* simple network model of `ordex run` */
     double bandwidth_Bps;
-    bool exploring; /* explore: no wall-clock time in simulated time */
-    bool async_progress; /* explore: messages may land in posted receives while the
-                            receiver computes (pauses after MPI calls) */
+    bool exploring;         /* explore: no wall-clock time in simulated time */
+    bool async_progress;    /* explore: messages may land in posted receives while the
+                               receiver computes (pauses after MPI calls) */
     bool early_collectives; /* explore: members that may leave a collective early can */
-    bool test_later; /* explore: MPI_Test/MPI_Iprobe that could succeed may say "not yet" */
+    bool test_later;        /* explore: MPI_Test/MPI_Iprobe that could succeed may say "not yet" */
 } sim_config;
 
 /* Kinds of enabled events. */
@@ -111,6 +111,29 @@ void sim_outcome(sim_digest_feed feed, void *user);
 /* The program's stack pointer at the MPI call rank is blocked in (the start
  * of its live frames), or NULL. */
 const void *sim_rank_stack_from(int rank);
+
+/* Output arguments of the call rank is blocked in that the call overwrites
+ * before it returns (the index and status of MPI_Waitany, ...).  Their
+ * bytes are dead while it waits, so state hashing leaves them out: orderings
+ * that differ only in what an earlier MPI_Waitany reported then merge.
+ * Fills out[0..max) and returns how many there are. */
+typedef struct sim_span {
+    void *start;
+    size_t len;
+} sim_span;
+int sim_rank_pending_outputs(int rank, sim_span *out, int max);
+
+/* Exploring: the frames of the MPI call rank is blocked in, innermost
+ * first: ip[k] is the return address into frame k (for k = 0, the return
+ * address of the MPI call), cfa[k] its canonical frame address.  Frames
+ * beyond the program's own may follow; n is 0 when unknown. */
+enum { SIM_CALL_FRAMES = 4 };
+typedef struct sim_call_frames {
+    uintptr_t ip[SIM_CALL_FRAMES];
+    uintptr_t cfa[SIM_CALL_FRAMES];
+    int n;
+} sim_call_frames;
+const sim_call_frames *sim_rank_call_frames(int rank);
 
 /* One line on what rank is doing: its pending MPI call with arguments and
  * file:line, or that it ended (g_free). */

@@ -30,6 +30,8 @@
 /* ---------------------------------------------------------------------- */
 /* Entry and exit of every MPI function                                    */
 
+enum { SIM_MAX_OUTPUTS = 2, SIM_CALL_REGS = 6 };
+
 /* Defines MPI_name as an alias of PMPI_name (same code, same caller). */
 #define SIM_ALIAS(name) __typeof__(P##name) name __attribute__((alias("P" #name)))
 
@@ -49,6 +51,20 @@
  * address, just below the program's frames (what state hashing covers). */
 void sim_call_enter(const char *fname, void *caller, void *frame);
 void sim_call_leave(void);
+
+/* Stores the program's callee-saved registers as they were at the call that
+ * returns to caller (a return address in the current stack), zeros when that
+ * frame cannot be found, and the frames from it up (see sim_call_frames).
+ * The registers are part of the state while the call is pending. */
+void sim_capture_call_frame(void *caller, uint64_t regs[SIM_CALL_REGS], sim_call_frames *frames);
+
+/* Declares len bytes at p an output the call in progress writes whole
+ * before it returns, whatever happens (see sim_rank_pending_outputs).  Only
+ * for calls that may block; the declaration ends when the call returns. */
+void sim_call_output(void *p, size_t len);
+/* The same for a status: every field but MPI_ERROR, which single-completion
+ * calls leave alone (MPI 3.1 3.2.5).  MPI_STATUS_IGNORE declares nothing. */
+void sim_call_status_output(MPI_Status *status);
 
 /* Describes the pending call's arguments for reports ("dest=1 tag=7 ..."),
  * kept until the call returns.  printf-like. */
@@ -107,7 +123,6 @@ typedef struct sim_observed {
     void *final; /* its bytes when the rank called MPI_Finalize, or NULL */
 } sim_observed;
 
-
 /* One rank's MPI-visible state. */
 typedef struct sim_proc {
     int rank;         /* world rank */
@@ -125,20 +140,24 @@ typedef struct sim_proc {
     size_t bsend_used;          /* bytes held by buffered sends not yet delivered */
     struct sim_request **waits; /* requests the rank is blocked on (reports) */
     int nwaits;
-    bool polling;    /* blocked after an MPI_Test/Iprobe that found nothing */
-    bool wait_any;   /* blocked in MPI_Waitany/Waitsome: completion order is visible */
+    bool polling;  /* blocked after an MPI_Test/Iprobe that found nothing */
+    bool wait_any; /* blocked in MPI_Waitany/Waitsome: completion order is visible */
     /* Exploring: paused after an MPI call so that messages may land in its
      * posted receives before it goes on (asynchronous progress). */
     bool at_progress;
-    uint64_t progress_seq; /* pauses so far (identifies the resume event) */
-    const char *last_call; /* the MPI call it paused after */
-    double clock;    /* simulated time of this rank, seconds */
-    double cpu_mark; /* thread CPU time when the rank last left MPI */
-    void *entry_sp;  /* the program's stack pointer at its current MPI call */
+    uint64_t progress_seq;             /* pauses so far (identifies the resume event) */
+    const char *last_call;             /* the MPI call it paused after */
+    double clock;                      /* simulated time of this rank, seconds */
+    double cpu_mark;                   /* thread CPU time when the rank last left MPI */
+    void *entry_sp;                    /* the program's stack pointer at its current MPI call */
+    sim_span outputs[SIM_MAX_OUTPUTS]; /* see sim_rank_pending_outputs */
+    int noutputs;
+    uint64_t call_regs[SIM_CALL_REGS]; /* exploring: callee-saved registers at the call */
+    sim_call_frames call_frames;       /* exploring: the frames the call was made from */
     /* Request handles are per rank, so a handle's value depends only on the
      * rank's own history, not on how ranks interleave. */
     GPtrArray *requests;   /* sim_request * by handle index; NULL slots free */
-    GArray *free_requests; /* free handle indices, reused last-freed first */
+    GArray *free_requests; /* free handle indices, descending: lowest reused first */
     GPtrArray *observed;   /* sim_observed *, from ordex_observe */
 } sim_proc;
 

@@ -1,0 +1,31 @@
+/*
+ * deadvars.h - stack bytes of a program's frame that hold no live variable.
+ *
+ * A block-scope variable's lifetime ends when execution leaves its block
+ * (C11 6.2.4), but its bytes stay on the stack: the index a finished loop
+ * last got from MPI_Waitany, say.  Hashing them would keep apart states
+ * that differ only in such dead values.  This module reads the program's
+ * DWARF and tells which stack bytes of the frame executing a given call
+ * belong only to variables of blocks the call is not in.
+ */
+#ifndef ORDEX_CKPT_DEADVARS_H
+#define ORDEX_CKPT_DEADVARS_H
+
+#include <glib.h>
+#include <stdint.h>
+
+/* A byte range of a frame, relative to its canonical frame address. */
+typedef struct ckpt_frame_range {
+    int64_t off;
+    uint64_t len;
+} ckpt_frame_range;
+
+/* The dead ranges (ckpt_frame_range, sorted, disjoint) of the frame whose
+ * call instruction is at file address pc of the loaded program.  Empty when
+ * the program has no usable DWARF there: then nothing is left out.  Only
+ * variables at fixed offsets from the frame base are considered, and bytes
+ * shared with a variable of a block containing pc never count as dead.  The
+ * array belongs to the module (cached per pc). */
+const GArray *ckpt_dead_frame_ranges(uintptr_t pc);
+
+#endif

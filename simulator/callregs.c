@@ -1,0 +1,65 @@
+/*
+ * callregs.c - the program's callee-saved registers at an MPI call.
+ *
+ * A program built with optimisation keeps values in callee-saved registers
+ * (rbx, rbp, r12-r15 on x86-64) across its MPI calls.  Those values are
+ * part of the rank's state just like its stack: two states whose memory is
+ * equal but whose registers differ go on differently.  The MPI function's
+ * own prologue may already have reused the registers when SIM_ENTER runs, so
+ * their values at the call are recovered the way a debugger does, by
+ * unwinding to the program's frame with the call frame information.  The
+ * same walk gives the canonical frame addresses of that frame and the ones
+ * above it, which locate their variables (checkpoint/deadvars.h).
+ */
+#include <stdint.h>
+#include <string.h>
+#include <unwind.h>
+
+#include "simulator/sim_internal.h"
+
+#if defined(__x86_64__)
+static const int dwarf_regs[SIM_CALL_REGS] = {3, 6, 12, 13, 14, 15}; /* rbx rbp r12-r15 */
+#elif defined(__aarch64__)
+static const int dwarf_regs[SIM_CALL_REGS] = {19, 20, 21, 22, 23, 24}; /* x19-x24 */
+#endif
+
+typedef struct walk {
+    uintptr_t caller; /* return address into the program */
+    uint64_t *regs;
+    sim_call_frames *out;
+    bool found;
+    int frames;
+} walk;
+
+/* A context pairs a frame's return address (its caller's IP) and the
+ * caller's registers with the CFA of the frame itself: the program frame's
+ * registers come with the context whose IP is the call's return address,
+ * its CFA with the next one, which also holds the next frame's IP. */
+static _Unwind_Reason_Code at_frame(struct _Unwind_Context *ctx, void *arg) {
+    walk *w = arg;
+    sim_call_frames *f = w->out;
+    if (w->found) {
+        f->cfa[f->n++] = (uintptr_t)_Unwind_GetCFA(ctx);
+        if (f->n == SIM_CALL_FRAMES)
+            return _URC_NORMAL_STOP;
+        f->ip[f->n] = (uintptr_t)_Unwind_GetIP(ctx);
+        return _URC_NO_REASON;
+    }
+    if (++w->frames > 8) /* the program's frame is the third or so */
+        return _URC_NORMAL_STOP;
+    if (_Unwind_GetIP(ctx) != w->caller)
+        return _URC_NO_REASON;
+    for (int i = 0; i < SIM_CALL_REGS; i++)
+        w->regs[i] = (uint64_t)_Unwind_GetGR(ctx, dwarf_regs[i]);
+    f->ip[0] = w->caller;
+    w->found = true;
+    return _URC_NO_REASON;
+}
+
+void sim_capture_call_frame(void *caller, uint64_t regs[SIM_CALL_REGS], sim_call_frames *frames) {
+    walk w = {(uintptr_t)caller, regs, frames, false, 0};
+    frames->n = 0;
+    _Unwind_Backtrace(at_frame, &w);
+    if (!w.found) /* no unwind information: hash nothing rather than noise */
+        memset(regs, 0, sizeof(uint64_t) * SIM_CALL_REGS);
+}
