@@ -79,7 +79,7 @@ static bool on_chain(Dwarf_Die *die, const Dwarf_Die *chain, int n) {
 typedef struct call_site {
     const Dwarf_Die *chain; /* scopes containing it, innermost first */
     int n;
-    const char *file;
+    const char *file; /* NULL: do not use declaration order */
     int line;
 } call_site;
 
@@ -88,7 +88,8 @@ typedef struct call_site {
  * loop iteration for a loop body, makes new objects whose values are
  * indeterminate until their declaration is reached: C11 6.2.4p6).  Only a
  * backward goto inside the block could come back to the call after the
- * declaration with the same objects; that case is not recognised. */
+ * declaration with the same objects, so functions with labels are left out
+ * (see has_label). */
 static bool declared_after(Dwarf_Die *var, const call_site *at) {
     int line;
     const char *file = dwarf_decl_file(var);
@@ -171,6 +172,21 @@ static GArray *subtract(GArray *dead, GArray *live) {
     return out;
 }
 
+/* Whether the function has a goto label anywhere. */
+static bool has_label(Dwarf_Die *die) {
+    Dwarf_Die child;
+    if (dwarf_child(die, &child) != 0)
+        return false;
+    do {
+        int tag = dwarf_tag(&child);
+        if (tag == DW_TAG_label)
+            return true;
+        if ((tag == DW_TAG_lexical_block || tag == DW_TAG_inlined_subroutine) && has_label(&child))
+            return true;
+    } while (dwarf_siblingof(&child, &child) == 0);
+    return false;
+}
+
 static GArray *analyse(uintptr_t pc) {
     GArray *none = g_array_new(FALSE, FALSE, sizeof(ckpt_frame_range));
     Dwarf *dw = program_dwarf();
@@ -191,7 +207,7 @@ static GArray *analyse(uintptr_t pc) {
     GArray *dead = g_array_new(FALSE, FALSE, sizeof(ckpt_frame_range));
     call_site at = {scopes, sub, NULL, 0};
     Dwarf_Line *src = dwarf_getsrc_die(&cu, pc);
-    if (src && dwarf_lineno(src, &at.line) == 0)
+    if (src && dwarf_lineno(src, &at.line) == 0 && !has_label(&scopes[sub]))
         at.file = dwarf_linesrc(src, NULL, NULL);
     collect(&scopes[sub], true, &at, live, dead);
     GArray *out = subtract(dead, live);

@@ -11,10 +11,15 @@
  *   later  it is kept in a variable of the loop body declared after the
  *          receive now pending, which this iteration has not reached yet;
  *   live   as later, but it is also kept in a variable that is still live,
- *          and printed at the end: the orderings must not be merged.
+ *          and printed at the end: the orderings must not be merged;
+ *   goto   as later, but the loop is made with a backward goto that keeps
+ *          the same objects, and the value declared after the receive is
+ *          printed at the end: the orderings must not be merged.
  *
  * Expected: no error; rank 0 prints "sum 62" (block, later).  With live, a
- * message race: rank 0 prints "sum 62, first 10" or "sum 62, first 20".
+ * message race: rank 0 prints "sum 62, first 10" or "sum 62, first 20";
+ * with goto, a message race: "sum 162" when rank 1's value came first in
+ * round 0, else "sum 62".
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -32,6 +37,7 @@ int main(int argc, char **argv) {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     const char *mode = argc > 1 ? argv[1] : "block";
     int later = strcmp(mode, "block") != 0, live = strcmp(mode, "live") == 0;
+    int with_goto = strcmp(mode, "goto") == 0;
     if (rank == 0 && !later) {
         int sum = 0;
         {
@@ -40,6 +46,22 @@ int main(int argc, char **argv) {
             sum += first + second;
         }
         sum += receive_any(1) + receive_any(1);
+        printf("sum %d\n", sum);
+    } else if (rank == 0 && with_goto) {
+        int sum = 0, v = 0, round = 0, *seen = NULL;
+        {
+        again:
+            MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, round, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            if (seen) /* the object declared below, from the previous pass */
+                sum += 100 * (*seen % 10 == 0 && *seen / 10 == 1);
+            int first = v;
+            seen = &first;
+            MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, round, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            sum += first + v;
+            v = 0;
+            if (++round < 2)
+                goto again;
+        }
         printf("sum %d\n", sum);
     } else if (rank == 0) {
         int sum = 0, v = 0, kept = 0;
