@@ -187,12 +187,13 @@ static bool has_label(Dwarf_Die *die) {
     return false;
 }
 
+/* NULL when pc is not in the program's code (as far as its DWARF tells). */
 static GArray *analyse(uintptr_t pc) {
-    GArray *none = g_array_new(FALSE, FALSE, sizeof(ckpt_frame_range));
     Dwarf *dw = program_dwarf();
     Dwarf_Die cu, *scopes = NULL;
     if (!dw || !dwarf_addrdie(dw, pc, &cu))
-        return none;
+        return NULL;
+    GArray *none = g_array_new(FALSE, FALSE, sizeof(ckpt_frame_range));
     int n = dwarf_getscopes(&cu, pc, &scopes);
     int sub = -1;
     for (int i = 0; i < n && sub < 0; i++)
@@ -219,14 +220,15 @@ static GArray *analyse(uintptr_t pc) {
 }
 
 static void free_ranges(gpointer p) {
-    g_array_free(p, TRUE);
+    if (p)
+        g_array_free(p, TRUE);
 }
 
 const GArray *ckpt_dead_frame_ranges(uintptr_t pc) {
     if (!g_cache)
         g_cache = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, free_ranges);
-    GArray *r = g_hash_table_lookup(g_cache, GSIZE_TO_POINTER(pc));
-    if (!r) {
+    gpointer r;
+    if (!g_hash_table_lookup_extended(g_cache, GSIZE_TO_POINTER(pc), NULL, &r)) {
         r = analyse(pc);
         g_hash_table_insert(g_cache, GSIZE_TO_POINTER(pc), r);
     }

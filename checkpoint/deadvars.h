@@ -21,8 +21,9 @@ typedef struct ckpt_frame_range {
 } ckpt_frame_range;
 
 /* The dead ranges (ckpt_frame_range, sorted, disjoint) of the frame whose
- * call instruction is at file address pc of the loaded program.  Empty when
- * the program has no usable DWARF there: then nothing is left out.  Only
+ * call instruction is at file address pc of the loaded program; NULL when pc
+ * is not in the program's code, or the program has no DWARF.  Empty when the
+ * function's variables cannot be located: then nothing is left out.  Only
  * variables at fixed offsets from the frame base are considered, and bytes
  * shared with a variable of a block containing pc never count as dead.  The
  * array belongs to the module (cached per pc). */

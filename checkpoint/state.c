@@ -1,10 +1,8 @@
 /*
  * state.c - hashing states.
  */
-#define _GNU_SOURCE
 #include "checkpoint/state.h"
 
-#include <dlfcn.h>
 #include <glib.h>
 #include <string.h>
 
@@ -46,13 +44,11 @@ static void mask_rank(masker *m, int rank) {
         mask_span(m, outs[i].start, outs[i].len);
     const sim_call_frames *f = sim_rank_call_frames(rank);
     for (int k = 0; k < f->n; k++) {
-        Dl_info where;
-        if (!dladdr((void *)f->ip[k], &where) ||
-            (uintptr_t)where.dli_fbase != sched_image_bias(rank))
-            return; /* ordex's own frames from here on */
         /* The call instruction, not the return address: that may already be
          * the first instruction after the block. */
         const GArray *dead = ckpt_dead_frame_ranges(f->ip[k] - 1 - sched_image_bias(rank));
+        if (!dead)
+            return; /* not the program's frame: ordex's own from here on */
         for (guint i = 0; i < dead->len; i++) {
             const ckpt_frame_range *r = &g_array_index(dead, ckpt_frame_range, i);
             mask_span(m, (void *)(f->cfa[k] + (uintptr_t)r->off), r->len);

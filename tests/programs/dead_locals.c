@@ -31,6 +31,26 @@ static int receive_any(int tag) {
     return v;
 }
 
+/* The loop of "later" made with a backward goto (in a function of its own:
+ * a label anywhere in a function turns declaration order off for all of it). */
+static void goto_loop(void) {
+    int sum = 0, v = 0, round = 0, *seen = NULL;
+    {
+    again:
+        MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, round, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (seen) /* the object declared below, from the previous pass */
+            sum += 100 * (*seen % 10 == 0 && *seen / 10 == 1);
+        int first = v;
+        seen = &first;
+        MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, round, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        sum += first + v;
+        v = 0;
+        if (++round < 2)
+            goto again;
+    }
+    printf("sum %d\n", sum);
+}
+
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     int rank;
@@ -48,21 +68,7 @@ int main(int argc, char **argv) {
         sum += receive_any(1) + receive_any(1);
         printf("sum %d\n", sum);
     } else if (rank == 0 && with_goto) {
-        int sum = 0, v = 0, round = 0, *seen = NULL;
-        {
-        again:
-            MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, round, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            if (seen) /* the object declared below, from the previous pass */
-                sum += 100 * (*seen % 10 == 0 && *seen / 10 == 1);
-            int first = v;
-            seen = &first;
-            MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, round, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            sum += first + v;
-            v = 0;
-            if (++round < 2)
-                goto again;
-        }
-        printf("sum %d\n", sum);
+        goto_loop();
     } else if (rank == 0) {
         int sum = 0, v = 0, kept = 0;
         for (int round = 0; round < 2; round++) {
