@@ -492,6 +492,7 @@ sim_message *sim_probe(int source, int tag, sim_comm *comm, bool block, bool tak
         if (status != MPI_STATUS_IGNORE) {
             status->MPI_SOURCE = MPI_PROC_NULL;
             status->MPI_TAG = MPI_ANY_TAG;
+            status->count_hi_and_cancelled = 0; /* not cancelled */
             sim_status_set_bytes(status, 0);
         }
         return NULL;
@@ -514,9 +515,10 @@ sim_message *sim_probe(int source, int tag, sim_comm *comm, bool block, bool tak
         return NULL;
     sim_message *m = hit->data;
     *found = true;
-    if (status != MPI_STATUS_IGNORE) {
+    if (status != MPI_STATUS_IGNORE) { /* every field but MPI_ERROR (sim_call_status_output) */
         status->MPI_SOURCE = m->src_crank;
         status->MPI_TAG = m->tag;
+        status->count_hi_and_cancelled = 0; /* a message probed is not cancelled */
         sim_status_set_bytes(status, m->bytes);
     }
     if (!take)

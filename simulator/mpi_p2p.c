@@ -127,6 +127,7 @@ SIM_ALIAS(MPI_Recv);
 /* Waits for the send and the receive of a Sendrecv; returns the first error. */
 static int wait_pair(sim_request *s, sim_request *r, MPI_Status *status) {
     sim_request *both[2] = {s, r};
+    sim_call_status_output(status);
     sim_wait_set(both, 2);
     while (!s->complete || !r->complete)
         sched_block();
@@ -357,6 +358,7 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
     sim_call_args("source=%s, tag=%s, %s", peer_text(source, pb, sizeof pb),
                   tag_text(tag, tb, sizeof tb), sim_comm_describe(c));
     bool found;
+    sim_call_status_output(status);
     sim_probe(source, tag, c, true, false, &found, status);
     SIM_RETURN(MPI_SUCCESS);
 }
