@@ -377,15 +377,21 @@ static void expect_summary(const e2e_result *r, int nranks, bool both_modes, con
 }
 #define EXPECT_SUMMARY(r, n, both) expect_summary((r), (n), (both), __FILE__, __LINE__)
 
-/* K of "K orderings run to the end" in the summary line; -1 if absent. */
-static long orderings_run(const e2e_result *r) {
-    const char *p = strstr(r->out, " orderings run to the end");
+/* The number just before `label` in the summary line ("N merged into known
+ * states"); -1 if absent. */
+static long stat_before(const e2e_result *r, const char *label) {
+    const char *p = strstr(r->out, label);
     if (!p)
         return -1;
     const char *q = p;
     while (q > r->out && g_ascii_isdigit(q[-1]))
         q--;
     return q == p ? -1 : strtol(q, NULL, 10);
+}
+
+/* K of "K orderings run to the end" in the summary line; -1 if absent. */
+static long orderings_run(const e2e_result *r) {
+    return stat_before(r, " orderings run to the end");
 }
 
 /* N of "  ordering (N steps):" in a finding's text; -1 if absent. */
@@ -738,16 +744,6 @@ static void test_nbexchange(void) {
  * and request handles are reused lowest first, not in the order freed.  The
  * first round's two orderings meet at the second round: 2 orderings run per
  * pass instead of 4. */
-static long stat_before(const e2e_result *r, const char *label) {
-    const char *p = strstr(r->out, label);
-    if (!p)
-        return -1;
-    const char *q = p;
-    while (q > r->out && g_ascii_isdigit(q[-1]))
-        q--;
-    return q == p ? -1 : strtol(q, NULL, 10);
-}
-
 static void test_waitany_merge(void) {
     e2e_result *r = EX("-n", "3", PROG("waitany_merge.c"));
     EXPECT_NO_ERROR(r);
