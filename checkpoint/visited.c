@@ -1,15 +1,18 @@
 /*
  * visited.c - open addressing over a MAP_SHARED array of 128-bit hashes.
  *
- * Exploration processes run one at a time (a parent waits for its child),
- * so the table needs no locking.  A zero hash marks an empty slot; the one
- * state whose hash is zero is mapped to another value.
+ * Several exploration processes may use the table at once (--jobs), so every
+ * operation holds a spin lock in the shared table; without contention that
+ * costs one atomic exchange.  A zero hash marks an empty slot; the one state
+ * whose hash is zero is mapped to another value.
  */
 #include "checkpoint/visited.h"
 
+#include <sched.h>
 #include <sys/mman.h>
 
 typedef struct table {
+    int lock;
     size_t mask;
     size_t count;
     size_t limit;
@@ -29,6 +32,7 @@ bool ckpt_visited_create(size_t capacity) {
     if (p == MAP_FAILED)
         return false;
     g_t = p;
+    g_t->lock = 0;
     g_t->mask = n - 1;
     g_t->count = 0;
     g_t->limit = n / 4 * 3;
@@ -41,7 +45,7 @@ void ckpt_visited_destroy(void) {
     g_t = NULL;
 }
 
-bool ckpt_visited_check_insert(ckpt_hash h, bool *full) {
+static bool check_insert(ckpt_hash h, bool *full) {
     *full = false;
     if (h.lo == 0 && h.hi == 0)
         h.lo = 1;
@@ -61,7 +65,7 @@ bool ckpt_visited_check_insert(ckpt_hash h, bool *full) {
     }
 }
 
-bool ckpt_visited_contains(ckpt_hash h) {
+static bool contains(ckpt_hash h) {
     if (h.lo == 0 && h.hi == 0)
         h.lo = 1;
     for (size_t i = (size_t)h.lo & g_t->mask;; i = (i + 1) & g_t->mask) {
@@ -71,6 +75,29 @@ bool ckpt_visited_contains(ckpt_hash h) {
         if (ckpt_hash_equal(*s, h))
             return true;
     }
+}
+
+static void lock(void) {
+    while (__atomic_exchange_n(&g_t->lock, 1, __ATOMIC_ACQUIRE))
+        sched_yield(); /* another process holds it for a few hundred nanoseconds */
+}
+
+static void unlock(void) {
+    __atomic_store_n(&g_t->lock, 0, __ATOMIC_RELEASE);
+}
+
+bool ckpt_visited_check_insert(ckpt_hash h, bool *full) {
+    lock();
+    bool seen = check_insert(h, full);
+    unlock();
+    return seen;
+}
+
+bool ckpt_visited_contains(ckpt_hash h) {
+    lock();
+    bool seen = contains(h);
+    unlock();
+    return seen;
 }
 
 size_t ckpt_visited_count(void) {

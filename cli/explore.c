@@ -227,6 +227,14 @@ int ordex_explore(int argc, char **argv) {
         ordex_opts_free(&o);
         return 2;
     }
+    if (o.jobs > 1 && (replay_ckpt || strategy == SG_BFS || strategy == SG_RANDOM)) {
+        fprintf(stderr,
+                "ordex explore: --jobs %d: only with fork checkpoints and the exhaustive or "
+                "dfs-branches strategy\n",
+                o.jobs);
+        ordex_opts_free(&o);
+        return 2;
+    }
     const char *prog = argv[prog_index];
     char *so =
         g_str_has_suffix(prog, ".c") ? ordex_compile_cached(prog, true, false) : g_strdup(prog);
@@ -266,6 +274,7 @@ int ordex_explore(int argc, char **argv) {
     eo.graph = o.graph != NULL;
     eo.async_progress = o.async_progress;
     eo.early_collectives = o.early_collectives;
+    eo.jobs = o.jobs;
     sg_explore_result res;
     char *err = NULL;
     if (!sg_explore(&eo, &res, &err)) {

@@ -49,7 +49,7 @@ static const char *const with_value[] = {"-n",           "--np",         "-np",
                                          "--strategy",   "--checkpoint", "--graph",
                                          "--runs",       "--platform",   "--set",
                                          "--sweep",      "--trace",      "--svg",
-                                         "--branches"};
+                                         "--branches",   "--jobs"};
 
 static bool takes_value(const char *arg) {
     if (strchr(arg, '='))
@@ -87,6 +87,7 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, in
     gboolean no_por = FALSE, async_progress = FALSE, early_collectives = FALSE;
     char *trace_dir = NULL, *strategy = NULL, *checkpoint = NULL, *graph = NULL;
     int runs = 10, branches = G_MININT; /* G_MININT: not given */
+    int jobs = 1;
     gboolean no_test_later = FALSE;
     GOptionEntry explore_entries[] = {
         {"async-progress", 0, 0, G_OPTION_ARG_NONE, &async_progress,
@@ -128,6 +129,11 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, in
          NULL},
         {"runs", 0, 0, G_OPTION_ARG_INT, &runs, "Orderings run by --strategy=random (default 10)",
          "K"},
+        {"jobs", 0, 0, G_OPTION_ARG_INT, &jobs,
+         "Exploration processes running at once (default 1: depth-first order, repeatable "
+         "statistics); with more, the verdict is the same but counts and example orderings "
+         "may vary",
+         "N"},
         {"checkpoint", 0, 0, G_OPTION_ARG_STRING, &checkpoint,
          "fork (default: copy-on-write snapshots) or replay (re-execute prefixes; least "
          "memory); criu is not available",
@@ -317,6 +323,13 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, in
         goto out;
     }
     o->branches = branches == G_MININT ? 2 : branches;
+    if (jobs < 1 || jobs > 64 || (jobs != 1 && strcmp(cmd, "explore") != 0)) {
+        fprintf(stderr, "ordex %s: --jobs %d: %s\n", cmd, jobs,
+                jobs < 1 || jobs > 64 ? "must be from 1 to 64" : "only ordex explore takes it");
+        rc = 2;
+        goto out;
+    }
+    o->jobs = jobs;
     o->no_test_later = no_test_later;
     o->max_time = max_time;
     if (max_time < 0) {

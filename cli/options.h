@@ -35,6 +35,7 @@ typedef struct ordex_opts {
     char *strategy;
     int runs;
     int branches;       /* --strategy=dfs-branches: departures per path (default 2) */
+    int jobs;           /* explore: processes exploring at once (default 1) */
     bool no_test_later; /* MPI_Test/MPI_Iprobe always succeed when they can */
     char *checkpoint;
     char *graph;

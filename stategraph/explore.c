@@ -5,10 +5,17 @@
  *
  *   driver (ordex) --fork--> pass root --fork--> snapshot children ...
  *
- * Processes never run concurrently: a process that forks a child for an
- * alternative waits for it before it goes on.  So the shared log and the
- * visited set need no locks, and the order of paths is a plain depth-first
- * order.  Every process ends with _exit after recording its path.
+ * With one job (the default) processes never run concurrently: a process
+ * that forks a child for an alternative waits for it before it goes on, and
+ * the order of paths is a plain depth-first order.  With --jobs N, up to N
+ * processes explore at once: a fork for an alternative does not wait while
+ * fewer than N run, and a process that has finished its own path gives up
+ * its place and reaps its children before it ends.  Shared counters are
+ * updated atomically, log records are reserved whole, and the visited set
+ * takes a lock; which of two processes reaching a state first explores it
+ * then varies, so statistics and the example orderings of a finding may
+ * differ from run to run (the verdict does not).  Every process ends with
+ * _exit after recording its path.
  */
 #define _GNU_SOURCE
 #include "stategraph/explore.h"
@@ -40,7 +47,9 @@ typedef struct shared {
     uint64_t crashed_paths; /* ordex itself failed on a path */
     uint64_t bound_cuts;    /* dfs-branches: alternatives left out by the bound */
     double start;
+    int running; /* processes exploring now (--jobs) */
     bool stop;
+    int stopping; /* the first stop_all writes stop_why */
     char stop_why[256];
     double last_progress;
     /* Replay checkpoints: prefixes (lists of choices) still to explore, as
@@ -60,20 +69,26 @@ static double now_s(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Counters shared by processes that may run at once (--jobs). */
+#define SHARED_ADD(field, n) __atomic_add_fetch(&g_sh->field, (n), __ATOMIC_RELAXED)
+
 static void stop_all(const char *why) {
-    if (!g_sh->stop) {
-        g_sh->stop = true;
+    if (__atomic_exchange_n(&g_sh->stopping, 1, __ATOMIC_ACQ_REL) == 0)
         g_strlcpy(g_sh->stop_why, why, sizeof g_sh->stop_why);
-    }
+    __atomic_store_n(&g_sh->stop, true, __ATOMIC_RELEASE);
 }
 
+/* Appends one whole record: its place is reserved before it is written. */
 static void log_append(const void *data, size_t len) {
-    if (g_sh->log_len + len > g_sh->log_cap) {
-        stop_all("the record of explored paths is full");
-        return;
-    }
-    memcpy(g_sh->log + g_sh->log_len, data, len);
-    g_sh->log_len += len;
+    size_t at = __atomic_load_n(&g_sh->log_len, __ATOMIC_RELAXED);
+    do {
+        if (at + len > g_sh->log_cap) {
+            stop_all("the record of explored paths is full");
+            return;
+        }
+    } while (!__atomic_compare_exchange_n(&g_sh->log_len, &at, at + len, true, __ATOMIC_RELAXED,
+                                          __ATOMIC_RELAXED));
+    memcpy(g_sh->log + at, data, len);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -148,33 +163,72 @@ static void note_rss(void) {
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     uint64_t b = (uint64_t)ru.ru_maxrss * 1024;
-    if (b > g_sh->peak_rss)
-        g_sh->peak_rss = b;
+    uint64_t old = __atomic_load_n(&g_sh->peak_rss, __ATOMIC_RELAXED);
+    while (b > old && !__atomic_compare_exchange_n(&g_sh->peak_rss, &old, b, true, __ATOMIC_RELAXED,
+                                                   __ATOMIC_RELAXED))
+        ;
 }
 
-/* Runs fn in a forked copy of this process and waits for it.  Returns true
- * in the child (which must then go on with its alternative). */
+/* Children forked to run at the same time as this process (--jobs). */
+static GArray *g_running_children; /* pid_t */
+
+/* Takes a place for one more process if fewer than --jobs run. */
+static bool take_place(void) {
+    int n = __atomic_load_n(&g_sh->running, __ATOMIC_RELAXED);
+    while (n < g_x.opts->jobs)
+        if (__atomic_compare_exchange_n(&g_sh->running, &n, n + 1, true, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_RELAXED))
+            return true;
+    return false;
+}
+
+static void wait_child(pid_t pid) {
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    SHARED_ADD(live_snapshots, -1);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        SHARED_ADD(crashed_paths, 1);
+        SHARED_ADD(running, -1); /* it could not give up its place itself */
+    }
+}
+
+/* Runs the rest of the path in a forked copy of this process.  Returns true
+ * in the child (which must then go on with its alternative).  The parent
+ * waits for it, handing it its place, unless another place is free. */
 static bool fork_alternative(void) {
     fflush(NULL);
+    bool parallel = g_x.opts->jobs > 1 && take_place();
     pid_t pid = fork();
     if (pid == 0) {
         sched_after_fork();
         g_x.is_child = true;
+        g_array_set_size(g_running_children, 0);
         return true;
     }
     if (pid < 0) {
+        if (parallel)
+            SHARED_ADD(running, -1);
         stop_all("fork failed: no memory or process limit for another snapshot");
         return false;
     }
-    g_sh->snapshots++;
-    g_sh->live_snapshots++;
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    g_sh->live_snapshots--;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        g_sh->crashed_paths++;
+    SHARED_ADD(snapshots, 1);
+    SHARED_ADD(live_snapshots, 1);
+    if (parallel) {
+        g_array_append_val(g_running_children, pid);
+        return false;
+    }
+    wait_child(pid);
+    SHARED_ADD(running, 1); /* the child gave its place back */
     return false;
+}
+
+/* The end of a process: gives up its place, then waits for its children. */
+static _Noreturn void end_process(void) {
+    SHARED_ADD(running, -1);
+    for (guint i = 0; i < g_running_children->len; i++)
+        wait_child(g_array_index(g_running_children, pid_t, i));
+    _exit(0);
 }
 
 static void sleep_after(const sim_event_key *k);
@@ -188,11 +242,11 @@ static void record_edge(uint64_t to, sg_node_kind kind) {
         e.first = g_array_index(g_x.path, sg_step, g_x.node_step);
     else if (g_x.node != 0)
         return; /* the same state */
-    uint32_t head[2] = {REC_EDGE, (uint32_t)(8 + sizeof e)};
-    if (g_sh->log_len + sizeof head + sizeof e <= g_sh->log_cap) {
-        log_append(head, sizeof head);
-        log_append(&e, sizeof e);
-    }
+    unsigned char rec[8 + sizeof e];
+    uint32_t head[2] = {REC_EDGE, (uint32_t)sizeof rec};
+    memcpy(rec, head, sizeof head);
+    memcpy(rec + sizeof head, &e, sizeof e);
+    log_append(rec, sizeof rec);
 }
 
 static bool replaying(void) {
@@ -245,7 +299,7 @@ static int branch(int n) {
     } else if (g_x.opts->strategy == SG_BFS) {
         alt = 0;
     } else if (bounded() && g_x.budget <= 0) {
-        g_sh->bound_cuts += (uint64_t)(n - 1);
+        SHARED_ADD(bound_cuts, (uint64_t)(n - 1));
     } else if (g_x.opts->replay_checkpoints) {
         for (int i = n - 1; i >= 1; i--)
             push_prefix(i);
@@ -315,7 +369,7 @@ static void fire(const sim_event *ev, int choice, int nalts) {
     push_event_step(ev, choice, nalts);
     sim_fire(ev);
     if (!replaying()) /* a replayed prefix repeats transitions already counted */
-        g_sh->transitions++;
+        SHARED_ADD(transitions, 1);
 }
 
 /* Keeps only the events of one rank when they form a persistent set (see
@@ -415,7 +469,7 @@ static bool choose(void *user) {
         restrict_to_persistent(awake, evs, bounded());
     if (awake->len == 0) {
         g_array_free(awake, TRUE);
-        g_sh->merged++;
+        SHARED_ADD(merged, 1);
         g_x.cut = true;
         sched_request_stop();
         return true;
@@ -440,14 +494,14 @@ static bool choose(void *user) {
             seen = ckpt_visited_contains(h);
         if (seen) {
             g_array_free(awake, TRUE);
-            g_sh->merged++;
+            SHARED_ADD(merged, 1);
             g_x.cut = true;
             sched_request_stop();
             return true;
         }
         if (full)
             stop_all("the visited-state table is full");
-        g_sh->states++;
+        SHARED_ADD(states, 1);
         check_limits();
     }
     int n = (int)awake->len;
@@ -530,13 +584,12 @@ static _Noreturn void run_path(void) {
     if (!g_x.cut) {
         if (r != SCHED_RUN_STOPPED)
             sim_conclude(r == SCHED_RUN_STUCK);
-        g_sh->paths++;
+        uint64_t id = SHARED_ADD(paths, 1);
         record_path();
-        record_edge(g_sh->paths | (1ull << 63),
-                    sim_findings()->len ? SG_NODE_END_ERROR : SG_NODE_END_OK);
+        record_edge(id | (1ull << 63), sim_findings()->len ? SG_NODE_END_ERROR : SG_NODE_END_OK);
     }
     note_rss();
-    _exit(0);
+    end_process();
 }
 
 static void push_prefix_empty(void) {
@@ -582,6 +635,7 @@ static _Noreturn void run_pass(const sg_explore_opts *o, int pass) {
     sim_set_choice_hook(choice_hook, NULL);
     g_x.choices = g_array_new(FALSE, FALSE, sizeof(int));
     g_x.budget = o->branches;
+    g_running_children = g_array_new(FALSE, FALSE, sizeof(pid_t));
 
     bool tree = o->strategy == SG_EXHAUSTIVE || o->strategy == SG_DFS_BRANCHES;
     if (tree && !o->replay_checkpoints)
@@ -763,6 +817,7 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
             ckpt_visited_create(vcap);
         }
         fflush(NULL);
+        g_sh->running = 1; /* the pass root */
         pid_t pid = fork();
         if (pid == 0)
             run_pass(o, pass);

@@ -64,6 +64,8 @@ typedef struct sg_explore_opts {
     bool async_progress;     /* explore early deliveries into posted receives */
     bool early_collectives;  /* explore collectives returning early where MPI allows */
     bool test_later;         /* MPI_Test/MPI_Iprobe that could succeed may say "not yet" */
+    int jobs; /* processes exploring at once (>= 1; > 1 only with fork checkpoints and the
+                 exhaustive or dfs-branches strategy) */
 } sg_explore_opts;
 
 /* One step of a recorded path. */

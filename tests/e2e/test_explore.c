@@ -963,6 +963,28 @@ static void test_replay_checkpoints(void) {
     compare_runs("--checkpoint=replay", "tests/programs/crash_some_orderings.c", "3", NULL, NULL);
 }
 
+/* --jobs 2 (two exploration processes at once) finds the same verdicts,
+ * findings and outcomes as the depth-first default, bounded or not. */
+static void test_jobs(void) {
+    static const char *const jobs[] = {"--jobs", "2", NULL};
+    compare_with(jobs, "examples/mergesort.c", "4", NULL, NULL);
+    compare_with(jobs, "examples/wildcard_deadlock.c", "3", NULL, NULL);
+    compare_with(jobs, "examples/waitany_race.c", "4", NULL, NULL);
+    compare_with(jobs, "examples/bcast_sync.c", "2", NULL, NULL);
+    compare_with(jobs, "examples/nbexchange.c", "4", "1", NULL);
+    compare_with(jobs, "tests/programs/crash_some_orderings.c", "3", NULL, NULL);
+    compare_with(jobs, "tests/programs/dead_locals.c", "3", "live", NULL);
+    /* Bounded: the deadlock that needs two departures, found with K = 2 only. */
+    const char *src = "tests/programs/two_departures.c";
+    e2e_result *r = EX("--strategy=dfs-branches", "--jobs", "2", "-n", "3", e2e_src(src));
+    EXPECT_ERRORS(r, 1);
+    g_free(EXPECT_XERROR(r, 2, "deadlock", "deadlock", src, FAULT));
+    e2e_free(r);
+    r = EX("--strategy=dfs-branches", "--branches", "1", "--jobs", "2", "-n", "3", e2e_src(src));
+    EXPECT_OUT_LACKS(r, "[deadlock]");
+    e2e_free(r);
+}
+
 /* ---------------------------------------------------------------------- */
 /* --strategy=dfs-branches: at most K departures from the default order    */
 
@@ -1491,6 +1513,18 @@ static void test_bad_options(void) {
     r = e2e_ordex_run("explore", "--checkpoint=tape", "-n", "2", ring, NULL);
     EXPECT_ONE_LINE_ERROR(r, "tape");
     e2e_free(r);
+    r = e2e_ordex_run("explore", "--jobs", "0", "-n", "2", ring, NULL);
+    EXPECT_ONE_LINE_ERROR(r, "--jobs");
+    e2e_free(r);
+    r = e2e_ordex_run("explore", "--jobs", "2", "--checkpoint=replay", "-n", "2", ring, NULL);
+    EXPECT_ONE_LINE_ERROR(r, "--jobs");
+    e2e_free(r);
+    r = e2e_ordex_run("explore", "--jobs", "2", "--strategy=bfs", "-n", "2", ring, NULL);
+    EXPECT_ONE_LINE_ERROR(r, "--jobs");
+    e2e_free(r);
+    r = e2e_ordex_run("run", "--jobs", "2", "-n", "2", ring, NULL);
+    EXPECT_ONE_LINE_ERROR(r, "--jobs");
+    e2e_free(r);
     r = e2e_ordex_run("explore", "--max-states", "0", "-n", "2", ring, NULL);
     EXPECT_ONE_LINE_ERROR(r, "--max-states");
     e2e_free(r);
@@ -1599,6 +1633,7 @@ void e2e_add_explore_tests(CU_pSuite s) {
     CU_add_test(s, "reduction sound: not_yet loop -n 2", test_red_not_yet_loop);
     CU_add_test(s, "reduction sound: not_yet testany -n 2", test_red_not_yet_testany);
     CU_add_test(s, "--checkpoint=replay: same results as fork", test_replay_checkpoints);
+    CU_add_test(s, "--jobs 2: same results as one job", test_jobs);
     CU_add_test(s, "dfs-branches, large K: same as exhaustive", test_dfs_large_k_is_exhaustive);
     CU_add_test(s, "dfs-branches, K=0: one ordering per send mode", test_dfs_k0_one_path);
     CU_add_test(s, "dfs-branches: a bug needing 2 departures needs K=2", test_dfs_two_departures);
