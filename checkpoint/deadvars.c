@@ -122,52 +122,50 @@ static gint by_offset(gconstpointer a, gconstpointer b) {
     return x->off < y->off ? -1 : x->off > y->off;
 }
 
-/* dead minus live, as sorted disjoint ranges. */
+static int64_t range_end(const ckpt_frame_range *r) {
+    return r->off + (int64_t)r->len;
+}
+
+/* Sorts ranges and joins those that overlap or touch, in place. */
+static void normalise(GArray *ranges) {
+    g_array_sort(ranges, by_offset);
+    guint k = 0;
+    for (guint i = 0; i < ranges->len; i++) {
+        ckpt_frame_range r = g_array_index(ranges, ckpt_frame_range, i);
+        ckpt_frame_range *last = k ? &g_array_index(ranges, ckpt_frame_range, k - 1) : NULL;
+        if (last && r.off <= range_end(last))
+            last->len = (uint64_t)(MAX(range_end(last), range_end(&r)) - last->off);
+        else
+            g_array_index(ranges, ckpt_frame_range, k++) = r;
+    }
+    g_array_set_size(ranges, k);
+}
+
+/* dead minus live, as sorted disjoint ranges: one sweep over both. */
 static GArray *subtract(GArray *dead, GArray *live) {
+    normalise(dead);
+    normalise(live);
     GArray *out = g_array_new(FALSE, FALSE, sizeof(ckpt_frame_range));
-    g_array_sort(dead, by_offset);
+    guint j = 0;
     for (guint i = 0; i < dead->len; i++) {
-        ckpt_frame_range d = g_array_index(dead, ckpt_frame_range, i);
-        /* Cut every byte some live variable has out of [lo, hi). */
-        int64_t lo = d.off, hi = d.off + (int64_t)d.len;
-        GArray *pieces = g_array_new(FALSE, FALSE, sizeof(ckpt_frame_range));
-        ckpt_frame_range whole = {lo, (uint64_t)(hi - lo)};
-        g_array_append_val(pieces, whole);
-        for (guint j = 0; j < live->len; j++) {
-            const ckpt_frame_range *l = &g_array_index(live, ckpt_frame_range, j);
-            int64_t llo = l->off, lhi = l->off + (int64_t)l->len;
-            GArray *next = g_array_new(FALSE, FALSE, sizeof(ckpt_frame_range));
-            for (guint k = 0; k < pieces->len; k++) {
-                ckpt_frame_range p = g_array_index(pieces, ckpt_frame_range, k);
-                int64_t plo = p.off, phi = p.off + (int64_t)p.len;
-                if (lhi <= plo || llo >= phi) {
-                    g_array_append_val(next, p);
-                    continue;
-                }
-                if (plo < llo) {
-                    ckpt_frame_range a = {plo, (uint64_t)(llo - plo)};
-                    g_array_append_val(next, a);
-                }
-                if (lhi < phi) {
-                    ckpt_frame_range b = {lhi, (uint64_t)(phi - lhi)};
-                    g_array_append_val(next, b);
-                }
+        const ckpt_frame_range *d = &g_array_index(dead, ckpt_frame_range, i);
+        int64_t lo = d->off, hi = range_end(d);
+        while (j < live->len && range_end(&g_array_index(live, ckpt_frame_range, j)) <= lo)
+            j++;
+        for (guint k = j; k < live->len; k++) {
+            const ckpt_frame_range *l = &g_array_index(live, ckpt_frame_range, k);
+            if (l->off >= hi)
+                break;
+            if (l->off > lo) {
+                ckpt_frame_range piece = {lo, (uint64_t)(l->off - lo)};
+                g_array_append_val(out, piece);
             }
-            g_array_free(pieces, TRUE);
-            pieces = next;
+            lo = MAX(lo, range_end(l));
         }
-        for (guint k = 0; k < pieces->len; k++) {
-            ckpt_frame_range p = g_array_index(pieces, ckpt_frame_range, k);
-            ckpt_frame_range *last =
-                out->len ? &g_array_index(out, ckpt_frame_range, out->len - 1) : NULL;
-            if (last && p.off <= last->off + (int64_t)last->len) { /* overlaps or touches */
-                int64_t end = MAX(last->off + (int64_t)last->len, p.off + (int64_t)p.len);
-                last->len = (uint64_t)(end - last->off);
-            } else {
-                g_array_append_val(out, p);
-            }
+        if (lo < hi) {
+            ckpt_frame_range piece = {lo, (uint64_t)(hi - lo)};
+            g_array_append_val(out, piece);
         }
-        g_array_free(pieces, TRUE);
     }
     return out;
 }
