@@ -196,6 +196,40 @@ static bool run_collect(char **argv, int deadline, char **out, char **err, int *
     return true;
 }
 
+/* Seconds the token ring may take (it aims at half a second). */
+#define DEADLINE_RING 60
+
+/* Runs the benchmark's token ring on twice as many ranks as cores and
+ * derives the time slice into *c.  A failure is not fatal: the file keeps
+ * the default slice and says why (*why, g_free). */
+static void measure_timeslice(char *mpiexec, char *exe, bool quick, ordex_calibration *c,
+                              char **why) {
+    char ranks[16];
+    g_snprintf(ranks, sizeof ranks, "%d", 2 * c->cores);
+    char *argv[] = {mpiexec, "-n", ranks, exe, "--ring", quick ? "--quick" : NULL, NULL};
+    char *out = NULL, *err = NULL, *problem = NULL;
+    int status = 0;
+    ordex_bench_ring ring;
+    *why = NULL;
+    if (!run_collect(argv, DEADLINE_RING, &out, &err, &status))
+        *why = g_strdup_printf("cannot run %s: %s", mpiexec, out);
+    else if (status == -1)
+        *why = g_strdup_printf("the token ring did not finish in %d s", DEADLINE_RING);
+    else if (!g_spawn_check_wait_status(status, NULL)) {
+        char *line = one_line(err);
+        *why = g_strdup_printf("mpiexec -n %s failed: %s", ranks, line);
+        g_free(line);
+    } else if (!ordex_bench_parse_ring(out, &ring, &problem))
+        *why = g_strdup_printf("the token ring's report: %s", problem);
+    else
+        ordex_calibrate_timeslice(c, &ring, c->cores);
+    if (*why)
+        ordex_calibrate_timeslice(c, NULL, c->cores);
+    g_free(out);
+    g_free(err);
+    g_free(problem);
+}
+
 /* Compiles the benchmark into dir; returns the executable or NULL (after
  * the error line). */
 static char *compile_bench(const char *mpicc, const char *src, const char *dir) {
@@ -283,12 +317,14 @@ int ordex_calibrate(int argc, char **argv) {
              "--max-size, streaming bandwidth, the eager limit and the CPU overheads of MPI_Send\n"
              "and MPI_Recv.  The one-way times are fitted per size range (latency + size /\n"
              "bandwidth); the fit is printed and written as the [network] segments of FILE,\n"
-             "a platform of one node with this machine's cores (docs/platform.md).\n");
+             "a platform of one node with this machine's cores (docs/platform.md).  Then a\n"
+             "token ring of twice as many ranks as cores measures the time slice a polling\n"
+             "rank waits for when the cores are oversubscribed ([cluster] timeslice).\n");
     char *cmdline = command_line(argc, argv);
     GError *err = NULL;
     int rc = 2;
     char *bench = NULL, *mpiexec = NULL, *mpicc = NULL, *dir = NULL, *exe = NULL;
-    char *out = NULL, *errout = NULL, *text = NULL, *problem = NULL;
+    char *out = NULL, *errout = NULL, *text = NULL, *problem = NULL, *ring_problem = NULL;
     size_t max_bytes = 0;
     ordex_bench b = {0};
     bool have_bench = false;
@@ -400,6 +436,13 @@ int ordex_calibrate(int argc, char **argv) {
     c.date = date;
     c.command = cmdline;
     c.cores = cores > 0 && cores < 1000000 ? (int)cores : 1;
+    printf("Measuring the time slice: a token ring of %d MPICH ranks on %d cores...\n", 2 * c.cores,
+           c.cores);
+    fflush(stdout);
+    measure_timeslice(mpiexec, exe, quick, &c, &ring_problem);
+    if (ring_problem)
+        fprintf(stderr, "ordex calibrate: warning: time slice not measured: %s\n", ring_problem);
+    c.ring_problem = ring_problem;
     text = ordex_calibration_platform_text(&c);
     g_free(date);
     if (!ordex_calibration_check(&c, text, &problem)) {
@@ -440,5 +483,6 @@ done:
     g_free(errout);
     g_free(text);
     g_free(problem);
+    g_free(ring_problem);
     return rc;
 }

@@ -339,14 +339,17 @@ static bool parse_sample(char **tok, int ntok, bool positive, ordex_bench_sample
            (positive ? s->min > 0 : s->min >= 0) && s->median >= s->min;
 }
 
-bool ordex_bench_parse(const char *text, ordex_bench *b, char **problem) {
+/* The lines of a report into *b (allocated first), up to its end line;
+ * what each kind of report must contain is checked by the callers. */
+static bool parse_lines(const char *text, ordex_bench *b, bool *have_eager, char **problem) {
     memset(b, 0, sizeof *b);
     b->pingpong = g_array_new(FALSE, TRUE, sizeof(ordex_bench_sample));
     b->stream = g_array_new(FALSE, TRUE, sizeof(ordex_bench_stream));
     b->send_overhead = g_array_new(FALSE, TRUE, sizeof(ordex_bench_sample));
     b->recv_overhead = g_array_new(FALSE, TRUE, sizeof(ordex_bench_sample));
     char **lines = g_strsplit(text, "\n", -1);
-    bool started = false, ended = false, have_eager = false, ok = true;
+    bool started = false, ended = false, ok = true;
+    *have_eager = false;
     *problem = NULL;
     for (int i = 0; ok && !ended && lines[i]; i++) {
         char *line = g_strstrip(lines[i]);
@@ -387,7 +390,7 @@ bool ordex_bench_parse(const char *text, ordex_bench *b, char **problem) {
             if (ntok == 3 && parse_u64(tok[1], &b->eager_limit) &&
                 (strcmp(tok[2], "none") == 0 || parse_u64(tok[2], &first))) {
                 b->eager_found = strcmp(tok[2], "none") != 0;
-                have_eager = true;
+                *have_eager = true;
             } else {
                 what = "eager_limit BYTES FIRST_WAITING|none";
             }
@@ -403,6 +406,17 @@ bool ordex_bench_parse(const char *text, ordex_bench *b, char **problem) {
                 g_array_append_val(tok[0][0] == 's' ? b->send_overhead : b->recv_overhead, s);
             else
                 what = "send_overhead|recv_overhead BYTES ROUNDS MIN_S MEDIAN_S";
+        } else if (strcmp(tok[0], "ring") == 0) {
+            long ranks;
+            ordex_bench_ring *r = &b->ring;
+            if (ntok == 5 && parse_long(tok[1], &ranks) && ranks >= 2 && ranks <= 1000000 &&
+                parse_long(tok[2], &r->rounds) && r->rounds >= 1 && parse_double(tok[3], &r->min) &&
+                parse_double(tok[4], &r->median) && r->min > 0 && r->median >= r->min) {
+                r->ranks = (int)ranks;
+            } else {
+                *r = (ordex_bench_ring){0};
+                what = "ring RANKS ROUNDS MIN_S MEDIAN_S with positive times";
+            }
         } else if (strcmp(tok[0], "stream") == 0) {
             ordex_bench_stream s;
             long window, rounds;
@@ -432,16 +446,38 @@ bool ordex_bench_parse(const char *text, ordex_bench *b, char **problem) {
         *problem = g_strdup("the report stops before its \"end\" line (the benchmark did not "
                             "finish)");
         ok = false;
-    } else if (ok && !have_eager) {
-        *problem = g_strdup("the report has no eager_limit line");
-        ok = false;
-    } else if (ok && b->pingpong->len == 0) {
-        *problem = g_strdup("the report has no ping-pong measurements");
-        ok = false;
     }
     if (!ok)
         ordex_bench_clear(b);
     return ok;
+}
+
+bool ordex_bench_parse(const char *text, ordex_bench *b, char **problem) {
+    bool have_eager;
+    if (!parse_lines(text, b, &have_eager, problem))
+        return false;
+    if (!have_eager)
+        *problem = g_strdup("the report has no eager_limit line");
+    else if (b->pingpong->len == 0)
+        *problem = g_strdup("the report has no ping-pong measurements");
+    else
+        return true;
+    ordex_bench_clear(b);
+    return false;
+}
+
+bool ordex_bench_parse_ring(const char *text, ordex_bench_ring *ring, char **problem) {
+    ordex_bench b;
+    bool have_eager;
+    *ring = (ordex_bench_ring){0};
+    if (!parse_lines(text, &b, &have_eager, problem))
+        return false;
+    *ring = b.ring;
+    ordex_bench_clear(&b);
+    if (ring->ranks > 0)
+        return true;
+    *problem = g_strdup("the report has no ring line");
+    return false;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -469,6 +505,7 @@ bool ordex_calibrate_derive(const ordex_bench *b, ordex_calibration *c, char **p
     c->eager_found = b->eager_found;
     c->eager_limit = b->eager_limit;
     c->rendezvous_segment = -1;
+    c->timeslice = ORDEX_CALIB_DEFAULT_TIMESLICE;
 
     ordex_fit_point *p = points_of(b->pingpong);
     int n = (int)b->pingpong->len;
@@ -509,6 +546,18 @@ bool ordex_calibrate_derive(const ordex_bench *b, ordex_calibration *c, char **p
             c->best_stream = *s;
     }
     return true;
+}
+
+void ordex_calibrate_timeslice(ordex_calibration *c, const ordex_bench_ring *ring, int cores) {
+    c->timeslice = ORDEX_CALIB_DEFAULT_TIMESLICE;
+    c->timeslice_measured = false;
+    c->ring = ring ? *ring : (ordex_bench_ring){0};
+    if (!ring || cores < 1 || ring->ranks <= cores)
+        return;
+    double waits = (double)ring->ranks / cores - 1;
+    double excess = ring->median - ordex_fit_time(&c->fit, sizeof(int));
+    c->timeslice = fmax(0, 2 * excess / waits);
+    c->timeslice_measured = true;
 }
 
 double ordex_calibration_file_latency(const ordex_calibration *c, int k, bool *clamped) {
@@ -647,10 +696,26 @@ char *ordex_calibration_platform_text(const ordex_calibration *c) {
     g_string_append_printf(s, "# The CPUs online on %s.\ncores_per_node = %d\n", host,
                            c->cores > 0 ? c->cores : 1);
     g_string_append(s, "# MPICH starts any number of ranks on one machine, so more ranks than\n"
-                       "# cores are allowed; ordex shares the cores among the ranks that compute\n"
-                       "# (MPICH's ranks also poll while they wait, which slows an\n"
-                       "# oversubscribed real run more than the model says).\n"
-                       "oversubscribe = true\n");
+                       "# cores are allowed.\n"
+                       "oversubscribe = true\n"
+                       "# MPICH's ranks poll while they wait in MPI: ordex counts a waiting rank\n"
+                       "# as taking a core, and on a node with more ranks than cores a rank whose\n"
+                       "# wait has ended returns only at its next time slice.\n"
+                       "busy_wait = true\n");
+    if (c->timeslice_measured) {
+        char *med = ordex_fmt_time(c->ring.median), *mn = ordex_fmt_time(c->ring.min);
+        g_string_append_printf(s,
+                               "# Measured: a token went around %d MPICH ranks on the %d cores in\n"
+                               "# %s a hop (median of %ld rounds; fastest %s).  ordex prices such\n"
+                               "# a hop as the message plus (ranks / cores - 1) x timeslice / 2.\n",
+                               c->ring.ranks, c->cores > 0 ? c->cores : 1, med, c->ring.rounds, mn);
+        g_free(med);
+        g_free(mn);
+    } else {
+        g_string_append_printf(s, "# Not measured (%s): ordex's default.\n",
+                               c->ring_problem ? c->ring_problem : "no token ring was run");
+    }
+    put_time(s, "timeslice", c->timeslice);
 
     g_string_append(s, "\n[network]\n"
                        "# The best single line over all sizes, for the record: with segments\n"
@@ -777,6 +842,20 @@ char *ordex_calibration_table(const ordex_calibration *c) {
         g_free(b);
         g_free(z);
     }
+    if (c->timeslice_measured) {
+        char *h = ordex_fmt_time(c->ring.median), *q = ordex_fmt_time(c->timeslice);
+        g_string_append_printf(s,
+                               "Time slice: %s (a token ring of %d ranks on %d cores took %s a "
+                               "hop, median of %ld rounds)\n",
+                               q, c->ring.ranks, c->cores, h, c->ring.rounds);
+        g_free(h);
+        g_free(q);
+    } else {
+        char *q = ordex_fmt_time(c->timeslice);
+        g_string_append_printf(s, "Time slice: not measured (%s); the file keeps the default %s\n",
+                               c->ring_problem ? c->ring_problem : "no token ring was run", q);
+        g_free(q);
+    }
     g_string_append_printf(s,
                            "The file's segments have the fitted latency less the per-message "
                            "overheads, which ordex\ncharges on their own%s, and the per-byte "
@@ -811,7 +890,8 @@ bool ordex_calibration_check(const ordex_calibration *c, const char *text, char 
               close_to(p->rendezvous_handshake, c->handshake) &&
               close_to(p->send_overhead, c->send_overhead) &&
               close_to(p->recv_overhead, c->recv_overhead) && p->send_overhead_per_byte == 0 &&
-              p->recv_overhead_per_byte == 0;
+              p->recv_overhead_per_byte == 0 && p->busy_wait &&
+              close_to(p->timeslice, c->timeslice);
     for (int k = 0; ok && k < p->nsegments; k++)
         ok = p->segments[k].from == c->fit.seg[k].from &&
              close_to(p->segments[k].latency, ordex_calibration_file_latency(c, k, NULL)) &&

@@ -126,8 +126,19 @@ void ordex_fit_overhead(const ordex_fit_point *pts, int n, double *per_message, 
  *   stream BYTES WINDOW ROUNDS BYTES_PER_S         best streaming bandwidth
  *   send_overhead BYTES ROUNDS MIN_S MEDIAN_S      time inside MPI_Send (eager)
  *   recv_overhead BYTES ROUNDS MIN_S MEDIAN_S      time inside MPI_Recv (arrived)
+ *   ring RANKS ROUNDS MIN_S MEDIAN_S               hop of a token ring (--ring run)
  *   end
+ *
+ * The --ring run's report has only the header, library, ring and end lines.
  */
+
+/* A token ring of `ranks` ranks: the time of a hop, min and median over
+ * `rounds` rounds.  ranks == 0: not measured. */
+typedef struct ordex_bench_ring {
+    int ranks;
+    long rounds;
+    double min, median;
+} ordex_bench_ring;
 
 typedef struct ordex_bench_sample {
     uint64_t size;
@@ -150,7 +161,12 @@ typedef struct ordex_bench {
     GArray *stream;        /* ordex_bench_stream */
     GArray *send_overhead; /* ordex_bench_sample */
     GArray *recv_overhead; /* ordex_bench_sample */
+    ordex_bench_ring ring; /* from a ring line, if any */
 } ordex_bench;
+
+/* Parses the report of a --ring run.  Returns false and sets *problem
+ * (g_free) when the text is not a complete report with a ring line. */
+bool ordex_bench_parse_ring(const char *text, ordex_bench_ring *ring, char **problem);
 
 /* Parses a report into *b (cleared first; free with ordex_bench_clear).
  * Returns false and sets *problem (g_free), a phrase naming the line, when
@@ -206,13 +222,33 @@ typedef struct ordex_calibration {
     double recv_overhead, recv_overhead_per_byte;
     ordex_bench_stream best_stream; /* size 0: none measured */
     int noisy; /* ping-pong sizes whose median batch was over 25 % slower than the fastest */
-    const GArray *pingpong; /* the samples fitted (ordex_bench_sample), for the file */
+    /* The time slice of an oversubscribed core (ordex_calibrate_timeslice). */
+    ordex_bench_ring ring;
+    double timeslice;
+    bool timeslice_measured;
+    const char *ring_problem; /* why it was not measured (caller's string), or NULL */
+    const GArray *pingpong;   /* the samples fitted (ordex_bench_sample), for the file */
 } ordex_calibration;
 
 /* Fits everything in a parsed report.  The strings of *c are left for the
  * caller to fill; c->pingpong points into b.  Returns false with *problem
  * set when the ping-pong times cannot be fitted. */
 bool ordex_calibrate_derive(const ordex_bench *b, ordex_calibration *c, char **problem);
+
+/* The time slice from a token ring of ring->ranks ranks on `cores` cores,
+ * with every rank polling (MPICH's waits): ordex prices each hop as the
+ * token's one-way time plus the wait of a polling receiver for its slice,
+ * (ranks / cores - 1) * timeslice / 2 (simulator/timed.c), so
+ *     timeslice = 2 * (median hop - fitted one-way time of 4 bytes)
+ *                 / (ranks / cores - 1)
+ * and at least 0.  The median, not the minimum: the wait for a slice is
+ * the quantity, not noise.  Without a ring of more ranks than cores
+ * (ring->ranks == 0 or <= cores) the slice is not measured and c->timeslice
+ * keeps ORDEX_CALIB_DEFAULT_TIMESLICE.  Call after ordex_calibrate_derive. */
+void ordex_calibrate_timeslice(ordex_calibration *c, const ordex_bench_ring *ring, int cores);
+
+/* The platform's default time slice (simulator/platform.c). */
+#define ORDEX_CALIB_DEFAULT_TIMESLICE 4e-3
 
 /* The latency the platform file gives segment k (see above), and whether
  * the overheads exceeded the fitted latency (the file then overprices that

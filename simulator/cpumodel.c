@@ -36,7 +36,8 @@ typedef struct cpu_job {
 } cpu_job;
 
 typedef struct cpu_node {
-    int runnable;
+    int runnable; /* jobs */
+    int pollers;  /* ranks that take a core without doing work (busy waiting) */
     double rate;
     double updated;         /* the virtual clock and the accounting are exact up to here */
     double vclock;          /* work done by each job from the clock's origin to `updated` */
@@ -226,7 +227,7 @@ static void settle(cpu_node *nd, double t) {
 /* New rate and first finish of a settled node whose jobs just changed. */
 static void refresh(sim_cpu *cpu, int node) {
     cpu_node *nd = &cpu->nodes[node];
-    nd->rate = sim_cpu_share(nd->runnable, cpu->cores, cpu->speed);
+    nd->rate = sim_cpu_share(nd->runnable + nd->pollers, cpu->cores, cpu->speed);
     if (nd->runnable == 0) {
         nd->vclock = 0;
         if (nd->heap_pos >= 0)
@@ -308,6 +309,24 @@ uint64_t sim_cpu_start(sim_cpu *cpu, double time, int node, double work) {
     nd->runnable++;
     refresh(cpu, node);
     return id;
+}
+
+bool sim_cpu_set_pollers(sim_cpu *cpu, double time, int node, int pollers) {
+    g_return_val_if_fail(cpu != NULL && isfinite(time) && time >= cpu->now, false);
+    g_return_val_if_fail(node >= 0 && node < cpu->nnodes && pollers >= 0, false);
+    move_to(cpu, time, cpu->pending);
+    cpu_node *nd = &cpu->nodes[node];
+    if (nd->pollers == pollers)
+        return true;
+    settle(nd, time);
+    nd->pollers = pollers;
+    refresh(cpu, node);
+    return true;
+}
+
+int sim_cpu_pollers(const sim_cpu *cpu, int node) {
+    g_return_val_if_fail(node >= 0 && node < cpu->nnodes, 0);
+    return cpu->nodes[node].pollers;
 }
 
 bool sim_cpu_next(sim_cpu *cpu, uint64_t *id, double *time) {

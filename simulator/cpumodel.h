@@ -14,8 +14,10 @@
  * only when a job starts or finishes on that node, and are recomputed
  * exactly then (no time step), so converting compute seconds to wall
  * seconds over an interval where the number of runnable ranks changes is
- * just running the events.  Only computing ranks count as runnable: a rank
- * waiting in MPI does not load its node.
+ * just running the events.  Ranks that wait in MPI by polling (as MPICH's
+ * and Open MPI's do) take a core without doing work: they are "pollers",
+ * counted in n but never finishing; a rank that waits by sleeping is not
+ * counted at all.
  *
  * Driving it mirrors netmodel.h: sim_cpu_start at non-decreasing times,
  * sim_cpu_next for the first job to finish if nothing else starts,
@@ -64,7 +66,14 @@ int sim_cpu_advance(sim_cpu *cpu, double time, GArray *done);
 
 double sim_cpu_now(const sim_cpu *cpu);
 
-/* Jobs running on a node now (as of the last start or advance). */
+/* From `time` (>= sim_cpu_now) on, `pollers` (>= 0) ranks of `node` poll:
+ * they share its cores with the jobs (see above).  False when a contract
+ * is broken.  Moves the clock as sim_cpu_start does. */
+bool sim_cpu_set_pollers(sim_cpu *cpu, double time, int node, int pollers);
+int sim_cpu_pollers(const sim_cpu *cpu, int node);
+
+/* Jobs running on a node now (as of the last start or advance); pollers
+ * not included. */
 int sim_cpu_runnable(const sim_cpu *cpu, int node);
 
 /* The rate at which each job on `node` progresses now. */

@@ -35,13 +35,19 @@ GQuark sim_platform_error_quark(void) {
 #define MAX_NODES 1000000
 #define MAX_CORES 1000000
 
+/* Default time slice of an oversubscribed core: one scheduler tick of a
+ * Linux kernel built with HZ=250, the common distribution setting, which is
+ * when a task that never sleeps (a polling rank) is first preempted. */
+#define DEFAULT_TIMESLICE 4e-3
+
 /* Default eager limit: the order of MPICH's eager thresholds. */
 #define DEFAULT_EAGER_LIMIT 65536
 
 static const char *const known_sections[] = {"cluster", "network", "intranode", "fattree"};
 
-static const char *const cluster_keys[] = {"nodes", "cores_per_node", "mapping", "hostfile",
-                                           "speed", "oversubscribe",  NULL};
+static const char *const cluster_keys[] = {"nodes",     "cores_per_node", "mapping",
+                                           "hostfile",  "speed",          "oversubscribe",
+                                           "busy_wait", "timeslice",      NULL};
 static const char *const network_keys[] = {"topology",
                                            "latency",
                                            "bandwidth",
@@ -893,6 +899,26 @@ static bool load_cluster(loader *l) {
         if (!ok)
             return false;
     }
+    p->busy_wait = true;
+    char *busy = raw(l, "cluster", "busy_wait");
+    if (busy) {
+        if (g_ascii_strcasecmp(busy, "true") == 0 || g_ascii_strcasecmp(busy, "yes") == 0)
+            p->busy_wait = true;
+        else if (g_ascii_strcasecmp(busy, "false") == 0 || g_ascii_strcasecmp(busy, "no") == 0)
+            p->busy_wait = false;
+        else
+            ok = fail(l, SIM_PLATFORM_ERROR_VALUE, "cluster", "busy_wait",
+                      "must be true (ranks poll while they wait, as MPICH's and Open MPI's do) "
+                      "or false (they sleep), got \"%s\"",
+                      busy);
+        g_free(busy);
+        if (!ok)
+            return false;
+    }
+    p->timeslice = DEFAULT_TIMESLICE;
+    if (!get_time(l, "cluster", "timeslice", &p->timeslice, &have))
+        return false;
+
     /* Where the limit comes from, for the error sim_platform_map reports
      * long after loading: the key, else the [cluster] header, else the file. */
     char *k = slot("cluster", "oversubscribe");

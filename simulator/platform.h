@@ -7,7 +7,8 @@
  * short:
  *
  *   [cluster]   nodes, cores_per_node, mapping (block|round-robin|hostfile),
- *               hostfile, speed, oversubscribe (false|true|max ranks per core)
+ *               hostfile, speed, oversubscribe (false|true|max ranks per core),
+ *               busy_wait, timeslice
  *   [network]   topology (crossbar|fattree), latency, bandwidth, eager_limit,
  *               rendezvous_handshake, send_overhead, send_overhead_per_byte,
  *               recv_overhead, recv_overhead_per_byte,
@@ -83,6 +84,8 @@ typedef struct sim_platform {
     int nslots;
     double speed;         /* compute speed relative to this machine (2 = twice as fast) */
     double oversubscribe; /* max ranks per core: 1 = none allowed, INFINITY = unlimited */
+    bool busy_wait;       /* ranks poll a core while they wait in MPI */
+    double timeslice;     /* how long an oversubscribed core runs one rank before the next */
 
     /* [network] */
     sim_platform_topology topology;

@@ -36,6 +36,8 @@ typedef struct trank {
      * ordex_compute seconds (compute). */
     double pending_compute, pending_comm;
     bool waiting_cpu; /* blocked until its job ends */
+    bool polling;     /* busy waiting in an MPI call: takes a share of the cores */
+    double wake_at;   /* blocked until then for a core (see wake_delay), or -1 */
     uint64_t job;
     double call_start;    /* when its current MPI call started (after the gate) */
     double call_overhead; /* CPU overhead inside the current call */
@@ -103,7 +105,9 @@ static struct {
     uint64_t measured;
     bool ignore_measured;
     GHashTable *local_calls;
-    GPtrArray *runs; /* live crun * */
+    GPtrArray *runs;  /* live crun * */
+    int *pollers;     /* [node] ranks polling there */
+    GSequence *wakes; /* trank * with wake_at >= 0, by (wake_at, rank) */
 } T;
 
 static void span_add(int rank, double start, double end, const char *name) {
@@ -173,19 +177,64 @@ static void job_register(uint64_t id, int rank, job_kind kind) {
                         GSIZE_TO_POINTER((gsize)(((gsize)rank << 1 | kind) + 1)));
 }
 
+/* With busy_wait, a rank inside an MPI call polls (MPICH's and Open MPI's
+ * default): it keeps a core busy without progress, so on an oversubscribed
+ * node it slows the ranks that compute (cpumodel.h). */
+static void set_polling(trank *t, bool on) {
+    if (!T.platform->busy_wait || t->polling == on)
+        return;
+    t->polling = on;
+    T.pollers[t->node] += on ? 1 : -1;
+    sim_cpu_set_pollers(T.cpu, T.now, t->node, T.pollers[t->node]);
+}
+
 /* Runs `work` CPU seconds for the running rank self, starting now; returns
  * when they are done in simulated time (the rank blocks meanwhile). */
 static void run_cpu(int self, double work) {
     trank *t = &T.ranks[self];
     if (work <= 0)
         return;
+    bool polling = t->polling;
+    set_polling(t, false); /* computing instead */
     uint64_t id = sim_cpu_start(T.cpu, T.now, t->node, work);
-    if (!id)
-        return; /* a broken contract: go on without simulated time */
-    job_register(id, self, JOB_GATE);
-    t->job = id;
-    t->waiting_cpu = true;
-    while (t->waiting_cpu)
+    if (id) { /* else a broken contract: go on without simulated time */
+        job_register(id, self, JOB_GATE);
+        t->job = id;
+        t->waiting_cpu = true;
+        while (t->waiting_cpu)
+            sched_block();
+    }
+    set_polling(t, polling);
+}
+
+static gint by_wake(gconstpointer a, gconstpointer b, gpointer user) {
+    (void)user;
+    const trank *x = a, *y = b;
+    if (x->wake_at != y->wake_at)
+        return x->wake_at < y->wake_at ? -1 : 1;
+    return (x > y) - (x < y);
+}
+
+/* How long a polling rank whose wait just ended takes to notice: when its
+ * node has n ranks that want a core (computing or polling) on c < n cores,
+ * the OS gives each a time slice in turn, so a rank is off its core for
+ * (n/c - 1) slices of every round, and the end of its wait falls on average
+ * half-way through that: (n/c - 1) * timeslice / 2.  0 on a node with a
+ * core for every rank. */
+static double wake_delay(const trank *t) {
+    int n = sim_cpu_runnable(T.cpu, t->node) + sim_cpu_pollers(T.cpu, t->node);
+    int c = T.platform->cores_per_node;
+    if (n <= c)
+        return 0;
+    return ((double)n / c - 1) * T.platform->timeslice / 2;
+}
+
+/* Blocks the running rank self until `delay` seconds from now. */
+static void sleep_for(int self, double delay) {
+    trank *t = &T.ranks[self];
+    t->wake_at = T.now + delay;
+    g_sequence_insert_sorted(T.wakes, t, by_wake, NULL);
+    while (t->wake_at >= 0)
         sched_block();
 }
 
@@ -280,6 +329,7 @@ void sim_timed_call_enter(int self, const char *fname) {
         t->st.comm += comm;
         span_add(self, start, T.now, "compute");
     }
+    set_polling(t, true);
     t->gated = true;
     t->call = fname;
     t->call_start = T.now;
@@ -299,9 +349,17 @@ void sim_timed_call_leave(int self) {
             moving = fmin(waiting, fmax(0, T.now - fmax(t->call_start, t->xfer_start)));
         t->st.comm += t->call_overhead + moving;
         t->st.blocked += waiting - moving;
+        /* A polling rank that had to wait returns only once it has a core
+         * again; that wait for the core counts as blocked. */
+        double delay = t->polling && waiting > 0 ? wake_delay(t) : 0;
+        if (delay > 0) {
+            sleep_for(self, delay);
+            t->st.blocked += delay;
+        }
         span_add(self, t->call_start, T.now, t->call);
         t->gated = false;
     }
+    set_polling(t, false);
     /* Measured from here: what the rank computes until its next call. */
     t->cpu_mark = sim_timed_clock();
 }
@@ -329,6 +387,7 @@ void sim_timed_rank_ended(int rank) {
     if (!T.active)
         return;
     trank *t = &T.ranks[rank];
+    set_polling(t, false);
     /* Scheduler context, but the same thread: the CPU clock still counts the
      * rank's last computation. */
     double w = take_compute(t) + t->pending_compute + t->pending_comm;
@@ -823,13 +882,17 @@ bool sim_timed_step(void) {
         fire_due(&ev);
         return true;
     }
-    double tc = INFINITY, tn = INFINITY;
+    double tc = INFINITY, tn = INFINITY, tw = INFINITY;
     uint64_t id;
     bool hc = sim_cpu_next(T.cpu, &id, &tc);
     bool hn = sim_net_next_event(T.net, &tn); /* no look-ahead: event by event */
-    if (!hc && !hn)
+    GSequenceIter *first = g_sequence_get_begin_iter(T.wakes);
+    bool hw = !g_sequence_iter_is_end(first);
+    if (hw)
+        tw = ((trank *)g_sequence_get(first))->wake_at;
+    if (!hc && !hn && !hw)
         return false;
-    double t = fmin(tc, tn);
+    double t = fmin(fmin(tc, tn), tw);
     if (t < T.now)
         t = T.now;
     T.now = t;
@@ -841,6 +904,14 @@ bool sim_timed_step(void) {
         transfer_done(g_array_index(T.net_done, sim_net_completion, i).id);
     for (guint i = 0; i < T.cpu_done->len; i++)
         job_done(g_array_index(T.cpu_done, sim_cpu_completion, i).id);
+    while (!g_sequence_iter_is_end(first = g_sequence_get_begin_iter(T.wakes))) {
+        trank *r = g_sequence_get(first);
+        if (r->wake_at > t)
+            break;
+        g_sequence_remove(first);
+        r->wake_at = -1;
+        sched_wake((int)(r - T.ranks));
+    }
     return true;
 }
 
@@ -866,7 +937,10 @@ bool sim_timed_start(const sim_platform *platform, bool record, GError **error) 
         T.ranks[r].st.node = node_of[r];
         T.ranks[r].st.end = -1;
         T.ranks[r].cpu_mark = -1;
+        T.ranks[r].wake_at = -1;
     }
+    T.pollers = g_new0(int, platform->nodes);
+    T.wakes = g_sequence_new(NULL);
     sim_comm_set_node_map(node_of);
     g_free(node_of);
     T.jobs = g_hash_table_new(g_direct_hash, g_direct_equal);
@@ -898,6 +972,8 @@ void sim_timed_stop(void) {
     g_array_free(T.messages, TRUE);
     sim_net_free(T.net);
     sim_cpu_free(T.cpu);
+    g_sequence_free(T.wakes);
+    g_free(T.pollers);
     g_free(T.ranks);
     memset(&T, 0, sizeof T);
 }

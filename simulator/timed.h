@@ -26,6 +26,11 @@
  * as MPI allows; a member that needs others' data waits at least until every
  * member has called, because the data moves only then).
  *
+ * With the platform's busy_wait, a rank inside a blocking call polls: it
+ * takes a share of its node's cores like a computing rank, and on a node
+ * with more ranks than cores it returns only when it would get a core again
+ * (platform.h, docs/platform.md).
+ *
  * MPI_Wtime returns the simulated time; ordex_compute adds simulated
  * computation.  The matching rules of MPI are those of the engine, so a
  * prediction is one correct MPI execution: the one the timing selects.

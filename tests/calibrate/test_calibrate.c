@@ -129,6 +129,9 @@ static void test_real_calibration(void) {
     /* A message costs more than nothing and a large one more than a small. */
     const sim_platform_segment *small = sim_platform_segment_for(p, 8);
     CU_ASSERT_TRUE(small->latency + 8 / small->bandwidth > 0);
+    /* The token ring ran on twice the cores: a slice was measured. */
+    CU_ASSERT_TRUE(p->busy_wait);
+    CU_ASSERT_TRUE(p->timeslice >= 0 && p->timeslice < 1);
     sim_platform_free(p);
 
     /* The single line over all sizes, kept as latency and bandwidth. */
@@ -152,7 +155,9 @@ static void test_real_calibration(void) {
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "# MPI library: MPICH"));
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "# Command: ordex calibrate --quick -o "));
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "segment.1 = 0B "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "# Measured: a token went around "));
     g_free(text);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "Time slice: "));
     CU_ASSERT_TRUE_FATAL(g_file_get_contents(raw, &text, NULL, NULL));
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "ordex-mpibench 1\n"));
     CU_ASSERT_TRUE(g_str_has_suffix(text, "end\n"));
@@ -202,6 +207,38 @@ static void test_bad_benchmark(void) {
     r = run(env, args2);
     expect_one_line_error(&r, "cannot read the benchmark's output: no report");
     CU_ASSERT_FALSE(g_file_test(ini, G_FILE_TEST_EXISTS));
+    result_free(&r);
+    g_free(script);
+    g_free(ini);
+}
+
+/* The token ring fails but the ping-pong did not: the file is written with
+ * the default slice and says why; stderr warns. */
+static void test_ring_fails(void) {
+    char *ini = g_build_filename(g_tmp, "noring.ini", NULL);
+    char *script = g_build_filename(g_tmp, "no-ring-mpiexec", NULL);
+    CU_ASSERT_TRUE_FATAL(g_file_set_contents(script,
+                                             "#!/bin/sh\n"
+                                             "for a in \"$@\"; do\n"
+                                             "  if [ \"$a\" = --ring ]; then\n"
+                                             "    echo 'fake: no slots for the ring' >&2; exit 3\n"
+                                             "  fi\n"
+                                             "done\n"
+                                             "exec mpiexec \"$@\"\n",
+                                             -1, NULL));
+    CU_ASSERT_EQUAL(chmod(script, 0755), 0);
+    const char *args[] = {"calibrate", "--quick", "-o", ini, "--mpiexec", script, NULL};
+    result r = run(NULL, args);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "warning: time slice not measured: mpiexec -n "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "fake: no slots for the ring"));
+    char *text = NULL;
+    CU_ASSERT_TRUE_FATAL(g_file_get_contents(ini, &text, NULL, NULL));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "# Not measured (mpiexec -n "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "timeslice = 4ms"));
+    if (r.status != 0)
+        dump(&r);
+    g_free(text);
     result_free(&r);
     g_free(script);
     g_free(ini);
@@ -263,6 +300,7 @@ int main(void) {
     } tests[] = {
         {"real calibration with MPICH", test_real_calibration},
         {"mpiexec not found", test_no_mpiexec},
+        {"token ring fails", test_ring_fails},
         {"failing benchmark", test_bad_benchmark},
         {"arguments", test_arguments},
     };

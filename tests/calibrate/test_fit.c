@@ -581,6 +581,81 @@ static void test_platform_file(void) {
     g_free(text);
 }
 
+/* The time slice from a token ring: 12 ranks on 6 cores poll, one wait
+ * for a slice per hop of (12/6 - 1) x timeslice / 2 beyond the token's own
+ * one-way time (4 bytes on the exact report's first line: 300 ns + 4 B at
+ * 3 GB/s), so a median hop of 2.5 ms gives 2 x (2.5 ms - that). */
+static void test_timeslice(void) {
+    char *text = exact_report();
+    ordex_bench b;
+    char *problem = NULL;
+    CU_ASSERT_TRUE_FATAL(ordex_bench_parse(text, &b, &problem));
+    ordex_calibration c;
+    CU_ASSERT_TRUE_FATAL(ordex_calibrate_derive(&b, &c, &problem));
+    c.cores = 6;
+    NEAR(c.timeslice, ORDEX_CALIB_DEFAULT_TIMESLICE, 1e-12);
+    CU_ASSERT_FALSE(c.timeslice_measured);
+
+    ordex_bench_ring ring;
+    CU_ASSERT_TRUE_FATAL(ordex_bench_parse_ring("noise\nordex-mpibench 1\nlibrary MPICH\n"
+                                                "ring 12 40 1.0e-3 2.5e-3\nend\n",
+                                                &ring, &problem));
+    CU_ASSERT_EQUAL(ring.ranks, 12);
+    CU_ASSERT_EQUAL(ring.rounds, 40);
+    ordex_calibrate_timeslice(&c, &ring, 6);
+    CU_ASSERT_TRUE(c.timeslice_measured);
+    double want = 2 * (2.5e-3 - (300e-9 + 4 / 3e9));
+    NEAR(c.timeslice, want, 1e-9);
+    char *ini = ordex_calibration_platform_text(&c);
+    CU_ASSERT_TRUE(ordex_calibration_check(&c, ini, &problem));
+    CU_ASSERT_PTR_NOT_NULL(strstr(ini, "a token went around 12 MPICH ranks on the 6 cores"));
+    sim_platform *p = sim_platform_load_data("x.ini", ini, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_TRUE(p->busy_wait);
+    NEAR(p->timeslice, want, 1e-5);
+    sim_platform_free(p);
+    g_free(ini);
+    char *table = ordex_calibration_table(&c);
+    CU_ASSERT_PTR_NOT_NULL(strstr(table, "Time slice: 4.99"));
+    g_free(table);
+
+    /* A hop no slower than the message itself: no slice to wait for. */
+    ring.median = 100e-9;
+    ring.min = 100e-9;
+    ordex_calibrate_timeslice(&c, &ring, 6);
+    CU_ASSERT_TRUE(c.timeslice_measured);
+    NEAR(c.timeslice, 0, 1e-15);
+
+    /* No more ranks than cores, or no ring: the default, and the file says so. */
+    ring.ranks = 6;
+    ordex_calibrate_timeslice(&c, &ring, 6);
+    CU_ASSERT_FALSE(c.timeslice_measured);
+    NEAR(c.timeslice, ORDEX_CALIB_DEFAULT_TIMESLICE, 1e-12);
+    c.ring_problem = "mpiexec -n 12 failed: no slots";
+    ordex_calibrate_timeslice(&c, NULL, 6);
+    ini = ordex_calibration_platform_text(&c);
+    CU_ASSERT_TRUE(ordex_calibration_check(&c, ini, &problem));
+    CU_ASSERT_PTR_NOT_NULL(strstr(ini, "# Not measured (mpiexec -n 12 failed: no slots)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(ini, "timeslice = 4ms"));
+    g_free(ini);
+
+    /* Reports without a usable ring line. */
+    CU_ASSERT_FALSE(ordex_bench_parse_ring("ordex-mpibench 1\nend\n", &ring, &problem));
+    CU_ASSERT_STRING_EQUAL(problem, "the report has no ring line");
+    g_free(problem);
+    problem = NULL;
+    CU_ASSERT_FALSE(
+        ordex_bench_parse_ring("ordex-mpibench 1\nring 1 4 1e-3 2e-3\nend\n", &ring, &problem));
+    CU_ASSERT_PTR_NOT_NULL(problem && strstr(problem, "expected \"ring RANKS ROUNDS"));
+    g_free(problem);
+    problem = NULL;
+    CU_ASSERT_FALSE(
+        ordex_bench_parse_ring("ordex-mpibench 1\nring 4 4 3e-3 2e-3\nend\n", &ring, &problem));
+    g_free(problem);
+    ordex_bench_clear(&b);
+    g_free(text);
+}
+
 /* No send waited: no split, no handshake, the eager limit is the largest
  * size tried. */
 static void test_platform_without_rendezvous(void) {
@@ -703,6 +778,7 @@ int main(void) {
         {"platform file", test_platform_file},
         {"platform without rendezvous", test_platform_without_rendezvous},
         {"segments above the eager limit", test_rendezvous_segments},
+        {"time slice from a token ring", test_timeslice},
         {"formatting", test_format},
     };
     if (CU_initialize_registry() != CUE_SUCCESS)

@@ -113,6 +113,43 @@ static void test_cpu_sharing(void) {
     e2e_free(r);
 }
 
+static void test_busy_wait(void) {
+    /* Derivation in predict_p2p.c ("poll"). */
+    e2e_result *r = predict("2", P2P, "poll", "--set", "cluster.nodes=1", "--set",
+                            "cluster.oversubscribe=true");
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "recv at 2002010.004 us\n");
+    EXPECT_OUT_HAS(r, "reply at 2002020.008 us\n");
+    e2e_free(r);
+    const char *args[] = {"predict",
+                          "-n",
+                          "2",
+                          "--ignore-compute",
+                          "--no-timeline",
+                          "--platform",
+                          PLATFORM,
+                          "--set",
+                          "cluster.nodes=1",
+                          "--set",
+                          "cluster.oversubscribe=true",
+                          "--set",
+                          "cluster.busy_wait=false",
+                          P2P,
+                          "poll",
+                          NULL};
+    r = e2e_ordex_runv(args);
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "recv at 1000010.004 us\n");
+    EXPECT_OUT_HAS(r, "reply at 1000020.008 us\n");
+    e2e_free(r);
+    /* A core each: nobody waits for a slice, and polling costs nothing. */
+    r = predict("2", P2P, "poll", "--set", "cluster.nodes=1", "--set", "cluster.cores_per_node=2");
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "recv at 1000010.004 us\n");
+    EXPECT_OUT_HAS(r, "reply at 1000020.008 us\n");
+    e2e_free(r);
+}
+
 static void test_wildcard_arrival_order(void) {
     /* Rank 1 sends first in real execution order but 1 ms later in simulated
      * time: the wildcard receive gets rank 2's message, which arrives first. */
@@ -345,6 +382,7 @@ int main(void) {
     CU_add_test(s, "two transfers sharing a link take twice as long", test_link_sharing);
     CU_add_test(s, "rendezvous adds the handshake; both sides complete together", test_rendezvous);
     CU_add_test(s, "two ranks on one core compute at half speed", test_cpu_sharing);
+    CU_add_test(s, "polling ranks share the core and wait for a time slice", test_busy_wait);
     CU_add_test(s, "a wildcard receive gets the message that arrives first",
                 test_wildcard_arrival_order);
     CU_add_test(s, "waiting for a late sender is blocked time, the transfer comm time",

@@ -811,6 +811,37 @@ static void test_cpu_rerate(void) {
 
 /* A job that ends before a later start is reported by the next advance
  * with its own time. */
+/* Polling ranks take cores without doing work.  One node of two cores.
+ * A: 3 s of work at 0 with two pollers: 3 ranks on 2 cores, rate 2/3;
+ * at 1.5 s (1 s done) one poller stops: rate 1, the last 2 s end at 3.5.
+ * B: 1 s at 10 with three pollers: rate 1/2, ends at 12.  Pollers alone
+ * never finish and do not count as busy. */
+static void test_cpu_pollers(void) {
+    double finish[MAX_IDS] = {0};
+    sim_cpu *cpu = sim_cpu_new(1, 2, 1.0);
+    CU_ASSERT_TRUE(sim_cpu_set_pollers(cpu, 0, 0, 2));
+    uint64_t a = sim_cpu_start(cpu, 0, 0, 3.0);
+    NEAR(sim_cpu_rate(cpu, 0), 2.0 / 3);
+    CU_ASSERT_EQUAL(sim_cpu_runnable(cpu, 0), 1);
+    CU_ASSERT_EQUAL(sim_cpu_pollers(cpu, 0), 2);
+    CU_ASSERT_TRUE(sim_cpu_set_pollers(cpu, 1.5, 0, 1));
+    NEAR(sim_cpu_rate(cpu, 0), 1.0);
+    cpu_drain(cpu, finish);
+    NEAR(finish[a], 3.5);
+    NEAR(sim_cpu_work_done(cpu, 0), 3.0);
+    CU_ASSERT_TRUE(sim_cpu_set_pollers(cpu, 10.0, 0, 3));
+    uint64_t b = sim_cpu_start(cpu, 10.0, 0, 1.0);
+    cpu_drain(cpu, finish);
+    NEAR(finish[b], 12.0);
+    NEAR(sim_cpu_busy(cpu, 0), 5.5);
+    uint64_t id;
+    double t;
+    CU_ASSERT_FALSE(sim_cpu_next(cpu, &id, &t));
+    CU_ASSERT_FALSE(sim_cpu_set_pollers(cpu, 11.0, 0, 0)); /* before now */
+    CU_ASSERT_FALSE(sim_cpu_set_pollers(cpu, 13.0, 0, -1));
+    sim_cpu_free(cpu);
+}
+
 static void test_cpu_protocol(void) {
     sim_cpu *cpu = sim_cpu_new(2, 1, 1.0);
     uint64_t a = sim_cpu_start(cpu, 0, 0, 1.0);
@@ -910,6 +941,7 @@ int main(void) {
         {"two ranks on one core take twice as long", test_cpu_two_on_one_core},
         {"re-rating as ranks start and end", test_cpu_rerate},
         {"completions before a later start", test_cpu_protocol},
+        {"polling ranks share the cores", test_cpu_pollers},
         {"accounting between events", test_cpu_accounting_between_events},
     };
     if (CU_initialize_registry() != CUE_SUCCESS)

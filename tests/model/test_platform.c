@@ -220,6 +220,8 @@ static void test_minimal_defaults(void) {
     CU_ASSERT_PTR_NULL(p->node_names[4]);
     EXACT(p->speed, 1.0);
     EXACT(p->oversubscribe, 1.0);
+    CU_ASSERT_TRUE(p->busy_wait);
+    EXACT(p->timeslice, 4e-3);
     CU_ASSERT_EQUAL(p->topology, SIM_PLATFORM_CROSSBAR);
     CU_ASSERT_EQUAL_FATAL(p->nsegments, 1);
     CU_ASSERT_EQUAL(p->segments[0].from, 0);
@@ -248,6 +250,8 @@ static void test_all_keys(void) {
                        "mapping = round-robin\n"
                        "speed = 1.5\n"
                        "oversubscribe = 2\n"
+                       "busy_wait = false\n"
+                       "timeslice = 1.5ms\n"
                        "\n"
                        "[network]\n"
                        "topology = fattree\n"
@@ -272,6 +276,8 @@ static void test_all_keys(void) {
     CU_ASSERT_EQUAL(p->mapping, SIM_PLATFORM_MAP_ROUND_ROBIN);
     EXACT(p->speed, 1.5);
     EXACT(p->oversubscribe, 2.0);
+    CU_ASSERT_FALSE(p->busy_wait);
+    EXACT(p->timeslice, 1.5e-3);
     CU_ASSERT_EQUAL(p->topology, SIM_PLATFORM_FATTREE);
     EXACT(p->segments[0].latency, 1.5e-6);
     EXACT(p->segments[0].bandwidth, 12.5e9);
@@ -438,7 +444,8 @@ static void test_file_errors(void) {
     expect_error("[cluster]\nnodes = 4\n\n# comment\n  cores = 2\n", NULL,
                  SIM_PLATFORM_ERROR_UNKNOWN,
                  "p.ini:5: [cluster] cores: unknown key (keys of [cluster] are: nodes, "
-                 "cores_per_node, mapping, hostfile, speed, oversubscribe)");
+                 "cores_per_node, mapping, hostfile, speed, oversubscribe, busy_wait, "
+                 "timeslice)");
     expect_error("[intranode]\nsegment.1 = 0B 1us 1GBps\n", NULL, SIM_PLATFORM_ERROR_UNKNOWN,
                  "p.ini:2: [intranode] segment.1: unknown key (keys of [intranode] are: "
                  "latency, bandwidth)");
@@ -505,6 +512,13 @@ static void test_file_errors(void) {
                  SIM_PLATFORM_ERROR_VALUE,
                  "p.ini:4: [cluster] oversubscribe: must be true, false or a limit of ranks per "
                  "core (a number >= 1), got \"0.5\"");
+    expect_error("[cluster]\nnodes = 4\ncores_per_node = 2\nbusy_wait = sometimes\n", NULL,
+                 SIM_PLATFORM_ERROR_VALUE,
+                 "p.ini:4: [cluster] busy_wait: must be true (ranks poll while they wait, as "
+                 "MPICH's and Open MPI's do) or false (they sleep), got \"sometimes\"");
+    expect_error("[cluster]\nnodes = 4\ncores_per_node = 2\ntimeslice = -1ms\n", NULL,
+                 SIM_PLATFORM_ERROR_VALUE,
+                 "p.ini:4: [cluster] timeslice: must not be negative, got \"-1ms\"");
 }
 
 static void test_missing_keys(void) {

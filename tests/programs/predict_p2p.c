@@ -21,6 +21,16 @@
  *               (blocked 1 ms, then 11 us of transfer)
  *   overhead    one message of 1000 B with 1 us send and 2 us receive overhead
  *               (--set): "oneway 14.000 us" (1 + 10 + 1 + 2)
+ *   poll        ranks 0 and 1 on one core (--set): rank 0 computes 1 s, sends
+ *               an int to rank 1 and waits for it back.  Rank 1 polls in its
+ *               receive meanwhile (busy_wait, the default), so rank 0 gets half
+ *               the core: it sends at 2 s, the int arrives at 2 s + 10.004 us.
+ *               Both ranks poll then, 2 on 1 core: rank 1 returns a slice wait
+ *               of (2/1 - 1) x 4 ms / 2 = 2 ms later, "recv at 2002010.004 us".
+ *               Its reply arrives 10.004 us after; rank 1 has ended, so rank 0
+ *               has the core to itself: "reply at 2002020.008 us".  With
+ *               busy_wait = false: "recv at 1000010.004 us", "reply at
+ *               1000020.008 us"
  *   build       how the program was compiled: "optimised build" under
  *               `ordex predict` (a .c file is built with -O2 there, since its
  *               computation is measured), "unoptimised build" under `ordex run`
@@ -100,6 +110,18 @@ int main(int argc, char **argv) {
         if (rank == 0)
             printf("unoptimised build\n");
 #endif
+    } else if (strcmp(mode, "poll") == 0) {
+        int v = 7;
+        if (rank == 0) {
+            ordex_compute(1.0);
+            MPI_Send(&v, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+            MPI_Recv(&v, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            printf("reply at %.3f us\n", MPI_Wtime() * 1e6);
+        } else if (rank == 1) {
+            MPI_Recv(&v, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            printf("recv at %.3f us\n", MPI_Wtime() * 1e6);
+            MPI_Send(&v, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+        }
     } else if (strcmp(mode, "overhead") == 0) {
         if (rank == 0)
             MPI_Send(buf, 1000, MPI_BYTE, 1, 0, MPI_COMM_WORLD);

@@ -15,6 +15,19 @@
  *
  * Usage: mpiexec -n 2 mpibench [--quick] [--max-size BYTES]
  *
+ * With --ring, on any number of ranks (calibrate starts twice as many as
+ * the machine has cores), it measures instead how long an int token takes
+ * to go from one rank to the next around a ring, which on an
+ * oversubscribed machine is how long a polling rank waits for its time
+ * slice:
+ *
+ *   ordex-mpibench 1
+ *   library <first line of MPI_Get_library_version>
+ *   ring RANKS ROUNDS MIN_HOP_S MEDIAN_HOP_S
+ *   end
+ *
+ * Usage: mpiexec -n N mpibench --ring [--quick]
+ *
  * What it measures, in this order: the eager limit (the largest MPI_Send
  * that returns before its receive is posted, by bisection); the one-way time
  * of every size (half a ping-pong round trip); the bandwidth of a window of
@@ -344,6 +357,59 @@ static int pingpong_sizes(long *out, int cap, long eager, long first_waiting) {
     return n;
 }
 
+/* Rank 0: the report's first two lines. */
+static void print_header(void) {
+    if (g_rank != 0)
+        return;
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len;
+    MPI_Get_library_version(lib, &len);
+    lib[strcspn(lib, "\r\n")] = '\0';
+    for (char *c = lib; *c; c++)
+        if (*c == '\t')
+            *c = ' ';
+    printf("ordex-mpibench %d\nlibrary %s\n", REPORT_VERSION, lib);
+}
+
+/* Rounds of a token around all ranks until rank 0 has timed enough of them
+ * (the token's value -1 tells the others to stop); the hop time of a round
+ * is its time over the number of ranks. */
+static void ring(int size) {
+    int left = (g_rank + size - 1) % size, right = (g_rank + 1) % size;
+    double target = g_quick ? 0.1 : 0.5;
+    int min_rounds = g_quick ? 5 : 20;
+    static double hop[MAX_BATCHES];
+    int n = 0, warmup = 2;
+    double start = MPI_Wtime();
+    for (;;) {
+        int token = 0;
+        if (g_rank == 0) {
+            double elapsed = MPI_Wtime() - start;
+            if (n >= MAX_BATCHES || (n >= min_rounds && elapsed >= target))
+                token = -1;
+            double t0 = MPI_Wtime();
+            MPI_Send(&token, 1, MPI_INT, right, DATA_TAG, MPI_COMM_WORLD);
+            MPI_Recv(&token, 1, MPI_INT, left, DATA_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            if (token < 0)
+                break;
+            if (warmup > 0)
+                warmup--;
+            else
+                hop[n++] = (MPI_Wtime() - t0) / size;
+        } else {
+            MPI_Recv(&token, 1, MPI_INT, left, DATA_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Send(&token, 1, MPI_INT, right, DATA_TAG, MPI_COMM_WORLD);
+            if (token < 0)
+                break;
+        }
+    }
+    if (g_rank == 0) {
+        double min, median;
+        min_median(hop, n, &min, &median);
+        printf("ring %d %d %.9e %.9e\n", size, n, min, median);
+    }
+}
+
 static long parse_size(const char *text) {
     char *end;
     long v = strtol(text, &end, 10);
@@ -357,22 +423,37 @@ int main(int argc, char **argv) {
     int size;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
-    if (size != 2)
-        fail("run with exactly 2 ranks (mpiexec -n 2)");
     g_max_size = 16L << 20;
+    int ring_mode = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--quick") == 0)
             g_quick = 1;
+        else if (strcmp(argv[i], "--ring") == 0)
+            ring_mode = 1;
         else if (strcmp(argv[i], "--max-size") == 0 && i + 1 < argc)
             g_max_size = parse_size(argv[++i]);
         else
-            fail("usage: mpibench [--quick] [--max-size BYTES]");
+            fail("usage: mpibench [--quick] [--max-size BYTES] | mpibench --ring [--quick]");
     }
+    if (ring_mode ? size < 2 : size != 2)
+        fail(ring_mode ? "--ring needs at least 2 ranks"
+                       : "run with exactly 2 ranks (mpiexec -n 2)");
     g_target = g_quick ? 3e-3 : 20e-3;
     g_batch = g_quick ? 0.2e-3 : 0.5e-3;
     g_min_batches = g_quick ? 2 : 3;
     g_passes = g_quick ? 3 : 4;
     g_min_rounds = g_quick ? 5 : 10;
+
+    if (ring_mode) {
+        print_header();
+        ring(size);
+        if (g_rank == 0) {
+            printf("end\n");
+            fflush(stdout);
+        }
+        MPI_Finalize();
+        return 0;
+    }
 
     /* Buffers: the largest ping-pong message, and room for a window of
      * streamed messages or a burst of eager ones in distinct receive
@@ -387,16 +468,7 @@ int main(int argc, char **argv) {
     memset(g_send, 1, room);
     memset(g_recv, 0, room);
 
-    if (g_rank == 0) {
-        char lib[MPI_MAX_LIBRARY_VERSION_STRING];
-        int len;
-        MPI_Get_library_version(lib, &len);
-        lib[strcspn(lib, "\r\n")] = '\0';
-        for (char *c = lib; *c; c++)
-            if (*c == '\t')
-                *c = ' ';
-        printf("ordex-mpibench %d\nlibrary %s\n", REPORT_VERSION, lib);
-    }
+    print_header();
 
     /* Warm up (MPICH sets up the connection with the first messages). */
     for (long b = 1; b <= 1024 * 1024 && b <= g_max_size; b *= 32)
