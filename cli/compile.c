@@ -119,6 +119,23 @@ static void add_common(GPtrArray *a) {
     g_free(own);
 }
 
+/* Names the link flags below in the compile cache's key: change it when
+ * they change, so that cached programs are linked again. */
+#define LINK_FLAGS_VERSION "link-2"
+
+/* A program is a shared object that ordex loads once per rank.  -z now and
+ * -Bsymbolic: its calls resolve at load, to its own functions first.
+ * -z norelro and -z noseparate-code: two segments (code, data) instead of
+ * five, so each rank's copy is two mappings; every mapping costs each fork
+ * of `ordex explore` a little. */
+static void add_link_flags(GPtrArray *a) {
+    g_ptr_array_add(a, g_strdup("-shared"));
+    g_ptr_array_add(a, g_strdup("-Wl,-z,now"));
+    g_ptr_array_add(a, g_strdup("-Wl,-Bsymbolic"));
+    g_ptr_array_add(a, g_strdup("-Wl,-z,norelro"));
+    g_ptr_array_add(a, g_strdup("-Wl,-z,noseparate-code"));
+}
+
 int ordex_cc(int argc, char **argv) {
     if (!mpi_include_dir()) {
         fprintf(stderr, "ordexcc: MPICH's mpi.h is not installed (install the Debian package "
@@ -141,11 +158,8 @@ int ordex_cc(int argc, char **argv) {
     }
     GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
     add_common(a);
-    if (!compile_only) {
-        g_ptr_array_add(a, g_strdup("-shared"));
-        g_ptr_array_add(a, g_strdup("-Wl,-z,now"));
-        g_ptr_array_add(a, g_strdup("-Wl,-Bsymbolic"));
-    }
+    if (!compile_only)
+        add_link_flags(a);
     for (int i = 0; i < argc; i++)
         g_ptr_array_add(a, g_strdup(argv[i]));
     if (!compile_only) {
@@ -188,6 +202,7 @@ char *ordex_compile_cached(const char *source, bool quiet, bool optimize) {
     g_checksum_update(ck, (const guchar *)abs, -1); /* debug info names the file */
     if (optimize)
         g_checksum_update(ck, (const guchar *)"-O2", -1);
+    g_checksum_update(ck, (const guchar *)LINK_FLAGS_VERSION, -1);
     char *dir = cache_dir();
     char *base = g_path_get_basename(source);
     char *dot = strrchr(base, '.');
@@ -207,9 +222,7 @@ char *ordex_compile_cached(const char *source, bool quiet, bool optimize) {
     add_common(a);
     if (optimize)
         g_ptr_array_add(a, g_strdup("-O2"));
-    g_ptr_array_add(a, g_strdup("-shared"));
-    g_ptr_array_add(a, g_strdup("-Wl,-z,now"));
-    g_ptr_array_add(a, g_strdup("-Wl,-Bsymbolic"));
+    add_link_flags(a);
     g_ptr_array_add(a, g_strdup("-o"));
     g_ptr_array_add(a, g_strdup(tmp));
     g_ptr_array_add(a, abs);
