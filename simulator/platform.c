@@ -489,6 +489,15 @@ static char *raw(loader *l, const char *section, const char *key) {
     return g_key_file_get_value(l->kf, section, key, NULL);
 }
 
+/* true/yes or false/no, any case. */
+static bool parse_bool(const char *v, bool *out) {
+    bool t = g_ascii_strcasecmp(v, "true") == 0 || g_ascii_strcasecmp(v, "yes") == 0;
+    if (!t && g_ascii_strcasecmp(v, "false") != 0 && g_ascii_strcasecmp(v, "no") != 0)
+        return false;
+    *out = t;
+    return true;
+}
+
 static bool get_int(loader *l, const char *section, const char *key, int min, int max, int *out,
                     bool *present) {
     char *v = raw(l, section, key);
@@ -884,10 +893,9 @@ static bool load_cluster(loader *l) {
     if (over) {
         char *end = NULL;
         double limit = g_ascii_strtod(over, &end);
-        if (g_ascii_strcasecmp(over, "true") == 0 || g_ascii_strcasecmp(over, "yes") == 0)
-            p->oversubscribe = INFINITY;
-        else if (g_ascii_strcasecmp(over, "false") == 0 || g_ascii_strcasecmp(over, "no") == 0)
-            p->oversubscribe = 1.0;
+        bool yes;
+        if (parse_bool(over, &yes))
+            p->oversubscribe = yes ? INFINITY : 1.0;
         else if (end != over && *end == '\0' && isfinite(limit) && limit >= 1)
             p->oversubscribe = limit;
         else
@@ -902,11 +910,7 @@ static bool load_cluster(loader *l) {
     p->busy_wait = true;
     char *busy = raw(l, "cluster", "busy_wait");
     if (busy) {
-        if (g_ascii_strcasecmp(busy, "true") == 0 || g_ascii_strcasecmp(busy, "yes") == 0)
-            p->busy_wait = true;
-        else if (g_ascii_strcasecmp(busy, "false") == 0 || g_ascii_strcasecmp(busy, "no") == 0)
-            p->busy_wait = false;
-        else
+        if (!parse_bool(busy, &p->busy_wait))
             ok = fail(l, SIM_PLATFORM_ERROR_VALUE, "cluster", "busy_wait",
                       "must be true (ranks poll while they wait, as MPICH's and Open MPI's do) "
                       "or false (they sleep), got \"%s\"",

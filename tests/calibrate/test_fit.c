@@ -485,13 +485,20 @@ static double ordex_time(const sim_platform *p, uint64_t bytes) {
     return sim_platform_send_overhead(p, bytes) + t + sim_platform_recv_overhead(p, bytes);
 }
 
-static void test_platform_file(void) {
+/* The exact report, parsed into *b and fitted into *c; returns its text. */
+static char *derive_exact(ordex_bench *b, ordex_calibration *c) {
     char *text = exact_report();
-    ordex_bench b;
     char *problem = NULL;
-    CU_ASSERT_TRUE_FATAL(ordex_bench_parse(text, &b, &problem));
+    CU_ASSERT_TRUE_FATAL(ordex_bench_parse(text, b, &problem));
+    CU_ASSERT_TRUE_FATAL(ordex_calibrate_derive(b, c, &problem));
+    return text;
+}
+
+static void test_platform_file(void) {
+    ordex_bench b;
     ordex_calibration c;
-    CU_ASSERT_TRUE_FATAL(ordex_calibrate_derive(&b, &c, &problem));
+    char *problem = NULL;
+    char *text = derive_exact(&b, &c);
     c.host = "testhost";
     c.date = "2024-01-01 00:00:00 +0000";
     c.command = "ordex calibrate -o x.ini";
@@ -586,12 +593,10 @@ static void test_platform_file(void) {
  * one-way time (4 bytes on the exact report's first line: 300 ns + 4 B at
  * 3 GB/s), so a median hop of 2.5 ms gives 2 x (2.5 ms - that). */
 static void test_timeslice(void) {
-    char *text = exact_report();
     ordex_bench b;
-    char *problem = NULL;
-    CU_ASSERT_TRUE_FATAL(ordex_bench_parse(text, &b, &problem));
     ordex_calibration c;
-    CU_ASSERT_TRUE_FATAL(ordex_calibrate_derive(&b, &c, &problem));
+    char *problem = NULL;
+    char *text = derive_exact(&b, &c);
     c.cores = 6;
     NEAR(c.timeslice, ORDEX_CALIB_DEFAULT_TIMESLICE, 1e-12);
     CU_ASSERT_FALSE(c.timeslice_measured);
