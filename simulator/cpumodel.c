@@ -316,11 +316,14 @@ bool sim_cpu_set_pollers(sim_cpu *cpu, double time, int node, int pollers) {
     g_return_val_if_fail(node >= 0 && node < cpu->nnodes && pollers >= 0, false);
     move_to(cpu, time, cpu->pending);
     cpu_node *nd = &cpu->nodes[node];
-    if (nd->pollers == pollers)
-        return true;
-    settle(nd, time);
+    bool same_rate = sim_cpu_share(nd->runnable + pollers, cpu->cores, cpu->speed) == nd->rate;
+    if (nd->runnable > 0 && !same_rate)
+        settle(nd, time);
     nd->pollers = pollers;
-    refresh(cpu, node);
+    /* On a node with a core for everyone (the common case: a rank polls in
+     * every blocking call) nothing else changes. */
+    if (!same_rate)
+        refresh(cpu, node);
     return true;
 }
 

@@ -106,7 +106,6 @@ static struct {
     bool ignore_measured;
     GHashTable *local_calls;
     GPtrArray *runs;  /* live crun * */
-    int *pollers;     /* [node] ranks polling there */
     GSequence *wakes; /* trank * with wake_at >= 0, by (wake_at, rank) */
 } T;
 
@@ -184,8 +183,8 @@ static void set_polling(trank *t, bool on) {
     if (!T.platform->busy_wait || t->polling == on)
         return;
     t->polling = on;
-    T.pollers[t->node] += on ? 1 : -1;
-    sim_cpu_set_pollers(T.cpu, T.now, t->node, T.pollers[t->node]);
+    int n = sim_cpu_pollers(T.cpu, t->node) + (on ? 1 : -1);
+    sim_cpu_set_pollers(T.cpu, T.now, t->node, n);
 }
 
 /* Runs `work` CPU seconds for the running rank self, starting now; returns
@@ -939,7 +938,6 @@ bool sim_timed_start(const sim_platform *platform, bool record, GError **error) 
         T.ranks[r].cpu_mark = -1;
         T.ranks[r].wake_at = -1;
     }
-    T.pollers = g_new0(int, platform->nodes);
     T.wakes = g_sequence_new(NULL);
     sim_comm_set_node_map(node_of);
     g_free(node_of);
@@ -973,7 +971,6 @@ void sim_timed_stop(void) {
     sim_net_free(T.net);
     sim_cpu_free(T.cpu);
     g_sequence_free(T.wakes);
-    g_free(T.pollers);
     g_free(T.ranks);
     memset(&T, 0, sizeof T);
 }

@@ -303,18 +303,15 @@ static int branch(int n) {
     } else if (g_x.opts->replay_checkpoints) {
         for (int i = n - 1; i >= 1; i--)
             push_prefix(i);
-    } else if (bounded()) {
-        /* The default first: states are then first recorded with the most
-         * departures left, and paths with fewer left merge into them. */
-        alt = n - 1;
-        for (int i = 0; i < n - 1 && !g_sh->stop; i++)
-            if (fork_alternative()) {
-                alt = i;
-                break;
-            }
     } else {
-        for (int i = 1; i < n && !g_sh->stop; i++)
-            if (fork_alternative()) {
+        /* This process goes on with `keep`, a forked child with each other
+         * alternative.  dfs-branches forks the default (0) first: states
+         * are then first recorded with the most departures left, and paths
+         * with fewer left merge into them. */
+        int keep = bounded() ? n - 1 : 0;
+        alt = keep;
+        for (int i = 0; i < n && !g_sh->stop; i++)
+            if (i != keep && fork_alternative()) {
                 alt = i;
                 break;
             }
