@@ -143,7 +143,9 @@ static void test_real_calibration(void) {
     char *problem = NULL;
     CU_ASSERT_TRUE(lat && sim_platform_parse_time(lat, &latency, &problem));
     CU_ASSERT_TRUE(bw && sim_platform_parse_bandwidth(bw, &bandwidth, &problem));
-    CU_ASSERT_TRUE(latency > 0 && latency < 1e-3);
+    /* 0 is a valid fit: a line over all sizes whose intercept came out
+     * negative is refitted through the origin (cli/calibrate_fit.h). */
+    CU_ASSERT_TRUE(latency >= 0 && latency < 1e-3);
     CU_ASSERT_TRUE(bandwidth > 0 && isfinite(bandwidth));
     g_free(problem);
     g_free(lat);
