@@ -7,6 +7,7 @@
 #   por      default: partial-order reduction on, fork checkpoints
 #   no-por   --no-por
 #   replay   --checkpoint=replay
+#   copy     --checkpoint=copy (in-process snapshots)
 # Every case has a wall-clock cap (--max-time); a case that hits it is reported
 # as "incomplete" with the numbers reached so far.  Prints a Markdown table
 # (append it to bench/RESULTS.md).  Nothing here asserts a timing.
@@ -20,6 +21,7 @@
 #                        about 30 minutes on 2 cores
 #   EXPLORE_RANKS        rank counts (default "2 4 6 8")
 #   EXPLORE_PROGRAMS     programs (default "nbexchange floyd_steinberg lu mergesort")
+#   EXPLORE_VARIANTS     variants (default "por no-por replay copy")
 #
 # Problem sizes (program arguments, see each example's header):
 #   nbexchange 1        vector length 1 (the state graph does not depend on it)
@@ -48,6 +50,7 @@ cap=${EXPLORE_MAX_TIME:-60}
 small_cap=${EXPLORE_SMALL_TIME:-15}
 read -r -a ranks <<<"${EXPLORE_RANKS:-2 4 6 8}"
 read -r -a programs <<<"${EXPLORE_PROGRAMS:-nbexchange floyd_steinberg lu mergesort}"
+read -r -a variants <<<"${EXPLORE_VARIANTS:-por no-por replay copy}"
 
 args_of() {
     case "$1" in
@@ -79,14 +82,15 @@ echo "| program | ranks | variant | verdict | transitions | states | snapshots |
 echo "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 for p in "${programs[@]}"; do
     for n in "${ranks[@]}"; do
-        for variant in por no-por replay; do
+        for variant in "${variants[@]}"; do
             opts=()
             t=$cap
             case "$variant" in
             no-por) opts=(--no-por) ;;
             replay) opts=(--checkpoint=replay) ;;
+            copy) opts=(--checkpoint=copy) ;;
             esac
-            if [ "$variant" != por ] && [ "$n" -ge 6 ]; then
+            if [ "$variant" != por ] && [ "$variant" != copy ] && [ "$n" -ge 6 ]; then
                 t=$small_cap
             fi
             json="$work/$p-$n-$variant.json"

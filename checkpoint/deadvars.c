@@ -41,6 +41,10 @@ static Dwarf *program_dwarf(void) {
     return g_dw;
 }
 
+void ckpt_deadvars_open(void) {
+    (void)program_dwarf();
+}
+
 /* A single-operation location expression's operation, or -1. */
 static int single_op(Dwarf_Die *die, unsigned name, Dwarf_Sword *number) {
     Dwarf_Attribute attr;

@@ -29,4 +29,8 @@ typedef struct ckpt_frame_range {
  * array belongs to the module (cached per pc). */
 const GArray *ckpt_dead_frame_ranges(uintptr_t pc);
 
+/* Opens the program's DWARF now rather than at the first call above (in-process
+ * snapshots must see the file and its mappings already open). */
+void ckpt_deadvars_open(void);
+
 #endif

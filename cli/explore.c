@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "checkpoint/memsnap.h"
 #include "cli/compile.h"
 #include "cli/options.h"
 #include "stategraph/explore.h"
@@ -202,9 +203,17 @@ int ordex_explore(int argc, char **argv) {
             return 2;
         }
     }
-    bool replay_ckpt = false;
+    bool replay_ckpt = false, copy_ckpt = false;
     if (o.checkpoint && strcmp(o.checkpoint, "replay") == 0) {
         replay_ckpt = true;
+    } else if (o.checkpoint && strcmp(o.checkpoint, "copy") == 0) {
+        const char *why = ckpt_mem_unavailable();
+        if (why) {
+            fprintf(stderr, "ordex explore: --checkpoint=copy: %s; use --checkpoint=fork\n", why);
+            ordex_opts_free(&o);
+            return 2;
+        }
+        copy_ckpt = true;
     } else if (o.checkpoint && strcmp(o.checkpoint, "fork") != 0) {
         if (strcmp(o.checkpoint, "criu") == 0) {
             int st = 0;
@@ -221,13 +230,14 @@ int ordex_explore(int argc, char **argv) {
             g_free(outp);
             g_free(errp);
         } else {
-            fprintf(stderr, "ordex explore: --checkpoint=%s: unknown (fork, replay or criu)\n",
+            fprintf(stderr,
+                    "ordex explore: --checkpoint=%s: unknown (fork, copy, replay or criu)\n",
                     o.checkpoint);
         }
         ordex_opts_free(&o);
         return 2;
     }
-    if (o.jobs > 1 && (replay_ckpt || strategy == SG_BFS || strategy == SG_RANDOM)) {
+    if (o.jobs > 1 && (replay_ckpt || copy_ckpt || strategy == SG_BFS || strategy == SG_RANDOM)) {
         fprintf(stderr,
                 "ordex explore: --jobs %d: only with fork checkpoints and the exhaustive or "
                 "dfs-branches strategy\n",
@@ -271,6 +281,7 @@ int ordex_explore(int argc, char **argv) {
     eo.branches = o.branches;
     eo.test_later = !o.no_test_later;
     eo.replay_checkpoints = replay_ckpt;
+    eo.copy_checkpoints = copy_ckpt;
     eo.graph = o.graph != NULL;
     eo.async_progress = o.async_progress;
     eo.early_collectives = o.early_collectives;

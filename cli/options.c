@@ -135,8 +135,9 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, in
          "may vary",
          "N"},
         {"checkpoint", 0, 0, G_OPTION_ARG_STRING, &checkpoint,
-         "fork (default: copy-on-write snapshots) or replay (re-execute prefixes; least "
-         "memory); criu is not available",
+         "fork (default: copy-on-write snapshot processes), copy (snapshots copied inside "
+         "one process; fastest, one job) or replay (re-execute prefixes; least memory); criu "
+         "is not available",
          "KIND"},
         {"graph", 0, 0, G_OPTION_ARG_FILENAME, &graph, "Write the state graph as DOT", "FILE"},
         {NULL, 0, 0, 0, NULL, NULL, NULL}};

@@ -94,6 +94,12 @@ sched_arena *sched_arena_of(int rank) {
     return &g_arenas[rank];
 }
 
+void sched_arenas_span(const void **start, size_t *len, int *count) {
+    *start = g_base;
+    *len = g_base ? g_per_rank * (size_t)g_nranks : 0;
+    *count = g_base ? g_nranks : 0;
+}
+
 sched_arena *sched_arena_owning(const void *p) {
     const char *c = p;
     if (!g_base || c < g_base || c >= g_base + g_per_rank * (size_t)g_nranks)

@@ -27,6 +27,10 @@ void sched_arenas_release(void);
 
 sched_arena *sched_arena_of(int rank);
 
+/* The reserved range of all arenas and how many there are (NULL, 0 and 0
+ * when none is reserved). */
+void sched_arenas_span(const void **start, size_t *len, int *count);
+
 /* The arena new allocations come from; NULL = the C library's heap. */
 extern sched_arena *sched_arena_current;
 

@@ -27,6 +27,23 @@ bool sched_ctx_threads(void) {
     return g_threads;
 }
 
+void sched_ctx_prepare(sched_ctx *ctx, void (*fn)(void *), void *arg) {
+    uintptr_t top =
+        ((uintptr_t)ctx->stack_base + ctx->guard_size + ctx->stack_size) & ~(uintptr_t)15;
+    uint64_t *slot = (uint64_t *)(top - 24); /* return address for the first switch */
+    slot[0] = (uint64_t)(uintptr_t)sched_ctx_start;
+    slot[-1] = 0;                        /* rbp */
+    slot[-2] = 0;                        /* rbx */
+    slot[-3] = (uint64_t)(uintptr_t)arg; /* r12 */
+    slot[-4] = (uint64_t)(uintptr_t)fn;  /* r13 */
+    slot[-5] = 0;                        /* r14 */
+    slot[-6] = 0;                        /* r15 */
+    uint32_t *ctl = (uint32_t *)&slot[-7];
+    ctl[0] = 0x1f80; /* MXCSR: all exceptions masked, round to nearest */
+    ctl[1] = 0x037f; /* x87 control word: the ABI's default */
+    ctx->sp = &slot[-7];
+}
+
 bool sched_ctx_make(sched_ctx *ctx, size_t stack_size, void (*fn)(void *), void *arg) {
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     stack_size = (stack_size + page - 1) & ~(page - 1);
@@ -44,19 +61,7 @@ bool sched_ctx_make(sched_ctx *ctx, size_t stack_size, void (*fn)(void *), void 
     ctx->stack_base = base;
     ctx->guard_size = page;
     ctx->stack_size = stack_size;
-    uintptr_t top = ((uintptr_t)base + page + stack_size) & ~(uintptr_t)15;
-    uint64_t *slot = (uint64_t *)(top - 24); /* return address for the first switch */
-    slot[0] = (uint64_t)(uintptr_t)sched_ctx_start;
-    slot[-1] = 0;                        /* rbp */
-    slot[-2] = 0;                        /* rbx */
-    slot[-3] = (uint64_t)(uintptr_t)arg; /* r12 */
-    slot[-4] = (uint64_t)(uintptr_t)fn;  /* r13 */
-    slot[-5] = 0;                        /* r14 */
-    slot[-6] = 0;                        /* r15 */
-    uint32_t *ctl = (uint32_t *)&slot[-7];
-    ctl[0] = 0x1f80; /* MXCSR: all exceptions masked, round to nearest */
-    ctl[1] = 0x037f; /* x87 control word: the ABI's default */
-    ctx->sp = &slot[-7];
+    sched_ctx_prepare(ctx, fn, arg);
 #ifdef ORDEX_HAVE_VALGRIND
     ctx->valgrind_id = VALGRIND_STACK_REGISTER(base + page, base + page + stack_size);
 #endif

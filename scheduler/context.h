@@ -47,6 +47,11 @@ bool sched_ctx_threads(void);
  * errno set. */
 bool sched_ctx_make(sched_ctx *ctx, size_t stack_size, void (*fn)(void *), void *arg);
 
+/* Lays the first frame again on the stack of a fiber made by sched_ctx_make,
+ * so that the next switch to ctx calls fn(arg) from the top of the stack.
+ * Whatever ran on that stack before is forgotten.  Fibers only. */
+void sched_ctx_prepare(sched_ctx *ctx, void (*fn)(void *), void *arg);
+
 /* Names the context's thread (at most 15 bytes are kept), which debuggers
  * show; no effect on fibers. */
 void sched_ctx_set_name(sched_ctx *ctx, const char *name);

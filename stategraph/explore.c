@@ -29,6 +29,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "checkpoint/deadvars.h"
+#include "checkpoint/memsnap.h"
 #include "checkpoint/state.h"
 #include "checkpoint/visited.h"
 #include "scheduler/sched.h"
@@ -145,8 +147,10 @@ static void check_limits(void) {
     if (o->max_memory) {
         struct rusage ru;
         getrusage(RUSAGE_SELF, &ru);
-        /* An upper bound: snapshots share most pages copy-on-write. */
-        uint64_t est = (uint64_t)ru.ru_maxrss * 1024 * (g_sh->live_snapshots + 1);
+        /* Forked snapshots share most pages copy-on-write, so this is an upper
+         * bound; copies in this process are in its own size. */
+        uint64_t est =
+            (uint64_t)ru.ru_maxrss * 1024 * (o->copy_checkpoints ? 1 : g_sh->live_snapshots + 1);
         if (est > o->max_memory)
             stop_all("the memory limit (--max-memory) was reached");
     }
@@ -193,11 +197,32 @@ static void wait_child(pid_t pid) {
     }
 }
 
+/* fork_alternative with in-process snapshots: the "child" is this process
+ * right after the snapshot, the "parent" the same process once the child's
+ * paths have ended and the snapshot is restored. */
+static bool copy_alternative(void) {
+    switch (ckpt_mem_take()) {
+    case CKPT_MEM_TAKEN:
+        SHARED_ADD(snapshots, 1);
+        SHARED_ADD(live_snapshots, 1);
+        g_x.is_child = true;
+        return true;
+    case CKPT_MEM_RESUMED:
+        SHARED_ADD(live_snapshots, -1);
+        return false;
+    default:
+        stop_all("no room for another in-process snapshot");
+        return false;
+    }
+}
+
 /* Runs the rest of the path in a forked copy of this process.  Returns true
  * in the child (which must then go on with its alternative).  The parent
  * waits for it, handing it its place, unless another place is free. */
 static bool fork_alternative(void) {
     fflush(NULL);
+    if (g_x.opts->copy_checkpoints)
+        return copy_alternative();
     bool parallel = g_x.opts->jobs > 1 && take_place();
     pid_t pid = fork();
     if (pid == 0) {
@@ -223,8 +248,11 @@ static bool fork_alternative(void) {
     return false;
 }
 
-/* The end of a process: gives up its place, then waits for its children. */
+/* The end of a process: gives up its place, then waits for its children.
+ * With in-process snapshots, the end of a path goes back to the newest. */
 static _Noreturn void end_process(void) {
+    if (g_x.opts->copy_checkpoints && ckpt_mem_depth() > 0)
+        ckpt_mem_restore();
     SHARED_ADD(running, -1);
     for (guint i = 0; i < g_running_children->len; i++)
         wait_child(g_array_index(g_running_children, pid_t, i));
@@ -605,6 +633,8 @@ static _Noreturn void run_pass(const sg_explore_opts *o, int pass) {
     so.program = o->program;
     so.argc = o->argc;
     so.argv = o->argv;
+    if (o->copy_checkpoints)
+        ckpt_mem_prepare();
     FILE *devnull = fopen("/dev/null", "w");
     so.out = devnull;
     so.err = devnull;
@@ -633,6 +663,13 @@ static _Noreturn void run_pass(const sg_explore_opts *o, int pass) {
     g_x.choices = g_array_new(FALSE, FALSE, sizeof(int));
     g_x.budget = o->branches;
     g_running_children = g_array_new(FALSE, FALSE, sizeof(pid_t));
+    if (o->copy_checkpoints) {
+        ckpt_deadvars_open();
+        if (!ckpt_mem_init(&err)) {
+            fprintf(stderr, "ordex: %s\n", err);
+            _exit(3);
+        }
+    }
 
     bool tree = o->strategy == SG_EXHAUSTIVE || o->strategy == SG_DFS_BRANCHES;
     if (tree && !o->replay_checkpoints)
@@ -824,6 +861,9 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
         if (WIFEXITED(status) && WEXITSTATUS(status) == 3) {
             *err = g_strdup("the program could not be loaded (see above)");
             ok = false;
+        } else if (WIFEXITED(status) && WEXITSTATUS(status) == 4) { /* ckpt_mem_restore */
+            stop_all("an in-process snapshot could not be restored (see above); explore with "
+                     "--checkpoint=fork");
         } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
             g_sh->crashed_paths++;
         }

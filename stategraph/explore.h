@@ -60,6 +60,7 @@ typedef struct sg_explore_opts {
     int runs;                /* random strategy: paths to run */
     int branches;            /* dfs-branches: departures allowed along a path */
     bool replay_checkpoints; /* re-execute prefixes instead of keeping snapshots */
+    bool copy_checkpoints;   /* snapshots are copies inside one process, not forks */
     bool graph;              /* record the state graph's edges */
     bool async_progress;     /* explore early deliveries into posted receives */
     bool early_collectives;  /* explore collectives returning early where MPI allows */

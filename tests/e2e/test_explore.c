@@ -985,6 +985,52 @@ static void test_jobs(void) {
     e2e_free(r);
 }
 
+/* --checkpoint=copy (snapshots copied inside one process instead of forked)
+ * finds the same verdicts, findings and outcomes as fork snapshots: crashes,
+ * aborts, stack overflows, races kept in registers, dead stack variables,
+ * heaps, globals and bounded searches included. */
+static void test_copy_checkpoints(void) {
+    static const char *const copy[] = {"--checkpoint=copy", NULL};
+    compare_with(copy, "examples/mergesort.c", "4", NULL, NULL);
+    compare_with(copy, "examples/wildcard_deadlock.c", "3", NULL, NULL);
+    compare_with(copy, "examples/waitany_race.c", "4", NULL, NULL);
+    compare_with(copy, "examples/probe_race.c", "3", NULL, NULL);
+    compare_with(copy, "examples/bcast_sync.c", "2", NULL, NULL);
+    compare_with(copy, "examples/nbexchange.c", "4", "1", NULL);
+    compare_with(copy, "examples/floyd_steinberg.c", "3", "8", NULL);
+    compare_with(copy, "examples/lu.c", "3", "1", NULL);
+    compare_with(copy, "tests/programs/crash_some_orderings.c", "3", NULL, NULL);
+    compare_with(copy, "tests/programs/dead_locals.c", "3", "live", NULL);
+    compare_with(copy, "tests/programs/register_merge.c", "3", NULL, NULL);
+    compare_with(copy, "tests/programs/observe_race.c", "3", NULL, NULL);
+    compare_with(copy, "tests/programs/stack_overflow.c", "2", NULL, NULL);
+    compare_with(copy, "tests/programs/mpi_abort.c", "2", NULL, NULL);
+    compare_with(copy, "tests/programs/heap.c", "2", NULL, NULL);
+    compare_with(copy, "tests/programs/not_yet.c", "2", "testany", NULL);
+    const char *bounded[] = {"--checkpoint=copy", "--strategy=dfs-branches", "--branches=100",
+                             NULL};
+    compare_with(bounded, "tests/programs/budget_merge.c", "3", NULL, NULL);
+    /* A rank that runs away in some orderings: reported, and the search goes on. */
+    const char *src = "tests/programs/livelock_some.c";
+    e2e_result *r = EX("--checkpoint=copy", "--step-timeout", "1", "-n", "3", e2e_src(src));
+    EXPECT_ERRORS(r, 1);
+    g_free(EXPECT_XERROR_IN(r, 1, "livelock", "rank 0 ran past the step timeout", src, FAULT,
+                            FAULT_END));
+    EXPECT(r, orderings_run(r) > 1);
+    e2e_free(r);
+    /* A rank that maps memory itself: fork snapshots cope; in-process copies
+     * cannot put the mapping back, so the search stops and says so. */
+    r = EX("-n", "3", PROG("mmap_rank.c"));
+    EXPECT_STATUS(r, 0);
+    e2e_free(r);
+    r = EX("--checkpoint=copy", "-n", "3", PROG("mmap_rank.c"));
+    EXPECT_STATUS(r, 2);
+    EXPECT(r, strstr(r->out, "INCOMPLETE") != NULL);
+    EXPECT(r, strstr(r->err, "mapped or unmapped memory") != NULL);
+    EXPECT(r, strstr(r->out, "--checkpoint=fork") != NULL);
+    e2e_free(r);
+}
+
 /* ---------------------------------------------------------------------- */
 /* --strategy=dfs-branches: at most K departures from the default order    */
 
@@ -1519,6 +1565,9 @@ static void test_bad_options(void) {
     r = e2e_ordex_run("explore", "--jobs", "2", "--checkpoint=replay", "-n", "2", ring, NULL);
     EXPECT_ONE_LINE_ERROR(r, "--jobs");
     e2e_free(r);
+    r = e2e_ordex_run("explore", "--jobs", "2", "--checkpoint=copy", "-n", "2", ring, NULL);
+    EXPECT_ONE_LINE_ERROR(r, "--jobs");
+    e2e_free(r);
     r = e2e_ordex_run("explore", "--jobs", "2", "--strategy=bfs", "-n", "2", ring, NULL);
     EXPECT_ONE_LINE_ERROR(r, "--jobs");
     e2e_free(r);
@@ -1633,6 +1682,7 @@ void e2e_add_explore_tests(CU_pSuite s) {
     CU_add_test(s, "reduction sound: not_yet loop -n 2", test_red_not_yet_loop);
     CU_add_test(s, "reduction sound: not_yet testany -n 2", test_red_not_yet_testany);
     CU_add_test(s, "--checkpoint=replay: same results as fork", test_replay_checkpoints);
+    CU_add_test(s, "--checkpoint=copy: same results as fork", test_copy_checkpoints);
     CU_add_test(s, "--jobs 2: same results as one job", test_jobs);
     CU_add_test(s, "dfs-branches, large K: same as exhaustive", test_dfs_large_k_is_exhaustive);
     CU_add_test(s, "dfs-branches, K=0: one ordering per send mode", test_dfs_k0_one_path);

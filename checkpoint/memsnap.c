@@ -1,0 +1,623 @@
+/*
+ * memsnap.c - snapshots of the whole process kept inside the process (see
+ * memsnap.h).
+ *
+ * Layout: one large reserved mapping, the store, holds a header (the list of
+ * regions to copy, the copying context, the counters) and then the
+ * snapshots, stacked like the search that takes them.  A snapshot is a
+ * sequence of items:
+ *
+ *   ITEM_REGION  a large region follows, as the resident spans it had
+ *   ITEM_BYTES   the bytes of one span, copied
+ *
+ * Small regions are copied whole; large ones (stacks, ordex's heap) only
+ * where a page is resident, since an untouched page reads as zeros.  The
+ * kernel lists resident spans (the PAGEMAP_SCAN ioctl, Linux 6.7; mincore
+ * page by page before).  On restore, a page of a large region that was not
+ * resident then but is now is handed back (MADV_DONTNEED), which makes it
+ * read as zeros again, as it did.  The ranks' arenas are one huge reserved range; the
+ * part of each arena below its high-water mark is copied, and pages above
+ * the high-water mark at the snapshot are handed back on restore.
+ *
+ * The copying runs on a fiber of its own (the side context): a switch to it
+ * saves the caller's registers on the caller's stack, so the copy of that
+ * stack holds them, and a restore ends with a switch back to the saved
+ * stack pointer, which resumes the caller of ckpt_mem_take.  The store and
+ * the side stack are left out of the copies: they are the machinery.
+ */
+#define _GNU_SOURCE
+#include "checkpoint/memsnap.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib.h>
+#include <malloc.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <valgrind/valgrind.h>
+
+#include "scheduler/arena.h"
+#include "scheduler/context.h"
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define ORDEX_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define ORDEX_SANITIZED 1
+#endif
+#endif
+
+#define PAGE ((uintptr_t)4096)
+#define PAGE_DOWN(x) ((uintptr_t)(x) & ~(PAGE - 1))
+#define PAGE_UP(x) (((uintptr_t)(x) + PAGE - 1) & ~(PAGE - 1))
+#define STORE_BYTES ((size_t)64 << 30) /* address space only: pages are used as needed */
+#define SMALL_REGION ((uintptr_t)64 << 10)
+#define SIDE_STACK ((size_t)256 << 10)
+#define MAX_REGIONS 512
+#define MAIN_STACK_PREGROW ((size_t)512 << 10)
+
+/* The PAGEMAP_SCAN ioctl of /proc/self/pagemap (Linux 6.7), declared here
+ * because older C library headers lack it. */
+typedef struct pm_scan_arg {
+    uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages;
+    uint64_t category_inverted, category_mask, category_anyof_mask, return_mask;
+} pm_scan_arg;
+typedef struct page_region {
+    uint64_t start, end, categories;
+} page_region;
+#define PAGEMAP_SCAN _IOWR('f', 16, pm_scan_arg)
+#define PAGE_IS_PRESENT (1 << 3)
+#define PAGE_IS_SWAPPED (1 << 4)
+#define SPAN_BUF 256
+
+enum region_kind { REGION_PLAIN, REGION_HEAP, REGION_MAIN_STACK };
+
+typedef struct region {
+    uintptr_t start, end; /* the heap's end is the program break at each snapshot */
+    int kind;
+    bool file; /* file-backed: a page not resident reads the file, not zeros */
+} region;
+
+enum { ITEM_REGION = 1, ITEM_BYTES = 2 };
+
+typedef struct item {
+    uint32_t type;
+    uint32_t file; /* ITEM_REGION: the region is file-backed */
+    uintptr_t addr;
+    size_t len; /* bytes of memory covered; ITEM_BYTES has them as payload */
+} item;
+
+typedef struct snap {
+    size_t prev;     /* offset of the snapshot below, or SIZE_MAX */
+    size_t bytes;    /* of this whole record */
+    void *resume_sp; /* the caller's stack pointer, registers saved below it */
+    uintptr_t brk;
+    int low_fd; /* lowest descriptor that was closed */
+    uint64_t map_epoch;
+    size_t nitems;
+    size_t arena_extent[]; /* one per arena, page-rounded */
+} snap;
+
+enum { OP_TAKE, OP_RESTORE };
+
+typedef struct store {
+    /* Set by ckpt_mem_init. */
+    size_t cap; /* bytes of data[] */
+    int nregions;
+    region regions[MAX_REGIONS];
+    const char *arena_span;
+    size_t arena_span_len;
+    int narenas;
+    int probe_fd;   /* a descriptor to duplicate: the lowest free one comes back */
+    int pagemap_fd; /* /proc/self/pagemap, or -1: then mincore */
+    page_region spans[SPAN_BUF];
+    uint64_t regions_epoch; /* g_map_epoch when the regions were read */
+    sched_ctx side;
+    /* Changed by every snapshot and restore. */
+    sched_ctx caller;
+    int op;
+    ckpt_mem_result result;
+    int depth;
+    size_t top;  /* bytes of data[] in use */
+    size_t last; /* offset of the newest snapshot, or SIZE_MAX */
+    size_t peak;
+    sigset_t mask; /* the caller's signal mask while a restore runs */
+    _Alignas(16) unsigned char data[];
+} store;
+
+static store *g_st; /* a copy of this pointer is in every snapshot: it never changes */
+
+static volatile uint64_t g_map_epoch;
+
+uint64_t ckpt_mem_map_changes(void) {
+    return g_map_epoch;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Mapping changes.  The process-wide mmap family counts its calls, so a
+ * restore can tell that the memory it would write back is not laid out as
+ * it was.  (The C library's own calls bypass these; with its allocator told
+ * not to map chunks, it makes none while a search runs.) */
+
+#ifndef ORDEX_SANITIZED /* a sanitizer keeps its own mmap interceptors */
+void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off) {
+    g_map_epoch++;
+    return (void *)syscall(SYS_mmap, addr, len, prot, flags, fd, off);
+}
+
+void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off) {
+    g_map_epoch++;
+    return (void *)syscall(SYS_mmap, addr, len, prot, flags, fd, off);
+}
+
+int munmap(void *addr, size_t len) {
+    g_map_epoch++;
+    return (int)syscall(SYS_munmap, addr, len);
+}
+
+void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...) {
+    void *new_addr = NULL;
+    if (flags & MREMAP_FIXED) {
+        va_list ap;
+        va_start(ap, flags);
+        new_addr = va_arg(ap, void *);
+        va_end(ap);
+    }
+    g_map_epoch++;
+    return (void *)syscall(SYS_mremap, old, old_len, new_len, flags, new_addr);
+}
+#endif
+
+/* ---------------------------------------------------------------------- */
+
+const char *ckpt_mem_unavailable(void) {
+#ifdef ORDEX_SANITIZED
+    return "this ordex is built with a sanitizer, whose shadow memory a copy cannot follow";
+#else
+    if (RUNNING_ON_VALGRIND)
+        return "under valgrind, whose own memory a copy cannot follow";
+    return NULL;
+#endif
+}
+
+void ckpt_mem_prepare(void) {
+    /* Every chunk from the program break: the heap is then one region whose
+     * end the kernel can be told back on restore. */
+    mallopt(M_MMAP_MAX, 0);
+}
+
+int ckpt_mem_depth(void) {
+    return g_st ? g_st->depth : 0;
+}
+size_t ckpt_mem_bytes(void) {
+    return g_st ? g_st->top : 0;
+}
+size_t ckpt_mem_peak_bytes(void) {
+    return g_st ? g_st->peak : 0;
+}
+
+static uintptr_t current_brk(void) {
+    return (uintptr_t)syscall(SYS_brk, 0);
+}
+
+static bool overlaps(uintptr_t a, uintptr_t b, const void *start, size_t len) {
+    uintptr_t s = (uintptr_t)start;
+    return len && a < s + len && s < b;
+}
+
+/* Grows the main stack's mapping below the caller now, so that the frames
+ * of the search (which may run deeper than this) lie inside the region, and
+ * hands the pages back: only pages in use are copied. */
+static __attribute__((noinline)) void pregrow_main_stack(void) {
+    volatile char pad[MAIN_STACK_PREGROW];
+    for (size_t i = 0; i < sizeof pad; i += PAGE)
+        pad[i] = 0;
+    __asm__ volatile("" : : "r"(pad) : "memory");
+    uintptr_t lo = PAGE_UP((uintptr_t)pad), hi = PAGE_DOWN((uintptr_t)pad + sizeof pad);
+    if (hi > lo)
+        madvise((void *)lo, hi - lo, MADV_DONTNEED);
+}
+
+static bool read_regions(store *st, char **err) {
+    char *maps = NULL;
+    if (!g_file_get_contents("/proc/self/maps", &maps, NULL, NULL)) {
+        *err = g_strdup("cannot read /proc/self/maps");
+        return false;
+    }
+    const char *side = st->side.stack_base;
+    size_t side_len = st->side.stack_size + st->side.guard_size;
+    uintptr_t heap_lo = 0;
+    char **lines = g_strsplit(maps, "\n", -1);
+    g_free(maps);
+    bool ok = true;
+    for (char **l = lines; *l && ok; l++) {
+        unsigned long a, b;
+        char perms[8] = "";
+        int used = 0;
+        unsigned long inode = 0;
+        if (sscanf(*l, "%lx-%lx %7s %*s %*s %lu %n", &a, &b, perms, &inode, &used) < 4)
+            continue;
+        const char *name = *l + used;
+        if (perms[0] != 'r' || perms[1] != 'w' || perms[3] != 'p')
+            continue; /* read-only, or shared (the search's own tables) */
+        if (overlaps(a, b, st, sizeof *st + st->cap) || overlaps(a, b, side, side_len) ||
+            overlaps(a, b, st->arena_span, st->arena_span_len))
+            continue;
+        int kind = REGION_PLAIN;
+        if (strcmp(name, "[heap]") == 0) {
+            if (!heap_lo)
+                heap_lo = a;
+            continue; /* one region from its first page to the break, added below */
+        }
+        if (strcmp(name, "[stack]") == 0)
+            kind = REGION_MAIN_STACK;
+        if (st->nregions == MAX_REGIONS) {
+            *err = g_strdup("the process has too many mappings to snapshot");
+            ok = false;
+            break;
+        }
+        st->regions[st->nregions++] = (region){a, b, kind, inode != 0};
+    }
+    g_strfreev(lines);
+    if (ok && heap_lo) {
+        if (st->nregions == MAX_REGIONS) {
+            *err = g_strdup("the process has too many mappings to snapshot");
+            return false;
+        }
+        st->regions[st->nregions++] = (region){heap_lo, 0, REGION_HEAP, false};
+    }
+    return ok;
+}
+
+static void side_main(void *unused);
+
+bool ckpt_mem_init(char **err) {
+    const char *why = ckpt_mem_unavailable();
+    if (why) {
+        *err = g_strdup_printf("in-process snapshots are not available: %s", why);
+        return false;
+    }
+    if (g_st) {
+        *err = g_strdup("in-process snapshots are already set up");
+        return false;
+    }
+    store *st = mmap(NULL, STORE_BYTES, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (st == MAP_FAILED) {
+        *err = g_strdup_printf("cannot reserve memory for snapshots: %s", g_strerror(errno));
+        return false;
+    }
+    /* Huge pages where the kernel allows: the store grows by megabytes, and
+     * a fault per 4 KiB page would cost more than the copies. */
+    madvise(st, STORE_BYTES, MADV_HUGEPAGE);
+    st->cap = STORE_BYTES - sizeof *st;
+    st->last = SIZE_MAX;
+    st->probe_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    st->pagemap_fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+    if (st->probe_fd < 0 || !sched_ctx_make(&st->side, SIDE_STACK, side_main, NULL)) {
+        *err = g_strdup_printf("cannot set up snapshots: %s", g_strerror(errno));
+        if (st->probe_fd >= 0)
+            close(st->probe_fd);
+        munmap(st, STORE_BYTES);
+        return false;
+    }
+    const void *span;
+    sched_arenas_span(&span, &st->arena_span_len, &st->narenas);
+    st->arena_span = span;
+    pregrow_main_stack();
+    if (!read_regions(st, err)) {
+        sched_ctx_destroy(&st->side);
+        close(st->probe_fd);
+        munmap(st, STORE_BYTES);
+        return false;
+    }
+    g_st = st;
+    g_map_epoch = 0;
+    return true;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Taking a snapshot (on the side stack)                                   */
+
+static void *store_alloc(size_t bytes) {
+    store *st = g_st;
+    bytes = (bytes + 15) & ~(size_t)15;
+    if (st->top + bytes > st->cap)
+        return NULL;
+    void *p = st->data + st->top;
+    st->top += bytes;
+    return p;
+}
+
+static bool put_item(snap *s, uint32_t type, uintptr_t addr, size_t len, const void *payload,
+                     size_t payload_len) {
+    item *it = store_alloc(sizeof(item) + payload_len);
+    if (!it)
+        return false;
+    *it = (item){type, 0, addr, len};
+    memcpy(it + 1, payload, payload_len);
+    s->nitems++;
+    return true;
+}
+
+typedef bool (*span_fn)(uintptr_t a, uintptr_t b, void *user);
+
+/* Calls fn on every span of resident pages of [lo, hi), in address order.
+ * False when the range cannot be read or fn says stop. */
+static bool for_resident(uintptr_t lo, uintptr_t hi, span_fn fn, void *user) {
+    store *st = g_st;
+    if (st->pagemap_fd >= 0) {
+        pm_scan_arg a = {sizeof a,
+                         0,
+                         lo,
+                         hi,
+                         0,
+                         (uint64_t)(uintptr_t)st->spans,
+                         SPAN_BUF,
+                         0,
+                         0,
+                         0,
+                         PAGE_IS_PRESENT | PAGE_IS_SWAPPED,
+                         PAGE_IS_PRESENT | PAGE_IS_SWAPPED};
+        for (;;) {
+            int n = ioctl(st->pagemap_fd, PAGEMAP_SCAN, &a);
+            if (n < 0)
+                break; /* an older kernel: mincore below */
+            for (int i = 0; i < n; i++)
+                if (!fn(st->spans[i].start, st->spans[i].end, user))
+                    return false;
+            if (a.walk_end >= hi)
+                return true;
+            a.start = a.walk_end;
+        }
+        if (a.start != lo)
+            return false;
+        close(st->pagemap_fd);
+        st->pagemap_fd = -1;
+    }
+    size_t npages = (hi - lo) / PAGE;
+    if (st->top + npages > st->cap)
+        return false;
+    /* At the far end of the store: copies made meanwhile grow from the top. */
+    unsigned char *vec = st->data + st->cap - npages;
+    if (mincore((void *)lo, hi - lo, vec) != 0)
+        return false;
+    for (size_t i = 0; i < npages;) {
+        if (!(vec[i] & 1)) {
+            i++;
+            continue;
+        }
+        size_t j = i;
+        while (j < npages && (vec[j] & 1))
+            j++;
+        if (!fn(lo + i * PAGE, lo + j * PAGE, user))
+            return false;
+        i = j;
+    }
+    return true;
+}
+
+static bool copy_span(uintptr_t a, uintptr_t b, void *user) {
+    return put_item(user, ITEM_BYTES, a, b - a, (const void *)a, b - a);
+}
+
+/* Copies the resident pages of [lo, hi) after a marker of the region. */
+static bool copy_large(snap *s, uintptr_t lo, uintptr_t hi, bool file) {
+    item *it = store_alloc(sizeof(item));
+    if (!it)
+        return false;
+    *it = (item){ITEM_REGION, file, lo, hi - lo};
+    s->nitems++;
+    return for_resident(lo, hi, copy_span, s);
+}
+
+static int lowest_free_fd(void) {
+    int fd = fcntl(g_st->probe_fd, F_DUPFD_CLOEXEC, 0);
+    if (fd >= 0)
+        close(fd);
+    return fd;
+}
+
+static size_t snap_head_bytes(int narenas) {
+    return (sizeof(snap) + sizeof(size_t) * (size_t)narenas + 15) & ~(size_t)15;
+}
+
+static bool take(void) {
+    store *st = g_st;
+    size_t at = st->top;
+    snap *s = store_alloc(snap_head_bytes(st->narenas));
+    if (!s)
+        return false;
+    s->prev = st->last;
+    s->resume_sp = st->caller.sp;
+    s->brk = current_brk();
+    s->low_fd = lowest_free_fd();
+    s->map_epoch = g_map_epoch;
+    s->nitems = 0;
+    uintptr_t sp = (uintptr_t)s->resume_sp;
+    for (int i = 0; i < st->nregions; i++) {
+        const region *r = &st->regions[i];
+        uintptr_t lo = r->start, hi = r->end;
+        if (r->kind == REGION_HEAP)
+            hi = PAGE_UP(s->brk);
+        else if (r->kind == REGION_MAIN_STACK && sp < lo && sp + ((uintptr_t)64 << 20) > lo)
+            lo = PAGE_DOWN(sp); /* the stack grew below the region: its frames count */
+        if (hi <= lo)
+            continue;
+        bool ok = hi - lo <= SMALL_REGION
+                      ? put_item(s, ITEM_BYTES, lo, hi - lo, (const void *)lo, hi - lo)
+                      : copy_large(s, lo, hi, r->file);
+        if (!ok) {
+            st->top = at;
+            return false;
+        }
+    }
+    for (int i = 0; i < st->narenas; i++) {
+        const sched_arena *a = sched_arena_of(i);
+        uintptr_t base = (uintptr_t)sched_arena_base(a);
+        size_t ext = PAGE_UP(sched_arena_extent(a));
+        s->arena_extent[i] = ext;
+        if (ext && !put_item(s, ITEM_BYTES, base, ext, (const void *)base, ext)) {
+            st->top = at;
+            return false;
+        }
+    }
+    s->bytes = st->top - at;
+    st->last = at;
+    st->depth++;
+    if (st->top > st->peak)
+        st->peak = st->top;
+    return true;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Restoring (on the side stack)                                           */
+
+static _Noreturn void restore_failed(const char *why) {
+    char msg[256];
+    int n =
+        snprintf(msg, sizeof msg, "ordex: an in-process snapshot cannot be restored: %s\n", why);
+    if (n > 0)
+        (void)!write(2, msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1);
+    _exit(4);
+}
+
+static const item *next_item(const item *it) {
+    size_t payload = it->type == ITEM_BYTES ? it->len : 0;
+    size_t bytes = (sizeof(item) + payload + 15) & ~(size_t)15;
+    return (const item *)((const unsigned char *)it + bytes);
+}
+
+/* Walks a region's spans then (the ITEM_BYTES after its marker) beside its
+ * spans now, handing back the pages resident now that were not then. */
+typedef struct span_diff {
+    const item *then; /* the next span then, or NULL */
+    size_t left;      /* items after `then` in the snapshot */
+    bool file;
+} span_diff;
+
+static void diff_advance(span_diff *d) {
+    d->then = d->left ? next_item(d->then) : NULL;
+    if (d->left)
+        d->left--;
+    if (d->then && d->then->type != ITEM_BYTES)
+        d->then = NULL;
+}
+
+static bool drop_span(uintptr_t a, uintptr_t b, void *user) {
+    span_diff *d = user;
+    while (a < b) {
+        while (d->then && d->then->addr + d->then->len <= a)
+            diff_advance(d);
+        uintptr_t keep_lo = d->then ? d->then->addr : UINTPTR_MAX;
+        if (a < keep_lo) { /* [a, min(b, keep_lo)) was not resident then */
+            uintptr_t e = b < keep_lo ? b : keep_lo;
+            /* Zeros are what an anonymous page held; writing them keeps the
+             * page, which the next path most likely touches again anyway. */
+            if (d->file)
+                madvise((void *)a, e - a, MADV_DONTNEED);
+            else
+                memset((void *)a, 0, e - a);
+            a = e;
+        } else { /* inside a span that was resident: copied back later */
+            a = d->then->addr + d->then->len;
+        }
+    }
+    return true;
+}
+
+/* Puts the newest snapshot back and removes it; returns its stack pointer. */
+static void *restore(void) {
+    store *st = g_st;
+    const snap *s = (const snap *)(st->data + st->last);
+    if (g_map_epoch != s->map_epoch)
+        restore_failed("the program mapped or unmapped memory (mmap, munmap or mremap) since "
+                       "it was taken; explore it with --checkpoint=fork");
+    if (current_brk() != s->brk && (uintptr_t)syscall(SYS_brk, s->brk) != s->brk)
+        restore_failed("the program break cannot be set back");
+    for (int i = 0; i < st->narenas; i++) {
+        const sched_arena *a = sched_arena_of(i);
+        uintptr_t base = (uintptr_t)sched_arena_base(a);
+        size_t now = PAGE_UP(sched_arena_extent(a)), then = s->arena_extent[i];
+        if (now > then)
+            madvise((void *)(base + then), now - then, MADV_DONTNEED);
+    }
+    /* Pages first, bytes second: handing a page back must not undo a copy. */
+    const item *first = (const item *)((const unsigned char *)s + snap_head_bytes(st->narenas));
+    const item *it = first;
+    for (size_t k = 0; k < s->nitems; k++, it = next_item(it))
+        if (it->type == ITEM_REGION) {
+            span_diff d = {it, s->nitems - 1 - k, it->file != 0};
+            diff_advance(&d);
+            if (!for_resident(it->addr, it->addr + it->len, drop_span, &d))
+                restore_failed("the resident pages of a region cannot be read");
+        }
+    it = first;
+    for (size_t k = 0; k < s->nitems; k++, it = next_item(it))
+        if (it->type == ITEM_BYTES)
+            memcpy((void *)it->addr, it + 1, it->len);
+    if (s->low_fd >= 0 && fcntl(s->low_fd, F_GETFD) != -1)
+        syscall(SYS_close_range, (unsigned)s->low_fd, ~0u, 0u); /* opened since */
+    void *sp = s->resume_sp;
+    st->top = st->last;
+    st->last = s->prev;
+    st->depth--;
+    return sp;
+}
+
+static void side_main(void *unused) {
+    store *st = g_st;
+    sched_ctx back = st->caller;
+    if (st->op == OP_TAKE) {
+        st->result = take() ? CKPT_MEM_TAKEN : CKPT_MEM_FAILED;
+    } else {
+        back.sp = restore();
+        st->result = CKPT_MEM_RESUMED;
+        pthread_sigmask(SIG_SETMASK, &st->mask, NULL);
+    }
+    sched_ctx_switch(&st->side, &back);
+    __builtin_unreachable();
+}
+
+/* Runs side_main on the side stack with op, from a fresh first frame. */
+static void run_side(int op) {
+    store *st = g_st;
+    st->op = op;
+    sched_ctx_prepare(&st->side, side_main, NULL);
+    sched_ctx_switch(&st->caller, &st->side);
+}
+
+ckpt_mem_result ckpt_mem_take(void) {
+    store *st = g_st;
+    if (st->regions_epoch != g_map_epoch) { /* read them again, here: it allocates */
+        char *err = NULL;
+        st->nregions = 0;
+        uint64_t epoch = g_map_epoch;
+        if (!read_regions(st, &err)) {
+            g_free(err);
+            return CKPT_MEM_FAILED;
+        }
+        st->regions_epoch = epoch;
+    }
+    run_side(OP_TAKE);
+    return g_st->result;
+}
+
+void ckpt_mem_restore(void) {
+    store *st = g_st;
+    if (!st || st->depth == 0)
+        restore_failed("there is no snapshot");
+    /* A timer tick must not see memory half put back. */
+    sigset_t block;
+    sigfillset(&block);
+    pthread_sigmask(SIG_BLOCK, &block, &st->mask);
+    run_side(OP_RESTORE);
+    __builtin_unreachable();
+}
