@@ -96,7 +96,6 @@ typedef struct item {
 
 typedef struct snap {
     size_t prev;     /* offset of the snapshot below, or SIZE_MAX */
-    size_t bytes;    /* of this whole record */
     void *resume_sp; /* the caller's stack pointer, registers saved below it */
     uintptr_t brk;
     int low_fd; /* lowest descriptor that was closed */
@@ -125,9 +124,8 @@ typedef struct store {
     int op;
     ckpt_mem_result result;
     int depth;
-    size_t top;  /* bytes of data[] in use */
-    size_t last; /* offset of the newest snapshot, or SIZE_MAX */
-    size_t peak;
+    size_t top;    /* bytes of data[] in use */
+    size_t last;   /* offset of the newest snapshot, or SIZE_MAX */
     sigset_t mask; /* the caller's signal mask while a restore runs */
     _Alignas(16) unsigned char data[];
 } store;
@@ -135,10 +133,6 @@ typedef struct store {
 static store *g_st; /* a copy of this pointer is in every snapshot: it never changes */
 
 static volatile uint64_t g_map_epoch;
-
-uint64_t ckpt_mem_map_changes(void) {
-    return g_map_epoch;
-}
 
 /* ---------------------------------------------------------------------- */
 /* Mapping changes.  The process-wide mmap family counts its calls, so a
@@ -153,8 +147,7 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off) {
 }
 
 void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off) {
-    g_map_epoch++;
-    return (void *)syscall(SYS_mmap, addr, len, prot, flags, fd, off);
+    return mmap(addr, len, prot, flags, fd, off);
 }
 
 int munmap(void *addr, size_t len) {
@@ -195,12 +188,6 @@ void ckpt_mem_prepare(void) {
 
 int ckpt_mem_depth(void) {
     return g_st ? g_st->depth : 0;
-}
-size_t ckpt_mem_bytes(void) {
-    return g_st ? g_st->top : 0;
-}
-size_t ckpt_mem_peak_bytes(void) {
-    return g_st ? g_st->peak : 0;
 }
 
 static uintptr_t current_brk(void) {
@@ -301,20 +288,22 @@ bool ckpt_mem_init(char **err) {
     st->last = SIZE_MAX;
     st->probe_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
     st->pagemap_fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
-    if (st->probe_fd < 0 || !sched_ctx_make(&st->side, SIDE_STACK, side_main, NULL)) {
+    bool have_side = st->probe_fd >= 0 && sched_ctx_make(&st->side, SIDE_STACK, side_main, NULL);
+    if (!have_side)
         *err = g_strdup_printf("cannot set up snapshots: %s", g_strerror(errno));
+    if (have_side) {
+        const void *span;
+        sched_arenas_span(&span, &st->arena_span_len, &st->narenas);
+        st->arena_span = span;
+        pregrow_main_stack();
+    }
+    if (!have_side || !read_regions(st, err)) {
+        if (have_side)
+            sched_ctx_destroy(&st->side);
         if (st->probe_fd >= 0)
             close(st->probe_fd);
-        munmap(st, STORE_BYTES);
-        return false;
-    }
-    const void *span;
-    sched_arenas_span(&span, &st->arena_span_len, &st->narenas);
-    st->arena_span = span;
-    pregrow_main_stack();
-    if (!read_regions(st, err)) {
-        sched_ctx_destroy(&st->side);
-        close(st->probe_fd);
+        if (st->pagemap_fd >= 0)
+            close(st->pagemap_fd);
         munmap(st, STORE_BYTES);
         return false;
     }
@@ -336,15 +325,16 @@ static void *store_alloc(size_t bytes) {
     return p;
 }
 
-static bool put_item(snap *s, uint32_t type, uintptr_t addr, size_t len, const void *payload,
-                     size_t payload_len) {
+static item *put_item(snap *s, uint32_t type, uintptr_t addr, size_t len, const void *payload,
+                      size_t payload_len) {
     item *it = store_alloc(sizeof(item) + payload_len);
     if (!it)
-        return false;
+        return NULL;
     *it = (item){type, 0, addr, len};
-    memcpy(it + 1, payload, payload_len);
+    if (payload_len)
+        memcpy(it + 1, payload, payload_len);
     s->nitems++;
-    return true;
+    return it;
 }
 
 typedef bool (*span_fn)(uintptr_t a, uintptr_t b, void *user);
@@ -405,16 +395,15 @@ static bool for_resident(uintptr_t lo, uintptr_t hi, span_fn fn, void *user) {
 }
 
 static bool copy_span(uintptr_t a, uintptr_t b, void *user) {
-    return put_item(user, ITEM_BYTES, a, b - a, (const void *)a, b - a);
+    return put_item(user, ITEM_BYTES, a, b - a, (const void *)a, b - a) != NULL;
 }
 
 /* Copies the resident pages of [lo, hi) after a marker of the region. */
 static bool copy_large(snap *s, uintptr_t lo, uintptr_t hi, bool file) {
-    item *it = store_alloc(sizeof(item));
+    item *it = put_item(s, ITEM_REGION, lo, hi - lo, NULL, 0);
     if (!it)
         return false;
-    *it = (item){ITEM_REGION, file, lo, hi - lo};
-    s->nitems++;
+    it->file = file;
     return for_resident(lo, hi, copy_span, s);
 }
 
@@ -452,7 +441,7 @@ static bool take(void) {
         if (hi <= lo)
             continue;
         bool ok = hi - lo <= SMALL_REGION
-                      ? put_item(s, ITEM_BYTES, lo, hi - lo, (const void *)lo, hi - lo)
+                      ? put_item(s, ITEM_BYTES, lo, hi - lo, (const void *)lo, hi - lo) != NULL
                       : copy_large(s, lo, hi, r->file);
         if (!ok) {
             st->top = at;
@@ -469,11 +458,8 @@ static bool take(void) {
             return false;
         }
     }
-    s->bytes = st->top - at;
     st->last = at;
     st->depth++;
-    if (st->top > st->peak)
-        st->peak = st->top;
     return true;
 }
 

@@ -60,11 +60,4 @@ _Noreturn void ckpt_mem_restore(void);
 /* Snapshots held now. */
 int ckpt_mem_depth(void);
 
-/* Bytes the snapshots held now occupy, and the most they have occupied. */
-size_t ckpt_mem_bytes(void);
-size_t ckpt_mem_peak_bytes(void);
-
-/* Counts changes of the process's mappings (mmap, munmap, mremap calls). */
-uint64_t ckpt_mem_map_changes(void);
-
 #endif

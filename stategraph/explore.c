@@ -100,7 +100,6 @@ typedef struct explorer {
     const sg_explore_opts *opts;
     int pass;
     GArray *path;   /* sg_step */
-    bool is_child;  /* a forked snapshot (not the pass root) */
     bool cut;       /* the path ended early: merged or stopped */
     GArray *events; /* scratch */
     /* Sleep set (sim_event_key): events whose orderings are being explored
@@ -205,7 +204,6 @@ static bool copy_alternative(void) {
     case CKPT_MEM_TAKEN:
         SHARED_ADD(snapshots, 1);
         SHARED_ADD(live_snapshots, 1);
-        g_x.is_child = true;
         return true;
     case CKPT_MEM_RESUMED:
         SHARED_ADD(live_snapshots, -1);
@@ -227,7 +225,6 @@ static bool fork_alternative(void) {
     pid_t pid = fork();
     if (pid == 0) {
         sched_after_fork();
-        g_x.is_child = true;
         g_array_set_size(g_running_children, 0);
         return true;
     }
