@@ -10,14 +10,16 @@
  *   ITEM_REGION  a large region follows, as the resident spans it had
  *   ITEM_BYTES   the bytes of one span, copied
  *
- * Small regions are copied whole; large ones (stacks, ordex's heap) only
- * where a page is resident, since an untouched page reads as zeros.  The
- * kernel lists resident spans (the PAGEMAP_SCAN ioctl, Linux 6.7; mincore
- * page by page before).  On restore, a page of a large region that was not
- * resident then but is now is handed back (MADV_DONTNEED), which makes it
- * read as zeros again, as it did.  The ranks' arenas are one huge reserved range; the
- * part of each arena below its high-water mark is copied, and pages above
- * the high-water mark at the snapshot are handed back on restore.
+ * Stacks (ordex's own and each rank's) are copied from their stack pointer
+ * up: the frames below it are dead, whatever they held.  Other small
+ * regions are copied whole; large ones (ordex's heap) only where a page is
+ * resident, since an untouched page reads as zeros.  The kernel lists
+ * resident spans (the PAGEMAP_SCAN ioctl, Linux 6.7; mincore page by page
+ * before).  On restore, a page of a large region that was not resident then
+ * but is now is handed back (MADV_DONTNEED), which makes it read as zeros
+ * again, as it did.  The ranks' arenas are one huge reserved range; the part
+ * of each arena below its high-water mark is copied, and pages above the
+ * high-water mark at the snapshot are handed back on restore.
  *
  * The copying runs on a fiber of its own (the side context): a switch to it
  * saves the caller's registers on the caller's stack, so the copy of that
@@ -45,6 +47,7 @@
 
 #include "scheduler/arena.h"
 #include "scheduler/context.h"
+#include "scheduler/sched.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define ORDEX_SANITIZED 1
@@ -62,6 +65,9 @@
 #define SIDE_STACK ((size_t)256 << 10)
 #define MAX_REGIONS 512
 #define MAIN_STACK_PREGROW ((size_t)512 << 10)
+/* Below a stack pointer, the bytes a leaf function may use without moving
+ * it (the x86-64 ABI's red zone, 128 bytes), with room to spare. */
+#define BELOW_SP ((uintptr_t)256)
 
 /* The PAGEMAP_SCAN ioctl of /proc/self/pagemap (Linux 6.7), declared here
  * because older C library headers lack it. */
@@ -77,11 +83,12 @@ typedef struct page_region {
 #define PAGE_IS_SWAPPED (1 << 4)
 #define SPAN_BUF 256
 
-enum region_kind { REGION_PLAIN, REGION_HEAP, REGION_MAIN_STACK };
+enum region_kind { REGION_PLAIN, REGION_HEAP, REGION_MAIN_STACK, REGION_RANK_STACK };
 
 typedef struct region {
     uintptr_t start, end; /* the heap's end is the program break at each snapshot */
     int kind;
+    int rank;  /* REGION_RANK_STACK: whose */
     bool file; /* file-backed: a page not resident reads the file, not zeros */
 } region;
 
@@ -212,6 +219,23 @@ static __attribute__((noinline)) void pregrow_main_stack(void) {
         madvise((void *)lo, hi - lo, MADV_DONTNEED);
 }
 
+/* Tags the regions that are exactly a rank's stack: a snapshot copies
+ * those from the rank's saved stack pointer up, without asking the kernel
+ * which pages are resident. */
+static void mark_rank_stacks(store *st) {
+    for (int rank = 0; rank < sched_nranks(); rank++) {
+        uintptr_t lo, hi, sp;
+        if (!sched_rank_stack(rank, &lo, &hi, &sp))
+            continue;
+        for (int i = 0; i < st->nregions; i++)
+            if (st->regions[i].start == lo && st->regions[i].end == hi &&
+                st->regions[i].kind == REGION_PLAIN) {
+                st->regions[i].kind = REGION_RANK_STACK;
+                st->regions[i].rank = rank;
+            }
+    }
+}
+
 static bool read_regions(store *st, char **err) {
     char *maps = NULL;
     if (!g_file_get_contents("/proc/self/maps", &maps, NULL, NULL)) {
@@ -250,7 +274,7 @@ static bool read_regions(store *st, char **err) {
             ok = false;
             break;
         }
-        st->regions[st->nregions++] = (region){a, b, kind, inode != 0};
+        st->regions[st->nregions++] = (region){a, b, kind, -1, inode != 0};
     }
     g_strfreev(lines);
     if (ok && heap_lo) {
@@ -258,8 +282,10 @@ static bool read_regions(store *st, char **err) {
             *err = g_strdup("the process has too many mappings to snapshot");
             return false;
         }
-        st->regions[st->nregions++] = (region){heap_lo, 0, REGION_HEAP, false};
+        st->regions[st->nregions++] = (region){heap_lo, 0, REGION_HEAP, -1, false};
     }
+    if (ok)
+        mark_rank_stacks(st);
     return ok;
 }
 
@@ -414,6 +440,21 @@ static int lowest_free_fd(void) {
     return fd;
 }
 
+/* The stack pointer of a stack region, from which up its frames are live,
+ * or 0 for a region that is not a stack or whose pointer is not known.
+ * The main stack's is the caller's (main_sp); it may lie below the region,
+ * which the kernel grows down on demand. */
+static uintptr_t stack_pointer(const region *r, uintptr_t main_sp) {
+    uintptr_t lo, hi, sp = 0;
+    if (r->kind == REGION_MAIN_STACK) {
+        bool grown = main_sp < r->start && main_sp + ((uintptr_t)64 << 20) > r->start;
+        sp = (main_sp >= r->start + BELOW_SP || grown) && main_sp < r->end ? main_sp : 0;
+    } else if (r->kind == REGION_RANK_STACK && sched_rank_stack(r->rank, &lo, &hi, &sp)) {
+        sp = sp >= r->start + BELOW_SP && sp < r->end ? sp : 0;
+    }
+    return sp;
+}
+
 static size_t snap_head_bytes(int narenas) {
     return (sizeof(snap) + sizeof(size_t) * (size_t)narenas + 15) & ~(size_t)15;
 }
@@ -430,17 +471,17 @@ static bool take(void) {
     s->low_fd = lowest_free_fd();
     s->map_epoch = g_map_epoch;
     s->nitems = 0;
-    uintptr_t sp = (uintptr_t)s->resume_sp;
     for (int i = 0; i < st->nregions; i++) {
         const region *r = &st->regions[i];
         uintptr_t lo = r->start, hi = r->end;
+        uintptr_t sp = stack_pointer(r, (uintptr_t)s->resume_sp);
         if (r->kind == REGION_HEAP)
             hi = PAGE_UP(s->brk);
-        else if (r->kind == REGION_MAIN_STACK && sp < lo && sp + ((uintptr_t)64 << 20) > lo)
-            lo = PAGE_DOWN(sp); /* the stack grew below the region: its frames count */
+        if (sp) /* a stack: the frames from its pointer up, nothing below */
+            lo = (sp - BELOW_SP) & ~(uintptr_t)15;
         if (hi <= lo)
             continue;
-        bool ok = hi - lo <= SMALL_REGION
+        bool ok = sp || hi - lo <= SMALL_REGION
                       ? put_item(s, ITEM_BYTES, lo, hi - lo, (const void *)lo, hi - lo) != NULL
                       : copy_large(s, lo, hi, r->file);
         if (!ok) {

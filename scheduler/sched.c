@@ -496,6 +496,18 @@ void sched_rank_regions(int rank, const void *stack_from, GArray *out) {
     }
 }
 
+bool sched_rank_stack(int rank, uintptr_t *lo, uintptr_t *hi, uintptr_t *sp) {
+    if (rank < 0 || rank >= g_nranks || !g_ranks[rank].ctx.stack_base)
+        return false;
+    const sched_rank *r = &g_ranks[rank];
+    *lo = (uintptr_t)r->ctx.stack_base + r->ctx.guard_size;
+    *hi = *lo + r->ctx.stack_size;
+    uintptr_t saved = (uintptr_t)r->ctx.sp;
+    bool known = r != g_current && !sched_ctx_threads() && saved >= *lo && saved < *hi;
+    *sp = known ? saved : 0;
+    return true;
+}
+
 uint32_t sched_rank_output_hash(int rank) {
     return g_ranks[rank].io.hash_out;
 }

@@ -155,6 +155,13 @@ typedef struct sched_region {
  * MPI) to the top.  Call only while the rank is not running. */
 void sched_rank_regions(int rank, const void *stack_from, GArray *out);
 
+/* The rank's stack mapping, [*lo, *hi), and in *sp the stack pointer its
+ * fiber saved when it last switched away: everything live on the stack lies
+ * at or above it.  *sp is 0 when that is not known: the rank is running, it
+ * runs on an OS thread of its own, or it parked on the signal stack after a
+ * fault.  False when the rank has no stack. */
+bool sched_rank_stack(int rank, uintptr_t *lo, uintptr_t *hi, uintptr_t *sp);
+
 /* Running hash of everything the rank wrote to stdout, and its byte count. */
 uint32_t sched_rank_output_hash(int rank);
 

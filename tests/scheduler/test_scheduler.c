@@ -162,19 +162,20 @@ static bool no_event(void *user) {
     return false;
 }
 
-/* A profiling-timer tick that arrives after the scheduler has finished (the
- * kernel, or valgrind, may deliver one late) must not end the process. */
-static void test_late_tick_after_fini(void) {
+/* Loads tiny_program.so as two ranks with 1 MiB stacks; false (the test
+ * failed) when it cannot.  *path is the program's, to g_free. */
+static bool init_tiny(char **path) {
     const char *srcdir = getenv("TEST_SRCDIR");
     CU_ASSERT_PTR_NOT_NULL_FATAL(srcdir);
-    char *path = g_build_filename(srcdir, "ordex", "tests", "scheduler", "tiny_program.so", NULL);
-    char *argv[] = {path, NULL};
+    *path = g_build_filename(srcdir, "ordex", "tests", "scheduler", "tiny_program.so", NULL);
+    static char *argv[2];
+    argv[0] = *path;
     sched_options o = {0};
     o.nranks = 2;
     o.stack_size = (size_t)1 << 20;
     o.heap_size = (size_t)1 << 24;
     o.step_timeout_s = 10;
-    o.program = path;
+    o.program = *path;
     o.argc = 1;
     o.argv = argv;
     o.out = stdout;
@@ -185,14 +186,42 @@ static void test_late_tick_after_fini(void) {
     if (!ok) {
         fprintf(stderr, "sched_init: %s\n", err);
         g_free(err);
-        g_free(path);
-        return;
     }
-    CU_ASSERT_EQUAL(sched_run(no_event, NULL), SCHED_RUN_COMPLETE);
-    CU_ASSERT_EQUAL(sched_rank_exit_code(1), 0);
-    sched_fini();
-    raise(SIGPROF);
-    CU_PASS("the process survived a late SIGPROF");
+    return ok;
+}
+
+/* A profiling-timer tick that arrives after the scheduler has finished (the
+ * kernel, or valgrind, may deliver one late) must not end the process. */
+static void test_late_tick_after_fini(void) {
+    char *path = NULL;
+    if (init_tiny(&path)) {
+        CU_ASSERT_EQUAL(sched_run(no_event, NULL), SCHED_RUN_COMPLETE);
+        CU_ASSERT_EQUAL(sched_rank_exit_code(1), 0);
+        sched_fini();
+        raise(SIGPROF);
+        CU_PASS("the process survived a late SIGPROF");
+    }
+    g_free(path);
+}
+
+/* A rank's stack is its whole mapping above the guard page, and a rank that
+ * is not running has its saved stack pointer on it (in-process snapshots
+ * copy the stack from there up). */
+static void test_rank_stack(void) {
+    char *path = NULL;
+    if (init_tiny(&path)) {
+        uintptr_t lo = 0, hi = 0, sp = 0, lo1 = 0, hi1 = 0, sp1 = 0;
+        CU_ASSERT_TRUE(sched_rank_stack(0, &lo, &hi, &sp));
+        CU_ASSERT_EQUAL(hi - lo, (uintptr_t)1 << 20);
+        CU_ASSERT(sp >= lo && sp < hi);
+        CU_ASSERT(hi - sp < 4096); /* not started: only the first frame */
+        CU_ASSERT_TRUE(sched_rank_stack(1, &lo1, &hi1, &sp1));
+        CU_ASSERT(hi1 <= lo || lo1 >= hi); /* stacks of their own */
+        CU_ASSERT_FALSE(sched_rank_stack(2, &lo, &hi, &sp));
+        CU_ASSERT_FALSE(sched_rank_stack(-1, &lo, &hi, &sp));
+        CU_ASSERT_EQUAL(sched_run(no_event, NULL), SCHED_RUN_COMPLETE);
+        sched_fini();
+    }
     g_free(path);
 }
 #endif
@@ -214,6 +243,7 @@ int main(void) {
 #ifndef __SANITIZE_ADDRESS__
     /* Loading ranks replaces malloc for them, which the sanitizer forbids. */
     CU_add_test(s, "a late timer tick after sched_fini is harmless", test_late_tick_after_fini);
+    CU_add_test(s, "a rank's stack and saved stack pointer", test_rank_stack);
 #endif
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
