@@ -4,6 +4,8 @@
 #include "checkpoint/state.h"
 
 #include <glib.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <valgrind/memcheck.h>
 
@@ -69,22 +71,81 @@ static void unmask(masker *m) {
     g_byte_array_set_size(m->saved, 0);
 }
 
+/* The hash of one rank's memory (see sched_rank_regions), with the dead
+ * bytes masked. */
+static ckpt_hash rank_memory_hash(masker *m, int rank) {
+    ckpt_hasher h;
+    ckpt_hasher_init(&h);
+    g_array_set_size(m->regions, 0);
+    sched_rank_regions(rank, sim_rank_stack_from(rank), m->regions);
+    mask_rank(m, rank);
+    for (guint i = 0; i < m->regions->len; i++) {
+        const sched_region *g = &g_array_index(m->regions, sched_region, i);
+        ckpt_hash_u64(&h, g->len);
+        ckpt_hash_bytes(&h, g->start, g->len);
+    }
+    unmask(m);
+    return ckpt_hasher_final(&h);
+}
+
+/* Hashing is incremental: a rank's memory changes only while it runs or
+ * when the simulator writes into it, so its hash is kept with the two
+ * counters that say so and reused while both stay the same.  Usually one
+ * or two ranks moved since the last state hashed.  The memo lives in the
+ * exploring process's memory, so a checkpoint restores it together with
+ * the ranks' memory it describes. */
+typedef struct rank_memo {
+    uint64_t last_run, touched; /* sched_rank_last_run, sim_rank_touched */
+    ckpt_hash h;
+} rank_memo;
+
+static rank_memo *g_memo;
+static int g_memo_len;
+
+/* ORDEX_CHECK_HASHES set: every reused hash is computed again and compared,
+ * and a difference (a write into a rank's memory that the counters missed,
+ * which would merge states that differ) ends the process. */
+static int check_memo(void) {
+    static int on = -1;
+    if (on < 0)
+        on = getenv("ORDEX_CHECK_HASHES") != NULL;
+    return on;
+}
+
+static ckpt_hash rank_hash(masker *m, int rank) {
+    rank_memo *e = &g_memo[rank];
+    uint64_t ran = sched_rank_last_run(rank), touched = sim_rank_touched(rank);
+    if (e->last_run == ran && e->touched == touched) {
+        if (check_memo() && !ckpt_hash_equal(e->h, rank_memory_hash(m, rank))) {
+            fprintf(stderr,
+                    "ordex: internal error: rank %d's memory changed without the scheduler or "
+                    "the simulator saying so\n",
+                    rank);
+            abort();
+        }
+        return e->h;
+    }
+    e->h = rank_memory_hash(m, rank);
+    e->last_run = ran;
+    e->touched = touched;
+    return e->h;
+}
+
 ckpt_hash ckpt_state_hash(void) {
+    int n = sched_nranks();
+    if (n != g_memo_len) { /* counters are never 0: a new entry matches nothing */
+        g_free(g_memo);
+        g_memo = g_new0(rank_memo, n);
+        g_memo_len = n;
+    }
     ckpt_hasher h;
     ckpt_hasher_init(&h);
     sim_digest(ckpt_hash_feed, &h);
     masker m = {g_array_new(FALSE, FALSE, sizeof(sched_region)),
                 g_array_new(FALSE, FALSE, sizeof(sim_span)), g_byte_array_new()};
-    for (int r = 0; r < sched_nranks(); r++) {
-        g_array_set_size(m.regions, 0);
-        sched_rank_regions(r, sim_rank_stack_from(r), m.regions);
-        mask_rank(&m, r);
-        for (guint i = 0; i < m.regions->len; i++) {
-            const sched_region *g = &g_array_index(m.regions, sched_region, i);
-            ckpt_hash_u64(&h, g->len);
-            ckpt_hash_bytes(&h, g->start, g->len);
-        }
-        unmask(&m);
+    for (int r = 0; r < n; r++) {
+        ckpt_hash rh = rank_hash(&m, r);
+        ckpt_hash_bytes(&h, &rh, sizeof rh);
     }
     g_array_free(m.regions, TRUE);
     g_array_free(m.spans, TRUE);

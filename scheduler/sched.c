@@ -29,8 +29,9 @@ typedef struct sched_rank {
     sched_state state;
     sched_ctx ctx;
     sched_image img;
-    int sim_depth; /* > 0 while simulator code runs on the rank's behalf */
-    bool woken;    /* woken while still running: do not park */
+    int sim_depth;     /* > 0 while simulator code runs on the rank's behalf */
+    bool woken;        /* woken while still running: do not park */
+    uint64_t last_run; /* g_run_clock when the rank was last switched in (or made) */
     int exit_code;
     sched_fault fault;
     rankio_stream io;
@@ -60,6 +61,9 @@ static int g_ready_head, g_ready_len;
  * fork() get it back with one call.) */
 #define TICK_S 0.25
 static volatile uint64_t g_epoch; /* bumped on every switch into or out of a rank */
+/* Never reset, not even by sched_init: a rank's last_run then names one
+ * stretch of its execution in this process. */
+static uint64_t g_run_clock;
 static uint64_t g_tick_epoch;
 static int g_ticks;
 static bool g_timer_on;
@@ -151,6 +155,7 @@ static void switch_out(void) {
 static void switch_in(sched_rank *r) {
     g_current = r;
     ordex_rank = r->id;
+    r->last_run = ++g_run_clock;
     r->state = SCHED_RUNNING;
     r->woken = false;
     sched_arena_current = r->sim_depth > 0 ? NULL : sched_arena_of(r->id);
@@ -412,6 +417,7 @@ bool sched_init(const sched_options *opt, char **err) {
             return false;
         }
         rankio_open(&r->io, i);
+        r->last_run = ++g_run_clock;
         if (opt->threads) {
             char name[16];
             snprintf(name, sizeof name, "rank %d", i);
@@ -494,6 +500,10 @@ void sched_rank_regions(int rank, const void *stack_from, GArray *out) {
         sched_region st = {from, (size_t)(top - from)};
         g_array_append_val(out, st);
     }
+}
+
+uint64_t sched_rank_last_run(int rank) {
+    return g_ranks[rank].last_run;
 }
 
 bool sched_rank_stack(int rank, uintptr_t *lo, uintptr_t *hi, uintptr_t *sp) {

@@ -155,6 +155,12 @@ typedef struct sched_region {
  * MPI) to the top.  Call only while the rank is not running. */
 void sched_rank_regions(int rank, const void *stack_from, GArray *out);
 
+/* When the rank last ran: a value that changes every time it is switched
+ * in, and differs from every value of any other rank or earlier sched_init
+ * in this process.  Memory of the rank that the simulator does not write
+ * (sim_rank_touched) is unchanged while this stays the same. */
+uint64_t sched_rank_last_run(int rank);
+
 /* The rank's stack mapping, [*lo, *hi), and in *sp the stack pointer its
  * fiber saved when it last switched away: everything live on the stack lies
  * at or above it.  *sp is 0 when that is not known: the rank is running, it

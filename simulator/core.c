@@ -409,8 +409,10 @@ void sim_create(const sim_config *cfg) {
         sim_g->cfg.bandwidth_Bps = 10e9;
     sim_g->nranks = cfg->nranks;
     sim_g->procs = g_new0(sim_proc, cfg->nranks);
-    for (int i = 0; i < cfg->nranks; i++)
+    for (int i = 0; i < cfg->nranks; i++) {
         sim_g->procs[i].rank = i;
+        sim_touch_rank(i);
+    }
     for (int i = 0; i < cfg->nranks; i++) {
         sim_g->procs[i].requests = g_ptr_array_new();
         sim_g->procs[i].free_requests = g_array_new(FALSE, FALSE, sizeof(guint));
@@ -458,6 +460,17 @@ void sim_destroy(void) {
 
 int sim_comm_digest_id(const sim_comm *c) {
     return c ? c->id : -1;
+}
+
+/* Never reset, not even by sim_create (see sim_rank_touched). */
+static uint64_t g_touch_clock;
+
+void sim_touch_rank(int rank) {
+    sim_proc_of(rank)->touched = ++g_touch_clock;
+}
+
+uint64_t sim_rank_touched(int rank) {
+    return sim_proc_of(rank)->touched;
 }
 
 const void *sim_rank_stack_from(int rank) {

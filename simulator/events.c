@@ -178,6 +178,17 @@ bool sim_events_first_ready(sim_event *out, sim_event_due_fn due, void *user) {
 
 void sim_fire(const sim_event *ev) {
     g_change++;
+    /* The ranks whose memory the event may write: a delivery writes the
+     * receiver's buffer and completes the sender's request; a collective
+     * writes its members' (every rank, to keep it simple). */
+    if (ev->kind == SIM_EV_COLLECTIVE) {
+        for (int r = 0; r < g_n; r++)
+            sim_touch_rank(r);
+    } else {
+        sim_touch_rank(ev->rank);
+        if (ev->peer >= 0)
+            sim_touch_rank(ev->peer);
+    }
     if (ev->kind == SIM_EV_RESUME) {
         sim_resume_rank(ev->rank);
     } else if (ev->kind == SIM_EV_COLLECTIVE) {

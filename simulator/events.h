@@ -102,4 +102,8 @@ uint64_t sim_rank_progress_seq(int rank);
 void sim_engine_describe_resume(int rank, sim_event_info *out);
 void sim_resume_rank(int rank);
 
+/* Records that the simulator may have written into the rank's memory (see
+ * sim_rank_touched; core.c). */
+void sim_touch_rank(int rank);
+
 #endif

@@ -112,6 +112,13 @@ void sim_outcome(sim_digest_feed feed, void *user);
  * of its live frames), or NULL. */
 const void *sim_rank_stack_from(int rank);
 
+/* Changes whenever the simulator fires an event that may write into the
+ * rank's memory (a delivery into its receive buffer, a collective's
+ * results, ...); differs from every value any rank had before in this
+ * process.  With sched_rank_last_run it tells that a rank's memory cannot
+ * have changed. */
+uint64_t sim_rank_touched(int rank);
+
 /* Output arguments of the call rank is blocked in that the call overwrites
  * before it returns (the index and status of MPI_Waitany, ...).  Their
  * bytes are dead while it waits, so state hashing leaves them out: orderings

@@ -134,8 +134,9 @@ typedef struct sim_proc {
     char *call_args;  /* argument description of the call in progress */
     bool p2p_lazy;    /* call_args still to be formatted from p2p_args */
     sim_p2p_args p2p_args;
-    int call_depth;  /* nesting of MPI functions calling each other */
-    void *bsend_buf; /* MPI_Buffer_attach */
+    int call_depth;   /* nesting of MPI functions calling each other */
+    uint64_t touched; /* see sim_rank_touched */
+    void *bsend_buf;  /* MPI_Buffer_attach */
     int bsend_size;
     size_t bsend_used;          /* bytes held by buffered sends not yet delivered */
     struct sim_request **waits; /* requests the rank is blocked on (reports) */
