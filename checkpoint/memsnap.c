@@ -61,7 +61,10 @@
 #define PAGE_DOWN(x) ((uintptr_t)(x) & ~(PAGE - 1))
 #define PAGE_UP(x) (((uintptr_t)(x) + PAGE - 1) & ~(PAGE - 1))
 #define STORE_BYTES ((size_t)64 << 30) /* address space only: pages are used as needed */
-#define SMALL_REGION ((uintptr_t)64 << 10)
+/* Regions up to this size are copied whole; larger ones where resident.
+ * Asking the kernel costs about as much as copying a few pages, and the
+ * C library's data (13 pages) is mostly untouched zeros. */
+#define SMALL_REGION ((uintptr_t)16 << 10)
 #define SIDE_STACK ((size_t)256 << 10)
 #define MAX_REGIONS 512
 #define MAIN_STACK_PREGROW ((size_t)512 << 10)

@@ -11,6 +11,7 @@
  * same walk gives the canonical frame addresses of that frame and the ones
  * above it, which locate their variables (checkpoint/deadvars.h).
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 #include <unwind.h>
@@ -31,6 +32,13 @@ typedef struct walk {
     int frames;
 } walk;
 
+/* The bounds of ordex's own code, from the linker. */
+extern const char __executable_start[], etext[];
+
+static bool in_ordex(uintptr_t ip) {
+    return ip >= (uintptr_t)__executable_start && ip < (uintptr_t)etext;
+}
+
 /* A context pairs a frame's return address (its caller's IP) and the
  * caller's registers with the CFA of the frame itself: the program frame's
  * registers come with the context whose IP is the call's return address,
@@ -40,9 +48,12 @@ static _Unwind_Reason_Code at_frame(struct _Unwind_Context *ctx, void *arg) {
     sim_call_frames *f = w->out;
     if (w->found) {
         f->cfa[f->n++] = (uintptr_t)_Unwind_GetCFA(ctx);
-        if (f->n == SIM_CALL_FRAMES)
+        uintptr_t ip = (uintptr_t)_Unwind_GetIP(ctx);
+        /* ordex's own code (the rank's first frame) calls no program frame
+         * that is not already recorded: the walk ends there. */
+        if (f->n == SIM_CALL_FRAMES || in_ordex(ip))
             return _URC_NORMAL_STOP;
-        f->ip[f->n] = (uintptr_t)_Unwind_GetIP(ctx);
+        f->ip[f->n] = ip;
         return _URC_NO_REASON;
     }
     if (++w->frames > 8) /* the program's frame is the third or so */
