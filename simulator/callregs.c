@@ -11,6 +11,8 @@
  * same walk gives the canonical frame addresses of that frame and the ones
  * above it, which locate their variables (checkpoint/deadvars.h).
  */
+#define _GNU_SOURCE
+#include <link.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -32,11 +34,29 @@ typedef struct walk {
     int frames;
 } walk;
 
-/* The bounds of ordex's own code, from the linker. */
-extern const char __executable_start[], etext[];
+/* The executable segment that holds this file's code: in ordex it is
+ * ordex's whole code, which calls the program's main. */
+static uintptr_t g_text_lo, g_text_hi;
+
+static int find_text(struct dl_phdr_info *info, size_t size, void *unused) {
+    uintptr_t self = (uintptr_t)(void *)sim_capture_call_frame;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && self >= lo &&
+            self < lo + ph->p_memsz) {
+            g_text_lo = lo;
+            g_text_hi = lo + ph->p_memsz;
+            return 1;
+        }
+    }
+    return 0;
+}
 
 static bool in_ordex(uintptr_t ip) {
-    return ip >= (uintptr_t)__executable_start && ip < (uintptr_t)etext;
+    if (!g_text_hi)
+        dl_iterate_phdr(find_text, NULL);
+    return ip >= g_text_lo && ip < g_text_hi;
 }
 
 /* A context pairs a frame's return address (its caller's IP) and the
