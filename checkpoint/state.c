@@ -71,11 +71,13 @@ static void unmask(masker *m) {
     g_byte_array_set_size(m->saved, 0);
 }
 
-/* The hash of one rank's memory (see sched_rank_regions), with the dead
+/* The hash of one rank's share of the state: the simulator's part about it
+ * (sim_digest_rank) and its memory (see sched_rank_regions), with the dead
  * bytes masked. */
-static ckpt_hash rank_memory_hash(masker *m, int rank) {
+static ckpt_hash rank_state_hash(masker *m, int rank) {
     ckpt_hasher h;
     ckpt_hasher_init(&h);
+    sim_digest_rank(rank, ckpt_hash_feed, &h);
     g_array_set_size(m->regions, 0);
     sched_rank_regions(rank, sim_rank_stack_from(rank), m->regions);
     mask_rank(m, rank);
@@ -88,9 +90,10 @@ static ckpt_hash rank_memory_hash(masker *m, int rank) {
     return ckpt_hasher_final(&h);
 }
 
-/* Hashing is incremental: a rank's memory changes only while it runs or
- * when the simulator writes into it, so its hash is kept with the two
- * counters that say so and reused while both stay the same.  Usually one
+/* Hashing is incremental: a rank's memory and the simulator's record of it
+ * change only while it runs or when an event touches it, so its hash is
+ * kept with the two counters that say so and reused while both stay the
+ * same.  Usually one
  * or two ranks moved since the last state hashed.  The memo lives in the
  * exploring process's memory, so a checkpoint restores it together with
  * the ranks' memory it describes. */
@@ -116,16 +119,16 @@ static ckpt_hash rank_hash(masker *m, int rank) {
     rank_memo *e = &g_memo[rank];
     uint64_t ran = sched_rank_last_run(rank), touched = sim_rank_touched(rank);
     if (e->last_run == ran && e->touched == touched) {
-        if (check_memo() && !ckpt_hash_equal(e->h, rank_memory_hash(m, rank))) {
+        if (check_memo() && !ckpt_hash_equal(e->h, rank_state_hash(m, rank))) {
             fprintf(stderr,
-                    "ordex: internal error: rank %d's memory changed without the scheduler or "
-                    "the simulator saying so\n",
+                    "ordex: internal error: rank %d's memory or requests changed without the "
+                    "scheduler or the simulator saying so\n",
                     rank);
             abort();
         }
         return e->h;
     }
-    e->h = rank_memory_hash(m, rank);
+    e->h = rank_state_hash(m, rank);
     e->last_run = ran;
     e->touched = touched;
     return e->h;
@@ -138,18 +141,19 @@ ckpt_hash ckpt_state_hash(void) {
         g_memo = g_new0(rank_memo, n);
         g_memo_len = n;
     }
+    static masker m; /* scratch, kept: this runs at every state */
+    if (!m.regions) {
+        m.regions = g_array_new(FALSE, FALSE, sizeof(sched_region));
+        m.spans = g_array_new(FALSE, FALSE, sizeof(sim_span));
+        m.saved = g_byte_array_new();
+    }
     ckpt_hasher h;
     ckpt_hasher_init(&h);
-    sim_digest(ckpt_hash_feed, &h);
-    masker m = {g_array_new(FALSE, FALSE, sizeof(sched_region)),
-                g_array_new(FALSE, FALSE, sizeof(sim_span)), g_byte_array_new()};
     for (int r = 0; r < n; r++) {
         ckpt_hash rh = rank_hash(&m, r);
         ckpt_hash_bytes(&h, &rh, sizeof rh);
     }
-    g_array_free(m.regions, TRUE);
-    g_array_free(m.spans, TRUE);
-    g_byte_array_free(m.saved, TRUE);
+    sim_digest_engine(ckpt_hash_feed, &h);
     ckpt_hash out = ckpt_hasher_final(&h);
     /* The program's memory may hold bytes it never initialised; hashing them
      * is intended (they are part of its state), so tell memcheck the hash is

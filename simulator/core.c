@@ -478,25 +478,26 @@ const void *sim_rank_stack_from(int rank) {
     return p->call ? p->entry_sp : NULL;
 }
 
-void sim_digest(sim_digest_feed feed, void *user) {
-    for (int r = 0; r < sim_g->nranks; r++) {
-        sim_proc *p = sim_proc_of(r);
-        int64_t f[9] = {r,
-                        sched_rank_state(r),
-                        sched_rank_exit_code(r),
-                        p->initialized,
-                        p->finalized,
-                        (int64_t)(intptr_t)p->call,
-                        (int64_t)(intptr_t)p->call_site,
-                        p->polling,
-                        p->at_progress};
-        feed(user, f, sizeof f);
-        uint64_t out = sched_rank_output_hash(r);
-        feed(user, &out, sizeof out);
-        if (p->call && sim_g->cfg.exploring)
-            feed(user, p->call_regs, sizeof p->call_regs);
-        sim_req_digest_rank(r, feed, user);
-    }
+void sim_digest_rank(int r, sim_digest_feed feed, void *user) {
+    sim_proc *p = sim_proc_of(r);
+    int64_t f[9] = {r,
+                    sched_rank_state(r),
+                    sched_rank_exit_code(r),
+                    p->initialized,
+                    p->finalized,
+                    (int64_t)(intptr_t)p->call,
+                    (int64_t)(intptr_t)p->call_site,
+                    p->polling,
+                    p->at_progress};
+    feed(user, f, sizeof f);
+    uint64_t out = sched_rank_output_hash(r);
+    feed(user, &out, sizeof out);
+    if (p->call && sim_g->cfg.exploring)
+        feed(user, p->call_regs, sizeof p->call_regs);
+    sim_req_digest_rank(r, feed, user);
+}
+
+void sim_digest_engine(sim_digest_feed feed, void *user) {
     sim_engine_digest(feed, user);
 }
 

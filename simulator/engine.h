@@ -164,7 +164,7 @@ void sim_probe_poll(void);
 void sim_coll_init(void);
 void sim_coll_fini(void);
 
-/* Digests of the engine's and the requests' state (see sim_digest). */
+/* Digests of the engine's and the requests' state (see sim_digest_rank). */
 void sim_engine_digest(sim_digest_feed feed, void *user);
 void sim_req_digest(const sim_request *r, sim_digest_feed feed, void *user);
 void sim_req_digest_rank(int rank, sim_digest_feed feed, void *user);

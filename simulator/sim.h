@@ -95,13 +95,19 @@ GPtrArray *sim_findings(void);
 /* Predicted run time: the latest rank clock, seconds. */
 double sim_predicted_time(void);
 
-/* Feeds a canonical description of the simulator's state (what ranks wait
+/* Feed a canonical description of the simulator's state (what ranks wait
  * for, messages in flight, posted receives, requests, collectives in
  * progress) to feed.  Equal states give equal byte streams whatever the
  * order in which independent events led to them: nothing depends on global
- * counters or allocation addresses. */
+ * counters or allocation addresses.  The state comes in two parts:
+ * sim_digest_rank is one rank's share (its status and output, the
+ * registers at its pending call, its requests), which changes only while
+ * the rank runs or when an event touches it (see sim_rank_touched), so a
+ * caller may keep it; sim_digest_engine is the rest (messages in flight,
+ * posted receives, probes). */
 typedef void (*sim_digest_feed)(void *user, const void *data, size_t len);
-void sim_digest(sim_digest_feed feed, void *user);
+void sim_digest_rank(int rank, sim_digest_feed feed, void *user);
+void sim_digest_engine(sim_digest_feed feed, void *user);
 
 /* Feeds the outcome of a finished run: every rank's output hash, exit
  * status and the current bytes of the values it registered with

@@ -54,6 +54,7 @@ typedef struct shared {
     int stopping; /* the first stop_all writes stop_why */
     char stop_why[256];
     double last_progress;
+    double last_memory_check;
     /* Replay checkpoints: prefixes (lists of choices) still to explore, as
      * [int choices...][u32 count] records stacked at the end of `stack`. */
     size_t stack_cap, stack_len;
@@ -143,7 +144,8 @@ static void check_limits(void) {
         stop_all("the state limit (--max-states) was reached");
     if (o->max_time_s > 0 && t - g_sh->start > o->max_time_s)
         stop_all("the time limit (--max-time) was reached");
-    if (o->max_memory) {
+    if (o->max_memory && t - g_sh->last_memory_check >= 0.01) {
+        g_sh->last_memory_check = t; /* getrusage costs about as much as a step */
         struct rusage ru;
         getrusage(RUSAGE_SELF, &ru);
         /* Forked snapshots share most pages copy-on-write, so this is an upper

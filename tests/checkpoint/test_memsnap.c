@@ -19,6 +19,7 @@ typedef struct notes {
     int taken;     /* how often a fresh snapshot's path ran */
     int fd;        /* a descriptor opened after the snapshot */
     int resumed_b; /* the inner snapshot came back */
+    int shared_ok; /* test_shared_pages: what each inner restore gave back */
 } notes;
 
 static notes *g_notes;
@@ -106,6 +107,42 @@ static void test_nested(void) {
     CU_ASSERT_EQUAL(ckpt_mem_depth(), 0);
 }
 
+/* A page that did not change since the snapshot below is kept as a pointer
+ * to that snapshot's copy: each restore still gives back the page as it was
+ * at its own snapshot, however the pages changed above and below. */
+static void test_shared_pages(void) {
+    if (g_unavailable)
+        return;
+    memset(g_notes, 0, sizeof *g_notes);
+    char *p = g_big + 8 * 1024, *q = g_big + 48 * 1024, *r = g_big + 96 * 1024;
+    *p = 1, *q = 2, *r = 3;
+    ckpt_mem_result a = ckpt_mem_take();
+    if (a == CKPT_MEM_TAKEN) {
+        *q = 20; /* p and r as in a */
+        ckpt_mem_result b = ckpt_mem_take();
+        if (b == CKPT_MEM_TAKEN) {
+            *p = 100; /* q as in b, r as in a */
+            ckpt_mem_result c = ckpt_mem_take();
+            if (c == CKPT_MEM_TAKEN) {
+                *p = 7, *q = 7, *r = 7;
+                ckpt_mem_restore();
+            }
+            g_notes->shared_ok += c == CKPT_MEM_RESUMED && *p == 100 && *q == 20 && *r == 3;
+            *p = 8, *q = 8, *r = 8;
+            ckpt_mem_restore();
+        }
+        g_notes->shared_ok += b == CKPT_MEM_RESUMED && *p == 1 && *q == 20 && *r == 3;
+        *p = 9, *q = 9, *r = 9;
+        ckpt_mem_restore();
+    }
+    CU_ASSERT_EQUAL(a, CKPT_MEM_RESUMED);
+    CU_ASSERT_EQUAL(g_notes->shared_ok, 2);
+    CU_ASSERT_EQUAL(*p, 1);
+    CU_ASSERT_EQUAL(*q, 2);
+    CU_ASSERT_EQUAL(*r, 3);
+    CU_ASSERT_EQUAL(ckpt_mem_depth(), 0);
+}
+
 /* Memory mapped after a snapshot cannot be put back: the restore says so
  * and ends the process with status 4 instead of going on unsound. */
 static void test_mapping_change_refused(void) {
@@ -134,6 +171,7 @@ int main(void) {
     CU_pSuite s = CU_add_suite("memsnap", setup, NULL);
     CU_add_test(s, "a restore puts memory, the break and descriptors back", test_restore_puts_back);
     CU_add_test(s, "snapshots stack", test_nested);
+    CU_add_test(s, "pages unchanged since the snapshot below come back", test_shared_pages);
     CU_add_test(s, "a mapping made after a snapshot stops the restore",
                 test_mapping_change_refused);
     CU_basic_set_mode(CU_BRM_VERBOSE);
