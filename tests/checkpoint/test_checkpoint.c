@@ -36,10 +36,10 @@ static void test_hash_deterministic_and_chunking(void) {
 }
 
 static void test_hash_sensitivity(void) {
-    unsigned char a[64] = {0}, b[64] = {0};
+    unsigned char a[200] = {0}, b[200] = {0}; /* whole blocks and a tail */
     ckpt_hash base = hash_of(a, sizeof a);
     /* Every single-bit change changes both halves. */
-    for (int bit = 0; bit < 64 * 8; bit++) {
+    for (int bit = 0; bit < (int)sizeof a * 8; bit++) {
         memcpy(b, a, sizeof a);
         b[bit / 8] ^= (unsigned char)(1u << (bit % 8));
         ckpt_hash x = hash_of(b, sizeof b);
