@@ -483,12 +483,14 @@ bool ordex_bench_parse_ring(const char *text, ordex_bench_ring *ring, char **pro
 /* ---------------------------------------------------------------------- */
 /* Calibration                                                             */
 
-static ordex_fit_point *points_of(const GArray *samples) {
+/* The points to fit: each sample's median batch, or its fastest
+ * (ordex_bench_sample says which is used where). */
+static ordex_fit_point *points_of(const GArray *samples, bool median) {
     ordex_fit_point *p = g_new0(ordex_fit_point, samples->len + 1);
     for (guint i = 0; i < samples->len; i++) {
         const ordex_bench_sample *s = &g_array_index(samples, ordex_bench_sample, i);
         p[i].size = s->size;
-        p[i].time = s->min;
+        p[i].time = median ? s->median : s->min;
     }
     return p;
 }
@@ -507,7 +509,7 @@ bool ordex_calibrate_derive(const ordex_bench *b, ordex_calibration *c, char **p
     c->rendezvous_segment = -1;
     c->timeslice = ORDEX_CALIB_DEFAULT_TIMESLICE;
 
-    ordex_fit_point *p = points_of(b->pingpong);
+    ordex_fit_point *p = points_of(b->pingpong, true);
     int n = (int)b->pingpong->len;
     uint64_t split = b->eager_found ? b->eager_limit : ORDEX_FIT_NO_SPLIT;
     bool ok = ordex_fit_piecewise(p, n, ORDEX_FIT_MAX_SEGMENTS, split, &c->fit, problem) &&
@@ -527,11 +529,11 @@ bool ordex_calibrate_derive(const ordex_bench *b, ordex_calibration *c, char **p
             break;
         }
 
-    p = points_of(b->send_overhead);
+    p = points_of(b->send_overhead, false);
     ordex_fit_overhead(p, (int)b->send_overhead->len, &c->send_overhead,
                        &c->send_overhead_per_byte);
     g_free(p);
-    p = points_of(b->recv_overhead);
+    p = points_of(b->recv_overhead, false);
     ordex_fit_overhead(p, (int)b->recv_overhead->len, &c->recv_overhead,
                        &c->recv_overhead_per_byte);
     g_free(p);
@@ -645,7 +647,7 @@ char *ordex_calibration_platform_text(const ordex_calibration *c) {
            "# this file models ranks on this machine.  For a cluster, keep these\n"
            "# numbers for its nodes and describe the network between them separately.\n"
            "#\n"
-           "# Measured one-way time of a message (half a ping-pong round trip, fastest\n"
+           "# Measured one-way time of a message (half a ping-pong round trip, median\n"
            "# of several batches), fitted per size range as latency + size / bandwidth:\n");
     for (int k = 0; k < c->fit.nseg; k++) {
         const ordex_fit_segment *g = &c->fit.seg[k];
@@ -665,7 +667,7 @@ char *ordex_calibration_platform_text(const ordex_calibration *c) {
         g_string_append_printf(
             s,
             "# The machine was busy: at %d of %d sizes the median batch was over\n"
-            "# 25%% slower than the fastest (the fit uses the fastest).\n",
+            "# 25%% slower than the fastest (the fit uses the median).\n",
             c->noisy, c->fit.npoints);
     if (c->best_stream.size > 0) {
         char *bw = ordex_fmt_bandwidth(c->best_stream.bandwidth);

@@ -140,11 +140,19 @@ typedef struct ordex_bench_ring {
     double min, median;
 } ordex_bench_ring;
 
+/* One size of the ping-pong or of an overhead.  Which of the two times is
+ * fitted: for the ping-pong the median batch, for the overheads the fastest.
+ * An overhead is a few hundred nanoseconds of CPU inside one call, which
+ * interference (being descheduled, another process's cache traffic) only
+ * lengthens.  A message's time varies for reasons of its own: on an idle
+ * machine the median batch of 256 KiB to 4 MiB messages runs 20 to 60%
+ * above the fastest (caches, page placement), and a program sending
+ * thousands of them runs at about the median, not the best. */
 typedef struct ordex_bench_sample {
     uint64_t size;
     long reps;     /* repetitions (ping-pong) or batches (overheads) */
-    double min;    /* seconds: the value fitted */
-    double median; /* seconds: how noisy the machine was */
+    double min;    /* seconds: the fastest batch */
+    double median; /* seconds: the median batch */
 } ordex_bench_sample;
 
 typedef struct ordex_bench_stream {
