@@ -42,7 +42,7 @@ void sim_engine_init(int nranks) {
 }
 
 static void message_free(sim_message *m) {
-    if (m->xfer)
+    if (m->xfer || m->held)
         sim_timed_message_freed(m);
     g_free(m->data);
     sim_typesig_free(m->sig);

@@ -56,6 +56,9 @@ struct sim_message {
     double ready_at;
     double sent_at;
     uint64_t xfer; /* its transfer in the network model, 0 if none */
+    /* Predict: a rendezvous message held (hidden) until its waiting receiver
+     * has a core to pull the data, and whether that wait is over. */
+    bool held, pulled;
 };
 
 struct sim_request {

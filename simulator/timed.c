@@ -45,6 +45,7 @@ typedef struct trank {
     const char *call;     /* its name (static) */
     double xfer_start;    /* start of the data movement that completed its last wait */
     bool xfer_seen;       /* xfer_start belongs to the current call */
+    double core_at;       /* when a pull last gave it its core during a wait, or -1 */
     sim_timed_rank st;
 } trank;
 
@@ -107,6 +108,7 @@ static struct {
     GHashTable *local_calls;
     GPtrArray *runs;  /* live crun * */
     GSequence *wakes; /* trank * with wake_at >= 0, by (wake_at, rank) */
+    GPtrArray *held;  /* sim_message * held for a pull (see pull_delay) */
 } T;
 
 static void span_add(int rank, double start, double end, const char *name) {
@@ -226,6 +228,20 @@ static double wake_delay(const trank *t) {
     if (n <= c)
         return 0;
     return ((double)n / c - 1) * T.platform->timeslice / 2;
+}
+
+/* How long the matched rendezvous message m waits for its receiver to
+ * pull the data.  The receiver moves a rendezvous message (it answers the
+ * sender's request to send, or copies straight from the sender's memory),
+ * so when the receive was already waiting, polling on an oversubscribed
+ * node, the data moves only once the receiver has its core again: the same
+ * expected delay as noticing the end of a wait.  A receive posted after
+ * the request to send arrived is posted by a running rank: no delay. */
+static double pull_delay(const sim_message *m) {
+    const trank *r = &T.ranks[m->dst];
+    if (!r->polling || !r->gated || r->call_start >= m->ready_at)
+        return 0;
+    return wake_delay(r);
 }
 
 /* Blocks the running rank self until `delay` seconds from now. */
@@ -349,8 +365,11 @@ void sim_timed_call_leave(int self) {
         t->st.comm += t->call_overhead + moving;
         t->st.blocked += waiting - moving;
         /* A polling rank that had to wait returns only once it has a core
-         * again; that wait for the core counts as blocked. */
-        double delay = t->polling && waiting > 0 ? wake_delay(t) : 0;
+         * again; that wait for the core counts as blocked.  A rank that got
+         * its core back to pull a message during this call still has it
+         * within the slice. */
+        bool on_core = t->core_at >= t->call_start && T.now - t->core_at < T.platform->timeslice;
+        double delay = t->polling && waiting > 0 && !on_core ? wake_delay(t) : 0;
         if (delay > 0) {
             sleep_for(self, delay);
             t->st.blocked += delay;
@@ -454,6 +473,10 @@ void sim_timed_message_posted(sim_message *m) {
 void sim_timed_message_freed(sim_message *m) {
     if (!T.active)
         return;
+    if (m->held) {
+        g_ptr_array_remove_fast(T.held, m);
+        m->held = false;
+    }
     xfer *x = g_hash_table_lookup(T.xfers, GSIZE_TO_POINTER((gsize)m->xfer));
     if (x && x->m == m)
         x->m = NULL; /* cancelled in transit: the bytes still cross the network */
@@ -809,8 +832,20 @@ static void fire_due(const sim_event *ev) {
         sim_fire(ev);
         return;
     }
-    /* A rendezvous message meets its receive: the data moves now, and both
-     * requests complete when it has arrived. */
+    /* A rendezvous message meets its receive: the data moves once the
+     * receiver has a core, and both requests complete when it has arrived. */
+    if (!m->pulled) {
+        sim_message *held = (sim_message *)m;
+        held->pulled = true;
+        double delay = pull_delay(m);
+        if (delay > 0) {
+            held->held = true;
+            held->hidden = true;
+            held->ready_at = T.now + delay;
+            g_ptr_array_add(T.held, held);
+            return;
+        }
+    }
     uint64_t id =
         sim_net_start(T.net, T.now, T.ranks[m->src].node, T.ranks[m->dst].node, m->bytes, true);
     if (!id) {
@@ -881,7 +916,7 @@ bool sim_timed_step(void) {
         fire_due(&ev);
         return true;
     }
-    double tc = INFINITY, tn = INFINITY, tw = INFINITY;
+    double tc = INFINITY, tn = INFINITY, tw = INFINITY, th = INFINITY;
     uint64_t id;
     bool hc = sim_cpu_next(T.cpu, &id, &tc);
     bool hn = sim_net_next_event(T.net, &tn); /* no look-ahead: event by event */
@@ -889,9 +924,11 @@ bool sim_timed_step(void) {
     bool hw = !g_sequence_iter_is_end(first);
     if (hw)
         tw = ((trank *)g_sequence_get(first))->wake_at;
-    if (!hc && !hn && !hw)
+    for (guint i = 0; i < T.held->len; i++)
+        th = fmin(th, ((sim_message *)g_ptr_array_index(T.held, i))->ready_at);
+    if (!hc && !hn && !hw && T.held->len == 0)
         return false;
-    double t = fmin(fmin(tc, tn), tw);
+    double t = fmin(fmin(tc, tn), fmin(tw, th));
     if (t < T.now)
         t = T.now;
     T.now = t;
@@ -910,6 +947,19 @@ bool sim_timed_step(void) {
         g_sequence_remove(first);
         r->wake_at = -1;
         sched_wake((int)(r - T.ranks));
+    }
+    /* Receivers that got their core back: their messages may move now. */
+    for (guint i = 0; i < T.held->len;) {
+        sim_message *m = g_ptr_array_index(T.held, i);
+        if (m->ready_at > t) {
+            i++;
+            continue;
+        }
+        g_ptr_array_remove_index_fast(T.held, i);
+        m->held = false;
+        m->hidden = false;
+        T.ranks[m->dst].core_at = t;
+        sim_events_touch(m->dst);
     }
     return true;
 }
@@ -937,8 +987,10 @@ bool sim_timed_start(const sim_platform *platform, bool record, GError **error) 
         T.ranks[r].st.end = -1;
         T.ranks[r].cpu_mark = -1;
         T.ranks[r].wake_at = -1;
+        T.ranks[r].core_at = -1;
     }
     T.wakes = g_sequence_new(NULL);
+    T.held = g_ptr_array_new();
     sim_comm_set_node_map(node_of);
     g_free(node_of);
     T.jobs = g_hash_table_new(g_direct_hash, g_direct_equal);
@@ -971,6 +1023,7 @@ void sim_timed_stop(void) {
     sim_net_free(T.net);
     sim_cpu_free(T.cpu);
     g_sequence_free(T.wakes);
+    g_ptr_array_free(T.held, TRUE);
     g_free(T.ranks);
     memset(&T, 0, sizeof T);
 }

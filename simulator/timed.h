@@ -29,7 +29,9 @@
  * With the platform's busy_wait, a rank inside a blocking call polls: it
  * takes a share of its node's cores like a computing rank, and on a node
  * with more ranks than cores it returns only when it would get a core again
- * (platform.h, docs/platform.md).
+ * (platform.h, docs/platform.md).  The receiver moves a rendezvous message,
+ * so one whose receive was already waiting there moves only once the
+ * receiver would have its core again; the receiver then keeps it.
  *
  * MPI_Wtime returns the simulated time; ordex_compute adds simulated
  * computation.  The matching rules of MPI are those of the engine, so a

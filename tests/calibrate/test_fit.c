@@ -464,8 +464,8 @@ static char *exact_report(void) {
         uint64_t z = sizes[i];
         double t = z <= 8191 ? 300e-9 + (double)z / 3e9 : 4e-6 + (double)z / 8e9;
         /* The fastest batch 10% faster than the median, which is fitted. */
-        g_string_append_printf(s, "pingpong %" G_GUINT64_FORMAT " 100 %.17g %.17g\n", z,
-                               t / 1.1, t);
+        g_string_append_printf(s, "pingpong %" G_GUINT64_FORMAT " 100 %.17g %.17g\n", z, t / 1.1,
+                               t);
     }
     g_string_append(s, "stream 65536 32 7 6.5e9\n"
                        "send_overhead 0 100 5e-8 5e-8\nsend_overhead 8191 100 8.691e-7 1e-6\n"

@@ -121,6 +121,13 @@ static void test_busy_wait(void) {
     EXPECT_OUT_HAS(r, "recv at 2002010.004 us\n");
     EXPECT_OUT_HAS(r, "reply at 2002020.008 us\n");
     e2e_free(r);
+    /* A rendezvous message waits for its polling receiver to pull it. */
+    r = predict("2", P2P, "pull", "--set", "cluster.nodes=1", "--set",
+                "cluster.oversubscribe=true");
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "recv at 2002130.000 us\n");
+    EXPECT_OUT_HAS(r, "send done at 2004130.000 us\n");
+    e2e_free(r);
     const char *args[] = {"predict",
                           "-n",
                           "2",

@@ -31,6 +31,15 @@
  *               has the core to itself: "reply at 2002020.008 us".  With
  *               busy_wait = false: "recv at 1000010.004 us", "reply at
  *               1000020.008 us"
+ *   pull        as poll, but rank 0 sends 100,000 B, above the eager limit,
+ *               then an int.  Its request to send is there at 2 s; rank 1,
+ *               polling in its receive since the start, pulls the data when it
+ *               has the core again, a slice wait later (2 ms), and the
+ *               intra-node rendezvous takes 3 x 10 us + 100 us: "recv at
+ *               2002130.000 us" (rank 1 got its core for the pull and keeps
+ *               it).  Rank 0 waited in MPI_Send and notices its end a slice
+ *               wait later, rank 1 polling for the int: "send done at
+ *               2004130.000 us"
  *   build       how the program was compiled: "optimised build" under
  *               `ordex predict` (a .c file is built with -O2 there, since its
  *               computation is measured), "unoptimised build" under `ordex run`
@@ -121,6 +130,18 @@ int main(int argc, char **argv) {
             MPI_Recv(&v, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             printf("recv at %.3f us\n", MPI_Wtime() * 1e6);
             MPI_Send(&v, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+        }
+    } else if (strcmp(mode, "pull") == 0) {
+        int v = 7;
+        if (rank == 0) {
+            ordex_compute(1.0);
+            MPI_Send(buf, 100000, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
+            printf("send done at %.3f us\n", MPI_Wtime() * 1e6);
+            MPI_Send(&v, 1, MPI_INT, 1, 1, MPI_COMM_WORLD);
+        } else if (rank == 1) {
+            MPI_Recv(buf, 100000, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            printf("recv at %.3f us\n", MPI_Wtime() * 1e6);
+            MPI_Recv(&v, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         }
     } else if (strcmp(mode, "overhead") == 0) {
         if (rank == 0)
