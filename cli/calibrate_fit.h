@@ -123,6 +123,7 @@ void ordex_fit_overhead(const ordex_fit_point *pts, int n, double *per_message, 
  *   library TEXT                                   MPI_Get_library_version
  *   eager_limit BYTES FIRST_WAITING|none           largest send that did not wait
  *   pingpong BYTES REPS MIN_S MEDIAN_S             one-way time, min/median of batches
+ *                                                  (median of those within 2 x min)
  *   stream BYTES WINDOW ROUNDS BYTES_PER_S         best streaming bandwidth
  *   send_overhead BYTES ROUNDS MIN_S MEDIAN_S      time inside MPI_Send (eager)
  *   recv_overhead BYTES ROUNDS MIN_S MEDIAN_S      time inside MPI_Recv (arrived)
@@ -147,7 +148,9 @@ typedef struct ordex_bench_ring {
  * lengthens.  A message's time varies for reasons of its own: on an idle
  * machine the median batch of 256 KiB to 4 MiB messages runs 20 to 60%
  * above the fastest (caches, page placement), and a program sending
- * thousands of them runs at about the median, not the best. */
+ * thousands of them runs at about the median, not the best.  The
+ * benchmark leaves batches over twice the fastest (interrupted ones) out of
+ * the ping-pong's median, so that a busy machine does not inflate it. */
 typedef struct ordex_bench_sample {
     uint64_t size;
     long reps;     /* repetitions (ping-pong) or batches (overheads) */
