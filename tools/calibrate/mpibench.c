@@ -76,11 +76,16 @@ static int cmp_double(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+/* The median of the first n > 0 values of sorted v. */
+static double sorted_median(const double *v, int n) {
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 /* Minimum and median of n > 0 values (sorts them). */
 static void min_median(double *v, int n, double *min, double *median) {
     qsort(v, (size_t)n, sizeof *v, cmp_double);
     *min = v[0];
-    *median = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    *median = sorted_median(v, n);
 }
 
 /* Interference lengthens a batch by far more than a message's time varies
@@ -99,7 +104,7 @@ static void min_typical(double *v, int n, double *min, double *typical) {
     while (kept < n && v[kept] <= INTERRUPTED_FACTOR * v[0])
         kept++;
     *min = v[0];
-    *typical = kept % 2 ? v[kept / 2] : 0.5 * (v[kept / 2 - 1] + v[kept / 2]);
+    *typical = sorted_median(v, kept);
 }
 
 /* Rank 0 decides, before each batch, whether another one runs and how many
