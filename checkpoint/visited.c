@@ -1,60 +1,117 @@
 /*
- * visited.c - open addressing over a MAP_SHARED array of 128-bit hashes.
+ * visited.c - open addressing over MAP_SHARED arrays of 128-bit hashes.
  *
  * Several exploration processes may use the table at once (--jobs), so every
  * operation holds a spin lock in the shared table; without contention that
  * costs one atomic exchange.  A zero hash marks an empty slot; the one state
  * whose hash is zero is mapped to another value.
+ *
+ * Hashes spread over the whole table, so a table touches all its pages long
+ * before it is full (lookups too: reading a page of shared memory gives it
+ * backing).  It therefore starts small and doubles when half full, up to
+ * the capacity asked for.  Two regions of the largest
+ * size are reserved (without backing store) before any fork, so every
+ * process sees both at the same address: the table lives in one, grows into
+ * the other, and the old one's pages are given back to the system.
  */
 #include "checkpoint/visited.h"
 
 #include <sched.h>
+#include <string.h>
 #include <sys/mman.h>
+
+enum { FIRST_SLOTS = 1 << 16 };
 
 typedef struct table {
     int lock;
-    size_t mask;
+    int cur;     /* region holding the table: 0 or 1 */
+    size_t mask; /* slots - 1 */
     size_t count;
-    size_t limit;
-    ckpt_hash slots[];
+    size_t limit;     /* count that makes the table grow (or full) */
+    size_t max_slots; /* the capacity of each region */
+    size_t dirty[2];  /* bytes of a region that may hold old entries */
 } table;
 
 static table *g_t;
-static size_t g_bytes;
+static ckpt_hash *g_region[2];
+static size_t g_region_bytes;
+
+/* A table grows when half full, where probes stay short; the largest one
+ * takes states up to three quarters. */
+static size_t limit_of(size_t slots) {
+    return slots == g_t->max_slots ? slots / 4 * 3 : slots / 2;
+}
 
 bool ckpt_visited_create(size_t capacity) {
     size_t n = 1024;
     while (n < capacity + capacity / 3)
         n <<= 1;
-    g_bytes = sizeof(table) + n * sizeof(ckpt_hash);
-    void *p = mmap(NULL, g_bytes, PROT_READ | PROT_WRITE,
+    g_region_bytes = n * sizeof(ckpt_hash);
+    void *p = mmap(NULL, sizeof(table) + 2 * g_region_bytes, PROT_READ | PROT_WRITE,
                    MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED)
         return false;
     g_t = p;
+    g_region[0] = (ckpt_hash *)((char *)p + sizeof(table));
+    g_region[1] = g_region[0] + n;
     g_t->lock = 0;
-    g_t->mask = n - 1;
+    g_t->cur = 0;
+    g_t->max_slots = n;
+    g_t->mask = (n < FIRST_SLOTS ? n : FIRST_SLOTS) - 1;
     g_t->count = 0;
-    g_t->limit = n / 4 * 3;
+    g_t->limit = limit_of(g_t->mask + 1);
     return true;
 }
 
 void ckpt_visited_destroy(void) {
     if (g_t)
-        munmap(g_t, g_bytes);
+        munmap(g_t, sizeof(table) + 2 * g_region_bytes);
     g_t = NULL;
+}
+
+static void put(ckpt_hash *slots, size_t mask, ckpt_hash h) {
+    size_t i = (size_t)h.lo & mask;
+    while (slots[i].lo != 0 || slots[i].hi != 0)
+        i = (i + 1) & mask;
+    slots[i] = h;
+}
+
+/* Moves the table into the other region at twice the size.  The pages of
+ * the old one go back to the system; where that fails they are cleared
+ * before the region is used again. */
+static void grow(void) {
+    size_t slots = g_t->mask + 1, bigger = slots * 2;
+    int to = 1 - g_t->cur;
+    ckpt_hash *old = g_region[g_t->cur], *fresh = g_region[to];
+    if (g_t->dirty[to]) {
+        memset(fresh, 0, g_t->dirty[to]);
+        g_t->dirty[to] = 0;
+    }
+    for (size_t i = 0; i < slots; i++)
+        if (old[i].lo != 0 || old[i].hi != 0)
+            put(fresh, bigger - 1, old[i]);
+    if (madvise(old, slots * sizeof(ckpt_hash), MADV_REMOVE) != 0)
+        g_t->dirty[g_t->cur] = slots * sizeof(ckpt_hash);
+    g_t->cur = to;
+    g_t->mask = bigger - 1;
+    g_t->limit = limit_of(bigger);
 }
 
 static bool check_insert(ckpt_hash h, bool *full) {
     *full = false;
     if (h.lo == 0 && h.hi == 0)
         h.lo = 1;
+    ckpt_hash *slots = g_region[g_t->cur];
     for (size_t i = (size_t)h.lo & g_t->mask;; i = (i + 1) & g_t->mask) {
-        ckpt_hash *s = &g_t->slots[i];
+        ckpt_hash *s = &slots[i];
         if (s->lo == 0 && s->hi == 0) {
             if (g_t->count >= g_t->limit) {
-                *full = true;
-                return false;
+                if (g_t->mask + 1 == g_t->max_slots) {
+                    *full = true;
+                    return false;
+                }
+                grow();
+                return check_insert(h, full);
             }
             *s = h;
             g_t->count++;
@@ -68,8 +125,9 @@ static bool check_insert(ckpt_hash h, bool *full) {
 static bool contains(ckpt_hash h) {
     if (h.lo == 0 && h.hi == 0)
         h.lo = 1;
+    const ckpt_hash *slots = g_region[g_t->cur];
     for (size_t i = (size_t)h.lo & g_t->mask;; i = (i + 1) & g_t->mask) {
-        const ckpt_hash *s = &g_t->slots[i];
+        const ckpt_hash *s = &slots[i];
         if (s->lo == 0 && s->hi == 0)
             return false;
         if (ckpt_hash_equal(*s, h))
@@ -102,4 +160,8 @@ bool ckpt_visited_contains(ckpt_hash h) {
 
 size_t ckpt_visited_count(void) {
     return g_t ? g_t->count : 0;
+}
+
+size_t ckpt_visited_table_bytes(void) {
+    return g_t ? (g_t->mask + 1) * sizeof(ckpt_hash) : 0;
 }

@@ -12,8 +12,9 @@
 
 #include "checkpoint/hash.h"
 
-/* Maps a shared table for up to `capacity` states (rounded up to a power of
- * two; a table is never fuller than 3/4).  Must precede any fork. */
+/* Maps a shared table for up to `capacity` states (its slots rounded up to
+ * a power of two; a table is never fuller than 3/4).  The table starts
+ * small and grows as states come.  Must precede any fork. */
 bool ckpt_visited_create(size_t capacity);
 void ckpt_visited_destroy(void);
 
@@ -25,5 +26,8 @@ bool ckpt_visited_check_insert(ckpt_hash h, bool *full);
 bool ckpt_visited_contains(ckpt_hash h);
 
 size_t ckpt_visited_count(void);
+
+/* The size of the table now: what it keeps in memory. */
+size_t ckpt_visited_table_bytes(void);
 
 #endif

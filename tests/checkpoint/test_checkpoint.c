@@ -2,6 +2,7 @@
  * test_checkpoint.c - the state hash and the shared visited set.
  */
 #include <CUnit/Basic.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -96,6 +97,57 @@ static void test_visited_full(void) {
     ckpt_visited_destroy();
 }
 
+/* Kilobytes of shared memory this process has resident (RssShmem). */
+static long rss_shmem_kib(void) {
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kib = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "RssShmem: %ld kB", &kib) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return kib;
+}
+
+static ckpt_hash spread(uint64_t i) {
+    ckpt_hash h = {i * 0x9e3779b97f4a7c15ull, i};
+    return h;
+}
+
+/* The table for 16 million states (what explore asks for) keeps in memory
+ * what its states need, not 512 MiB: hashes spread over every page of a
+ * table, so a table of full size was resident after some 100,000 states.
+ * States inserted by a forked process, which grows the table, are seen by
+ * its parent. */
+static void test_visited_grows(void) {
+    CU_ASSERT_FATAL(ckpt_visited_create((size_t)1 << 24));
+    CU_ASSERT_EQUAL(ckpt_visited_table_bytes(), (size_t)1 << 20);
+    const uint64_t n = 100000;
+    pid_t pid = fork();
+    if (pid == 0) {
+        bool full;
+        for (uint64_t i = 1; i <= n / 2; i++)
+            ckpt_visited_check_insert(spread(i), &full);
+        _exit(0);
+    }
+    int st;
+    waitpid(pid, &st, 0);
+    bool full = false, all_new = true, all_seen = true;
+    for (uint64_t i = n / 2 + 1; i <= n; i++)
+        all_new &= !ckpt_visited_check_insert(spread(i), &full);
+    for (uint64_t i = 1; i <= n; i++)
+        all_seen &= ckpt_visited_contains(spread(i));
+    CU_ASSERT_TRUE(all_new);
+    CU_ASSERT_TRUE(all_seen);
+    CU_ASSERT_FALSE(full);
+    CU_ASSERT_EQUAL(ckpt_visited_count(), n);
+    CU_ASSERT_EQUAL(ckpt_visited_table_bytes(), (size_t)4 << 20); /* 2^18 slots, half full */
+    long kib = rss_shmem_kib();
+    CU_ASSERT(kib >= 0 && kib < 16 * 1024);
+    ckpt_visited_destroy();
+}
+
 int main(void) {
     CU_initialize_registry();
     CU_pSuite s = CU_add_suite("checkpoint", NULL, NULL);
@@ -105,6 +157,7 @@ int main(void) {
     CU_add_test(s, "visited set insert and lookup", test_visited_set);
     CU_add_test(s, "visited set is shared with forked snapshots", test_visited_shared_across_fork);
     CU_add_test(s, "a full visited set says so", test_visited_full);
+    CU_add_test(s, "the visited set grows with its states", test_visited_grows);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     int failed = (int)CU_get_number_of_failures();
