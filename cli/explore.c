@@ -105,66 +105,6 @@ static void json_finding(report_ctx *rc, const char *kind, const int *ranks, int
     g_string_append(s, "}");
 }
 
-/* Length of the common prefix of two paths. */
-static guint common_prefix(GArray *a, GArray *b) {
-    guint n = a->len < b->len ? a->len : b->len, i = 0;
-    for (; i < n; i++) {
-        const sg_step *x = &g_array_index(a, sg_step, i), *y = &g_array_index(b, sg_step, i);
-        if (x->kind != y->kind || x->dst != y->dst || x->src != y->src || x->tag != y->tag ||
-            x->choice != y->choice || x->site_a != y->site_a || x->site_b != y->site_b)
-            break;
-    }
-    return i;
-}
-
-static gint path_order(gconstpointer pa, gconstpointer pb) {
-    const sg_leaf *a = *(sg_leaf *const *)pa, *b = *(sg_leaf *const *)pb;
-    guint n = a->path->len < b->path->len ? a->path->len : b->path->len;
-    for (guint i = 0; i < n; i++) {
-        const sg_step *x = &g_array_index(a->path, sg_step, i);
-        const sg_step *y = &g_array_index(b->path, sg_step, i);
-        if (x->choice != y->choice)
-            return x->choice < y->choice ? -1 : 1;
-    }
-    return a->path->len < b->path->len ? -1 : a->path->len > b->path->len;
-}
-
-/* Finds two error-free orderings of one pass with different outcomes and the
- * longest common prefix: in the order of their choices, such a pair is always
- * adjacent to some pair of neighbours with different outcomes. */
-static bool find_divergence(GPtrArray *leaves, int pass, sg_leaf **a, sg_leaf **b, guint *prefix,
-                            int *noutcomes) {
-    GPtrArray *ok = g_ptr_array_new();
-    GHashTable *outcomes = g_hash_table_new(g_int64_hash, g_int64_equal);
-    for (guint i = 0; i < leaves->len; i++) {
-        sg_leaf *l = g_ptr_array_index(leaves, i);
-        if (l->pass != pass || l->error)
-            continue;
-        g_ptr_array_add(ok, l);
-        g_hash_table_add(outcomes, &l->outcome_lo);
-    }
-    *noutcomes = (int)g_hash_table_size(outcomes);
-    g_hash_table_destroy(outcomes);
-    bool found = false;
-    if (*noutcomes > 1) {
-        g_ptr_array_sort(ok, path_order);
-        for (guint i = 0; i + 1 < ok->len; i++) {
-            sg_leaf *x = g_ptr_array_index(ok, i), *y = g_ptr_array_index(ok, i + 1);
-            if (x->outcome_lo == y->outcome_lo && x->outcome_hi == y->outcome_hi)
-                continue;
-            guint p = common_prefix(x->path, y->path);
-            if (!found || p > *prefix) {
-                *a = x;
-                *b = y;
-                *prefix = p;
-                found = true;
-            }
-        }
-    }
-    g_ptr_array_free(ok, TRUE);
-    return found;
-}
-
 static bool seen_in_pass0(GPtrArray *findings, const sg_finding *f) {
     for (guint i = 0; i < findings->len; i++) {
         const sg_finding *g = g_ptr_array_index(findings, i);
@@ -340,41 +280,38 @@ int ordex_explore(int argc, char **argv) {
 
     int passes = eo.both_send_modes ? 2 : 1;
     bool race = false;
-    int outcomes[2] = {0, 0};
-    for (int pass = 0; pass < passes; pass++) {
-        sg_leaf *a, *b;
-        guint prefix;
-        find_divergence(res.leaves, pass, &a, &b, &prefix, &outcomes[pass]);
-    }
     for (int pass = 0; pass < passes && !race; pass++) {
-        sg_leaf *a = NULL, *b = NULL;
-        guint prefix = 0;
-        int noutcomes = 0;
-        if (!find_divergence(res.leaves, pass, &a, &b, &prefix, &noutcomes) || o.divergence == 0)
+        const sg_pass_outcomes *po = &res.outcomes[pass];
+        if (!po->a || o.divergence == 0)
             continue;
+        GArray *a = po->a, *b = po->b;
+        guint prefix = po->prefix;
+        char *noutcomes =
+            g_strdup_printf("%s%" G_GUINT64_FORMAT, po->at_least ? "at least " : "", po->distinct);
         race = true;
         if (o.divergence == 2)
             errors++;
         fprintf(out,
-                "%s [message_race] the outcome depends on the message ordering: %d different "
+                "%s [message_race] the outcome depends on the message ordering: %s different "
                 "outcomes (output, exit status or observed values)%s\n",
                 o.divergence == 2 ? "ERROR" : "WARNING", noutcomes, buffering_note(&o, pass, NULL));
         fprintf(out, "  two orderings share their first %u steps, then differ (marked *):\n",
                 prefix);
         fprintf(out, "  ordering A:\n");
-        print_path(out, a->path, prefix > 3 ? (int)prefix - 3 : 0, (int)prefix);
+        print_path(out, a, prefix > 3 ? (int)prefix - 3 : 0, (int)prefix);
         fprintf(out, "  ordering B:\n");
-        print_path(out, b->path, prefix > 3 ? (int)prefix - 3 : 0, (int)prefix);
-        char *ta = write_trace(&rcx, "message_race", NULL, "ordering A", a->path, pass);
-        char *tb = write_trace(&rcx, "message_race", NULL, "ordering B", b->path, pass);
+        print_path(out, b, prefix > 3 ? (int)prefix - 3 : 0, (int)prefix);
+        char *ta = write_trace(&rcx, "message_race", NULL, "ordering A", a, pass);
+        char *tb = write_trace(&rcx, "message_race", NULL, "ordering B", b, pass);
         if (ta && tb)
             fprintf(out, "  traces: %s %s\n", ta, tb);
-        const sg_step *d = &g_array_index(a->path, sg_step, prefix < a->path->len ? prefix : 0);
+        const sg_step *d = &g_array_index(a, sg_step, prefix < a->len ? prefix : 0);
         int ranks[1] = {d->dst};
         char *msg =
-            g_strdup_printf("the outcome depends on the message ordering (%d outcomes)", noutcomes);
+            g_strdup_printf("the outcome depends on the message ordering (%s outcomes)", noutcomes);
         json_finding(&rcx, "message_race", ranks, 1, msg, NULL, ta);
         g_free(msg);
+        g_free(noutcomes);
         g_free(ta);
         g_free(tb);
         fputc('\n', out);
@@ -465,9 +402,10 @@ int ordex_explore(int argc, char **argv) {
             ", \"paths\": %" G_GUINT64_FORMAT ", \"merged\": %" G_GUINT64_FORMAT
             ", \"snapshots\": %" G_GUINT64_FORMAT
             ", \"elapsed_s\": %.6f, \"peak_rss_bytes\": %" G_GUINT64_FORMAT
-            ", \"por\": %s, \"outcomes\": [%d, %d]}",
+            ", \"por\": %s, \"outcomes\": [%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT "]}",
             res.states, res.transitions, res.paths, res.merged, res.snapshots, res.elapsed_s,
-            res.peak_rss, eo.por ? "true" : "false", outcomes[0], outcomes[1]);
+            res.peak_rss, eo.por ? "true" : "false", res.outcomes[0].distinct,
+            res.outcomes[1].distinct);
         if (res.incomplete) {
             g_string_append(j, ",\n  \"incomplete\": ");
             json_str(j, res.incomplete_why);

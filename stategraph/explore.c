@@ -21,6 +21,7 @@
 #include "stategraph/explore.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -36,11 +37,21 @@
 #include "scheduler/sched.h"
 #include "simulator/events.h"
 #include "simulator/sim_internal.h"
+#include "stategraph/outcomes.h"
 
 /* ---------------------------------------------------------------------- */
 /* Memory shared by all processes of an exploration                        */
 
-enum { REC_LEAF = 1, REC_FINDING = 2, REC_EDGE = 3 };
+enum { REC_FINDING = 2, REC_EDGE = 3 };
+
+/* Findings already in the log, by (kind, location, message): a path logs a
+ * finding only when it is new or its path is shorter, so that the log does
+ * not grow with the number of orderings that hit the same error. */
+enum { LOGGED_SLOTS = 1024 };
+typedef struct logged_finding {
+    ckpt_hash key; /* zero: empty */
+    uint32_t steps;
+} logged_finding;
 
 typedef struct shared {
     uint64_t states, transitions, merged, snapshots, paths;
@@ -59,6 +70,8 @@ typedef struct shared {
      * [int choices...][u32 count] records stacked at the end of `stack`. */
     size_t stack_cap, stack_len;
     unsigned char *stack;
+    int logged_lock;
+    logged_finding logged[LOGGED_SLOTS];
     size_t log_cap, log_len;
     unsigned char log[];
 } shared;
@@ -566,10 +579,53 @@ static void put_path(GByteArray *b) {
     g_byte_array_append(b, (guint8 *)g_x.path->data, (guint)(g_x.path->len * sizeof(sg_step)));
 }
 
+/* Whether a finding with this key and a path of `steps` steps should be
+ * logged: the first of its key, or shorter than the one logged before.  A
+ * full table logs everything (the reader keeps the shortest anyway). */
+static bool finding_news(ckpt_hash key, uint32_t steps) {
+    if (key.lo == 0 && key.hi == 0)
+        key.lo = 1;
+    while (__atomic_exchange_n(&g_sh->logged_lock, 1, __ATOMIC_ACQUIRE))
+        sched_yield();
+    bool news = true;
+    for (size_t n = 0, i = (size_t)key.lo % LOGGED_SLOTS; n < LOGGED_SLOTS;
+         n++, i = (i + 1) % LOGGED_SLOTS) {
+        logged_finding *l = &g_sh->logged[i];
+        if (l->key.lo == 0 && l->key.hi == 0) {
+            l->key = key;
+            l->steps = steps;
+            break;
+        }
+        if (ckpt_hash_equal(l->key, key)) {
+            news = steps < l->steps;
+            if (news)
+                l->steps = steps;
+            break;
+        }
+    }
+    __atomic_store_n(&g_sh->logged_lock, 0, __ATOMIC_RELEASE);
+    return news;
+}
+
+static ckpt_hash finding_key(const sim_finding *f) {
+    ckpt_hasher h;
+    ckpt_hasher_init(&h);
+    ckpt_hash_u64(&h, (uint64_t)f->kind);
+    const char *parts[2] = {f->location, f->message};
+    for (int i = 0; i < 2; i++) {
+        size_t n = parts[i] ? strlen(parts[i]) : 0;
+        ckpt_hash_u64(&h, n);
+        ckpt_hash_bytes(&h, parts[i] ? parts[i] : "", n);
+    }
+    return ckpt_hasher_final(&h);
+}
+
 static void record_path(void) {
     GPtrArray *fs = sim_findings();
     for (guint i = 0; i < fs->len; i++) {
         const sim_finding *f = g_ptr_array_index(fs, i);
+        if (!finding_news(finding_key(f), g_x.path->len))
+            continue;
         GByteArray *b = g_byte_array_new();
         put_u32(b, REC_FINDING);
         put_u32(b, 0); /* length, patched below */
@@ -586,19 +642,13 @@ static void record_path(void) {
         log_append(b->data, b->len);
         g_byte_array_free(b, TRUE);
     }
-    ckpt_hash out = ckpt_outcome_hash();
-    GByteArray *b = g_byte_array_new();
-    put_u32(b, REC_LEAF);
-    put_u32(b, 0);
-    put_u32(b, (uint32_t)g_x.pass);
-    put_u32(b, fs->len > 0);
-    g_byte_array_append(b, (guint8 *)&out.lo, 8);
-    g_byte_array_append(b, (guint8 *)&out.hi, 8);
-    put_path(b);
-    uint32_t len = b->len;
-    memcpy(b->data + 4, &len, 4);
-    log_append(b->data, b->len);
-    g_byte_array_free(b, TRUE);
+    if (fs->len == 0 && !sg_outcomes_add(g_x.pass, ckpt_outcome_hash(),
+                                         (const sg_step *)g_x.path->data, g_x.path->len)) {
+        char why[128];
+        snprintf(why, sizeof why, "an ordering has more steps than ordex keeps (%zu)",
+                 (size_t)SG_OUTCOMES_MAX_STEPS);
+        stop_all(why);
+    }
 }
 
 /* Runs the program along one path (forking snapshots for alternatives in
@@ -738,12 +788,6 @@ static void finding_free(gpointer p) {
     g_free(f);
 }
 
-static void leaf_free(gpointer p) {
-    sg_leaf *l = p;
-    g_array_free(l->path, TRUE);
-    g_free(l);
-}
-
 /* Keeps one finding per (kind, location, message): the one with the
  * shortest path, which is the easiest to read. */
 static void add_finding(sg_explore_result *res, GHashTable *seen, sg_finding *f) {
@@ -792,15 +836,6 @@ static void read_log(sg_explore_result *res, GHashTable *seen) {
             memcpy(&e, r.p, sizeof e);
             if (res->edges)
                 g_array_append_val(res->edges, e);
-        } else {
-            sg_leaf *l = g_new0(sg_leaf, 1);
-            l->pass = (int)get_u32(&r);
-            l->error = get_u32(&r) != 0;
-            memcpy(&l->outcome_lo, r.p, 8);
-            memcpy(&l->outcome_hi, r.p + 8, 8);
-            r.p += 16;
-            l->path = get_path(&r);
-            g_ptr_array_add(res->leaves, l);
         }
         r.p = start + len;
     }
@@ -811,7 +846,6 @@ static void read_log(sg_explore_result *res, GHashTable *seen) {
 bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
     memset(res, 0, sizeof *res);
     res->findings = g_ptr_array_new_with_free_func(finding_free);
-    res->leaves = g_ptr_array_new_with_free_func(leaf_free);
     if (o->graph)
         res->edges = g_array_new(FALSE, FALSE, sizeof(sg_edge));
     size_t cap = (size_t)256 << 20;
@@ -836,13 +870,17 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
     /* dfs-branches keeps two keys per state (see seen_with_budget). */
     size_t per_state = o->strategy == SG_DFS_BRANCHES ? 4 : 2;
     size_t vcap = o->max_states ? (size_t)o->max_states * per_state + 1024 : (size_t)1 << 24;
-    if (!ckpt_visited_create(vcap)) {
-        *err = g_strdup("cannot map the visited-state table");
+    int passes = o->both_send_modes ? 2 : 1;
+    bool visited = ckpt_visited_create(vcap);
+    if (!visited || !sg_outcomes_create(passes)) {
+        *err = g_strdup(visited ? "cannot map the memory that gathers the orderings' outcomes"
+                                : "cannot map the visited-state table");
+        ckpt_visited_destroy();
+        munmap(g_sh->stack, g_sh->stack_cap);
         munmap(g_sh, g_sh_bytes);
         return false;
     }
     GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-    int passes = o->both_send_modes ? 2 : 1;
     bool ok = true;
     for (int pass = 0; pass < passes && ok && !g_sh->stop; pass++) {
         if (pass > 0) { /* a fresh graph: states of the other semantics do not carry over */
@@ -871,6 +909,8 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
         fputs("\r\033[K", stderr);
     read_log(res, seen);
     g_hash_table_destroy(seen);
+    for (int pass = 0; pass < passes; pass++)
+        sg_outcomes_get(pass, &res->outcomes[pass]);
     res->states = g_sh->states;
     res->transitions = g_sh->transitions;
     res->merged = g_sh->merged;
@@ -878,7 +918,7 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
     res->paths = g_sh->paths;
     res->bound_cuts = g_sh->bound_cuts;
     res->peak_rss = g_sh->peak_rss;
-    { /* this process holds every recorded path now: count it too */
+    { /* this process holds the findings' paths now: count it too */
         struct rusage ru;
         getrusage(RUSAGE_SELF, &ru);
         if ((uint64_t)ru.ru_maxrss * 1024 > res->peak_rss)
@@ -895,6 +935,7 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
                             g_sh->crashed_paths, g_sh->crashed_paths == 1 ? "" : "es");
     }
     ckpt_visited_destroy();
+    sg_outcomes_destroy();
     munmap(g_sh->stack, g_sh->stack_cap);
     munmap(g_sh, g_sh_bytes);
     g_sh = NULL;
@@ -904,8 +945,8 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
 void sg_explore_result_free(sg_explore_result *res) {
     if (res->findings)
         g_ptr_array_free(res->findings, TRUE);
-    if (res->leaves)
-        g_ptr_array_free(res->leaves, TRUE);
+    for (int pass = 0; pass < 2; pass++)
+        sg_pass_outcomes_clear(&res->outcomes[pass]);
     if (res->edges)
         g_array_free(res->edges, TRUE);
     g_free(res->incomplete_why);

@@ -92,13 +92,15 @@ typedef struct sg_finding {
     GArray *path; /* sg_step of the path that found it */
 } sg_finding;
 
-/* A path that ended (not merged into a known state). */
-typedef struct sg_leaf {
-    int pass;
-    bool error;
-    uint64_t outcome_lo, outcome_hi;
-    GArray *path; /* sg_step */
-} sg_leaf;
+/* The outcomes of the error-free orderings of one pass (see outcomes.h).
+ * `a` and `b` are set when two outcomes differ: two such orderings, in the
+ * order they finished, sharing their first `prefix` steps. */
+typedef struct sg_pass_outcomes {
+    uint64_t distinct; /* distinct outcomes */
+    bool at_least;     /* too many to count them all: there are more */
+    GArray *a, *b;     /* sg_step */
+    guint prefix;
+} sg_pass_outcomes;
 
 /* An edge of the state graph: from a branching state (or the initial
  * state, id 0) along `steps` steps, the first of which is `first`, to a
@@ -113,16 +115,16 @@ typedef struct sg_edge {
 } sg_edge;
 
 typedef struct sg_explore_result {
-    GArray *edges;        /* sg_edge, when opts.graph */
-    GPtrArray *findings;  /* sg_finding *, distinct (kind, location, message) */
-    GPtrArray *leaves;    /* sg_leaf * */
-    uint64_t states;      /* branching states explored */
-    uint64_t transitions; /* events fired, over all paths */
-    uint64_t merged;      /* paths cut because they reached a known state */
-    uint64_t snapshots;   /* forked snapshot processes */
-    uint64_t paths;       /* paths that ended */
-    uint64_t bound_cuts;  /* dfs-branches: alternatives left out by the bound */
-    uint64_t peak_rss;    /* bytes, largest process */
+    GArray *edges;                /* sg_edge, when opts.graph */
+    GPtrArray *findings;          /* sg_finding *, distinct (kind, location, message) */
+    sg_pass_outcomes outcomes[2]; /* per pass: 0 buffered, 1 unbuffered */
+    uint64_t states;              /* branching states explored */
+    uint64_t transitions;         /* events fired, over all paths */
+    uint64_t merged;              /* paths cut because they reached a known state */
+    uint64_t snapshots;           /* forked snapshot processes */
+    uint64_t paths;               /* paths that ended */
+    uint64_t bound_cuts;          /* dfs-branches: alternatives left out by the bound */
+    uint64_t peak_rss;            /* bytes, largest process */
     double elapsed_s;
     bool incomplete;
     char *incomplete_why;

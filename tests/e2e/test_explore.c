@@ -791,6 +791,43 @@ static void test_dead_locals(void) {
     }
 }
 
+/* The orderings' outcomes are summed up as the orderings end, not recorded
+ * one by one.  1,152 orderings of over 10,000 steps used to fill the record
+ * of explored paths (256 MiB) after about 480 of them and stop the
+ * exploration, losing the deadlock of the unbuffered pass.  The pair of
+ * orderings a race is reported with still shares the longest prefix of any
+ * two orderings with different outcomes (2 x 5000 + 6 steps, see the
+ * program), whichever depth-first way the orderings are explored in. */
+static void test_long_orderings(void) {
+    const char *src = "tests/programs/long_orderings.c";
+    e2e_result *r = EX("-n", "5", PROG("long_orderings.c"), "5000");
+    EXPECT_NO_ERROR_RACE(r);
+    char *f = EXPECT_XWARNING(r, 1, "message_race", "576 different outcomes");
+    EXPECT_BLOCK_HAS(r, f, "two orderings share their first 10006 steps");
+    g_free(f);
+    EXPECT(r, orderings_run(r) == 1152);
+    e2e_free(r);
+
+    r = EX("-n", "5", PROG("long_orderings.c"), "5000", "lost");
+    EXPECT_ERRORS(r, 2);
+    g_free(EXPECT_XERROR(r, 2, "lost_message", "was never received", src, "/* [LOST] */"));
+    g_free(
+        EXPECT_XERROR(r, 2, "deadlock", "only when MPI_Send is not buffered", src, "/* [LOST] */"));
+    e2e_free(r);
+
+    static const char *const ways[][2] = {{"--checkpoint=copy", "--jobs=1"},
+                                          {"--checkpoint=replay", "--jobs=1"},
+                                          {"--strategy=dfs-branches", "--branches=20"}};
+    for (size_t i = 0; i < G_N_ELEMENTS(ways); i++) {
+        r = EX(ways[i][0], ways[i][1], "-n", "5", PROG("long_orderings.c"), "20");
+        EXPECT_NO_ERROR_RACE(r);
+        f = EXPECT_XWARNING(r, 1, "message_race", "576 different outcomes");
+        EXPECT_BLOCK_HAS(r, f, "two orderings share their first 46 steps");
+        g_free(f);
+        e2e_free(r);
+    }
+}
+
 static void test_floyd_steinberg(void) {
     e2e_result *r = EX("-n", "2", EXAMPLE("floyd_steinberg.c"), "8");
     EXPECT_NO_ERROR(r);
@@ -1677,6 +1714,7 @@ void e2e_add_explore_tests(CU_pSuite s) {
     CU_add_test(s, "Waitany orders that only differ in dead outputs merge", test_waitany_merge);
     CU_add_test(s, "callee-saved registers at MPI calls are state", test_register_state);
     CU_add_test(s, "dead local variables are not state", test_dead_locals);
+    CU_add_test(s, "long orderings: outcomes summed up as they end", test_long_orderings);
     CU_add_test(s, "floyd_steinberg: no error", test_floyd_steinberg);
     CU_add_test(s, "lu: no error", test_lu);
     CU_add_test(s, "iprobe_once: deadlock when MPI_Iprobe says not yet", test_iprobe_once);

@@ -1,0 +1,173 @@
+/*
+ * outcomes.c - distinct outcomes and the best diverging pair, shared by the
+ * exploration processes (see outcomes.h).
+ *
+ * One MAP_SHARED mapping holds, per pass, a header, an open-addressing set of
+ * 128-bit outcome hashes, and three path slots: the last ordering and the
+ * two of the best pair.  Slots are addressed by index so that taking the
+ * last ordering into the pair is an exchange of indices, not a copy.  The
+ * mapping is reserved without backing store; only the slots' pages that long
+ * paths reach are ever touched.  A spin lock serialises the processes that
+ * run at once with --jobs; alone, it costs one atomic exchange.
+ */
+#include "stategraph/outcomes.h"
+
+#include <sched.h>
+#include <string.h>
+#include <sys/mman.h>
+
+enum { SLOTS = 3, SET_SLOTS = 1 << 20 };
+
+typedef struct pass_memory {
+    int lock;
+    uint64_t distinct;
+    bool at_least;
+    bool have_last, paired;
+    ckpt_hash last_outcome;
+    int last, a, b;    /* slot indices */
+    size_t len[SLOTS]; /* steps held by each slot */
+    size_t prefix;     /* of the pair */
+    ckpt_hash set[SET_SLOTS];
+} pass_memory;
+
+static unsigned char *g_mem;
+static size_t g_bytes;
+static int g_passes;
+
+static size_t slot_bytes(void) {
+    return SG_OUTCOMES_MAX_STEPS * sizeof(sg_step);
+}
+
+static size_t pass_bytes(void) {
+    return sizeof(pass_memory) + SLOTS * slot_bytes();
+}
+
+static pass_memory *pass_at(int pass) {
+    return (pass_memory *)(g_mem + (size_t)pass * pass_bytes());
+}
+
+static sg_step *slot(int pass, int index) {
+    return (sg_step *)((unsigned char *)pass_at(pass) + sizeof(pass_memory) +
+                       (size_t)index * slot_bytes());
+}
+
+bool sg_outcomes_create(int passes) {
+    g_passes = passes;
+    g_bytes = (size_t)passes * pass_bytes();
+    void *p = mmap(NULL, g_bytes, PROT_READ | PROT_WRITE,
+                   MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) {
+        g_mem = NULL;
+        return false;
+    }
+    g_mem = p;
+    for (int i = 0; i < passes; i++) {
+        pass_memory *m = pass_at(i);
+        m->last = 0;
+        m->a = 1;
+        m->b = 2;
+    }
+    return true;
+}
+
+void sg_outcomes_destroy(void) {
+    if (g_mem)
+        munmap(g_mem, g_bytes);
+    g_mem = NULL;
+}
+
+size_t sg_common_prefix(const sg_step *a, size_t na, const sg_step *b, size_t nb) {
+    size_t n = na < nb ? na : nb, i = 0;
+    for (; i < n; i++) {
+        const sg_step *x = &a[i], *y = &b[i];
+        if (x->kind != y->kind || x->dst != y->dst || x->src != y->src || x->tag != y->tag ||
+            x->choice != y->choice || x->site_a != y->site_a || x->site_b != y->site_b)
+            break;
+    }
+    return i;
+}
+
+/* Adds h to the pass's set of outcomes; a full set (three quarters of its
+ * slots) stops counting and says so. */
+static void count_outcome(pass_memory *m, ckpt_hash h) {
+    if (h.lo == 0 && h.hi == 0)
+        h.lo = 1; /* zero marks an empty slot */
+    size_t mask = SET_SLOTS - 1;
+    for (size_t i = (size_t)h.lo & mask;; i = (i + 1) & mask) {
+        if (ckpt_hash_equal(m->set[i], h))
+            return;
+        if (m->set[i].lo == 0 && m->set[i].hi == 0) {
+            if (m->distinct >= SET_SLOTS / 4 * 3) {
+                m->at_least = true;
+                return;
+            }
+            m->set[i] = h;
+            m->distinct++;
+            return;
+        }
+    }
+}
+
+static void lock(pass_memory *m) {
+    while (__atomic_exchange_n(&m->lock, 1, __ATOMIC_ACQUIRE))
+        sched_yield(); /* another process is copying a path: a few microseconds */
+}
+
+static void unlock(pass_memory *m) {
+    __atomic_store_n(&m->lock, 0, __ATOMIC_RELEASE);
+}
+
+bool sg_outcomes_add(int pass, ckpt_hash outcome, const sg_step *steps, size_t n) {
+    if (n > SG_OUTCOMES_MAX_STEPS)
+        return false;
+    pass_memory *m = pass_at(pass);
+    lock(m);
+    count_outcome(m, outcome);
+    if (m->have_last && !ckpt_hash_equal(m->last_outcome, outcome)) {
+        size_t p = sg_common_prefix(slot(pass, m->last), m->len[m->last], steps, n);
+        if (!m->paired || p > m->prefix) {
+            int old_a = m->a; /* the last ordering becomes a; its slot is free */
+            m->a = m->last;
+            m->last = old_a;
+            memcpy(slot(pass, m->b), steps, n * sizeof *steps);
+            m->len[m->b] = n;
+            m->prefix = p;
+            m->paired = true;
+        }
+    }
+    memcpy(slot(pass, m->last), steps, n * sizeof *steps);
+    m->len[m->last] = n;
+    m->last_outcome = outcome;
+    m->have_last = true;
+    unlock(m);
+    return true;
+}
+
+static GArray *copy_slot(int pass, int index) {
+    size_t n = pass_at(pass)->len[index];
+    GArray *a = g_array_sized_new(FALSE, FALSE, sizeof(sg_step), (guint)n);
+    g_array_append_vals(a, slot(pass, index), (guint)n);
+    return a;
+}
+
+void sg_outcomes_get(int pass, sg_pass_outcomes *out) {
+    memset(out, 0, sizeof *out);
+    if (!g_mem || pass >= g_passes)
+        return;
+    const pass_memory *m = pass_at(pass);
+    out->distinct = m->distinct;
+    out->at_least = m->at_least;
+    if (m->paired) {
+        out->a = copy_slot(pass, m->a);
+        out->b = copy_slot(pass, m->b);
+        out->prefix = (guint)m->prefix;
+    }
+}
+
+void sg_pass_outcomes_clear(sg_pass_outcomes *o) {
+    if (o->a)
+        g_array_free(o->a, TRUE);
+    if (o->b)
+        g_array_free(o->b, TRUE);
+    memset(o, 0, sizeof *o);
+}
