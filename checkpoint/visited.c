@@ -16,7 +16,8 @@
  */
 #include "checkpoint/visited.h"
 
-#include <sched.h>
+#include "checkpoint/hashset.h"
+
 #include <string.h>
 #include <sys/mman.h>
 
@@ -69,13 +70,6 @@ void ckpt_visited_destroy(void) {
     g_t = NULL;
 }
 
-static void put(ckpt_hash *slots, size_t mask, ckpt_hash h) {
-    size_t i = (size_t)h.lo & mask;
-    while (slots[i].lo != 0 || slots[i].hi != 0)
-        i = (i + 1) & mask;
-    slots[i] = h;
-}
-
 /* Moves the table into the other region at twice the size.  The pages of
  * the old one go back to the system; where that fails they are cleared
  * before the region is used again. */
@@ -88,8 +82,8 @@ static void grow(void) {
         g_t->dirty[to] = 0;
     }
     for (size_t i = 0; i < slots; i++)
-        if (old[i].lo != 0 || old[i].hi != 0)
-            put(fresh, bigger - 1, old[i]);
+        if (!ckpt_hashset_empty(old[i]))
+            fresh[ckpt_hashset_probe(fresh, bigger - 1, old[i])] = old[i];
     if (madvise(old, slots * sizeof(ckpt_hash), MADV_REMOVE) != 0)
         g_t->dirty[g_t->cur] = slots * sizeof(ckpt_hash);
     g_t->cur = to;
@@ -99,62 +93,36 @@ static void grow(void) {
 
 static bool check_insert(ckpt_hash h, bool *full) {
     *full = false;
-    if (h.lo == 0 && h.hi == 0)
-        h.lo = 1;
     ckpt_hash *slots = g_region[g_t->cur];
-    for (size_t i = (size_t)h.lo & g_t->mask;; i = (i + 1) & g_t->mask) {
-        ckpt_hash *s = &slots[i];
-        if (s->lo == 0 && s->hi == 0) {
-            if (g_t->count >= g_t->limit) {
-                if (g_t->mask + 1 == g_t->max_slots) {
-                    *full = true;
-                    return false;
-                }
-                grow();
-                return check_insert(h, full);
-            }
-            *s = h;
-            g_t->count++;
+    size_t i = ckpt_hashset_probe(slots, g_t->mask, h);
+    if (!ckpt_hashset_empty(slots[i]))
+        return true;
+    if (g_t->count >= g_t->limit) {
+        if (g_t->mask + 1 == g_t->max_slots) {
+            *full = true;
             return false;
         }
-        if (ckpt_hash_equal(*s, h))
-            return true;
+        grow();
+        return check_insert(h, full);
     }
-}
-
-static bool contains(ckpt_hash h) {
-    if (h.lo == 0 && h.hi == 0)
-        h.lo = 1;
-    const ckpt_hash *slots = g_region[g_t->cur];
-    for (size_t i = (size_t)h.lo & g_t->mask;; i = (i + 1) & g_t->mask) {
-        const ckpt_hash *s = &slots[i];
-        if (s->lo == 0 && s->hi == 0)
-            return false;
-        if (ckpt_hash_equal(*s, h))
-            return true;
-    }
-}
-
-static void lock(void) {
-    while (__atomic_exchange_n(&g_t->lock, 1, __ATOMIC_ACQUIRE))
-        sched_yield(); /* another process holds it for a few hundred nanoseconds */
-}
-
-static void unlock(void) {
-    __atomic_store_n(&g_t->lock, 0, __ATOMIC_RELEASE);
+    slots[i] = h;
+    g_t->count++;
+    return false;
 }
 
 bool ckpt_visited_check_insert(ckpt_hash h, bool *full) {
-    lock();
-    bool seen = check_insert(h, full);
-    unlock();
+    ckpt_spin_lock(&g_t->lock);
+    bool seen = check_insert(ckpt_hashset_key(h), full);
+    ckpt_spin_unlock(&g_t->lock);
     return seen;
 }
 
 bool ckpt_visited_contains(ckpt_hash h) {
-    lock();
-    bool seen = contains(h);
-    unlock();
+    ckpt_spin_lock(&g_t->lock);
+    const ckpt_hash *slots = g_region[g_t->cur];
+    bool seen =
+        !ckpt_hashset_empty(slots[ckpt_hashset_probe(slots, g_t->mask, ckpt_hashset_key(h))]);
+    ckpt_spin_unlock(&g_t->lock);
     return seen;
 }
 

@@ -21,7 +21,6 @@
 #include "stategraph/explore.h"
 
 #include <errno.h>
-#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -31,6 +30,7 @@
 #include <unistd.h>
 
 #include "checkpoint/deadvars.h"
+#include "checkpoint/hashset.h"
 #include "checkpoint/memsnap.h"
 #include "checkpoint/state.h"
 #include "checkpoint/visited.h"
@@ -48,10 +48,6 @@ enum { REC_FINDING = 2, REC_EDGE = 3 };
  * finding only when it is new or its path is shorter, so that the log does
  * not grow with the number of orderings that hit the same error. */
 enum { LOGGED_SLOTS = 1024 };
-typedef struct logged_finding {
-    ckpt_hash key; /* zero: empty */
-    uint32_t steps;
-} logged_finding;
 
 typedef struct shared {
     uint64_t states, transitions, merged, snapshots, paths;
@@ -71,7 +67,9 @@ typedef struct shared {
     size_t stack_cap, stack_len;
     unsigned char *stack;
     int logged_lock;
-    logged_finding logged[LOGGED_SLOTS];
+    size_t logged;
+    ckpt_hash logged_key[LOGGED_SLOTS];
+    uint32_t logged_steps[LOGGED_SLOTS]; /* of the ordering logged for the key */
     size_t log_cap, log_len;
     unsigned char log[];
 } shared;
@@ -581,29 +579,20 @@ static void put_path(GByteArray *b) {
 
 /* Whether a finding with this key and a path of `steps` steps should be
  * logged: the first of its key, or shorter than the one logged before.  A
- * full table logs everything (the reader keeps the shortest anyway). */
+ * table three quarters full logs every new key (the reader keeps the
+ * shortest anyway). */
 static bool finding_news(ckpt_hash key, uint32_t steps) {
-    if (key.lo == 0 && key.hi == 0)
-        key.lo = 1;
-    while (__atomic_exchange_n(&g_sh->logged_lock, 1, __ATOMIC_ACQUIRE))
-        sched_yield();
-    bool news = true;
-    for (size_t n = 0, i = (size_t)key.lo % LOGGED_SLOTS; n < LOGGED_SLOTS;
-         n++, i = (i + 1) % LOGGED_SLOTS) {
-        logged_finding *l = &g_sh->logged[i];
-        if (l->key.lo == 0 && l->key.hi == 0) {
-            l->key = key;
-            l->steps = steps;
-            break;
-        }
-        if (ckpt_hash_equal(l->key, key)) {
-            news = steps < l->steps;
-            if (news)
-                l->steps = steps;
-            break;
-        }
+    key = ckpt_hashset_key(key);
+    ckpt_spin_lock(&g_sh->logged_lock);
+    size_t i = ckpt_hashset_probe(g_sh->logged_key, LOGGED_SLOTS - 1, key);
+    bool known = !ckpt_hashset_empty(g_sh->logged_key[i]);
+    bool news = !known || steps < g_sh->logged_steps[i];
+    if (known ? news : g_sh->logged < LOGGED_SLOTS / 4 * 3) {
+        g_sh->logged += !known;
+        g_sh->logged_key[i] = key;
+        g_sh->logged_steps[i] = steps;
     }
-    __atomic_store_n(&g_sh->logged_lock, 0, __ATOMIC_RELEASE);
+    ckpt_spin_unlock(&g_sh->logged_lock);
     return news;
 }
 

@@ -12,7 +12,8 @@
  */
 #include "stategraph/outcomes.h"
 
-#include <sched.h>
+#include "checkpoint/hashset.h"
+
 #include <string.h>
 #include <sys/mman.h>
 
@@ -90,38 +91,23 @@ size_t sg_common_prefix(const sg_step *a, size_t na, const sg_step *b, size_t nb
 /* Adds h to the pass's set of outcomes; a full set (three quarters of its
  * slots) stops counting and says so. */
 static void count_outcome(pass_memory *m, ckpt_hash h) {
-    if (h.lo == 0 && h.hi == 0)
-        h.lo = 1; /* zero marks an empty slot */
-    size_t mask = SET_SLOTS - 1;
-    for (size_t i = (size_t)h.lo & mask;; i = (i + 1) & mask) {
-        if (ckpt_hash_equal(m->set[i], h))
-            return;
-        if (m->set[i].lo == 0 && m->set[i].hi == 0) {
-            if (m->distinct >= SET_SLOTS / 4 * 3) {
-                m->at_least = true;
-                return;
-            }
-            m->set[i] = h;
-            m->distinct++;
-            return;
-        }
+    h = ckpt_hashset_key(h);
+    size_t i = ckpt_hashset_probe(m->set, SET_SLOTS - 1, h);
+    if (!ckpt_hashset_empty(m->set[i]))
+        return;
+    if (m->distinct >= SET_SLOTS / 4 * 3) {
+        m->at_least = true;
+        return;
     }
-}
-
-static void lock(pass_memory *m) {
-    while (__atomic_exchange_n(&m->lock, 1, __ATOMIC_ACQUIRE))
-        sched_yield(); /* another process is copying a path: a few microseconds */
-}
-
-static void unlock(pass_memory *m) {
-    __atomic_store_n(&m->lock, 0, __ATOMIC_RELEASE);
+    m->set[i] = h;
+    m->distinct++;
 }
 
 bool sg_outcomes_add(int pass, ckpt_hash outcome, const sg_step *steps, size_t n) {
     if (n > SG_OUTCOMES_MAX_STEPS)
         return false;
     pass_memory *m = pass_at(pass);
-    lock(m);
+    ckpt_spin_lock(&m->lock);
     count_outcome(m, outcome);
     if (m->have_last && !ckpt_hash_equal(m->last_outcome, outcome)) {
         size_t p = sg_common_prefix(slot(pass, m->last), m->len[m->last], steps, n);
@@ -139,7 +125,7 @@ bool sg_outcomes_add(int pass, ckpt_hash outcome, const sg_step *steps, size_t n
     m->len[m->last] = n;
     m->last_outcome = outcome;
     m->have_last = true;
-    unlock(m);
+    ckpt_spin_unlock(&m->lock);
     return true;
 }
 
