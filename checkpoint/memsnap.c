@@ -47,13 +47,13 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <valgrind/valgrind.h>
 
+#include "checkpoint/pagemap.h"
 #include "scheduler/arena.h"
 #include "scheduler/context.h"
 #include "scheduler/sched.h"
@@ -80,20 +80,6 @@
 /* Below a stack pointer, the bytes a leaf function may use without moving
  * it (the x86-64 ABI's red zone, 128 bytes), with room to spare. */
 #define BELOW_SP ((uintptr_t)256)
-
-/* The PAGEMAP_SCAN ioctl of /proc/self/pagemap (Linux 6.7), declared here
- * because older C library headers lack it. */
-typedef struct pm_scan_arg {
-    uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages;
-    uint64_t category_inverted, category_mask, category_anyof_mask, return_mask;
-} pm_scan_arg;
-typedef struct page_region {
-    uint64_t start, end, categories;
-} page_region;
-#define PAGEMAP_SCAN _IOWR('f', 16, pm_scan_arg)
-#define PAGE_IS_PRESENT (1 << 3)
-#define PAGE_IS_SWAPPED (1 << 4)
-#define SPAN_BUF 256
 
 enum region_kind { REGION_PLAIN, REGION_HEAP, REGION_MAIN_STACK, REGION_RANK_STACK };
 
@@ -139,9 +125,8 @@ typedef struct store {
     const char *arena_span;
     size_t arena_span_len;
     int narenas;
-    int probe_fd;   /* a descriptor to duplicate: the lowest free one comes back */
-    int pagemap_fd; /* /proc/self/pagemap, or -1: then mincore */
-    page_region spans[SPAN_BUF];
+    int probe_fd;           /* a descriptor to duplicate: the lowest free one comes back */
+    ckpt_pagemap pagemap;   /* closed: mincore */
     uint64_t regions_epoch; /* g_map_epoch when the regions were read */
     sched_ctx side;
     /* Changed by every snapshot and restore. */
@@ -331,7 +316,7 @@ bool ckpt_mem_init(char **err) {
     st->cap = STORE_BYTES - sizeof *st;
     st->last = SIZE_MAX;
     st->probe_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-    st->pagemap_fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+    ckpt_pagemap_open(&st->pagemap);
     bool have_side = st->probe_fd >= 0 && sched_ctx_make(&st->side, SIDE_STACK, side_main, NULL);
     if (!have_side)
         *err = g_strdup_printf("cannot set up snapshots: %s", g_strerror(errno));
@@ -346,8 +331,7 @@ bool ckpt_mem_init(char **err) {
             sched_ctx_destroy(&st->side);
         if (st->probe_fd >= 0)
             close(st->probe_fd);
-        if (st->pagemap_fd >= 0)
-            close(st->pagemap_fd);
+        ckpt_pagemap_close(&st->pagemap);
         munmap(st, STORE_BYTES);
         return false;
     }
@@ -453,40 +437,17 @@ static bool put_pages(snap *s, below_walk *w, uint32_t region, uintptr_t a, uint
     return true;
 }
 
-typedef bool (*span_fn)(uintptr_t a, uintptr_t b, void *user);
-
 /* Calls fn on every span of resident pages of [lo, hi), in address order.
  * False when the range cannot be read or fn says stop. */
-static bool for_resident(uintptr_t lo, uintptr_t hi, span_fn fn, void *user) {
+static bool for_resident(uintptr_t lo, uintptr_t hi, ckpt_span_fn fn, void *user) {
     store *st = g_st;
-    if (st->pagemap_fd >= 0) {
-        pm_scan_arg a = {sizeof a,
-                         0,
-                         lo,
-                         hi,
-                         0,
-                         (uint64_t)(uintptr_t)st->spans,
-                         SPAN_BUF,
-                         0,
-                         0,
-                         0,
-                         PAGE_IS_PRESENT | PAGE_IS_SWAPPED,
-                         PAGE_IS_PRESENT | PAGE_IS_SWAPPED};
-        for (;;) {
-            int n = ioctl(st->pagemap_fd, PAGEMAP_SCAN, &a);
-            if (n < 0)
-                break; /* an older kernel: mincore below */
-            for (int i = 0; i < n; i++)
-                if (!fn(st->spans[i].start, st->spans[i].end, user))
-                    return false;
-            if (a.walk_end >= hi)
-                return true;
-            a.start = a.walk_end;
-        }
-        if (a.start != lo)
-            return false;
-        close(st->pagemap_fd);
-        st->pagemap_fd = -1;
+    switch (ckpt_pagemap_spans(&st->pagemap, lo, hi, false, fn, user)) {
+    case CKPT_PAGEMAP_DONE:
+        return true;
+    case CKPT_PAGEMAP_STOPPED:
+        return false;
+    case CKPT_PAGEMAP_UNSUPPORTED:
+        break; /* an older kernel: mincore page by page */
     }
     size_t npages = (hi - lo) / PAGE;
     if (st->top + npages > st->cap)

@@ -32,6 +32,7 @@
 #include "checkpoint/deadvars.h"
 #include "checkpoint/hashset.h"
 #include "checkpoint/memsnap.h"
+#include "checkpoint/remap.h"
 #include "checkpoint/state.h"
 #include "checkpoint/visited.h"
 #include "scheduler/sched.h"
@@ -235,8 +236,10 @@ static bool fork_alternative(void) {
     if (g_x.opts->copy_checkpoints)
         return copy_alternative();
     bool parallel = g_x.opts->jobs > 1 && take_place();
+    ckpt_remap_before_fork();
     pid_t pid = fork();
     if (pid == 0) {
+        ckpt_remap_forked();
         sched_after_fork();
         g_array_set_size(g_running_children, 0);
         return true;
@@ -710,8 +713,11 @@ static _Noreturn void run_pass(const sg_explore_opts *o, int pass) {
     }
 
     bool tree = o->strategy == SG_EXHAUSTIVE || o->strategy == SG_DFS_BRANCHES;
-    if (tree && !o->replay_checkpoints)
+    if (tree && !o->replay_checkpoints) {
+        if (!o->copy_checkpoints)
+            ckpt_remap_init(); /* chains of forks follow */
         run_path();
+    }
     /* This process stays as it is after loading and hands out one path
      * at a time to forked workers. */
     g_x.prefix = g_array_new(FALSE, FALSE, sizeof(int));
