@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "checkpoint/deadvars.h"
+#include "checkpoint/files.h"
 #include "checkpoint/hashset.h"
 #include "checkpoint/memsnap.h"
 #include "checkpoint/remap.h"
@@ -214,15 +215,24 @@ static void wait_child(pid_t pid) {
  * right after the snapshot, the "parent" the same process once the child's
  * paths have ended and the snapshot is restored. */
 static bool copy_alternative(void) {
+    /* The list is part of the snapshot: the "child" frees its copy, the
+     * restore brings it back. */
+    GArray *files = ckpt_files_note();
     switch (ckpt_mem_take()) {
     case CKPT_MEM_TAKEN:
+        ckpt_files_free(files);
         SHARED_ADD(snapshots, 1);
         SHARED_ADD(live_snapshots, 1);
         return true;
     case CKPT_MEM_RESUMED:
+        if (!ckpt_files_put_back(files))
+            stop_all("a file the program had open at a snapshot was closed on a later path, "
+                     "and in-process snapshots cannot open it again: use --checkpoint=fork");
+        ckpt_files_free(files);
         SHARED_ADD(live_snapshots, -1);
         return false;
     default:
+        ckpt_files_free(files);
         stop_all("no room for another in-process snapshot");
         return false;
     }
@@ -236,15 +246,18 @@ static bool fork_alternative(void) {
     if (g_x.opts->copy_checkpoints)
         return copy_alternative();
     bool parallel = g_x.opts->jobs > 1 && take_place();
+    GArray *files = parallel ? NULL : ckpt_files_note();
     ckpt_remap_before_fork();
     pid_t pid = fork();
     if (pid == 0) {
+        ckpt_files_free(files);
         ckpt_remap_forked();
         sched_after_fork();
         g_array_set_size(g_running_children, 0);
         return true;
     }
     if (pid < 0) {
+        ckpt_files_free(files);
         if (parallel)
             SHARED_ADD(running, -1);
         stop_all("fork failed: no memory or process limit for another snapshot");
@@ -257,6 +270,8 @@ static bool fork_alternative(void) {
         return false;
     }
     wait_child(pid);
+    ckpt_files_put_back(files); /* what the child's orderings wrote is theirs */
+    ckpt_files_free(files);
     SHARED_ADD(running, 1); /* the child gave its place back */
     return false;
 }

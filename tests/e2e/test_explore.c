@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include "e2e.h"
 
 void e2e_add_explore_tests(CU_pSuite s);
@@ -826,6 +828,44 @@ static void test_long_orderings(void) {
         g_free(f);
         e2e_free(r);
     }
+}
+
+/* Ranks keep a log open across their MPI calls and read it back at the
+ * end.  A forked snapshot shares the file with the orderings forked from
+ * it: their lines went into its log, and rank 0 counted more lines in the
+ * orderings explored later, a race the program does not have.  In-process
+ * snapshots found the log closed by the earlier path; they now stop and say
+ * so.  The log on disk afterwards is one ordering's. */
+static void test_rank_log(void) {
+    char *dir = g_dir_make_tmp("ordex-rank-log-XXXXXX", NULL);
+    CU_ASSERT_FATAL(dir != NULL);
+    static const char *const ways[] = {"--checkpoint=fork", "--checkpoint=replay"};
+    for (size_t i = 0; i < G_N_ELEMENTS(ways); i++) {
+        e2e_result *r = EX(ways[i], "-n", "3", PROG("rank_log.c"), dir);
+        EXPECT_NO_ERROR(r);
+        EXPECT(r, orderings_run(r) == 4);
+        e2e_free(r);
+        char *path = g_build_filename(dir, "rank_log.0", NULL), *log = NULL;
+        CU_ASSERT(g_file_get_contents(path, &log, NULL, NULL));
+        CU_ASSERT_STRING_EQUAL(log, "start\nheard from a rank\nheard from a rank\n");
+        g_free(log);
+        g_free(path);
+    }
+    e2e_result *r = EX("--checkpoint=copy", "-n", "3", PROG("rank_log.c"), dir);
+    EXPECT(r, r->status == 2);
+    EXPECT(r, strstr(r->out, "INCOMPLETE: a file the program had open at a snapshot was closed") !=
+                  NULL);
+    EXPECT(r, count_findings(r->out) == 0);
+    e2e_free(r);
+    for (int rank = 0; rank < 3; rank++) {
+        char *name = g_strdup_printf("rank_log.%d", rank),
+             *path = g_build_filename(dir, name, NULL);
+        g_unlink(path);
+        g_free(path);
+        g_free(name);
+    }
+    g_rmdir(dir);
+    g_free(dir);
 }
 
 static void test_floyd_steinberg(void) {
@@ -1715,6 +1755,7 @@ void e2e_add_explore_tests(CU_pSuite s) {
     CU_add_test(s, "callee-saved registers at MPI calls are state", test_register_state);
     CU_add_test(s, "dead local variables are not state", test_dead_locals);
     CU_add_test(s, "long orderings: outcomes summed up as they end", test_long_orderings);
+    CU_add_test(s, "a log kept open across MPI calls is each ordering's own", test_rank_log);
     CU_add_test(s, "floyd_steinberg: no error", test_floyd_steinberg);
     CU_add_test(s, "lu: no error", test_lu);
     CU_add_test(s, "iprobe_once: deadlock when MPI_Iprobe says not yet", test_iprobe_once);
