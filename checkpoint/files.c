@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 typedef struct noted_file {
@@ -17,29 +18,49 @@ typedef struct noted_file {
     off_t offset, size;
 } noted_file;
 
+/* /proc/self/fd, opened once per process: a descriptor of it opened by a
+ * parent lists the parent's descriptors.  Read with getdents64 into a
+ * buffer on the stack: opendir would allocate 32 KiB on every fork. */
+static int g_fd_dir = -1;
+static pid_t g_fd_dir_pid;
+
+static bool open_fd_dir(void) {
+    if (g_fd_dir >= 0 && g_fd_dir_pid == getpid())
+        return lseek(g_fd_dir, 0, SEEK_SET) == 0;
+    if (g_fd_dir >= 0)
+        close(g_fd_dir);
+    g_fd_dir = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    g_fd_dir_pid = getpid();
+    return g_fd_dir >= 0;
+}
+
+static GArray *note_one(GArray *noted, int fd) {
+    struct stat st;
+    int flags = fcntl(fd, F_GETFL);
+    if (fd == g_fd_dir || flags < 0 || (flags & O_ACCMODE) == O_RDONLY || fstat(fd, &st) != 0 ||
+        !S_ISREG(st.st_mode) || st.st_nlink == 0)
+        return noted;
+    off_t offset = lseek(fd, 0, SEEK_CUR);
+    if (offset < 0)
+        return noted;
+    if (!noted)
+        noted = g_array_new(FALSE, FALSE, sizeof(noted_file));
+    noted_file f = {fd, st.st_dev, st.st_ino, offset, st.st_size};
+    return g_array_append_val(noted, f);
+}
+
 GArray *ckpt_files_note(void) {
-    DIR *dir = opendir("/proc/self/fd");
-    if (!dir)
+    if (!open_fd_dir())
         return NULL;
     GArray *noted = NULL;
-    for (struct dirent *e; (e = readdir(dir)) != NULL;) {
-        if (e->d_name[0] < '0' || e->d_name[0] > '9')
-            continue;
-        int fd = atoi(e->d_name);
-        struct stat st;
-        int flags = fcntl(fd, F_GETFL);
-        if (fd == dirfd(dir) || flags < 0 || (flags & O_ACCMODE) == O_RDONLY ||
-            fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink == 0)
-            continue;
-        off_t offset = lseek(fd, 0, SEEK_CUR);
-        if (offset < 0)
-            continue;
-        if (!noted)
-            noted = g_array_new(FALSE, FALSE, sizeof(noted_file));
-        noted_file f = {fd, st.st_dev, st.st_ino, offset, st.st_size};
-        g_array_append_val(noted, f);
-    }
-    closedir(dir);
+    _Alignas(8) char buf[2048];
+    for (long n; (n = syscall(SYS_getdents64, g_fd_dir, buf, sizeof buf)) > 0;)
+        for (long at = 0; at < n;) {
+            const struct dirent64 *e = (const struct dirent64 *)(const void *)(buf + at);
+            if (e->d_name[0] >= '0' && e->d_name[0] <= '9')
+                noted = note_one(noted, atoi(e->d_name));
+            at += e->d_reclen;
+        }
     return noted;
 }
 

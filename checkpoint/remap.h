@@ -33,10 +33,11 @@
 
 #include <stdbool.h>
 
-/* Every 12 forks: at 6, the copies cost LU at 4 ranks (searches 8 to 14
- * deep) more than they saved; at 12 nothing lost there, and the 8-rank
- * neighbourhood exchange (up to 45 deep) takes a quarter less time. */
-#define CKPT_REMAP_AFTER_FORKS 12
+/* Every 16 forks: at 6, the copies cost LU at 4 ranks (searches 8 to 14
+ * deep) more than they saved; at 16, LU at 8 ranks and the 8-rank
+ * neighbourhood exchange (up to 45 deep) run 12 to 20% faster, LU at 4
+ * ranks about 3% slower (bench/RESULTS.md). */
+#define CKPT_REMAP_AFTER_FORKS 16
 
 /* Prepares for making mappings anew in this process and the processes it
  * forks.  Does nothing, and the calls below do nothing, where it cannot be
