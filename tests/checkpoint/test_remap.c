@@ -40,6 +40,19 @@ static bool same(const unsigned char *p, size_t n, unsigned seed) {
     return true;
 }
 
+/* An unlinked temporary file of `pages` pages filled from seed. */
+static int temp_file(int pages, unsigned seed) {
+    char path[] = "/tmp/ordex-remap-XXXXXX";
+    int fd = mkstemp(path);
+    CU_ASSERT_FATAL(fd >= 0);
+    unlink(path);
+    unsigned char page[4096];
+    fill(page, sizeof page, seed);
+    for (int i = 0; i < pages; i++)
+        CU_ASSERT_FATAL(write(fd, page, sizeof page) == (ssize_t)sizeof page);
+    return fd;
+}
+
 /* The permissions /proc/self/maps gives the mapping holding addr. */
 static char *perms_at(const void *addr) {
     char *maps = NULL, *found = NULL;
@@ -74,14 +87,7 @@ static void test_bytes_kept(void) {
     fill((unsigned char *)g_big, sizeof g_big, 9);
     g_counter = 42;
 
-    char path[] = "/tmp/ordex-remap-XXXXXX";
-    int fd = mkstemp(path);
-    CU_ASSERT_FATAL(fd >= 0);
-    unlink(path);
-    unsigned char page[4096];
-    fill(page, sizeof page, 3);
-    for (int i = 0; i < 4; i++)
-        CU_ASSERT_FATAL(write(fd, page, sizeof page) == (ssize_t)sizeof page);
+    int fd = temp_file(4, 3);
     unsigned char *file = mmap(NULL, 4 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
     CU_ASSERT_FATAL(file != MAP_FAILED);
     fill(file + 4096, 4096, 11); /* one page written: the others are the file's */
@@ -188,13 +194,7 @@ static void test_fork_chain(void) {
 /* A private mapping of a file that ends before it: its pages past the end
  * cannot be read (SIGBUS), so it is left as it was, and the process lives. */
 static void test_past_end_of_file(void) {
-    char path[] = "/tmp/ordex-remap-XXXXXX";
-    int fd = mkstemp(path);
-    CU_ASSERT_FATAL(fd >= 0);
-    unlink(path);
-    unsigned char page[4096];
-    fill(page, sizeof page, 5);
-    CU_ASSERT_FATAL(write(fd, page, sizeof page) == (ssize_t)sizeof page);
+    int fd = temp_file(1, 5);
     unsigned char *m = mmap(NULL, 3 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
     CU_ASSERT_FATAL(m != MAP_FAILED);
     fill(m, 4096, 17);
