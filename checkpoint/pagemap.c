@@ -24,7 +24,15 @@ _Static_assert(sizeof(ckpt_page_span) == 24, "a span is the kernel's struct page
 
 bool ckpt_pagemap_open(ckpt_pagemap *pm) {
     pm->fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+    pm->owner = getpid();
     return pm->fd >= 0;
+}
+
+bool ckpt_pagemap_follow(ckpt_pagemap *pm) {
+    if (pm->fd >= 0 && pm->owner == getpid())
+        return true;
+    ckpt_pagemap_close(pm);
+    return ckpt_pagemap_open(pm);
 }
 
 void ckpt_pagemap_close(ckpt_pagemap *pm) {

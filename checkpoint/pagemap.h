@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define CKPT_PAGEMAP_SPANS 256
 
@@ -25,7 +26,8 @@ typedef struct ckpt_page_span {
  * wherever its user needs it to (the snapshot code keeps it out of what it
  * copies), so it is a plain struct. */
 typedef struct ckpt_pagemap {
-    int fd; /* -1 when closed, or when the kernel lacks the ioctl */
+    int fd;      /* -1 when closed, or when the kernel lacks the ioctl */
+    pid_t owner; /* the process that opened fd: the one whose pages it reads */
     ckpt_page_span spans[CKPT_PAGEMAP_SPANS];
 } ckpt_pagemap;
 
@@ -38,6 +40,11 @@ typedef enum ckpt_pagemap_result {
 /* Opens /proc/self/pagemap.  False when it cannot be opened (pm->fd is -1). */
 bool ckpt_pagemap_open(ckpt_pagemap *pm);
 void ckpt_pagemap_close(ckpt_pagemap *pm);
+
+/* Makes pm read this process's pages: a descriptor of /proc/self/pagemap
+ * opened before a fork reads the parent's in the child.  Call once in each
+ * process, before its first scan.  False when it cannot be reopened. */
+bool ckpt_pagemap_follow(ckpt_pagemap *pm);
 
 /* Calls fn on every span of pages of [lo, hi) that are in memory or in swap
  * (anonymous_only: and not pages of a file), in address order.  On

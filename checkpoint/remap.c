@@ -38,7 +38,6 @@ typedef struct mapping {
  * is never made anew, or on the side stack, which is not either. */
 typedef struct remapper {
     ckpt_pagemap pagemap;
-    pid_t pagemap_pid; /* the process whose page tables pagemap reads */
     sched_ctx side, caller;
     sigset_t mask; /* the caller's, while the side stack runs */
     int nmappings;
@@ -67,7 +66,6 @@ void ckpt_remap_init(void) {
         munmap(rm, sizeof *rm);
         return;
     }
-    rm->pagemap_pid = getpid();
     g_rm = rm;
     g_forks = 0;
 }
@@ -193,14 +191,8 @@ int ckpt_remap_now(void) {
     remapper *rm = g_rm;
     if (!rm)
         return 0;
-    /* A descriptor of /proc/self/pagemap stays with the process that opened
-     * it: a forked child would read its parent's pages through it. */
-    if (rm->pagemap_pid != getpid()) {
-        ckpt_pagemap_close(&rm->pagemap);
-        if (!ckpt_pagemap_open(&rm->pagemap))
-            return 0;
-        rm->pagemap_pid = getpid();
-    }
+    if (!ckpt_pagemap_follow(&rm->pagemap)) /* this process's pages, not its parent's */
+        return 0;
     list_mappings(rm);
     /* A signal handler (the step timer's) must not write memory between
      * its copy and its replacement. */
