@@ -19,6 +19,10 @@
 #   WAIT_MAX=3600     ... for at most this many seconds (WAIT_LOAD= empty: no waiting)
 #   RUN_TIMEOUT=900   seconds before one run is stopped (reported as "timeout")
 #   SKIP_LARGE=1      leave out the 1024-rank case
+#   ALT_SET="K=V ..."  also predict each case with these platform overrides
+#                     (ordex predict --set K=V each), in the same turns, in an
+#                     extra column: a model parameter compared on the same
+#                     real runs
 #
 # The platform file bench/predict/here.ini is made once by `ordex calibrate`
 # (delete it to measure again).  SMPI gets a platform built from the same file:
@@ -283,10 +287,17 @@ abs_err() {
 fmt() { if isnum "$1"; then awk -v x="$1" 'BEGIN { printf "%.4g", x }'; else echo "$1"; fi; }
 mib() { awk -v k="$1" 'BEGIN { printf "%.0f", k / 1024 }'; }
 
+alt_set=()
+for kv in ${ALT_SET:-}; do alt_set+=(--set "$kv"); done
+alt_head="" alt_rule=""
+if [ ${#alt_set[@]} -gt 0 ]; then
+    alt_head=" ordex with ${ALT_SET} s | error |" alt_rule="---:|---:|"
+fi
+
 acc="$work/accuracy.md"
 tools="$work/tools.md"
-echo "| program | ranks | arguments | others' CPU | real s (min-max) | ordex s (min-max) | ordex error | SMPI s (min-max) | SMPI error | closer |" >"$acc"
-echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---|" >>"$acc"
+echo "| program | ranks | arguments | others' CPU | real s (min-max) | ordex s (min-max) | ordex error | SMPI s (min-max) | SMPI error | closer |$alt_head" >"$acc"
+echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---|$alt_rule" >>"$acc"
 echo "| program | ranks | real wall s | ordex wall s | ordex peak MiB | SMPI wall s | SMPI peak MiB |" >"$tools"
 echo "|---|---:|---:|---:|---:|---:|---:|" >>"$tools"
 
@@ -297,7 +308,7 @@ for c in "${cases[@]}"; do
     # CPU used by other processes during the case, in cores (0 = the machine
     # ran only this benchmark).
     cpu0=$(machine_cpu) t0=$(now) own=0
-    declare -a re=() rw=() oe=() ow=() om=() se=() sw=() sm=()
+    declare -a re=() rw=() oe=() ow=() om=() se=() sw=() sm=() ae=()
     # The three tools take turns, so that a slow spell of the machine
     # touches all of them rather than one.
     for ((i = 0; i < reps; i++)); do
@@ -306,6 +317,11 @@ for c in "${cases[@]}"; do
         read -r e w m u < <(run "$work/out" "$ordex" predict -n "$n" --no-timeline --platform "$plat" \
             "$work/$prog.so" $args)
         oe+=("$e"); ow+=("$w"); om+=("$m"); own=$(awk -v a="$own" -v b="$u" 'BEGIN { print a + b }')
+        if [ ${#alt_set[@]} -gt 0 ]; then
+            read -r e w m u < <(run "$work/out" "$ordex" predict -n "$n" --no-timeline --platform "$plat" \
+                "${alt_set[@]}" "$work/$prog.so" $args)
+            ae+=("$e"); own=$(awk -v a="$own" -v b="$u" 'BEGIN { print a + b }')
+        fi
         read -r e w m u < <(run "$work/out" smpirun -np "$n" "${smpi_opts[@]}" "$work/$prog.smpi" $args)
         se+=("$e"); sw+=("$w"); sm+=("$m"); own=$(awk -v a="$own" -v b="$u" 'BEGIN { print a + b }')
     done
@@ -314,7 +330,12 @@ for c in "${cases[@]}"; do
     r=$(median "${re[@]}"); o=$(median "${oe[@]}"); s=$(median "${se[@]}")
     eo=$(abs_err "$o" "$r"); es=$(abs_err "$s" "$r")
     closer=$(awk -v a="$eo" -v b="$es" 'BEGIN { print (a < b ? "ordex" : (b < a ? "SMPI" : "tie")) }')
-    echo "| $prog | $n | $args | $load | $(fmt "$r") ($(minmax "${re[@]}")) | $(fmt "$o") ($(minmax "${oe[@]}")) | $(err_pct "$o" "$r") | $(fmt "$s") ($(minmax "${se[@]}")) | $(err_pct "$s" "$r") | $closer |" >>"$acc"
+    alt_cols=""
+    if [ ${#alt_set[@]} -gt 0 ]; then
+        a=$(median "${ae[@]}")
+        alt_cols=" $(fmt "$a") | $(err_pct "$a" "$r") |"
+    fi
+    echo "| $prog | $n | $args | $load | $(fmt "$r") ($(minmax "${re[@]}")) | $(fmt "$o") ($(minmax "${oe[@]}")) | $(err_pct "$o" "$r") | $(fmt "$s") ($(minmax "${se[@]}")) | $(err_pct "$s" "$r") | $closer |$alt_cols" >>"$acc"
     echo "| $prog | $n | $(median "${rw[@]}") | $(median "${ow[@]}") | $(mib "$(median "${om[@]}")") | $(median "${sw[@]}") | $(mib "$(median "${sm[@]}")") |" >>"$tools"
     echo "predict.sh: done $prog -n $n (real $r, ordex $o, SMPI $s)" >&2
 done
