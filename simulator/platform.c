@@ -57,6 +57,7 @@ static const char *const network_keys[] = {"topology",
                                            "send_overhead_per_byte",
                                            "recv_overhead",
                                            "recv_overhead_per_byte",
+                                           "async_progress",
                                            NULL};
 static const char *const intranode_keys[] = {"latency", "bandwidth", NULL};
 static const char *const fattree_keys[] = {"nodes_per_leaf", "uplink_bandwidth", NULL};
@@ -498,6 +499,19 @@ static bool parse_bool(const char *v, bool *out) {
     return true;
 }
 
+/* A true/false key; `meaning` explains both values in the error. */
+static bool get_bool(loader *l, const char *section, const char *key, const char *meaning,
+                     bool *out) {
+    char *v = raw(l, section, key);
+    if (!v)
+        return true;
+    bool ok = parse_bool(v, out);
+    if (!ok)
+        fail(l, SIM_PLATFORM_ERROR_VALUE, section, key, "must be %s, got \"%s\"", meaning, v);
+    g_free(v);
+    return ok;
+}
+
 static bool get_int(loader *l, const char *section, const char *key, int min, int max, int *out,
                     bool *present) {
     char *v = raw(l, section, key);
@@ -720,7 +734,12 @@ static bool load_network(loader *l) {
         !get_time(l, "network", "recv_overhead", &p->recv_overhead, &have) ||
         !get_time(l, "network", "recv_overhead_per_byte", &p->recv_overhead_per_byte, &have))
         return false;
-    return true;
+    p->async_progress = false;
+    return get_bool(l, "network", "async_progress",
+                    "true (a rendezvous message moves while its receiver computes: a progress "
+                    "thread or offloading hardware) or false (only while the receiver is in an "
+                    "MPI call, as by default in MPICH and Open MPI)",
+                    &p->async_progress);
 }
 
 static bool load_intranode(loader *l) {
@@ -908,17 +927,11 @@ static bool load_cluster(loader *l) {
             return false;
     }
     p->busy_wait = true;
-    char *busy = raw(l, "cluster", "busy_wait");
-    if (busy) {
-        if (!parse_bool(busy, &p->busy_wait))
-            ok = fail(l, SIM_PLATFORM_ERROR_VALUE, "cluster", "busy_wait",
-                      "must be true (ranks poll while they wait, as MPICH's and Open MPI's do) "
-                      "or false (they sleep), got \"%s\"",
-                      busy);
-        g_free(busy);
-        if (!ok)
-            return false;
-    }
+    if (!get_bool(l, "cluster", "busy_wait",
+                  "true (ranks poll while they wait, as MPICH's and Open MPI's do) or false "
+                  "(they sleep)",
+                  &p->busy_wait))
+        return false;
     p->timeslice = DEFAULT_TIMESLICE;
     if (!get_time(l, "cluster", "timeslice", &p->timeslice, &have))
         return false;

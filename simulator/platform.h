@@ -11,7 +11,7 @@
  *               busy_wait, timeslice
  *   [network]   topology (crossbar|fattree), latency, bandwidth, eager_limit,
  *               rendezvous_handshake, send_overhead, send_overhead_per_byte,
- *               recv_overhead, recv_overhead_per_byte,
+ *               recv_overhead, recv_overhead_per_byte, async_progress,
  *               segment.N = FROM-SIZE LATENCY BANDWIDTH (piecewise-linear model)
  *   [intranode] latency, bandwidth
  *   [fattree]   nodes_per_leaf, uplink_bandwidth
@@ -96,6 +96,9 @@ typedef struct sim_platform {
     double rendezvous_handshake;
     double send_overhead, send_overhead_per_byte; /* CPU time of the sender */
     double recv_overhead, recv_overhead_per_byte; /* CPU time of the receiver */
+    /* A rendezvous message moves while its receiver computes; when false,
+     * only once the receiver is inside an MPI call (no progress thread). */
+    bool async_progress;
 
     /* [intranode]: when intranode is false, messages between ranks of one
      * node use the network's segments (on the node's shared-memory link). */

@@ -46,6 +46,7 @@ typedef struct trank {
     double xfer_start;    /* start of the data movement that completed its last wait */
     bool xfer_seen;       /* xfer_start belongs to the current call */
     double core_at;       /* when a pull last gave it its core during a wait, or -1 */
+    int await_progress;   /* its rendezvous messages held until it enters MPI */
     sim_timed_rank st;
 } trank;
 
@@ -108,7 +109,8 @@ static struct {
     GHashTable *local_calls;
     GPtrArray *runs;  /* live crun * */
     GSequence *wakes; /* trank * with wake_at >= 0, by (wake_at, rank) */
-    GPtrArray *held;  /* sim_message * held for a pull (see pull_delay) */
+    GPtrArray *held;  /* sim_message * held for a pull (see pull_delay) or for
+                       * their receiver's next MPI call (ready_at infinite) */
 } T;
 
 static void span_add(int rank, double start, double end, const char *name) {
@@ -323,6 +325,33 @@ static bool is_local_call(const char *fname) {
     return local;
 }
 
+/* Whether the library's progress engine runs in this (non-local) call:
+ * reading the clock takes a point in simulated time but moves no message. */
+static bool makes_progress(const char *fname) {
+    return strcmp(fname, "MPI_Wtime") != 0 && strcmp(fname, "MPI_Wtick") != 0;
+}
+
+/* Without asynchronous progress a rendezvous message moves only while its
+ * receiver is inside an MPI call (the receiver acts on the request to send
+ * in the library's progress engine): messages whose receive was matched
+ * while the receiver computed wait for its next call, which is now. */
+static void release_progress(int self) {
+    for (guint i = 0; i < T.held->len;) {
+        sim_message *m = g_ptr_array_index(T.held, i);
+        if (m->dst != self || isfinite(m->ready_at)) {
+            i++;
+            continue;
+        }
+        g_ptr_array_remove_index_fast(T.held, i);
+        m->held = false;
+        m->hidden = false;
+        m->ready_at = T.now;
+        m->pulled = true; /* by a rank on its core, and this call progressed it */
+        T.ranks[self].await_progress--;
+    }
+    sim_events_touch(self);
+}
+
 void sim_timed_call_enter(int self, const char *fname) {
     if (!T.active)
         return;
@@ -348,6 +377,8 @@ void sim_timed_call_enter(int self, const char *fname) {
     t->gated = true;
     t->call = fname;
     t->call_start = T.now;
+    if (t->await_progress > 0 && makes_progress(fname))
+        release_progress(self);
     t->call_overhead = 0;
     t->xfer_seen = false;
     t->st.calls++;
@@ -476,6 +507,8 @@ void sim_timed_message_freed(sim_message *m) {
     if (m->held) {
         g_ptr_array_remove_fast(T.held, m);
         m->held = false;
+        if (!isfinite(m->ready_at))
+            T.ranks[m->dst].await_progress--;
     }
     xfer *x = g_hash_table_lookup(T.xfers, GSIZE_TO_POINTER((gsize)m->xfer));
     if (x && x->m == m)
@@ -834,6 +867,15 @@ static void fire_due(const sim_event *ev) {
     }
     /* A rendezvous message meets its receive: the data moves once the
      * receiver has a core, and both requests complete when it has arrived. */
+    if (!m->pulled && !T.platform->async_progress && !T.ranks[m->dst].gated) {
+        sim_message *held = (sim_message *)m;
+        held->held = true;
+        held->hidden = true;
+        held->ready_at = INFINITY;
+        T.ranks[m->dst].await_progress++;
+        g_ptr_array_add(T.held, held);
+        return;
+    }
     if (!m->pulled) {
         sim_message *held = (sim_message *)m;
         held->pulled = true;
@@ -926,8 +968,8 @@ bool sim_timed_step(void) {
         tw = ((trank *)g_sequence_get(first))->wake_at;
     for (guint i = 0; i < T.held->len; i++)
         th = fmin(th, ((sim_message *)g_ptr_array_index(T.held, i))->ready_at);
-    if (!hc && !hn && !hw && T.held->len == 0)
-        return false;
+    if (!hc && !hn && !hw && !isfinite(th))
+        return false; /* messages held for a call that no rank will make */
     double t = fmin(fmin(tc, tn), fmin(tw, th));
     if (t < T.now)
         t = T.now;

@@ -100,6 +100,28 @@ static void test_rendezvous(void) {
     e2e_free(r);
 }
 
+static void test_progress(void) {
+    /* No asynchronous progress: the data waits for the receiver's MPI_Wait. */
+    e2e_result *r = predict("2", P2P, "progress", NULL, NULL, NULL, NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "computed at 2000.000 us\n");
+    EXPECT_OUT_HAS(r, "recv done at 3030.000 us\n");
+    EXPECT_OUT_HAS(r, "send done at 3030.000 us\n");
+    e2e_free(r);
+    r = predict("2", P2P, "progress", "--set", "network.async_progress=true", NULL, NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "send done at 1030.000 us\n");
+    EXPECT_OUT_HAS(r, "recv done at 2000.000 us\n");
+    e2e_free(r);
+    /* Any other call progresses (here an MPI_Isend): the data moves from there. */
+    r = predict("2", P2P, "call", NULL, NULL, NULL, NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "computed at 3000.000 us\n");
+    EXPECT_OUT_HAS(r, "send done at 2030.000 us\n");
+    EXPECT_OUT_HAS(r, "recv done at 3000.000 us\n");
+    e2e_free(r);
+}
+
 static void test_cpu_sharing(void) {
     /* Two ranks computing 1 s each on one core take 2 s; on two cores 1 s. */
     e2e_result *r =
@@ -390,6 +412,7 @@ int main(void) {
     CU_add_test(s, "rendezvous adds the handshake; both sides complete together", test_rendezvous);
     CU_add_test(s, "two ranks on one core compute at half speed", test_cpu_sharing);
     CU_add_test(s, "polling ranks share the core and wait for a time slice", test_busy_wait);
+    CU_add_test(s, "a rendezvous message moves only while its receiver is in MPI", test_progress);
     CU_add_test(s, "a wildcard receive gets the message that arrives first",
                 test_wildcard_arrival_order);
     CU_add_test(s, "waiting for a late sender is blocked time, the transfer comm time",

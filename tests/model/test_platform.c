@@ -232,6 +232,7 @@ static void test_minimal_defaults(void) {
     EXACT(p->rendezvous_handshake, 4e-6); /* one round trip: 2 x latency */
     EXACT(p->send_overhead, 0.0);
     EXACT(p->recv_overhead_per_byte, 0.0);
+    CU_ASSERT_FALSE(p->async_progress);
     CU_ASSERT_FALSE(p->intranode);
     /* Without [intranode], local messages are priced like the network's. */
     double lat, bw;
@@ -263,6 +264,7 @@ static void test_all_keys(void) {
                        "send_overhead_per_byte = 0.1ns\n"
                        "recv_overhead = 0.5us\n"
                        "recv_overhead_per_byte = 0.2ns\n"
+                       "async_progress = yes\n"
                        "[intranode]\n"
                        "latency = 300ns\n"
                        "bandwidth = 20GBps\n"
@@ -287,6 +289,7 @@ static void test_all_keys(void) {
     EXACT(p->send_overhead_per_byte, 0.1e-9);
     EXACT(p->recv_overhead, 0.5e-6);
     EXACT(p->recv_overhead_per_byte, 0.2e-9);
+    CU_ASSERT_TRUE(p->async_progress);
     CU_ASSERT_TRUE(p->intranode);
     EXACT(p->intranode_latency, 300e-9);
     EXACT(p->intranode_bandwidth, 20e9);
@@ -410,7 +413,7 @@ static void test_override_errors(void) {
                  "--set network.latncy=5us: [network] latncy: unknown key (keys of [network] "
                  "are: topology, latency, bandwidth, eager_limit, rendezvous_handshake, "
                  "send_overhead, send_overhead_per_byte, recv_overhead, recv_overhead_per_byte, "
-                 "segment.N)");
+                 "async_progress, segment.N)");
     const char *const unknown_section[] = {"net.latency=5us", NULL};
     expect_error(MINIMAL, unknown_section, SIM_PLATFORM_ERROR_UNKNOWN,
                  "--set net.latency=5us: [net]: unknown section (sections are: cluster, network, "
@@ -452,7 +455,8 @@ static void test_file_errors(void) {
     expect_error("[network]\nsegment.x = 0B 1us 1GBps\n", NULL, SIM_PLATFORM_ERROR_UNKNOWN,
                  "p.ini:2: [network] segment.x: unknown key (keys of [network] are: topology, "
                  "latency, bandwidth, eager_limit, rendezvous_handshake, send_overhead, "
-                 "send_overhead_per_byte, recv_overhead, recv_overhead_per_byte, segment.N)");
+                 "send_overhead_per_byte, recv_overhead, recv_overhead_per_byte, async_progress, "
+                 "segment.N)");
 
     t = minimal_plus("latency = 3us\n");
     expect_error(t, NULL, SIM_PLATFORM_ERROR_SYNTAX,
@@ -516,6 +520,13 @@ static void test_file_errors(void) {
                  SIM_PLATFORM_ERROR_VALUE,
                  "p.ini:4: [cluster] busy_wait: must be true (ranks poll while they wait, as "
                  "MPICH's and Open MPI's do) or false (they sleep), got \"sometimes\"");
+    expect_error("[cluster]\nnodes = 4\ncores_per_node = 2\n[network]\nlatency = 1us\n"
+                 "bandwidth = 1GBps\nasync_progress = 1\n",
+                 NULL, SIM_PLATFORM_ERROR_VALUE,
+                 "p.ini:7: [network] async_progress: must be true (a rendezvous message moves "
+                 "while its receiver computes: a progress thread or offloading hardware) or false "
+                 "(only while the receiver is in an MPI call, as by default in MPICH and Open "
+                 "MPI), got \"1\"");
     expect_error("[cluster]\nnodes = 4\ncores_per_node = 2\ntimeslice = -1ms\n", NULL,
                  SIM_PLATFORM_ERROR_VALUE,
                  "p.ini:4: [cluster] timeslice: must not be negative, got \"-1ms\"");

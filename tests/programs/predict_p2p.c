@@ -40,6 +40,19 @@
  *               it).  Rank 0 waited in MPI_Send and notices its end a slice
  *               wait later, rank 1 polling for the int: "send done at
  *               2004130.000 us"
+ *   progress    rank 0 sends 1 MB (rendezvous) to rank 1, which posted
+ *               MPI_Irecv, computes 2 ms and calls MPI_Wtime ("computed at
+ *               2000.000 us"), then MPI_Wait.  Without asynchronous progress
+ *               (the default) the data moves only once rank 1 is inside a
+ *               call that progresses (MPI_Wtime does not): from 2 ms, 1030 us
+ *               as in rendezvous, so "recv done at 3030.000 us" and "send
+ *               done at 3030.000 us".  With network.async_progress=true it
+ *               moves at once: "send done at 1030.000 us", "recv done at
+ *               2000.000 us"
+ *   call        as progress, but after 1 ms rank 1 sends rank 0 an int with
+ *               MPI_Isend, a call that progresses: the data moves from there,
+ *               "send done at 2030.000 us"; the MPI_Wait 2 ms later finds it
+ *               in: "recv done at 3000.000 us"
  *   build       how the program was compiled: "optimised build" under
  *               `ordex predict` (a .c file is built with -O2 there, since its
  *               computation is measured), "unoptimised build" under `ordex run`
@@ -142,6 +155,26 @@ int main(int argc, char **argv) {
             MPI_Recv(buf, 100000, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             printf("recv at %.3f us\n", MPI_Wtime() * 1e6);
             MPI_Recv(&v, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+    } else if (strcmp(mode, "progress") == 0 || strcmp(mode, "call") == 0) {
+        bool call = strcmp(mode, "call") == 0;
+        int v = 7;
+        if (rank == 0) {
+            MPI_Send(buf, 1000000, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
+            printf("send done at %.3f us\n", MPI_Wtime() * 1e6);
+            if (call)
+                MPI_Recv(&v, 1, MPI_INT, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else if (rank == 1) {
+            MPI_Request req[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+            MPI_Irecv(buf, 1000000, MPI_BYTE, 0, 0, MPI_COMM_WORLD, &req[0]);
+            if (call) {
+                ordex_compute(1e-3);
+                MPI_Isend(&v, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, &req[1]);
+            }
+            ordex_compute(2e-3);
+            printf("computed at %.3f us\n", MPI_Wtime() * 1e6);
+            MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+            printf("recv done at %.3f us\n", MPI_Wtime() * 1e6);
         }
     } else if (strcmp(mode, "overhead") == 0) {
         if (rank == 0)
