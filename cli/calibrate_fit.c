@@ -406,6 +406,14 @@ static bool parse_lines(const char *text, ordex_bench *b, bool *have_eager, char
                 g_array_append_val(tok[0][0] == 's' ? b->send_overhead : b->recv_overhead, s);
             else
                 what = "send_overhead|recv_overhead BYTES ROUNDS MIN_S MEDIAN_S";
+        } else if (strcmp(tok[0], "progress") == 0) {
+            if (!(ntok == 4 && parse_u64(tok[1], &b->progress_bytes) && b->progress_bytes > 0 &&
+                  parse_double(tok[2], &b->progress_compute) &&
+                  parse_double(tok[3], &b->progress_send) && b->progress_compute > 0 &&
+                  b->progress_send > 0)) {
+                b->progress_bytes = 0;
+                what = "progress BYTES COMPUTE_S SEND_S with positive values";
+            }
         } else if (strcmp(tok[0], "ring") == 0) {
             long ranks;
             ordex_bench_ring *r = &b->ring;
@@ -542,6 +550,10 @@ bool ordex_calibrate_derive(const ordex_bench *b, ordex_calibration *c, char **p
         const ordex_bench_sample *s = &g_array_index(b->pingpong, ordex_bench_sample, i);
         c->noisy += s->median > 1.25 * s->min;
     }
+    c->progress_bytes = b->progress_bytes;
+    c->progress_compute = b->progress_compute;
+    c->progress_send = b->progress_send;
+    c->async_progress = b->progress_bytes > 0 && b->progress_send < b->progress_compute / 2;
     for (guint i = 0; i < b->stream->len; i++) {
         const ordex_bench_stream *s = &g_array_index(b->stream, ordex_bench_stream, i);
         if (s->bandwidth > c->best_stream.bandwidth)
@@ -769,6 +781,21 @@ char *ordex_calibration_platform_text(const ordex_calibration *c) {
     put_time(s, "send_overhead_per_byte", 0);
     put_time(s, "recv_overhead", c->recv_overhead);
     put_time(s, "recv_overhead_per_byte", 0);
+    if (c->progress_bytes > 0) {
+        char *z = ordex_fmt_size(c->progress_bytes), *cp = ordex_fmt_time(c->progress_compute),
+             *sd = ordex_fmt_time(c->progress_send);
+        g_string_append_printf(s,
+                               "# Measured: an MPI_Send of %s to a rank that had posted MPI_Irecv\n"
+                               "# and then computed %s returned after %s (median), so a\n"
+                               "# rendezvous message moves %s.\n",
+                               z, cp, sd,
+                               c->async_progress ? "while its receiver computes"
+                                                 : "only once its receiver is in an MPI call");
+        g_free(z);
+        g_free(cp);
+        g_free(sd);
+        g_string_append_printf(s, "async_progress = %s\n", c->async_progress ? "true" : "false");
+    }
 
     if (c->pingpong && c->pingpong->len > 0) {
         g_string_append(s, "\n# Measured one-way times (bytes, fastest batch, median batch):\n");
@@ -844,6 +871,18 @@ char *ordex_calibration_table(const ordex_calibration *c) {
         g_free(b);
         g_free(z);
     }
+    if (c->progress_bytes > 0) {
+        char *z = ordex_fmt_size(c->progress_bytes), *cp = ordex_fmt_time(c->progress_compute),
+             *sd = ordex_fmt_time(c->progress_send);
+        g_string_append_printf(s,
+                               "Progress: %s (a send of %s to a rank computing %s after "
+                               "MPI_Irecv took %s)\n",
+                               c->async_progress ? "asynchronous" : "only inside MPI calls", z, cp,
+                               sd);
+        g_free(z);
+        g_free(cp);
+        g_free(sd);
+    }
     if (c->timeslice_measured) {
         char *h = ordex_fmt_time(c->ring.median), *q = ordex_fmt_time(c->timeslice);
         g_string_append_printf(s,
@@ -893,7 +932,7 @@ bool ordex_calibration_check(const ordex_calibration *c, const char *text, char 
               close_to(p->send_overhead, c->send_overhead) &&
               close_to(p->recv_overhead, c->recv_overhead) && p->send_overhead_per_byte == 0 &&
               p->recv_overhead_per_byte == 0 && p->busy_wait &&
-              close_to(p->timeslice, c->timeslice);
+              p->async_progress == c->async_progress && close_to(p->timeslice, c->timeslice);
     for (int k = 0; ok && k < p->nsegments; k++)
         ok = p->segments[k].from == c->fit.seg[k].from &&
              close_to(p->segments[k].latency, ordex_calibration_file_latency(c, k, NULL)) &&

@@ -127,6 +127,9 @@ void ordex_fit_overhead(const ordex_fit_point *pts, int n, double *per_message, 
  *   stream BYTES WINDOW ROUNDS BYTES_PER_S         best streaming bandwidth
  *   send_overhead BYTES ROUNDS MIN_S MEDIAN_S      time inside MPI_Send (eager)
  *   recv_overhead BYTES ROUNDS MIN_S MEDIAN_S      time inside MPI_Recv (arrived)
+ *   progress BYTES COMPUTE_S SEND_S                median MPI_Send of a rendezvous
+ *                                                  message to a receiver that computed
+ *                                                  COMPUTE_S after posting MPI_Irecv
  *   ring RANKS ROUNDS MIN_S MEDIAN_S               hop of a token ring (--ring run)
  *   end
  *
@@ -173,6 +176,9 @@ typedef struct ordex_bench {
     GArray *send_overhead; /* ordex_bench_sample */
     GArray *recv_overhead; /* ordex_bench_sample */
     ordex_bench_ring ring; /* from a ring line, if any */
+    /* From a progress line, if any (bytes 0: none). */
+    uint64_t progress_bytes;
+    double progress_compute, progress_send;
 } ordex_bench;
 
 /* Parses the report of a --ring run.  Returns false and sets *problem
@@ -239,6 +245,12 @@ typedef struct ordex_calibration {
     bool timeslice_measured;
     const char *ring_problem; /* why it was not measured (caller's string), or NULL */
     const GArray *pingpong;   /* the samples fitted (ordex_bench_sample), for the file */
+    /* A rendezvous message moved while its receiver computed: the send took
+     * under half the receiver's computation (progress_bytes 0: not measured,
+     * and the file keeps the default, false). */
+    uint64_t progress_bytes;
+    double progress_compute, progress_send;
+    bool async_progress;
 } ordex_calibration;
 
 /* Fits everything in a parsed report.  The strings of *c are left for the

@@ -386,6 +386,7 @@ static const char *const REPORT = "launcher noise before the report\n"
                                   "stream 1048576 32 7 4.5e+09\n"
                                   "send_overhead 0 1000 1.0e-07 1.2e-07\n"
                                   "recv_overhead 0 70 0 2.0e-07\n"
+                                  "progress 33024 5.0e-03 5.9e-03\n"
                                   "end\n"
                                   "trailing lines are ignored\n";
 
@@ -408,6 +409,9 @@ static void test_parse(void) {
     CU_ASSERT_EQUAL(b.send_overhead->len, 1);
     CU_ASSERT_EQUAL(b.recv_overhead->len, 1);
     CU_ASSERT_EQUAL(g_array_index(b.recv_overhead, ordex_bench_sample, 0).min, 0.0);
+    CU_ASSERT_EQUAL(b.progress_bytes, 33024);
+    CU_ASSERT_EQUAL(b.progress_compute, 5.0e-3);
+    CU_ASSERT_EQUAL(b.progress_send, 5.9e-3);
     ordex_bench_clear(&b);
 
     const char *none = "ordex-mpibench 1\neager_limit 16777216 none\npingpong 0 1 1e-6 1e-6\nend\n";
@@ -446,6 +450,8 @@ static void test_parse_errors(void) {
     expect_parse_error("ordex-mpibench 1\neager_limit x 2\nend\n", "line 2: expected");
     expect_parse_error("ordex-mpibench 1\nbogus 1 2\nend\n", "line 2: unknown line \"bogus 1 2\"");
     expect_parse_error("ordex-mpibench 1\neager_limit 1 2\nstream 1 0 1 5\nend\n", "line 3");
+    expect_parse_error("ordex-mpibench 1\neager_limit 1 2\nprogress 4096 0 1e-3\nend\n",
+                       "line 3: expected \"progress BYTES COMPUTE_S SEND_S");
 }
 
 /* ---------------------------------------------------------------------- */
@@ -470,6 +476,7 @@ static char *exact_report(void) {
     g_string_append(s, "stream 65536 32 7 6.5e9\n"
                        "send_overhead 0 100 5e-8 5e-8\nsend_overhead 8191 100 8.691e-7 1e-6\n"
                        "recv_overhead 0 100 8e-8 8e-8\nrecv_overhead 4096 100 4.896e-7 7e-7\n"
+                       "progress 32768 5e-3 5.9e-3\n"
                        "end\n");
     return g_string_free(s, FALSE);
 }
@@ -551,6 +558,11 @@ static void test_platform_file(void) {
     NEAR(p->recv_overhead, 80e-9, 1e-5);
     CU_ASSERT_EQUAL(p->send_overhead_per_byte, 0.0);
     CU_ASSERT_EQUAL(p->recv_overhead_per_byte, 0.0);
+    /* The send waited for the receiver's computation: no asynchronous progress. */
+    CU_ASSERT_FALSE(c.async_progress);
+    CU_ASSERT_PTR_NOT_NULL(strstr(ini, "\nasync_progress = false\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(ini, "computed 5ms returned after 5.9ms"));
+    CU_ASSERT_FALSE(p->async_progress);
     /* ordex's network model and overheads give every measured size its
      * median one-way time. */
     for (guint i = 0; i < b.pingpong->len; i++) {
@@ -584,6 +596,41 @@ static void test_platform_file(void) {
     CU_ASSERT_PTR_NOT_NULL(strstr(table, "the machine was busy"));
     g_free(table);
     g_free(edited);
+    g_free(ini);
+    ordex_bench_clear(&b);
+    g_free(text);
+}
+
+/* A send that returned long before the receiver's computation ended: the
+ * message moved while the receiver computed.  No progress line: the key is
+ * not written, and the platform keeps its default (false). */
+static void test_progress(void) {
+    ordex_bench b;
+    ordex_calibration c;
+    char *problem = NULL;
+    char *text = derive_exact(&b, &c);
+    b.progress_send = 1e-4; /* the report said 5.9 ms for 5 ms of computation */
+    CU_ASSERT_TRUE_FATAL(ordex_calibrate_derive(&b, &c, &problem));
+    CU_ASSERT_TRUE(c.async_progress);
+    char *ini = ordex_calibration_platform_text(&c);
+    CU_ASSERT_TRUE(ordex_calibration_check(&c, ini, &problem));
+    CU_ASSERT_PTR_NOT_NULL(strstr(ini, "\nasync_progress = true\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(ini, "moves while its receiver computes"));
+    sim_platform *p = sim_platform_load_data("x.ini", ini, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_TRUE(p->async_progress);
+    sim_platform_free(p);
+    g_free(ini);
+    char *table = ordex_calibration_table(&c);
+    CU_ASSERT_PTR_NOT_NULL(strstr(table, "Progress: asynchronous"));
+    g_free(table);
+
+    b.progress_bytes = 0;
+    CU_ASSERT_TRUE_FATAL(ordex_calibrate_derive(&b, &c, &problem));
+    CU_ASSERT_FALSE(c.async_progress);
+    ini = ordex_calibration_platform_text(&c);
+    CU_ASSERT_TRUE(ordex_calibration_check(&c, ini, &problem));
+    CU_ASSERT_PTR_NULL(strstr(ini, "async_progress"));
     g_free(ini);
     ordex_bench_clear(&b);
     g_free(text);
@@ -785,6 +832,7 @@ int main(void) {
         {"platform without rendezvous", test_platform_without_rendezvous},
         {"segments above the eager limit", test_rendezvous_segments},
         {"time slice from a token ring", test_timeslice},
+        {"progress of a rendezvous message", test_progress},
         {"formatting", test_format},
     };
     if (CU_initialize_registry() != CUE_SUCCESS)

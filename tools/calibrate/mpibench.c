@@ -11,6 +11,7 @@
  *   stream BYTES WINDOW ROUNDS BEST_BYTES_PER_S
  *   send_overhead BYTES ROUNDS MIN_S MEDIAN_S
  *   recv_overhead BYTES ROUNDS MIN_S MEDIAN_S
+ *   progress BYTES COMPUTE_S MEDIAN_SEND_S
  *   end
  *
  * Usage: mpiexec -n 2 mpibench [--quick] [--max-size BYTES]
@@ -32,7 +33,8 @@
  * that returns before its receive is posted, by bisection); the one-way time
  * of every size (half a ping-pong round trip); the bandwidth of a window of
  * nonblocking sends; the CPU time inside MPI_Send of eager messages and
- * inside MPI_Recv of messages that have already arrived.
+ * inside MPI_Recv of messages that have already arrived; whether a
+ * rendezvous message moves while its receiver computes (progress).
  *
  * Every measurement is repeated in batches until it has taken a target time
  * (20 ms; the ping-pong in four passes over all sizes) and a minimum number
@@ -326,6 +328,38 @@ static int send_waits(long bytes, double delay) {
     return waits;
 }
 
+/* Whether a rendezvous message moves while its receiver computes: rank 1
+ * posts MPI_Irecv, computes `compute` seconds (a busy loop reading
+ * MPI_Wtime, which does not progress) and calls MPI_Wait, while rank 0
+ * times its MPI_Send.  Without asynchronous progress the send returns only
+ * after the computation, when rank 1 acts on the request to send in
+ * MPI_Wait.  The median of `rounds` sends. */
+static void progress(long bytes, double compute, int rounds) {
+    double t[16];
+    if (rounds > 16)
+        rounds = 16;
+    for (int i = 0; i < rounds; i++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (g_rank == 0) {
+            double t0 = MPI_Wtime();
+            MPI_Send(g_send, (int)bytes, MPI_BYTE, 1, DATA_TAG, MPI_COMM_WORLD);
+            t[i] = MPI_Wtime() - t0;
+        } else {
+            MPI_Request req;
+            MPI_Irecv(g_recv, (int)bytes, MPI_BYTE, 0, DATA_TAG, MPI_COMM_WORLD, &req);
+            double t0 = MPI_Wtime();
+            while (MPI_Wtime() - t0 < compute)
+                ;
+            MPI_Wait(&req, MPI_STATUS_IGNORE);
+        }
+    }
+    if (g_rank == 0) {
+        double min, median;
+        min_median(t, rounds, &min, &median);
+        printf("progress %ld %.9e %.9e\n", bytes, compute, median);
+    }
+}
+
 /* The eager limit as MPICH behaves: the largest message whose MPI_Send
  * returns before the receive is posted (bisection over byte counts, so it
  * is exact whatever the device: ch3's 64 KiB, ch4's shared-memory cells or
@@ -551,6 +585,11 @@ int main(int argc, char **argv) {
         send_overhead(ov[i], 8);
     for (int i = 0; i < nov; i++)
         recv_overhead(ov[i], 8);
+
+    /* Progress, with a message well above the eager limit. */
+    long rdv = first_waiting > 0 ? 4 * first_waiting : 0;
+    if (rdv > 0 && rdv <= g_max_size)
+        progress(rdv, g_quick ? 2e-3 : 5e-3, 5);
 
     if (g_rank == 0) {
         printf("end\n");
