@@ -49,7 +49,9 @@ src=bench/predict
 # The cases: program, ranks, arguments.  Every real run lasts at least about
 # 0.2 s on a 2-core machine.  Oversubscribed (4 and 8 ranks on 2 cores) MPICH
 # needs an OS time slice for every message of a ring or ping-pong, so those
-# cases send fewer messages.
+# cases send fewer messages.  overlap (not one of the validation programs)
+# checks that a rendezvous message posted with MPI_Irecv waits for its
+# receiver's MPI_Wait, as in MPICH.
 cases=(
     "pingpong 2 1048576 1000"
     "pingpong 4 1048576 1000"
@@ -63,6 +65,7 @@ cases=(
     "mergesort 2 8388608"
     "mergesort 4 8388608"
     "mergesort 8 8388608"
+    "overlap 2 16777216 50 1"
 )
 large_ranks=1024
 large_args="2048 100"
@@ -107,7 +110,7 @@ ln -s ordex "$work/bin/ordexcc"
 export ORDEX_HOME="$top"
 ordex="$work/bin/ordex"
 
-for p in pingpong ring heat mergesort; do
+for p in pingpong ring heat mergesort overlap; do
     mpicc -O2 -o "$work/$p.mpi" "$src/$p.c" -lm
     "$work/bin/ordexcc" -O2 -o "$work/$p.so" "$src/$p.c" -lm
     smpicc -O2 -o "$work/$p.smpi" "$src/$p.c" -lm 2>/dev/null

@@ -866,7 +866,9 @@ static void fire_due(const sim_event *ev) {
         return;
     }
     /* A rendezvous message meets its receive: the data moves once the
-     * receiver has a core, and both requests complete when it has arrived. */
+     * receiver is in an MPI call (unless the platform has asynchronous
+     * progress) and has a core, and both requests complete when it has
+     * arrived. */
     if (!m->pulled && !T.platform->async_progress && !T.ranks[m->dst].gated) {
         sim_message *held = (sim_message *)m;
         held->held = true;

@@ -17,7 +17,10 @@
  *   - a rendezvous message (larger standard sends, MPI_Ssend) is matched as
  *     soon as a receive is posted, then transfers with the rendezvous
  *     handshake; both the send and the receive complete when the data has
- *     arrived.
+ *     arrived.  Without the platform's async_progress the transfer starts
+ *     only while the receiver is inside an MPI call that progresses (not
+ *     MPI_Wtime nor a local call): a receive posted with MPI_Irecv before a
+ *     computation gets its data from the receiver's next call.
  * The sender's CPU overhead comes before its message leaves; the receiver's
  * overhead is charged to its next computation.  Collectives run as the
  * point-to-point algorithms of collalgo.h, each member starting its part
