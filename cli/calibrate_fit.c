@@ -630,7 +630,19 @@ static bool noisy(const ordex_calibration *c) {
     return c->noisy > 0 && 4 * c->noisy >= c->fit.npoints;
 }
 
-/* Appends "KEY = VALUE" with VALUE made by fmt (freed). */
+/* Appends fmt with the progress measurement's size, computation and send
+ * time (in that order) and then `verdict`. */
+static void append_progress(GString *s, const ordex_calibration *c, const char *fmt,
+                            const char *verdict) {
+    char *z = ordex_fmt_size(c->progress_bytes), *cp = ordex_fmt_time(c->progress_compute),
+         *sd = ordex_fmt_time(c->progress_send);
+    g_string_append_printf(s, fmt, z, cp, sd, verdict);
+    g_free(z);
+    g_free(cp);
+    g_free(sd);
+}
+
+/* Appends "KEY = VALUE" and frees VALUE. */
 static void put(GString *s, const char *key, char *value) {
     g_string_append_printf(s, "%s = %s\n", key, value);
     g_free(value);
@@ -782,18 +794,12 @@ char *ordex_calibration_platform_text(const ordex_calibration *c) {
     put_time(s, "recv_overhead", c->recv_overhead);
     put_time(s, "recv_overhead_per_byte", 0);
     if (c->progress_bytes > 0) {
-        char *z = ordex_fmt_size(c->progress_bytes), *cp = ordex_fmt_time(c->progress_compute),
-             *sd = ordex_fmt_time(c->progress_send);
-        g_string_append_printf(s,
-                               "# Measured: an MPI_Send of %s to a rank that had posted MPI_Irecv\n"
-                               "# and then computed %s returned after %s (median), so a\n"
-                               "# rendezvous message moves %s.\n",
-                               z, cp, sd,
-                               c->async_progress ? "while its receiver computes"
-                                                 : "only once its receiver is in an MPI call");
-        g_free(z);
-        g_free(cp);
-        g_free(sd);
+        append_progress(s, c,
+                        "# Measured: an MPI_Send of %s to a rank that had posted MPI_Irecv\n"
+                        "# and then computed %s returned after %s (median), so a\n"
+                        "# rendezvous message moves %s.\n",
+                        c->async_progress ? "while its receiver computes"
+                                          : "only once its receiver is in an MPI call");
         g_string_append_printf(s, "async_progress = %s\n", c->async_progress ? "true" : "false");
     }
 
@@ -871,18 +877,11 @@ char *ordex_calibration_table(const ordex_calibration *c) {
         g_free(b);
         g_free(z);
     }
-    if (c->progress_bytes > 0) {
-        char *z = ordex_fmt_size(c->progress_bytes), *cp = ordex_fmt_time(c->progress_compute),
-             *sd = ordex_fmt_time(c->progress_send);
-        g_string_append_printf(s,
-                               "Progress: %s (a send of %s to a rank computing %s after "
-                               "MPI_Irecv took %s)\n",
-                               c->async_progress ? "asynchronous" : "only inside MPI calls", z, cp,
-                               sd);
-        g_free(z);
-        g_free(cp);
-        g_free(sd);
-    }
+    if (c->progress_bytes > 0)
+        append_progress(s, c,
+                        "Progress: %4$s (a send of %1$s to a rank computing %2$s after "
+                        "MPI_Irecv took %3$s)\n",
+                        c->async_progress ? "asynchronous" : "only inside MPI calls");
     if (c->timeslice_measured) {
         char *h = ordex_fmt_time(c->ring.median), *q = ordex_fmt_time(c->timeslice);
         g_string_append_printf(s,

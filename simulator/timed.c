@@ -852,6 +852,14 @@ static bool event_due(const sim_event *ev, double *ready, void *user) {
     return true;
 }
 
+/* Hides m until `until` (INFINITY: until its receiver's next MPI call). */
+static void hold(sim_message *m, double until) {
+    m->held = true;
+    m->hidden = true;
+    m->ready_at = until;
+    g_ptr_array_add(T.held, m);
+}
+
 static void fire_due(const sim_event *ev) {
     if (ev->kind == SIM_EV_COLLECTIVE) {
         crun *r = ((sim_coll *)ev->a)->timed;
@@ -869,24 +877,17 @@ static void fire_due(const sim_event *ev) {
      * receiver is in an MPI call (unless the platform has asynchronous
      * progress) and has a core, and both requests complete when it has
      * arrived. */
-    if (!m->pulled && !T.platform->async_progress && !T.ranks[m->dst].gated) {
-        sim_message *held = (sim_message *)m;
-        held->held = true;
-        held->hidden = true;
-        held->ready_at = INFINITY;
-        T.ranks[m->dst].await_progress++;
-        g_ptr_array_add(T.held, held);
-        return;
-    }
     if (!m->pulled) {
         sim_message *held = (sim_message *)m;
+        if (!T.platform->async_progress && !T.ranks[m->dst].gated) {
+            T.ranks[m->dst].await_progress++;
+            hold(held, INFINITY); /* until the receiver's next call */
+            return;
+        }
         held->pulled = true;
         double delay = pull_delay(m);
         if (delay > 0) {
-            held->held = true;
-            held->hidden = true;
-            held->ready_at = T.now + delay;
-            g_ptr_array_add(T.held, held);
+            hold(held, T.now + delay);
             return;
         }
     }
