@@ -5,6 +5,7 @@
 #include "cli/program.h"
 
 #include <glib.h>
+#include <malloc.h>
 #include <string.h>
 
 #include "cli/compile.h"
@@ -53,8 +54,22 @@ char *ordex_program_prepare(const char *prog, int nranks, bool optimize) {
     return so;
 }
 
+/* A message's payload is ordex's own allocation, made at the send and freed
+ * at the delivery, so a program sending 1 MiB messages allocates and frees
+ * 1 MiB per message.  By default glibc hands such chunks back to the kernel
+ * (it trims the heap top above 128 KiB, or maps a large chunk on its own), and
+ * every payload then faults in fresh pages: most of the time of a
+ * simulated ping-pong of 1 MiB messages.  Serving chunks up to 32 MiB from the
+ * heap and keeping up to 64 MiB of it free lets each payload reuse the last
+ * one's pages.  Not for explore, whose heap is part of every snapshot. */
+static void keep_freed_memory(void) {
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 64 << 20);
+}
+
 bool ordex_program_load(const ordex_opts *o, const char *so, const char *prog, int argc,
                         char **argv, FILE *out, FILE *err) {
+    keep_freed_memory();
     sched_options so_opts = {0};
     so_opts.nranks = o->nranks;
     so_opts.stack_size = o->stack_size;

@@ -19,7 +19,9 @@ char *ordex_program_prepare(const char *prog, int nranks, bool optimize);
 /* Loads nranks copies of so with the options' sizes and the program's
  * arguments (argv[0] is the program).  Rank output goes to out and err.
  * False after printing the problem on stderr, naming prog rather than the
- * cached build; the scheduler is then finished already. */
+ * cached build; the scheduler is then finished already.  Also has the C
+ * library keep freed memory for reuse (message payloads), for run and
+ * predict, never explore. */
 bool ordex_program_load(const ordex_opts *o, const char *so, const char *prog, int argc,
                         char **argv, FILE *out, FILE *err);
 
