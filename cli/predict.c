@@ -205,6 +205,7 @@ static char *qty(double v, const char *unit) {
 
 typedef struct totals {
     double compute, comm, blocked, all;
+    double core_wait; /* of blocked */
 } totals;
 
 static totals totals_of(const prediction *r) {
@@ -213,6 +214,7 @@ static totals totals_of(const prediction *r) {
         t.compute += r->ranks[i].compute;
         t.comm += r->ranks[i].comm;
         t.blocked += r->ranks[i].blocked;
+        t.core_wait += r->ranks[i].core_wait;
     }
     t.all = t.compute + t.comm + t.blocked;
     return t;
@@ -261,6 +263,23 @@ static char *critical_resource(const prediction *r, const sim_platform *p) {
                                   "and data in transit%s",
                                   pct(t.comm, t.all), link ? link : "");
         g_free(link);
+        return s;
+    }
+    /* Waits for a core limit the run when they add up to half of it or more:
+     * a token passed around an oversubscribed node waits for a core at every
+     * hop, one rank at a time, while the other ranks' waits are for the token. */
+    int crowded;
+    int node = crowded_node(r, p, &crowded);
+    if (node >= 0 && r->makespan > 0 && t.core_wait >= r->makespan / 2) {
+        double times = t.core_wait / r->makespan;
+        char *sum = times >= 2 ? g_strdup_printf("%.1f times", times)
+                               : g_strdup_printf("%.0f%% of", 100 * times);
+        char *s = g_strdup_printf("cores: the ranks' waits for a core add up to %s the predicted "
+                                  "time (%s runs %d ranks on %d cores and they poll while they "
+                                  "wait in MPI, so a rank whose wait has ended goes on only at "
+                                  "its next time slice)",
+                                  sum, p->node_names[node], crowded, p->cores_per_node);
+        g_free(sum);
         return s;
     }
     int least = 0;
@@ -320,11 +339,19 @@ static void print_report(FILE *out, const prediction *r, const sim_platform *p, 
         print_rank_line(out, "min", lo[0], lo[1], lo[2], lo[3]);
         print_rank_line(out, "max", hi[0], hi[1], hi[2], hi[3]);
     }
-    fprintf(out, "  share of rank time: compute %.1f%%, comm %.1f%%, blocked %.1f%%\n\n",
+    fprintf(out, "  share of rank time: compute %.1f%%, comm %.1f%%, blocked %.1f%%",
             pct(t.compute, t.all), pct(t.comm, t.all), pct(t.blocked, t.all));
+    if (t.core_wait > 0)
+        fprintf(out, " (waiting for a core %.1f%%)", pct(t.core_wait, t.all));
+    fprintf(out, "\n\n");
     char *crit = critical_resource(r, p);
     fprintf(out, "critical resource: %s\n", crit);
     g_free(crit);
+    if (r->makespan > 0 && t.core_wait >= r->makespan / 10)
+        fprintf(out, "note: the waits for a core depend on where the OS puts each polling rank "
+                     "among the cores and their time slices, which changes from run to run: real "
+                     "runs of such a program can differ several-fold, and the prediction charges "
+                     "a typical wait (docs/platform.md, [cluster] timeslice)\n");
     if (r->busiest_link) {
         char *b = qty(r->busiest_bytes, "B");
         fprintf(out, "most loaded link: %s, %s carried, busy %.1f%% of the run\n", r->busiest_link,
@@ -374,6 +401,7 @@ static void json_prediction(GString *s, const prediction *r, const sim_platform 
     json_field(s, "  \"totals\": {\"compute_s\": ", t.compute);
     json_field(s, ", \"comm_s\": ", t.comm);
     json_field(s, ", \"blocked_s\": ", t.blocked);
+    json_field(s, ", \"core_wait_s\": ", t.core_wait);
     g_string_append(s, "},\n  \"critical_resource\": ");
     char *crit = critical_resource(r, p);
     ordex_json_string(s, crit);
@@ -408,6 +436,7 @@ static void json_prediction(GString *s, const prediction *r, const sim_platform 
         json_field(s, ", \"compute_s\": ", x->compute);
         json_field(s, ", \"comm_s\": ", x->comm);
         json_field(s, ", \"blocked_s\": ", x->blocked);
+        json_field(s, ", \"core_wait_s\": ", x->core_wait);
         g_string_append_printf(s,
                                ", \"mpi_calls\": %" G_GUINT64_FORMAT
                                ", \"messages_sent\": %" G_GUINT64_FORMAT

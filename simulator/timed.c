@@ -47,6 +47,7 @@ typedef struct trank {
     bool xfer_seen;       /* xfer_start belongs to the current call */
     double core_at;       /* when a pull last gave it its core during a wait, or -1 */
     int await_progress;   /* its rendezvous messages held until it enters MPI */
+    double pull_wait;     /* pull delays of its messages in the current call */
     sim_timed_rank st;
 } trank;
 
@@ -380,6 +381,7 @@ void sim_timed_call_enter(int self, const char *fname) {
     if (t->await_progress > 0 && makes_progress(fname))
         release_progress(self);
     t->call_overhead = 0;
+    t->pull_wait = 0;
     t->xfer_seen = false;
     t->st.calls++;
     sim_proc_of(self)->clock = T.now;
@@ -395,6 +397,10 @@ void sim_timed_call_leave(int self) {
             moving = fmin(waiting, fmax(0, T.now - fmax(t->call_start, t->xfer_start)));
         t->st.comm += t->call_overhead + moving;
         t->st.blocked += waiting - moving;
+        /* A message's pull delay is a wait for the core if the call was
+         * still waiting then. */
+        t->st.core_wait += fmin(t->pull_wait, waiting - moving);
+        t->pull_wait = 0;
         /* A polling rank that had to wait returns only once it has a core
          * again; that wait for the core counts as blocked.  A rank that got
          * its core back to pull a message during this call still has it
@@ -404,6 +410,7 @@ void sim_timed_call_leave(int self) {
         if (delay > 0) {
             sleep_for(self, delay);
             t->st.blocked += delay;
+            t->st.core_wait += delay;
         }
         span_add(self, t->call_start, T.now, t->call);
         t->gated = false;
@@ -887,6 +894,7 @@ static void fire_due(const sim_event *ev) {
         held->pulled = true;
         double delay = pull_delay(m);
         if (delay > 0) {
+            T.ranks[m->dst].pull_wait += delay;
             hold(held, T.now + delay);
             return;
         }

@@ -58,6 +58,10 @@ typedef struct sim_timed_rank {
     double compute; /* computing: its CPU time scaled by speed and core sharing */
     double comm;    /* in MPI calls: CPU overheads, and waiting while its data moved */
     double blocked; /* in MPI calls waiting for another rank to get there */
+    /* Of blocked: waits that ended only when the rank had a core again (an
+     * oversubscribed node whose ranks poll while they wait, see wake_delay
+     * and pull_delay in timed.c). */
+    double core_wait;
     uint64_t calls; /* MPI calls that took simulated time */
     uint64_t messages_sent, bytes_sent;
 } sim_timed_rank;

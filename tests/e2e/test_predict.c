@@ -179,6 +179,91 @@ static void test_busy_wait(void) {
     e2e_free(r);
 }
 
+/* Derivation in predict_p2p.c ("token"): 4 polling ranks on 2 cores. */
+static void test_core_wait(void) {
+    const char *json = e2e_tmp("token.json");
+    const char *args[] = {"predict",
+                          "-n",
+                          "4",
+                          "--ignore-compute",
+                          "--no-timeline",
+                          "--platform",
+                          PLATFORM,
+                          "--set",
+                          "cluster.nodes=1",
+                          "--set",
+                          "cluster.cores_per_node=2",
+                          "--set",
+                          "cluster.oversubscribe=true",
+                          "--json",
+                          json,
+                          P2P,
+                          "token",
+                          NULL};
+    e2e_result *r = e2e_ordex_runv(args);
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "token back at 75400.160 us\n");
+    EXPECT_OUT_HAS(r, "(waiting for a core 25.0%)\n");
+    EXPECT_OUT_HAS(r, "critical resource: cores: the ranks' waits for a core add up to 99% of "
+                      "the predicted time (node0 runs 4 ranks on 2 cores");
+    EXPECT_OUT_HAS(r, "note: the waits for a core depend on where the OS puts each polling rank");
+    char *text = e2e_read_file(json);
+    EXPECT(r, text != NULL);
+    if (text) {
+        EXPECT(r, near(json_after(text, "\"totals\"", "\"core_wait_s\""), 75e-3));
+        EXPECT(r, near(json_after(text, "\"rank\": 0,", "\"core_wait_s\""), 18e-3));
+        EXPECT(r, near(json_after(text, "\"rank\": 1,", "\"core_wait_s\""), 20e-3));
+        EXPECT(r, near(json_after(text, "\"rank\": 2,", "\"core_wait_s\""), 19e-3));
+        EXPECT(r, near(json_after(text, "\"rank\": 3,", "\"core_wait_s\""), 18e-3));
+    }
+    g_free(text);
+    e2e_free(r);
+
+    /* A core each: the int only travels, 40 x 10.004 us, and the waits are
+     * for the token. */
+    args[10] = "cluster.cores_per_node=4";
+    r = e2e_ordex_runv(args);
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "token back at 400.160 us\n");
+    EXPECT_OUT_LACKS(r, "waiting for a core");
+    EXPECT_OUT_HAS(r, "critical resource: waiting: ");
+    EXPECT_OUT_LACKS(r, "note: the waits for a core");
+    text = e2e_read_file(json);
+    EXPECT(r, text && near(json_after(text, "\"totals\"", "\"core_wait_s\""), 0));
+    g_free(text);
+    e2e_free(r);
+
+    /* "pull": rank 1 waits 2 ms for its core to pull the data, rank 0 2 ms
+     * to notice that its send is done; 4 ms of a 2 s run is no bottleneck. */
+    json = e2e_tmp("pull.json");
+    const char *pull[] = {"predict",
+                          "-n",
+                          "2",
+                          "--ignore-compute",
+                          "--no-timeline",
+                          "--platform",
+                          PLATFORM,
+                          "--set",
+                          "cluster.nodes=1",
+                          "--set",
+                          "cluster.oversubscribe=true",
+                          "--json",
+                          json,
+                          P2P,
+                          "pull",
+                          NULL};
+    r = e2e_ordex_runv(pull);
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "(waiting for a core 0.1%)\n");
+    EXPECT_OUT_LACKS(r, "critical resource: cores");
+    EXPECT_OUT_LACKS(r, "note: the waits for a core");
+    text = e2e_read_file(json);
+    EXPECT(r, text && near(json_after(text, "\"rank\": 0,", "\"core_wait_s\""), 2e-3));
+    EXPECT(r, text && near(json_after(text, "\"rank\": 1,", "\"core_wait_s\""), 2e-3));
+    g_free(text);
+    e2e_free(r);
+}
+
 static void test_wildcard_arrival_order(void) {
     /* Rank 1 sends first in real execution order but 1 ms later in simulated
      * time: the wildcard receive gets rank 2's message, which arrives first. */
@@ -412,6 +497,8 @@ int main(void) {
     CU_add_test(s, "rendezvous adds the handshake; both sides complete together", test_rendezvous);
     CU_add_test(s, "two ranks on one core compute at half speed", test_cpu_sharing);
     CU_add_test(s, "polling ranks share the core and wait for a time slice", test_busy_wait);
+    CU_add_test(s, "waits for a core are reported, and name the cores as the bottleneck",
+                test_core_wait);
     CU_add_test(s, "a rendezvous message moves only while its receiver is in MPI", test_progress);
     CU_add_test(s, "a wildcard receive gets the message that arrives first",
                 test_wildcard_arrival_order);

@@ -40,6 +40,16 @@
  *               it).  Rank 0 waited in MPI_Send and notices its end a slice
  *               wait later, rank 1 polling for the int: "send done at
  *               2004130.000 us"
+ *   token       an int passed around all ranks 10 times (0 -> 1 -> ... -> 0),
+ *               4 ranks on one node of 2 cores (--set).  Every rank waits in
+ *               MPI_Recv and polls, so a rank whose int has arrived (10.004
+ *               us after the send) goes on (4/2 - 1) x 4 ms / 2 = 2 ms later.
+ *               A rank ends after its last send, and fewer ranks then share
+ *               the cores: of the 40 hops, the first 37 wait 2 ms, the 38th
+ *               (rank 1 has ended: 3 ranks) (3/2 - 1) x 4 ms / 2 = 1 ms, the
+ *               last two nothing (2 ranks, then 1).  "token back at
+ *               75400.160 us" (40 x 10.004 us + 37 x 2 ms + 1 ms); those
+ *               75 ms are each the receiver's wait for a core (core_wait_s)
  *   progress    rank 0 sends 1 MB (rendezvous) to rank 1, which posted
  *               MPI_Irecv, computes 2 ms and calls MPI_Wtime ("computed at
  *               2000.000 us"), then MPI_Wait.  Without asynchronous progress
@@ -144,6 +154,19 @@ int main(int argc, char **argv) {
             printf("recv at %.3f us\n", MPI_Wtime() * 1e6);
             MPI_Send(&v, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
         }
+    } else if (strcmp(mode, "token") == 0) {
+        int v = 7;
+        for (int round = 0; round < 10; round++) {
+            if (rank == 0) {
+                MPI_Send(&v, 1, MPI_INT, 1 % size, 0, MPI_COMM_WORLD);
+                MPI_Recv(&v, 1, MPI_INT, size - 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            } else {
+                MPI_Recv(&v, 1, MPI_INT, rank - 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                MPI_Send(&v, 1, MPI_INT, (rank + 1) % size, 0, MPI_COMM_WORLD);
+            }
+        }
+        if (rank == 0)
+            printf("token back at %.3f us\n", MPI_Wtime() * 1e6);
     } else if (strcmp(mode, "pull") == 0) {
         int v = 7;
         if (rank == 0) {
