@@ -726,7 +726,9 @@ static bool load_network(loader *l) {
     if (!get_size(l, "network", "eager_limit", &p->eager_limit, &have))
         return false;
     /* A rendezvous message's extra cost by default: one more round trip
-     * (request to send, clear to send) at the smallest messages' latency. */
+     * (request to send, clear to send) at the smallest messages' latency.
+     * There is a segment: no segment and no latency and bandwidth failed. */
+    g_assert(p->nsegments > 0);
     p->rendezvous_handshake = 2 * p->segments[0].latency;
     if (!get_time(l, "network", "rendezvous_handshake", &p->rendezvous_handshake, &have) ||
         !get_time(l, "network", "send_overhead", &p->send_overhead, &have) ||
