@@ -49,7 +49,7 @@ static const char *const with_value[] = {"-n",           "--np",         "-np",
                                          "--strategy",   "--checkpoint", "--graph",
                                          "--runs",       "--platform",   "--set",
                                          "--sweep",      "--trace",      "--svg",
-                                         "--branches",   "--jobs"};
+                                         "--branches",   "--jobs",       "--placements"};
 
 static bool takes_value(const char *arg) {
     if (strchr(arg, '='))
@@ -144,6 +144,7 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, in
     char *platform = NULL, *trace_json = NULL, *svg = NULL;
     char **sets = NULL, **sweeps = NULL;
     gboolean no_timeline = FALSE, ignore_compute = FALSE;
+    int placements = 8;
     GOptionEntry predict_entries[] = {
         {"ignore-compute", 0, 0, G_OPTION_ARG_NONE, &ignore_compute,
          "Ignore the CPU time measured between MPI calls: only ordex_compute() and "
@@ -166,6 +167,11 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, in
          "SVG Gantt chart of the timeline (default PROGRAM.svg), or the sweep plot", "FILE"},
         {"no-timeline", 0, 0, G_OPTION_ARG_NONE, &no_timeline,
          "Write neither the trace nor the chart", NULL},
+        {"placements", 0, 0, G_OPTION_ARG_INT, &placements,
+         "When ranks that poll share cores: simulate K random placements of them on the cores "
+         "and report the mean (default 8; 0: one run charging every wait for a core the median "
+         "delay)",
+         "K"},
         {NULL, 0, 0, 0, NULL, NULL, NULL}};
     gboolean threads = FALSE;
     GOptionEntry run_entries[] = {
@@ -390,6 +396,12 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, in
     svg = NULL;
     o->no_timeline = no_timeline;
     o->ignore_compute = ignore_compute;
+    if (placements < 0 || placements > 1000) {
+        fprintf(stderr, "ordex %s: --placements %d: must be from 0 to 1000\n", cmd, placements);
+        rc = 2;
+        goto out;
+    }
+    o->placements = placements;
     *prog_index = prog;
 out:
     g_free(keep);

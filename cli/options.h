@@ -47,6 +47,7 @@ typedef struct ordex_opts {
     char *svg;
     bool no_timeline;
     bool ignore_compute; /* only ordex_compute is computation */
+    int placements;      /* random placements of polling ranks sharing cores; 0: none */
 } ordex_opts;
 
 /* Parses `ordex <cmd> [options] PROGRAM [ARGS...]`: options end at the first

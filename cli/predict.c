@@ -41,6 +41,18 @@ typedef struct prediction {
     ordex_timeline *timeline; /* when recorded */
 } prediction;
 
+/* The placements simulated for one prediction when ranks that poll share
+ * cores (docs/platform.md): where the OS puts them decides how long a rank
+ * waits for its core, so each is one possible run. */
+typedef struct placed {
+    int count;             /* placements simulated; 0 when the placement did not matter */
+    double *times;         /* [count] each one's time, NAN when the program did not finish */
+    int finished;          /* how many finished */
+    double mean, min, max; /* over those */
+    unsigned shown;        /* the placement (1 to count) closest to the mean */
+    double elapsed_s;      /* what simulating them took */
+} placed;
+
 static void finding_copy_free(gpointer p) {
     sim_finding *f = p;
     g_free(f->ranks);
@@ -121,7 +133,8 @@ static GArray *most_loaded_links(const sim_net *net, int n) {
 /* Simulates the loaded-and-configured program once on platform p.  Returns
  * false (after printing why) when ordex could not do it. */
 static bool simulate(const ordex_opts *o, const sim_platform *p, const char *so, const char *prog,
-                     int argc, char **argv, bool record, bool quiet_program, prediction *out) {
+                     int argc, char **argv, bool record, bool quiet_program, unsigned placement,
+                     prediction *out) {
     memset(out, 0, sizeof *out);
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -138,7 +151,7 @@ static bool simulate(const ordex_opts *o, const sim_platform *p, const char *so,
     cfg.seed = o->seed;
     sim_create(&cfg);
     GError *err = NULL;
-    if (!sim_timed_start(p, record, &err)) {
+    if (!sim_timed_start(p, record, placement, &err)) {
         fprintf(stderr, "ordex predict: %s\n", err->message);
         g_error_free(err);
         sim_destroy();
@@ -301,8 +314,8 @@ static void print_rank_line(FILE *out, const char *label, double end, double c, 
     g_free(bs);
 }
 
-static void print_report(FILE *out, const prediction *r, const sim_platform *p, const char *prog,
-                         const char *trace_path, const char *svg_path) {
+static void print_report(FILE *out, const prediction *r, const placed *pl, const sim_platform *p,
+                         const char *prog, const char *trace_path, const char *svg_path) {
     ordex_print_finding_list(stderr, r->findings);
     fprintf(out, "ordex predict: %s, %d rank%s on %s (%d node%s x %d core%s)\n", prog, r->nranks,
             r->nranks == 1 ? "" : "s", p->source, p->nodes, p->nodes == 1 ? "" : "s",
@@ -311,9 +324,28 @@ static void print_report(FILE *out, const prediction *r, const sim_platform *p, 
         fprintf(out, "no prediction: the program did not finish (see the error above)\n");
         return;
     }
-    char *mk = qty(r->makespan, "s");
-    fprintf(out, "predicted time: %s (%.9f s)\n\n", mk, r->makespan);
-    g_free(mk);
+    if (pl->count > 0 && pl->finished > 0) {
+        char *mean = qty(pl->mean, "s"), *lo = qty(pl->min, "s"), *hi = qty(pl->max, "s"),
+             *mk = qty(r->makespan, "s");
+        fprintf(out,
+                "predicted time: %s (%.9f s), the mean of %d placements of the polling ranks "
+                "on the cores, from %s to %s\n",
+                mean, pl->mean, pl->finished, lo, hi);
+        if (pl->finished < pl->count)
+            fprintf(out,
+                    "  the program did not finish in %d of the %d placements (with messages "
+                    "arriving in another order)\n",
+                    pl->count - pl->finished, pl->count);
+        fprintf(out, "  below: placement %u (%s), the closest to the mean\n\n", pl->shown, mk);
+        g_free(mean);
+        g_free(lo);
+        g_free(hi);
+        g_free(mk);
+    } else {
+        char *mk = qty(r->makespan, "s");
+        fprintf(out, "predicted time: %s (%.9f s)\n\n", mk, r->makespan);
+        g_free(mk);
+    }
     fprintf(out, "  %-10s %12s %12s %12s %12s\n", "rank", "end", "compute", "comm", "blocked");
     if (r->nranks <= 16) {
         for (int i = 0; i < r->nranks; i++) {
@@ -348,10 +380,16 @@ static void print_report(FILE *out, const prediction *r, const sim_platform *p, 
     fprintf(out, "critical resource: %s\n", crit);
     g_free(crit);
     if (r->makespan > 0 && t.core_wait >= r->makespan / 10)
-        fprintf(out, "note: the waits for a core depend on where the OS puts each polling rank "
-                     "among the cores and their time slices, which changes from run to run: real "
-                     "runs of such a program can differ several-fold, and the prediction charges "
-                     "a typical wait (docs/platform.md, [cluster] timeslice)\n");
+        fprintf(out, "%s",
+                pl->count > 0
+                    ? "note: the waits for a core depend on where the OS puts each polling rank "
+                      "among the cores and their time slices, which changes from run to run: "
+                      "real runs vary as the placements above do (docs/platform.md, [cluster] "
+                      "timeslice)\n"
+                    : "note: the waits for a core depend on where the OS puts each polling rank "
+                      "among the cores and their time slices, which changes from run to run: "
+                      "real runs of such a program can differ several-fold, and the prediction "
+                      "charges a typical wait (docs/platform.md, [cluster] timeslice)\n");
     if (r->busiest_link) {
         char *b = qty(r->busiest_bytes, "B");
         fprintf(out, "most loaded link: %s, %s carried, busy %.1f%% of the run\n", r->busiest_link,
@@ -386,13 +424,26 @@ static void json_field(GString *s, const char *prefix, double v) {
     json_number(s, v);
 }
 
-static void json_prediction(GString *s, const prediction *r, const sim_platform *p,
-                            const char *trace_path, const char *svg_path) {
+static void json_prediction(GString *s, const prediction *r, const placed *pl,
+                            const sim_platform *p, const char *trace_path, const char *svg_path) {
     g_string_append(s, "  \"predicted_time_s\": ");
     if (r->finished)
-        json_number(s, r->makespan);
+        json_number(s, pl->count > 0 ? pl->mean : r->makespan);
     else
         g_string_append(s, "null");
+    g_string_append(s, ",\n  \"placements\": ");
+    if (pl->count > 0) {
+        g_string_append(s, "{\"times_s\": [");
+        for (int i = 0; i < pl->count; i++) {
+            g_string_append(s, i ? ", " : "");
+            json_number(s, pl->times[i]);
+        }
+        g_string_append_printf(s, "], \"shown\": %u", pl->shown);
+        json_field(s, ", \"shown_time_s\": ", r->makespan);
+        g_string_append(s, "}");
+    } else {
+        g_string_append(s, "null");
+    }
     g_string_append(s, ",\n  \"platform\": ");
     ordex_json_string(s, p->source);
     g_string_append_printf(s, ",\n  \"nodes\": %d, \"cores_per_node\": %d,\n", p->nodes,
@@ -620,7 +671,7 @@ static char **overrides_with(char **sets, const char *key, const char *value) {
  * returns the makespan, NAN when the program did not finish, or -1 when
  * ordex failed. */
 static double predict_in_child(const ordex_opts *o, const sim_platform *p, const char *so,
-                               const char *prog, int argc, char **argv) {
+                               const char *prog, int argc, char **argv, unsigned placement) {
     int fd[2];
     if (pipe(fd) != 0)
         return -1;
@@ -636,7 +687,7 @@ static double predict_in_child(const ordex_opts *o, const sim_platform *p, const
         close(fd[0]);
         prediction r;
         double v = -1;
-        if (simulate(o, p, so, prog, argc, argv, false, true, &r)) {
+        if (simulate(o, p, so, prog, argc, argv, false, true, placement, &r)) {
             v = r.finished ? r.makespan : NAN;
             prediction_clear(&r);
         }
@@ -650,6 +701,62 @@ static double predict_in_child(const ordex_opts *o, const sim_platform *p, const
     int status = 0;
     waitpid(pid, &status, 0);
     return got == (ssize_t)sizeof v ? v : -1;
+}
+
+/* Simulates placements 1 to o->placements, each in a child, when the
+ * placement matters on p; *out stays empty (count 0) when it does not.
+ * False when ordex failed. */
+static bool simulate_placements(const ordex_opts *o, const sim_platform *p, const char *so,
+                                const char *prog, int argc, char **argv, placed *out) {
+    memset(out, 0, sizeof *out);
+    if (o->placements < 1 || !sim_timed_placement_matters(p, o->nranks))
+        return true;
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    out->count = o->placements;
+    out->times = g_new(double, out->count);
+    out->min = INFINITY;
+    out->max = -INFINITY;
+    double sum = 0;
+    for (int i = 0; i < out->count; i++) {
+        double t = predict_in_child(o, p, so, prog, argc, argv, (unsigned)i + 1);
+        if (t < 0)
+            return false;
+        out->times[i] = t;
+        if (isnan(t))
+            continue;
+        out->finished++;
+        sum += t;
+        out->min = fmin(out->min, t);
+        out->max = fmax(out->max, t);
+    }
+    out->mean = out->finished ? sum / out->finished : NAN;
+    out->elapsed_s = seconds_since(&t0);
+    out->shown = 1;
+    for (int i = 1; i < out->count; i++)
+        if (!isnan(out->times[i]) &&
+            (isnan(out->times[out->shown - 1]) ||
+             fabs(out->times[i] - out->mean) < fabs(out->times[out->shown - 1] - out->mean)))
+            out->shown = (unsigned)i + 1;
+    return true;
+}
+
+static void placed_clear(placed *pl) {
+    g_free(pl->times);
+    memset(pl, 0, sizeof *pl);
+}
+
+/* One sweep point's time: the mean over the placements when they matter. */
+static double predict_point(const ordex_opts *o, const sim_platform *p, const char *so,
+                            const char *prog, int argc, char **argv) {
+    placed pl;
+    if (!simulate_placements(o, p, so, prog, argc, argv, &pl)) {
+        placed_clear(&pl);
+        return -1;
+    }
+    double t = pl.count ? pl.mean : predict_in_child(o, p, so, prog, argc, argv, 0);
+    placed_clear(&pl);
+    return t;
 }
 
 static int run_sweeps(ordex_opts *o, const char *so, const char *prog, int argc, char **argv) {
@@ -689,7 +796,7 @@ static int run_sweeps(ordex_opts *o, const char *so, const char *prog, int argc,
                 status = 2;
                 break;
             }
-            double t = predict_in_child(o, p, so, prog, argc, argv);
+            double t = predict_point(o, p, so, prog, argc, argv);
             sim_platform_free(p);
             if (t < 0) {
                 fprintf(stderr, "ordex predict: the simulation with %s=%s failed\n", sw[i].key,
@@ -775,9 +882,18 @@ static int run_sweeps(ordex_opts *o, const char *so, const char *prog, int argc,
 static int predict_single(ordex_opts *o, const sim_platform *p, const char *so, const char *prog,
                           int argc, char **argv) {
     bool record = !o->no_timeline;
-    prediction r;
-    if (!simulate(o, p, so, prog, argc, argv, record, false, &r))
+    placed pl;
+    if (!simulate_placements(o, p, so, prog, argc, argv, &pl)) {
+        fprintf(stderr, "ordex predict: the simulation of a placement of the ranks failed\n");
+        placed_clear(&pl);
         return 2;
+    }
+    prediction r;
+    if (!simulate(o, p, so, prog, argc, argv, record, false, pl.shown, &r)) {
+        placed_clear(&pl);
+        return 2;
+    }
+    r.elapsed_s += pl.elapsed_s;
     int status = r.findings->len > 0 || !r.finished ? 1 : 0;
     char *trace = NULL, *svg = NULL;
     if (record && r.finished) {
@@ -794,14 +910,14 @@ static int predict_single(ordex_opts *o, const sim_platform *p, const char *so, 
         g_free(title);
     }
     fflush(stdout);
-    print_report(stdout, &r, p, prog, trace, svg);
+    print_report(stdout, &r, &pl, p, prog, trace, svg);
     if (o->json) {
         GString *s = g_string_new("{\n  \"verdict\": ");
         g_string_append(s, status == 0 ? "\"ok\"" : "\"error\"");
         g_string_append(s, ",\n  \"program\": ");
         ordex_json_string(s, prog);
         g_string_append_printf(s, ",\n  \"nranks\": %d,\n", o->nranks);
-        json_prediction(s, &r, p, trace, svg);
+        json_prediction(s, &r, &pl, p, trace, svg);
         g_string_append(s, "\n}\n");
         if (!write_file(o->json, s))
             status = 2;
@@ -810,6 +926,7 @@ static int predict_single(ordex_opts *o, const sim_platform *p, const char *so, 
     g_free(trace);
     g_free(svg);
     prediction_clear(&r);
+    placed_clear(&pl);
     return status;
 }
 

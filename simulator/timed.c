@@ -112,6 +112,11 @@ static struct {
     GSequence *wakes; /* trank * with wake_at >= 0, by (wake_at, rank) */
     GPtrArray *held;  /* sim_message * held for a pull (see pull_delay) or for
                        * their receiver's next MPI call (ready_at infinite) */
+    /* Placed turns (sim_timed_start), or NULL: per core of every node (index
+     * node * cores_per_node + core), the ranks placed there that have not
+     * ended, in the order of their turns; and each rank's core. */
+    GArray **turns;
+    int *core_of;
 } T;
 
 static void span_add(int rank, double start, double end, const char *name) {
@@ -219,13 +224,72 @@ static gint by_wake(gconstpointer a, gconstpointer b, gpointer user) {
     return (x > y) - (x < y);
 }
 
-/* How long a polling rank whose wait just ended takes to notice: when its
- * node has n ranks that want a core (computing or polling) on c < n cores,
- * the OS gives each a time slice in turn, so a rank is off its core for
- * (n/c - 1) slices of every round, and the end of its wait falls on average
- * half-way through that: (n/c - 1) * timeslice / 2.  0 on a node with a
- * core for every rank. */
+/* When the placed rank `rank` has its core at or after time t: the turns
+ * of every core are time slices from time 0, the m-th going to the
+ * (m mod k)-th of the k ranks there. */
+static double next_turn(int rank, double t) {
+    const GArray *on_core = T.turns[T.core_of[rank]];
+    int k = (int)on_core->len;
+    if (k <= 1)
+        return t;
+    double slice = T.platform->timeslice;
+    double m = floor(t / slice);
+    int now = (int)fmod(m, k), mine = 0;
+    while (mine < k && g_array_index(on_core, int, mine) != rank)
+        mine++;
+    return mine == now ? t : (m + (mine - now + k) % k) * slice;
+}
+
+/* Places the ranks of every node on its cores and in their turns at random
+ * (seed `placement`), dealing a shuffled list out core by core. */
+static void place_ranks(unsigned placement) {
+    int c = T.platform->cores_per_node, ncores = T.platform->nodes * c;
+    T.turns = g_new(GArray *, ncores);
+    for (int i = 0; i < ncores; i++)
+        T.turns[i] = g_array_new(FALSE, FALSE, sizeof(int));
+    T.core_of = g_new(int, T.nranks);
+    int *order = g_new(int, T.nranks);
+    for (int r = 0; r < T.nranks; r++)
+        order[r] = r;
+    GRand *rand = g_rand_new_with_seed(placement);
+    for (int r = T.nranks - 1; r > 0; r--) {
+        int j = g_rand_int_range(rand, 0, r + 1), x = order[r];
+        order[r] = order[j];
+        order[j] = x;
+    }
+    g_rand_free(rand);
+    int *dealt = g_new0(int, T.platform->nodes); /* ranks placed on each node so far */
+    for (int i = 0; i < T.nranks; i++) {
+        int r = order[i], node = T.ranks[r].node;
+        T.core_of[r] = node * c + dealt[node]++ % c;
+        g_array_append_val(T.turns[T.core_of[r]], r);
+    }
+    g_free(dealt);
+    g_free(order);
+}
+
+/* Rank has ended: the others on its core take its turns. */
+static void leave_turns(int rank) {
+    if (!T.turns)
+        return;
+    GArray *on_core = T.turns[T.core_of[rank]];
+    for (guint i = 0; i < on_core->len; i++)
+        if (g_array_index(on_core, int, i) == rank) {
+            g_array_remove_index(on_core, i);
+            break;
+        }
+}
+
+/* How long a polling rank whose wait just ended takes to notice.  Placed
+ * (T.turns): until its next turn.  Otherwise, when its node has n ranks that
+ * want a core (computing or polling) on c < n cores, the OS gives each a
+ * time slice in turn, so a rank is off its core for (n/c - 1) slices of
+ * every round, and the end of its wait falls on average half-way through
+ * that: (n/c - 1) * timeslice / 2 (the median over placements of the turns'
+ * delay, see docs/platform.md).  0 on a node with a core for every rank. */
 static double wake_delay(const trank *t) {
+    if (T.turns)
+        return next_turn((int)(t - T.ranks), T.now) - T.now;
     int n = sim_cpu_runnable(T.cpu, t->node) + sim_cpu_pollers(T.cpu, t->node);
     int c = T.platform->cores_per_node;
     if (n <= c)
@@ -405,7 +469,8 @@ void sim_timed_call_leave(int self) {
          * again; that wait for the core counts as blocked.  A rank that got
          * its core back to pull a message during this call still has it
          * within the slice. */
-        bool on_core = t->core_at >= t->call_start && T.now - t->core_at < T.platform->timeslice;
+        bool on_core =
+            !T.turns && t->core_at >= t->call_start && T.now - t->core_at < T.platform->timeslice;
         double delay = t->polling && waiting > 0 && !on_core ? wake_delay(t) : 0;
         if (delay > 0) {
             sleep_for(self, delay);
@@ -442,6 +507,7 @@ void sim_timed_add_work(double seconds) {
 void sim_timed_rank_ended(int rank) {
     if (!T.active)
         return;
+    leave_turns(rank);
     trank *t = &T.ranks[rank];
     set_polling(t, false);
     /* Scheduler context, but the same thread: the CPU clock still counts the
@@ -1020,7 +1086,21 @@ bool sim_timed_step(void) {
 /* ---------------------------------------------------------------------- */
 /* Set-up and results                                                      */
 
-bool sim_timed_start(const sim_platform *platform, bool record, GError **error) {
+bool sim_timed_placement_matters(const sim_platform *p, int nranks) {
+    if (!p->busy_wait)
+        return false;
+    int *node_of = g_new(int, nranks), *count = g_new0(int, p->nodes);
+    bool crowded = false;
+    if (sim_platform_map(p, nranks, node_of, NULL))
+        for (int r = 0; r < nranks && !crowded; r++)
+            crowded = ++count[node_of[r]] > p->cores_per_node;
+    g_free(node_of);
+    g_free(count);
+    return crowded;
+}
+
+bool sim_timed_start(const sim_platform *platform, bool record, unsigned placement,
+                     GError **error) {
     int n = sim_g->nranks;
     int *node_of = g_new(int, n);
     if (!sim_platform_map(platform, n, node_of, error)) {
@@ -1044,6 +1124,8 @@ bool sim_timed_start(const sim_platform *platform, bool record, GError **error) 
     }
     T.wakes = g_sequence_new(NULL);
     T.held = g_ptr_array_new();
+    if (placement > 0 && platform->busy_wait)
+        place_ranks(placement);
     sim_comm_set_node_map(node_of);
     g_free(node_of);
     T.jobs = g_hash_table_new(g_direct_hash, g_direct_equal);
@@ -1077,6 +1159,11 @@ void sim_timed_stop(void) {
     sim_cpu_free(T.cpu);
     g_sequence_free(T.wakes);
     g_ptr_array_free(T.held, TRUE);
+    if (T.turns)
+        for (int i = 0; i < T.platform->nodes * T.platform->cores_per_node; i++)
+            g_array_free(T.turns[i], TRUE);
+    g_free(T.turns);
+    g_free(T.core_of);
     g_free(T.ranks);
     memset(&T, 0, sizeof T);
 }

@@ -34,7 +34,12 @@
  * with more ranks than cores it returns only when it would get a core again
  * (platform.h, docs/platform.md).  The receiver moves a rendezvous message,
  * so one whose receive was already waiting there moves only once the
- * receiver would have its core again; the receiver then keeps it.
+ * receiver would have its core again; the receiver then keeps it.  When it
+ * gets its core again depends on the placement (sim_timed_start): either
+ * every such wait costs the median delay of the platform's formula, or the
+ * ranks of a node are placed on its cores, each core runs its ranks in turn
+ * for a time slice (the slices of all cores aligned, from time 0), and a
+ * rank goes on at the start of its next turn.
  *
  * MPI_Wtime returns the simulated time; ordex_compute adds simulated
  * computation.  The matching rules of MPI are those of the engine, so a
@@ -86,7 +91,17 @@ typedef struct sim_timed_message {
  * async_progress off).  Places the ranks on the platform's nodes; fails with
  * the platform's error when they do not fit.  `record`: keep the timeline
  * (spans and messages) for sim_timed_spans / sim_timed_messages. */
-bool sim_timed_start(const sim_platform *platform, bool record, GError **error);
+bool sim_timed_start(const sim_platform *platform, bool record, unsigned placement, GError **error);
+
+/* `placement` of sim_timed_start: 0 charges every wait for a core the
+ * median delay; k > 0 places the ranks of every node on its cores and their
+ * turns at random, drawn from seed k (the same k, the same placement).  A
+ * rank that has ended leaves its core's turns. */
+
+/* Whether the placement changes anything: busy_wait and some node with more
+ * ranks than cores when nranks ranks run on platform p (false if they do
+ * not fit). */
+bool sim_timed_placement_matters(const sim_platform *p, int nranks);
 
 /* Ignore the measured CPU time of the ranks (only ordex_compute counts);
  * call right after sim_timed_start. */

@@ -20,9 +20,10 @@
 #define COLL S("tests/programs/predict_coll.c")
 
 /* `ordex predict -n N --ignore-compute --no-timeline --platform predict.ini
- * EXTRA... PROGRAM MODE` (EXTRA: up to four more options). */
-static e2e_result *predict(const char *n, const char *prog, const char *mode, const char *a,
-                           const char *b, const char *c, const char *d) {
+ * [--placements 0] EXTRA... PROGRAM MODE` (EXTRA: up to four more options;
+ * `average`: every wait for a core costs the median delay). */
+static e2e_result *predict_model(bool average, const char *n, const char *prog, const char *mode,
+                                 const char *a, const char *b, const char *c, const char *d) {
     const char *args[20];
     int k = 0;
     args[k++] = "predict";
@@ -32,6 +33,10 @@ static e2e_result *predict(const char *n, const char *prog, const char *mode, co
     args[k++] = "--no-timeline";
     args[k++] = "--platform";
     args[k++] = PLATFORM;
+    if (average) {
+        args[k++] = "--placements";
+        args[k++] = "0";
+    }
     const char *extra[] = {a, b, c, d};
     for (int i = 0; i < 4; i++)
         if (extra[i])
@@ -41,6 +46,17 @@ static e2e_result *predict(const char *n, const char *prog, const char *mode, co
         args[k++] = mode;
     args[k] = NULL;
     return e2e_ordex_runv(args);
+}
+
+static e2e_result *predict(const char *n, const char *prog, const char *mode, const char *a,
+                           const char *b, const char *c, const char *d) {
+    return predict_model(false, n, prog, mode, a, b, c, d);
+}
+
+/* The same with every wait for a core charged the median delay. */
+static e2e_result *predict_avg(const char *n, const char *prog, const char *mode, const char *a,
+                               const char *b, const char *c, const char *d) {
+    return predict_model(true, n, prog, mode, a, b, c, d);
 }
 
 /* The number after `key` in the JSON text (first occurrence after `from`). */
@@ -137,15 +153,15 @@ static void test_cpu_sharing(void) {
 
 static void test_busy_wait(void) {
     /* Derivation in predict_p2p.c ("poll"). */
-    e2e_result *r = predict("2", P2P, "poll", "--set", "cluster.nodes=1", "--set",
-                            "cluster.oversubscribe=true");
+    e2e_result *r = predict_avg("2", P2P, "poll", "--set", "cluster.nodes=1", "--set",
+                                "cluster.oversubscribe=true");
     EXPECT_STATUS(r, 0);
     EXPECT_OUT_HAS(r, "recv at 2002010.004 us\n");
     EXPECT_OUT_HAS(r, "reply at 2002020.008 us\n");
     e2e_free(r);
     /* A rendezvous message waits for its polling receiver to pull it. */
-    r = predict("2", P2P, "pull", "--set", "cluster.nodes=1", "--set",
-                "cluster.oversubscribe=true");
+    r = predict_avg("2", P2P, "pull", "--set", "cluster.nodes=1", "--set",
+                    "cluster.oversubscribe=true");
     EXPECT_STATUS(r, 0);
     EXPECT_OUT_HAS(r, "recv at 2002130.000 us\n");
     EXPECT_OUT_HAS(r, "send done at 2004130.000 us\n");
@@ -189,6 +205,8 @@ static void test_core_wait(void) {
                           "--no-timeline",
                           "--platform",
                           PLATFORM,
+                          "--placements",
+                          "0",
                           "--set",
                           "cluster.nodes=1",
                           "--set",
@@ -221,7 +239,7 @@ static void test_core_wait(void) {
 
     /* A core each: the int only travels, 40 x 10.004 us, and the waits are
      * for the token. */
-    args[10] = "cluster.cores_per_node=4";
+    args[12] = "cluster.cores_per_node=4";
     r = e2e_ordex_runv(args);
     EXPECT_STATUS(r, 0);
     EXPECT_OUT_HAS(r, "token back at 400.160 us\n");
@@ -243,6 +261,8 @@ static void test_core_wait(void) {
                           "--no-timeline",
                           "--platform",
                           PLATFORM,
+                          "--placements",
+                          "0",
                           "--set",
                           "cluster.nodes=1",
                           "--set",
@@ -260,6 +280,74 @@ static void test_core_wait(void) {
     text = e2e_read_file(json);
     EXPECT(r, text && near(json_after(text, "\"rank\": 0,", "\"core_wait_s\""), 2e-3));
     EXPECT(r, text && near(json_after(text, "\"rank\": 1,", "\"core_wait_s\""), 2e-3));
+    g_free(text);
+    e2e_free(r);
+}
+
+/* Placed turns; derivation in predict_p2p.c ("poll"). */
+static void test_placements(void) {
+    const char *json = e2e_tmp("placements.json");
+    const char *args[] = {"predict",
+                          "-n",
+                          "2",
+                          "--ignore-compute",
+                          "--no-timeline",
+                          "--platform",
+                          PLATFORM,
+                          "--placements",
+                          "16",
+                          "--set",
+                          "cluster.nodes=1",
+                          "--set",
+                          "cluster.oversubscribe=true",
+                          "--json",
+                          json,
+                          P2P,
+                          "poll",
+                          NULL};
+    e2e_result *r = e2e_ordex_runv(args);
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "the mean of 16 placements of the polling ranks on the cores, from 2 s to "
+                      "2.004 s\n");
+    char *text = e2e_read_file(json);
+    EXPECT(r, text != NULL);
+    const double on_turn = 2.000020008, next_turn = 2.004010004;
+    int ons = 0, nexts = 0;
+    double sum = 0, shown_time = NAN;
+    const char *p = text ? strstr(text, "\"times_s\": [") : NULL;
+    EXPECT(r, p != NULL);
+    int shown = text ? (int)json_after(text, NULL, "\"shown\"") : 0;
+    for (int i = 0; p && i < 16; i++) {
+        p = strpbrk(p, i ? "," : "[");
+        if (!p)
+            break;
+        double t = g_ascii_strtod(++p, NULL);
+        ons += near(t, on_turn);
+        nexts += near(t, next_turn);
+        sum += t;
+        if (i + 1 == shown)
+            shown_time = t;
+    }
+    EXPECT(r, ons + nexts == 16); /* every placement is one of the two */
+    EXPECT(r, ons > 0 && nexts > 0);
+    EXPECT(r, text && near(json_after(text, NULL, "\"predicted_time_s\""), sum / 16));
+    /* The report's run is the placement shown, whichever it is. */
+    EXPECT(r, shown >= 1 && shown <= 16);
+    if (near(shown_time, on_turn))
+        EXPECT_OUT_HAS(r, "recv at 2000010.004 us\n");
+    else
+        EXPECT_OUT_HAS(r, "recv at 2004000.000 us\n");
+    g_free(text);
+    e2e_free(r);
+
+    /* A core each: where the ranks are makes no difference, one run. */
+    args[12] = "cluster.cores_per_node=2";
+    r = e2e_ordex_runv(args);
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "recv at 1000010.004 us\n");
+    EXPECT_OUT_LACKS(r, "placements of the polling ranks");
+    text = e2e_read_file(json);
+    EXPECT(r, text && strstr(text, "\"placements\": null"));
     g_free(text);
     e2e_free(r);
 }
@@ -499,6 +587,8 @@ int main(void) {
     CU_add_test(s, "polling ranks share the core and wait for a time slice", test_busy_wait);
     CU_add_test(s, "waits for a core are reported, and name the cores as the bottleneck",
                 test_core_wait);
+    CU_add_test(s, "placed ranks wait for their own turn; the mean of the placements",
+                test_placements);
     CU_add_test(s, "a rendezvous message moves only while its receiver is in MPI", test_progress);
     CU_add_test(s, "a wildcard receive gets the message that arrives first",
                 test_wildcard_arrival_order);

@@ -30,7 +30,14 @@
  *               Its reply arrives 10.004 us after; rank 1 has ended, so rank 0
  *               has the core to itself: "reply at 2002020.008 us".  With
  *               busy_wait = false: "recv at 1000010.004 us", "reply at
- *               1000020.008 us"
+ *               1000020.008 us".  Placed (--placements K): the core's 4 ms
+ *               turns alternate between the two ranks from time 0, and the
+ *               int arrives in turn 500 (2 s / 4 ms).  If that is rank 1's
+ *               turn: "recv at 2000010.004 us", the reply 10.004 us later,
+ *               a predicted time of 2.000020008 s; if not, rank 1 goes on
+ *               when its turn 501 starts, "recv at 2004000.000 us", and the
+ *               reply comes 10.004 us after that (rank 0 is alone then):
+ *               2.004010004 s
  *   pull        as poll, but rank 0 sends 100,000 B, above the eager limit,
  *               then an int.  Its request to send is there at 2 s; rank 1,
  *               polling in its receive since the start, pulls the data when it
