@@ -23,6 +23,13 @@
 #                     (ordex predict --set K=V each), in the same turns, in an
 #                     extra column: a model parameter compared on the same
 #                     real runs
+#   ALT_ARGS="..."    the same with these ordex predict options (e.g.
+#                     "--placements 0"), with ALT_SET's overrides if both
+#
+# On a node with more polling ranks than cores ordex simulates placements
+# and predicts their mean, while the program prints the elapsed_s of the
+# placement whose breakdown is shown; that number is shifted by the
+# difference of the two makespans (--json: predicted_time_s - shown_time_s).
 #
 # The platform file bench/predict/here.ini is made once by `ordex calibrate`
 # (delete it to measure again).  SMPI gets a platform built from the same file:
@@ -242,6 +249,19 @@ smpi_opts=(
 # run OUT CMD...: runs CMD (stdout to OUT), prints "elapsed wall peak_kib
 # cpu_s" where elapsed is the program's elapsed_s ("fail" or "timeout" when
 # it has none) and cpu_s the CPU time of CMD and its children.
+# elapsed_s ($1) of an ordex prediction moved to the mean over its
+# placements, from its JSON ($2); unchanged without placements.
+placed_elapsed() {
+    local mean shown
+    mean=$(grep -o '"predicted_time_s": [-0-9.e+]*' "$2" 2>/dev/null | awk '{ print $2 }')
+    shown=$(grep -o '"shown_time_s": [-0-9.e+]*' "$2" 2>/dev/null | awk '{ print $2 }')
+    if isnum "$1" && isnum "$mean" && isnum "$shown"; then
+        awk -v e="$1" -v m="$mean" -v s="$shown" 'BEGIN { printf "%.9g", e + m - s }'
+    else
+        echo "$1"
+    fi
+}
+
 run() {
     local out=$1
     shift
@@ -292,9 +312,10 @@ mib() { awk -v k="$1" 'BEGIN { printf "%.0f", k / 1024 }'; }
 
 alt_set=()
 for kv in ${ALT_SET:-}; do alt_set+=(--set "$kv"); done
+for a in ${ALT_ARGS:-}; do alt_set+=("$a"); done
 alt_head="" alt_rule=""
 if [ ${#alt_set[@]} -gt 0 ]; then
-    alt_head=" ordex with ${ALT_SET} s | error |" alt_rule="---:|---:|"
+    alt_head=" ordex with ${ALT_SET:-}${ALT_SET:+ }${ALT_ARGS:-} s | error |" alt_rule="---:|---:|"
 fi
 
 acc="$work/accuracy.md"
@@ -317,12 +338,16 @@ for c in "${cases[@]}"; do
     for ((i = 0; i < reps; i++)); do
         read -r e w m u < <(run "$work/out" mpiexec -n "$n" "$work/$prog.mpi" $args)
         re+=("$e"); rw+=("$w"); own=$(awk -v a="$own" -v b="$u" 'BEGIN { print a + b }')
+        rm -f "$work/o.json"
         read -r e w m u < <(run "$work/out" "$ordex" predict -n "$n" --no-timeline --platform "$plat" \
-            "$work/$prog.so" $args)
+            --json "$work/o.json" "$work/$prog.so" $args)
+        e=$(placed_elapsed "$e" "$work/o.json")
         oe+=("$e"); ow+=("$w"); om+=("$m"); own=$(awk -v a="$own" -v b="$u" 'BEGIN { print a + b }')
         if [ ${#alt_set[@]} -gt 0 ]; then
+            rm -f "$work/o.json"
             read -r e w m u < <(run "$work/out" "$ordex" predict -n "$n" --no-timeline --platform "$plat" \
-                "${alt_set[@]}" "$work/$prog.so" $args)
+                --json "$work/o.json" "${alt_set[@]}" "$work/$prog.so" $args)
+            e=$(placed_elapsed "$e" "$work/o.json")
             ae+=("$e"); own=$(awk -v a="$own" -v b="$u" 'BEGIN { print a + b }')
         fi
         read -r e w m u < <(run "$work/out" smpirun -np "$n" "${smpi_opts[@]}" "$work/$prog.smpi" $args)
