@@ -20,11 +20,10 @@
 #define COLL S("tests/programs/predict_coll.c")
 
 /* `ordex predict -n N --ignore-compute --no-timeline --platform predict.ini
- * [--placements 0] EXTRA... PROGRAM MODE` (EXTRA: up to four more options;
- * `average`: every wait for a core costs the median delay). */
-static e2e_result *predict_model(bool average, const char *n, const char *prog, const char *mode,
-                                 const char *a, const char *b, const char *c, const char *d) {
-    const char *args[20];
+ * EXTRA... PROGRAM MODE` (EXTRA: options, NULL-terminated, at most 16). */
+static e2e_result *predict_argv(const char *n, const char *prog, const char *mode,
+                                const char *const *extra) {
+    const char *args[32];
     int k = 0;
     args[k++] = "predict";
     args[k++] = "-n";
@@ -33,14 +32,8 @@ static e2e_result *predict_model(bool average, const char *n, const char *prog, 
     args[k++] = "--no-timeline";
     args[k++] = "--platform";
     args[k++] = PLATFORM;
-    if (average) {
-        args[k++] = "--placements";
-        args[k++] = "0";
-    }
-    const char *extra[] = {a, b, c, d};
-    for (int i = 0; i < 4; i++)
-        if (extra[i])
-            args[k++] = extra[i];
+    for (int i = 0; extra && extra[i] && i < 16; i++)
+        args[k++] = extra[i];
     args[k++] = prog;
     if (mode)
         args[k++] = mode;
@@ -48,15 +41,18 @@ static e2e_result *predict_model(bool average, const char *n, const char *prog, 
     return e2e_ordex_runv(args);
 }
 
+/* The same with up to four options (the first NULL ends them). */
 static e2e_result *predict(const char *n, const char *prog, const char *mode, const char *a,
                            const char *b, const char *c, const char *d) {
-    return predict_model(false, n, prog, mode, a, b, c, d);
+    const char *extra[] = {a, b, c, d, NULL};
+    return predict_argv(n, prog, mode, extra);
 }
 
 /* The same with every wait for a core charged the median delay. */
 static e2e_result *predict_avg(const char *n, const char *prog, const char *mode, const char *a,
                                const char *b, const char *c, const char *d) {
-    return predict_model(true, n, prog, mode, a, b, c, d);
+    const char *extra[] = {"--placements", "0", a, b, c, d, NULL};
+    return predict_argv(n, prog, mode, extra);
 }
 
 /* The number after `key` in the JSON text (first occurrence after `from`). */
@@ -195,30 +191,22 @@ static void test_busy_wait(void) {
     e2e_free(r);
 }
 
-/* Derivation in predict_p2p.c ("token"): 4 polling ranks on 2 cores. */
+/* Derivation in predict_p2p.c ("token"): 4 polling ranks on 2 cores, every
+ * wait for a core charged the median delay. */
 static void test_core_wait(void) {
     const char *json = e2e_tmp("token.json");
-    const char *args[] = {"predict",
-                          "-n",
-                          "4",
-                          "--ignore-compute",
-                          "--no-timeline",
-                          "--platform",
-                          PLATFORM,
-                          "--placements",
-                          "0",
-                          "--set",
-                          "cluster.nodes=1",
-                          "--set",
-                          "cluster.cores_per_node=2",
-                          "--set",
-                          "cluster.oversubscribe=true",
-                          "--json",
-                          json,
-                          P2P,
-                          "token",
-                          NULL};
-    e2e_result *r = e2e_ordex_runv(args);
+    const char *token[] = {"--placements",
+                           "0",
+                           "--set",
+                           "cluster.nodes=1",
+                           "--set",
+                           "cluster.cores_per_node=2",
+                           "--set",
+                           "cluster.oversubscribe=true",
+                           "--json",
+                           json,
+                           NULL};
+    e2e_result *r = predict_argv("4", P2P, "token", token);
     EXPECT_STATUS(r, 0);
     EXPECT_OUT_HAS(r, "token back at 75400.160 us\n");
     EXPECT_OUT_HAS(r, "(waiting for a core 25.0%)\n");
@@ -239,8 +227,8 @@ static void test_core_wait(void) {
 
     /* A core each: the int only travels, 40 x 10.004 us, and the waits are
      * for the token. */
-    args[12] = "cluster.cores_per_node=4";
-    r = e2e_ordex_runv(args);
+    token[5] = "cluster.cores_per_node=4";
+    r = predict_argv("4", P2P, "token", token);
     EXPECT_STATUS(r, 0);
     EXPECT_OUT_HAS(r, "token back at 400.160 us\n");
     EXPECT_OUT_LACKS(r, "waiting for a core");
@@ -254,25 +242,10 @@ static void test_core_wait(void) {
     /* "pull": rank 1 waits 2 ms for its core to pull the data, rank 0 2 ms
      * to notice that its send is done; 4 ms of a 2 s run is no bottleneck. */
     json = e2e_tmp("pull.json");
-    const char *pull[] = {"predict",
-                          "-n",
-                          "2",
-                          "--ignore-compute",
-                          "--no-timeline",
-                          "--platform",
-                          PLATFORM,
-                          "--placements",
-                          "0",
-                          "--set",
-                          "cluster.nodes=1",
-                          "--set",
-                          "cluster.oversubscribe=true",
-                          "--json",
-                          json,
-                          P2P,
-                          "pull",
-                          NULL};
-    r = e2e_ordex_runv(pull);
+    const char *pull[] = {"--placements",    "0",     "--set",
+                          "cluster.nodes=1", "--set", "cluster.oversubscribe=true",
+                          "--json",          json,    NULL};
+    r = predict_argv("2", P2P, "pull", pull);
     EXPECT_STATUS(r, 0);
     EXPECT_OUT_HAS(r, "(waiting for a core 0.1%)\n");
     EXPECT_OUT_LACKS(r, "critical resource: cores");
@@ -287,25 +260,10 @@ static void test_core_wait(void) {
 /* Placed turns; derivation in predict_p2p.c ("poll"). */
 static void test_placements(void) {
     const char *json = e2e_tmp("placements.json");
-    const char *args[] = {"predict",
-                          "-n",
-                          "2",
-                          "--ignore-compute",
-                          "--no-timeline",
-                          "--platform",
-                          PLATFORM,
-                          "--placements",
-                          "16",
-                          "--set",
-                          "cluster.nodes=1",
-                          "--set",
-                          "cluster.oversubscribe=true",
-                          "--json",
-                          json,
-                          P2P,
-                          "poll",
-                          NULL};
-    e2e_result *r = e2e_ordex_runv(args);
+    const char *placed[] = {"--placements",    "16",    "--set",
+                            "cluster.nodes=1", "--set", "cluster.oversubscribe=true",
+                            "--json",          json,    NULL};
+    e2e_result *r = predict_argv("2", P2P, "poll", placed);
     EXPECT_STATUS(r, 0);
     EXPECT_OUT_HAS(r, "the mean of 16 placements of the polling ranks on the cores, from 2 s to "
                       "2.004 s\n");
@@ -341,8 +299,8 @@ static void test_placements(void) {
     e2e_free(r);
 
     /* A core each: where the ranks are makes no difference, one run. */
-    args[12] = "cluster.cores_per_node=2";
-    r = e2e_ordex_runv(args);
+    placed[5] = "cluster.cores_per_node=2";
+    r = predict_argv("2", P2P, "poll", placed);
     EXPECT_STATUS(r, 0);
     EXPECT_OUT_HAS(r, "recv at 1000010.004 us\n");
     EXPECT_OUT_LACKS(r, "placements of the polling ranks");
