@@ -49,6 +49,7 @@ typedef struct placed {
     double *times;         /* [count] each one's time, NAN when the program did not finish */
     int finished;          /* how many finished */
     double mean, min, max; /* over those */
+    double std_error;      /* of the mean: how far another draw of placements may land */
     unsigned shown;        /* the placement (1 to count) closest to the mean */
     double elapsed_s;      /* what simulating them took */
 } placed;
@@ -326,11 +327,19 @@ static void print_report(FILE *out, const prediction *r, const placed *pl, const
     }
     if (pl->count > 0 && pl->finished > 0) {
         char *mean = qty(pl->mean, "s"), *lo = qty(pl->min, "s"), *hi = qty(pl->max, "s"),
-             *mk = qty(r->makespan, "s");
+             *mk = qty(r->makespan, "s"),
+             *se = isnan(pl->std_error) ? g_strdup("") : qty(pl->std_error, "s");
         fprintf(out,
                 "predicted time: %s (%.9f s), the mean of %d placements of the polling ranks "
-                "on the cores, from %s to %s\n",
-                mean, pl->mean, pl->finished, lo, hi);
+                "on the cores\n",
+                mean, pl->mean, pl->finished);
+        fprintf(out, "  placements from %s to %s", lo, hi);
+        if (*se)
+            fprintf(out, ", standard error of the mean %s%s", se,
+                    pl->std_error > pl->mean / 20 ? " (more placements steady it: --placements K)"
+                                                  : "");
+        fprintf(out, "\n");
+        g_free(se);
         if (pl->finished < pl->count)
             fprintf(out,
                     "  the program did not finish in %d of the %d placements (with messages "
@@ -439,6 +448,7 @@ static void json_prediction(GString *s, const prediction *r, const placed *pl,
             json_number(s, pl->times[i]);
         }
         g_string_append_printf(s, "], \"shown\": %u", pl->shown);
+        json_field(s, ", \"standard_error_s\": ", pl->std_error);
         json_field(s, ", \"shown_time_s\": ", r->makespan);
         g_string_append(s, "}");
     } else {
@@ -731,6 +741,11 @@ static bool simulate_placements(const ordex_opts *o, const sim_platform *p, cons
         out->max = fmax(out->max, t);
     }
     out->mean = out->finished ? sum / out->finished : NAN;
+    double squares = 0;
+    for (int i = 0; i < out->count; i++)
+        if (!isnan(out->times[i]))
+            squares += (out->times[i] - out->mean) * (out->times[i] - out->mean);
+    out->std_error = out->finished > 1 ? sqrt(squares / (out->finished - 1) / out->finished) : NAN;
     out->elapsed_s = seconds_since(&t0);
     out->shown = 1;
     for (int i = 1; i < out->count; i++)

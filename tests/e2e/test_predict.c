@@ -265,8 +265,8 @@ static void test_placements(void) {
                             "--json",          json,    NULL};
     e2e_result *r = predict_argv("2", P2P, "poll", placed);
     EXPECT_STATUS(r, 0);
-    EXPECT_OUT_HAS(r, "the mean of 16 placements of the polling ranks on the cores, from 2 s to "
-                      "2.004 s\n");
+    EXPECT_OUT_HAS(r, "the mean of 16 placements of the polling ranks on the cores\n"
+                      "  placements from 2 s to 2.004 s, standard error of the mean ");
     char *text = e2e_read_file(json);
     EXPECT(r, text != NULL);
     const double on_turn = 2.000020008, next_turn = 2.004010004;
@@ -289,6 +289,12 @@ static void test_placements(void) {
     EXPECT(r, ons + nexts == 16); /* every placement is one of the two */
     EXPECT(r, ons > 0 && nexts > 0);
     EXPECT(r, text && near(json_after(text, NULL, "\"predicted_time_s\""), sum / 16));
+    /* Two values, ons of one and nexts of the other: the sample's standard
+     * deviation over the square root of 16. */
+    double mean = sum / 16, squares = ons * (on_turn - mean) * (on_turn - mean) +
+                                      nexts * (next_turn - mean) * (next_turn - mean);
+    EXPECT(r, text && fabs(json_after(text, NULL, "\"standard_error_s\"") -
+                           sqrt(squares / 15 / 16)) < 1e-8);
     /* The report's run is the placement shown, whichever it is. */
     EXPECT(r, shown >= 1 && shown <= 16);
     if (near(shown_time, on_turn))
