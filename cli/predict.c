@@ -323,6 +323,19 @@ static void print_report(FILE *out, const prediction *r, const placed *pl, const
             p->cores_per_node, p->cores_per_node == 1 ? "" : "s");
     if (!r->finished) {
         fprintf(out, "no prediction: the program did not finish (see the error above)\n");
+        if (pl->count > 0) {
+            fprintf(out,
+                    "  that is placement %u of the polling ranks on the cores; the program did "
+                    "not finish in %d of %d placements",
+                    pl->shown, pl->count - pl->finished, pl->count);
+            if (pl->finished > 0) {
+                char *lo = qty(pl->min, "s"), *hi = qty(pl->max, "s");
+                fprintf(out, " (the others took %s to %s)", lo, hi);
+                g_free(lo);
+                g_free(hi);
+            }
+            fprintf(out, "\n");
+        }
         return;
     }
     if (pl->count > 0 && pl->finished > 0) {
@@ -449,7 +462,7 @@ static void json_prediction(GString *s, const prediction *r, const placed *pl,
         }
         g_string_append_printf(s, "], \"shown\": %u", pl->shown);
         json_field(s, ", \"standard_error_s\": ", pl->std_error);
-        json_field(s, ", \"shown_time_s\": ", r->makespan);
+        json_field(s, ", \"shown_time_s\": ", r->finished ? r->makespan : NAN);
         g_string_append(s, "}");
     } else {
         g_string_append(s, "null");
@@ -747,11 +760,12 @@ static bool simulate_placements(const ordex_opts *o, const sim_platform *p, cons
             squares += (out->times[i] - out->mean) * (out->times[i] - out->mean);
     out->std_error = out->finished > 1 ? sqrt(squares / (out->finished - 1) / out->finished) : NAN;
     out->elapsed_s = seconds_since(&t0);
+    /* A placement in which the program did not finish has a finding (a
+     * deadlock or an error that needs its timing): that one is shown. */
     out->shown = 1;
-    for (int i = 1; i < out->count; i++)
-        if (!isnan(out->times[i]) &&
-            (isnan(out->times[out->shown - 1]) ||
-             fabs(out->times[i] - out->mean) < fabs(out->times[out->shown - 1] - out->mean)))
+    for (int i = 1; i < out->count && !isnan(out->times[out->shown - 1]); i++)
+        if (isnan(out->times[i]) ||
+            fabs(out->times[i] - out->mean) < fabs(out->times[out->shown - 1] - out->mean))
             out->shown = (unsigned)i + 1;
     return true;
 }
