@@ -775,7 +775,8 @@ static void placed_clear(placed *pl) {
     memset(pl, 0, sizeof *pl);
 }
 
-/* One sweep point's time: the mean over the placements when they matter. */
+/* One sweep point's time: the mean over the placements when they matter
+ * (NAN, "did not finish", when one of them did not: it has a finding). */
 static double predict_point(const ordex_opts *o, const sim_platform *p, const char *so,
                             const char *prog, int argc, char **argv) {
     placed pl;
@@ -783,7 +784,9 @@ static double predict_point(const ordex_opts *o, const sim_platform *p, const ch
         placed_clear(&pl);
         return -1;
     }
-    double t = pl.count ? pl.mean : predict_in_child(o, p, so, prog, argc, argv, 0);
+    double t = !pl.count                 ? predict_in_child(o, p, so, prog, argc, argv, 0)
+               : pl.finished == pl.count ? pl.mean
+                                         : NAN;
     placed_clear(&pl);
     return t;
 }

@@ -350,6 +350,16 @@ static void test_placement_finding(void) {
     r = predict_argv("6", S("examples/mergesort.c"), NULL, average);
     EXPECT_STATUS(r, 0);
     e2e_free(r);
+    /* A sweep point is such a run too. */
+    const char *sweep[] = {"--set",   "cluster.nodes=1",
+                           "--set",   "cluster.cores_per_node=4",
+                           "--set",   "cluster.oversubscribe=true",
+                           "--sweep", "cluster.timeslice=4ms",
+                           NULL};
+    r = predict_argv("6", S("examples/mergesort.c"), NULL, sweep);
+    EXPECT_STATUS(r, 1);
+    EXPECT_OUT_HAS(r, "did not finish\n");
+    e2e_free(r);
 }
 
 static void test_wildcard_arrival_order(void) {
