@@ -927,6 +927,16 @@ static int predict_single(ordex_opts *o, const sim_platform *p, const char *so, 
     }
     r.elapsed_s += pl.elapsed_s;
     int status = r.findings->len > 0 || !r.finished ? 1 : 0;
+    if (pl.finished < pl.count && r.finished) {
+        /* Measured computation differs a little from run to run, and with it
+         * the timing that led to the finding. */
+        fprintf(stderr,
+                "ordex predict: placement %u did not finish when first simulated but did when "
+                "simulated again for the report (the measured computation, and so the timing, "
+                "differs a little between runs; --ignore-compute makes them repeatable)\n",
+                pl.shown);
+        status = 1;
+    }
     char *trace = NULL, *svg = NULL;
     if (record && r.finished) {
         trace = o->trace_json ? g_strdup(o->trace_json) : default_output(prog, ".trace.json");
