@@ -340,25 +340,20 @@ static void print_report(FILE *out, const prediction *r, const placed *pl, const
     }
     if (pl->count > 0 && pl->finished > 0) {
         char *mean = qty(pl->mean, "s"), *lo = qty(pl->min, "s"), *hi = qty(pl->max, "s"),
-             *mk = qty(r->makespan, "s"),
-             *se = isnan(pl->std_error) ? g_strdup("") : qty(pl->std_error, "s");
+             *mk = qty(r->makespan, "s");
         fprintf(out,
                 "predicted time: %s (%.9f s), the mean of %d placements of the polling ranks "
                 "on the cores\n",
                 mean, pl->mean, pl->finished);
         fprintf(out, "  placements from %s to %s", lo, hi);
-        if (*se)
+        if (!isnan(pl->std_error)) {
+            char *se = qty(pl->std_error, "s");
             fprintf(out, ", standard error of the mean %s%s", se,
                     pl->std_error > pl->mean / 20 ? " (more placements steady it: --placements K)"
                                                   : "");
-        fprintf(out, "\n");
-        g_free(se);
-        if (pl->finished < pl->count)
-            fprintf(out,
-                    "  the program did not finish in %d of the %d placements (with messages "
-                    "arriving in another order)\n",
-                    pl->count - pl->finished, pl->count);
-        fprintf(out, "  below: placement %u (%s), the closest to the mean\n\n", pl->shown, mk);
+            g_free(se);
+        }
+        fprintf(out, "\n  below: placement %u (%s), the closest to the mean\n\n", pl->shown, mk);
         g_free(mean);
         g_free(lo);
         g_free(hi);
@@ -402,16 +397,13 @@ static void print_report(FILE *out, const prediction *r, const placed *pl, const
     fprintf(out, "critical resource: %s\n", crit);
     g_free(crit);
     if (r->makespan > 0 && t.core_wait >= r->makespan / 10)
-        fprintf(out, "%s",
-                pl->count > 0
-                    ? "note: the waits for a core depend on where the OS puts each polling rank "
-                      "among the cores and their time slices, which changes from run to run: "
-                      "real runs vary as the placements above do (docs/platform.md, [cluster] "
-                      "timeslice)\n"
-                    : "note: the waits for a core depend on where the OS puts each polling rank "
-                      "among the cores and their time slices, which changes from run to run: "
-                      "real runs of such a program can differ several-fold, and the prediction "
-                      "charges a typical wait (docs/platform.md, [cluster] timeslice)\n");
+        fprintf(out,
+                "note: the waits for a core depend on where the OS puts each polling rank among "
+                "the cores and their time slices, which changes from run to run: %s "
+                "(docs/platform.md, [cluster] timeslice)\n",
+                pl->count > 0 ? "real runs vary as the placements above do"
+                              : "real runs of such a program can differ several-fold, and the "
+                                "prediction charges a typical wait");
     if (r->busiest_link) {
         char *b = qty(r->busiest_bytes, "B");
         fprintf(out, "most loaded link: %s, %s carried, busy %.1f%% of the run\n", r->busiest_link,
