@@ -23,9 +23,9 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "simulator/cpumodel.h"
-#include "simulator/netmodel.h"
-#include "simulator/platform.h"
+#include "perfmodel/cpumodel.h"
+#include "perfmodel/netmodel.h"
+#include "perfmodel/platform.h"
 
 static const char *const PLATFORM = "[cluster]\n"
                                     "nodes = 64\n"
@@ -56,11 +56,11 @@ typedef struct transfer {
 typedef struct bench {
     int nranks, steps;
     double jitter; /* relative spread of the work per step */
-    const sim_platform *platform;
+    const pm_platform *platform;
     int *node_of;
     rank_state *ranks;
-    sim_cpu *cpu;
-    sim_net *net;
+    pm_cpu *cpu;
+    pm_net *net;
     GRand *rand;
     GArray *rank_of_job; /* int, indexed by CPU job id */
     GArray *transfer_of; /* transfer, indexed by network transfer id */
@@ -79,11 +79,11 @@ static void compute(bench *b, int r, double t) {
     double work =
         WORK * (b->jitter > 0 ? g_rand_double_range(b->rand, 1 - b->jitter, 1 + b->jitter) : 1);
     double w0 = wall();
-    uint64_t id = sim_cpu_start(b->cpu, t, b->node_of[r], work);
+    uint64_t id = pm_cpu_start(b->cpu, t, b->node_of[r], work);
     b->cpu_seconds += wall() - w0;
     b->cpu_starts++;
     if (id == 0) {
-        fprintf(stderr, "models: sim_cpu_start refused a job\n");
+        fprintf(stderr, "models: pm_cpu_start refused a job\n");
         exit(2);
     }
     if (b->rank_of_job->len <= id)
@@ -92,13 +92,13 @@ static void compute(bench *b, int r, double t) {
 }
 
 static void send(bench *b, int src, int dst, double t) {
-    bool rdv = sim_platform_is_rendezvous(b->platform, MESSAGE_BYTES);
+    bool rdv = pm_platform_is_rendezvous(b->platform, MESSAGE_BYTES);
     double w0 = wall();
-    uint64_t id = sim_net_start(b->net, t, b->node_of[src], b->node_of[dst], MESSAGE_BYTES, rdv);
+    uint64_t id = pm_net_start(b->net, t, b->node_of[src], b->node_of[dst], MESSAGE_BYTES, rdv);
     b->net_seconds += wall() - w0;
     b->net_starts++;
     if (id == 0) {
-        fprintf(stderr, "models: sim_net_start refused a transfer\n");
+        fprintf(stderr, "models: pm_net_start refused a transfer\n");
         exit(2);
     }
     if (b->transfer_of->len <= id)
@@ -124,8 +124,8 @@ static void maybe_next_step(bench *b, int r, double t) {
 }
 
 static void run(bench *b, bool lookahead) {
-    GArray *cdone = g_array_new(FALSE, FALSE, sizeof(sim_cpu_completion));
-    GArray *ndone = g_array_new(FALSE, FALSE, sizeof(sim_net_completion));
+    GArray *cdone = g_array_new(FALSE, FALSE, sizeof(pm_cpu_completion));
+    GArray *ndone = g_array_new(FALSE, FALSE, sizeof(pm_net_completion));
     for (int r = 0; r < b->nranks; r++) {
         b->ranks[r].sends_left = -1;
         compute(b, r, 0);
@@ -133,9 +133,9 @@ static void run(bench *b, bool lookahead) {
     for (;;) {
         uint64_t id;
         double tc = INFINITY, tn = INFINITY, w0 = wall();
-        bool hc = sim_cpu_next(b->cpu, &id, &tc);
+        bool hc = pm_cpu_next(b->cpu, &id, &tc);
         double w1 = wall();
-        bool hn = lookahead ? sim_net_next(b->net, &id, &tn) : sim_net_next_event(b->net, &tn);
+        bool hn = lookahead ? pm_net_next(b->net, &id, &tn) : pm_net_next_event(b->net, &tn);
         double w2 = wall();
         b->cpu_seconds += w1 - w0;
         b->net_seconds += w2 - w1;
@@ -147,11 +147,11 @@ static void run(bench *b, bool lookahead) {
         if (tc <= t) {
             g_array_set_size(cdone, 0);
             w0 = wall();
-            sim_cpu_advance(b->cpu, t, cdone);
+            pm_cpu_advance(b->cpu, t, cdone);
             b->cpu_seconds += wall() - w0;
             b->cpu_advances++;
             for (guint i = 0; i < cdone->len; i++) {
-                const sim_cpu_completion *c = &g_array_index(cdone, sim_cpu_completion, i);
+                const pm_cpu_completion *c = &g_array_index(cdone, pm_cpu_completion, i);
                 int r = g_array_index(b->rank_of_job, int, c->id);
                 b->ranks[r].sends_left = 2;
                 send(b, r, (r + b->nranks - 1) % b->nranks, t);
@@ -161,11 +161,11 @@ static void run(bench *b, bool lookahead) {
         if (tn <= t) {
             g_array_set_size(ndone, 0);
             w0 = wall();
-            sim_net_advance(b->net, t, ndone);
+            pm_net_advance(b->net, t, ndone);
             b->net_seconds += wall() - w0;
             b->net_advances++;
             for (guint i = 0; i < ndone->len; i++) {
-                const sim_net_completion *c = &g_array_index(ndone, sim_net_completion, i);
+                const pm_net_completion *c = &g_array_index(ndone, pm_net_completion, i);
                 const transfer *tr = &g_array_index(b->transfer_of, transfer, c->id);
                 b->ranks[tr->src].sends_left--;
                 b->ranks[tr->dst].recvs[tr->step % 2]++;
@@ -190,7 +190,7 @@ int main(int argc, char **argv) {
          "relative spread of the work per step, uniform (default 0.1; 0: all ranks in lock step)",
          "X"},
         {"lookahead", 0, 0, G_OPTION_ARG_NONE, &lookahead,
-         "step the network by sim_net_next (first completion) instead of every event", NULL},
+         "step the network by pm_net_next (first completion) instead of every event", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
     GError *error = NULL;
@@ -206,7 +206,7 @@ int main(int argc, char **argv) {
     }
     g_option_context_free(ctx);
 
-    sim_platform *p = sim_platform_load_data("models.ini", PLATFORM, NULL, &error);
+    pm_platform *p = pm_platform_load_data("models.ini", PLATFORM, NULL, &error);
     if (!p) {
         fprintf(stderr, "models: %s\n", error->message);
         g_error_free(error);
@@ -214,14 +214,14 @@ int main(int argc, char **argv) {
     }
     bench b = {.nranks = nranks, .steps = steps, .jitter = jitter, .platform = p};
     b.node_of = g_new(int, nranks);
-    if (!sim_platform_map(p, nranks, b.node_of, &error)) {
+    if (!pm_platform_map(p, nranks, b.node_of, &error)) {
         fprintf(stderr, "models: %s\n", error->message);
         g_error_free(error);
         return 2;
     }
     b.ranks = g_new0(rank_state, nranks);
-    b.cpu = sim_cpu_new(p->nodes, p->cores_per_node, p->speed);
-    b.net = sim_net_new(p);
+    b.cpu = pm_cpu_new(p->nodes, p->cores_per_node, p->speed);
+    b.net = pm_net_new(p);
     b.rand = g_rand_new_with_seed(42);
     b.rank_of_job = g_array_new(FALSE, TRUE, sizeof(int));
     b.transfer_of = g_array_new(FALSE, TRUE, sizeof(transfer));
@@ -235,7 +235,7 @@ int main(int argc, char **argv) {
     printf("platform: %d nodes x %d cores, crossbar; %d ranks x %d steps, jitter %g; network "
            "stepped by %s\n",
            p->nodes, p->cores_per_node, nranks, steps, jitter,
-           lookahead ? "sim_net_next" : "sim_net_next_event");
+           lookahead ? "pm_net_next" : "pm_net_next_event");
     printf("cpu: %" G_GUINT64_FORMAT " starts, %" G_GUINT64_FORMAT " advances, %" G_GUINT64_FORMAT
            " next\n",
            b.cpu_starts, b.cpu_advances, b.cpu_nexts);
@@ -251,10 +251,10 @@ int main(int argc, char **argv) {
     g_array_free(b.rank_of_job, TRUE);
     g_array_free(b.transfer_of, TRUE);
     g_rand_free(b.rand);
-    sim_net_free(b.net);
-    sim_cpu_free(b.cpu);
+    pm_net_free(b.net);
+    pm_cpu_free(b.cpu);
     g_free(b.ranks);
     g_free(b.node_of);
-    sim_platform_free(p);
+    pm_platform_free(p);
     return 0;
 }

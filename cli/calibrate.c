@@ -25,7 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/calibrate_fit.h"
+#include "perfmodel/calibrate_fit.h"
 #include "cli/options.h"
 
 #define BENCH_REL "tools/calibrate/mpibench.c"
@@ -202,14 +202,14 @@ static bool run_collect(char **argv, int deadline, char **out, char **err, int *
 /* Runs the benchmark's token ring on twice as many ranks as cores and
  * derives the time slice into *c.  A failure is not fatal: the file keeps
  * the default slice and says why (*why, g_free). */
-static void measure_timeslice(char *mpiexec, char *exe, bool quick, ordex_calibration *c,
+static void measure_timeslice(char *mpiexec, char *exe, bool quick, pm_calibration *c,
                               char **why) {
     char ranks[16];
     g_snprintf(ranks, sizeof ranks, "%d", 2 * c->cores);
     char *argv[] = {mpiexec, "-n", ranks, exe, "--ring", quick ? "--quick" : NULL, NULL};
     char *out = NULL, *err = NULL, *problem = NULL;
     int status = 0;
-    ordex_bench_ring ring;
+    pm_bench_ring ring;
     *why = NULL;
     if (!run_collect(argv, DEADLINE_RING, &out, &err, &status))
         *why = g_strdup_printf("cannot run %s: %s", mpiexec, out);
@@ -219,12 +219,12 @@ static void measure_timeslice(char *mpiexec, char *exe, bool quick, ordex_calibr
         char *line = one_line(err);
         *why = g_strdup_printf("mpiexec -n %s failed: %s", ranks, line);
         g_free(line);
-    } else if (!ordex_bench_parse_ring(out, &ring, &problem))
+    } else if (!pm_bench_parse_ring(out, &ring, &problem))
         *why = g_strdup_printf("the token ring's report: %s", problem);
     else
-        ordex_calibrate_timeslice(c, &ring, c->cores);
+        pm_calibrate_timeslice(c, &ring, c->cores);
     if (*why)
-        ordex_calibrate_timeslice(c, NULL, c->cores);
+        pm_calibrate_timeslice(c, NULL, c->cores);
     g_free(out);
     g_free(err);
     g_free(problem);
@@ -291,7 +291,7 @@ static void remove_dir(char *dir, char *exe) {
     g_rmdir(dir);
 }
 
-int ordex_calibrate(int argc, char **argv) {
+int pm_calibrate(int argc, char **argv) {
     char *output = NULL, *max_size = NULL, *mpiexec_opt = NULL, *mpicc_opt = NULL;
     char *report = NULL;
     gboolean quick = FALSE;
@@ -326,7 +326,7 @@ int ordex_calibrate(int argc, char **argv) {
     char *bench = NULL, *mpiexec = NULL, *mpicc = NULL, *dir = NULL, *exe = NULL;
     char *out = NULL, *errout = NULL, *text = NULL, *problem = NULL, *ring_problem = NULL;
     size_t max_bytes = 0;
-    ordex_bench b = {0};
+    pm_bench b = {0};
     bool have_bench = false;
 
     if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
@@ -413,7 +413,7 @@ int ordex_calibrate(int argc, char **argv) {
         g_error_free(err);
         goto done;
     }
-    if (!ordex_bench_parse(out, &b, &problem)) {
+    if (!pm_bench_parse(out, &b, &problem)) {
         char *why = one_line(errout);
         fprintf(stderr,
                 "ordex calibrate: cannot read the benchmark's output: %s (its stderr: %s)\n",
@@ -423,8 +423,8 @@ int ordex_calibrate(int argc, char **argv) {
     }
     have_bench = true;
 
-    ordex_calibration c;
-    if (!ordex_calibrate_derive(&b, &c, &problem)) {
+    pm_calibration c;
+    if (!pm_calibrate_derive(&b, &c, &problem)) {
         fprintf(stderr, "ordex calibrate: cannot fit the measurements: %s\n", problem);
         goto done;
     }
@@ -443,9 +443,9 @@ int ordex_calibrate(int argc, char **argv) {
     if (ring_problem)
         fprintf(stderr, "ordex calibrate: warning: time slice not measured: %s\n", ring_problem);
     c.ring_problem = ring_problem;
-    text = ordex_calibration_platform_text(&c);
+    text = pm_calibration_platform_text(&c);
     g_free(date);
-    if (!ordex_calibration_check(&c, text, &problem)) {
+    if (!pm_calibration_check(&c, text, &problem)) {
         fprintf(stderr, "ordex calibrate: internal error: %s\n", problem);
         goto done;
     }
@@ -454,7 +454,7 @@ int ordex_calibrate(int argc, char **argv) {
         g_error_free(err);
         goto done;
     }
-    char *table = ordex_calibration_table(&c);
+    char *table = pm_calibration_table(&c);
     fputs(table, stdout);
     g_free(table);
     printf("Wrote %s: a platform of one node with %d cores and these segments, for\n"
@@ -466,7 +466,7 @@ done:
     if (dir)
         remove_dir(dir, exe);
     if (have_bench)
-        ordex_bench_clear(&b);
+        pm_bench_clear(&b);
     g_option_context_free(ctx);
     g_free(output);
     g_free(max_size);

@@ -19,8 +19,8 @@
 
 #include "cli/options.h"
 #include "cli/program.h"
-#include "cli/report.h"
-#include "cli/timeline.h"
+#include "output/findings.h"
+#include "output/timeline.h"
 #include "scheduler/sched.h"
 #include "simulator/sim.h"
 #include "simulator/timed.h"
@@ -35,10 +35,10 @@ typedef struct prediction {
     GPtrArray *findings; /* copies of the run's findings (sim_finding *) */
     char *busiest_link;
     double busiest_bytes, busiest_busy, busiest_capacity;
-    GArray *links; /* sim_net_link_stats of the most loaded links (names copied) */
+    GArray *links; /* pm_net_link_stats of the most loaded links (names copied) */
     uint64_t messages;
     double elapsed_s;
-    ordex_timeline *timeline; /* when recorded */
+    out_timeline *timeline; /* when recorded */
 } prediction;
 
 /* The placements simulated for one prediction when ranks that poll share
@@ -69,11 +69,11 @@ static void prediction_clear(prediction *r) {
         g_ptr_array_free(r->findings, TRUE);
     g_free(r->busiest_link);
     for (guint i = 0; r->links && i < r->links->len; i++)
-        g_free((char *)g_array_index(r->links, sim_net_link_stats, i).name);
+        g_free((char *)g_array_index(r->links, pm_net_link_stats, i).name);
     if (r->links)
         g_array_free(r->links, TRUE);
     if (r->timeline)
-        ordex_tl_free(r->timeline);
+        out_tl_free(r->timeline);
     memset(r, 0, sizeof *r);
 }
 
@@ -83,41 +83,41 @@ static double seconds_since(const struct timespec *t0) {
     return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) * 1e-9;
 }
 
-static ordex_timeline *timeline_of(const sim_platform *p, int nranks) {
-    ordex_timeline *t = ordex_tl_new(nranks);
+static out_timeline *timeline_of(const pm_platform *p, int nranks) {
+    out_timeline *t = out_tl_new(nranks);
     for (int r = 0; r < nranks; r++) {
         const sim_timed_rank *st = sim_timed_rank_stats(r);
         char *label = g_strdup_printf("rank %d (%s)", r, p->node_names[st->node]);
-        ordex_tl_set_rank_label(t, r, label);
+        out_tl_set_rank_label(t, r, label);
         g_free(label);
     }
     GArray *spans = sim_timed_spans();
     for (guint i = 0; spans && i < spans->len; i++) {
         const sim_timed_span *s = &g_array_index(spans, sim_timed_span, i);
         bool compute = strcmp(s->name, "compute") == 0;
-        ordex_tl_add_span(t, s->rank, s->start, s->end,
-                          compute ? ORDEX_TL_COMPUTE : ordex_tl_kind_of_call(s->name), s->name);
+        out_tl_add_span(t, s->rank, s->start, s->end,
+                          compute ? ORDEX_TL_COMPUTE : out_tl_kind_of_call(s->name), s->name);
     }
     GArray *msgs = sim_timed_messages();
     for (guint i = 0; msgs && i < msgs->len; i++) {
         const sim_timed_message *m = &g_array_index(msgs, sim_timed_message, i);
-        ordex_tl_add_message(t, m->src, m->dst, m->sent, m->arrived, m->bytes);
+        out_tl_add_message(t, m->src, m->dst, m->sent, m->arrived, m->bytes);
     }
     return t;
 }
 
 static gint by_load(gconstpointer a, gconstpointer b) {
-    const sim_net_link_stats *x = a, *y = b;
+    const pm_net_link_stats *x = a, *y = b;
     double lx = x->bytes / x->capacity, ly = y->bytes / y->capacity;
     return lx > ly ? -1 : lx < ly;
 }
 
 /* Up to n links that carried data, the most loaded (bytes / capacity) first. */
-static GArray *most_loaded_links(const sim_net *net, int n) {
-    GArray *all = g_array_new(FALSE, FALSE, sizeof(sim_net_link_stats));
-    for (int l = 0; l < sim_net_nlinks(net); l++) {
-        sim_net_link_stats ls;
-        sim_net_link_stats_get(net, l, &ls);
+static GArray *most_loaded_links(const pm_net *net, int n) {
+    GArray *all = g_array_new(FALSE, FALSE, sizeof(pm_net_link_stats));
+    for (int l = 0; l < pm_net_nlinks(net); l++) {
+        pm_net_link_stats ls;
+        pm_net_link_stats_get(net, l, &ls);
         if (ls.bytes > 0)
             g_array_append_val(all, ls);
     }
@@ -125,7 +125,7 @@ static GArray *most_loaded_links(const sim_net *net, int n) {
     if ((int)all->len > n)
         g_array_set_size(all, (guint)n);
     for (guint i = 0; i < all->len; i++) {
-        sim_net_link_stats *ls = &g_array_index(all, sim_net_link_stats, i);
+        pm_net_link_stats *ls = &g_array_index(all, pm_net_link_stats, i);
         ls->name = g_strdup(ls->name);
     }
     return all;
@@ -133,7 +133,7 @@ static GArray *most_loaded_links(const sim_net *net, int n) {
 
 /* Simulates the loaded-and-configured program once on platform p.  Returns
  * false (after printing why) when ordex could not do it. */
-static bool simulate(const ordex_opts *o, const sim_platform *p, const char *so, const char *prog,
+static bool simulate(const ordex_opts *o, const pm_platform *p, const char *so, const char *prog,
                      int argc, char **argv, bool record, bool quiet_program, unsigned placement,
                      prediction *out) {
     memset(out, 0, sizeof *out);
@@ -189,11 +189,11 @@ static bool simulate(const ordex_opts *o, const sim_platform *p, const char *so,
         c->location = g_strdup(f->location);
         g_ptr_array_add(out->findings, c);
     }
-    const sim_net *net = sim_timed_net();
-    int busiest = sim_net_busiest_link(net);
+    const pm_net *net = sim_timed_net();
+    int busiest = pm_net_busiest_link(net);
     if (busiest >= 0) {
-        sim_net_link_stats ls;
-        sim_net_link_stats_get(net, busiest, &ls);
+        pm_net_link_stats ls;
+        pm_net_link_stats_get(net, busiest, &ls);
         out->busiest_link = g_strdup(ls.name);
         out->busiest_bytes = ls.bytes;
         out->busiest_busy = ls.busy;
@@ -214,7 +214,7 @@ static bool simulate(const ordex_opts *o, const sim_platform *p, const char *so,
 /* Reports                                                                 */
 
 static char *qty(double v, const char *unit) {
-    return ordex_tl_format_quantity(v, unit);
+    return out_tl_format_quantity(v, unit);
 }
 
 typedef struct totals {
@@ -240,7 +240,7 @@ static double pct(double part, double all) {
 
 /* The node with the most ranks per core, when some node has more ranks than
  * cores (they then share the cores while computing). */
-static int crowded_node(const prediction *r, const sim_platform *p, int *ranks_there) {
+static int crowded_node(const prediction *r, const pm_platform *p, int *ranks_there) {
     int *count = g_new0(int, p->nodes);
     int worst = -1;
     for (int i = 0; i < r->nranks; i++)
@@ -254,7 +254,7 @@ static int crowded_node(const prediction *r, const sim_platform *p, int *ranks_t
 }
 
 /* One sentence on what limits the run. */
-static char *critical_resource(const prediction *r, const sim_platform *p) {
+static char *critical_resource(const prediction *r, const pm_platform *p) {
     totals t = totals_of(r);
     if (t.all <= 0)
         return g_strdup("none: the ranks spend no simulated time");
@@ -315,9 +315,9 @@ static void print_rank_line(FILE *out, const char *label, double end, double c, 
     g_free(bs);
 }
 
-static void print_report(FILE *out, const prediction *r, const placed *pl, const sim_platform *p,
+static void print_report(FILE *out, const prediction *r, const placed *pl, const pm_platform *p,
                          const char *prog, const char *trace_path, const char *svg_path) {
-    ordex_print_finding_list(stderr, r->findings);
+    out_print_finding_list(stderr, r->findings);
     fprintf(out, "ordex predict: %s, %d rank%s on %s (%d node%s x %d core%s)\n", prog, r->nranks,
             r->nranks == 1 ? "" : "s", p->source, p->nodes, p->nodes == 1 ? "" : "s",
             p->cores_per_node, p->cores_per_node == 1 ? "" : "s");
@@ -413,7 +413,7 @@ static void print_report(FILE *out, const prediction *r, const placed *pl, const
         fprintf(out, "most loaded link: none (no data crossed a link)\n");
     }
     for (guint i = 1; i < r->links->len; i++) {
-        const sim_net_link_stats *ls = &g_array_index(r->links, sim_net_link_stats, i);
+        const pm_net_link_stats *ls = &g_array_index(r->links, pm_net_link_stats, i);
         char *b = qty(ls->bytes, "B");
         fprintf(out, "            then %s, %s, busy %.1f%%\n", ls->name, b,
                 pct(ls->busy, r->makespan));
@@ -439,7 +439,7 @@ static void json_field(GString *s, const char *prefix, double v) {
 }
 
 static void json_prediction(GString *s, const prediction *r, const placed *pl,
-                            const sim_platform *p, const char *trace_path, const char *svg_path) {
+                            const pm_platform *p, const char *trace_path, const char *svg_path) {
     g_string_append(s, "  \"predicted_time_s\": ");
     if (r->finished)
         json_number(s, pl->count > 0 ? pl->mean : r->makespan);
@@ -460,7 +460,7 @@ static void json_prediction(GString *s, const prediction *r, const placed *pl,
         g_string_append(s, "null");
     }
     g_string_append(s, ",\n  \"platform\": ");
-    ordex_json_string(s, p->source);
+    out_json_string(s, p->source);
     g_string_append_printf(s, ",\n  \"nodes\": %d, \"cores_per_node\": %d,\n", p->nodes,
                            p->cores_per_node);
     totals t = totals_of(r);
@@ -470,12 +470,12 @@ static void json_prediction(GString *s, const prediction *r, const placed *pl,
     json_field(s, ", \"core_wait_s\": ", t.core_wait);
     g_string_append(s, "},\n  \"critical_resource\": ");
     char *crit = critical_resource(r, p);
-    ordex_json_string(s, crit);
+    out_json_string(s, crit);
     g_free(crit);
     g_string_append(s, ",\n  \"busiest_link\": ");
     if (r->busiest_link) {
         g_string_append(s, "{\"name\": ");
-        ordex_json_string(s, r->busiest_link);
+        out_json_string(s, r->busiest_link);
         json_field(s, ", \"bytes\": ", r->busiest_bytes);
         json_field(s, ", \"busy_s\": ", r->busiest_busy);
         json_field(s, ", \"capacity_Bps\": ", r->busiest_capacity);
@@ -485,9 +485,9 @@ static void json_prediction(GString *s, const prediction *r, const placed *pl,
     }
     g_string_append(s, ",\n  \"links\": [");
     for (guint i = 0; i < r->links->len; i++) {
-        const sim_net_link_stats *ls = &g_array_index(r->links, sim_net_link_stats, i);
+        const pm_net_link_stats *ls = &g_array_index(r->links, pm_net_link_stats, i);
         g_string_append(s, i ? ", {\"name\": " : "{\"name\": ");
-        ordex_json_string(s, ls->name);
+        out_json_string(s, ls->name);
         json_field(s, ", \"bytes\": ", ls->bytes);
         json_field(s, ", \"busy_s\": ", ls->busy);
         json_field(s, ", \"utilisation\": ", r->makespan > 0 ? ls->busy / r->makespan : 0);
@@ -511,16 +511,16 @@ static void json_prediction(GString *s, const prediction *r, const placed *pl,
     }
     g_string_append(s, "\n  ],\n  \"timeline\": {\"chrome_trace\": ");
     if (trace_path)
-        ordex_json_string(s, trace_path);
+        out_json_string(s, trace_path);
     else
         g_string_append(s, "null");
     g_string_append(s, ", \"svg\": ");
     if (svg_path)
-        ordex_json_string(s, svg_path);
+        out_json_string(s, svg_path);
     else
         g_string_append(s, "null");
     g_string_append(s, "},\n  \"findings\": ");
-    ordex_json_findings(s, r->findings, "  ");
+    out_json_findings(s, r->findings, "  ");
     g_string_append_printf(
         s, ",\n  \"stats\": {\"messages\": %" G_GUINT64_FORMAT ", \"elapsed_s\": ", r->messages);
     json_number(s, r->elapsed_s);
@@ -628,13 +628,13 @@ static bool sweep_parse(const char *spec, sweep *s) {
         s->x[i] = i;
         switch (s->kind) {
         case V_TIME:
-            ok = sim_platform_parse_time(s->values[i], &s->x[i], &problem);
+            ok = pm_platform_parse_time(s->values[i], &s->x[i], &problem);
             break;
         case V_BANDWIDTH:
-            ok = sim_platform_parse_bandwidth(s->values[i], &s->x[i], &problem);
+            ok = pm_platform_parse_bandwidth(s->values[i], &s->x[i], &problem);
             break;
         case V_SIZE:
-            ok = sim_platform_parse_size(s->values[i], &size, &problem);
+            ok = pm_platform_parse_size(s->values[i], &size, &problem);
             s->x[i] = (double)size;
             break;
         case V_NUMBER: {
@@ -685,7 +685,7 @@ static char **overrides_with(char **sets, const char *key, const char *value) {
 /* Predicts in a child process (each point loads the program afresh) and
  * returns the makespan, NAN when the program did not finish, or -1 when
  * ordex failed. */
-static double predict_in_child(const ordex_opts *o, const sim_platform *p, const char *so,
+static double predict_in_child(const ordex_opts *o, const pm_platform *p, const char *so,
                                const char *prog, int argc, char **argv, unsigned placement) {
     int fd[2];
     if (pipe(fd) != 0)
@@ -721,7 +721,7 @@ static double predict_in_child(const ordex_opts *o, const sim_platform *p, const
 /* Simulates placements 1 to o->placements, each in a child, when the
  * placement matters on p; *out stays empty (count 0) when it does not.
  * False when ordex failed. */
-static bool simulate_placements(const ordex_opts *o, const sim_platform *p, const char *so,
+static bool simulate_placements(const ordex_opts *o, const pm_platform *p, const char *so,
                                 const char *prog, int argc, char **argv, placed *out) {
     memset(out, 0, sizeof *out);
     if (o->placements < 1 || !sim_timed_placement_matters(p, o->nranks))
@@ -769,7 +769,7 @@ static void placed_clear(placed *pl) {
 
 /* One sweep point's time: the mean over the placements when they matter
  * (NAN, "did not finish", when one of them did not: it has a finding). */
-static double predict_point(const ordex_opts *o, const sim_platform *p, const char *so,
+static double predict_point(const ordex_opts *o, const pm_platform *p, const char *so,
                             const char *prog, int argc, char **argv) {
     placed pl;
     if (!simulate_placements(o, p, so, prog, argc, argv, &pl)) {
@@ -801,7 +801,7 @@ static int run_sweeps(ordex_opts *o, const char *so, const char *prog, int argc,
         for (int k = 0; k < sw[i].n; k++) {
             char **over = overrides_with(o->sets, sw[i].key, sw[i].values[k]);
             GError *err = NULL;
-            sim_platform *p = sim_platform_load(o->platform, (const char *const *)over, &err);
+            pm_platform *p = pm_platform_load(o->platform, (const char *const *)over, &err);
             g_strfreev(over);
             if (!p) {
                 fprintf(stderr, "ordex predict: %s\n", err->message);
@@ -810,18 +810,18 @@ static int run_sweeps(ordex_opts *o, const char *so, const char *prog, int argc,
                 break;
             }
             int *map = g_new(int, o->nranks);
-            bool fits = sim_platform_map(p, o->nranks, map, &err);
+            bool fits = pm_platform_map(p, o->nranks, map, &err);
             g_free(map);
             if (!fits) {
                 fprintf(stderr, "ordex predict: with %s=%s: %s\n", sw[i].key, sw[i].values[k],
                         err->message);
                 g_error_free(err);
-                sim_platform_free(p);
+                pm_platform_free(p);
                 status = 2;
                 break;
             }
             double t = predict_point(o, p, so, prog, argc, argv);
-            sim_platform_free(p);
+            pm_platform_free(p);
             if (t < 0) {
                 fprintf(stderr, "ordex predict: the simulation with %s=%s failed\n", sw[i].key,
                         sw[i].values[k]);
@@ -838,7 +838,7 @@ static int run_sweeps(ordex_opts *o, const char *so, const char *prog, int argc,
         printf("\n");
     }
     if (status != 2) {
-        ordex_sweep_series *series = g_new0(ordex_sweep_series, nsweeps);
+        out_sweep_series *series = g_new0(out_sweep_series, nsweeps);
         for (int i = 0; i < nsweeps; i++) {
             series[i].param = sw[i].key;
             series[i].unit = unit_of(sw[i].kind);
@@ -853,7 +853,7 @@ static int run_sweeps(ordex_opts *o, const char *so, const char *prog, int argc,
         if (svg) {
             char *title = g_strdup_printf("%s: predicted time, %d ranks", prog, o->nranks);
             GError *err = NULL;
-            if (ordex_tl_write_sweep_svg(series, nsweeps, svg, title, &err)) {
+            if (out_tl_write_sweep_svg(series, nsweeps, svg, title, &err)) {
                 printf("plot: %s\n", svg);
             } else {
                 fprintf(stderr, "ordex predict: %s\n", err->message);
@@ -866,15 +866,15 @@ static int run_sweeps(ordex_opts *o, const char *so, const char *prog, int argc,
             GString *s = g_string_new("{\n  \"verdict\": ");
             g_string_append(s, status == 1 ? "\"error\"" : "\"ok\"");
             g_string_append(s, ",\n  \"program\": ");
-            ordex_json_string(s, prog);
+            out_json_string(s, prog);
             g_string_append(s, ",\n  \"sweeps\": [");
             for (int i = 0; i < nsweeps; i++) {
                 g_string_append(s, i ? ",\n    {\"param\": " : "\n    {\"param\": ");
-                ordex_json_string(s, sw[i].key);
+                out_json_string(s, sw[i].key);
                 g_string_append(s, ", \"points\": [");
                 for (int k = 0; k < sw[i].n; k++) {
                     g_string_append(s, k ? ", {\"value\": " : "{\"value\": ");
-                    ordex_json_string(s, sw[i].values[k]);
+                    out_json_string(s, sw[i].values[k]);
                     json_field(s, ", \"x\": ", sw[i].x[k]);
                     json_field(s, ", \"predicted_time_s\": ", sw[i].y[k]);
                     g_string_append(s, "}");
@@ -883,7 +883,7 @@ static int run_sweeps(ordex_opts *o, const char *so, const char *prog, int argc,
             }
             g_string_append(s, "\n  ],\n  \"plot\": ");
             if (svg)
-                ordex_json_string(s, svg);
+                out_json_string(s, svg);
             else
                 g_string_append(s, "null");
             g_string_append(s, "\n}\n");
@@ -903,7 +903,7 @@ static int run_sweeps(ordex_opts *o, const char *so, const char *prog, int argc,
 /* ---------------------------------------------------------------------- */
 /* The command                                                             */
 
-static int predict_single(ordex_opts *o, const sim_platform *p, const char *so, const char *prog,
+static int predict_single(ordex_opts *o, const pm_platform *p, const char *so, const char *prog,
                           int argc, char **argv) {
     bool record = !o->no_timeline;
     placed pl;
@@ -935,8 +935,8 @@ static int predict_single(ordex_opts *o, const sim_platform *p, const char *so, 
         svg = o->svg ? g_strdup(o->svg) : default_output(prog, ".svg");
         GError *err = NULL;
         char *title = g_strdup_printf("%s on %s, %d ranks", prog, p->source, o->nranks);
-        if (!ordex_tl_write_chrome(r.timeline, trace, &err) ||
-            !ordex_tl_write_svg(r.timeline, svg, title, &err)) {
+        if (!out_tl_write_chrome(r.timeline, trace, &err) ||
+            !out_tl_write_svg(r.timeline, svg, title, &err)) {
             fprintf(stderr, "ordex predict: %s\n", err->message);
             g_error_free(err);
             status = 2;
@@ -949,7 +949,7 @@ static int predict_single(ordex_opts *o, const sim_platform *p, const char *so, 
         GString *s = g_string_new("{\n  \"verdict\": ");
         g_string_append(s, status == 0 ? "\"ok\"" : "\"error\"");
         g_string_append(s, ",\n  \"program\": ");
-        ordex_json_string(s, prog);
+        out_json_string(s, prog);
         g_string_append_printf(s, ",\n  \"nranks\": %d,\n", o->nranks);
         json_prediction(s, &r, &pl, p, trace, svg);
         g_string_append(s, "\n}\n");
@@ -984,7 +984,7 @@ int ordex_predict(int argc, char **argv) {
         return 2;
     }
     GError *err = NULL;
-    sim_platform *p = sim_platform_load(o.platform, (const char *const *)o.sets, &err);
+    pm_platform *p = pm_platform_load(o.platform, (const char *const *)o.sets, &err);
     if (!p) {
         fprintf(stderr, "ordex predict: %s\n", err->message);
         g_error_free(err);
@@ -992,19 +992,19 @@ int ordex_predict(int argc, char **argv) {
         return 2;
     }
     int *map = g_new(int, o.nranks);
-    bool fits = sim_platform_map(p, o.nranks, map, &err);
+    bool fits = pm_platform_map(p, o.nranks, map, &err);
     g_free(map);
     if (!fits) {
         fprintf(stderr, "ordex predict: %s\n", err->message);
         g_error_free(err);
-        sim_platform_free(p);
+        pm_platform_free(p);
         ordex_opts_free(&o);
         return 2;
     }
     const char *prog = argv[prog_index];
     char *so = ordex_program_prepare(prog, o.nranks, true);
     if (!so) {
-        sim_platform_free(p);
+        pm_platform_free(p);
         ordex_opts_free(&o);
         return 2;
     }
@@ -1015,7 +1015,7 @@ int ordex_predict(int argc, char **argv) {
     else
         rc = predict_single(&o, p, so, prog, pargc, pargv);
     g_free(so);
-    sim_platform_free(p);
+    pm_platform_free(p);
     ordex_opts_free(&o);
     return rc;
 }

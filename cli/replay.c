@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "cli/compile.h"
-#include "cli/report.h"
+#include "output/findings.h"
 #include "scheduler/sched.h"
 #include "simulator/sim.h"
 #include "stategraph/replay.h"
@@ -456,7 +456,7 @@ int ordex_replay(int argc, char **argv) {
     } else {
         if (r != SCHED_RUN_STOPPED)
             sim_conclude(r == SCHED_RUN_STUCK);
-        ordex_run_summary sum = {0};
+        out_run_summary sum = {0};
         sum.program = t.program;
         sum.nranks = t.nranks;
         sum.messages = sim_messages_delivered();
@@ -464,11 +464,11 @@ int ordex_replay(int argc, char **argv) {
         sum.predicted_s = sim_predicted_time();
         sum.elapsed_s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
         GPtrArray *findings = sim_findings();
-        ordex_print_findings(stderr, findings, &sum, quiet);
+        out_print_findings(stderr, findings, &sum, quiet);
         if (t.finding && !quiet)
             fprintf(stderr, "ordex replay: the trace was recorded for: %s\n", t.finding);
         status = findings->len ? 1 : 0;
-        if (json && !ordex_write_json(json, findings, &sum)) {
+        if (json && !out_write_json(json, findings, &sum)) {
             fprintf(stderr, "ordex replay: cannot write %s\n", json);
             status = 2;
         }

@@ -15,7 +15,7 @@
 #include "cli/compile.h"
 #include "cli/options.h"
 #include "cli/program.h"
-#include "cli/report.h"
+#include "output/findings.h"
 #include "scheduler/sched.h"
 #include "simulator/sim.h"
 #include "stategraph/oneshot.h"
@@ -54,7 +54,7 @@ int ordex_run(int argc, char **argv) {
     fflush(stdout);
     clock_gettime(CLOCK_MONOTONIC, &t1);
 
-    ordex_run_summary sum = {0};
+    out_run_summary sum = {0};
     sum.program = prog;
     sum.nranks = o.nranks;
     sum.messages = sim_messages_delivered();
@@ -66,9 +66,9 @@ int ordex_run(int argc, char **argv) {
     getrusage(RUSAGE_SELF, &ru);
     sum.peak_rss_bytes = (uint64_t)ru.ru_maxrss * 1024;
     GPtrArray *findings = sim_findings();
-    ordex_print_findings(stderr, findings, &sum, o.quiet);
+    out_print_findings(stderr, findings, &sum, o.quiet);
     int status = findings->len > 0 ? 1 : 0;
-    if (o.json && !ordex_write_json(o.json, findings, &sum)) {
+    if (o.json && !out_write_json(o.json, findings, &sum)) {
         fprintf(stderr, "ordex: cannot write %s: %s\n", o.json, g_strerror(errno));
         status = 2;
     }

@@ -9,7 +9,7 @@
  * their values at the call are recovered the way a debugger does, by
  * unwinding to the program's frame with the call frame information.  The
  * same walk gives the canonical frame addresses of that frame and the ones
- * above it, which locate their variables (checkpoint/deadvars.h).
+ * above it, which locate their variables (stategraph/deadvars.h).
  */
 #define _GNU_SOURCE
 #include <link.h>

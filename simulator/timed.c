@@ -18,7 +18,7 @@
 #include <time.h>
 
 #include "scheduler/sched.h"
-#include "simulator/collalgo.h"
+#include "perfmodel/collalgo.h"
 #include "simulator/engine.h"
 #include "simulator/events.h"
 
@@ -72,8 +72,8 @@ typedef struct xfer {
 
 /* A collective in flight: its schedule run and what its members wait for. */
 struct crun {
-    sim_ca_schedule *sched;
-    sim_ca_run *run;
+    pm_ca_schedule *sched;
+    pm_ca_run *run;
     sim_coll *c; /* NULL once the engine fired it */
     sim_coll_kind kind;
     int p;
@@ -88,9 +88,9 @@ struct crun {
 static struct {
     bool active;
     bool record;
-    const sim_platform *platform;
-    sim_net *net;
-    sim_cpu *cpu;
+    const pm_platform *platform;
+    pm_net *net;
+    pm_cpu *cpu;
     double now;
     int nranks;
     trank *ranks;
@@ -193,8 +193,8 @@ static void set_polling(trank *t, bool on) {
     if (!T.platform->busy_wait || t->polling == on)
         return;
     t->polling = on;
-    int n = sim_cpu_pollers(T.cpu, t->node) + (on ? 1 : -1);
-    sim_cpu_set_pollers(T.cpu, T.now, t->node, n);
+    int n = pm_cpu_pollers(T.cpu, t->node) + (on ? 1 : -1);
+    pm_cpu_set_pollers(T.cpu, T.now, t->node, n);
 }
 
 /* Runs `work` CPU seconds for the running rank self, starting now; returns
@@ -205,7 +205,7 @@ static void run_cpu(int self, double work) {
         return;
     bool polling = t->polling;
     set_polling(t, false); /* computing instead */
-    uint64_t id = sim_cpu_start(T.cpu, T.now, t->node, work);
+    uint64_t id = pm_cpu_start(T.cpu, T.now, t->node, work);
     if (id) { /* else a broken contract: go on without simulated time */
         job_register(id, self, JOB_GATE);
         t->job = id;
@@ -290,7 +290,7 @@ static void leave_turns(int rank) {
 static double wake_delay(const trank *t) {
     if (T.turns)
         return next_turn((int)(t - T.ranks), T.now) - T.now;
-    int n = sim_cpu_runnable(T.cpu, t->node) + sim_cpu_pollers(T.cpu, t->node);
+    int n = pm_cpu_runnable(T.cpu, t->node) + pm_cpu_pollers(T.cpu, t->node);
     int c = T.platform->cores_per_node;
     if (n <= c)
         return 0;
@@ -493,7 +493,7 @@ void sim_timed_send_overhead(uint64_t bytes) {
         return;
     trank *t = &T.ranks[self];
     double start = T.now;
-    run_cpu(self, sim_platform_send_overhead(T.platform, bytes));
+    run_cpu(self, pm_platform_send_overhead(T.platform, bytes));
     t->call_overhead += T.now - start;
 }
 
@@ -514,7 +514,7 @@ void sim_timed_rank_ended(int rank) {
      * rank's last computation. */
     double w = take_compute(t) + t->pending_compute + t->pending_comm;
     t->pending_compute = t->pending_comm = 0;
-    uint64_t id = w > 0 ? sim_cpu_start(T.cpu, T.now, t->node, w) : 0;
+    uint64_t id = w > 0 ? pm_cpu_start(T.cpu, T.now, t->node, w) : 0;
     if (id) {
         job_register(id, rank, JOB_END);
         t->call_start = T.now; /* where the final computation starts */
@@ -565,7 +565,7 @@ void sim_timed_message_posted(sim_message *m) {
         return;
     }
     uint64_t id =
-        sim_net_start(T.net, T.now, T.ranks[m->src].node, T.ranks[m->dst].node, m->bytes, false);
+        pm_net_start(T.net, T.now, T.ranks[m->src].node, T.ranks[m->dst].node, m->bytes, false);
     if (!id)
         return; /* cannot happen with a valid platform; the message is then instant */
     xfer *x = xfer_new(id, XFER_EAGER, m->src, m->dst, m->bytes);
@@ -592,7 +592,7 @@ void sim_timed_delivered(const sim_message *m, const sim_request *r) {
     if (!T.active)
         return;
     trank *t = &T.ranks[r->owner];
-    t->pending_comm += sim_platform_recv_overhead(T.platform, m->bytes);
+    t->pending_comm += pm_platform_recv_overhead(T.platform, m->bytes);
     if (!m->sreq) { /* eager: it arrived when it became visible */
         note_transfer(r->owner, m->sent_at);
         message_add(m->src, m->dst, m->sent_at, m->ready_at, m->bytes);
@@ -645,8 +645,8 @@ static uint64_t coll_start(void *user, int src, int dst, uint64_t bytes, double 
     if (r->send_bytes && r->send_bytes[src])
         bytes = r->send_bytes[src][dst];
     int ws = r->world[src], wd = r->world[dst];
-    uint64_t id = sim_net_start(T.net, time, T.ranks[ws].node, T.ranks[wd].node, bytes,
-                                sim_platform_is_rendezvous(T.platform, bytes));
+    uint64_t id = pm_net_start(T.net, time, T.ranks[ws].node, T.ranks[wd].node, bytes,
+                                pm_platform_is_rendezvous(T.platform, bytes));
     if (!id)
         return 0;
     xfer *x = xfer_new(id, XFER_COLL, ws, wd, bytes);
@@ -689,7 +689,7 @@ static uint64_t *v_sizes(const sim_coll *c, int me) {
 
 /* The algorithm and sizes of collective c, from what member me passed (the
  * first to arrive: every member's arguments must agree on the sizes). */
-static bool coll_args(const sim_coll *c, int me, sim_ca_args *a, GArray *block) {
+static bool coll_args(const sim_coll *c, int me, pm_ca_args *a, GArray *block) {
     const sim_coll_args *x = &c->args[me];
     int p = c->comm->size;
     bool root = me == x->root;
@@ -698,42 +698,42 @@ static bool coll_args(const sim_coll *c, int me, sim_ca_args *a, GArray *block) 
     a->root = x->root;
     switch (c->kind) {
     case SIM_COLL_BARRIER:
-        a->kind = SIM_CA_BARRIER;
+        a->kind = PM_CA_BARRIER;
         return true;
     case SIM_COLL_BCAST:
-        a->kind = SIM_CA_BCAST;
+        a->kind = PM_CA_BCAST;
         a->bytes = type_bytes(x->sendcount, x->sendtype);
         return true;
     case SIM_COLL_REDUCE:
-        a->kind = SIM_CA_REDUCE;
+        a->kind = PM_CA_REDUCE;
         a->bytes = type_bytes(x->sendcount, x->sendtype);
         return true;
     case SIM_COLL_ALLREDUCE:
-        a->kind = SIM_CA_ALLREDUCE;
+        a->kind = PM_CA_ALLREDUCE;
         a->bytes = type_bytes(x->sendcount, x->sendtype);
         return true;
     case SIM_COLL_SCAN:
     case SIM_COLL_EXSCAN:
-        a->kind = c->kind == SIM_COLL_SCAN ? SIM_CA_SCAN : SIM_CA_EXSCAN;
+        a->kind = c->kind == SIM_COLL_SCAN ? PM_CA_SCAN : PM_CA_EXSCAN;
         a->bytes = type_bytes(x->sendcount, x->sendtype);
         return true;
     case SIM_COLL_GATHER:
-        a->kind = SIM_CA_GATHER;
+        a->kind = PM_CA_GATHER;
         a->bytes =
             root ? type_bytes(x->recvcount, x->recvtype) : type_bytes(x->sendcount, x->sendtype);
         return true;
     case SIM_COLL_SCATTER:
-        a->kind = SIM_CA_SCATTER;
+        a->kind = PM_CA_SCATTER;
         a->bytes =
             root ? type_bytes(x->sendcount, x->sendtype) : type_bytes(x->recvcount, x->recvtype);
         return true;
     case SIM_COLL_ALLGATHER:
-        a->kind = SIM_CA_ALLGATHER;
+        a->kind = PM_CA_ALLGATHER;
         a->bytes = x->sendbuf == MPI_IN_PLACE ? type_bytes(x->recvcount, x->recvtype)
                                               : type_bytes(x->sendcount, x->sendtype);
         return true;
     case SIM_COLL_ALLTOALL:
-        a->kind = SIM_CA_ALLTOALL;
+        a->kind = PM_CA_ALLTOALL;
         a->bytes = x->sendbuf == MPI_IN_PLACE ? type_bytes(x->recvcount, x->recvtype)
                                               : type_bytes(x->sendcount, x->sendtype);
         return true;
@@ -746,11 +746,11 @@ static bool coll_args(const sim_coll *c, int me, sim_ca_args *a, GArray *block) 
          * knows (exact at the root of gatherv and scatterv, its own row and
          * column of alltoallv), which decides eager or rendezvous and which
          * empty blocks are skipped. */
-        a->kind = c->kind == SIM_COLL_GATHERV    ? SIM_CA_GATHERV
-                  : c->kind == SIM_COLL_SCATTERV ? SIM_CA_SCATTERV
-                                                 : SIM_CA_ALLTOALLV;
+        a->kind = c->kind == SIM_COLL_GATHERV    ? PM_CA_GATHERV
+                  : c->kind == SIM_COLL_SCATTERV ? PM_CA_SCATTERV
+                                                 : PM_CA_ALLTOALLV;
         uint64_t *mine = v_sizes(c, me);
-        if (a->kind == SIM_CA_ALLTOALLV) {
+        if (a->kind == PM_CA_ALLTOALLV) {
             g_array_set_size(block, (guint)p * (guint)p);
             uint64_t *m = (uint64_t *)block->data;
             for (int i = 0; i < p; i++)
@@ -785,7 +785,7 @@ static bool coll_args(const sim_coll *c, int me, sim_ca_args *a, GArray *block) 
     case SIM_COLL_ALLGATHERV:
     case SIM_COLL_REDUCE_SCATTER:
     case SIM_COLL_REDUCE_SCATTER_BLOCK: {
-        a->kind = c->kind == SIM_COLL_ALLGATHERV ? SIM_CA_ALLGATHERV : SIM_CA_REDUCE_SCATTER;
+        a->kind = c->kind == SIM_COLL_ALLGATHERV ? PM_CA_ALLGATHERV : PM_CA_REDUCE_SCATTER;
         MPI_Datatype type = c->kind == SIM_COLL_ALLGATHERV ? x->recvtype : x->sendtype;
         g_array_set_size(block, (guint)p);
         for (int i = 0; i < p; i++) {
@@ -801,8 +801,8 @@ static bool coll_args(const sim_coll *c, int me, sim_ca_args *a, GArray *block) 
         /* Communicator constructors: MPICH agrees on a context id with an
          * allreduce of a small mask, and Comm_split gathers (color, key). */
         a->kind = c->kind == SIM_COLL_COMM_SPLIT || c->kind == SIM_COLL_COMM_SPLIT_TYPE
-                      ? SIM_CA_ALLGATHER
-                      : SIM_CA_ALLREDUCE;
+                      ? PM_CA_ALLGATHER
+                      : PM_CA_ALLREDUCE;
         a->bytes = 8;
         return true;
     }
@@ -810,8 +810,8 @@ static bool coll_args(const sim_coll *c, int me, sim_ca_args *a, GArray *block) 
 
 static void crun_free(crun *r) {
     g_ptr_array_remove_fast(T.runs, r);
-    sim_ca_run_free(r->run);
-    sim_ca_free(r->sched);
+    pm_ca_run_free(r->run);
+    pm_ca_free(r->sched);
     if (r->send_bytes)
         for (int i = 0; i < r->p; i++)
             g_free(r->send_bytes[i]);
@@ -825,7 +825,7 @@ static void crun_free(crun *r) {
 /* Acts on member me of run r having finished its part, if it has. */
 static void member_check(crun *r, int me) {
     double t;
-    if (r->done[me] || !sim_ca_run_member_done(r->run, me, &t))
+    if (r->done[me] || !pm_ca_run_member_done(r->run, me, &t))
         return;
     r->done[me] = true;
     r->remaining--;
@@ -857,10 +857,10 @@ void sim_timed_coll_arrive(sim_coll *c, int me, sim_request *req) {
         return;
     crun *r = c->timed;
     if (!r) {
-        sim_ca_args a;
+        pm_ca_args a;
         GArray *block = g_array_new(FALSE, TRUE, sizeof(uint64_t));
         GError *err = NULL;
-        sim_ca_schedule *s = coll_args(c, me, &a, block) ? sim_ca_build(&a, &err) : NULL;
+        pm_ca_schedule *s = coll_args(c, me, &a, block) ? pm_ca_build(&a, &err) : NULL;
         g_array_free(block, TRUE);
         if (!s) { /* arguments the engine will reject: no time for them */
             g_clear_error(&err);
@@ -880,7 +880,7 @@ void sim_timed_coll_arrive(sim_coll *c, int me, sim_request *req) {
         if (c->kind == SIM_COLL_GATHERV || c->kind == SIM_COLL_SCATTERV ||
             c->kind == SIM_COLL_ALLTOALLV || c->kind == SIM_COLL_ALLTOALLW)
             r->send_bytes = g_new0(uint64_t *, r->p);
-        r->run = sim_ca_run_new(s, T.platform->eager_limit, coll_start, r);
+        r->run = pm_ca_run_new(s, T.platform->eager_limit, coll_start, r);
         c->timed = r;
         g_ptr_array_add(T.runs, r);
     }
@@ -891,7 +891,7 @@ void sim_timed_coll_arrive(sim_coll *c, int me, sim_request *req) {
         req->timed_member = me;
     }
     r->last_arrival = T.now;
-    sim_ca_run_arrive(r->run, me, T.now);
+    pm_ca_run_arrive(r->run, me, T.now);
     member_check(r, me);
 }
 
@@ -966,7 +966,7 @@ static void fire_due(const sim_event *ev) {
         }
     }
     uint64_t id =
-        sim_net_start(T.net, T.now, T.ranks[m->src].node, T.ranks[m->dst].node, m->bytes, true);
+        pm_net_start(T.net, T.now, T.ranks[m->src].node, T.ranks[m->dst].node, m->bytes, true);
     if (!id) {
         sim_fire(ev);
         return;
@@ -997,7 +997,7 @@ static void transfer_done(uint64_t id) {
     case XFER_COLL: {
         crun *r = x->run;
         message_add(x->src, x->dst, x->start, T.now, x->bytes);
-        sim_ca_run_transfer_done(r->run, id, T.now);
+        pm_ca_run_transfer_done(r->run, id, T.now);
         /* Only the two ends of a step can have finished with it. */
         member_check(r, x->msrc);
         member_check(r, x->mdst);
@@ -1037,8 +1037,8 @@ bool sim_timed_step(void) {
     }
     double tc = INFINITY, tn = INFINITY, tw = INFINITY, th = INFINITY;
     uint64_t id;
-    bool hc = sim_cpu_next(T.cpu, &id, &tc);
-    bool hn = sim_net_next_event(T.net, &tn); /* no look-ahead: event by event */
+    bool hc = pm_cpu_next(T.cpu, &id, &tc);
+    bool hn = pm_net_next_event(T.net, &tn); /* no look-ahead: event by event */
     GSequenceIter *first = g_sequence_get_begin_iter(T.wakes);
     bool hw = !g_sequence_iter_is_end(first);
     if (hw)
@@ -1053,12 +1053,12 @@ bool sim_timed_step(void) {
     T.now = t;
     g_array_set_size(T.net_done, 0);
     g_array_set_size(T.cpu_done, 0);
-    sim_net_advance(T.net, t, T.net_done);
-    sim_cpu_advance(T.cpu, t, T.cpu_done);
+    pm_net_advance(T.net, t, T.net_done);
+    pm_cpu_advance(T.cpu, t, T.cpu_done);
     for (guint i = 0; i < T.net_done->len; i++)
-        transfer_done(g_array_index(T.net_done, sim_net_completion, i).id);
+        transfer_done(g_array_index(T.net_done, pm_net_completion, i).id);
     for (guint i = 0; i < T.cpu_done->len; i++)
-        job_done(g_array_index(T.cpu_done, sim_cpu_completion, i).id);
+        job_done(g_array_index(T.cpu_done, pm_cpu_completion, i).id);
     while (!g_sequence_iter_is_end(first = g_sequence_get_begin_iter(T.wakes))) {
         trank *r = g_sequence_get(first);
         if (r->wake_at > t)
@@ -1086,12 +1086,12 @@ bool sim_timed_step(void) {
 /* ---------------------------------------------------------------------- */
 /* Set-up and results                                                      */
 
-bool sim_timed_placement_matters(const sim_platform *p, int nranks) {
+bool sim_timed_placement_matters(const pm_platform *p, int nranks) {
     if (!p->busy_wait)
         return false;
     int *node_of = g_new(int, nranks), *count = g_new0(int, p->nodes);
     bool crowded = false;
-    if (sim_platform_map(p, nranks, node_of, NULL))
+    if (pm_platform_map(p, nranks, node_of, NULL))
         for (int r = 0; r < nranks && !crowded; r++)
             crowded = ++count[node_of[r]] > p->cores_per_node;
     g_free(node_of);
@@ -1099,11 +1099,11 @@ bool sim_timed_placement_matters(const sim_platform *p, int nranks) {
     return crowded;
 }
 
-bool sim_timed_start(const sim_platform *platform, bool record, unsigned placement,
+bool sim_timed_start(const pm_platform *platform, bool record, unsigned placement,
                      GError **error) {
     int n = sim_g->nranks;
     int *node_of = g_new(int, n);
-    if (!sim_platform_map(platform, n, node_of, error)) {
+    if (!pm_platform_map(platform, n, node_of, error)) {
         g_free(node_of);
         return false;
     }
@@ -1111,8 +1111,8 @@ bool sim_timed_start(const sim_platform *platform, bool record, unsigned placeme
     T.platform = platform;
     T.record = record;
     T.nranks = n;
-    T.net = sim_net_new(platform);
-    T.cpu = sim_cpu_new(platform->nodes, platform->cores_per_node, platform->speed);
+    T.net = pm_net_new(platform);
+    T.cpu = pm_cpu_new(platform->nodes, platform->cores_per_node, platform->speed);
     T.ranks = g_new0(trank, n);
     for (int r = 0; r < n; r++) {
         T.ranks[r].node = node_of[r];
@@ -1130,8 +1130,8 @@ bool sim_timed_start(const sim_platform *platform, bool record, unsigned placeme
     g_free(node_of);
     T.jobs = g_hash_table_new(g_direct_hash, g_direct_equal);
     T.xfers = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, xfer_free);
-    T.cpu_done = g_array_new(FALSE, FALSE, sizeof(sim_cpu_completion));
-    T.net_done = g_array_new(FALSE, FALSE, sizeof(sim_net_completion));
+    T.cpu_done = g_array_new(FALSE, FALSE, sizeof(pm_cpu_completion));
+    T.net_done = g_array_new(FALSE, FALSE, sizeof(pm_net_completion));
     T.spans = g_array_new(FALSE, FALSE, sizeof(sim_timed_span));
     T.messages = g_array_new(FALSE, FALSE, sizeof(sim_timed_message));
     T.local_calls = g_hash_table_new(g_direct_hash, g_direct_equal);
@@ -1155,8 +1155,8 @@ void sim_timed_stop(void) {
     g_array_free(T.net_done, TRUE);
     g_array_free(T.spans, TRUE);
     g_array_free(T.messages, TRUE);
-    sim_net_free(T.net);
-    sim_cpu_free(T.cpu);
+    pm_net_free(T.net);
+    pm_cpu_free(T.cpu);
     g_sequence_free(T.wakes);
     g_ptr_array_free(T.held, TRUE);
     if (T.turns)
@@ -1199,10 +1199,10 @@ GArray *sim_timed_messages(void) {
     return T.record ? T.messages : NULL;
 }
 
-const sim_net *sim_timed_net(void) {
+const pm_net *sim_timed_net(void) {
     return T.net;
 }
 
-const sim_cpu *sim_timed_cpu(void) {
+const pm_cpu *sim_timed_cpu(void) {
     return T.cpu;
 }

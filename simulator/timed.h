@@ -52,9 +52,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "simulator/cpumodel.h"
-#include "simulator/netmodel.h"
-#include "simulator/platform.h"
+#include "perfmodel/cpumodel.h"
+#include "perfmodel/netmodel.h"
+#include "perfmodel/platform.h"
 
 /* Where one rank's time went, in simulated seconds. */
 typedef struct sim_timed_rank {
@@ -91,7 +91,7 @@ typedef struct sim_timed_message {
  * async_progress off).  Places the ranks on the platform's nodes; fails with
  * the platform's error when they do not fit.  `record`: keep the timeline
  * (spans and messages) for sim_timed_spans / sim_timed_messages. */
-bool sim_timed_start(const sim_platform *platform, bool record, unsigned placement, GError **error);
+bool sim_timed_start(const pm_platform *platform, bool record, unsigned placement, GError **error);
 
 /* `placement` of sim_timed_start: 0 charges every wait for a core the
  * median delay; k > 0 places the ranks of every node on its cores and their
@@ -101,7 +101,7 @@ bool sim_timed_start(const sim_platform *platform, bool record, unsigned placeme
 /* Whether the placement changes anything: busy_wait and some node with more
  * ranks than cores when nranks ranks run on platform p (false if they do
  * not fit). */
-bool sim_timed_placement_matters(const sim_platform *p, int nranks);
+bool sim_timed_placement_matters(const pm_platform *p, int nranks);
 
 /* Ignore the measured CPU time of the ranks (only ordex_compute counts);
  * call right after sim_timed_start. */
@@ -135,7 +135,7 @@ GArray *sim_timed_spans(void);
 GArray *sim_timed_messages(void);
 
 /* The models, for utilisation reports (valid until sim_timed_stop). */
-const sim_net *sim_timed_net(void);
-const sim_cpu *sim_timed_cpu(void);
+const pm_net *sim_timed_net(void);
+const pm_cpu *sim_timed_cpu(void);
 
 #endif

@@ -29,13 +29,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "checkpoint/deadvars.h"
+#include "stategraph/deadvars.h"
 #include "checkpoint/files.h"
-#include "checkpoint/hashset.h"
+#include "stategraph/hashset.h"
 #include "checkpoint/memsnap.h"
 #include "checkpoint/remap.h"
-#include "checkpoint/state.h"
-#include "checkpoint/visited.h"
+#include "stategraph/state.h"
+#include "stategraph/visited.h"
 #include "scheduler/sched.h"
 #include "simulator/events.h"
 #include "simulator/sim_internal.h"
@@ -466,12 +466,12 @@ static ckpt_hash with_budget(ckpt_hash h, int budget) {
 }
 
 static bool seen_with_budget(ckpt_hash h, bool *full) {
-    if (ckpt_visited_check_insert(h, full))
+    if (sg_visited_check_insert(h, full))
         for (int b = g_x.budget; b <= g_x.opts->branches; b++)
-            if (ckpt_visited_contains(with_budget(h, b)))
+            if (sg_visited_contains(with_budget(h, b)))
                 return true;
     bool f2 = false;
-    ckpt_visited_check_insert(with_budget(h, g_x.budget), &f2);
+    sg_visited_check_insert(with_budget(h, g_x.budget), &f2);
     *full = *full || f2;
     return false;
 }
@@ -532,7 +532,7 @@ static bool choose(void *user) {
      * A replayed prefix goes through states it has seen by construction. */
     if (!replaying()) {
         bool full = false;
-        ckpt_hash h = ckpt_state_hash();
+        ckpt_hash h = sg_state_hash();
         if (!h.lo)
             h.lo = 1; /* 0 names the initial state */
         record_edge(h.lo, SG_NODE_STATE);
@@ -542,9 +542,9 @@ static bool choose(void *user) {
         if (bounded())
             seen = seen_with_budget(h, &full);
         else if (g_x.sleep->len == 0)
-            seen = ckpt_visited_check_insert(h, &full);
+            seen = sg_visited_check_insert(h, &full);
         else
-            seen = ckpt_visited_contains(h);
+            seen = sg_visited_contains(h);
         if (seen) {
             g_array_free(awake, TRUE);
             SHARED_ADD(merged, 1);
@@ -600,17 +600,17 @@ static void put_path(GByteArray *b) {
  * table three quarters full logs every new key (the reader keeps the
  * shortest anyway). */
 static bool finding_news(ckpt_hash key, uint32_t steps) {
-    key = ckpt_hashset_key(key);
-    ckpt_spin_lock(&g_sh->logged_lock);
-    size_t i = ckpt_hashset_probe(g_sh->logged_key, LOGGED_SLOTS - 1, key);
-    bool known = !ckpt_hashset_empty(g_sh->logged_key[i]);
+    key = sg_hashset_key(key);
+    sg_spin_lock(&g_sh->logged_lock);
+    size_t i = sg_hashset_probe(g_sh->logged_key, LOGGED_SLOTS - 1, key);
+    bool known = !sg_hashset_empty(g_sh->logged_key[i]);
     bool news = !known || steps < g_sh->logged_steps[i];
     if (known ? news : g_sh->logged < LOGGED_SLOTS / 4 * 3) {
         g_sh->logged += !known;
         g_sh->logged_key[i] = key;
         g_sh->logged_steps[i] = steps;
     }
-    ckpt_spin_unlock(&g_sh->logged_lock);
+    sg_spin_unlock(&g_sh->logged_lock);
     return news;
 }
 
@@ -649,7 +649,7 @@ static void record_path(void) {
         log_append(b->data, b->len);
         g_byte_array_free(b, TRUE);
     }
-    if (fs->len == 0 && !sg_outcomes_add(g_x.pass, ckpt_outcome_hash(),
+    if (fs->len == 0 && !sg_outcomes_add(g_x.pass, sg_outcome_hash(),
                                          (const sg_step *)g_x.path->data, g_x.path->len)) {
         char why[128];
         snprintf(why, sizeof why, "an ordering has more steps than ordex keeps (%zu)",
@@ -720,7 +720,7 @@ static _Noreturn void run_pass(const sg_explore_opts *o, int pass) {
     g_x.budget = o->branches;
     g_running_children = g_array_new(FALSE, FALSE, sizeof(pid_t));
     if (o->copy_checkpoints) {
-        ckpt_deadvars_open();
+        sg_deadvars_open();
         if (!ckpt_mem_init(&err)) {
             fprintf(stderr, "ordex: %s\n", err);
             _exit(3);
@@ -881,11 +881,11 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
     size_t per_state = o->strategy == SG_DFS_BRANCHES ? 4 : 2;
     size_t vcap = o->max_states ? (size_t)o->max_states * per_state + 1024 : (size_t)1 << 24;
     int passes = o->both_send_modes ? 2 : 1;
-    bool visited = ckpt_visited_create(vcap);
+    bool visited = sg_visited_create(vcap);
     if (!visited || !sg_outcomes_create(passes)) {
         *err = g_strdup(visited ? "cannot map the memory that gathers the orderings' outcomes"
                                 : "cannot map the visited-state table");
-        ckpt_visited_destroy();
+        sg_visited_destroy();
         munmap(g_sh->stack, g_sh->stack_cap);
         munmap(g_sh, g_sh_bytes);
         return false;
@@ -894,8 +894,8 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
     bool ok = true;
     for (int pass = 0; pass < passes && ok && !g_sh->stop; pass++) {
         if (pass > 0) { /* a fresh graph: states of the other semantics do not carry over */
-            ckpt_visited_destroy();
-            ckpt_visited_create(vcap);
+            sg_visited_destroy();
+            sg_visited_create(vcap);
         }
         fflush(NULL);
         g_sh->running = 1; /* the pass root */
@@ -944,7 +944,7 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
             g_strdup_printf("%" G_GUINT64_FORMAT " exploration process%s failed (an ordex error)",
                             g_sh->crashed_paths, g_sh->crashed_paths == 1 ? "" : "es");
     }
-    ckpt_visited_destroy();
+    sg_visited_destroy();
     sg_outcomes_destroy();
     munmap(g_sh->stack, g_sh->stack_cap);
     munmap(g_sh, g_sh_bytes);

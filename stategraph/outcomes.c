@@ -12,7 +12,7 @@
  */
 #include "stategraph/outcomes.h"
 
-#include "checkpoint/hashset.h"
+#include "stategraph/hashset.h"
 
 #include <string.h>
 #include <sys/mman.h>
@@ -91,9 +91,9 @@ size_t sg_common_prefix(const sg_step *a, size_t na, const sg_step *b, size_t nb
 /* Adds h to the pass's set of outcomes; a full set (three quarters of its
  * slots) stops counting and says so. */
 static void count_outcome(pass_memory *m, ckpt_hash h) {
-    h = ckpt_hashset_key(h);
-    size_t i = ckpt_hashset_probe(m->set, SET_SLOTS - 1, h);
-    if (!ckpt_hashset_empty(m->set[i]))
+    h = sg_hashset_key(h);
+    size_t i = sg_hashset_probe(m->set, SET_SLOTS - 1, h);
+    if (!sg_hashset_empty(m->set[i]))
         return;
     if (m->distinct >= SET_SLOTS / 4 * 3) {
         m->at_least = true;
@@ -107,7 +107,7 @@ bool sg_outcomes_add(int pass, ckpt_hash outcome, const sg_step *steps, size_t n
     if (n > SG_OUTCOMES_MAX_STEPS)
         return false;
     pass_memory *m = pass_at(pass);
-    ckpt_spin_lock(&m->lock);
+    sg_spin_lock(&m->lock);
     count_outcome(m, outcome);
     if (m->have_last && !ckpt_hash_equal(m->last_outcome, outcome)) {
         size_t p = sg_common_prefix(slot(pass, m->last), m->len[m->last], steps, n);
@@ -125,7 +125,7 @@ bool sg_outcomes_add(int pass, ckpt_hash outcome, const sg_step *steps, size_t n
     m->len[m->last] = n;
     m->last_outcome = outcome;
     m->have_last = true;
-    ckpt_spin_unlock(&m->lock);
+    sg_spin_unlock(&m->lock);
     return true;
 }
 

@@ -5,8 +5,8 @@ set -euo pipefail
 top="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$top"
 bin=.cache/bin/ordex
-if [ -x "$bin" ] && [ -z "$(find cli scheduler simulator stategraph checkpoint include third_party \
-        tools/calibrate WORKSPACE BUILD .bazelrc -newer "$bin" -print -quit 2>/dev/null)" ]; then
+if [ -x "$bin" ] && [ -z "$(find cli scheduler simulator perfmodel predict output stategraph checkpoint include third_party \
+        tools/calibrate WORKSPACE BUILD copts.bzl .bazelrc -newer "$bin" -print -quit 2>/dev/null)" ]; then
     exit 0
 fi
 log=$(mktemp)

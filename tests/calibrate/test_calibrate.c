@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "simulator/platform.h"
+#include "perfmodel/platform.h"
 
 static char *g_root;  /* the workspace in the runfiles */
 static char *g_tmp;   /* $TEST_TMPDIR */
@@ -104,7 +104,7 @@ static void test_real_calibration(void) {
         dump(&r);
 
     GError *err = NULL;
-    sim_platform *p = sim_platform_load(ini, NULL, &err);
+    pm_platform *p = pm_platform_load(ini, NULL, &err);
     if (err)
         printf("\n%s\n", err->message);
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
@@ -114,8 +114,8 @@ static void test_real_calibration(void) {
     CU_ASSERT_EQUAL(p->segments[0].from, 0);
     /* The segments' latencies may be 0 (the overheads can take all of the
      * small messages' time); a message's whole cost may not. */
-    CU_ASSERT_TRUE(sim_platform_send_overhead(p, 0) + p->segments[0].latency +
-                       sim_platform_recv_overhead(p, 0) >
+    CU_ASSERT_TRUE(pm_platform_send_overhead(p, 0) + p->segments[0].latency +
+                       pm_platform_recv_overhead(p, 0) >
                    0);
     for (int k = 0; k < p->nsegments; k++) {
         CU_ASSERT_TRUE(p->segments[k].latency >= 0);
@@ -127,7 +127,7 @@ static void test_real_calibration(void) {
     CU_ASSERT_TRUE(p->send_overhead >= 0 && p->recv_overhead >= 0);
     CU_ASSERT_TRUE(p->send_overhead_per_byte >= 0 && p->recv_overhead_per_byte >= 0);
     /* A message costs more than nothing and a large one more than a small. */
-    const sim_platform_segment *small = sim_platform_segment_for(p, 8);
+    const pm_platform_segment *small = pm_platform_segment_for(p, 8);
     CU_ASSERT_TRUE(small->latency + 8 / small->bandwidth > 0);
     /* The token ring ran on twice the cores: a slice was measured. */
     CU_ASSERT_TRUE(p->busy_wait);
@@ -136,7 +136,7 @@ static void test_real_calibration(void) {
      * for the receiver's computation, and the file says so. */
     CU_ASSERT_FALSE(p->async_progress);
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "Progress: only inside MPI calls"));
-    sim_platform_free(p);
+    pm_platform_free(p);
 
     /* The single line over all sizes, kept as latency and bandwidth. */
     GKeyFile *kf = g_key_file_new();
@@ -145,10 +145,10 @@ static void test_real_calibration(void) {
     char *bw = g_key_file_get_value(kf, "network", "bandwidth", NULL);
     double latency = 0, bandwidth = 0;
     char *problem = NULL;
-    CU_ASSERT_TRUE(lat && sim_platform_parse_time(lat, &latency, &problem));
-    CU_ASSERT_TRUE(bw && sim_platform_parse_bandwidth(bw, &bandwidth, &problem));
+    CU_ASSERT_TRUE(lat && pm_platform_parse_time(lat, &latency, &problem));
+    CU_ASSERT_TRUE(bw && pm_platform_parse_bandwidth(bw, &bandwidth, &problem));
     /* 0 is a valid fit: a line over all sizes whose intercept came out
-     * negative is refitted through the origin (cli/calibrate_fit.h). */
+     * negative is refitted through the origin (perfmodel/calibrate_fit.h). */
     CU_ASSERT_TRUE(latency >= 0 && latency < 1e-3);
     CU_ASSERT_TRUE(bandwidth > 0 && isfinite(bandwidth));
     g_free(problem);

@@ -3,7 +3,7 @@
  * on synthetic data (exact recovery, breakpoints, the protocol split, noise,
  * degenerate inputs and the documented fallbacks), the overhead fit, the
  * benchmark report parser, and the platform file, which must load with
- * sim_platform_load_data and, through ordex's own network model and
+ * pm_platform_load_data and, through ordex's own network model and
  * overheads, give every measured size its measured one-way time.
  */
 #include <CUnit/Basic.h>
@@ -12,9 +12,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "cli/calibrate_fit.h"
-#include "simulator/netmodel.h"
-#include "simulator/platform.h"
+#include "perfmodel/calibrate_fit.h"
+#include "perfmodel/netmodel.h"
+#include "perfmodel/platform.h"
 
 /* |a - b| <= rel * |b|, with a message on failure. */
 static bool near(double a, double b, double rel, const char *what) {
@@ -28,7 +28,7 @@ static bool near(double a, double b, double rel, const char *what) {
 /* Points of t = latency + s / bandwidth at the given sizes, appended. */
 static void add_line(GArray *pts, const uint64_t *sizes, int n, double latency, double bandwidth) {
     for (int i = 0; i < n; i++) {
-        ordex_fit_point p = {sizes[i], latency + (double)sizes[i] / bandwidth};
+        pm_fit_point p = {sizes[i], latency + (double)sizes[i] / bandwidth};
         g_array_append_val(pts, p);
     }
 }
@@ -43,9 +43,9 @@ static int powers(uint64_t from, uint64_t to, uint64_t *out) {
     return n;
 }
 
-static bool fit(GArray *pts, int max_segments, uint64_t split, ordex_fit *f) {
+static bool fit(GArray *pts, int max_segments, uint64_t split, pm_fit *f) {
     char *problem = NULL;
-    bool ok = ordex_fit_piecewise((ordex_fit_point *)(void *)pts->data, (int)pts->len, max_segments,
+    bool ok = pm_fit_piecewise((pm_fit_point *)(void *)pts->data, (int)pts->len, max_segments,
                                   split, f, &problem);
     if (problem)
         fprintf(stderr, "\nfit failed: %s\n", problem);
@@ -60,7 +60,7 @@ static bool fit(GArray *pts, int max_segments, uint64_t split, ordex_fit *f) {
 #define B2 9e9
 
 static GArray *two_segments(void) {
-    GArray *pts = g_array_new(FALSE, FALSE, sizeof(ordex_fit_point));
+    GArray *pts = g_array_new(FALSE, FALSE, sizeof(pm_fit_point));
     uint64_t s[64];
     int n = powers(0, 8192, s);
     add_line(pts, s, n, L1, B1);
@@ -71,7 +71,7 @@ static GArray *two_segments(void) {
 
 static void test_exact_two_segments(void) {
     GArray *pts = two_segments();
-    ordex_fit f;
+    pm_fit f;
     CU_ASSERT_TRUE_FATAL(fit(pts, ORDEX_FIT_MAX_SEGMENTS, ORDEX_FIT_NO_SPLIT, &f));
     CU_ASSERT_EQUAL_FATAL(f.nseg, 2);
     CU_ASSERT_EQUAL(f.npoints, (int)pts->len);
@@ -91,21 +91,21 @@ static void test_exact_two_segments(void) {
         CU_ASSERT_TRUE(f.seg[k].max_error < 1e-9);
         CU_ASSERT_TRUE(f.seg[k].mean_error <= f.seg[k].max_error);
     }
-    NEAR(ordex_fit_time(&f, 4096), L1 + 4096 / B1, 1e-9);
-    NEAR(ordex_fit_time(&f, 1u << 20), L2 + (1u << 20) / B2, 1e-9);
+    NEAR(pm_fit_time(&f, 4096), L1 + 4096 / B1, 1e-9);
+    NEAR(pm_fit_time(&f, 1u << 20), L2 + (1u << 20) / B2, 1e-9);
 
     /* The same data in reverse order: the fit sorts. */
-    GArray *rev = g_array_new(FALSE, FALSE, sizeof(ordex_fit_point));
+    GArray *rev = g_array_new(FALSE, FALSE, sizeof(pm_fit_point));
     for (guint i = pts->len; i-- > 0;)
-        g_array_append_val(rev, g_array_index(pts, ordex_fit_point, i));
-    ordex_fit g;
+        g_array_append_val(rev, g_array_index(pts, pm_fit_point, i));
+    pm_fit g;
     CU_ASSERT_TRUE_FATAL(fit(rev, ORDEX_FIT_MAX_SEGMENTS, ORDEX_FIT_NO_SPLIT, &g));
     CU_ASSERT_EQUAL_FATAL(g.nseg, 2);
     CU_ASSERT_EQUAL(g.seg[1].first, 16384);
     NEAR(g.seg[1].bandwidth, B2, 1e-9);
 
     /* One segment allowed: the best single line, far from either. */
-    ordex_fit one;
+    pm_fit one;
     CU_ASSERT_TRUE_FATAL(fit(pts, 1, ORDEX_FIT_NO_SPLIT, &one));
     CU_ASSERT_EQUAL(one.nseg, 1);
     CU_ASSERT_EQUAL(one.seg[0].npoints, (int)pts->len);
@@ -115,7 +115,7 @@ static void test_exact_two_segments(void) {
 }
 
 static void test_exact_three_segments(void) {
-    GArray *pts = g_array_new(FALSE, FALSE, sizeof(ordex_fit_point));
+    GArray *pts = g_array_new(FALSE, FALSE, sizeof(pm_fit_point));
     uint64_t s[64];
     int n = powers(0, 512, s);
     add_line(pts, s, n, 200e-9, 1e9);
@@ -123,7 +123,7 @@ static void test_exact_three_segments(void) {
     add_line(pts, s, n, 900e-9, 4e9);
     n = powers(131072, 8u << 20, s);
     add_line(pts, s, n, 20e-6, 2e9);
-    ordex_fit f;
+    pm_fit f;
     CU_ASSERT_TRUE_FATAL(fit(pts, ORDEX_FIT_MAX_SEGMENTS, ORDEX_FIT_NO_SPLIT, &f));
     CU_ASSERT_EQUAL_FATAL(f.nseg, 3);
     CU_ASSERT_EQUAL(f.seg[1].from, 1024);
@@ -136,7 +136,7 @@ static void test_exact_three_segments(void) {
     NEAR(f.seg[2].bandwidth, 2e9, 1e-9);
     /* At most two segments: the DP still places the one boundary where it
      * costs least, and reports the error it leaves. */
-    ordex_fit two;
+    pm_fit two;
     CU_ASSERT_TRUE_FATAL(fit(pts, 2, ORDEX_FIT_NO_SPLIT, &two));
     CU_ASSERT_EQUAL(two.nseg, 2);
     CU_ASSERT_TRUE(two.seg[0].max_error + two.seg[1].max_error > 1e-3);
@@ -147,7 +147,7 @@ static void test_exact_three_segments(void) {
  * starts one byte above it, even on data that is one straight line. */
 static void test_split(void) {
     GArray *pts = two_segments();
-    ordex_fit f;
+    pm_fit f;
     CU_ASSERT_TRUE_FATAL(fit(pts, ORDEX_FIT_MAX_SEGMENTS, 10000, &f));
     CU_ASSERT_EQUAL_FATAL(f.nseg, 2);
     CU_ASSERT_EQUAL(f.seg[0].last, 8192);
@@ -155,7 +155,7 @@ static void test_split(void) {
     NEAR(f.seg[1].latency, L2, 1e-9);
     g_array_free(pts, TRUE);
 
-    pts = g_array_new(FALSE, FALSE, sizeof(ordex_fit_point));
+    pts = g_array_new(FALSE, FALSE, sizeof(pm_fit_point));
     uint64_t s[64];
     int n = powers(0, 1u << 20, s);
     add_line(pts, s, n, 1e-6, 5e9);
@@ -182,7 +182,7 @@ static void test_split(void) {
 static void test_noise(void) {
     for (guint32 seed = 1; seed <= 20; seed++) {
         GRand *r = g_rand_new_with_seed(seed);
-        GArray *pts = g_array_new(FALSE, FALSE, sizeof(ordex_fit_point));
+        GArray *pts = g_array_new(FALSE, FALSE, sizeof(pm_fit_point));
         uint64_t s[64];
         int n = powers(0, 8192, s);
         add_line(pts, s, n, L1, B1);
@@ -193,8 +193,8 @@ static void test_noise(void) {
         }
         add_line(pts, s, n, L2, B2);
         for (guint i = 0; i < pts->len; i++)
-            g_array_index(pts, ordex_fit_point, i).time *= 1 + g_rand_double_range(r, -0.03, 0.03);
-        ordex_fit f;
+            g_array_index(pts, pm_fit_point, i).time *= 1 + g_rand_double_range(r, -0.03, 0.03);
+        pm_fit f;
         CU_ASSERT_TRUE_FATAL(fit(pts, ORDEX_FIT_MAX_SEGMENTS, ORDEX_FIT_NO_SPLIT, &f));
         if (f.nseg != 2)
             fprintf(stderr, "\nseed %u: %d segments\n", seed, f.nseg);
@@ -215,16 +215,16 @@ static void test_noise(void) {
 /* Equal times at every size: one flat segment with the fallback bandwidth
  * (no other segment has a slope) and latency = mean of t - s/bandwidth. */
 static void test_all_equal_times(void) {
-    GArray *pts = g_array_new(FALSE, FALSE, sizeof(ordex_fit_point));
+    GArray *pts = g_array_new(FALSE, FALSE, sizeof(pm_fit_point));
     uint64_t s[64];
     int n = powers(0, 1u << 20, s);
     double sum = 0;
     for (int i = 0; i < n; i++) {
-        ordex_fit_point p = {s[i], 1e-6};
+        pm_fit_point p = {s[i], 1e-6};
         g_array_append_val(pts, p);
         sum += (double)s[i];
     }
-    ordex_fit f;
+    pm_fit f;
     CU_ASSERT_TRUE_FATAL(fit(pts, ORDEX_FIT_MAX_SEGMENTS, ORDEX_FIT_NO_SPLIT, &f));
     CU_ASSERT_EQUAL_FATAL(f.nseg, 1);
     CU_ASSERT_TRUE(f.seg[0].fallback);
@@ -237,10 +237,10 @@ static void test_all_equal_times(void) {
 }
 
 static void test_single_size(void) {
-    ordex_fit f;
+    pm_fit f;
     char *problem = NULL;
-    ordex_fit_point one = {1024, 2e-6};
-    CU_ASSERT_TRUE_FATAL(ordex_fit_piecewise(&one, 1, 6, ORDEX_FIT_NO_SPLIT, &f, &problem));
+    pm_fit_point one = {1024, 2e-6};
+    CU_ASSERT_TRUE_FATAL(pm_fit_piecewise(&one, 1, 6, ORDEX_FIT_NO_SPLIT, &f, &problem));
     CU_ASSERT_EQUAL_FATAL(f.nseg, 1);
     CU_ASSERT_EQUAL(f.seg[0].from, 0);
     CU_ASSERT_EQUAL(f.seg[0].first, 1024);
@@ -249,11 +249,11 @@ static void test_single_size(void) {
     CU_ASSERT_TRUE(f.seg[0].fallback);
     CU_ASSERT_EQUAL(f.seg[0].bandwidth, ORDEX_FIT_FALLBACK_BANDWIDTH);
     NEAR(f.seg[0].latency, 2e-6 - 1024 / ORDEX_FIT_FALLBACK_BANDWIDTH, 1e-12);
-    NEAR(ordex_fit_time(&f, 1024), 2e-6, 1e-12);
+    NEAR(pm_fit_time(&f, 1024), 2e-6, 1e-12);
 
     /* Two sizes: one exact segment (too few points to split). */
-    ordex_fit_point two[2] = {{0, 1e-6}, {1000, 2e-6}};
-    CU_ASSERT_TRUE_FATAL(ordex_fit_piecewise(two, 2, 6, 500, &f, &problem));
+    pm_fit_point two[2] = {{0, 1e-6}, {1000, 2e-6}};
+    CU_ASSERT_TRUE_FATAL(pm_fit_piecewise(two, 2, 6, 500, &f, &problem));
     CU_ASSERT_EQUAL_FATAL(f.nseg, 1);
     NEAR(f.seg[0].latency, 1e-6, 1e-12);
     NEAR(f.seg[0].bandwidth, 1e9, 1e-12);
@@ -264,15 +264,15 @@ static void test_single_size(void) {
 /* Zero-byte messages only: no slope; the latency is the mean that
  * minimises the relative error, sum(1/t) / sum(1/t^2). */
 static void test_zero_bytes_only(void) {
-    ordex_fit_point p[5] = {{0, 1.0e-6}, {0, 1.1e-6}, {0, 0.9e-6}, {0, 1.0e-6}, {0, 1.2e-6}};
+    pm_fit_point p[5] = {{0, 1.0e-6}, {0, 1.1e-6}, {0, 0.9e-6}, {0, 1.0e-6}, {0, 1.2e-6}};
     double a = 0, b = 0;
     for (int i = 0; i < 5; i++) {
         a += 1 / p[i].time;
         b += 1 / (p[i].time * p[i].time);
     }
-    ordex_fit f;
+    pm_fit f;
     char *problem = NULL;
-    CU_ASSERT_TRUE_FATAL(ordex_fit_piecewise(p, 5, 6, ORDEX_FIT_NO_SPLIT, &f, &problem));
+    CU_ASSERT_TRUE_FATAL(pm_fit_piecewise(p, 5, 6, ORDEX_FIT_NO_SPLIT, &f, &problem));
     CU_ASSERT_EQUAL_FATAL(f.nseg, 1);
     CU_ASSERT_TRUE(f.seg[0].fallback);
     CU_ASSERT_EQUAL(f.seg[0].npoints, 5);
@@ -283,30 +283,30 @@ static void test_zero_bytes_only(void) {
 }
 
 static void test_bad_input(void) {
-    ordex_fit f;
+    pm_fit f;
     char *problem = NULL;
-    CU_ASSERT_FALSE(ordex_fit_piecewise(NULL, 0, 6, ORDEX_FIT_NO_SPLIT, &f, &problem));
+    CU_ASSERT_FALSE(pm_fit_piecewise(NULL, 0, 6, ORDEX_FIT_NO_SPLIT, &f, &problem));
     CU_ASSERT_STRING_EQUAL(problem, "no measurements to fit");
     g_free(problem);
     problem = NULL;
-    ordex_fit_point p[3] = {{0, 1e-6}, {8, 0}, {16, 1e-6}};
-    CU_ASSERT_FALSE(ordex_fit_piecewise(p, 3, 6, ORDEX_FIT_NO_SPLIT, &f, &problem));
+    pm_fit_point p[3] = {{0, 1e-6}, {8, 0}, {16, 1e-6}};
+    CU_ASSERT_FALSE(pm_fit_piecewise(p, 3, 6, ORDEX_FIT_NO_SPLIT, &f, &problem));
     CU_ASSERT_PTR_NOT_NULL(problem);
     CU_ASSERT_PTR_NOT_NULL(strstr(problem ? problem : "", "8 bytes"));
     g_free(problem);
     problem = NULL;
     p[1].time = NAN;
-    CU_ASSERT_FALSE(ordex_fit_piecewise(p, 3, 6, ORDEX_FIT_NO_SPLIT, &f, &problem));
+    CU_ASSERT_FALSE(pm_fit_piecewise(p, 3, 6, ORDEX_FIT_NO_SPLIT, &f, &problem));
     g_free(problem);
 }
 
 /* A negative intercept is refitted through the origin. */
 static void test_negative_latency(void) {
-    GArray *pts = g_array_new(FALSE, FALSE, sizeof(ordex_fit_point));
+    GArray *pts = g_array_new(FALSE, FALSE, sizeof(pm_fit_point));
     uint64_t s[64];
     int n = powers(1024, 1u << 20, s);
     add_line(pts, s, n, -100e-9, 1e9);
-    ordex_fit f;
+    pm_fit f;
     CU_ASSERT_TRUE_FATAL(fit(pts, 1, ORDEX_FIT_NO_SPLIT, &f));
     CU_ASSERT_EQUAL(f.seg[0].latency, 0.0);
     CU_ASSERT_FALSE(f.seg[0].fallback);
@@ -324,16 +324,16 @@ static void test_negative_latency(void) {
 /* A flat stretch next to a real slope takes that slope's bandwidth, so it
  * never raises the largest bandwidth (ordex's node-link capacity). */
 static void test_flat_segment_fallback(void) {
-    GArray *pts = g_array_new(FALSE, FALSE, sizeof(ordex_fit_point));
+    GArray *pts = g_array_new(FALSE, FALSE, sizeof(pm_fit_point));
     uint64_t s[64];
     int n = powers(0, 64, s);
     for (int i = 0; i < n; i++) {
-        ordex_fit_point p = {s[i], 300e-9};
+        pm_fit_point p = {s[i], 300e-9};
         g_array_append_val(pts, p);
     }
     n = powers(128, 1u << 20, s);
     add_line(pts, s, n, 5e-6, 2e9);
-    ordex_fit f;
+    pm_fit f;
     CU_ASSERT_TRUE_FATAL(fit(pts, ORDEX_FIT_MAX_SEGMENTS, ORDEX_FIT_NO_SPLIT, &f));
     CU_ASSERT_EQUAL_FATAL(f.nseg, 2);
     CU_ASSERT_TRUE(f.seg[0].fallback);
@@ -347,27 +347,27 @@ static void test_flat_segment_fallback(void) {
 }
 
 static void test_overhead(void) {
-    ordex_fit_point p[4] = {{0, 0}, {1024, 0}, {8192, 0}, {32768, 0}};
+    pm_fit_point p[4] = {{0, 0}, {1024, 0}, {8192, 0}, {32768, 0}};
     for (int i = 0; i < 4; i++)
         p[i].time = 50e-9 + (double)p[i].size * 0.1e-9;
     double m, b;
-    ordex_fit_overhead(p, 4, &m, &b);
+    pm_fit_overhead(p, 4, &m, &b);
     NEAR(m, 50e-9, 1e-9);
     NEAR(b, 0.1e-9, 1e-9);
     /* Falling with size: no per-byte cost, the weighted mean per message. */
     for (int i = 0; i < 4; i++)
         p[i].time = 100e-9 - (double)i * 10e-9;
-    ordex_fit_overhead(p, 4, &m, &b);
+    pm_fit_overhead(p, 4, &m, &b);
     CU_ASSERT_EQUAL(b, 0.0);
     CU_ASSERT_TRUE(m > 70e-9 && m < 100e-9);
     /* A negative intercept: through the origin. */
     for (int i = 0; i < 4; i++)
         p[i].time = (double)p[i].size * 1e-9 - 10e-9;
     p[0].time = 0;
-    ordex_fit_overhead(p, 4, &m, &b);
+    pm_fit_overhead(p, 4, &m, &b);
     CU_ASSERT_EQUAL(m, 0.0);
     CU_ASSERT_TRUE(b > 0.9e-9 && b < 1.1e-9);
-    ordex_fit_overhead(p, 0, &m, &b);
+    pm_fit_overhead(p, 0, &m, &b);
     CU_ASSERT_EQUAL(m, 0.0);
     CU_ASSERT_EQUAL(b, 0.0);
 }
@@ -391,41 +391,41 @@ static const char *const REPORT = "launcher noise before the report\n"
                                   "trailing lines are ignored\n";
 
 static void test_parse(void) {
-    ordex_bench b;
+    pm_bench b;
     char *problem = NULL;
-    CU_ASSERT_TRUE_FATAL(ordex_bench_parse(REPORT, &b, &problem));
+    CU_ASSERT_TRUE_FATAL(pm_bench_parse(REPORT, &b, &problem));
     CU_ASSERT_STRING_EQUAL(b.library, "MPICH Version: 4.0.2");
     CU_ASSERT_TRUE(b.eager_found);
     CU_ASSERT_EQUAL(b.eager_limit, 8255);
     CU_ASSERT_EQUAL_FATAL(b.pingpong->len, 2);
-    ordex_bench_sample *s = &g_array_index(b.pingpong, ordex_bench_sample, 1);
+    pm_bench_sample *s = &g_array_index(b.pingpong, pm_bench_sample, 1);
     CU_ASSERT_EQUAL(s->size, 1024);
     CU_ASSERT_EQUAL(s->reps, 900);
     CU_ASSERT_EQUAL(s->min, 7.0e-7);
     CU_ASSERT_EQUAL(s->median, 7.5e-7);
     CU_ASSERT_EQUAL(b.stream->len, 2);
-    CU_ASSERT_EQUAL(g_array_index(b.stream, ordex_bench_stream, 0).window, 32);
-    CU_ASSERT_EQUAL(g_array_index(b.stream, ordex_bench_stream, 1).bandwidth, 4.5e9);
+    CU_ASSERT_EQUAL(g_array_index(b.stream, pm_bench_stream, 0).window, 32);
+    CU_ASSERT_EQUAL(g_array_index(b.stream, pm_bench_stream, 1).bandwidth, 4.5e9);
     CU_ASSERT_EQUAL(b.send_overhead->len, 1);
     CU_ASSERT_EQUAL(b.recv_overhead->len, 1);
-    CU_ASSERT_EQUAL(g_array_index(b.recv_overhead, ordex_bench_sample, 0).min, 0.0);
+    CU_ASSERT_EQUAL(g_array_index(b.recv_overhead, pm_bench_sample, 0).min, 0.0);
     CU_ASSERT_EQUAL(b.progress_bytes, 33024);
     CU_ASSERT_EQUAL(b.progress_compute, 5.0e-3);
     CU_ASSERT_EQUAL(b.progress_send, 5.9e-3);
-    ordex_bench_clear(&b);
+    pm_bench_clear(&b);
 
     const char *none = "ordex-mpibench 1\neager_limit 16777216 none\npingpong 0 1 1e-6 1e-6\nend\n";
-    CU_ASSERT_TRUE_FATAL(ordex_bench_parse(none, &b, &problem));
+    CU_ASSERT_TRUE_FATAL(pm_bench_parse(none, &b, &problem));
     CU_ASSERT_FALSE(b.eager_found);
     CU_ASSERT_EQUAL(b.eager_limit, 16u << 20);
     CU_ASSERT_PTR_NULL(b.library);
-    ordex_bench_clear(&b);
+    pm_bench_clear(&b);
 }
 
 static void expect_parse_error(const char *text, const char *want) {
-    ordex_bench b;
+    pm_bench b;
     char *problem = NULL;
-    CU_ASSERT_FALSE(ordex_bench_parse(text, &b, &problem));
+    CU_ASSERT_FALSE(pm_bench_parse(text, &b, &problem));
     CU_ASSERT_PTR_NOT_NULL_FATAL(problem);
     if (!strstr(problem, want))
         fprintf(stderr, "\nexpected a problem containing: %s\n     got: %s\n", want, problem);
@@ -483,28 +483,28 @@ static char *exact_report(void) {
 
 /* When ordex's own network model delivers one message of `bytes` bytes
  * between two ranks of node 0, plus the overheads ordex charges. */
-static double ordex_time(const sim_platform *p, uint64_t bytes) {
-    sim_net *net = sim_net_new(p);
-    uint64_t id = sim_net_start(net, 0, 0, 0, bytes, sim_platform_is_rendezvous(p, bytes));
+static double ordex_time(const pm_platform *p, uint64_t bytes) {
+    pm_net *net = pm_net_new(p);
+    uint64_t id = pm_net_start(net, 0, 0, 0, bytes, pm_platform_is_rendezvous(p, bytes));
     uint64_t first = 0;
     double t = -1;
-    CU_ASSERT_TRUE(id > 0 && sim_net_next(net, &first, &t) && first == id);
-    sim_net_free(net);
-    return sim_platform_send_overhead(p, bytes) + t + sim_platform_recv_overhead(p, bytes);
+    CU_ASSERT_TRUE(id > 0 && pm_net_next(net, &first, &t) && first == id);
+    pm_net_free(net);
+    return pm_platform_send_overhead(p, bytes) + t + pm_platform_recv_overhead(p, bytes);
 }
 
 /* The exact report, parsed into *b and fitted into *c; returns its text. */
-static char *derive_exact(ordex_bench *b, ordex_calibration *c) {
+static char *derive_exact(pm_bench *b, pm_calibration *c) {
     char *text = exact_report();
     char *problem = NULL;
-    CU_ASSERT_TRUE_FATAL(ordex_bench_parse(text, b, &problem));
-    CU_ASSERT_TRUE_FATAL(ordex_calibrate_derive(b, c, &problem));
+    CU_ASSERT_TRUE_FATAL(pm_bench_parse(text, b, &problem));
+    CU_ASSERT_TRUE_FATAL(pm_calibrate_derive(b, c, &problem));
     return text;
 }
 
 static void test_platform_file(void) {
-    ordex_bench b;
-    ordex_calibration c;
+    pm_bench b;
+    pm_calibration c;
     char *problem = NULL;
     char *text = derive_exact(&b, &c);
     c.host = "testhost";
@@ -523,13 +523,13 @@ static void test_platform_file(void) {
     NEAR(c.recv_overhead_per_byte, 1e-10, 1e-9);
     CU_ASSERT_EQUAL(c.best_stream.size, 65536);
     bool clamped = true;
-    NEAR(ordex_calibration_file_latency(&c, 0, &clamped), 300e-9 - 130e-9, 1e-9);
+    NEAR(pm_calibration_file_latency(&c, 0, &clamped), 300e-9 - 130e-9, 1e-9);
     CU_ASSERT_FALSE(clamped);
-    NEAR(ordex_calibration_file_latency(&c, 1, &clamped), (4e-6 - 130e-9) / 3, 1e-9);
+    NEAR(pm_calibration_file_latency(&c, 1, &clamped), (4e-6 - 130e-9) / 3, 1e-9);
     CU_ASSERT_FALSE(clamped);
 
-    char *ini = ordex_calibration_platform_text(&c);
-    CU_ASSERT_TRUE(ordex_calibration_check(&c, ini, &problem));
+    char *ini = pm_calibration_platform_text(&c);
+    CU_ASSERT_TRUE(pm_calibration_check(&c, ini, &problem));
     CU_ASSERT_PTR_NOT_NULL(strstr(ini, "# Platform of testhost"));
     CU_ASSERT_PTR_NOT_NULL(strstr(ini, "MPICH Version: 4.0.2"));
     CU_ASSERT_PTR_NOT_NULL(strstr(ini, "# Command: ordex calibrate -o x.ini"));
@@ -537,7 +537,7 @@ static void test_platform_file(void) {
     CU_ASSERT_PTR_NULL(strstr(ini, "overprices"));
 
     GError *err = NULL;
-    sim_platform *p = sim_platform_load_data("x.ini", ini, NULL, &err);
+    pm_platform *p = pm_platform_load_data("x.ini", ini, NULL, &err);
     if (err)
         fprintf(stderr, "\n%s\n%s\n", err->message, ini);
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
@@ -566,25 +566,25 @@ static void test_platform_file(void) {
     /* ordex's network model and overheads give every measured size its
      * median one-way time. */
     for (guint i = 0; i < b.pingpong->len; i++) {
-        const ordex_bench_sample *s = &g_array_index(b.pingpong, ordex_bench_sample, i);
+        const pm_bench_sample *s = &g_array_index(b.pingpong, pm_bench_sample, i);
         double t = ordex_time(p, s->size);
         if (!near(t, s->median, 1e-5, "simulated one-way time"))
             fprintf(stderr, "  at %" G_GUINT64_FORMAT " bytes\n", s->size);
         NEAR(t, s->median, 1e-5);
     }
-    sim_platform_free(p);
+    pm_platform_free(p);
 
     /* The check notices a file that says something else. */
     char *edited = g_strdup(ini);
     char *seg = strstr(edited, "segment.2 = 8192B");
     CU_ASSERT_PTR_NOT_NULL_FATAL(seg);
     seg[strlen("segment.2 = 819")] = '3';
-    CU_ASSERT_FALSE(ordex_calibration_check(&c, edited, &problem));
+    CU_ASSERT_FALSE(pm_calibration_check(&c, edited, &problem));
     CU_ASSERT_PTR_NOT_NULL(problem);
     g_free(problem);
     problem = NULL;
 
-    char *table = ordex_calibration_table(&c);
+    char *table = pm_calibration_table(&c);
     CU_ASSERT_PTR_NOT_NULL(strstr(table, "Eager limit: 8191 bytes"));
     CU_ASSERT_PTR_NOT_NULL(strstr(table, "8KiB"));
     CU_ASSERT_PTR_NULL(strstr(table, "busy"));
@@ -592,12 +592,12 @@ static void test_platform_file(void) {
     /* Medians far above the minimum at a quarter of the sizes: said so. */
     CU_ASSERT_EQUAL(c.noisy, 0);
     c.noisy = (c.fit.npoints + 3) / 4;
-    table = ordex_calibration_table(&c);
+    table = pm_calibration_table(&c);
     CU_ASSERT_PTR_NOT_NULL(strstr(table, "the machine was busy"));
     g_free(table);
     g_free(edited);
     g_free(ini);
-    ordex_bench_clear(&b);
+    pm_bench_clear(&b);
     g_free(text);
 }
 
@@ -605,34 +605,34 @@ static void test_platform_file(void) {
  * message moved while the receiver computed.  No progress line: the key is
  * not written, and the platform keeps its default (false). */
 static void test_progress(void) {
-    ordex_bench b;
-    ordex_calibration c;
+    pm_bench b;
+    pm_calibration c;
     char *problem = NULL;
     char *text = derive_exact(&b, &c);
     b.progress_send = 1e-4; /* the report said 5.9 ms for 5 ms of computation */
-    CU_ASSERT_TRUE_FATAL(ordex_calibrate_derive(&b, &c, &problem));
+    CU_ASSERT_TRUE_FATAL(pm_calibrate_derive(&b, &c, &problem));
     CU_ASSERT_TRUE(c.async_progress);
-    char *ini = ordex_calibration_platform_text(&c);
-    CU_ASSERT_TRUE(ordex_calibration_check(&c, ini, &problem));
+    char *ini = pm_calibration_platform_text(&c);
+    CU_ASSERT_TRUE(pm_calibration_check(&c, ini, &problem));
     CU_ASSERT_PTR_NOT_NULL(strstr(ini, "\nasync_progress = true\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(ini, "moves while its receiver computes"));
-    sim_platform *p = sim_platform_load_data("x.ini", ini, NULL, NULL);
+    pm_platform *p = pm_platform_load_data("x.ini", ini, NULL, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     CU_ASSERT_TRUE(p->async_progress);
-    sim_platform_free(p);
+    pm_platform_free(p);
     g_free(ini);
-    char *table = ordex_calibration_table(&c);
+    char *table = pm_calibration_table(&c);
     CU_ASSERT_PTR_NOT_NULL(strstr(table, "Progress: asynchronous"));
     g_free(table);
 
     b.progress_bytes = 0;
-    CU_ASSERT_TRUE_FATAL(ordex_calibrate_derive(&b, &c, &problem));
+    CU_ASSERT_TRUE_FATAL(pm_calibrate_derive(&b, &c, &problem));
     CU_ASSERT_FALSE(c.async_progress);
-    ini = ordex_calibration_platform_text(&c);
-    CU_ASSERT_TRUE(ordex_calibration_check(&c, ini, &problem));
+    ini = pm_calibration_platform_text(&c);
+    CU_ASSERT_TRUE(pm_calibration_check(&c, ini, &problem));
     CU_ASSERT_PTR_NULL(strstr(ini, "async_progress"));
     g_free(ini);
-    ordex_bench_clear(&b);
+    pm_bench_clear(&b);
     g_free(text);
 }
 
@@ -641,71 +641,71 @@ static void test_progress(void) {
  * one-way time (4 bytes on the exact report's first line: 300 ns + 4 B at
  * 3 GB/s), so a median hop of 2.5 ms gives 2 x (2.5 ms - that). */
 static void test_timeslice(void) {
-    ordex_bench b;
-    ordex_calibration c;
+    pm_bench b;
+    pm_calibration c;
     char *problem = NULL;
     char *text = derive_exact(&b, &c);
     c.cores = 6;
     NEAR(c.timeslice, ORDEX_CALIB_DEFAULT_TIMESLICE, 1e-12);
     CU_ASSERT_FALSE(c.timeslice_measured);
 
-    ordex_bench_ring ring;
-    CU_ASSERT_TRUE_FATAL(ordex_bench_parse_ring("noise\nordex-mpibench 1\nlibrary MPICH\n"
+    pm_bench_ring ring;
+    CU_ASSERT_TRUE_FATAL(pm_bench_parse_ring("noise\nordex-mpibench 1\nlibrary MPICH\n"
                                                 "ring 12 40 1.0e-3 2.5e-3\nend\n",
                                                 &ring, &problem));
     CU_ASSERT_EQUAL(ring.ranks, 12);
     CU_ASSERT_EQUAL(ring.rounds, 40);
-    ordex_calibrate_timeslice(&c, &ring, 6);
+    pm_calibrate_timeslice(&c, &ring, 6);
     CU_ASSERT_TRUE(c.timeslice_measured);
     double want = 2 * (2.5e-3 - (300e-9 + 4 / 3e9));
     NEAR(c.timeslice, want, 1e-9);
-    char *ini = ordex_calibration_platform_text(&c);
-    CU_ASSERT_TRUE(ordex_calibration_check(&c, ini, &problem));
+    char *ini = pm_calibration_platform_text(&c);
+    CU_ASSERT_TRUE(pm_calibration_check(&c, ini, &problem));
     CU_ASSERT_PTR_NOT_NULL(strstr(ini, "a token went around 12 MPICH ranks on the 6 cores"));
-    sim_platform *p = sim_platform_load_data("x.ini", ini, NULL, NULL);
+    pm_platform *p = pm_platform_load_data("x.ini", ini, NULL, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     CU_ASSERT_TRUE(p->busy_wait);
     NEAR(p->timeslice, want, 1e-5);
-    sim_platform_free(p);
+    pm_platform_free(p);
     g_free(ini);
-    char *table = ordex_calibration_table(&c);
+    char *table = pm_calibration_table(&c);
     CU_ASSERT_PTR_NOT_NULL(strstr(table, "Time slice: 4.99"));
     g_free(table);
 
     /* A hop no slower than the message itself: no slice to wait for. */
     ring.median = 100e-9;
     ring.min = 100e-9;
-    ordex_calibrate_timeslice(&c, &ring, 6);
+    pm_calibrate_timeslice(&c, &ring, 6);
     CU_ASSERT_TRUE(c.timeslice_measured);
     NEAR(c.timeslice, 0, 1e-15);
 
     /* No more ranks than cores, or no ring: the default, and the file says so. */
     ring.ranks = 6;
-    ordex_calibrate_timeslice(&c, &ring, 6);
+    pm_calibrate_timeslice(&c, &ring, 6);
     CU_ASSERT_FALSE(c.timeslice_measured);
     NEAR(c.timeslice, ORDEX_CALIB_DEFAULT_TIMESLICE, 1e-12);
     c.ring_problem = "mpiexec -n 12 failed: no slots";
-    ordex_calibrate_timeslice(&c, NULL, 6);
-    ini = ordex_calibration_platform_text(&c);
-    CU_ASSERT_TRUE(ordex_calibration_check(&c, ini, &problem));
+    pm_calibrate_timeslice(&c, NULL, 6);
+    ini = pm_calibration_platform_text(&c);
+    CU_ASSERT_TRUE(pm_calibration_check(&c, ini, &problem));
     CU_ASSERT_PTR_NOT_NULL(strstr(ini, "# Not measured (mpiexec -n 12 failed: no slots)"));
     CU_ASSERT_PTR_NOT_NULL(strstr(ini, "timeslice = 4ms"));
     g_free(ini);
 
     /* Reports without a usable ring line. */
-    CU_ASSERT_FALSE(ordex_bench_parse_ring("ordex-mpibench 1\nend\n", &ring, &problem));
+    CU_ASSERT_FALSE(pm_bench_parse_ring("ordex-mpibench 1\nend\n", &ring, &problem));
     CU_ASSERT_STRING_EQUAL(problem, "the report has no ring line");
     g_free(problem);
     problem = NULL;
     CU_ASSERT_FALSE(
-        ordex_bench_parse_ring("ordex-mpibench 1\nring 1 4 1e-3 2e-3\nend\n", &ring, &problem));
+        pm_bench_parse_ring("ordex-mpibench 1\nring 1 4 1e-3 2e-3\nend\n", &ring, &problem));
     CU_ASSERT_PTR_NOT_NULL(problem && strstr(problem, "expected \"ring RANKS ROUNDS"));
     g_free(problem);
     problem = NULL;
     CU_ASSERT_FALSE(
-        ordex_bench_parse_ring("ordex-mpibench 1\nring 4 4 3e-3 2e-3\nend\n", &ring, &problem));
+        pm_bench_parse_ring("ordex-mpibench 1\nring 4 4 3e-3 2e-3\nend\n", &ring, &problem));
     g_free(problem);
-    ordex_bench_clear(&b);
+    pm_bench_clear(&b);
     g_free(text);
 }
 
@@ -715,18 +715,18 @@ static void test_platform_without_rendezvous(void) {
     const char *text = "ordex-mpibench 1\neager_limit 4096 none\n"
                        "pingpong 0 10 1e-6 1e-6\npingpong 1024 10 2e-6 2e-6\n"
                        "pingpong 2048 10 3e-6 3e-6\npingpong 4096 10 5e-6 5e-6\nend\n";
-    ordex_bench b;
+    pm_bench b;
     char *problem = NULL;
-    CU_ASSERT_TRUE_FATAL(ordex_bench_parse(text, &b, &problem));
-    ordex_calibration c;
-    CU_ASSERT_TRUE_FATAL(ordex_calibrate_derive(&b, &c, &problem));
+    CU_ASSERT_TRUE_FATAL(pm_bench_parse(text, &b, &problem));
+    pm_calibration c;
+    CU_ASSERT_TRUE_FATAL(pm_calibrate_derive(&b, &c, &problem));
     CU_ASSERT_EQUAL(c.handshake, 0.0);
     CU_ASSERT_EQUAL(c.rendezvous_segment, -1);
     CU_ASSERT_EQUAL(c.noisy, 0);
     CU_ASSERT_EQUAL(c.fit.nseg, 1);
-    char *ini = ordex_calibration_platform_text(&c);
+    char *ini = pm_calibration_platform_text(&c);
     GError *err = NULL;
-    sim_platform *p = sim_platform_load_data("y.ini", ini, NULL, &err);
+    pm_platform *p = pm_platform_load_data("y.ini", ini, NULL, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     CU_ASSERT_EQUAL(p->eager_limit, 4096);
     CU_ASSERT_EQUAL(p->rendezvous_handshake, 0.0);
@@ -736,9 +736,9 @@ static void test_platform_without_rendezvous(void) {
     CU_ASSERT_EQUAL(p->send_overhead, 0.0);
     for (uint64_t z = 0; z <= 4096; z += 1024)
         NEAR(ordex_time(p, z), 1e-6 + (double)z / 1.024e9, 1e-5);
-    sim_platform_free(p);
+    pm_platform_free(p);
     g_free(ini);
-    ordex_bench_clear(&b);
+    pm_bench_clear(&b);
 }
 
 /* Every segment above the eager limit gets a third of its latency less the
@@ -757,46 +757,46 @@ static void test_rendezvous_segments(void) {
     }
     g_string_append(r, "send_overhead 0 10 3e-7 3e-7\nsend_overhead 1024 10 3e-7 3e-7\n"
                        "recv_overhead 0 10 3e-7 3e-7\nend\n");
-    ordex_bench b;
+    pm_bench b;
     char *problem = NULL;
-    CU_ASSERT_TRUE_FATAL(ordex_bench_parse(r->str, &b, &problem));
-    ordex_calibration c;
-    CU_ASSERT_TRUE_FATAL(ordex_calibrate_derive(&b, &c, &problem));
+    CU_ASSERT_TRUE_FATAL(pm_bench_parse(r->str, &b, &problem));
+    pm_calibration c;
+    CU_ASSERT_TRUE_FATAL(pm_calibrate_derive(&b, &c, &problem));
     CU_ASSERT_EQUAL_FATAL(c.fit.nseg, 3);
     CU_ASSERT_EQUAL(c.rendezvous_segment, 1);
     CU_ASSERT_EQUAL(c.fit.seg[2].from, 1048576);
     NEAR(c.send_overhead, 3e-7, 1e-9);
     CU_ASSERT_EQUAL(c.send_overhead_per_byte, 0.0);
     bool clamped = false;
-    CU_ASSERT_EQUAL(ordex_calibration_file_latency(&c, 0, &clamped), 0.0);
+    CU_ASSERT_EQUAL(pm_calibration_file_latency(&c, 0, &clamped), 0.0);
     CU_ASSERT_TRUE(clamped);
-    NEAR(ordex_calibration_file_latency(&c, 1, &clamped), (4e-6 - 6e-7) / 3, 1e-9);
+    NEAR(pm_calibration_file_latency(&c, 1, &clamped), (4e-6 - 6e-7) / 3, 1e-9);
     CU_ASSERT_FALSE(clamped);
-    CU_ASSERT_EQUAL(ordex_calibration_file_latency(&c, 2, &clamped), 0.0);
+    CU_ASSERT_EQUAL(pm_calibration_file_latency(&c, 2, &clamped), 0.0);
     CU_ASSERT_TRUE(clamped);
-    char *ini = ordex_calibration_platform_text(&c);
-    CU_ASSERT_TRUE(ordex_calibration_check(&c, ini, &problem));
+    char *ini = pm_calibration_platform_text(&c);
+    CU_ASSERT_TRUE(pm_calibration_check(&c, ini, &problem));
     CU_ASSERT_PTR_NOT_NULL(strstr(ini, "The overheads exceed the latency fitted from 0B to 4KiB"));
     CU_ASSERT_PTR_NOT_NULL(strstr(ini, "from 1MiB to 64MiB"));
     g_free(ini);
-    ordex_bench_clear(&b);
+    pm_bench_clear(&b);
     g_string_free(r, TRUE);
 }
 
 static void test_format(void) {
     static const double times[] = {0, 335.2e-9, 1.5e-6, 2.25e-3, 3, 0.0952e-9};
     for (size_t i = 0; i < G_N_ELEMENTS(times); i++) {
-        char *t = ordex_fmt_time(times[i]), *problem = NULL;
+        char *t = pm_fmt_time(times[i]), *problem = NULL;
         double back = -1;
-        CU_ASSERT_TRUE(sim_platform_parse_time(t, &back, &problem));
+        CU_ASSERT_TRUE(pm_platform_parse_time(t, &back, &problem));
         CU_ASSERT_TRUE(fabs(back - times[i]) <= 1e-6 * times[i]);
         g_free(t);
         g_free(problem);
     }
-    char *t = ordex_fmt_time(335.2e-9);
+    char *t = pm_fmt_time(335.2e-9);
     CU_ASSERT_STRING_EQUAL(t, "335.2ns");
     g_free(t);
-    t = ordex_fmt_bandwidth(5.83e9);
+    t = pm_fmt_bandwidth(5.83e9);
     CU_ASSERT_STRING_EQUAL(t, "5.83GBps");
     g_free(t);
     static const struct {
@@ -804,7 +804,7 @@ static void test_format(void) {
         const char *text;
     } sizes[] = {{0, "0B"}, {8255, "8255B"}, {8192, "8KiB"}, {16u << 20, "16MiB"}, {1536, "1536B"}};
     for (size_t i = 0; i < G_N_ELEMENTS(sizes); i++) {
-        char *s = ordex_fmt_size(sizes[i].bytes);
+        char *s = pm_fmt_size(sizes[i].bytes);
         CU_ASSERT_STRING_EQUAL(s, sizes[i].text);
         g_free(s);
     }

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "checkpoint/hash.h"
-#include "checkpoint/visited.h"
+#include "stategraph/visited.h"
 
 static ckpt_hash hash_of(const void *p, size_t n) {
     ckpt_hasher h;
@@ -52,49 +52,49 @@ static void test_hash_sensitivity(void) {
 }
 
 static void test_visited_set(void) {
-    CU_ASSERT_FATAL(ckpt_visited_create(100));
+    CU_ASSERT_FATAL(sg_visited_create(100));
     bool full;
     ckpt_hash h1 = {1, 2}, h2 = {3, 4}, zero = {0, 0};
-    CU_ASSERT_FALSE(ckpt_visited_check_insert(h1, &full));
+    CU_ASSERT_FALSE(sg_visited_check_insert(h1, &full));
     CU_ASSERT_FALSE(full);
-    CU_ASSERT_TRUE(ckpt_visited_check_insert(h1, &full));
-    CU_ASSERT_TRUE(ckpt_visited_contains(h1));
-    CU_ASSERT_FALSE(ckpt_visited_contains(h2));
-    CU_ASSERT_FALSE(ckpt_visited_check_insert(zero, &full)); /* the zero hash is a state too */
-    CU_ASSERT_TRUE(ckpt_visited_contains(zero));
-    CU_ASSERT_EQUAL(ckpt_visited_count(), 2);
-    ckpt_visited_destroy();
+    CU_ASSERT_TRUE(sg_visited_check_insert(h1, &full));
+    CU_ASSERT_TRUE(sg_visited_contains(h1));
+    CU_ASSERT_FALSE(sg_visited_contains(h2));
+    CU_ASSERT_FALSE(sg_visited_check_insert(zero, &full)); /* the zero hash is a state too */
+    CU_ASSERT_TRUE(sg_visited_contains(zero));
+    CU_ASSERT_EQUAL(sg_visited_count(), 2);
+    sg_visited_destroy();
 }
 
 static void test_visited_shared_across_fork(void) {
     /* Snapshots are forked processes: what a child inserts, the parent sees. */
-    CU_ASSERT_FATAL(ckpt_visited_create(100));
+    CU_ASSERT_FATAL(sg_visited_create(100));
     ckpt_hash h = {42, 43};
     pid_t pid = fork();
     if (pid == 0) {
         bool full;
-        ckpt_visited_check_insert(h, &full);
+        sg_visited_check_insert(h, &full);
         _exit(0);
     }
     int st;
     waitpid(pid, &st, 0);
-    CU_ASSERT_TRUE(ckpt_visited_contains(h));
-    ckpt_visited_destroy();
+    CU_ASSERT_TRUE(sg_visited_contains(h));
+    sg_visited_destroy();
 }
 
 static void test_visited_full(void) {
-    CU_ASSERT_FATAL(ckpt_visited_create(10)); /* rounded up to a 1024-slot table */
+    CU_ASSERT_FATAL(sg_visited_create(10)); /* rounded up to a 1024-slot table */
     bool full = false;
     size_t inserted = 0;
     for (uint64_t i = 1; i < 5000 && !full; i++) {
         ckpt_hash h = {i * 0x9e3779b97f4a7c15ull, i};
-        ckpt_visited_check_insert(h, &full);
+        sg_visited_check_insert(h, &full);
         if (!full)
             inserted++;
     }
     CU_ASSERT_TRUE(full);
     CU_ASSERT_EQUAL(inserted, 768); /* 3/4 of the slots */
-    ckpt_visited_destroy();
+    sg_visited_destroy();
 }
 
 /* Kilobytes of shared memory this process has resident (RssShmem). */
@@ -121,31 +121,31 @@ static ckpt_hash spread(uint64_t i) {
  * States inserted by a forked process, which grows the table, are seen by
  * its parent. */
 static void test_visited_grows(void) {
-    CU_ASSERT_FATAL(ckpt_visited_create((size_t)1 << 24));
-    CU_ASSERT_EQUAL(ckpt_visited_table_bytes(), (size_t)1 << 20);
+    CU_ASSERT_FATAL(sg_visited_create((size_t)1 << 24));
+    CU_ASSERT_EQUAL(sg_visited_table_bytes(), (size_t)1 << 20);
     const uint64_t n = 100000;
     pid_t pid = fork();
     if (pid == 0) {
         bool full;
         for (uint64_t i = 1; i <= n / 2; i++)
-            ckpt_visited_check_insert(spread(i), &full);
+            sg_visited_check_insert(spread(i), &full);
         _exit(0);
     }
     int st;
     waitpid(pid, &st, 0);
     bool full = false, all_new = true, all_seen = true;
     for (uint64_t i = n / 2 + 1; i <= n; i++)
-        all_new &= !ckpt_visited_check_insert(spread(i), &full);
+        all_new &= !sg_visited_check_insert(spread(i), &full);
     for (uint64_t i = 1; i <= n; i++)
-        all_seen &= ckpt_visited_contains(spread(i));
+        all_seen &= sg_visited_contains(spread(i));
     CU_ASSERT_TRUE(all_new);
     CU_ASSERT_TRUE(all_seen);
     CU_ASSERT_FALSE(full);
-    CU_ASSERT_EQUAL(ckpt_visited_count(), n);
-    CU_ASSERT_EQUAL(ckpt_visited_table_bytes(), (size_t)4 << 20); /* 2^18 slots, half full */
+    CU_ASSERT_EQUAL(sg_visited_count(), n);
+    CU_ASSERT_EQUAL(sg_visited_table_bytes(), (size_t)4 << 20); /* 2^18 slots, half full */
     long kib = rss_shmem_kib();
     CU_ASSERT(kib >= 0 && kib < 16 * 1024);
-    ckpt_visited_destroy();
+    sg_visited_destroy();
 }
 
 int main(void) {

@@ -10,8 +10,8 @@
  *     and advances every job; 200 jobs on a few nodes.
  *
  * Finish times must agree within 1e-9 relative.  The model is also driven
- * in two ways (advance to every start, then step by sim_net_next_event or
- * sim_cpu_next; or start everything, then drain by sim_net_next), which
+ * in two ways (advance to every start, then step by pm_net_next_event or
+ * pm_cpu_next; or start everything, then drain by pm_net_next), which
  * must give identical times: how the caller steps must not change the
  * arithmetic.  Half of the seeds round sizes and times to coarse values so
  * that ties (equal shares, simultaneous events) are common.
@@ -22,8 +22,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "simulator/cpumodel.h"
-#include "simulator/netmodel.h"
+#include "perfmodel/cpumodel.h"
+#include "perfmodel/netmodel.h"
 
 #define N 200
 #define SEEDS 24
@@ -169,64 +169,64 @@ static void ref_net(xfer *x, const double *capacity) {
 
 static void record_net(const GArray *done, double *finish) {
     for (guint i = 0; i < done->len; i++) {
-        const sim_net_completion *c = &g_array_index(done, sim_net_completion, i);
+        const pm_net_completion *c = &g_array_index(done, pm_net_completion, i);
         CU_ASSERT_FATAL(c->id >= 1 && c->id <= N);
         CU_ASSERT(finish[c->id - 1] < 0); /* once */
         finish[c->id - 1] = c->time;
     }
 }
 
-static uint64_t start_xfer(sim_net *net, const xfer *f) {
-    return sim_net_start_path(net, f->start, f->path, f->npath, f->latency, f->cap,
+static uint64_t start_xfer(pm_net *net, const xfer *f) {
+    return pm_net_start_path(net, f->start, f->path, f->npath, f->latency, f->cap,
                               (uint64_t)f->bytes);
 }
 
-/* Advances to every start, then steps by sim_net_next_event. */
-static sim_net *drive_by_events(const xfer *x, const double *capacity, double *finish) {
-    sim_net *net = sim_net_new_links(NLINKS, capacity);
-    GArray *done = g_array_new(FALSE, FALSE, sizeof(sim_net_completion));
+/* Advances to every start, then steps by pm_net_next_event. */
+static pm_net *drive_by_events(const xfer *x, const double *capacity, double *finish) {
+    pm_net *net = pm_net_new_links(NLINKS, capacity);
+    GArray *done = g_array_new(FALSE, FALSE, sizeof(pm_net_completion));
     for (int i = 0; i < N; i++) {
         g_array_set_size(done, 0);
-        sim_net_advance(net, x[i].start, done);
+        pm_net_advance(net, x[i].start, done);
         record_net(done, finish);
         CU_ASSERT_EQUAL(start_xfer(net, &x[i]), (uint64_t)i + 1);
     }
     double t;
     int guard = 0;
-    while (sim_net_next_event(net, &t) && guard++ < 10 * N) {
-        CU_ASSERT(t >= sim_net_now(net));
+    while (pm_net_next_event(net, &t) && guard++ < 10 * N) {
+        CU_ASSERT(t >= pm_net_now(net));
         g_array_set_size(done, 0);
-        sim_net_advance(net, t, done);
+        pm_net_advance(net, t, done);
         record_net(done, finish);
         for (guint i = 0; i < done->len; i++)
-            CU_ASSERT_EQUAL(g_array_index(done, sim_net_completion, i).time, t);
+            CU_ASSERT_EQUAL(g_array_index(done, pm_net_completion, i).time, t);
     }
-    CU_ASSERT_EQUAL(sim_net_pending(net), 0);
+    CU_ASSERT_EQUAL(pm_net_pending(net), 0);
     g_array_free(done, TRUE);
     return net;
 }
 
 /* Starts everything (earlier completions wait), then drains by
- * sim_net_next, checking its promise at every step. */
+ * pm_net_next, checking its promise at every step. */
 static void drive_by_next(const xfer *x, const double *capacity, double *finish) {
-    sim_net *net = sim_net_new_links(NLINKS, capacity);
-    GArray *done = g_array_new(FALSE, FALSE, sizeof(sim_net_completion));
+    pm_net *net = pm_net_new_links(NLINKS, capacity);
+    GArray *done = g_array_new(FALSE, FALSE, sizeof(pm_net_completion));
     for (int i = 0; i < N; i++)
         CU_ASSERT_EQUAL(start_xfer(net, &x[i]), (uint64_t)i + 1);
     uint64_t id;
     double t;
     int guard = 0;
-    while (sim_net_next(net, &id, &t) && guard++ < 10 * N) {
+    while (pm_net_next(net, &id, &t) && guard++ < 10 * N) {
         g_array_set_size(done, 0);
-        sim_net_advance(net, fmax(t, sim_net_now(net)), done);
+        pm_net_advance(net, fmax(t, pm_net_now(net)), done);
         CU_ASSERT_TRUE(done->len >= 1);
-        CU_ASSERT_EQUAL(g_array_index(done, sim_net_completion, 0).id, id);
-        CU_ASSERT_EQUAL(g_array_index(done, sim_net_completion, 0).time, t);
+        CU_ASSERT_EQUAL(g_array_index(done, pm_net_completion, 0).id, id);
+        CU_ASSERT_EQUAL(g_array_index(done, pm_net_completion, 0).time, t);
         record_net(done, finish);
     }
-    CU_ASSERT_EQUAL(sim_net_pending(net), 0);
+    CU_ASSERT_EQUAL(pm_net_pending(net), 0);
     g_array_free(done, TRUE);
-    sim_net_free(net);
+    pm_net_free(net);
 }
 
 static void test_net_random(void) {
@@ -238,7 +238,7 @@ static void test_net_random(void) {
         g_rand_free(r);
         for (int i = 0; i < N; i++)
             by_events[i] = by_next[i] = -1;
-        sim_net *net = drive_by_events(x, capacity, by_events);
+        pm_net *net = drive_by_events(x, capacity, by_events);
         drive_by_next(x, capacity, by_next);
         ref_net(x, capacity);
         double carried[NLINKS] = {0};
@@ -251,13 +251,13 @@ static void test_net_random(void) {
         }
         /* Every byte crossed each link of its path once. */
         for (int l = 0; l < NLINKS; l++) {
-            sim_net_link_stats st;
-            sim_net_link_stats_get(net, l, &st);
+            pm_net_link_stats st;
+            pm_net_link_stats_get(net, l, &st);
             CU_ASSERT_DOUBLE_EQUAL(st.bytes, carried[l], carried[l] * 1e-9 + 1e-3);
-            CU_ASSERT(st.busy <= sim_net_now(net));
+            CU_ASSERT(st.busy <= pm_net_now(net));
             CU_ASSERT(st.busy >= carried[l] / capacity[l] * (1 - 1e-9));
         }
-        sim_net_free(net);
+        pm_net_free(net);
     }
 }
 
@@ -331,34 +331,34 @@ static void ref_cpu(job *j, int cores, double speed, double *busy, double *work)
 
 static void record_cpu(const GArray *done, double *finish) {
     for (guint i = 0; i < done->len; i++) {
-        const sim_cpu_completion *c = &g_array_index(done, sim_cpu_completion, i);
+        const pm_cpu_completion *c = &g_array_index(done, pm_cpu_completion, i);
         CU_ASSERT_FATAL(c->id >= 1 && c->id <= N);
         CU_ASSERT(finish[c->id - 1] < 0);
         finish[c->id - 1] = c->time;
     }
 }
 
-/* Advances to every start (or not), then drains by sim_cpu_next. */
-static sim_cpu *drive_cpu(const job *j, int cores, double speed, bool advance, double *finish) {
-    sim_cpu *cpu = sim_cpu_new(NNODES, cores, speed);
-    GArray *done = g_array_new(FALSE, FALSE, sizeof(sim_cpu_completion));
+/* Advances to every start (or not), then drains by pm_cpu_next. */
+static pm_cpu *drive_cpu(const job *j, int cores, double speed, bool advance, double *finish) {
+    pm_cpu *cpu = pm_cpu_new(NNODES, cores, speed);
+    GArray *done = g_array_new(FALSE, FALSE, sizeof(pm_cpu_completion));
     for (int i = 0; i < N; i++) {
         if (advance) {
             g_array_set_size(done, 0);
-            sim_cpu_advance(cpu, j[i].start, done);
+            pm_cpu_advance(cpu, j[i].start, done);
             record_cpu(done, finish);
         }
-        CU_ASSERT_EQUAL(sim_cpu_start(cpu, j[i].start, j[i].node, j[i].work), (uint64_t)i + 1);
+        CU_ASSERT_EQUAL(pm_cpu_start(cpu, j[i].start, j[i].node, j[i].work), (uint64_t)i + 1);
     }
     uint64_t id;
     double t;
     int guard = 0;
-    while (sim_cpu_next(cpu, &id, &t) && guard++ < 10 * N) {
+    while (pm_cpu_next(cpu, &id, &t) && guard++ < 10 * N) {
         g_array_set_size(done, 0);
-        sim_cpu_advance(cpu, fmax(t, sim_cpu_now(cpu)), done);
+        pm_cpu_advance(cpu, fmax(t, pm_cpu_now(cpu)), done);
         CU_ASSERT_TRUE(done->len >= 1);
-        CU_ASSERT_EQUAL(g_array_index(done, sim_cpu_completion, 0).id, id);
-        CU_ASSERT_EQUAL(g_array_index(done, sim_cpu_completion, 0).time, t);
+        CU_ASSERT_EQUAL(g_array_index(done, pm_cpu_completion, 0).id, id);
+        CU_ASSERT_EQUAL(g_array_index(done, pm_cpu_completion, 0).time, t);
         record_cpu(done, finish);
     }
     g_array_free(done, TRUE);
@@ -376,8 +376,8 @@ static void test_cpu_random(void) {
         g_rand_free(r);
         for (int i = 0; i < N; i++)
             stepped[i] = started[i] = -1;
-        sim_cpu *cpu = drive_cpu(j, cores, speed, true, stepped);
-        sim_cpu_free(drive_cpu(j, cores, speed, false, started));
+        pm_cpu *cpu = drive_cpu(j, cores, speed, true, stepped);
+        pm_cpu_free(drive_cpu(j, cores, speed, false, started));
         double busy[NNODES] = {0}, work[NNODES] = {0}, total[NNODES] = {0};
         ref_cpu(j, cores, speed, busy, work);
         for (int i = 0; i < N; i++) {
@@ -386,12 +386,12 @@ static void test_cpu_random(void) {
             total[j[i].node] += j[i].work;
         }
         for (int k = 0; k < NNODES; k++) {
-            CU_ASSERT_EQUAL(sim_cpu_runnable(cpu, k), 0);
-            AGREE(sim_cpu_work_done(cpu, k), total[k]);
-            AGREE(sim_cpu_work_done(cpu, k), work[k]);
-            AGREE(sim_cpu_busy(cpu, k), busy[k]);
+            CU_ASSERT_EQUAL(pm_cpu_runnable(cpu, k), 0);
+            AGREE(pm_cpu_work_done(cpu, k), total[k]);
+            AGREE(pm_cpu_work_done(cpu, k), work[k]);
+            AGREE(pm_cpu_busy(cpu, k), busy[k]);
         }
-        sim_cpu_free(cpu);
+        pm_cpu_free(cpu);
     }
 }
 

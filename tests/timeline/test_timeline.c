@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "cli/timeline.h"
+#include "output/timeline.h"
 
 #define US 1e-6
 
@@ -343,78 +343,78 @@ static const char *title_of(const doc *d, const elem *e) {
 /* Model and classification                                                */
 
 static void test_model(void) {
-    ordex_timeline *t = ordex_tl_new(2);
+    out_timeline *t = out_tl_new(2);
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
     CU_ASSERT_EQUAL(t->nranks, 2);
     CU_ASSERT_EQUAL(t->makespan, 0.0);
 
     char name[16] = "MPI_Send";
-    CU_ASSERT_TRUE(ordex_tl_add_span(t, 0, 1 * US, 3 * US, ORDEX_TL_SEND, name));
+    CU_ASSERT_TRUE(out_tl_add_span(t, 0, 1 * US, 3 * US, ORDEX_TL_SEND, name));
     strcpy(name, "clobbered"); /* the timeline keeps its own copy */
-    CU_ASSERT_TRUE(ordex_tl_add_span(t, 1, 0, 2 * US, ORDEX_TL_COMPUTE, NULL));
+    CU_ASSERT_TRUE(out_tl_add_span(t, 1, 0, 2 * US, ORDEX_TL_COMPUTE, NULL));
     CU_ASSERT_EQUAL(t->spans->len, 2);
-    const ordex_tl_span *s0 = &g_array_index(t->spans, ordex_tl_span, 0);
+    const out_tl_span *s0 = &g_array_index(t->spans, out_tl_span, 0);
     CU_ASSERT_STRING_EQUAL(s0->name, "MPI_Send");
     CU_ASSERT_EQUAL(s0->rank, 0);
     CU_ASSERT_EQUAL(s0->start, 1 * US);
     CU_ASSERT_EQUAL(s0->end, 3 * US);
     CU_ASSERT_EQUAL(s0->kind, ORDEX_TL_SEND);
-    CU_ASSERT_STRING_EQUAL(g_array_index(t->spans, ordex_tl_span, 1).name, "compute");
+    CU_ASSERT_STRING_EQUAL(g_array_index(t->spans, out_tl_span, 1).name, "compute");
     CU_ASSERT_EQUAL(t->makespan, 3 * US);
 
     /* Rejected, and nothing changes. */
-    CU_ASSERT_FALSE(ordex_tl_add_span(t, 2, 0, 1, ORDEX_TL_COMPUTE, NULL));
-    CU_ASSERT_FALSE(ordex_tl_add_span(t, -1, 0, 1, ORDEX_TL_COMPUTE, NULL));
-    CU_ASSERT_FALSE(ordex_tl_add_span(t, 0, 2, 1, ORDEX_TL_COMPUTE, NULL));
-    CU_ASSERT_FALSE(ordex_tl_add_span(t, 0, -1, 1, ORDEX_TL_COMPUTE, NULL));
-    CU_ASSERT_FALSE(ordex_tl_add_span(t, 0, 0, NAN, ORDEX_TL_COMPUTE, NULL));
-    CU_ASSERT_FALSE(ordex_tl_add_span(t, 0, 0, INFINITY, ORDEX_TL_COMPUTE, NULL));
-    CU_ASSERT_FALSE(ordex_tl_add_span(t, 0, 0, 1, ORDEX_TL_KIND_COUNT, NULL));
-    CU_ASSERT_FALSE(ordex_tl_add_span(NULL, 0, 0, 1, ORDEX_TL_COMPUTE, NULL));
+    CU_ASSERT_FALSE(out_tl_add_span(t, 2, 0, 1, ORDEX_TL_COMPUTE, NULL));
+    CU_ASSERT_FALSE(out_tl_add_span(t, -1, 0, 1, ORDEX_TL_COMPUTE, NULL));
+    CU_ASSERT_FALSE(out_tl_add_span(t, 0, 2, 1, ORDEX_TL_COMPUTE, NULL));
+    CU_ASSERT_FALSE(out_tl_add_span(t, 0, -1, 1, ORDEX_TL_COMPUTE, NULL));
+    CU_ASSERT_FALSE(out_tl_add_span(t, 0, 0, NAN, ORDEX_TL_COMPUTE, NULL));
+    CU_ASSERT_FALSE(out_tl_add_span(t, 0, 0, INFINITY, ORDEX_TL_COMPUTE, NULL));
+    CU_ASSERT_FALSE(out_tl_add_span(t, 0, 0, 1, ORDEX_TL_KIND_COUNT, NULL));
+    CU_ASSERT_FALSE(out_tl_add_span(NULL, 0, 0, 1, ORDEX_TL_COMPUTE, NULL));
     CU_ASSERT_EQUAL(t->spans->len, 2);
     CU_ASSERT_EQUAL(t->makespan, 3 * US);
 
-    CU_ASSERT_TRUE(ordex_tl_add_message(t, 0, 1, 2 * US, 5 * US, 64));
+    CU_ASSERT_TRUE(out_tl_add_message(t, 0, 1, 2 * US, 5 * US, 64));
     CU_ASSERT_EQUAL(t->makespan, 5 * US); /* an arrival extends the run */
-    CU_ASSERT_FALSE(ordex_tl_add_message(t, 0, 2, 0, 1, 1));
-    CU_ASSERT_FALSE(ordex_tl_add_message(t, -1, 0, 0, 1, 1));
-    CU_ASSERT_FALSE(ordex_tl_add_message(t, 0, 1, 2, 1, 1));
-    CU_ASSERT_FALSE(ordex_tl_add_message(t, 0, 1, NAN, 1, 1));
+    CU_ASSERT_FALSE(out_tl_add_message(t, 0, 2, 0, 1, 1));
+    CU_ASSERT_FALSE(out_tl_add_message(t, -1, 0, 0, 1, 1));
+    CU_ASSERT_FALSE(out_tl_add_message(t, 0, 1, 2, 1, 1));
+    CU_ASSERT_FALSE(out_tl_add_message(t, 0, 1, NAN, 1, 1));
     CU_ASSERT_EQUAL(t->messages->len, 1);
-    const ordex_tl_message *m = &g_array_index(t->messages, ordex_tl_message, 0);
+    const out_tl_message *m = &g_array_index(t->messages, out_tl_message, 0);
     CU_ASSERT_EQUAL(m->src, 0);
     CU_ASSERT_EQUAL(m->dst, 1);
     CU_ASSERT_EQUAL(m->bytes, 64);
 
     CU_ASSERT_PTR_NULL(t->rank_labels[0]);
-    CU_ASSERT_TRUE(ordex_tl_set_rank_label(t, 1, "rank 1 (node0)"));
+    CU_ASSERT_TRUE(out_tl_set_rank_label(t, 1, "rank 1 (node0)"));
     CU_ASSERT_STRING_EQUAL(t->rank_labels[1], "rank 1 (node0)");
-    CU_ASSERT_TRUE(ordex_tl_set_rank_label(t, 1, NULL));
+    CU_ASSERT_TRUE(out_tl_set_rank_label(t, 1, NULL));
     CU_ASSERT_PTR_NULL(t->rank_labels[1]);
-    CU_ASSERT_FALSE(ordex_tl_set_rank_label(t, 2, "x"));
-    ordex_tl_free(t);
-    ordex_tl_free(NULL);
+    CU_ASSERT_FALSE(out_tl_set_rank_label(t, 2, "x"));
+    out_tl_free(t);
+    out_tl_free(NULL);
 
-    t = ordex_tl_new(0); /* no ranks: nothing can be added, but it exists */
+    t = out_tl_new(0); /* no ranks: nothing can be added, but it exists */
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
-    CU_ASSERT_FALSE(ordex_tl_add_span(t, 0, 0, 1, ORDEX_TL_COMPUTE, NULL));
-    ordex_tl_free(t);
+    CU_ASSERT_FALSE(out_tl_add_span(t, 0, 0, 1, ORDEX_TL_COMPUTE, NULL));
+    out_tl_free(t);
 }
 
 static void test_kind_names(void) {
-    CU_ASSERT_STRING_EQUAL(ordex_tl_kind_name(ORDEX_TL_COMPUTE), "compute");
-    CU_ASSERT_STRING_EQUAL(ordex_tl_kind_name(ORDEX_TL_SEND), "send");
-    CU_ASSERT_STRING_EQUAL(ordex_tl_kind_name(ORDEX_TL_RECV), "recv");
-    CU_ASSERT_STRING_EQUAL(ordex_tl_kind_name(ORDEX_TL_WAIT), "wait");
-    CU_ASSERT_STRING_EQUAL(ordex_tl_kind_name(ORDEX_TL_COLLECTIVE), "collective");
-    CU_ASSERT_STRING_EQUAL(ordex_tl_kind_name(ORDEX_TL_OTHER), "other");
-    CU_ASSERT_STRING_EQUAL(ordex_tl_kind_name(ORDEX_TL_KIND_COUNT), "?");
+    CU_ASSERT_STRING_EQUAL(out_tl_kind_name(ORDEX_TL_COMPUTE), "compute");
+    CU_ASSERT_STRING_EQUAL(out_tl_kind_name(ORDEX_TL_SEND), "send");
+    CU_ASSERT_STRING_EQUAL(out_tl_kind_name(ORDEX_TL_RECV), "recv");
+    CU_ASSERT_STRING_EQUAL(out_tl_kind_name(ORDEX_TL_WAIT), "wait");
+    CU_ASSERT_STRING_EQUAL(out_tl_kind_name(ORDEX_TL_COLLECTIVE), "collective");
+    CU_ASSERT_STRING_EQUAL(out_tl_kind_name(ORDEX_TL_OTHER), "other");
+    CU_ASSERT_STRING_EQUAL(out_tl_kind_name(ORDEX_TL_KIND_COUNT), "?");
 }
 
 static void test_kind_of_call(void) {
     static const struct {
         const char *call;
-        ordex_tl_kind kind;
+        out_tl_kind kind;
     } cases[] = {
         {"MPI_Send", ORDEX_TL_SEND},
         {"MPI_Isend", ORDEX_TL_SEND},
@@ -479,13 +479,13 @@ static void test_kind_of_call(void) {
         {"", ORDEX_TL_OTHER},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
-        ordex_tl_kind got = ordex_tl_kind_of_call(cases[i].call);
+        out_tl_kind got = out_tl_kind_of_call(cases[i].call);
         if (got != cases[i].kind)
             fprintf(stderr, "\n%s: expected %s, got %s\n", cases[i].call,
-                    ordex_tl_kind_name(cases[i].kind), ordex_tl_kind_name(got));
+                    out_tl_kind_name(cases[i].kind), out_tl_kind_name(got));
         CU_ASSERT_EQUAL(got, cases[i].kind);
     }
-    CU_ASSERT_EQUAL(ordex_tl_kind_of_call(NULL), ORDEX_TL_OTHER);
+    CU_ASSERT_EQUAL(out_tl_kind_of_call(NULL), ORDEX_TL_OTHER);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -493,7 +493,7 @@ static void test_kind_of_call(void) {
 
 static void expect_axis(double min, double max, int max_ticks, double lo, double hi, double step,
                         int nticks, int decimals) {
-    ordex_tl_axis a = ordex_tl_nice_axis(min, max, max_ticks);
+    out_tl_axis a = out_tl_nice_axis(min, max, max_ticks);
     bool ok = fabs(a.lo - lo) < 1e-12 * fmax(1, fabs(lo)) &&
               fabs(a.hi - hi) < 1e-12 * fmax(1, fabs(hi)) && fabs(a.step - step) < 1e-12 * step &&
               a.nticks == nticks && a.decimals == decimals;
@@ -529,7 +529,7 @@ static void test_nice_axis(void) {
         double min = g_rand_double_range(rng, -1000, 1000) * width;
         double max = min + width;
         int max_ticks = g_rand_int_range(rng, 3, 15);
-        ordex_tl_axis a = ordex_tl_nice_axis(min, max, max_ticks);
+        out_tl_axis a = out_tl_nice_axis(min, max, max_ticks);
         double mantissa = a.step / pow(10, floor(log10(a.step) + 1e-9));
         bool nice =
             fabs(mantissa - 1) < 1e-9 || fabs(mantissa - 2) < 1e-9 || fabs(mantissa - 5) < 1e-9;
@@ -549,7 +549,7 @@ static void test_nice_axis(void) {
 }
 
 static void expect_quantity(double v, const char *unit, const char *want) {
-    char *got = ordex_tl_format_quantity(v, unit);
+    char *got = out_tl_format_quantity(v, unit);
     if (strcmp(got, want) != 0)
         fprintf(stderr, "\n%g %s: expected \"%s\", got \"%s\"\n", v, unit ? unit : "(null)", want,
                 got);
@@ -559,16 +559,16 @@ static void expect_quantity(double v, const char *unit, const char *want) {
 
 static void test_units(void) {
     double u = 0;
-    CU_ASSERT_STRING_EQUAL(ordex_tl_time_unit(2.5, &u), "s");
+    CU_ASSERT_STRING_EQUAL(out_tl_time_unit(2.5, &u), "s");
     CU_ASSERT_EQUAL(u, 1.0);
-    CU_ASSERT_STRING_EQUAL(ordex_tl_time_unit(1.0, &u), "s");
-    CU_ASSERT_STRING_EQUAL(ordex_tl_time_unit(0.0025, &u), "ms");
+    CU_ASSERT_STRING_EQUAL(out_tl_time_unit(1.0, &u), "s");
+    CU_ASSERT_STRING_EQUAL(out_tl_time_unit(0.0025, &u), "ms");
     CU_ASSERT_EQUAL(u, 1e-3);
-    CU_ASSERT_STRING_EQUAL(ordex_tl_time_unit(10 * US, &u), "\xc2\xb5s");
+    CU_ASSERT_STRING_EQUAL(out_tl_time_unit(10 * US, &u), "\xc2\xb5s");
     CU_ASSERT_EQUAL(u, 1e-6);
-    CU_ASSERT_STRING_EQUAL(ordex_tl_time_unit(999e-9, &u), "ns");
+    CU_ASSERT_STRING_EQUAL(out_tl_time_unit(999e-9, &u), "ns");
     CU_ASSERT_EQUAL(u, 1e-9);
-    CU_ASSERT_STRING_EQUAL(ordex_tl_time_unit(0, NULL), "ns");
+    CU_ASSERT_STRING_EQUAL(out_tl_time_unit(0, NULL), "ns");
 
     expect_quantity(2.5e-6, "s", "2.5 \xc2\xb5s");
     expect_quantity(1e10, "B/s", "10 GB/s");
@@ -589,19 +589,19 @@ static void test_units(void) {
 
 /* Two ranks: rank 0 computes 0..1.5 us then sends 1.5..4 us; rank 1
  * receives 0.5..4.2 us; one 1024-byte message sent at 2 us, arrived 4 us. */
-static ordex_timeline *small_timeline(void) {
-    ordex_timeline *t = ordex_tl_new(2);
-    CU_ASSERT_TRUE(ordex_tl_add_span(t, 0, 0, 1.5 * US, ORDEX_TL_COMPUTE, "compute"));
-    CU_ASSERT_TRUE(ordex_tl_add_span(t, 0, 1.5 * US, 4 * US, ORDEX_TL_SEND, "MPI_Send"));
-    CU_ASSERT_TRUE(ordex_tl_add_span(t, 1, 0.5 * US, 4.2 * US, ORDEX_TL_RECV, "MPI_Recv"));
-    CU_ASSERT_TRUE(ordex_tl_add_message(t, 0, 1, 2 * US, 4 * US, 1024));
+static out_timeline *small_timeline(void) {
+    out_timeline *t = out_tl_new(2);
+    CU_ASSERT_TRUE(out_tl_add_span(t, 0, 0, 1.5 * US, ORDEX_TL_COMPUTE, "compute"));
+    CU_ASSERT_TRUE(out_tl_add_span(t, 0, 1.5 * US, 4 * US, ORDEX_TL_SEND, "MPI_Send"));
+    CU_ASSERT_TRUE(out_tl_add_span(t, 1, 0.5 * US, 4.2 * US, ORDEX_TL_RECV, "MPI_Recv"));
+    CU_ASSERT_TRUE(out_tl_add_message(t, 0, 1, 2 * US, 4 * US, 1024));
     return t;
 }
 
-static char *write_chrome_text(const ordex_timeline *t, const char *name) {
+static char *write_chrome_text(const out_timeline *t, const char *name) {
     char *path = tmp_path(name);
     GError *e = NULL;
-    bool ok = ordex_tl_write_chrome(t, path, &e);
+    bool ok = out_tl_write_chrome(t, path, &e);
     if (e)
         fprintf(stderr, "\n%s\n", e->message);
     CU_ASSERT_TRUE(ok);
@@ -613,7 +613,7 @@ static char *write_chrome_text(const ordex_timeline *t, const char *name) {
 }
 
 static void test_chrome_events(void) {
-    ordex_timeline *t = small_timeline();
+    out_timeline *t = small_timeline();
     char *text = write_chrome_text(t, "small.json");
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
     CU_ASSERT_TRUE(json_valid(text));
@@ -642,9 +642,9 @@ static void test_chrome_events(void) {
     g_free(text);
 
     /* A rank label replaces "rank N"; long and tiny times stay exact. */
-    CU_ASSERT_TRUE(ordex_tl_set_rank_label(t, 1, "rank 1 (node1)"));
-    CU_ASSERT_TRUE(ordex_tl_add_span(t, 1, 12.345678901234, 12.5, ORDEX_TL_WAIT, "MPI_Wait"));
-    CU_ASSERT_TRUE(ordex_tl_add_span(t, 1, 13, 13 + 3e-11, ORDEX_TL_OTHER, "MPI_Comm_rank"));
+    CU_ASSERT_TRUE(out_tl_set_rank_label(t, 1, "rank 1 (node1)"));
+    CU_ASSERT_TRUE(out_tl_add_span(t, 1, 12.345678901234, 12.5, ORDEX_TL_WAIT, "MPI_Wait"));
+    CU_ASSERT_TRUE(out_tl_add_span(t, 1, 13, 13 + 3e-11, ORDEX_TL_OTHER, "MPI_Comm_rank"));
     text = write_chrome_text(t, "small2.json");
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
     CU_ASSERT_TRUE(json_valid(text));
@@ -652,44 +652,44 @@ static void test_chrome_events(void) {
     CONTAINS(text, "\"ts\":12345678.901234,\"dur\":154321.098766,");
     CONTAINS(text, "\"ts\":13000000,\"dur\":0.00003,"); /* to the picosecond */
     g_free(text);
-    ordex_tl_free(t);
+    out_tl_free(t);
 }
 
 static void test_chrome_escaping(void) {
-    ordex_timeline *t = ordex_tl_new(1);
+    out_timeline *t = out_tl_new(1);
     /* Names come from user programs: quotes, backslashes, control
      * characters and bytes that are not UTF-8. */
-    CU_ASSERT_TRUE(ordex_tl_add_span(t, 0, 0, 1 * US, ORDEX_TL_COMPUTE,
+    CU_ASSERT_TRUE(out_tl_add_span(t, 0, 0, 1 * US, ORDEX_TL_COMPUTE,
                                      "a\"b\\c\nd\x01"
                                      "e\tf\x1f/\xff"
                                      "\xc3\xa9"));
-    CU_ASSERT_TRUE(ordex_tl_set_rank_label(t, 0, "node \"x\"\r"));
+    CU_ASSERT_TRUE(out_tl_set_rank_label(t, 0, "node \"x\"\r"));
     char *text = write_chrome_text(t, "escape.json");
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
     CU_ASSERT_TRUE(json_valid(text));
     CONTAINS(text, "{\"name\":\"a\\\"b\\\\c\\nd\\u0001e\\tf\\u001f/\xef\xbf\xbd\xc3\xa9\",");
     CONTAINS(text, "\"args\":{\"name\":\"node \\\"x\\\"\\r\"}}");
     g_free(text);
-    ordex_tl_free(t);
+    out_tl_free(t);
 }
 
 static void test_chrome_empty(void) {
-    ordex_timeline *t = ordex_tl_new(0);
+    out_timeline *t = out_tl_new(0);
     char *text = write_chrome_text(t, "empty.json");
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
     CU_ASSERT_TRUE(json_valid(text));
     CU_ASSERT_EQUAL(count_of(text, "\"ph\":"), 1);
     g_free(text);
-    ordex_tl_free(t);
+    out_tl_free(t);
 }
 
 /* ---------------------------------------------------------------------- */
 /* Gantt SVG                                                               */
 
-static doc *write_svg_doc(const ordex_timeline *t, const char *name, const char *title) {
+static doc *write_svg_doc(const out_timeline *t, const char *name, const char *title) {
     char *path = tmp_path(name);
     GError *e = NULL;
-    bool ok = ordex_tl_write_svg(t, path, title, &e);
+    bool ok = out_tl_write_svg(t, path, title, &e);
     if (e)
         fprintf(stderr, "\n%s\n", e->message);
     CU_ASSERT_TRUE(ok);
@@ -716,11 +716,11 @@ static GArray *grid_xs(const doc *d) {
 
 static void test_svg_layout(void) {
     /* 10 us makespan: the axis is 0..10 us in steps of 1 us. */
-    ordex_timeline *t = ordex_tl_new(2);
-    CU_ASSERT_TRUE(ordex_tl_add_span(t, 0, 0, 2 * US, ORDEX_TL_COMPUTE, "compute"));
-    CU_ASSERT_TRUE(ordex_tl_add_span(t, 0, 2 * US, 4 * US, ORDEX_TL_SEND, "MPI_Send"));
-    CU_ASSERT_TRUE(ordex_tl_add_span(t, 1, 1 * US, 10 * US, ORDEX_TL_RECV, "MPI_Recv"));
-    CU_ASSERT_TRUE(ordex_tl_add_message(t, 0, 1, 3 * US, 9 * US, 8));
+    out_timeline *t = out_tl_new(2);
+    CU_ASSERT_TRUE(out_tl_add_span(t, 0, 0, 2 * US, ORDEX_TL_COMPUTE, "compute"));
+    CU_ASSERT_TRUE(out_tl_add_span(t, 0, 2 * US, 4 * US, ORDEX_TL_SEND, "MPI_Send"));
+    CU_ASSERT_TRUE(out_tl_add_span(t, 1, 1 * US, 10 * US, ORDEX_TL_RECV, "MPI_Recv"));
+    CU_ASSERT_TRUE(out_tl_add_message(t, 0, 1, 3 * US, 9 * US, 8));
     doc *d = write_svg_doc(t, "layout.svg", "stencil, 2 ranks");
     CU_ASSERT_PTR_NOT_NULL_FATAL(d);
 
@@ -791,16 +791,16 @@ static void test_svg_layout(void) {
     CU_ASSERT_EQUAL(count_elems(d, "legend", "rect"), 3);
     CU_ASSERT_EQUAL(count_elems(d, "labels", "text"), 2);
     doc_free(d);
-    ordex_tl_free(t);
+    out_tl_free(t);
 }
 
 static void test_svg_escaping(void) {
     static const char *const title = "<b>&amp; \"quoted\" 'x'\x01\xff";
-    ordex_timeline *t = ordex_tl_new(2);
-    CU_ASSERT_TRUE(ordex_tl_set_rank_label(t, 0, "rank 0 <node&1>"));
+    out_timeline *t = out_tl_new(2);
+    CU_ASSERT_TRUE(out_tl_set_rank_label(t, 0, "rank 0 <node&1>"));
     CU_ASSERT_TRUE(
-        ordex_tl_add_span(t, 0, 0, 1 * US, ORDEX_TL_OTHER, "my_call<int>(\"a&b\")\x02\x7f"));
-    CU_ASSERT_TRUE(ordex_tl_set_rank_label(
+        out_tl_add_span(t, 0, 0, 1 * US, ORDEX_TL_OTHER, "my_call<int>(\"a&b\")\x02\x7f"));
+    CU_ASSERT_TRUE(out_tl_set_rank_label(
         t, 1, "a label far longer than anything a row label should ever show in the chart"));
     doc *d = write_svg_doc(t, "escape.svg", title);
     CU_ASSERT_PTR_NOT_NULL_FATAL(d);
@@ -828,21 +828,21 @@ static void test_svg_escaping(void) {
                                     "rank 0: my_call<int>(\"a&b\")\xef\xbf\xbd\x7f, "));
     g_ptr_array_free(rects, TRUE);
     doc_free(d);
-    ordex_tl_free(t);
+    out_tl_free(t);
 }
 
 /* Spans of n ns each, back to back from 0, kinds alternating over nkinds. */
-static ordex_timeline *tiny_spans(int nranks, int n, int nkinds) {
-    ordex_timeline *t = ordex_tl_new(nranks);
+static out_timeline *tiny_spans(int nranks, int n, int nkinds) {
+    out_timeline *t = out_tl_new(nranks);
     for (int r = 0; r < nranks; r++)
         for (int i = 0; i < n; i++)
-            ordex_tl_add_span(t, r, i * 1e-9, (i + 1) * 1e-9, (ordex_tl_kind)(i % nkinds), NULL);
+            out_tl_add_span(t, r, i * 1e-9, (i + 1) * 1e-9, (out_tl_kind)(i % nkinds), NULL);
     return t;
 }
 
 static void test_svg_merging(void) {
     /* 10000 spans of 1 ns over 10 us: 0.11 px each. */
-    ordex_timeline *t = tiny_spans(1, 10000, 1);
+    out_timeline *t = tiny_spans(1, 10000, 1);
     doc *d = write_svg_doc(t, "merge1.svg", NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(d);
     GPtrArray *rects = select_elems(d, "spans", "rect");
@@ -859,7 +859,7 @@ static void test_svg_merging(void) {
     g_array_free(xs, TRUE);
     g_ptr_array_free(rects, TRUE);
     doc_free(d);
-    ordex_tl_free(t);
+    out_tl_free(t);
 
     /* Alternating kinds: merged into pieces of about a pixel, each at most
      * a little over 1 px. */
@@ -881,18 +881,18 @@ static void test_svg_merging(void) {
     g_array_free(xs, TRUE);
     g_ptr_array_free(rects, TRUE);
     doc_free(d);
-    ordex_tl_free(t);
+    out_tl_free(t);
 
     /* Ranks never merge with each other; a gap ends a run; a wide span
      * stays itself among tiny ones. */
-    t = ordex_tl_new(2);
+    t = out_tl_new(2);
     for (int r = 0; r < 2; r++)
         for (int i = 0; i < 100; i++)
-            ordex_tl_add_span(t, r, i * 1e-9, (i + 1) * 1e-9, ORDEX_TL_COMPUTE, NULL);
-    ordex_tl_add_span(t, 0, 1e-6, 2e-6, ORDEX_TL_WAIT, "MPI_Wait");  /* wide */
-    ordex_tl_add_span(t, 0, 2e-6, 2.001e-6, ORDEX_TL_COMPUTE, NULL); /* tiny, after it */
-    ordex_tl_add_span(t, 0, 9e-6, 10e-6, ORDEX_TL_COMPUTE, NULL);    /* wide, after a gap */
-    ordex_tl_add_span(t, 1, 5e-6, 5.001e-6, ORDEX_TL_COMPUTE, NULL); /* tiny, after a gap */
+            out_tl_add_span(t, r, i * 1e-9, (i + 1) * 1e-9, ORDEX_TL_COMPUTE, NULL);
+    out_tl_add_span(t, 0, 1e-6, 2e-6, ORDEX_TL_WAIT, "MPI_Wait");  /* wide */
+    out_tl_add_span(t, 0, 2e-6, 2.001e-6, ORDEX_TL_COMPUTE, NULL); /* tiny, after it */
+    out_tl_add_span(t, 0, 9e-6, 10e-6, ORDEX_TL_COMPUTE, NULL);    /* wide, after a gap */
+    out_tl_add_span(t, 1, 5e-6, 5.001e-6, ORDEX_TL_COMPUTE, NULL); /* tiny, after a gap */
     d = write_svg_doc(t, "merge3.svg", NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(d);
     /* rank 0: run, MPI_Wait, tiny, wide; rank 1: run, tiny */
@@ -902,29 +902,29 @@ static void test_svg_merging(void) {
         CU_ASSERT_TRUE(num_attr(g_ptr_array_index(rects, i), "width") >= 0.5);
     g_ptr_array_free(rects, TRUE);
     doc_free(d);
-    ordex_tl_free(t);
+    out_tl_free(t);
 }
 
 static void test_svg_large(void) {
     /* 1024 ranks x 100 steps of compute + allreduce over 0.1 s, and more
      * messages than are drawn. */
     enum { RANKS = 1024, STEPS = 100 };
-    ordex_timeline *t = ordex_tl_new(RANKS);
+    out_timeline *t = out_tl_new(RANKS);
     for (int r = 0; r < RANKS; r++) {
         char label[32];
         g_snprintf(label, sizeof label, "rank %d (node%d)", r, r / 16);
-        ordex_tl_set_rank_label(t, r, label);
+        out_tl_set_rank_label(t, r, label);
         for (int s = 0; s < STEPS; s++) {
             double t0 = s * 1e-3, c = t0 + 0.9e-3 - (r % 7) * 1e-5;
-            ordex_tl_add_span(t, r, t0, c, ORDEX_TL_COMPUTE, "compute");
-            ordex_tl_add_span(t, r, c, t0 + 1e-3, ORDEX_TL_COLLECTIVE, "MPI_Allreduce");
+            out_tl_add_span(t, r, t0, c, ORDEX_TL_COMPUTE, "compute");
+            out_tl_add_span(t, r, c, t0 + 1e-3, ORDEX_TL_COLLECTIVE, "MPI_Allreduce");
         }
     }
     for (int i = 0; i < 2 * RANKS; i++)
-        ordex_tl_add_message(t, i % RANKS, (i + 1) % RANKS, i * 1e-5, i * 1e-5 + 2e-6, 8);
+        out_tl_add_message(t, i % RANKS, (i + 1) % RANKS, i * 1e-5, i * 1e-5 + 2e-6, 8);
     char *path = tmp_path("large.svg");
     GError *e = NULL;
-    CU_ASSERT_TRUE(ordex_tl_write_svg(t, path, "1024 ranks", &e));
+    CU_ASSERT_TRUE(out_tl_write_svg(t, path, "1024 ranks", &e));
     CU_ASSERT_PTR_NULL(e);
     g_clear_error(&e);
     GStatBuf st;
@@ -977,26 +977,26 @@ static void test_svg_large(void) {
     CONTAINS(text, "1024 ranks, makespan 100 ms, 2048 messages (not drawn: more than 2000)");
     g_free(text);
     g_free(path);
-    ordex_tl_free(t);
+    out_tl_free(t);
 }
 
 static void test_svg_empty(void) {
-    ordex_timeline *t = ordex_tl_new(0);
+    out_timeline *t = out_tl_new(0);
     doc *d = write_svg_doc(t, "empty.svg", "");
     CU_ASSERT_PTR_NOT_NULL(d);
     if (d)
         CU_ASSERT_EQUAL(count_elems(d, "spans", "rect"), 0);
     doc_free(d);
-    ordex_tl_free(t);
+    out_tl_free(t);
 }
 
 /* ---------------------------------------------------------------------- */
 /* Sweep plot                                                              */
 
-static doc *write_sweep_doc(const ordex_sweep_series *s, int n, const char *name) {
+static doc *write_sweep_doc(const out_sweep_series *s, int n, const char *name) {
     char *path = tmp_path(name);
     GError *e = NULL;
-    bool ok = ordex_tl_write_sweep_svg(s, n, path, "sensitivity", &e);
+    bool ok = out_tl_write_sweep_svg(s, n, path, "sensitivity", &e);
     if (e)
         fprintf(stderr, "\n%s\n", e->message);
     CU_ASSERT_TRUE(ok);
@@ -1035,7 +1035,7 @@ static void test_sweep_panels(void) {
     static const char *const bw_labels[] = {"100GBps", "1GBps", "10GBps"};
     static const double lat_x[] = {1e-6, 2e-6, 3e-6, NAN};
     static const double lat_y[] = {1.1e-3, 1.3e-3, 1.5e-3, 1.0};
-    const ordex_sweep_series s[] = {
+    const out_sweep_series s[] = {
         {"network.bandwidth", "B/s", 3, bw_x, bw_y, bw_labels},
         {"network.latency", "s", 4, lat_x, lat_y, NULL},
     };
@@ -1087,7 +1087,7 @@ static void test_sweep_shared_panel(void) {
     static const double a_y[] = {1e-3, 2e-3, 9e-3};
     static const double b_x[] = {1e-7, 1e-6};
     static const double b_y[] = {1e-3, 1.5e-3};
-    const ordex_sweep_series s[] = {
+    const out_sweep_series s[] = {
         {"network.latency", "s", 3, a_x, a_y, NULL},
         {"network.send_overhead", "s", 2, b_x, b_y, NULL},
     };
@@ -1109,7 +1109,7 @@ static void test_sweep_shared_panel(void) {
     d = write_sweep_doc(NULL, 0, "sweep_none.svg");
     CU_ASSERT_PTR_NOT_NULL(d);
     doc_free(d);
-    const ordex_sweep_series empty = {"cluster.speed", NULL, 0, NULL, NULL, NULL};
+    const out_sweep_series empty = {"cluster.speed", NULL, 0, NULL, NULL, NULL};
     d = write_sweep_doc(&empty, 1, "sweep_empty.svg");
     CU_ASSERT_PTR_NOT_NULL(d);
     if (d)
@@ -1138,24 +1138,24 @@ static void expect_write_error(bool ok, GError *e, const char *path, int code, i
 static void test_unwritable(void) {
     char *dir = tmp_path("no-such-dir");
     char *path = g_build_filename(dir, "out.json", NULL);
-    ordex_timeline *t = small_timeline();
+    out_timeline *t = small_timeline();
     static const double x[] = {1e-6}, y[] = {1e-3};
-    const ordex_sweep_series s = {"network.latency", "s", 1, x, y, NULL};
+    const out_sweep_series s = {"network.latency", "s", 1, x, y, NULL};
     GError *e = NULL;
     bool ok;
 
-    ok = ordex_tl_write_chrome(t, path, &e);
+    ok = out_tl_write_chrome(t, path, &e);
     expect_write_error(ok, e, path, G_FILE_ERROR_NOENT, ENOENT);
     e = NULL;
-    ok = ordex_tl_write_svg(t, path, NULL, &e);
+    ok = out_tl_write_svg(t, path, NULL, &e);
     expect_write_error(ok, e, path, G_FILE_ERROR_NOENT, ENOENT);
     e = NULL;
-    ok = ordex_tl_write_sweep_svg(&s, 1, path, NULL, &e);
+    ok = out_tl_write_sweep_svg(&s, 1, path, NULL, &e);
     expect_write_error(ok, e, path, G_FILE_ERROR_NOENT, ENOENT);
     e = NULL;
     CU_ASSERT_FALSE(g_file_test(path, G_FILE_TEST_EXISTS));
     /* A directory cannot be written either. */
-    ok = ordex_tl_write_chrome(t, tmpdir, &e);
+    ok = out_tl_write_chrome(t, tmpdir, &e);
     expect_write_error(ok, e, tmpdir, G_FILE_ERROR_ISDIR, EISDIR);
     e = NULL;
     CU_ASSERT_TRUE(g_file_test(tmpdir, G_FILE_TEST_IS_DIR));
@@ -1165,12 +1165,12 @@ static void test_unwritable(void) {
     FILE *probe = fopen("/dev/full", "w");
     if (probe) {
         fclose(probe);
-        ok = ordex_tl_write_chrome(t, "/dev/full", &e);
+        ok = out_tl_write_chrome(t, "/dev/full", &e);
         expect_write_error(ok, e, "/dev/full", G_FILE_ERROR_NOSPC, ENOSPC);
         e = NULL;
         CU_ASSERT_TRUE(g_file_test("/dev/full", G_FILE_TEST_EXISTS));
     }
-    ordex_tl_free(t);
+    out_tl_free(t);
     g_free(path);
     g_free(dir);
 }

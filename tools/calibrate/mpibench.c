@@ -2,7 +2,7 @@
  * mpibench.c - the measurements behind `ordex calibrate`: a plain MPI
  * program for exactly two ranks, built with the machine's real mpicc and run
  * with its mpiexec.  Rank 0 prints one report on stdout that ordex parses
- * (cli/calibrate_fit.h describes the format):
+ * (perfmodel/calibrate_fit.h describes the format):
  *
  *   ordex-mpibench 1
  *   library <first line of MPI_Get_library_version>
@@ -42,7 +42,7 @@
  * per-batch averages; for the ping-pong the "median" is that of the batches
  * that were not interrupted (min_typical).  Averaging inside a batch keeps
  * the clock's resolution out of the small sizes.  ordex fits the
- * ping-pong's median (cli/calibrate_fit.h says why) and the overheads'
+ * ping-pong's median (perfmodel/calibrate_fit.h says why) and the overheads'
  * minimum.
  */
 #include <mpi.h>

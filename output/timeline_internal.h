@@ -3,8 +3,8 @@
  * a file with error reporting, escaping for JSON and XML, and
  * locale-independent number formatting.
  */
-#ifndef ORDEX_CLI_TIMELINE_INTERNAL_H
-#define ORDEX_CLI_TIMELINE_INTERNAL_H
+#ifndef ORDEX_OUT_TIMELINE_INTERNAL_H
+#define ORDEX_OUT_TIMELINE_INTERNAL_H
 
 #include <glib.h>
 #include <stdbool.h>
@@ -12,30 +12,30 @@
 
 /* Output is built in `buf` and written out in large pieces, so a trace of
  * hundreds of thousands of events never sits in memory at once. */
-typedef struct ordex_tl_sink {
+typedef struct out_tl_sink {
     FILE *file;
     GString *buf;
     char *path;
     bool regular; /* a regular file, which may be removed if writing fails */
     int error;    /* the first errno of a failed write, 0 if none */
-} ordex_tl_sink;
+} out_tl_sink;
 
-bool ordex_tl_sink_open(ordex_tl_sink *s, const char *path, GError **error);
+bool out_tl_sink_open(out_tl_sink *s, const char *path, GError **error);
 /* Writes the buffer out once it is large; call after appending. */
-void ordex_tl_sink_maybe_flush(ordex_tl_sink *s);
+void out_tl_sink_maybe_flush(out_tl_sink *s);
 /* Writes the rest and closes; on any failure since opening, reports it and
  * removes the file if it is a regular one (never a device or pipe such as
  * /dev/stdout).  The sink is finished either way. */
-bool ordex_tl_sink_close(ordex_tl_sink *s, GError **error);
+bool out_tl_sink_close(out_tl_sink *s, GError **error);
 
 /* text escaped for XML content or a quoted attribute value.  Invalid UTF-8
  * and characters XML 1.0 does not allow become U+FFFD. */
-void ordex_tl_append_xml(GString *s, const char *text);
+void out_tl_append_xml(GString *s, const char *text);
 /* v with at most `decimals` digits after the point, trailing zeros removed
  * ("12.5", "100", never "-0"). */
-void ordex_tl_append_fixed(GString *s, double v, int decimals);
+void out_tl_append_fixed(GString *s, double v, int decimals);
 
 /* Number of UTF-8 characters in text (for estimating label widths). */
-long ordex_tl_utf8_chars(const char *text);
+long out_tl_utf8_chars(const char *text);
 
 #endif

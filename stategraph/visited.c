@@ -14,9 +14,9 @@
  * process sees both at the same address: the table lives in one, grows into
  * the other, and the old one's pages are given back to the system.
  */
-#include "checkpoint/visited.h"
+#include "stategraph/visited.h"
 
-#include "checkpoint/hashset.h"
+#include "stategraph/hashset.h"
 
 #include <string.h>
 #include <sys/mman.h>
@@ -43,7 +43,7 @@ static size_t limit_of(size_t slots) {
     return slots == g_t->max_slots ? slots / 4 * 3 : slots / 2;
 }
 
-bool ckpt_visited_create(size_t capacity) {
+bool sg_visited_create(size_t capacity) {
     size_t n = 1024;
     while (n < capacity + capacity / 3)
         n <<= 1;
@@ -64,7 +64,7 @@ bool ckpt_visited_create(size_t capacity) {
     return true;
 }
 
-void ckpt_visited_destroy(void) {
+void sg_visited_destroy(void) {
     if (g_t)
         munmap(g_t, sizeof(table) + 2 * g_region_bytes);
     g_t = NULL;
@@ -82,8 +82,8 @@ static void grow(void) {
         g_t->dirty[to] = 0;
     }
     for (size_t i = 0; i < slots; i++)
-        if (!ckpt_hashset_empty(old[i]))
-            fresh[ckpt_hashset_probe(fresh, bigger - 1, old[i])] = old[i];
+        if (!sg_hashset_empty(old[i]))
+            fresh[sg_hashset_probe(fresh, bigger - 1, old[i])] = old[i];
     if (madvise(old, slots * sizeof(ckpt_hash), MADV_REMOVE) != 0)
         g_t->dirty[g_t->cur] = slots * sizeof(ckpt_hash);
     g_t->cur = to;
@@ -94,8 +94,8 @@ static void grow(void) {
 static bool check_insert(ckpt_hash h, bool *full) {
     *full = false;
     ckpt_hash *slots = g_region[g_t->cur];
-    size_t i = ckpt_hashset_probe(slots, g_t->mask, h);
-    if (!ckpt_hashset_empty(slots[i]))
+    size_t i = sg_hashset_probe(slots, g_t->mask, h);
+    if (!sg_hashset_empty(slots[i]))
         return true;
     if (g_t->count >= g_t->limit) {
         if (g_t->mask + 1 == g_t->max_slots) {
@@ -110,26 +110,26 @@ static bool check_insert(ckpt_hash h, bool *full) {
     return false;
 }
 
-bool ckpt_visited_check_insert(ckpt_hash h, bool *full) {
-    ckpt_spin_lock(&g_t->lock);
-    bool seen = check_insert(ckpt_hashset_key(h), full);
-    ckpt_spin_unlock(&g_t->lock);
+bool sg_visited_check_insert(ckpt_hash h, bool *full) {
+    sg_spin_lock(&g_t->lock);
+    bool seen = check_insert(sg_hashset_key(h), full);
+    sg_spin_unlock(&g_t->lock);
     return seen;
 }
 
-bool ckpt_visited_contains(ckpt_hash h) {
-    ckpt_spin_lock(&g_t->lock);
+bool sg_visited_contains(ckpt_hash h) {
+    sg_spin_lock(&g_t->lock);
     const ckpt_hash *slots = g_region[g_t->cur];
     bool seen =
-        !ckpt_hashset_empty(slots[ckpt_hashset_probe(slots, g_t->mask, ckpt_hashset_key(h))]);
-    ckpt_spin_unlock(&g_t->lock);
+        !sg_hashset_empty(slots[sg_hashset_probe(slots, g_t->mask, sg_hashset_key(h))]);
+    sg_spin_unlock(&g_t->lock);
     return seen;
 }
 
-size_t ckpt_visited_count(void) {
+size_t sg_visited_count(void) {
     return g_t ? g_t->count : 0;
 }
 
-size_t ckpt_visited_table_bytes(void) {
+size_t sg_visited_table_bytes(void) {
     return g_t ? (g_t->mask + 1) * sizeof(ckpt_hash) : 0;
 }

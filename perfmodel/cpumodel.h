@@ -19,69 +19,69 @@
  * counted in n but never finishing; a rank that waits by sleeping is not
  * counted at all.
  *
- * Driving it mirrors netmodel.h: sim_cpu_start at non-decreasing times,
- * sim_cpu_next for the first job to finish if nothing else starts,
- * sim_cpu_advance to move the clock and collect finished jobs (completions
+ * Driving it mirrors netmodel.h: pm_cpu_start at non-decreasing times,
+ * pm_cpu_next for the first job to finish if nothing else starts,
+ * pm_cpu_advance to move the clock and collect finished jobs (completions
  * that fall before a later start are kept and returned by the next advance,
  * with their own times).  A start costs O(log jobs on its node + log
- * nodes), as does each finish an advance passes; sim_cpu_next is O(1) and
+ * nodes), as does each finish an advance passes; pm_cpu_next is O(1) and
  * the accessors below are O(1).  Not thread-safe.
  */
-#ifndef ORDEX_SIM_CPUMODEL_H
-#define ORDEX_SIM_CPUMODEL_H
+#ifndef ORDEX_PM_CPUMODEL_H
+#define ORDEX_PM_CPUMODEL_H
 
 #include <glib.h>
 #include <stdbool.h>
 #include <stdint.h>
 
-typedef struct sim_cpu sim_cpu;
+typedef struct pm_cpu pm_cpu;
 
-/* A finished job, as sim_cpu_advance reports it. */
-typedef struct sim_cpu_completion {
+/* A finished job, as pm_cpu_advance reports it. */
+typedef struct pm_cpu_completion {
     uint64_t id;
     double time;
-} sim_cpu_completion;
+} pm_cpu_completion;
 
 /* The per-job progress rate of a node with `runnable` jobs on `cores` cores
  * (runnable >= 0, cores >= 1, speed > 0); with no job it is `speed`. */
-double sim_cpu_share(int runnable, int cores, double speed);
+double pm_cpu_share(int runnable, int cores, double speed);
 
 /* nodes >= 1 nodes of cores_per_node >= 1 cores each, speed > 0. */
-sim_cpu *sim_cpu_new(int nodes, int cores_per_node, double speed);
-void sim_cpu_free(sim_cpu *cpu);
+pm_cpu *pm_cpu_new(int nodes, int cores_per_node, double speed);
+void pm_cpu_free(pm_cpu *cpu);
 
-/* A job of `work` (>= 0) seconds starts on `node` at `time` (>= sim_cpu_now).
+/* A job of `work` (>= 0) seconds starts on `node` at `time` (>= pm_cpu_now).
  * Returns its id (> 0), or 0 when a contract is broken.  A job of no work
  * finishes at `time`. */
-uint64_t sim_cpu_start(sim_cpu *cpu, double time, int node, double work);
+uint64_t pm_cpu_start(pm_cpu *cpu, double time, int node, double work);
 
 /* The job that finishes first if nothing more starts, and when (the lowest
  * id on a tie).  False when no job is running. */
-bool sim_cpu_next(sim_cpu *cpu, uint64_t *id, double *time);
+bool pm_cpu_next(pm_cpu *cpu, uint64_t *id, double *time);
 
-/* Moves the clock to `time` (finite, >= sim_cpu_now) and appends every job finished
- * at or before it to `done` (a GArray of sim_cpu_completion), in completion
+/* Moves the clock to `time` (finite, >= pm_cpu_now) and appends every job finished
+ * at or before it to `done` (a GArray of pm_cpu_completion), in completion
  * order.  Returns how many it appended. */
-int sim_cpu_advance(sim_cpu *cpu, double time, GArray *done);
+int pm_cpu_advance(pm_cpu *cpu, double time, GArray *done);
 
-double sim_cpu_now(const sim_cpu *cpu);
+double pm_cpu_now(const pm_cpu *cpu);
 
-/* From `time` (>= sim_cpu_now) on, `pollers` (>= 0) ranks of `node` poll:
+/* From `time` (>= pm_cpu_now) on, `pollers` (>= 0) ranks of `node` poll:
  * they share its cores with the jobs (see above).  False when a contract
- * is broken.  Moves the clock as sim_cpu_start does. */
-bool sim_cpu_set_pollers(sim_cpu *cpu, double time, int node, int pollers);
-int sim_cpu_pollers(const sim_cpu *cpu, int node);
+ * is broken.  Moves the clock as pm_cpu_start does. */
+bool pm_cpu_set_pollers(pm_cpu *cpu, double time, int node, int pollers);
+int pm_cpu_pollers(const pm_cpu *cpu, int node);
 
 /* Jobs running on a node now (as of the last start or advance); pollers
  * not included. */
-int sim_cpu_runnable(const sim_cpu *cpu, int node);
+int pm_cpu_runnable(const pm_cpu *cpu, int node);
 
 /* The rate at which each job on `node` progresses now. */
-double sim_cpu_rate(const sim_cpu *cpu, int node);
+double pm_cpu_rate(const pm_cpu *cpu, int node);
 
 /* Wall seconds during which the node had at least one job, and work seconds
- * done on it, up to sim_cpu_now: for utilisation reports. */
-double sim_cpu_busy(const sim_cpu *cpu, int node);
-double sim_cpu_work_done(const sim_cpu *cpu, int node);
+ * done on it, up to pm_cpu_now: for utilisation reports. */
+double pm_cpu_busy(const pm_cpu *cpu, int node);
+double pm_cpu_work_done(const pm_cpu *cpu, int node);
 
 #endif

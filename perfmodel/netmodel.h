@@ -14,7 +14,7 @@
  * there is no time step.  A transfer alone takes exactly
  * latency + bytes / bandwidth.
  *
- * Links built from a platform (sim_net_new):
+ * Links built from a platform (pm_net_new):
  *   crossbar: per node a tx link and an rx link (a full-duplex port on the
  *             switch), capacity = the platform's largest segment bandwidth;
  *             a message from a to b crosses tx(a), rx(b);
@@ -26,119 +26,119 @@
  *   carries the messages between ranks of that node and nothing else.
  * Latency does not depend on the path (no per-hop latency).
  *
- * Driving it: start transfers with sim_net_start (or sim_net_start_path) at
- * non-decreasing times; sim_net_next_event says when the model's next event
- * happens and sim_net_next which transfer completes first if nothing else
- * starts; sim_net_advance moves the clock and returns the transfers
+ * Driving it: start transfers with pm_net_start (or pm_net_start_path) at
+ * non-decreasing times; pm_net_next_event says when the model's next event
+ * happens and pm_net_next which transfer completes first if nothing else
+ * starts; pm_net_advance moves the clock and returns the transfers
  * completed by then.  Completions that fall before a later start's time are
- * kept and returned by the next sim_net_advance, with their own times.
+ * kept and returned by the next pm_net_advance, with their own times.
  * Times are seconds, sizes bytes, rates bytes per second.
  *
  * Cost: an event (a transfer starting to stream or finishing) re-rates only
  * the transfers connected to it through shared links, transitively, in
  * O((L + F) log L) for the L links and F transfers of that component.
- * sim_net_start is O(log n) plus the events it passes, as is
- * sim_net_advance; sim_net_next_event only reads a heap; sim_net_next copies the whole
+ * pm_net_start is O(log n) plus the events it passes, as is
+ * pm_net_advance; pm_net_next_event only reads a heap; pm_net_next copies the whole
  * state and runs ahead to the first completion, so a caller that steps
- * event by event should use sim_net_next_event.
+ * event by event should use pm_net_next_event.
  *
- * Not thread-safe; a sim_net keeps a pointer to its platform, which must
+ * Not thread-safe; a pm_net keeps a pointer to its platform, which must
  * outlive it.
  */
-#ifndef ORDEX_SIM_NETMODEL_H
-#define ORDEX_SIM_NETMODEL_H
+#ifndef ORDEX_PM_NETMODEL_H
+#define ORDEX_PM_NETMODEL_H
 
 #include <glib.h>
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "simulator/platform.h"
+#include "perfmodel/platform.h"
 
-/* Longest path sim_net_start_path accepts. */
-#define SIM_NET_MAX_PATH 8
+/* Longest path pm_net_start_path accepts. */
+#define PM_NET_MAX_PATH 8
 
-typedef struct sim_net sim_net;
+typedef struct pm_net pm_net;
 
-/* A transfer that finished, as sim_net_advance reports it. */
-typedef struct sim_net_completion {
+/* A transfer that finished, as pm_net_advance reports it. */
+typedef struct pm_net_completion {
     uint64_t id;
     double time;
-} sim_net_completion;
+} pm_net_completion;
 
 typedef enum {
-    SIM_NET_TX,   /* index: node */
-    SIM_NET_RX,   /* index: node */
-    SIM_NET_SHM,  /* index: node */
-    SIM_NET_UP,   /* index: leaf switch (fat tree only) */
-    SIM_NET_DOWN, /* index: leaf switch (fat tree only) */
-} sim_net_link_kind;
+    PM_NET_TX,   /* index: node */
+    PM_NET_RX,   /* index: node */
+    PM_NET_SHM,  /* index: node */
+    PM_NET_UP,   /* index: leaf switch (fat tree only) */
+    PM_NET_DOWN, /* index: leaf switch (fat tree only) */
+} pm_net_link_kind;
 
 /* Accounting of one link since the model was created. */
-typedef struct sim_net_link_stats {
+typedef struct pm_net_link_stats {
     const char *name; /* "node3.tx", "leaf1.up", "node0.shm", "link2" */
     double capacity;
     double bytes; /* carried so far */
     double busy;  /* seconds during which at least one transfer streamed over it */
-} sim_net_link_stats;
+} pm_net_link_stats;
 
 /* The links of the platform's topology (see above). */
-sim_net *sim_net_new(const sim_platform *platform);
+pm_net *pm_net_new(const pm_platform *platform);
 
 /* Bare links, for models that are not a platform (and for tests): nlinks
  * links with the given capacities (each positive and finite), named
- * "link0", "link1", ... .  Only sim_net_start_path applies to such a model. */
-sim_net *sim_net_new_links(int nlinks, const double *capacity);
+ * "link0", "link1", ... .  Only pm_net_start_path applies to such a model. */
+pm_net *pm_net_new_links(int nlinks, const double *capacity);
 
-void sim_net_free(sim_net *net);
+void pm_net_free(pm_net *net);
 
 /* Starts a message of `bytes` bytes from src_node to dst_node (equal for an
- * intra-node message) at `time` (>= sim_net_now).  Returns its id (> 0), or
+ * intra-node message) at `time` (>= pm_net_now).  Returns its id (> 0), or
  * 0 when a contract is broken. */
-uint64_t sim_net_start(sim_net *net, double time, int src_node, int dst_node, uint64_t bytes,
+uint64_t pm_net_start(pm_net *net, double time, int src_node, int dst_node, uint64_t bytes,
                        bool rendezvous);
 
 /* Starts a transfer over an explicit path of distinct links (npath from 0 to
- * SIM_NET_MAX_PATH; with no link, max_rate must be finite).  It streams
+ * PM_NET_MAX_PATH; with no link, max_rate must be finite).  It streams
  * after `latency` seconds at a rate of at most max_rate (INFINITY: no cap).
  * Returns its id (> 0), or 0 when a contract is broken. */
-uint64_t sim_net_start_path(sim_net *net, double time, const int *path, int npath, double latency,
+uint64_t pm_net_start_path(pm_net *net, double time, const int *path, int npath, double latency,
                             double max_rate, uint64_t bytes);
 
 /* The transfer that completes first if nothing more starts, and when
  * (the earliest id on a tie).  False when no transfer is in progress. */
-bool sim_net_next(sim_net *net, uint64_t *id, double *time);
+bool pm_net_next(pm_net *net, uint64_t *id, double *time);
 
 /* When the model's next internal event happens if nothing more starts: a transfer ends its latency
  * and starts streaming, or finishes.  Advancing to that time processes it (completions, if any, are
- * returned by sim_net_advance).  False when nothing is in progress.  O(log n).
- * When completions that fell before a later start are waiting to be returned, it is sim_net_now. */
-bool sim_net_next_event(sim_net *net, double *time);
+ * returned by pm_net_advance).  False when nothing is in progress.  O(log n).
+ * When completions that fell before a later start are waiting to be returned, it is pm_net_now. */
+bool pm_net_next_event(pm_net *net, double *time);
 
-/* Moves the clock to `time` (finite, >= sim_net_now) and appends every transfer
- * completed at or before it to `done` (a GArray of sim_net_completion), in
+/* Moves the clock to `time` (finite, >= pm_net_now) and appends every transfer
+ * completed at or before it to `done` (a GArray of pm_net_completion), in
  * completion order.  Returns how many it appended. */
-int sim_net_advance(sim_net *net, double time, GArray *done);
+int pm_net_advance(pm_net *net, double time, GArray *done);
 
-double sim_net_now(const sim_net *net);
+double pm_net_now(const pm_net *net);
 
-/* Transfers started and not yet returned by sim_net_advance. */
-int sim_net_pending(const sim_net *net);
+/* Transfers started and not yet returned by pm_net_advance. */
+int pm_net_pending(const pm_net *net);
 
 /* The rate at which a transfer streams now (as of the last event processed:
- * a start or sim_net_advance): 0 while it waits its latency, a negative value
+ * a start or pm_net_advance): 0 while it waits its latency, a negative value
  * when the id is not in progress. */
-double sim_net_rate(const sim_net *net, uint64_t id);
+double pm_net_rate(const pm_net *net, uint64_t id);
 
-int sim_net_nlinks(const sim_net *net);
+int pm_net_nlinks(const pm_net *net);
 
 /* The index of a platform model's link, or -1 when there is no such link. */
-int sim_net_link(const sim_net *net, sim_net_link_kind kind, int index);
+int pm_net_link(const pm_net *net, pm_net_link_kind kind, int index);
 
-/* Accounting of link `link` (0 <= link < nlinks) up to sim_net_now. */
-void sim_net_link_stats_get(const sim_net *net, int link, sim_net_link_stats *out);
+/* Accounting of link `link` (0 <= link < nlinks) up to pm_net_now. */
+void pm_net_link_stats_get(const pm_net *net, int link, pm_net_link_stats *out);
 
 /* The most loaded link: the largest bytes / capacity (the time it would
  * have been saturated), lowest index on a tie; -1 when nothing was sent. */
-int sim_net_busiest_link(const sim_net *net);
+int pm_net_busiest_link(const pm_net *net);
 
 #endif

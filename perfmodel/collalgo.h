@@ -75,7 +75,7 @@
  *
  * EXECUTOR
  *
- * A sim_ca_run is one instance of a collective in flight.  The caller owns
+ * A pm_ca_run is one instance of a collective in flight.  The caller owns
  * the clock and the network: the run asks it to start transfers through a
  * callback and is told when they arrive.  The rules:
  *
@@ -105,50 +105,50 @@
  * call may start further transfers synchronously, all at the time of that
  * call; the start callback must not call back into the run.
  */
-#ifndef ORDEX_SIM_COLLALGO_H
-#define ORDEX_SIM_COLLALGO_H
+#ifndef ORDEX_PM_COLLALGO_H
+#define ORDEX_PM_COLLALGO_H
 
 #include <glib.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 /* Largest communicator a schedule is built for. */
-#define SIM_CA_MAX_MEMBERS (1 << 24)
+#define PM_CA_MAX_MEMBERS (1 << 24)
 
-typedef enum sim_ca_kind {
-    SIM_CA_BARRIER,
-    SIM_CA_BCAST,
-    SIM_CA_REDUCE,
-    SIM_CA_ALLREDUCE,
-    SIM_CA_GATHER,
-    SIM_CA_SCATTER,
-    SIM_CA_GATHERV,
-    SIM_CA_SCATTERV,
-    SIM_CA_ALLGATHER,
-    SIM_CA_ALLGATHERV,
-    SIM_CA_ALLTOALL,
-    SIM_CA_ALLTOALLV,
-    SIM_CA_REDUCE_SCATTER,
-    SIM_CA_SCAN,
-    SIM_CA_EXSCAN,
-    SIM_CA_NKINDS /* not a kind: the number of kinds */
-} sim_ca_kind;
+typedef enum pm_ca_kind {
+    PM_CA_BARRIER,
+    PM_CA_BCAST,
+    PM_CA_REDUCE,
+    PM_CA_ALLREDUCE,
+    PM_CA_GATHER,
+    PM_CA_SCATTER,
+    PM_CA_GATHERV,
+    PM_CA_SCATTERV,
+    PM_CA_ALLGATHER,
+    PM_CA_ALLGATHERV,
+    PM_CA_ALLTOALL,
+    PM_CA_ALLTOALLV,
+    PM_CA_REDUCE_SCATTER,
+    PM_CA_SCAN,
+    PM_CA_EXSCAN,
+    PM_CA_NKINDS /* not a kind: the number of kinds */
+} pm_ca_kind;
 
-#define SIM_CA_ERROR (sim_ca_error_quark())
-GQuark sim_ca_error_quark(void);
+#define PM_CA_ERROR (pm_ca_error_quark())
+GQuark pm_ca_error_quark(void);
 
 typedef enum {
-    SIM_CA_ERROR_KIND,     /* not a sim_ca_kind, or no arguments at all */
-    SIM_CA_ERROR_MEMBERS,  /* p < 1 or p > SIM_CA_MAX_MEMBERS */
-    SIM_CA_ERROR_ROOT,     /* a rooted kind whose root is not a member */
-    SIM_CA_ERROR_MISSING,  /* a v kind without its block array or matrix */
-    SIM_CA_ERROR_TOO_BIG,  /* a message size or the step count does not fit */
-    SIM_CA_ERROR_INTERNAL, /* the schedule breaks its own pairing (a bug) */
-} sim_ca_error_code;
+    PM_CA_ERROR_KIND,     /* not a pm_ca_kind, or no arguments at all */
+    PM_CA_ERROR_MEMBERS,  /* p < 1 or p > PM_CA_MAX_MEMBERS */
+    PM_CA_ERROR_ROOT,     /* a rooted kind whose root is not a member */
+    PM_CA_ERROR_MISSING,  /* a v kind without its block array or matrix */
+    PM_CA_ERROR_TOO_BIG,  /* a message size or the step count does not fit */
+    PM_CA_ERROR_INTERNAL, /* the schedule breaks its own pairing (a bug) */
+} pm_ca_error_code;
 
-typedef struct sim_ca_args {
-    sim_ca_kind kind;
-    int p;    /* members, 1 .. SIM_CA_MAX_MEMBERS */
+typedef struct pm_ca_args {
+    pm_ca_kind kind;
+    int p;    /* members, 1 .. PM_CA_MAX_MEMBERS */
     int root; /* bcast, reduce, gather(v), scatter(v): 0 .. p-1; ignored otherwise */
     /* Uniform kinds: the bytes of one member's block (bcast: the whole
      * buffer; reduce, allreduce, scan, exscan: the whole vector; gather,
@@ -162,74 +162,74 @@ typedef struct sim_ca_args {
     /* alltoallv: matrix[i * p + j] = the bytes member i sends to member j
      * (p * p entries; the diagonal is a local copy and ignored). */
     const uint64_t *matrix;
-} sim_ca_args;
+} pm_ca_args;
 
-typedef struct sim_ca_step {
+typedef struct pm_ca_step {
     int round; /* rounds of a member run in order, from 0, without gaps */
     bool send; /* true: send to peer; false: receive from peer */
     int peer;  /* member index, never the member itself */
     uint64_t bytes;
-} sim_ca_step;
+} pm_ca_step;
 
-typedef struct sim_ca_schedule sim_ca_schedule;
+typedef struct pm_ca_schedule pm_ca_schedule;
 
 /* "barrier", "bcast", ... ("?" for a value that is not a kind). */
-const char *sim_ca_kind_name(sim_ca_kind kind);
+const char *pm_ca_kind_name(pm_ca_kind kind);
 
-/* The schedule of a collective.  NULL with *error set (SIM_CA_ERROR, a
+/* The schedule of a collective.  NULL with *error set (PM_CA_ERROR, a
  * one-line message naming the collective and the bad argument) when the
  * arguments are unusable.  The schedule does not keep a->block or
  * a->matrix. */
-sim_ca_schedule *sim_ca_build(const sim_ca_args *a, GError **error);
-void sim_ca_free(sim_ca_schedule *s);
+pm_ca_schedule *pm_ca_build(const pm_ca_args *a, GError **error);
+void pm_ca_free(pm_ca_schedule *s);
 
-sim_ca_kind sim_ca_kind_of(const sim_ca_schedule *s);
-int sim_ca_members(const sim_ca_schedule *s);
+pm_ca_kind pm_ca_kind_of(const pm_ca_schedule *s);
+int pm_ca_members(const pm_ca_schedule *s);
 
 /* The steps of member (0 <= member < p), in the order it runs them: rounds
  * ascending, and within a round the order MPICH posts them in. */
-int sim_ca_nsteps(const sim_ca_schedule *s, int member);
-const sim_ca_step *sim_ca_steps(const sim_ca_schedule *s, int member);
+int pm_ca_nsteps(const pm_ca_schedule *s, int member);
+const pm_ca_step *pm_ca_steps(const pm_ca_schedule *s, int member);
 
 /* Rounds of member: its last step's round + 1, or 0 without steps. */
-int sim_ca_nrounds(const sim_ca_schedule *s, int member);
+int pm_ca_nrounds(const pm_ca_schedule *s, int member);
 
 /* ---------------------------------------------------------------------- */
 /* Executor (semantics: see the top of this file)                          */
 
 /* Starts a transfer of `bytes` bytes from member src to member dst at
  * `time`; returns a nonzero id, distinct from every id of this run still in
- * flight, that the caller passes to sim_ca_run_transfer_done once the
+ * flight, that the caller passes to pm_ca_run_transfer_done once the
  * transfer has arrived. */
-typedef uint64_t (*sim_ca_start_fn)(void *user, int src, int dst, uint64_t bytes, double time);
+typedef uint64_t (*pm_ca_start_fn)(void *user, int src, int dst, uint64_t bytes, double time);
 
-typedef struct sim_ca_run sim_ca_run;
+typedef struct pm_ca_run pm_ca_run;
 
 /* A run of schedule s, which must outlive it.  Sends of at most eager_limit
  * bytes are eager.  Nothing starts until a member arrives. */
-sim_ca_run *sim_ca_run_new(const sim_ca_schedule *s, uint64_t eager_limit, sim_ca_start_fn start,
+pm_ca_run *pm_ca_run_new(const pm_ca_schedule *s, uint64_t eager_limit, pm_ca_start_fn start,
                            void *user);
-void sim_ca_run_free(sim_ca_run *r);
+void pm_ca_run_free(pm_ca_run *r);
 
 /* Member calls the collective at `time`.  False (and nothing happens) when
  * member is not in 0 .. p-1, has already arrived, or time is earlier than a
  * previous call's. */
-bool sim_ca_run_arrive(sim_ca_run *r, int member, double time);
+bool pm_ca_run_arrive(pm_ca_run *r, int member, double time);
 
 /* The transfer `id` arrived at `time`.  False (and nothing happens) when id
  * is not a transfer of this run in flight, so a caller may offer every
  * completion of its network to each run; also false when time is earlier
  * than a previous call's. */
-bool sim_ca_run_transfer_done(sim_ca_run *r, uint64_t id, double time);
+bool pm_ca_run_transfer_done(pm_ca_run *r, uint64_t id, double time);
 
 /* Whether member has finished the collective, and if so when (*time may be
  * NULL). */
-bool sim_ca_run_member_done(const sim_ca_run *r, int member, double *time);
+bool pm_ca_run_member_done(const pm_ca_run *r, int member, double *time);
 
 /* Every member done. */
-bool sim_ca_run_finished(const sim_ca_run *r);
+bool pm_ca_run_finished(const pm_ca_run *r);
 
 /* Transfers started and not yet reported done. */
-int sim_ca_run_in_flight(const sim_ca_run *r);
+int pm_ca_run_in_flight(const pm_ca_run *r);
 
 #endif

@@ -1,7 +1,7 @@
 /*
  * state.c - hashing states.
  */
-#include "checkpoint/state.h"
+#include "stategraph/state.h"
 
 #include <glib.h>
 #include <stdio.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <valgrind/memcheck.h>
 
-#include "checkpoint/deadvars.h"
+#include "stategraph/deadvars.h"
 #include "scheduler/sched.h"
 #include "simulator/sim.h"
 
@@ -49,11 +49,11 @@ static void mask_rank(masker *m, int rank) {
     for (int k = 0; k < f->n; k++) {
         /* The call instruction, not the return address: that may already be
          * the first instruction after the block. */
-        const GArray *dead = ckpt_dead_frame_ranges(f->ip[k] - 1 - sched_image_bias(rank));
+        const GArray *dead = sg_dead_frame_ranges(f->ip[k] - 1 - sched_image_bias(rank));
         if (!dead)
             return; /* not the program's frame: ordex's own from here on */
         for (guint i = 0; i < dead->len; i++) {
-            const ckpt_frame_range *r = &g_array_index(dead, ckpt_frame_range, i);
+            const sg_frame_range *r = &g_array_index(dead, sg_frame_range, i);
             mask_span(m, (void *)(f->cfa[k] + (uintptr_t)r->off), r->len);
         }
     }
@@ -134,7 +134,7 @@ static ckpt_hash rank_hash(masker *m, int rank) {
     return e->h;
 }
 
-ckpt_hash ckpt_state_hash(void) {
+ckpt_hash sg_state_hash(void) {
     int n = sched_nranks();
     if (n != g_memo_len) { /* counters are never 0: a new entry matches nothing */
         g_free(g_memo);
@@ -162,7 +162,7 @@ ckpt_hash ckpt_state_hash(void) {
     return out;
 }
 
-ckpt_hash ckpt_outcome_hash(void) {
+ckpt_hash sg_outcome_hash(void) {
     ckpt_hasher h;
     ckpt_hasher_init(&h);
     sim_outcome(ckpt_hash_feed, &h);

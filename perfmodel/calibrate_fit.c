@@ -2,7 +2,7 @@
  * calibrate_fit.c - fitting and writing for `ordex calibrate` (see
  * calibrate_fit.h for the model, the fitting rules and the report format).
  */
-#include "cli/calibrate_fit.h"
+#include "perfmodel/calibrate_fit.h"
 
 #include <glib.h>
 #include <limits.h>
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "simulator/platform.h"
+#include "perfmodel/platform.h"
 
 /* ---------------------------------------------------------------------- */
 /* One straight line                                                       */
@@ -26,7 +26,7 @@ typedef struct line {
 /* Weighted least squares of t = a + c s over p[0..n-1], weights 1/t^2 (t at
  * least tfloor).  Centred sums keep the intercept accurate when sizes are
  * large and the latency small. */
-static line fit_line(const ordex_fit_point *p, int n, double tfloor) {
+static line fit_line(const pm_fit_point *p, int n, double tfloor) {
     double W = 0, ws = 0, wt = 0;
     uint64_t smin = p[0].size, smax = p[0].size;
     for (int i = 0; i < n; i++) {
@@ -77,7 +77,7 @@ static line fit_line(const ordex_fit_point *p, int n, double tfloor) {
 }
 
 /* Sum of squared relative errors of a + c s over p[0..n-1]. */
-static double rel_sse(const ordex_fit_point *p, int n, double a, double c) {
+static double rel_sse(const pm_fit_point *p, int n, double a, double c) {
     double e = 0;
     for (int i = 0; i < n; i++) {
         double r = (a + c * (double)p[i].size - p[i].time) / p[i].time;
@@ -87,7 +87,7 @@ static double rel_sse(const ordex_fit_point *p, int n, double a, double c) {
 }
 
 static int by_size(const void *x, const void *y) {
-    const ordex_fit_point *a = x, *b = y;
+    const pm_fit_point *a = x, *b = y;
     if (a->size != b->size)
         return a->size < b->size ? -1 : 1;
     return (a->time > b->time) - (a->time < b->time);
@@ -97,7 +97,7 @@ static int by_size(const void *x, const void *y) {
 /* Piecewise fit                                                           */
 
 typedef struct dp {
-    const ordex_fit_point *p;
+    const pm_fit_point *p;
     int n;
     uint64_t split; /* ORDEX_FIT_NO_SPLIT when not in force */
     double *cost;   /* n * n: relative SSE of segment i..j, INFINITY if not allowed */
@@ -122,8 +122,8 @@ static double criterion(double sse, int n, int k) {
 }
 
 /* Fills one segment from points p[i..j] with a final line. */
-static void finish_segment(const ordex_fit_point *p, int i, int j, double a, double c,
-                           ordex_fit_segment *s) {
+static void finish_segment(const pm_fit_point *p, int i, int j, double a, double c,
+                           pm_fit_segment *s) {
     s->first = p[i].size;
     s->last = p[j].size;
     s->npoints = j - i + 1;
@@ -139,8 +139,8 @@ static void finish_segment(const ordex_fit_point *p, int i, int j, double a, dou
     s->mean_error = sum / s->npoints;
 }
 
-bool ordex_fit_piecewise(const ordex_fit_point *pts, int n, int max_segments, uint64_t split,
-                         ordex_fit *out, char **problem) {
+bool pm_fit_piecewise(const pm_fit_point *pts, int n, int max_segments, uint64_t split,
+                         pm_fit *out, char **problem) {
     memset(out, 0, sizeof *out);
     if (n <= 0) {
         *problem = g_strdup("no measurements to fit");
@@ -158,7 +158,7 @@ bool ordex_fit_piecewise(const ordex_fit_point *pts, int n, int max_segments, ui
     if (max_segments > ORDEX_FIT_MAX_SEGMENTS)
         max_segments = ORDEX_FIT_MAX_SEGMENTS;
 
-    ordex_fit_point *p = g_memdup2(pts, sizeof *p * (gsize)n);
+    pm_fit_point *p = g_memdup2(pts, sizeof *p * (gsize)n);
     qsort(p, (size_t)n, sizeof *p, by_size);
     out->npoints = n;
 
@@ -243,7 +243,7 @@ bool ordex_fit_piecewise(const ordex_fit_point *pts, int n, int max_segments, ui
             max_bw = fmax(max_bw, 1.0 / lines[k].c);
     }
     for (int k = 0; k < nseg; k++) {
-        ordex_fit_segment *s = &out->seg[k];
+        pm_fit_segment *s = &out->seg[k];
         line l = lines[k];
         if (l.flat) {
             /* Without any slope: bytes cost at most 0.1 % of the segment's
@@ -274,14 +274,14 @@ bool ordex_fit_piecewise(const ordex_fit_point *pts, int n, int max_segments, ui
     return true;
 }
 
-double ordex_fit_time(const ordex_fit *f, uint64_t bytes) {
+double pm_fit_time(const pm_fit *f, uint64_t bytes) {
     int k = 0;
     while (k + 1 < f->nseg && f->seg[k + 1].from <= bytes)
         k++;
     return f->seg[k].latency + (double)bytes / f->seg[k].bandwidth;
 }
 
-void ordex_fit_overhead(const ordex_fit_point *pts, int n, double *per_message, double *per_byte) {
+void pm_fit_overhead(const pm_fit_point *pts, int n, double *per_message, double *per_byte) {
     *per_message = 0;
     *per_byte = 0;
     if (n <= 0)
@@ -297,7 +297,7 @@ void ordex_fit_overhead(const ordex_fit_point *pts, int n, double *per_message, 
 #define REPORT_HEADER "ordex-mpibench"
 #define REPORT_VERSION 1
 
-void ordex_bench_clear(ordex_bench *b) {
+void pm_bench_clear(pm_bench *b) {
     g_free(b->library);
     if (b->pingpong)
         g_array_free(b->pingpong, TRUE);
@@ -333,7 +333,7 @@ static bool parse_double(const char *s, double *out) {
 }
 
 /* "BYTES REPS MIN MEDIAN" with positive times (overheads may be 0). */
-static bool parse_sample(char **tok, int ntok, bool positive, ordex_bench_sample *s) {
+static bool parse_sample(char **tok, int ntok, bool positive, pm_bench_sample *s) {
     return ntok == 5 && parse_u64(tok[1], &s->size) && parse_long(tok[2], &s->reps) &&
            s->reps >= 1 && parse_double(tok[3], &s->min) && parse_double(tok[4], &s->median) &&
            (positive ? s->min > 0 : s->min >= 0) && s->median >= s->min;
@@ -341,12 +341,12 @@ static bool parse_sample(char **tok, int ntok, bool positive, ordex_bench_sample
 
 /* The lines of a report into *b (allocated first), up to its end line;
  * what each kind of report must contain is checked by the callers. */
-static bool parse_lines(const char *text, ordex_bench *b, bool *have_eager, char **problem) {
+static bool parse_lines(const char *text, pm_bench *b, bool *have_eager, char **problem) {
     memset(b, 0, sizeof *b);
-    b->pingpong = g_array_new(FALSE, TRUE, sizeof(ordex_bench_sample));
-    b->stream = g_array_new(FALSE, TRUE, sizeof(ordex_bench_stream));
-    b->send_overhead = g_array_new(FALSE, TRUE, sizeof(ordex_bench_sample));
-    b->recv_overhead = g_array_new(FALSE, TRUE, sizeof(ordex_bench_sample));
+    b->pingpong = g_array_new(FALSE, TRUE, sizeof(pm_bench_sample));
+    b->stream = g_array_new(FALSE, TRUE, sizeof(pm_bench_stream));
+    b->send_overhead = g_array_new(FALSE, TRUE, sizeof(pm_bench_sample));
+    b->recv_overhead = g_array_new(FALSE, TRUE, sizeof(pm_bench_sample));
     char **lines = g_strsplit(text, "\n", -1);
     bool started = false, ended = false, ok = true;
     *have_eager = false;
@@ -395,13 +395,13 @@ static bool parse_lines(const char *text, ordex_bench *b, bool *have_eager, char
                 what = "eager_limit BYTES FIRST_WAITING|none";
             }
         } else if (strcmp(tok[0], "pingpong") == 0) {
-            ordex_bench_sample s;
+            pm_bench_sample s;
             if (parse_sample(tok, ntok, true, &s))
                 g_array_append_val(b->pingpong, s);
             else
                 what = "pingpong BYTES REPS MIN_S MEDIAN_S with positive times";
         } else if (strcmp(tok[0], "send_overhead") == 0 || strcmp(tok[0], "recv_overhead") == 0) {
-            ordex_bench_sample s;
+            pm_bench_sample s;
             if (parse_sample(tok, ntok, false, &s))
                 g_array_append_val(tok[0][0] == 's' ? b->send_overhead : b->recv_overhead, s);
             else
@@ -416,17 +416,17 @@ static bool parse_lines(const char *text, ordex_bench *b, bool *have_eager, char
             }
         } else if (strcmp(tok[0], "ring") == 0) {
             long ranks;
-            ordex_bench_ring *r = &b->ring;
+            pm_bench_ring *r = &b->ring;
             if (ntok == 5 && parse_long(tok[1], &ranks) && ranks >= 2 && ranks <= 1000000 &&
                 parse_long(tok[2], &r->rounds) && r->rounds >= 1 && parse_double(tok[3], &r->min) &&
                 parse_double(tok[4], &r->median) && r->min > 0 && r->median >= r->min) {
                 r->ranks = (int)ranks;
             } else {
-                *r = (ordex_bench_ring){0};
+                *r = (pm_bench_ring){0};
                 what = "ring RANKS ROUNDS MIN_S MEDIAN_S with positive times";
             }
         } else if (strcmp(tok[0], "stream") == 0) {
-            ordex_bench_stream s;
+            pm_bench_stream s;
             long window, rounds;
             if (ntok == 5 && parse_u64(tok[1], &s.size) && parse_long(tok[2], &window) &&
                 window >= 1 && window <= 1000000 && parse_long(tok[3], &rounds) &&
@@ -456,11 +456,11 @@ static bool parse_lines(const char *text, ordex_bench *b, bool *have_eager, char
         ok = false;
     }
     if (!ok)
-        ordex_bench_clear(b);
+        pm_bench_clear(b);
     return ok;
 }
 
-bool ordex_bench_parse(const char *text, ordex_bench *b, char **problem) {
+bool pm_bench_parse(const char *text, pm_bench *b, char **problem) {
     bool have_eager;
     if (!parse_lines(text, b, &have_eager, problem))
         return false;
@@ -470,18 +470,18 @@ bool ordex_bench_parse(const char *text, ordex_bench *b, char **problem) {
         *problem = g_strdup("the report has no ping-pong measurements");
     else
         return true;
-    ordex_bench_clear(b);
+    pm_bench_clear(b);
     return false;
 }
 
-bool ordex_bench_parse_ring(const char *text, ordex_bench_ring *ring, char **problem) {
-    ordex_bench b;
+bool pm_bench_parse_ring(const char *text, pm_bench_ring *ring, char **problem) {
+    pm_bench b;
     bool have_eager;
-    *ring = (ordex_bench_ring){0};
+    *ring = (pm_bench_ring){0};
     if (!parse_lines(text, &b, &have_eager, problem))
         return false;
     *ring = b.ring;
-    ordex_bench_clear(&b);
+    pm_bench_clear(&b);
     if (ring->ranks > 0)
         return true;
     *problem = g_strdup("the report has no ring line");
@@ -492,11 +492,11 @@ bool ordex_bench_parse_ring(const char *text, ordex_bench_ring *ring, char **pro
 /* Calibration                                                             */
 
 /* The points to fit: each sample's median batch, or its fastest
- * (ordex_bench_sample says which is used where). */
-static ordex_fit_point *points_of(const GArray *samples, bool median) {
-    ordex_fit_point *p = g_new0(ordex_fit_point, samples->len + 1);
+ * (pm_bench_sample says which is used where). */
+static pm_fit_point *points_of(const GArray *samples, bool median) {
+    pm_fit_point *p = g_new0(pm_fit_point, samples->len + 1);
     for (guint i = 0; i < samples->len; i++) {
-        const ordex_bench_sample *s = &g_array_index(samples, ordex_bench_sample, i);
+        const pm_bench_sample *s = &g_array_index(samples, pm_bench_sample, i);
         p[i].size = s->size;
         p[i].time = median ? s->median : s->min;
     }
@@ -504,11 +504,11 @@ static ordex_fit_point *points_of(const GArray *samples, bool median) {
 }
 
 /* The fitted line of segment k at `bytes` (whatever range it falls in). */
-static double segment_time(const ordex_fit_segment *s, uint64_t bytes) {
+static double segment_time(const pm_fit_segment *s, uint64_t bytes) {
     return s->latency + (double)bytes / s->bandwidth;
 }
 
-bool ordex_calibrate_derive(const ordex_bench *b, ordex_calibration *c, char **problem) {
+bool pm_calibrate_derive(const pm_bench *b, pm_calibration *c, char **problem) {
     memset(c, 0, sizeof *c);
     c->library = b->library;
     c->pingpong = b->pingpong;
@@ -517,11 +517,11 @@ bool ordex_calibrate_derive(const ordex_bench *b, ordex_calibration *c, char **p
     c->rendezvous_segment = -1;
     c->timeslice = ORDEX_CALIB_DEFAULT_TIMESLICE;
 
-    ordex_fit_point *p = points_of(b->pingpong, true);
+    pm_fit_point *p = points_of(b->pingpong, true);
     int n = (int)b->pingpong->len;
     uint64_t split = b->eager_found ? b->eager_limit : ORDEX_FIT_NO_SPLIT;
-    bool ok = ordex_fit_piecewise(p, n, ORDEX_FIT_MAX_SEGMENTS, split, &c->fit, problem) &&
-              ordex_fit_piecewise(p, n, 1, ORDEX_FIT_NO_SPLIT, &c->flat, problem);
+    bool ok = pm_fit_piecewise(p, n, ORDEX_FIT_MAX_SEGMENTS, split, &c->fit, problem) &&
+              pm_fit_piecewise(p, n, 1, ORDEX_FIT_NO_SPLIT, &c->flat, problem);
     g_free(p);
     if (!ok)
         return false;
@@ -538,16 +538,16 @@ bool ordex_calibrate_derive(const ordex_bench *b, ordex_calibration *c, char **p
         }
 
     p = points_of(b->send_overhead, false);
-    ordex_fit_overhead(p, (int)b->send_overhead->len, &c->send_overhead,
+    pm_fit_overhead(p, (int)b->send_overhead->len, &c->send_overhead,
                        &c->send_overhead_per_byte);
     g_free(p);
     p = points_of(b->recv_overhead, false);
-    ordex_fit_overhead(p, (int)b->recv_overhead->len, &c->recv_overhead,
+    pm_fit_overhead(p, (int)b->recv_overhead->len, &c->recv_overhead,
                        &c->recv_overhead_per_byte);
     g_free(p);
 
     for (guint i = 0; i < b->pingpong->len; i++) {
-        const ordex_bench_sample *s = &g_array_index(b->pingpong, ordex_bench_sample, i);
+        const pm_bench_sample *s = &g_array_index(b->pingpong, pm_bench_sample, i);
         c->noisy += s->median > 1.25 * s->min;
     }
     c->progress_bytes = b->progress_bytes;
@@ -555,26 +555,26 @@ bool ordex_calibrate_derive(const ordex_bench *b, ordex_calibration *c, char **p
     c->progress_send = b->progress_send;
     c->async_progress = b->progress_bytes > 0 && b->progress_send < b->progress_compute / 2;
     for (guint i = 0; i < b->stream->len; i++) {
-        const ordex_bench_stream *s = &g_array_index(b->stream, ordex_bench_stream, i);
+        const pm_bench_stream *s = &g_array_index(b->stream, pm_bench_stream, i);
         if (s->bandwidth > c->best_stream.bandwidth)
             c->best_stream = *s;
     }
     return true;
 }
 
-void ordex_calibrate_timeslice(ordex_calibration *c, const ordex_bench_ring *ring, int cores) {
+void pm_calibrate_timeslice(pm_calibration *c, const pm_bench_ring *ring, int cores) {
     c->timeslice = ORDEX_CALIB_DEFAULT_TIMESLICE;
     c->timeslice_measured = false;
-    c->ring = ring ? *ring : (ordex_bench_ring){0};
+    c->ring = ring ? *ring : (pm_bench_ring){0};
     if (!ring || cores < 1 || ring->ranks <= cores)
         return;
     double waits = (double)ring->ranks / cores - 1;
-    double excess = ring->median - ordex_fit_time(&c->fit, sizeof(int));
+    double excess = ring->median - pm_fit_time(&c->fit, sizeof(int));
     c->timeslice = fmax(0, 2 * excess / waits);
     c->timeslice_measured = true;
 }
 
-double ordex_calibration_file_latency(const ordex_calibration *c, int k, bool *clamped) {
+double pm_calibration_file_latency(const pm_calibration *c, int k, bool *clamped) {
     double l = c->fit.seg[k].latency - c->send_overhead - c->recv_overhead;
     if (clamped)
         *clamped = l < 0;
@@ -587,7 +587,7 @@ double ordex_calibration_file_latency(const ordex_calibration *c, int k, bool *c
 /* ---------------------------------------------------------------------- */
 /* Formatting                                                              */
 
-char *ordex_fmt_time(double s) {
+char *pm_fmt_time(double s) {
     if (s == 0)
         return g_strdup("0ns");
     static const struct {
@@ -603,7 +603,7 @@ char *ordex_fmt_time(double s) {
     return NULL; /* not reached */
 }
 
-char *ordex_fmt_bandwidth(double bps) {
+char *pm_fmt_bandwidth(double bps) {
     static const struct {
         double scale;
         const char *unit;
@@ -617,7 +617,7 @@ char *ordex_fmt_bandwidth(double bps) {
     return NULL; /* not reached */
 }
 
-char *ordex_fmt_size(uint64_t bytes) {
+char *pm_fmt_size(uint64_t bytes) {
     if (bytes >= (1u << 20) && bytes % (1u << 20) == 0)
         return g_strdup_printf("%" G_GUINT64_FORMAT "MiB", bytes >> 20);
     if (bytes >= 1024 && bytes % 1024 == 0)
@@ -626,16 +626,16 @@ char *ordex_fmt_size(uint64_t bytes) {
 }
 
 /* Noisy enough to say so: a quarter of the sizes or more. */
-static bool noisy(const ordex_calibration *c) {
+static bool noisy(const pm_calibration *c) {
     return c->noisy > 0 && 4 * c->noisy >= c->fit.npoints;
 }
 
 /* Appends fmt with the progress measurement's size, computation and send
  * time (in that order) and then `verdict`. */
-static void append_progress(GString *s, const ordex_calibration *c, const char *fmt,
+static void append_progress(GString *s, const pm_calibration *c, const char *fmt,
                             const char *verdict) {
-    char *z = ordex_fmt_size(c->progress_bytes), *cp = ordex_fmt_time(c->progress_compute),
-         *sd = ordex_fmt_time(c->progress_send);
+    char *z = pm_fmt_size(c->progress_bytes), *cp = pm_fmt_time(c->progress_compute),
+         *sd = pm_fmt_time(c->progress_send);
     g_string_append_printf(s, fmt, z, cp, sd, verdict);
     g_free(z);
     g_free(cp);
@@ -649,10 +649,10 @@ static void put(GString *s, const char *key, char *value) {
 }
 
 static void put_time(GString *s, const char *key, double v) {
-    put(s, key, ordex_fmt_time(v));
+    put(s, key, pm_fmt_time(v));
 }
 
-char *ordex_calibration_platform_text(const ordex_calibration *c) {
+char *pm_calibration_platform_text(const pm_calibration *c) {
     GString *s = g_string_new(NULL);
     const char *host = c->host ? c->host : "this machine";
     g_string_append_printf(s,
@@ -674,9 +674,9 @@ char *ordex_calibration_platform_text(const ordex_calibration *c) {
            "# Measured one-way time of a message (half a ping-pong round trip, median\n"
            "# of several batches), fitted per size range as latency + size / bandwidth:\n");
     for (int k = 0; k < c->fit.nseg; k++) {
-        const ordex_fit_segment *g = &c->fit.seg[k];
-        char *a = ordex_fmt_size(g->first), *b = ordex_fmt_size(g->last);
-        char *lat = ordex_fmt_time(g->latency), *bw = ordex_fmt_bandwidth(g->bandwidth);
+        const pm_fit_segment *g = &c->fit.seg[k];
+        char *a = pm_fmt_size(g->first), *b = pm_fmt_size(g->last);
+        char *lat = pm_fmt_time(g->latency), *bw = pm_fmt_bandwidth(g->bandwidth);
         g_string_append_printf(s,
                                "#   %s to %s: %s + size / %s; error max %.1f%%, mean %.1f%% "
                                "(%d sizes)%s\n",
@@ -694,15 +694,15 @@ char *ordex_calibration_platform_text(const ordex_calibration *c) {
             "# 25%% slower than the fastest (the fit uses the median).\n",
             c->noisy, c->fit.npoints);
     if (c->best_stream.size > 0) {
-        char *bw = ordex_fmt_bandwidth(c->best_stream.bandwidth);
-        char *sz = ordex_fmt_size(c->best_stream.size);
+        char *bw = pm_fmt_bandwidth(c->best_stream.bandwidth);
+        char *sz = pm_fmt_size(c->best_stream.size);
         g_string_append_printf(s, "# Streaming (a window of %d nonblocking sends of %s): %s\n",
                                c->best_stream.window, sz, bw);
         g_free(bw);
         g_free(sz);
     }
-    char *sb = ordex_fmt_time(c->send_overhead_per_byte);
-    char *rb = ordex_fmt_time(c->recv_overhead_per_byte);
+    char *sb = pm_fmt_time(c->send_overhead_per_byte);
+    char *rb = pm_fmt_time(c->recv_overhead_per_byte);
     g_string_append_printf(
         s,
         "#\n"
@@ -729,7 +729,7 @@ char *ordex_calibration_platform_text(const ordex_calibration *c) {
                        "# wait has ended returns only at its next time slice.\n"
                        "busy_wait = true\n");
     if (c->timeslice_measured) {
-        char *med = ordex_fmt_time(c->ring.median), *mn = ordex_fmt_time(c->ring.min);
+        char *med = pm_fmt_time(c->ring.median), *mn = pm_fmt_time(c->ring.min);
         g_string_append_printf(s,
                                "# Measured: a token went around %d MPICH ranks on the %d cores in\n"
                                "# %s a hop (median of %ld rounds; fastest %s).  ordex prices such\n"
@@ -747,7 +747,7 @@ char *ordex_calibration_platform_text(const ordex_calibration *c) {
                        "# The best single line over all sizes, for the record: with segments\n"
                        "# present ordex ignores these two keys.\n");
     put_time(s, "latency", c->flat.seg[0].latency);
-    put(s, "bandwidth", ordex_fmt_bandwidth(c->flat.seg[0].bandwidth));
+    put(s, "bandwidth", pm_fmt_bandwidth(c->flat.seg[0].bandwidth));
     if (c->eager_found)
         g_string_append(s, "# Measured: MPI_Send of more bytes waited for the matching receive.\n");
     else
@@ -759,12 +759,12 @@ char *ordex_calibration_platform_text(const ordex_calibration *c) {
     put_time(s, "rendezvous_handshake", c->handshake);
     for (int k = 0; k < c->fit.nseg; k++) {
         bool clamped;
-        double l = ordex_calibration_file_latency(c, k, &clamped);
+        double l = pm_calibration_file_latency(c, k, &clamped);
         if (clamped) {
-            const ordex_fit_segment *g = &c->fit.seg[k];
+            const pm_fit_segment *g = &c->fit.seg[k];
             double excess = c->send_overhead + c->recv_overhead - g->latency;
-            char *a = ordex_fmt_size(g->first), *b = ordex_fmt_size(g->last);
-            char *e = ordex_fmt_time(excess);
+            char *a = pm_fmt_size(g->first), *b = pm_fmt_size(g->last);
+            char *e = pm_fmt_time(excess);
             double base = segment_time(g, g->first);
             char *pct = base > 0 ? g_strdup_printf(", %.2g%% of the smallest", 100 * excess / base)
                                  : g_strdup("");
@@ -779,8 +779,8 @@ char *ordex_calibration_platform_text(const ordex_calibration *c) {
         }
         char *key = g_strdup_printf("segment.%d", k + 1);
         char *from = g_strdup_printf("%" G_GUINT64_FORMAT "B", c->fit.seg[k].from);
-        char *lat = ordex_fmt_time(l);
-        char *bw = ordex_fmt_bandwidth(c->fit.seg[k].bandwidth);
+        char *lat = pm_fmt_time(l);
+        char *bw = pm_fmt_bandwidth(c->fit.seg[k].bandwidth);
         put(s, key, g_strdup_printf("%s %s %s", from, lat, bw));
         g_free(key);
         g_free(from);
@@ -806,8 +806,8 @@ char *ordex_calibration_platform_text(const ordex_calibration *c) {
     if (c->pingpong && c->pingpong->len > 0) {
         g_string_append(s, "\n# Measured one-way times (bytes, fastest batch, median batch):\n");
         for (guint i = 0; i < c->pingpong->len; i++) {
-            const ordex_bench_sample *p = &g_array_index(c->pingpong, ordex_bench_sample, i);
-            char *a = ordex_fmt_time(p->min), *b = ordex_fmt_time(p->median);
+            const pm_bench_sample *p = &g_array_index(c->pingpong, pm_bench_sample, i);
+            char *a = pm_fmt_time(p->min), *b = pm_fmt_time(p->median);
             g_string_append_printf(s, "#   %" G_GUINT64_FORMAT " %s %s\n", p->size, a, b);
             g_free(a);
             g_free(b);
@@ -816,7 +816,7 @@ char *ordex_calibration_platform_text(const ordex_calibration *c) {
     return g_string_free(s, FALSE);
 }
 
-char *ordex_calibration_table(const ordex_calibration *c) {
+char *pm_calibration_table(const pm_calibration *c) {
     GString *s = g_string_new(NULL);
     g_string_append_printf(s,
                            "One-way time = latency + size / bandwidth, fitted to %d message sizes "
@@ -825,11 +825,11 @@ char *ordex_calibration_table(const ordex_calibration *c) {
     g_string_append_printf(s, "  %-10s %-10s %12s %14s %9s %9s %14s\n", "sizes", "", "latency",
                            "bandwidth", "max err", "mean err", "file latency");
     for (int k = 0; k < c->fit.nseg; k++) {
-        const ordex_fit_segment *g = &c->fit.seg[k];
-        char *a = ordex_fmt_size(g->first), *b = ordex_fmt_size(g->last);
+        const pm_fit_segment *g = &c->fit.seg[k];
+        char *a = pm_fmt_size(g->first), *b = pm_fmt_size(g->last);
         char *to = g_strconcat("- ", b, NULL);
-        char *lat = ordex_fmt_time(g->latency), *bw = ordex_fmt_bandwidth(g->bandwidth);
-        char *fl = ordex_fmt_time(ordex_calibration_file_latency(c, k, NULL));
+        char *lat = pm_fmt_time(g->latency), *bw = pm_fmt_bandwidth(g->bandwidth);
+        char *fl = pm_fmt_time(pm_calibration_file_latency(c, k, NULL));
         g_string_append_printf(s, "  %-10s %-10s %12s %14s %8.1f%% %8.1f%% %14s%s\n", a, to, lat,
                                bw, 100 * g->max_error, 100 * g->mean_error, fl,
                                g->fallback ? "  (no slope: bandwidth assumed)" : "");
@@ -840,14 +840,14 @@ char *ordex_calibration_table(const ordex_calibration *c) {
         g_free(bw);
         g_free(fl);
     }
-    char *lat = ordex_fmt_time(c->flat.seg[0].latency);
-    char *bw = ordex_fmt_bandwidth(c->flat.seg[0].bandwidth);
+    char *lat = pm_fmt_time(c->flat.seg[0].latency);
+    char *bw = pm_fmt_bandwidth(c->flat.seg[0].bandwidth);
     g_string_append_printf(s, "  %-21s %12s %14s %8.1f%% %8.1f%%\n", "one line, all sizes", lat, bw,
                            100 * c->flat.seg[0].max_error, 100 * c->flat.seg[0].mean_error);
     g_free(lat);
     g_free(bw);
-    char *so = ordex_fmt_time(c->send_overhead), *sb = ordex_fmt_time(c->send_overhead_per_byte);
-    char *ro = ordex_fmt_time(c->recv_overhead), *rb = ordex_fmt_time(c->recv_overhead_per_byte);
+    char *so = pm_fmt_time(c->send_overhead), *sb = pm_fmt_time(c->send_overhead_per_byte);
+    char *ro = pm_fmt_time(c->recv_overhead), *rb = pm_fmt_time(c->recv_overhead_per_byte);
     g_string_append_printf(s,
                            "Overheads (CPU time inside the call): send %s + %s per byte, receive "
                            "%s + %s per byte\n",
@@ -857,7 +857,7 @@ char *ordex_calibration_table(const ordex_calibration *c) {
     g_free(ro);
     g_free(rb);
     if (c->eager_found) {
-        char *h = ordex_fmt_time(c->handshake);
+        char *h = pm_fmt_time(c->handshake);
         g_string_append_printf(s,
                                "Eager limit: %" G_GUINT64_FORMAT
                                " bytes (larger sends waited for the receiver); the time jumps "
@@ -870,8 +870,8 @@ char *ordex_calibration_table(const ordex_calibration *c) {
             c->eager_limit);
     }
     if (c->best_stream.size > 0) {
-        char *b = ordex_fmt_bandwidth(c->best_stream.bandwidth);
-        char *z = ordex_fmt_size(c->best_stream.size);
+        char *b = pm_fmt_bandwidth(c->best_stream.bandwidth);
+        char *z = pm_fmt_size(c->best_stream.size);
         g_string_append_printf(s, "Streaming bandwidth: %s (windows of %d sends of %s)\n", b,
                                c->best_stream.window, z);
         g_free(b);
@@ -883,7 +883,7 @@ char *ordex_calibration_table(const ordex_calibration *c) {
                         "MPI_Irecv took %3$s)\n",
                         c->async_progress ? "asynchronous" : "only inside MPI calls");
     if (c->timeslice_measured) {
-        char *h = ordex_fmt_time(c->ring.median), *q = ordex_fmt_time(c->timeslice);
+        char *h = pm_fmt_time(c->ring.median), *q = pm_fmt_time(c->timeslice);
         g_string_append_printf(s,
                                "Time slice: %s (a token ring of %d ranks on %d cores took %s a "
                                "hop, median of %ld rounds)\n",
@@ -891,7 +891,7 @@ char *ordex_calibration_table(const ordex_calibration *c) {
         g_free(h);
         g_free(q);
     } else {
-        char *q = ordex_fmt_time(c->timeslice);
+        char *q = pm_fmt_time(c->timeslice);
         g_string_append_printf(s, "Time slice: not measured (%s); the file keeps the default %s\n",
                                c->ring_problem ? c->ring_problem : "no token ring was run", q);
         g_free(q);
@@ -918,9 +918,9 @@ static bool close_to(double a, double b) {
     return fabs(a - b) <= 1e-5 * fmax(fabs(a), fabs(b)) + 1e-18;
 }
 
-bool ordex_calibration_check(const ordex_calibration *c, const char *text, char **problem) {
+bool pm_calibration_check(const pm_calibration *c, const char *text, char **problem) {
     GError *err = NULL;
-    sim_platform *p = sim_platform_load_data("calibrated.ini", text, NULL, &err);
+    pm_platform *p = pm_platform_load_data("calibrated.ini", text, NULL, &err);
     if (!p) {
         *problem = g_strdup_printf("the platform written does not load: %s", err->message);
         g_error_free(err);
@@ -934,10 +934,10 @@ bool ordex_calibration_check(const ordex_calibration *c, const char *text, char 
               p->async_progress == c->async_progress && close_to(p->timeslice, c->timeslice);
     for (int k = 0; ok && k < p->nsegments; k++)
         ok = p->segments[k].from == c->fit.seg[k].from &&
-             close_to(p->segments[k].latency, ordex_calibration_file_latency(c, k, NULL)) &&
+             close_to(p->segments[k].latency, pm_calibration_file_latency(c, k, NULL)) &&
              close_to(p->segments[k].bandwidth, c->fit.seg[k].bandwidth);
     if (!ok)
         *problem = g_strdup("the platform written loads with other values than were fitted");
-    sim_platform_free(p);
+    pm_platform_free(p);
     return ok;
 }

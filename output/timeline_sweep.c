@@ -9,8 +9,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "cli/timeline.h"
-#include "cli/timeline_internal.h"
+#include "output/timeline.h"
+#include "output/timeline_internal.h"
 
 #define PANEL_W 560.0
 #define PANEL_H 320.0
@@ -35,17 +35,17 @@ typedef struct panel {
     double left, right, top, bottom; /* px */
     bool log;
     double lo, hi; /* x range; decimal exponents when log */
-    const ordex_tl_axis *yax;
+    const out_tl_axis *yax;
     double y_unit; /* seconds per y axis unit */
 } panel;
 
-static const char *unit_of(const ordex_sweep_series *s) {
+static const char *unit_of(const out_sweep_series *s) {
     return s->unit ? s->unit : "";
 }
 
 static void attr(GString *b, const char *name, double v) {
     g_string_append_printf(b, " %s=\"", name);
-    ordex_tl_append_fixed(b, v, 2);
+    out_tl_append_fixed(b, v, 2);
     g_string_append_c(b, '"');
 }
 
@@ -60,11 +60,11 @@ static double px_y(const panel *p, double seconds) {
 }
 
 /* The number of points; a series without its arrays has none. */
-static int npoints(const ordex_sweep_series *s) {
+static int npoints(const out_sweep_series *s) {
     return s->n > 0 && s->x && s->y ? s->n : 0;
 }
 
-static bool usable(const ordex_sweep_series *s, int i, bool need_positive_x) {
+static bool usable(const out_sweep_series *s, int i, bool need_positive_x) {
     return isfinite(s->x[i]) && isfinite(s->y[i]) && (!need_positive_x || s->x[i] > 0);
 }
 
@@ -75,10 +75,10 @@ static int compare_points(gconstpointer a, gconstpointer b) {
     return p->index - q->index;
 }
 
-static char *x_label(const ordex_sweep_series *s, int i) {
+static char *x_label(const out_sweep_series *s, int i) {
     if (s->x_labels && s->x_labels[i])
         return g_strdup(s->x_labels[i]);
-    return ordex_tl_format_quantity(s->x[i], s->unit);
+    return out_tl_format_quantity(s->x[i], s->unit);
 }
 
 static void vertical_tick(GString *b, const panel *p, double x, const char *label,
@@ -89,7 +89,7 @@ static void vertical_tick(GString *b, const panel *p, double x, const char *labe
     attr(b, "x2", x);
     attr(b, "y2", p->bottom + 4);
     g_string_append(b, "/>\n");
-    double half = CHAR_PX * (double)ordex_tl_utf8_chars(label) / 2;
+    double half = CHAR_PX * (double)out_tl_utf8_chars(label) / 2;
     if (x - half < *last_right + 6)
         return; /* would overlap the previous label */
     *last_right = x + half;
@@ -97,7 +97,7 @@ static void vertical_tick(GString *b, const panel *p, double x, const char *labe
     attr(b, "x", x);
     attr(b, "y", p->bottom + 18);
     g_string_append_c(b, '>');
-    ordex_tl_append_xml(b, label);
+    out_tl_append_xml(b, label);
     g_string_append(b, "</text>\n");
 }
 
@@ -116,25 +116,25 @@ static void numeric_x_ticks(GString *b, const panel *p, const char *unit) {
                 double v = m[k] * pow(10, e);
                 if (log10(v) > p->hi + 1e-9)
                     break;
-                char *label = ordex_tl_format_quantity(v, unit);
+                char *label = out_tl_format_quantity(v, unit);
                 vertical_tick(b, p, px_x(p, v), label, &last_right);
                 g_free(label);
             }
         return;
     }
-    ordex_tl_axis ax = ordex_tl_nice_axis(p->lo, p->hi, 7);
+    out_tl_axis ax = out_tl_nice_axis(p->lo, p->hi, 7);
     for (int i = 0; i < ax.nticks; i++) {
         double v = ax.lo + i * ax.step;
         if (fabs(v) < ax.step * 1e-9)
             v = 0;
-        char *label = ordex_tl_format_quantity(v, unit);
+        char *label = out_tl_format_quantity(v, unit);
         vertical_tick(b, p, px_x(p, v), label, &last_right);
         g_free(label);
     }
 }
 
 static void y_ticks(GString *b, const panel *p, const char *unit) {
-    const ordex_tl_axis *ax = p->yax;
+    const out_tl_axis *ax = p->yax;
     for (int i = 0; i < ax->nticks; i++) {
         double v = ax->lo + i * ax->step;
         double y = px_y(p, v * p->y_unit);
@@ -147,14 +147,14 @@ static void y_ticks(GString *b, const panel *p, const char *unit) {
         attr(b, "x", p->left - 7);
         attr(b, "y", y + 4);
         g_string_append_c(b, '>');
-        ordex_tl_append_fixed(b, v, ax->decimals);
+        out_tl_append_fixed(b, v, ax->decimals);
         if (v != 0)
             g_string_append_printf(b, " %s", unit);
         g_string_append(b, "</text>\n");
     }
 }
 
-static void draw_series(GString *b, const panel *p, const ordex_sweep_series *s, int colour) {
+static void draw_series(GString *b, const panel *p, const out_sweep_series *s, int colour) {
     GArray *pts = g_array_new(FALSE, FALSE, sizeof(point));
     for (int i = 0; i < npoints(s); i++)
         if (usable(s, i, p->log)) {
@@ -172,9 +172,9 @@ static void draw_series(GString *b, const panel *p, const ordex_sweep_series *s,
             const point *q = &g_array_index(pts, point, i);
             if (i)
                 g_string_append_c(b, ' ');
-            ordex_tl_append_fixed(b, px_x(p, q->x), 2);
+            out_tl_append_fixed(b, px_x(p, q->x), 2);
             g_string_append_c(b, ',');
-            ordex_tl_append_fixed(b, px_y(p, q->y), 2);
+            out_tl_append_fixed(b, px_y(p, q->y), 2);
         }
         g_string_append(b, "\"/>\n");
     }
@@ -184,13 +184,13 @@ static void draw_series(GString *b, const panel *p, const ordex_sweep_series *s,
         attr(b, "cx", px_x(p, q->x));
         attr(b, "cy", px_y(p, q->y));
         g_string_append(b, "><title>");
-        ordex_tl_append_xml(b, s->param);
+        out_tl_append_xml(b, s->param);
         g_string_append(b, " = ");
         char *label = x_label(s, q->index);
-        ordex_tl_append_xml(b, label);
+        out_tl_append_xml(b, label);
         g_free(label);
         g_string_append(b, ": ");
-        char *time = ordex_tl_format_quantity(q->y, "s");
+        char *time = out_tl_format_quantity(q->y, "s");
         g_string_append(b, time);
         g_free(time);
         g_string_append(b, "</title></circle>\n");
@@ -199,13 +199,13 @@ static void draw_series(GString *b, const panel *p, const ordex_sweep_series *s,
 }
 
 /* The panel title: the parameters and their unit. */
-static void panel_title(GString *b, const ordex_sweep_series *series, const int *members,
+static void panel_title(GString *b, const out_sweep_series *series, const int *members,
                         int nmembers, double x, double y) {
     GString *t = g_string_new(NULL);
     for (int i = 0; i < nmembers; i++)
         g_string_append_printf(t, "%s%s", i ? ", " : "",
                                series[members[i]].param ? series[members[i]].param : "?");
-    if (ordex_tl_utf8_chars(t->str) > MAX_TITLE_CHARS) {
+    if (out_tl_utf8_chars(t->str) > MAX_TITLE_CHARS) {
         g_string_printf(t, "%d parameters", nmembers);
     }
     const char *unit = unit_of(&series[members[0]]);
@@ -215,12 +215,12 @@ static void panel_title(GString *b, const ordex_sweep_series *series, const int 
     attr(b, "x", x);
     attr(b, "y", y);
     g_string_append_c(b, '>');
-    ordex_tl_append_xml(b, t->str);
+    out_tl_append_xml(b, t->str);
     g_string_append(b, "</text>\n");
     g_string_free(t, TRUE);
 }
 
-static void legend(GString *b, const ordex_sweep_series *series, const int *members, int nmembers,
+static void legend(GString *b, const out_sweep_series *series, const int *members, int nmembers,
                    const panel *p) {
     double y = p->top + 14;
     for (int i = 0; i < nmembers; i++, y += 15) {
@@ -234,13 +234,13 @@ static void legend(GString *b, const ordex_sweep_series *series, const int *memb
         attr(b, "x", p->left + 31);
         attr(b, "y", y);
         g_string_append_c(b, '>');
-        ordex_tl_append_xml(b, series[members[i]].param);
+        out_tl_append_xml(b, series[members[i]].param);
         g_string_append(b, "</text>\n");
     }
 }
 
-static void draw_panel(GString *b, const ordex_sweep_series *series, const int *members,
-                       int nmembers, double px, double py, const ordex_tl_axis *yax, double y_unit,
+static void draw_panel(GString *b, const out_sweep_series *series, const int *members,
+                       int nmembers, double px, double py, const out_tl_axis *yax, double y_unit,
                        const char *y_unit_name) {
     panel p = {
         .left = px + PLOT_LEFT,
@@ -253,7 +253,7 @@ static void draw_panel(GString *b, const ordex_sweep_series *series, const int *
     double xmin = INFINITY, xmax = -INFINITY;
     bool positive = true;
     for (int m = 0; m < nmembers; m++) {
-        const ordex_sweep_series *s = &series[members[m]];
+        const out_sweep_series *s = &series[members[m]];
         for (int i = 0; i < npoints(s); i++) {
             if (!usable(s, i, false))
                 continue;
@@ -271,7 +271,7 @@ static void draw_panel(GString *b, const ordex_sweep_series *series, const int *
         p.lo = floor(log10(xmin) + 1e-9);
         p.hi = ceil(log10(xmax) - 1e-9);
     } else {
-        ordex_tl_axis ax = ordex_tl_nice_axis(xmin, xmax, 7);
+        out_tl_axis ax = out_tl_nice_axis(xmin, xmax, 7);
         p.lo = ax.lo;
         p.hi = ax.hi;
     }
@@ -281,7 +281,7 @@ static void draw_panel(GString *b, const ordex_sweep_series *series, const int *
     y_ticks(b, &p, y_unit_name);
     if (nmembers == 1) {
         /* The ticks are the values the user asked for, as written. */
-        const ordex_sweep_series *s = &series[members[0]];
+        const out_sweep_series *s = &series[members[0]];
         GArray *pts = g_array_new(FALSE, FALSE, sizeof(point));
         for (int i = 0; i < npoints(s); i++)
             if (usable(s, i, p.log)) {
@@ -310,9 +310,9 @@ static void draw_panel(GString *b, const ordex_sweep_series *series, const int *
     attr(b, "x", px + 14);
     attr(b, "y", mid);
     g_string_append(b, " transform=\"rotate(-90 ");
-    ordex_tl_append_fixed(b, px + 14, 2);
+    out_tl_append_fixed(b, px + 14, 2);
     g_string_append_c(b, ' ');
-    ordex_tl_append_fixed(b, mid, 2);
+    out_tl_append_fixed(b, mid, 2);
     g_string_append(b, ")\">predicted time</text>\n");
     for (int m = 0; m < nmembers; m++)
         draw_series(b, &p, &series[members[m]], members[m]);
@@ -321,11 +321,11 @@ static void draw_panel(GString *b, const ordex_sweep_series *series, const int *
     g_string_append(b, "</g>\n");
 }
 
-bool ordex_tl_write_sweep_svg(const ordex_sweep_series *series, int nseries, const char *path,
+bool out_tl_write_sweep_svg(const out_sweep_series *series, int nseries, const char *path,
                               const char *title, GError **error) {
     g_return_val_if_fail(path != NULL && nseries >= 0 && (series != NULL || nseries == 0), false);
-    ordex_tl_sink out;
-    if (!ordex_tl_sink_open(&out, path, error))
+    out_tl_sink out;
+    if (!out_tl_sink_open(&out, path, error))
         return false;
     GString *b = out.buf;
 
@@ -353,9 +353,9 @@ bool ordex_tl_write_sweep_svg(const ordex_sweep_series *series, int nseries, con
         ymax = 0;
     }
     double y_unit;
-    const char *y_unit_name = ordex_tl_time_unit(
+    const char *y_unit_name = out_tl_time_unit(
         fmax(fabs(ymin), fabs(ymax)) > 0 ? fmax(fabs(ymin), fabs(ymax)) : 1, &y_unit);
-    ordex_tl_axis yax = ordex_tl_nice_axis(ymin / y_unit, ymax / y_unit, 6);
+    out_tl_axis yax = out_tl_nice_axis(ymin / y_unit, ymax / y_unit, 6);
 
     int cols = npanels > 1 ? 2 : 1;
     int rows = npanels > 0 ? (npanels + cols - 1) / cols : 1;
@@ -368,9 +368,9 @@ bool ordex_tl_write_sweep_svg(const ordex_sweep_series *series, int nseries, con
     attr(b, "width", width);
     attr(b, "height", height);
     g_string_append(b, " viewBox=\"0 0 ");
-    ordex_tl_append_fixed(b, width, 2);
+    out_tl_append_fixed(b, width, 2);
     g_string_append_c(b, ' ');
-    ordex_tl_append_fixed(b, height, 2);
+    out_tl_append_fixed(b, height, 2);
     g_string_append(b, "\">\n<style>\n"
                        "text{font-family:sans-serif;font-size:11px;fill:#222}\n"
                        ".title{font-size:13px;font-weight:bold}\n"
@@ -381,7 +381,7 @@ bool ordex_tl_write_sweep_svg(const ordex_sweep_series *series, int nseries, con
                        "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n");
     if (has_title) {
         g_string_append(b, "<text class=\"top\" x=\"16\" y=\"24\">");
-        ordex_tl_append_xml(b, title);
+        out_tl_append_xml(b, title);
         g_string_append(b, "</text>\n");
     }
     if (npanels == 0)
@@ -396,11 +396,11 @@ bool ordex_tl_write_sweep_svg(const ordex_sweep_series *series, int nseries, con
         int col = pnl % cols, row = pnl / cols;
         double px = 8 + col * PANEL_W, py = top + row * PANEL_H;
         draw_panel(b, series, members, nmembers, px, py, &yax, y_unit, y_unit_name);
-        ordex_tl_sink_maybe_flush(&out);
+        out_tl_sink_maybe_flush(&out);
     }
     g_free(members);
     g_free(panel_of);
 
     g_string_append(b, "</svg>\n");
-    return ordex_tl_sink_close(&out, error);
+    return out_tl_sink_close(&out, error);
 }

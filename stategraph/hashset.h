@@ -4,8 +4,8 @@
  * outcomes, findings logged): the probe, and the spin lock that serialises
  * processes running at once (--jobs).
  */
-#ifndef ORDEX_CKPT_HASHSET_H
-#define ORDEX_CKPT_HASHSET_H
+#ifndef ORDEX_SG_HASHSET_H
+#define ORDEX_SG_HASHSET_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -14,23 +14,23 @@
 
 /* A zero hash marks an empty slot, so the one hash that is zero is stored
  * as another value: keys go through this before they are probed. */
-static inline ckpt_hash ckpt_hashset_key(ckpt_hash h) {
+static inline ckpt_hash sg_hashset_key(ckpt_hash h) {
     if (h.lo == 0 && h.hi == 0)
         h.lo = 1;
     return h;
 }
 
-static inline bool ckpt_hashset_empty(ckpt_hash slot) {
+static inline bool sg_hashset_empty(ckpt_hash slot) {
     return slot.lo == 0 && slot.hi == 0;
 }
 
 /* Linear probing over mask + 1 slots (a power of two), at least one of them
  * empty: the index of the slot holding `key`, or of the empty slot where it
  * belongs. */
-size_t ckpt_hashset_probe(const ckpt_hash *slots, size_t mask, ckpt_hash key);
+size_t sg_hashset_probe(const ckpt_hash *slots, size_t mask, ckpt_hash key);
 
 /* A lock word in shared memory.  Without contention, one atomic exchange. */
-void ckpt_spin_lock(int *lock);
-void ckpt_spin_unlock(int *lock);
+void sg_spin_lock(int *lock);
+void sg_spin_unlock(int *lock);
 
 #endif

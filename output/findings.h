@@ -1,17 +1,17 @@
 /*
- * report.h - the human report and the JSON file of a run.
+ * findings.h - the human report and the JSON file of a run.
  */
-#ifndef ORDEX_CLI_REPORT_H
-#define ORDEX_CLI_REPORT_H
+#ifndef ORDEX_OUT_FINDINGS_H
+#define ORDEX_OUT_FINDINGS_H
 
 #include <glib.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cli/json.h"
+#include "output/json.h"
 
-typedef struct ordex_run_summary {
+typedef struct out_run_summary {
     const char *program;
     int nranks;
     uint64_t messages;
@@ -20,18 +20,18 @@ typedef struct ordex_run_summary {
     double predicted_s;
     double elapsed_s;
     uint64_t peak_rss_bytes;
-} ordex_run_summary;
+} out_run_summary;
 
-void ordex_print_findings(FILE *out, GPtrArray *findings, const ordex_run_summary *sum, bool quiet);
+void out_print_findings(FILE *out, GPtrArray *findings, const out_run_summary *sum, bool quiet);
 
 /* Just the findings: "ordex: ERROR [kind] message", location, details. */
-void ordex_print_finding_list(FILE *out, GPtrArray *findings);
+void out_print_finding_list(FILE *out, GPtrArray *findings);
 
 /* Appends the findings as a JSON array of {"kind", "ranks", "message",
  * "location", "details"} objects, each on its own line after `indent`. */
-void ordex_json_findings(GString *s, GPtrArray *findings, const char *indent);
+void out_json_findings(GString *s, GPtrArray *findings, const char *indent);
 
 /* Writes {"verdict": "ok"|"error", "findings": [...], "stats": {...}}. */
-bool ordex_write_json(const char *path, GPtrArray *findings, const ordex_run_summary *sum);
+bool out_write_json(const char *path, GPtrArray *findings, const out_run_summary *sum);
 
 #endif

@@ -22,16 +22,16 @@
  * when a later event reaches its component.  Link accounting is settled the
  * same way, per link, when its load changes.
  *
- * sim_net_next must answer "which transfer finishes first?" without moving
+ * pm_net_next must answer "which transfer finishes first?" without moving
  * the clock (the caller may still start a transfer earlier than that), but
  * the answer can depend on transfers that start streaming before it.  So it
  * runs the same event loop on a copy of the state.  The copy and the real
  * run execute the same arithmetic from the same state (nothing depends on
- * addresses or hashing), so the time sim_net_next gives is exactly the one
- * sim_net_advance will reach.  sim_net_next_event needs no look-ahead: it
+ * addresses or hashing), so the time pm_net_next gives is exactly the one
+ * pm_net_advance will reach.  pm_net_next_event needs no look-ahead: it
  * is the heap's first key.
  */
-#include "simulator/netmodel.h"
+#include "perfmodel/netmodel.h"
 
 #include <glib.h>
 #include <math.h>
@@ -43,8 +43,8 @@ typedef enum { FLOW_FREE, FLOW_LATENCY, FLOW_STREAMING } flow_state;
 
 typedef struct net_flow {
     uint64_t id;
-    int path[SIM_NET_MAX_PATH];
-    int at[SIM_NET_MAX_PATH]; /* while streaming: index in each path link's list */
+    int path[PM_NET_MAX_PATH];
+    int at[PM_NET_MAX_PATH]; /* while streaming: index in each path link's list */
     int npath;
     flow_state state;
     double bytes;
@@ -54,19 +54,19 @@ typedef struct net_flow {
     double updated;
     double event;  /* data_start while in its latency, then its finish: the heap key */
     int heap_pos;  /* index in net_state.heap, -1 when not there */
-    uint64_t seen; /* component search: == sim_net.epoch once reached */
+    uint64_t seen; /* component search: == pm_net.epoch once reached */
     bool frozen;   /* progressive filling: rate fixed */
     bool mark;     /* progressive filling: to freeze at the end of this round */
 } net_flow;
 
-/* Everything an event changes; sim_net_next runs a copy of it. */
+/* Everything an event changes; pm_net_next runs a copy of it. */
 typedef struct net_state {
     GArray *flows;      /* net_flow, indexed by slot; free slots have FLOW_FREE */
     GArray *free_slots; /* int */
     int live;           /* transfers in progress */
     GArray *heap;       /* int slots of the live transfers, a min-heap by (event, id) */
     GArray **on_link;   /* per link: int slots of the transfers streaming over it */
-    /* sim_net_next's copy shares the real state's lists until it changes
+    /* pm_net_next's copy shares the real state's lists until it changes
      * one (own[l]: on_link[l] is the copy's own); NULL in the real state. */
     bool *own;
     /* Accounting, NULL in the copy.  Per link: the sum of the rates of
@@ -75,17 +75,17 @@ typedef struct net_state {
     GHashTable *by_id; /* id -> slot + 1; NULL in the copy */
 } net_state;
 
-struct sim_net {
-    const sim_platform *platform; /* NULL for sim_net_new_links */
+struct pm_net {
+    const pm_platform *platform; /* NULL for pm_net_new_links */
     int nodes, leaves;
     int nlinks;
     double *capacity;
     char **names;
     net_state st;
     double now;
-    GArray *pending; /* sim_net_completion found while starting a transfer */
+    GArray *pending; /* pm_net_completion found while starting a transfer */
     uint64_t last_id;
-    /* sim_net_next's answer, until the state changes */
+    /* pm_net_next's answer, until the state changes */
     bool next_cached, next_found;
     uint64_t next_id;
     double next_time;
@@ -96,7 +96,7 @@ struct sim_net {
     GArray *cflows;   /* int: the component's transfers */
     GArray *capped;   /* int: its transfers with a finite cap, by (cap, id) */
     GArray *round;    /* int: the transfers one filling round freezes */
-    GArray *now_done; /* sim_net_completion: the completions of the instant */
+    GArray *now_done; /* pm_net_completion: the completions of the instant */
     double *left;     /* capacity not taken by frozen transfers */
     int *count;       /* unfrozen transfers crossing the link */
     double *share;    /* left / count: the link's key in lheap */
@@ -150,7 +150,7 @@ static void state_clear(net_state *st, int nlinks) {
         g_hash_table_destroy(st->by_id);
 }
 
-/* A copy for sim_net_next to run ahead on: the transfers and the heap,
+/* A copy for pm_net_next to run ahead on: the transfers and the heap,
  * with the link lists shared until changed, and neither the accounting nor
  * the id index (which only the public accessors use).  The look-ahead
  * touches few links, so this costs about a copy of the transfers. */
@@ -256,19 +256,19 @@ static int ev_first(const net_state *st) {
 /* ---------------------------------------------------------------------- */
 /* Construction                                                            */
 
-static sim_net *net_alloc(int nlinks) {
-    sim_net *net = g_new0(sim_net, 1);
+static pm_net *net_alloc(int nlinks) {
+    pm_net *net = g_new0(pm_net, 1);
     net->nlinks = nlinks;
     net->capacity = g_new0(double, nlinks);
     net->names = g_new0(char *, nlinks + 1);
     state_init(&net->st, nlinks);
-    net->pending = g_array_new(FALSE, TRUE, sizeof(sim_net_completion));
+    net->pending = g_array_new(FALSE, TRUE, sizeof(pm_net_completion));
     net->lseen = g_new0(uint64_t, nlinks);
     net->clinks = g_array_new(FALSE, FALSE, sizeof(int));
     net->cflows = g_array_new(FALSE, FALSE, sizeof(int));
     net->capped = g_array_new(FALSE, FALSE, sizeof(int));
     net->round = g_array_new(FALSE, FALSE, sizeof(int));
-    net->now_done = g_array_new(FALSE, FALSE, sizeof(sim_net_completion));
+    net->now_done = g_array_new(FALSE, FALSE, sizeof(pm_net_completion));
     net->left = g_new0(double, nlinks);
     net->count = g_new0(int, nlinks);
     net->share = g_new0(double, nlinks);
@@ -281,46 +281,46 @@ static sim_net *net_alloc(int nlinks) {
 
 /* Link layout of a platform model: tx of every node, rx of every node, shm
  * of every node, then up and down of every leaf (fat tree). */
-int sim_net_link(const sim_net *net, sim_net_link_kind kind, int index) {
+int pm_net_link(const pm_net *net, pm_net_link_kind kind, int index) {
     if (!net->platform || index < 0)
         return -1;
     int n = net->nodes;
     switch (kind) {
-    case SIM_NET_TX:
+    case PM_NET_TX:
         return index < n ? index : -1;
-    case SIM_NET_RX:
+    case PM_NET_RX:
         return index < n ? n + index : -1;
-    case SIM_NET_SHM:
+    case PM_NET_SHM:
         return index < n ? 2 * n + index : -1;
-    case SIM_NET_UP:
+    case PM_NET_UP:
         return index < net->leaves ? 3 * n + index : -1;
-    case SIM_NET_DOWN:
+    case PM_NET_DOWN:
         return index < net->leaves ? 3 * n + net->leaves + index : -1;
     }
     return -1;
 }
 
-sim_net *sim_net_new(const sim_platform *p) {
+pm_net *pm_net_new(const pm_platform *p) {
     g_return_val_if_fail(p != NULL && p->nodes >= 1, NULL);
-    int leaves = p->topology == SIM_PLATFORM_FATTREE ? p->leaves : 0;
-    sim_net *net = net_alloc(3 * p->nodes + 2 * leaves);
+    int leaves = p->topology == PM_PLATFORM_FATTREE ? p->leaves : 0;
+    pm_net *net = net_alloc(3 * p->nodes + 2 * leaves);
     net->platform = p;
     net->nodes = p->nodes;
     net->leaves = leaves;
     for (int n = 0; n < p->nodes; n++) {
-        int tx = sim_net_link(net, SIM_NET_TX, n), rx = sim_net_link(net, SIM_NET_RX, n),
-            shm = sim_net_link(net, SIM_NET_SHM, n);
+        int tx = pm_net_link(net, PM_NET_TX, n), rx = pm_net_link(net, PM_NET_RX, n),
+            shm = pm_net_link(net, PM_NET_SHM, n);
         /* A node's port carries any message size, so its capacity is the
          * asymptotic (largest) bandwidth; smaller messages are held to their
          * segment's bandwidth by their own cap. */
         net->capacity[tx] = net->capacity[rx] = p->max_bandwidth;
-        net->capacity[shm] = sim_platform_shm_capacity(p);
+        net->capacity[shm] = pm_platform_shm_capacity(p);
         net->names[tx] = g_strdup_printf("%s.tx", p->node_names[n]);
         net->names[rx] = g_strdup_printf("%s.rx", p->node_names[n]);
         net->names[shm] = g_strdup_printf("%s.shm", p->node_names[n]);
     }
     for (int l = 0; l < leaves; l++) {
-        int up = sim_net_link(net, SIM_NET_UP, l), down = sim_net_link(net, SIM_NET_DOWN, l);
+        int up = pm_net_link(net, PM_NET_UP, l), down = pm_net_link(net, PM_NET_DOWN, l);
         net->capacity[up] = net->capacity[down] = p->uplink_bandwidth;
         net->names[up] = g_strdup_printf("leaf%d.up", l);
         net->names[down] = g_strdup_printf("leaf%d.down", l);
@@ -328,11 +328,11 @@ sim_net *sim_net_new(const sim_platform *p) {
     return net;
 }
 
-sim_net *sim_net_new_links(int nlinks, const double *capacity) {
+pm_net *pm_net_new_links(int nlinks, const double *capacity) {
     g_return_val_if_fail(nlinks >= 0 && (nlinks == 0 || capacity != NULL), NULL);
     for (int l = 0; l < nlinks; l++)
         g_return_val_if_fail(capacity[l] > 0 && isfinite(capacity[l]), NULL);
-    sim_net *net = net_alloc(nlinks);
+    pm_net *net = net_alloc(nlinks);
     for (int l = 0; l < nlinks; l++) {
         net->capacity[l] = capacity[l];
         net->names[l] = g_strdup_printf("link%d", l);
@@ -340,7 +340,7 @@ sim_net *sim_net_new_links(int nlinks, const double *capacity) {
     return net;
 }
 
-void sim_net_free(sim_net *net) {
+void pm_net_free(pm_net *net) {
     if (!net)
         return;
     g_free(net->capacity);
@@ -407,7 +407,7 @@ static void account_to(net_state *st, int l, double t) {
 }
 
 /* Adds a link to the component being built (once). */
-static void touch_link(sim_net *net, int l) {
+static void touch_link(pm_net *net, int l) {
     if (net->lseen[l] == net->epoch)
         return;
     net->lseen[l] = net->epoch;
@@ -415,9 +415,9 @@ static void touch_link(sim_net *net, int l) {
 }
 
 /* A transfer completes at t: reported in now_done, its slot freed. */
-static void complete(sim_net *net, net_state *st, int slot, double t) {
+static void complete(pm_net *net, net_state *st, int slot, double t) {
     net_flow *f = flow_at(st, slot);
-    sim_net_completion c = {f->id, t};
+    pm_net_completion c = {f->id, t};
     g_array_append_val(net->now_done, c);
     if (f->heap_pos >= 0)
         ev_remove(st, slot);
@@ -431,17 +431,17 @@ static void complete(sim_net *net, net_state *st, int slot, double t) {
 /* ---------------------------------------------------------------------- */
 /* Max-min fair rates of a component                                       */
 
-static bool link_before(const sim_net *net, int a, int b) {
+static bool link_before(const pm_net *net, int a, int b) {
     double x = net->share[a], y = net->share[b];
     return x < y || (x == y && a < b);
 }
 
-static void lheap_put(sim_net *net, int i, int l) {
+static void lheap_put(pm_net *net, int i, int l) {
     net->lheap[i] = l;
     net->lpos[l] = i;
 }
 
-static void lheap_sift_up(sim_net *net, int i) {
+static void lheap_sift_up(pm_net *net, int i) {
     int l = net->lheap[i];
     while (i > 0) {
         int p = (i - 1) / 2;
@@ -453,7 +453,7 @@ static void lheap_sift_up(sim_net *net, int i) {
     lheap_put(net, i, l);
 }
 
-static void lheap_sift_down(sim_net *net, int i) {
+static void lheap_sift_down(pm_net *net, int i) {
     int l = net->lheap[i];
     for (;;) {
         int c = 2 * i + 1, m = c;
@@ -469,7 +469,7 @@ static void lheap_sift_down(sim_net *net, int i) {
     lheap_put(net, i, l);
 }
 
-static void lheap_remove(sim_net *net, int l) {
+static void lheap_remove(pm_net *net, int l) {
     int i = net->lpos[l];
     net->lpos[l] = -1;
     int last = net->lheap[--net->nlheap];
@@ -507,7 +507,7 @@ static int by_flow_id(const void *a, const void *b, void *data) {
  * as saturated together, which keeps equal shares computed by different
  * roundings equal (within a component: shares of two components are not
  * compared, and need not be). */
-static void fill(sim_net *net, net_state *st) {
+static void fill(pm_net *net, net_state *st) {
     GArray *cl = net->clinks, *cf = net->cflows;
     for (guint i = 0; i < cl->len; i++) {
         int l = g_array_index(cl, int, i);
@@ -606,7 +606,7 @@ static void fill(sim_net *net, net_state *st) {
  * transfers up to t (finishing those within rounding of their end), settles
  * its links' accounting, fills, and gives every transfer in it its new
  * finish time. */
-static void rerate_component(sim_net *net, net_state *st, double t) {
+static void rerate_component(pm_net *net, net_state *st, double t) {
     GArray *cl = net->clinks, *cf = net->cflows;
     g_array_set_size(cf, 0);
     for (guint i = 0; i < cl->len; i++) {
@@ -657,7 +657,7 @@ static void rerate_component(sim_net *net, net_state *st, double t) {
 }
 
 static int by_id(const void *a, const void *b) {
-    const sim_net_completion *x = a, *y = b;
+    const pm_net_completion *x = a, *y = b;
     return x->id < y->id ? -1 : x->id > y->id;
 }
 
@@ -666,7 +666,7 @@ static int by_id(const void *a, const void *b) {
  * away; a pathless one streams at its cap and touches nothing), then the
  * re-rating of what they touched.  The instant's completions go to `done`
  * in id order. */
-static void step(sim_net *net, net_state *st, double t, GArray *done) {
+static void step(pm_net *net, net_state *st, double t, GArray *done) {
     net->epoch++;
     g_array_set_size(net->clinks, 0);
     g_array_set_size(net->now_done, 0);
@@ -705,9 +705,9 @@ static void step(sim_net *net, net_state *st, double t, GArray *done) {
 
 /* Processes every event at or before `limit`, appending the completions to
  * `done`; with `stop_first`, returns after the first instant that completes
- * something (sim_net_next's look-ahead).  A transfer that no capacity is
+ * something (pm_net_next's look-ahead).  A transfer that no capacity is
  * left for has an infinite finish: no event. */
-static void run(sim_net *net, net_state *st, double limit, GArray *done, bool stop_first) {
+static void run(pm_net *net, net_state *st, double limit, GArray *done, bool stop_first) {
     while (st->heap->len > 0) {
         double t = flow_at(st, ev_first(st))->event;
         if (isinf(t) || t > limit)
@@ -720,7 +720,7 @@ static void run(sim_net *net, net_state *st, double limit, GArray *done, bool st
 }
 
 /* Moves the real state to `time`; completions go to `done`. */
-static void move_to(sim_net *net, double time, GArray *done) {
+static void move_to(pm_net *net, double time, GArray *done) {
     run(net, &net->st, time, done, false);
     net->now = time;
     net->next_cached = false;
@@ -729,10 +729,10 @@ static void move_to(sim_net *net, double time, GArray *done) {
 /* ---------------------------------------------------------------------- */
 /* Public operations                                                       */
 
-uint64_t sim_net_start_path(sim_net *net, double time, const int *path, int npath, double latency,
+uint64_t pm_net_start_path(pm_net *net, double time, const int *path, int npath, double latency,
                             double max_rate, uint64_t bytes) {
     g_return_val_if_fail(net != NULL && isfinite(time) && time >= net->now, 0);
-    g_return_val_if_fail(npath >= 0 && npath <= SIM_NET_MAX_PATH && (npath == 0 || path), 0);
+    g_return_val_if_fail(npath >= 0 && npath <= PM_NET_MAX_PATH && (npath == 0 || path), 0);
     g_return_val_if_fail(latency >= 0 && isfinite(latency) && max_rate > 0, 0);
     g_return_val_if_fail(npath > 0 || isfinite(max_rate), 0);
     for (int k = 0; k < npath; k++) {
@@ -773,46 +773,46 @@ uint64_t sim_net_start_path(sim_net *net, double time, const int *path, int npat
     return f->id;
 }
 
-uint64_t sim_net_start(sim_net *net, double time, int src_node, int dst_node, uint64_t bytes,
+uint64_t pm_net_start(pm_net *net, double time, int src_node, int dst_node, uint64_t bytes,
                        bool rendezvous) {
     g_return_val_if_fail(net != NULL && net->platform != NULL, 0);
     g_return_val_if_fail(src_node >= 0 && src_node < net->nodes, 0);
     g_return_val_if_fail(dst_node >= 0 && dst_node < net->nodes, 0);
-    const sim_platform *p = net->platform;
+    const pm_platform *p = net->platform;
     int path[4];
     int npath = 0;
     double latency, cap;
     if (src_node == dst_node) {
-        sim_platform_intranode_for(p, bytes, &latency, &cap);
-        path[npath++] = sim_net_link(net, SIM_NET_SHM, src_node);
+        pm_platform_intranode_for(p, bytes, &latency, &cap);
+        path[npath++] = pm_net_link(net, PM_NET_SHM, src_node);
         /* Shared memory has no network handshake; its rendezvous costs one
          * more round trip at the intra-node latency. */
         if (rendezvous)
             latency += 2 * latency;
     } else {
-        const sim_platform_segment *s = sim_platform_segment_for(p, bytes);
+        const pm_platform_segment *s = pm_platform_segment_for(p, bytes);
         latency = s->latency;
         cap = s->bandwidth;
         if (rendezvous)
             latency += p->rendezvous_handshake;
-        path[npath++] = sim_net_link(net, SIM_NET_TX, src_node);
-        if (p->topology == SIM_PLATFORM_FATTREE) {
+        path[npath++] = pm_net_link(net, PM_NET_TX, src_node);
+        if (p->topology == PM_PLATFORM_FATTREE) {
             int from = src_node / p->nodes_per_leaf, to = dst_node / p->nodes_per_leaf;
             if (from != to) {
-                path[npath++] = sim_net_link(net, SIM_NET_UP, from);
-                path[npath++] = sim_net_link(net, SIM_NET_DOWN, to);
+                path[npath++] = pm_net_link(net, PM_NET_UP, from);
+                path[npath++] = pm_net_link(net, PM_NET_DOWN, to);
             }
         }
-        path[npath++] = sim_net_link(net, SIM_NET_RX, dst_node);
+        path[npath++] = pm_net_link(net, PM_NET_RX, dst_node);
     }
-    return sim_net_start_path(net, time, path, npath, latency, cap, bytes);
+    return pm_net_start_path(net, time, path, npath, latency, cap, bytes);
 }
 
-bool sim_net_next(sim_net *net, uint64_t *id, double *time) {
+bool pm_net_next(pm_net *net, uint64_t *id, double *time) {
     g_return_val_if_fail(net != NULL, false);
     if (net->pending->len > 0) {
         /* Kept in completion order, so the first is the earliest. */
-        const sim_net_completion *c = &g_array_index(net->pending, sim_net_completion, 0);
+        const pm_net_completion *c = &g_array_index(net->pending, pm_net_completion, 0);
         *id = c->id;
         *time = c->time;
         return true;
@@ -820,12 +820,12 @@ bool sim_net_next(sim_net *net, uint64_t *id, double *time) {
     if (!net->next_cached) {
         net_state copy;
         state_copy(&copy, &net->st, net->nlinks);
-        GArray *done = g_array_new(FALSE, FALSE, sizeof(sim_net_completion));
+        GArray *done = g_array_new(FALSE, FALSE, sizeof(pm_net_completion));
         run(net, &copy, INFINITY, done, true);
         net->next_found = done->len > 0;
         if (net->next_found) {
-            net->next_id = g_array_index(done, sim_net_completion, 0).id;
-            net->next_time = g_array_index(done, sim_net_completion, 0).time;
+            net->next_id = g_array_index(done, pm_net_completion, 0).id;
+            net->next_time = g_array_index(done, pm_net_completion, 0).time;
         }
         g_array_free(done, TRUE);
         state_clear(&copy, net->nlinks);
@@ -838,7 +838,7 @@ bool sim_net_next(sim_net *net, uint64_t *id, double *time) {
     return net->next_found;
 }
 
-bool sim_net_next_event(sim_net *net, double *time) {
+bool pm_net_next_event(pm_net *net, double *time) {
     g_return_val_if_fail(net != NULL && time != NULL, false);
     if (net->pending->len > 0) {
         *time = net->now;
@@ -853,7 +853,7 @@ bool sim_net_next_event(sim_net *net, double *time) {
     return true;
 }
 
-int sim_net_advance(sim_net *net, double time, GArray *done) {
+int pm_net_advance(pm_net *net, double time, GArray *done) {
     g_return_val_if_fail(net != NULL && done != NULL && isfinite(time) && time >= net->now, 0);
     guint before = done->len;
     g_array_append_vals(done, net->pending->data, net->pending->len);
@@ -862,15 +862,15 @@ int sim_net_advance(sim_net *net, double time, GArray *done) {
     return (int)(done->len - before);
 }
 
-double sim_net_now(const sim_net *net) {
+double pm_net_now(const pm_net *net) {
     return net->now;
 }
 
-int sim_net_pending(const sim_net *net) {
+int pm_net_pending(const pm_net *net) {
     return net->st.live + (int)net->pending->len;
 }
 
-double sim_net_rate(const sim_net *net, uint64_t id) {
+double pm_net_rate(const pm_net *net, uint64_t id) {
     int slot = slot_of(&net->st, id);
     if (slot < 0)
         return -1;
@@ -878,17 +878,17 @@ double sim_net_rate(const sim_net *net, uint64_t id) {
     return f->state == FLOW_STREAMING ? f->rate : 0;
 }
 
-int sim_net_nlinks(const sim_net *net) {
+int pm_net_nlinks(const pm_net *net) {
     return net->nlinks;
 }
 
 /* A link is settled only when its load changes; the rest of the way to
- * sim_net_now it carried its current load. */
-static double link_bytes(const sim_net *net, int l) {
+ * pm_net_now it carried its current load. */
+static double link_bytes(const pm_net *net, int l) {
     return net->st.bytes[l] + net->st.load[l] * (net->now - net->st.accounted[l]);
 }
 
-void sim_net_link_stats_get(const sim_net *net, int link, sim_net_link_stats *out) {
+void pm_net_link_stats_get(const pm_net *net, int link, pm_net_link_stats *out) {
     g_return_if_fail(link >= 0 && link < net->nlinks && out != NULL);
     const net_state *st = &net->st;
     out->name = net->names[link];
@@ -897,7 +897,7 @@ void sim_net_link_stats_get(const sim_net *net, int link, sim_net_link_stats *ou
     out->busy = st->busy[link] + (st->load[link] > 0 ? net->now - st->accounted[link] : 0);
 }
 
-int sim_net_busiest_link(const sim_net *net) {
+int pm_net_busiest_link(const pm_net *net) {
     int best = -1;
     double best_load = 0;
     for (int l = 0; l < net->nlinks; l++) {

@@ -11,8 +11,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "cli/timeline.h"
-#include "cli/timeline_internal.h"
+#include "output/timeline.h"
+#include "output/timeline_internal.h"
 
 #define WIDTH 1200.0
 #define RIGHT_MARGIN 32.0
@@ -31,8 +31,8 @@ static const char *const kind_colour[ORDEX_TL_KIND_COUNT] = {
 };
 
 typedef struct gantt {
-    const ordex_timeline *t;
-    ordex_tl_sink *out;
+    const out_timeline *t;
+    out_tl_sink *out;
     GString *b;
     double x0, plot_w; /* the plot's left edge and width, px */
     double t_hi;       /* the time at the right edge, s */
@@ -49,7 +49,7 @@ typedef struct run {
     double x0, x1, t0, t1;
     double time[ORDEX_TL_KIND_COUNT];
     int count[ORDEX_TL_KIND_COUNT];
-    const ordex_tl_span *first;
+    const out_tl_span *first;
     bool mixed;
 } run;
 
@@ -63,35 +63,35 @@ static double row_y(const gantt *g, int rank) {
 
 static void attr(GString *b, const char *name, double v) {
     g_string_append_printf(b, " %s=\"", name);
-    ordex_tl_append_fixed(b, v, 2);
+    out_tl_append_fixed(b, v, 2);
     g_string_append_c(b, '"');
 }
 
 static void append_time(GString *b, double seconds) {
-    char *s = ordex_tl_format_quantity(seconds, "s");
+    char *s = out_tl_format_quantity(seconds, "s");
     g_string_append(b, s);
     g_free(s);
 }
 
-static void append_label(GString *b, const ordex_timeline *t, int rank) {
+static void append_label(GString *b, const out_timeline *t, int rank) {
     const char *label = t->rank_labels[rank];
     if (!label) {
         g_string_append_printf(b, "rank %d", rank);
         return;
     }
-    if (ordex_tl_utf8_chars(label) <= MAX_LABEL_CHARS || !g_utf8_validate(label, -1, NULL)) {
-        ordex_tl_append_xml(b, label);
+    if (out_tl_utf8_chars(label) <= MAX_LABEL_CHARS || !g_utf8_validate(label, -1, NULL)) {
+        out_tl_append_xml(b, label);
         return;
     }
     char *cut = g_utf8_substring(label, 0, MAX_LABEL_CHARS - 1);
-    ordex_tl_append_xml(b, cut);
+    out_tl_append_xml(b, cut);
     g_string_append(b, "\xe2\x80\xa6"); /* … */
     g_free(cut);
 }
 
 static int compare_spans(gconstpointer a, gconstpointer b) {
-    const ordex_tl_span *x = *(const ordex_tl_span *const *)a;
-    const ordex_tl_span *y = *(const ordex_tl_span *const *)b;
+    const out_tl_span *x = *(const out_tl_span *const *)a;
+    const out_tl_span *y = *(const out_tl_span *const *)b;
     if (x->rank != y->rank)
         return x->rank < y->rank ? -1 : 1;
     if (x->start != y->start)
@@ -101,12 +101,12 @@ static int compare_spans(gconstpointer a, gconstpointer b) {
     return 0;
 }
 
-static ordex_tl_kind dominant_kind(const run *r) {
-    ordex_tl_kind best = r->first->kind;
+static out_tl_kind dominant_kind(const run *r) {
+    out_tl_kind best = r->first->kind;
     for (int k = 0; k < ORDEX_TL_KIND_COUNT; k++)
         if (r->time[k] > r->time[best] ||
             (r->time[k] == r->time[best] && r->count[k] > r->count[best]))
-            best = (ordex_tl_kind)k;
+            best = (out_tl_kind)k;
     return best;
 }
 
@@ -114,7 +114,7 @@ static void draw_run(gantt *g, run *r) {
     if (r->n == 0)
         return;
     GString *b = g->b;
-    ordex_tl_kind kind = r->n == 1 ? r->first->kind : dominant_kind(r);
+    out_tl_kind kind = r->n == 1 ? r->first->kind : dominant_kind(r);
     double w = r->x1 - r->x0;
     if (w < MIN_RECT_PX)
         w = MIN_RECT_PX;
@@ -123,15 +123,15 @@ static void draw_run(gantt *g, run *r) {
         /* A closed subpath costs a third of a <rect> element. */
         GString *d = g->paths[kind];
         g_string_append_c(d, 'M');
-        ordex_tl_append_fixed(d, r->x0, 2);
+        out_tl_append_fixed(d, r->x0, 2);
         g_string_append_c(d, ' ');
-        ordex_tl_append_fixed(d, y, 2);
+        out_tl_append_fixed(d, y, 2);
         g_string_append_c(d, 'h');
-        ordex_tl_append_fixed(d, w, 2);
+        out_tl_append_fixed(d, w, 2);
         g_string_append_c(d, 'v');
-        ordex_tl_append_fixed(d, g->bar_h, 2);
+        out_tl_append_fixed(d, g->bar_h, 2);
         g_string_append(d, "h-");
-        ordex_tl_append_fixed(d, w, 2);
+        out_tl_append_fixed(d, w, 2);
         g_string_append_c(d, 'z');
     } else {
         g_string_append_printf(b, "<rect class=\"k%d\"", (int)kind);
@@ -141,9 +141,9 @@ static void draw_run(gantt *g, run *r) {
         attr(b, "height", g->bar_h);
         g_string_append_printf(b, "><title>rank %d: ", r->first->rank);
         if (r->n == 1) {
-            ordex_tl_append_xml(b, r->first->name);
+            out_tl_append_xml(b, r->first->name);
         } else {
-            g_string_append_printf(b, "%d spans, mostly %s", r->n, ordex_tl_kind_name(kind));
+            g_string_append_printf(b, "%d spans, mostly %s", r->n, out_tl_kind_name(kind));
         }
         g_string_append(b, ", ");
         append_time(b, r->t0);
@@ -154,10 +154,10 @@ static void draw_run(gantt *g, run *r) {
         g_string_append(b, ")</title></rect>\n");
     }
     memset(r, 0, sizeof *r);
-    ordex_tl_sink_maybe_flush(g->out);
+    out_tl_sink_maybe_flush(g->out);
 }
 
-static void run_add(gantt *g, run *r, const ordex_tl_span *s) {
+static void run_add(gantt *g, run *r, const out_tl_span *s) {
     double a = gx(g, s->start), e = gx(g, s->end);
     if (r->n == 0) {
         r->first = s;
@@ -187,7 +187,7 @@ static void flush_paths(gantt *g) {
         g_string_append_printf(g->b, "<path class=\"k%d\" d=\"%s\"/>\n", k, g->paths[k]->str);
         g_string_truncate(g->paths[k], 0);
     }
-    ordex_tl_sink_maybe_flush(g->out);
+    out_tl_sink_maybe_flush(g->out);
 }
 
 /* spans: sorted by rank, then start. */
@@ -195,7 +195,7 @@ static void draw_spans(gantt *g, GPtrArray *spans) {
     run r = {0};
     int rank = -1;
     for (guint i = 0; i < spans->len; i++) {
-        const ordex_tl_span *s = g_ptr_array_index(spans, i);
+        const out_tl_span *s = g_ptr_array_index(spans, i);
         if (s->rank != rank) {
             draw_run(g, &r);
             flush_paths(g);
@@ -225,7 +225,7 @@ static void draw_messages(gantt *g) {
     GString *b = g->b;
     double mid = g->row_h / 2;
     for (guint i = 0; i < g->t->messages->len; i++) {
-        const ordex_tl_message *m = &g_array_index(g->t->messages, ordex_tl_message, i);
+        const out_tl_message *m = &g_array_index(g->t->messages, out_tl_message, i);
         g_string_append(b, "<line class=\"msg\"");
         attr(b, "x1", gx(g, m->sent));
         attr(b, "y1", row_y(g, m->src) + mid);
@@ -242,13 +242,13 @@ static void draw_messages(gantt *g) {
             append_time(b, m->arrived);
             g_string_append(b, "</title></line>\n");
         }
-        ordex_tl_sink_maybe_flush(g->out);
+        out_tl_sink_maybe_flush(g->out);
     }
 }
 
 /* Tick labels of the time axis at baseline y; with grid lines from y_grid0
  * to y_grid1 when grid is set. */
-static void draw_axis(gantt *g, const ordex_tl_axis *ax, const char *unit, double y, bool grid,
+static void draw_axis(gantt *g, const out_tl_axis *ax, const char *unit, double y, bool grid,
                       double y_grid0, double y_grid1) {
     GString *b = g->b;
     for (int i = 0; i < ax->nticks; i++) {
@@ -266,7 +266,7 @@ static void draw_axis(gantt *g, const ordex_tl_axis *ax, const char *unit, doubl
         attr(b, "x", x);
         attr(b, "y", y);
         g_string_append_c(b, '>');
-        ordex_tl_append_fixed(b, v, ax->decimals);
+        out_tl_append_fixed(b, v, ax->decimals);
         if (v != 0)
             g_string_append_printf(b, " %s", unit);
         g_string_append(b, "</text>\n");
@@ -276,7 +276,7 @@ static void draw_axis(gantt *g, const ordex_tl_axis *ax, const char *unit, doubl
 static void draw_legend(gantt *g, double y) {
     bool present[ORDEX_TL_KIND_COUNT] = {false};
     for (guint i = 0; i < g->t->spans->len; i++)
-        present[g_array_index(g->t->spans, ordex_tl_span, i).kind] = true;
+        present[g_array_index(g->t->spans, out_tl_span, i).kind] = true;
     GString *b = g->b;
     double x = g->x0;
     g_string_append(b, "<g id=\"legend\">\n");
@@ -289,17 +289,17 @@ static void draw_legend(gantt *g, double y) {
         g_string_append(b, " width=\"12\" height=\"12\"/>\n<text");
         attr(b, "x", x + 17);
         attr(b, "y", y);
-        g_string_append_printf(b, ">%s</text>\n", ordex_tl_kind_name(k));
-        x += 17 + CHAR_PX * (double)strlen(ordex_tl_kind_name(k)) + 18;
+        g_string_append_printf(b, ">%s</text>\n", out_tl_kind_name(k));
+        x += 17 + CHAR_PX * (double)strlen(out_tl_kind_name(k)) + 18;
     }
     g_string_append(b, "</g>\n");
 }
 
-bool ordex_tl_write_svg(const ordex_timeline *t, const char *path, const char *title,
+bool out_tl_write_svg(const out_timeline *t, const char *path, const char *title,
                         GError **error) {
     g_return_val_if_fail(t != NULL && path != NULL, false);
-    ordex_tl_sink out;
-    if (!ordex_tl_sink_open(&out, path, error))
+    out_tl_sink out;
+    if (!out_tl_sink_open(&out, path, error))
         return false;
     gantt g = {.t = t, .out = &out, .b = out.buf};
 
@@ -307,7 +307,7 @@ bool ordex_tl_write_svg(const ordex_timeline *t, const char *path, const char *t
     long label_chars = 6;
     for (int r = 0; r < t->nranks; r++) {
         char plain[32];
-        long n = t->rank_labels[r] ? ordex_tl_utf8_chars(t->rank_labels[r])
+        long n = t->rank_labels[r] ? out_tl_utf8_chars(t->rank_labels[r])
                                    : g_snprintf(plain, sizeof plain, "rank %d", r);
         if (n > label_chars)
             label_chars = n > MAX_LABEL_CHARS ? MAX_LABEL_CHARS : n;
@@ -328,8 +328,8 @@ bool ordex_tl_write_svg(const ordex_timeline *t, const char *path, const char *t
 
     double unit_s;
     double span_s = t->makespan > 0 ? t->makespan : 1e-9;
-    const char *unit = ordex_tl_time_unit(span_s, &unit_s);
-    ordex_tl_axis ax = ordex_tl_nice_axis(0, span_s / unit_s, TICKS);
+    const char *unit = out_tl_time_unit(span_s, &unit_s);
+    out_tl_axis ax = out_tl_nice_axis(0, span_s / unit_s, TICKS);
     g.t_hi = ax.hi * unit_s;
     g.tooltips = t->spans->len <= MAX_TOOLTIP_SPANS;
     bool lines = t->messages->len <= MAX_MESSAGE_LINES;
@@ -349,9 +349,9 @@ bool ordex_tl_write_svg(const ordex_timeline *t, const char *path, const char *t
     attr(b, "width", WIDTH);
     attr(b, "height", height);
     g_string_append(b, " viewBox=\"0 0 ");
-    ordex_tl_append_fixed(b, WIDTH, 2);
+    out_tl_append_fixed(b, WIDTH, 2);
     g_string_append_c(b, ' ');
-    ordex_tl_append_fixed(b, height, 2);
+    out_tl_append_fixed(b, height, 2);
     g_string_append(b, "\">\n<style>\n"
                        "text{font-family:sans-serif;font-size:11px;fill:#222}\n"
                        ".title{font-size:16px;font-weight:bold}\n"
@@ -366,7 +366,7 @@ bool ordex_tl_write_svg(const ordex_timeline *t, const char *path, const char *t
                        "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n");
     if (has_title) {
         g_string_append(b, "<text class=\"title\" x=\"16\" y=\"26\">");
-        ordex_tl_append_xml(b, title);
+        out_tl_append_xml(b, title);
         g_string_append(b, "</text>\n");
     }
     g_string_append(b, "<text x=\"16\"");
@@ -391,13 +391,13 @@ bool ordex_tl_write_svg(const ordex_timeline *t, const char *path, const char *t
         g_string_append_c(b, '>');
         append_label(b, t, r);
         g_string_append(b, "</text>\n");
-        ordex_tl_sink_maybe_flush(&out);
+        out_tl_sink_maybe_flush(&out);
     }
     g_string_append(b, "</g>\n<g id=\"spans\">\n");
 
     GPtrArray *sorted = g_ptr_array_sized_new(t->spans->len);
     for (guint i = 0; i < t->spans->len; i++)
-        g_ptr_array_add(sorted, &g_array_index(t->spans, ordex_tl_span, i));
+        g_ptr_array_add(sorted, &g_array_index(t->spans, out_tl_span, i));
     g_ptr_array_sort(sorted, compare_spans);
     for (int k = 0; k < ORDEX_TL_KIND_COUNT; k++)
         g.paths[k] = g_string_new(NULL);
@@ -410,5 +410,5 @@ bool ordex_tl_write_svg(const ordex_timeline *t, const char *path, const char *t
     if (lines)
         draw_messages(&g);
     g_string_append(b, "</g>\n</svg>\n");
-    return ordex_tl_sink_close(&out, error);
+    return out_tl_sink_close(&out, error);
 }

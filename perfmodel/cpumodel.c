@@ -14,7 +14,7 @@
  * look-ahead is needed), and a start or a finish costs O(log jobs on the
  * node + log nodes): nothing else is touched.  Busy time and work done are
  * settled lazily, per node, when its rate is about to change, and read
- * exactly up to sim_cpu_now from the node's rate.
+ * exactly up to pm_cpu_now from the node's rate.
  *
  * Precision: a job's remaining work is vfinish - vclock, rounded at the
  * clock's scale.  The clock restarts at 0 when the node empties and grows
@@ -22,7 +22,7 @@
  * wall clock's own (an ulp of the time, times speed / rate), which bounds
  * any finish time anyway.
  */
-#include "simulator/cpumodel.h"
+#include "perfmodel/cpumodel.h"
 
 #include <glib.h>
 #include <math.h>
@@ -44,30 +44,30 @@ typedef struct cpu_node {
     double busy, work_done; /* up to `updated` */
     double next;            /* wall time of the first finish, while runnable > 0 */
     GArray *jobs;           /* cpu_job, a binary min-heap by (vfinish, id) */
-    int heap_pos;           /* index in sim_cpu.heap, -1 while runnable == 0 */
+    int heap_pos;           /* index in pm_cpu.heap, -1 while runnable == 0 */
 } cpu_node;
 
-struct sim_cpu {
+struct pm_cpu {
     int nnodes, cores;
     double speed;
     cpu_node *nodes;
     int *heap; /* the nodes with jobs, a binary min-heap by (next, first job's id) */
     int nheap;
-    GArray *pending; /* sim_cpu_completion found while starting a job */
+    GArray *pending; /* pm_cpu_completion found while starting a job */
     GArray *batch;   /* scratch: the completions of one instant */
     double now;
     uint64_t last_id;
 };
 
-double sim_cpu_share(int runnable, int cores, double speed) {
+double pm_cpu_share(int runnable, int cores, double speed) {
     if (runnable <= cores)
         return speed;
     return speed * ((double)cores / runnable);
 }
 
-sim_cpu *sim_cpu_new(int nodes, int cores_per_node, double speed) {
+pm_cpu *pm_cpu_new(int nodes, int cores_per_node, double speed) {
     g_return_val_if_fail(nodes >= 1 && cores_per_node >= 1 && speed > 0 && isfinite(speed), NULL);
-    sim_cpu *cpu = g_new0(sim_cpu, 1);
+    pm_cpu *cpu = g_new0(pm_cpu, 1);
     cpu->nnodes = nodes;
     cpu->cores = cores_per_node;
     cpu->speed = speed;
@@ -78,12 +78,12 @@ sim_cpu *sim_cpu_new(int nodes, int cores_per_node, double speed) {
         cpu->nodes[n].heap_pos = -1;
     }
     cpu->heap = g_new0(int, nodes);
-    cpu->pending = g_array_new(FALSE, FALSE, sizeof(sim_cpu_completion));
-    cpu->batch = g_array_new(FALSE, FALSE, sizeof(sim_cpu_completion));
+    cpu->pending = g_array_new(FALSE, FALSE, sizeof(pm_cpu_completion));
+    cpu->batch = g_array_new(FALSE, FALSE, sizeof(pm_cpu_completion));
     return cpu;
 }
 
-void sim_cpu_free(sim_cpu *cpu) {
+void pm_cpu_free(pm_cpu *cpu) {
     if (!cpu)
         return;
     for (int n = 0; n < cpu->nnodes; n++)
@@ -148,17 +148,17 @@ static const cpu_job *jobs_first(const cpu_node *nd) {
 /* ---------------------------------------------------------------------- */
 /* The nodes with jobs: a min-heap by first finish, the lowest id on a tie */
 
-static bool node_before(const sim_cpu *cpu, int a, int b) {
+static bool node_before(const pm_cpu *cpu, int a, int b) {
     const cpu_node *x = &cpu->nodes[a], *y = &cpu->nodes[b];
     return x->next < y->next || (x->next == y->next && jobs_first(x)->id < jobs_first(y)->id);
 }
 
-static void heap_put(sim_cpu *cpu, int i, int node) {
+static void heap_put(pm_cpu *cpu, int i, int node) {
     cpu->heap[i] = node;
     cpu->nodes[node].heap_pos = i;
 }
 
-static void heap_sift_up(sim_cpu *cpu, int i) {
+static void heap_sift_up(pm_cpu *cpu, int i) {
     int node = cpu->heap[i];
     while (i > 0) {
         int p = (i - 1) / 2;
@@ -170,7 +170,7 @@ static void heap_sift_up(sim_cpu *cpu, int i) {
     heap_put(cpu, i, node);
 }
 
-static void heap_sift_down(sim_cpu *cpu, int i) {
+static void heap_sift_down(pm_cpu *cpu, int i) {
     int node = cpu->heap[i];
     for (;;) {
         int l = 2 * i + 1, m = l;
@@ -186,7 +186,7 @@ static void heap_sift_down(sim_cpu *cpu, int i) {
     heap_put(cpu, i, node);
 }
 
-static void heap_remove(sim_cpu *cpu, int node) {
+static void heap_remove(pm_cpu *cpu, int node) {
     int i = cpu->nodes[node].heap_pos;
     cpu->nodes[node].heap_pos = -1;
     int last = cpu->heap[--cpu->nheap];
@@ -198,7 +198,7 @@ static void heap_remove(sim_cpu *cpu, int node) {
 }
 
 /* Places a node whose key may have changed (or that just got jobs). */
-static void heap_update(sim_cpu *cpu, int node) {
+static void heap_update(pm_cpu *cpu, int node) {
     int i = cpu->nodes[node].heap_pos;
     if (i < 0) {
         i = cpu->nheap++;
@@ -225,9 +225,9 @@ static void settle(cpu_node *nd, double t) {
 }
 
 /* New rate and first finish of a settled node whose jobs just changed. */
-static void refresh(sim_cpu *cpu, int node) {
+static void refresh(pm_cpu *cpu, int node) {
     cpu_node *nd = &cpu->nodes[node];
-    nd->rate = sim_cpu_share(nd->runnable + nd->pollers, cpu->cores, cpu->speed);
+    nd->rate = pm_cpu_share(nd->runnable + nd->pollers, cpu->cores, cpu->speed);
     if (nd->runnable == 0) {
         nd->vclock = 0;
         if (nd->heap_pos >= 0)
@@ -244,7 +244,7 @@ static void refresh(sim_cpu *cpu, int node) {
  * goes) is not after t, or the remaining work is within rounding of 0 -- a
  * job that close to its end finishes with the due ones rather than an ulp
  * later as an event of its own. */
-static void finish_due(sim_cpu *cpu, int node, double t) {
+static void finish_due(pm_cpu *cpu, int node, double t) {
     cpu_node *nd = &cpu->nodes[node];
     double updated = nd->updated, vclock = nd->vclock, rate = nd->rate;
     settle(nd, t);
@@ -254,7 +254,7 @@ static void finish_due(sim_cpu *cpu, int node, double t) {
                    j->vfinish - nd->vclock <= j->work * 1e-12 + 1e-15;
         if (!due)
             break;
-        sim_cpu_completion c = {j->id, t};
+        pm_cpu_completion c = {j->id, t};
         g_array_append_val(cpu->batch, c);
         jobs_pop(nd->jobs);
         nd->runnable--;
@@ -263,13 +263,13 @@ static void finish_due(sim_cpu *cpu, int node, double t) {
 }
 
 static int by_id(const void *a, const void *b) {
-    const sim_cpu_completion *x = a, *y = b;
+    const pm_cpu_completion *x = a, *y = b;
     return x->id < y->id ? -1 : x->id > y->id;
 }
 
 /* Finishes every job due at or before `limit`, instant by instant; the jobs
  * of one instant (on any node) are appended in id order. */
-static void run(sim_cpu *cpu, double limit, GArray *done) {
+static void run(pm_cpu *cpu, double limit, GArray *done) {
     while (cpu->nheap > 0) {
         double t = cpu->nodes[cpu->heap[0]].next;
         if (t > limit)
@@ -284,7 +284,7 @@ static void run(sim_cpu *cpu, double limit, GArray *done) {
     }
 }
 
-static void move_to(sim_cpu *cpu, double time, GArray *done) {
+static void move_to(pm_cpu *cpu, double time, GArray *done) {
     run(cpu, time, done);
     cpu->now = time;
 }
@@ -292,13 +292,13 @@ static void move_to(sim_cpu *cpu, double time, GArray *done) {
 /* ---------------------------------------------------------------------- */
 /* Public operations                                                       */
 
-uint64_t sim_cpu_start(sim_cpu *cpu, double time, int node, double work) {
+uint64_t pm_cpu_start(pm_cpu *cpu, double time, int node, double work) {
     g_return_val_if_fail(cpu != NULL && isfinite(time) && time >= cpu->now, 0);
     g_return_val_if_fail(node >= 0 && node < cpu->nnodes && work >= 0 && isfinite(work), 0);
     move_to(cpu, time, cpu->pending);
     uint64_t id = ++cpu->last_id;
     if (work == 0) {
-        sim_cpu_completion c = {id, time};
+        pm_cpu_completion c = {id, time};
         g_array_append_val(cpu->pending, c);
         return id;
     }
@@ -311,12 +311,12 @@ uint64_t sim_cpu_start(sim_cpu *cpu, double time, int node, double work) {
     return id;
 }
 
-bool sim_cpu_set_pollers(sim_cpu *cpu, double time, int node, int pollers) {
+bool pm_cpu_set_pollers(pm_cpu *cpu, double time, int node, int pollers) {
     g_return_val_if_fail(cpu != NULL && isfinite(time) && time >= cpu->now, false);
     g_return_val_if_fail(node >= 0 && node < cpu->nnodes && pollers >= 0, false);
     move_to(cpu, time, cpu->pending);
     cpu_node *nd = &cpu->nodes[node];
-    bool same_rate = sim_cpu_share(nd->runnable + pollers, cpu->cores, cpu->speed) == nd->rate;
+    bool same_rate = pm_cpu_share(nd->runnable + pollers, cpu->cores, cpu->speed) == nd->rate;
     if (nd->runnable > 0 && !same_rate)
         settle(nd, time);
     nd->pollers = pollers;
@@ -327,15 +327,15 @@ bool sim_cpu_set_pollers(sim_cpu *cpu, double time, int node, int pollers) {
     return true;
 }
 
-int sim_cpu_pollers(const sim_cpu *cpu, int node) {
+int pm_cpu_pollers(const pm_cpu *cpu, int node) {
     g_return_val_if_fail(node >= 0 && node < cpu->nnodes, 0);
     return cpu->nodes[node].pollers;
 }
 
-bool sim_cpu_next(sim_cpu *cpu, uint64_t *id, double *time) {
+bool pm_cpu_next(pm_cpu *cpu, uint64_t *id, double *time) {
     g_return_val_if_fail(cpu != NULL, false);
     if (cpu->pending->len > 0) {
-        const sim_cpu_completion *c = &g_array_index(cpu->pending, sim_cpu_completion, 0);
+        const pm_cpu_completion *c = &g_array_index(cpu->pending, pm_cpu_completion, 0);
         *id = c->id;
         *time = c->time;
         return true;
@@ -348,7 +348,7 @@ bool sim_cpu_next(sim_cpu *cpu, uint64_t *id, double *time) {
     return true;
 }
 
-int sim_cpu_advance(sim_cpu *cpu, double time, GArray *done) {
+int pm_cpu_advance(pm_cpu *cpu, double time, GArray *done) {
     g_return_val_if_fail(cpu != NULL && done != NULL && isfinite(time) && time >= cpu->now, 0);
     guint before = done->len;
     g_array_append_vals(done, cpu->pending->data, cpu->pending->len);
@@ -357,29 +357,29 @@ int sim_cpu_advance(sim_cpu *cpu, double time, GArray *done) {
     return (int)(done->len - before);
 }
 
-double sim_cpu_now(const sim_cpu *cpu) {
+double pm_cpu_now(const pm_cpu *cpu) {
     return cpu->now;
 }
 
-int sim_cpu_runnable(const sim_cpu *cpu, int node) {
+int pm_cpu_runnable(const pm_cpu *cpu, int node) {
     g_return_val_if_fail(node >= 0 && node < cpu->nnodes, 0);
     return cpu->nodes[node].runnable;
 }
 
-double sim_cpu_rate(const sim_cpu *cpu, int node) {
+double pm_cpu_rate(const pm_cpu *cpu, int node) {
     g_return_val_if_fail(node >= 0 && node < cpu->nnodes, 0);
     return cpu->nodes[node].rate;
 }
 
 /* A node is settled only when its own jobs change; the rest of the way to
- * sim_cpu_now it ran at its current rate. */
-double sim_cpu_busy(const sim_cpu *cpu, int node) {
+ * pm_cpu_now it ran at its current rate. */
+double pm_cpu_busy(const pm_cpu *cpu, int node) {
     g_return_val_if_fail(node >= 0 && node < cpu->nnodes, 0);
     const cpu_node *nd = &cpu->nodes[node];
     return nd->busy + (nd->runnable > 0 ? cpu->now - nd->updated : 0);
 }
 
-double sim_cpu_work_done(const sim_cpu *cpu, int node) {
+double pm_cpu_work_done(const pm_cpu *cpu, int node) {
     g_return_val_if_fail(node >= 0 && node < cpu->nnodes, 0);
     const cpu_node *nd = &cpu->nodes[node];
     return nd->work_done + nd->rate * (cpu->now - nd->updated) * nd->runnable;

@@ -15,7 +15,7 @@
  * Reading every value from the one key file means an override and the file
  * go through exactly the same checks.
  */
-#include "simulator/platform.h"
+#include "perfmodel/platform.h"
 
 #include <errno.h>
 #include <glib.h>
@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-GQuark sim_platform_error_quark(void) {
+GQuark pm_platform_error_quark(void) {
     return g_quark_from_static_string("sim-platform-error-quark");
 }
 
@@ -264,16 +264,16 @@ out:
     return ok;
 }
 
-bool sim_platform_parse_time(const char *text, double *seconds, char **problem) {
+bool pm_platform_parse_time(const char *text, double *seconds, char **problem) {
     return parse_with_units(text, time_units, "time", "5us", false, seconds, problem);
 }
 
-bool sim_platform_parse_bandwidth(const char *text, double *bytes_per_second, char **problem) {
+bool pm_platform_parse_bandwidth(const char *text, double *bytes_per_second, char **problem) {
     return parse_with_units(text, bandwidth_units, "bandwidth", "10GBps", false, bytes_per_second,
                             problem);
 }
 
-bool sim_platform_parse_size(const char *text, uint64_t *bytes, char **problem) {
+bool pm_platform_parse_size(const char *text, uint64_t *bytes, char **problem) {
     /* A plain integer is read exactly (a double would round past 2^53). */
     const char *p = text;
     while (g_ascii_isspace(*p))
@@ -315,7 +315,7 @@ typedef struct loader {
     GHashTable *where;         /* "section\nkey" -> "FILE:LINE" or "--set ..." */
     GHashTable *overrides;     /* "section\nkey" set by --set */
     GHashTable *section_where; /* section -> "FILE:LINE" of its first header */
-    sim_platform *p;
+    pm_platform *p;
     GError **error;
 } loader;
 
@@ -346,10 +346,10 @@ static bool fail(loader *l, int code, const char *section, const char *key, cons
     char *what = g_strdup_vprintf(fmt, ap);
     va_end(ap);
     if (key)
-        g_set_error(l->error, SIM_PLATFORM_ERROR, code, "%s: [%s] %s: %s",
+        g_set_error(l->error, PM_PLATFORM_ERROR, code, "%s: [%s] %s: %s",
                     where_of(l, section, key), section, key, what);
     else
-        g_set_error(l->error, SIM_PLATFORM_ERROR, code, "%s: [%s]: %s", l->name, section, what);
+        g_set_error(l->error, PM_PLATFORM_ERROR, code, "%s: [%s]: %s", l->name, section, what);
     g_free(what);
     return false;
 }
@@ -362,7 +362,7 @@ static bool known_section(const char *name) {
 }
 
 static bool unknown_section(loader *l, const char *where, const char *section) {
-    g_set_error(l->error, SIM_PLATFORM_ERROR, SIM_PLATFORM_ERROR_UNKNOWN,
+    g_set_error(l->error, PM_PLATFORM_ERROR, PM_PLATFORM_ERROR_UNKNOWN,
                 "%s: [%s]: unknown section (sections are: cluster, network, intranode, fattree)",
                 where, section);
     return false;
@@ -370,7 +370,7 @@ static bool unknown_section(loader *l, const char *where, const char *section) {
 
 static bool unknown_key(loader *l, const char *where, const char *section, const char *key) {
     char *keys = key_list(section);
-    g_set_error(l->error, SIM_PLATFORM_ERROR, SIM_PLATFORM_ERROR_UNKNOWN,
+    g_set_error(l->error, PM_PLATFORM_ERROR, PM_PLATFORM_ERROR_UNKNOWN,
                 "%s: [%s] %s: unknown key (keys of [%s] are: %s)", where, section, key, section,
                 keys);
     g_free(keys);
@@ -394,7 +394,7 @@ static bool scan(loader *l, const char *text) {
         if (*line == '[') {
             size_t n = strlen(line);
             if (line[n - 1] != ']' || n < 3) {
-                g_set_error(l->error, SIM_PLATFORM_ERROR, SIM_PLATFORM_ERROR_SYNTAX,
+                g_set_error(l->error, PM_PLATFORM_ERROR, PM_PLATFORM_ERROR_SYNTAX,
                             "%s: malformed section header \"%s\" (write e.g. [network])", here,
                             line);
                 ok = false;
@@ -411,7 +411,7 @@ static bool scan(loader *l, const char *text) {
         }
         char *eq = strchr(line, '=');
         if (eq == NULL || eq == line) {
-            g_set_error(l->error, SIM_PLATFORM_ERROR, SIM_PLATFORM_ERROR_SYNTAX,
+            g_set_error(l->error, PM_PLATFORM_ERROR, PM_PLATFORM_ERROR_SYNTAX,
                         "%s: expected \"key = value\", a [section] header or a # comment, got "
                         "\"%s\"",
                         here, line);
@@ -419,7 +419,7 @@ static bool scan(loader *l, const char *text) {
         } else {
             char *key = g_strstrip(g_strndup(line, (gsize)(eq - line)));
             if (section == NULL) {
-                g_set_error(l->error, SIM_PLATFORM_ERROR, SIM_PLATFORM_ERROR_SYNTAX,
+                g_set_error(l->error, PM_PLATFORM_ERROR, PM_PLATFORM_ERROR_SYNTAX,
                             "%s: key \"%s\" before any [section] header", here, key);
                 ok = false;
             } else if (!known_key(section, key)) {
@@ -428,7 +428,7 @@ static bool scan(loader *l, const char *text) {
                 char *k = slot(section, key);
                 const char *first = g_hash_table_lookup(l->where, k);
                 if (first) {
-                    g_set_error(l->error, SIM_PLATFORM_ERROR, SIM_PLATFORM_ERROR_SYNTAX,
+                    g_set_error(l->error, PM_PLATFORM_ERROR, PM_PLATFORM_ERROR_SYNTAX,
                                 "%s: [%s] %s: given twice (first at %s)", here, section, key,
                                 first);
                     ok = false;
@@ -453,7 +453,7 @@ static bool apply_override(loader *l, const char *arg) {
     const char *dot = strchr(arg, '.');
     bool ok = false;
     if (eq == NULL || dot == NULL || dot > eq || dot == arg || dot + 1 == eq) {
-        g_set_error(l->error, SIM_PLATFORM_ERROR, SIM_PLATFORM_ERROR_SYNTAX,
+        g_set_error(l->error, PM_PLATFORM_ERROR, PM_PLATFORM_ERROR_SYNTAX,
                     "%s: expected SECTION.KEY=VALUE, e.g. --set network.latency=5us", where);
         goto out;
     }
@@ -465,7 +465,7 @@ static bool apply_override(loader *l, const char *arg) {
     else if (!known_key(section, key))
         unknown_key(l, where, section, key);
     else if (strchr(value, '\n'))
-        g_set_error(l->error, SIM_PLATFORM_ERROR, SIM_PLATFORM_ERROR_SYNTAX,
+        g_set_error(l->error, PM_PLATFORM_ERROR, PM_PLATFORM_ERROR_SYNTAX,
                     "%s: [%s] %s: the value must be on one line", where, section, key);
     else {
         g_key_file_set_value(l->kf, section, key, value);
@@ -507,7 +507,7 @@ static bool get_bool(loader *l, const char *section, const char *key, const char
         return true;
     bool ok = parse_bool(v, out);
     if (!ok)
-        fail(l, SIM_PLATFORM_ERROR_VALUE, section, key, "must be %s, got \"%s\"", meaning, v);
+        fail(l, PM_PLATFORM_ERROR_VALUE, section, key, "must be %s, got \"%s\"", meaning, v);
     g_free(v);
     return ok;
 }
@@ -525,7 +525,7 @@ static bool get_int(loader *l, const char *section, const char *key, int min, in
     if (ok)
         *out = (int)n;
     else
-        fail(l, SIM_PLATFORM_ERROR_VALUE, section, key,
+        fail(l, PM_PLATFORM_ERROR_VALUE, section, key,
              "must be a whole number from %d to %d, got \"%s\"", min, max, v);
     g_free(v);
     return ok;
@@ -539,11 +539,11 @@ static bool get_time(loader *l, const char *section, const char *key, double *ou
         return true;
     char *problem = NULL;
     double t = 0;
-    bool ok = sim_platform_parse_time(v, &t, &problem);
+    bool ok = pm_platform_parse_time(v, &t, &problem);
     if (!ok)
-        fail(l, SIM_PLATFORM_ERROR_VALUE, section, key, "%s", problem);
+        fail(l, PM_PLATFORM_ERROR_VALUE, section, key, "%s", problem);
     else if (t < 0) {
-        ok = fail(l, SIM_PLATFORM_ERROR_VALUE, section, key, "must not be negative, got \"%s\"", v);
+        ok = fail(l, PM_PLATFORM_ERROR_VALUE, section, key, "must not be negative, got \"%s\"", v);
     } else
         *out = t;
     g_free(problem);
@@ -560,11 +560,11 @@ static bool get_bandwidth(loader *l, const char *section, const char *key, doubl
         return true;
     char *problem = NULL;
     double b = 0;
-    bool ok = sim_platform_parse_bandwidth(v, &b, &problem);
+    bool ok = pm_platform_parse_bandwidth(v, &b, &problem);
     if (!ok)
-        fail(l, SIM_PLATFORM_ERROR_VALUE, section, key, "%s", problem);
+        fail(l, PM_PLATFORM_ERROR_VALUE, section, key, "%s", problem);
     else if (!(b > 0)) {
-        ok = fail(l, SIM_PLATFORM_ERROR_VALUE, section, key, "must be positive, got \"%s\"", v);
+        ok = fail(l, PM_PLATFORM_ERROR_VALUE, section, key, "must be positive, got \"%s\"", v);
     } else
         *out = b;
     g_free(problem);
@@ -579,21 +579,21 @@ static bool get_size(loader *l, const char *section, const char *key, uint64_t *
     if (!v)
         return true;
     char *problem = NULL;
-    bool ok = sim_platform_parse_size(v, out, &problem);
+    bool ok = pm_platform_parse_size(v, out, &problem);
     if (!ok)
-        fail(l, SIM_PLATFORM_ERROR_VALUE, section, key, "%s", problem);
+        fail(l, PM_PLATFORM_ERROR_VALUE, section, key, "%s", problem);
     g_free(problem);
     g_free(v);
     return ok;
 }
 
 static bool missing(loader *l, const char *section, const char *key, const char *hint) {
-    return fail(l, SIM_PLATFORM_ERROR_MISSING, section, key, "missing%s%s", hint ? "; " : "",
+    return fail(l, PM_PLATFORM_ERROR_MISSING, section, key, "missing%s%s", hint ? "; " : "",
                 hint ? hint : "");
 }
 
 /* One segment.N value: "FROM-SIZE LATENCY BANDWIDTH". */
-static bool parse_segment(loader *l, const char *key, sim_platform_segment *seg) {
+static bool parse_segment(loader *l, const char *key, pm_platform_segment *seg) {
     char *v = raw(l, "network", key);
     char **tok = g_strsplit_set(v, " \t", -1);
     const char *parts[3];
@@ -607,17 +607,17 @@ static bool parse_segment(loader *l, const char *key, sim_platform_segment *seg)
     bool ok = false;
     char *problem = NULL;
     if (n != 3)
-        fail(l, SIM_PLATFORM_ERROR_VALUE, "network", key,
+        fail(l, PM_PLATFORM_ERROR_VALUE, "network", key,
              "expected \"FROM-SIZE LATENCY BANDWIDTH\" such as \"1KiB 2us 9GBps\", got \"%s\"", v);
-    else if (!sim_platform_parse_size(parts[0], &seg->from, &problem) ||
-             !sim_platform_parse_time(parts[1], &seg->latency, &problem) ||
-             !sim_platform_parse_bandwidth(parts[2], &seg->bandwidth, &problem))
-        fail(l, SIM_PLATFORM_ERROR_VALUE, "network", key, "%s", problem);
+    else if (!pm_platform_parse_size(parts[0], &seg->from, &problem) ||
+             !pm_platform_parse_time(parts[1], &seg->latency, &problem) ||
+             !pm_platform_parse_bandwidth(parts[2], &seg->bandwidth, &problem))
+        fail(l, PM_PLATFORM_ERROR_VALUE, "network", key, "%s", problem);
     else if (seg->latency < 0)
-        fail(l, SIM_PLATFORM_ERROR_VALUE, "network", key,
+        fail(l, PM_PLATFORM_ERROR_VALUE, "network", key,
              "the latency must not be negative, got \"%s\"", parts[1]);
     else if (!(seg->bandwidth > 0))
-        fail(l, SIM_PLATFORM_ERROR_VALUE, "network", key,
+        fail(l, PM_PLATFORM_ERROR_VALUE, "network", key,
              "the bandwidth must be positive, got \"%s\"", parts[2]);
     else
         ok = true;
@@ -628,7 +628,7 @@ static bool parse_segment(loader *l, const char *key, sim_platform_segment *seg)
 }
 
 typedef struct named_segment {
-    sim_platform_segment seg;
+    pm_platform_segment seg;
     char *key;
 } named_segment;
 
@@ -638,17 +638,17 @@ static int by_from(const void *a, const void *b) {
 }
 
 static bool load_network(loader *l) {
-    sim_platform *p = l->p;
+    pm_platform *p = l->p;
     bool have;
 
     char *topo = raw(l, "network", "topology");
-    p->topology = SIM_PLATFORM_CROSSBAR;
+    p->topology = PM_PLATFORM_CROSSBAR;
     if (topo) {
         bool ok = true;
         if (strcmp(topo, "fattree") == 0)
-            p->topology = SIM_PLATFORM_FATTREE;
+            p->topology = PM_PLATFORM_FATTREE;
         else if (strcmp(topo, "crossbar") != 0)
-            ok = fail(l, SIM_PLATFORM_ERROR_VALUE, "network", "topology",
+            ok = fail(l, PM_PLATFORM_ERROR_VALUE, "network", "topology",
                       "must be crossbar or fattree, got \"%s\"", topo);
         g_free(topo);
         if (!ok)
@@ -678,13 +678,13 @@ static bool load_network(loader *l) {
         g_array_sort(segs, by_from);
         named_segment *s = (named_segment *)(void *)segs->data;
         if (s[0].seg.from != 0)
-            ok = fail(l, SIM_PLATFORM_ERROR_VALUE, "network", s[0].key,
+            ok = fail(l, PM_PLATFORM_ERROR_VALUE, "network", s[0].key,
                       "the smallest segment must start at 0B so that every message size has "
                       "one (it starts at %" G_GUINT64_FORMAT " bytes)",
                       s[0].seg.from);
         for (guint i = 1; ok && i < segs->len; i++)
             if (s[i].seg.from == s[i - 1].seg.from)
-                ok = fail(l, SIM_PLATFORM_ERROR_VALUE, "network", s[i].key,
+                ok = fail(l, PM_PLATFORM_ERROR_VALUE, "network", s[i].key,
                           "starts at %" G_GUINT64_FORMAT " bytes like %s", s[i].seg.from,
                           s[i - 1].key);
     }
@@ -701,7 +701,7 @@ static bool load_network(loader *l) {
     }
     if (ok) {
         p->nsegments = (int)segs->len;
-        p->segments = g_new(sim_platform_segment, p->nsegments);
+        p->segments = g_new(pm_platform_segment, p->nsegments);
         for (int i = 0; i < p->nsegments; i++) {
             p->segments[i] = g_array_index(segs, named_segment, i).seg;
             /* With segments, latency and bandwidth in the file are only the
@@ -745,7 +745,7 @@ static bool load_network(loader *l) {
 }
 
 static bool load_intranode(loader *l) {
-    sim_platform *p = l->p;
+    pm_platform *p = l->p;
     bool have_latency, have_bandwidth;
     if (!get_time(l, "intranode", "latency", &p->intranode_latency, &have_latency) ||
         !get_bandwidth(l, "intranode", "bandwidth", &p->intranode_bandwidth, &have_bandwidth))
@@ -760,12 +760,12 @@ static bool load_intranode(loader *l) {
 }
 
 static bool load_fattree(loader *l) {
-    sim_platform *p = l->p;
+    pm_platform *p = l->p;
     bool have_npl, have_up;
     if (!get_int(l, "fattree", "nodes_per_leaf", 1, MAX_NODES, &p->nodes_per_leaf, &have_npl) ||
         !get_bandwidth(l, "fattree", "uplink_bandwidth", &p->uplink_bandwidth, &have_up))
         return false;
-    if (p->topology != SIM_PLATFORM_FATTREE)
+    if (p->topology != PM_PLATFORM_FATTREE)
         return true; /* [fattree] may stay when --set switches to a crossbar */
     if (!have_npl)
         return missing(l, "fattree", "nodes_per_leaf", "topology = fattree needs it");
@@ -778,11 +778,11 @@ static bool load_fattree(loader *l) {
 /* Reads a hostfile: one host name per line, '#' comment lines and blank
  * lines skipped.  Fills nodes, node_names and slots. */
 static bool read_hostfile(loader *l, const char *path) {
-    sim_platform *p = l->p;
+    pm_platform *p = l->p;
     char *text = NULL;
     GError *e = NULL;
     if (!g_file_get_contents(path, &text, NULL, &e)) {
-        bool r = fail(l, SIM_PLATFORM_ERROR_READ, "cluster", "hostfile", "cannot read \"%s\": %s",
+        bool r = fail(l, PM_PLATFORM_ERROR_READ, "cluster", "hostfile", "cannot read \"%s\": %s",
                       path, e->message);
         g_error_free(e);
         return r;
@@ -797,7 +797,7 @@ static bool read_hostfile(loader *l, const char *path) {
         if (*line == '\0' || *line == '#')
             continue;
         if (strpbrk(line, " \t")) {
-            g_set_error(l->error, SIM_PLATFORM_ERROR, SIM_PLATFORM_ERROR_SYNTAX,
+            g_set_error(l->error, PM_PLATFORM_ERROR, PM_PLATFORM_ERROR_SYNTAX,
                         "%s:%d: expected one host name per line, got \"%s\"", path, i + 1, line);
             ok = false;
             break;
@@ -812,7 +812,7 @@ static bool read_hostfile(loader *l, const char *path) {
         g_array_append_val(slots, n);
     }
     if (ok && slots->len == 0) {
-        g_set_error(l->error, SIM_PLATFORM_ERROR, SIM_PLATFORM_ERROR_VALUE,
+        g_set_error(l->error, PM_PLATFORM_ERROR, PM_PLATFORM_ERROR_VALUE,
                     "%s: the hostfile names no host (one host name per line)", path);
         ok = false;
     }
@@ -834,26 +834,26 @@ static bool read_hostfile(loader *l, const char *path) {
 }
 
 static bool load_cluster(loader *l) {
-    sim_platform *p = l->p;
+    pm_platform *p = l->p;
     bool have;
 
     char *hostfile = raw(l, "cluster", "hostfile");
     char *mapping = raw(l, "cluster", "mapping");
     bool ok = true;
     /* A hostfile alone implies mapping = hostfile. */
-    p->mapping = hostfile ? SIM_PLATFORM_MAP_HOSTFILE : SIM_PLATFORM_MAP_BLOCK;
+    p->mapping = hostfile ? PM_PLATFORM_MAP_HOSTFILE : PM_PLATFORM_MAP_BLOCK;
     if (mapping) {
         if (strcmp(mapping, "block") == 0)
-            p->mapping = SIM_PLATFORM_MAP_BLOCK;
+            p->mapping = PM_PLATFORM_MAP_BLOCK;
         else if (strcmp(mapping, "round-robin") == 0)
-            p->mapping = SIM_PLATFORM_MAP_ROUND_ROBIN;
+            p->mapping = PM_PLATFORM_MAP_ROUND_ROBIN;
         else if (strcmp(mapping, "hostfile") == 0)
-            p->mapping = SIM_PLATFORM_MAP_HOSTFILE;
+            p->mapping = PM_PLATFORM_MAP_HOSTFILE;
         else
-            ok = fail(l, SIM_PLATFORM_ERROR_VALUE, "cluster", "mapping",
+            ok = fail(l, PM_PLATFORM_ERROR_VALUE, "cluster", "mapping",
                       "must be block, round-robin or hostfile, got \"%s\"", mapping);
     }
-    if (ok && p->mapping == SIM_PLATFORM_MAP_HOSTFILE) {
+    if (ok && p->mapping == PM_PLATFORM_MAP_HOSTFILE) {
         if (!hostfile)
             ok = missing(l, "cluster", "hostfile", "mapping = hostfile needs hostfile = PATH");
         else {
@@ -872,9 +872,9 @@ static bool load_cluster(loader *l) {
     int nodes = 0;
     if (!get_int(l, "cluster", "nodes", 1, MAX_NODES, &nodes, &have))
         return false;
-    if (p->mapping == SIM_PLATFORM_MAP_HOSTFILE) {
+    if (p->mapping == PM_PLATFORM_MAP_HOSTFILE) {
         if (have && nodes != p->nodes)
-            return fail(l, SIM_PLATFORM_ERROR_VALUE, "cluster", "nodes",
+            return fail(l, PM_PLATFORM_ERROR_VALUE, "cluster", "nodes",
                         "%d, but hostfile %s names %d distinct host%s; remove nodes or make them "
                         "agree",
                         nodes, p->hostfile, p->nodes, p->nodes == 1 ? "" : "s");
@@ -901,7 +901,7 @@ static bool load_cluster(loader *l) {
         if (ok)
             p->speed = s;
         else
-            fail(l, SIM_PLATFORM_ERROR_VALUE, "cluster", "speed",
+            fail(l, PM_PLATFORM_ERROR_VALUE, "cluster", "speed",
                  "must be a positive number (2 = twice as fast as this machine), got \"%s\"",
                  speed);
         g_free(speed);
@@ -920,7 +920,7 @@ static bool load_cluster(loader *l) {
         else if (end != over && *end == '\0' && isfinite(limit) && limit >= 1)
             p->oversubscribe = limit;
         else
-            ok = fail(l, SIM_PLATFORM_ERROR_VALUE, "cluster", "oversubscribe",
+            ok = fail(l, PM_PLATFORM_ERROR_VALUE, "cluster", "oversubscribe",
                       "must be true, false or a limit of ranks per core (a number >= 1), got "
                       "\"%s\"",
                       over);
@@ -938,7 +938,7 @@ static bool load_cluster(loader *l) {
     if (!get_time(l, "cluster", "timeslice", &p->timeslice, &have))
         return false;
 
-    /* Where the limit comes from, for the error sim_platform_map reports
+    /* Where the limit comes from, for the error pm_platform_map reports
      * long after loading: the key, else the [cluster] header, else the file. */
     char *k = slot("cluster", "oversubscribe");
     const char *w = g_hash_table_lookup(l->where, k);
@@ -949,7 +949,7 @@ static bool load_cluster(loader *l) {
     return true;
 }
 
-static sim_platform *load(const char *name, const char *text, const char *const *overrides,
+static pm_platform *load(const char *name, const char *text, const char *const *overrides,
                           GError **error) {
     loader l = {
         .name = name,
@@ -958,7 +958,7 @@ static sim_platform *load(const char *name, const char *text, const char *const 
         .where = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free),
         .overrides = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL),
         .section_where = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free),
-        .p = g_new0(sim_platform, 1),
+        .p = g_new0(pm_platform, 1),
         .error = error,
     };
     l.p->source = g_strdup(name);
@@ -967,7 +967,7 @@ static sim_platform *load(const char *name, const char *text, const char *const 
         GError *e = NULL;
         ok = g_key_file_load_from_data(l.kf, text, (gsize)-1, G_KEY_FILE_NONE, &e);
         if (!ok) {
-            g_set_error(error, SIM_PLATFORM_ERROR, SIM_PLATFORM_ERROR_SYNTAX, "%s: %s", name,
+            g_set_error(error, PM_PLATFORM_ERROR, PM_PLATFORM_ERROR_SYNTAX, "%s: %s", name,
                         e->message);
             g_error_free(e);
         }
@@ -983,25 +983,25 @@ static sim_platform *load(const char *name, const char *text, const char *const 
     g_hash_table_destroy(l.overrides);
     g_hash_table_destroy(l.section_where);
     if (!ok) {
-        sim_platform_free(l.p);
+        pm_platform_free(l.p);
         return NULL;
     }
     return l.p;
 }
 
-sim_platform *sim_platform_load_data(const char *name, const char *text,
+pm_platform *pm_platform_load_data(const char *name, const char *text,
                                      const char *const *overrides, GError **error) {
     g_return_val_if_fail(name != NULL && text != NULL, NULL);
     return load(name, text, overrides, error);
 }
 
-sim_platform *sim_platform_load(const char *path, const char *const *overrides, GError **error) {
+pm_platform *pm_platform_load(const char *path, const char *const *overrides, GError **error) {
     g_return_val_if_fail(path != NULL, NULL);
     /* stdio rather than g_file_get_contents: the message wants the plain
      * strerror text after our own "FILE: " prefix. */
     FILE *f = fopen(path, "rb");
     if (!f) {
-        g_set_error(error, SIM_PLATFORM_ERROR, SIM_PLATFORM_ERROR_READ,
+        g_set_error(error, PM_PLATFORM_ERROR, PM_PLATFORM_ERROR_READ,
                     "%s: cannot read the platform file: %s", path, g_strerror(errno));
         return NULL;
     }
@@ -1012,12 +1012,12 @@ sim_platform *sim_platform_load(const char *path, const char *const *overrides, 
         g_string_append_len(text, buf, (gssize)n);
     int read_error = ferror(f) ? errno : 0;
     fclose(f);
-    sim_platform *p = NULL;
+    pm_platform *p = NULL;
     if (read_error)
-        g_set_error(error, SIM_PLATFORM_ERROR, SIM_PLATFORM_ERROR_READ,
+        g_set_error(error, PM_PLATFORM_ERROR, PM_PLATFORM_ERROR_READ,
                     "%s: cannot read the platform file: %s", path, g_strerror(read_error));
     else if (memchr(text->str, '\0', text->len))
-        g_set_error(error, SIM_PLATFORM_ERROR, SIM_PLATFORM_ERROR_SYNTAX,
+        g_set_error(error, PM_PLATFORM_ERROR, PM_PLATFORM_ERROR_SYNTAX,
                     "%s: not a platform file (it contains NUL bytes)", path);
     else
         p = load(path, text->str, overrides, error);
@@ -1025,7 +1025,7 @@ sim_platform *sim_platform_load(const char *path, const char *const *overrides, 
     return p;
 }
 
-void sim_platform_free(sim_platform *p) {
+void pm_platform_free(pm_platform *p) {
     if (!p)
         return;
     g_free(p->source);
@@ -1040,7 +1040,7 @@ void sim_platform_free(sim_platform *p) {
 /* ---------------------------------------------------------------------- */
 /* Queries                                                                 */
 
-bool sim_platform_map(const sim_platform *p, int nranks, int *node_of_rank, GError **error) {
+bool pm_platform_map(const pm_platform *p, int nranks, int *node_of_rank, GError **error) {
     g_return_val_if_fail(p != NULL && nranks >= 1 && node_of_rank != NULL, false);
     int64_t cores = (int64_t)p->nodes * p->cores_per_node;
     /* Block fills each node's cores in turn; when the ranks outnumber the
@@ -1049,13 +1049,13 @@ bool sim_platform_map(const sim_platform *p, int nranks, int *node_of_rank, GErr
     int64_t per = nranks <= cores ? p->cores_per_node : (nranks + p->nodes - 1) / p->nodes;
     for (int r = 0; r < nranks; r++) {
         switch (p->mapping) {
-        case SIM_PLATFORM_MAP_BLOCK:
+        case PM_PLATFORM_MAP_BLOCK:
             node_of_rank[r] = (int)(r / per);
             break;
-        case SIM_PLATFORM_MAP_ROUND_ROBIN:
+        case PM_PLATFORM_MAP_ROUND_ROBIN:
             node_of_rank[r] = r % p->nodes;
             break;
-        case SIM_PLATFORM_MAP_HOSTFILE:
+        case PM_PLATFORM_MAP_HOSTFILE:
             node_of_rank[r] = p->slots[r % p->nslots];
             break;
         }
@@ -1074,7 +1074,7 @@ bool sim_platform_map(const sim_platform *p, int nranks, int *node_of_rank, GErr
         char *limit = p->oversubscribe == 1.0
                           ? g_strdup("oversubscription is not allowed")
                           : g_strdup_printf("the limit is %g ranks per core", p->oversubscribe);
-        g_set_error(error, SIM_PLATFORM_ERROR, SIM_PLATFORM_ERROR_OVERSUBSCRIBED,
+        g_set_error(error, PM_PLATFORM_ERROR, PM_PLATFORM_ERROR_OVERSUBSCRIBED,
                     "%s: [cluster] oversubscribe: %d ranks do not fit on %d node%s x %d core%s: "
                     "%s would run %d ranks on %d core%s and %s; set oversubscribe = true (or a "
                     "limit of ranks per core, e.g. --set cluster.oversubscribe=2), or run fewer "
@@ -1088,7 +1088,7 @@ bool sim_platform_map(const sim_platform *p, int nranks, int *node_of_rank, GErr
     return ok;
 }
 
-const sim_platform_segment *sim_platform_segment_for(const sim_platform *p, uint64_t bytes) {
+const pm_platform_segment *pm_platform_segment_for(const pm_platform *p, uint64_t bytes) {
     /* Segments are few (a calibration writes a handful): a linear scan. */
     int i = 0;
     while (i + 1 < p->nsegments && p->segments[i + 1].from <= bytes)
@@ -1096,30 +1096,30 @@ const sim_platform_segment *sim_platform_segment_for(const sim_platform *p, uint
     return &p->segments[i];
 }
 
-void sim_platform_intranode_for(const sim_platform *p, uint64_t bytes, double *latency,
+void pm_platform_intranode_for(const pm_platform *p, uint64_t bytes, double *latency,
                                 double *bandwidth) {
     if (p->intranode) {
         *latency = p->intranode_latency;
         *bandwidth = p->intranode_bandwidth;
     } else {
-        const sim_platform_segment *s = sim_platform_segment_for(p, bytes);
+        const pm_platform_segment *s = pm_platform_segment_for(p, bytes);
         *latency = s->latency;
         *bandwidth = s->bandwidth;
     }
 }
 
-double sim_platform_shm_capacity(const sim_platform *p) {
+double pm_platform_shm_capacity(const pm_platform *p) {
     return p->intranode ? p->intranode_bandwidth : p->max_bandwidth;
 }
 
-bool sim_platform_is_rendezvous(const sim_platform *p, uint64_t bytes) {
+bool pm_platform_is_rendezvous(const pm_platform *p, uint64_t bytes) {
     return bytes > p->eager_limit;
 }
 
-double sim_platform_send_overhead(const sim_platform *p, uint64_t bytes) {
+double pm_platform_send_overhead(const pm_platform *p, uint64_t bytes) {
     return p->send_overhead + (double)bytes * p->send_overhead_per_byte;
 }
 
-double sim_platform_recv_overhead(const sim_platform *p, uint64_t bytes) {
+double pm_platform_recv_overhead(const pm_platform *p, uint64_t bytes) {
     return p->recv_overhead + (double)bytes * p->recv_overhead_per_byte;
 }

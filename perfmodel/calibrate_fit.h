@@ -46,8 +46,8 @@
  * give one flat fallback segment (the criterion never pays for more).
  * Times must be positive and finite.
  */
-#ifndef ORDEX_CLI_CALIBRATE_FIT_H
-#define ORDEX_CLI_CALIBRATE_FIT_H
+#ifndef ORDEX_PM_CALIBRATE_FIT_H
+#define ORDEX_PM_CALIBRATE_FIT_H
 
 #include <glib.h>
 #include <stdbool.h>
@@ -66,15 +66,15 @@
 /* Bandwidth of a segment without a usable slope when no segment has one:
  * 1 TB/s, beyond any memory copy, so the bytes cost next to nothing. */
 #define ORDEX_FIT_FALLBACK_BANDWIDTH 1e12
-/* "No protocol split" for ordex_fit_piecewise. */
+/* "No protocol split" for pm_fit_piecewise. */
 #define ORDEX_FIT_NO_SPLIT UINT64_MAX
 
-typedef struct ordex_fit_point {
+typedef struct pm_fit_point {
     uint64_t size; /* bytes */
     double time;   /* seconds, one way */
-} ordex_fit_point;
+} pm_fit_point;
 
-typedef struct ordex_fit_segment {
+typedef struct pm_fit_segment {
     uint64_t from;        /* smallest size the segment prices (0 for the first) */
     uint64_t first, last; /* smallest and largest measured size it was fitted on */
     int npoints;
@@ -83,13 +83,13 @@ typedef struct ordex_fit_segment {
     bool fallback;    /* the data had no usable slope: bandwidth is the fallback */
     double max_error; /* largest |model - t| / t over its points */
     double mean_error;
-} ordex_fit_segment;
+} pm_fit_segment;
 
-typedef struct ordex_fit {
-    ordex_fit_segment seg[ORDEX_FIT_MAX_SEGMENTS];
+typedef struct pm_fit {
+    pm_fit_segment seg[ORDEX_FIT_MAX_SEGMENTS];
     int nseg;
     int npoints;
-} ordex_fit;
+} pm_fit;
 
 /* Fits at most max_segments (1 to ORDEX_FIT_MAX_SEGMENTS) segments to n
  * points (any order).  With split != ORDEX_FIT_NO_SPLIT no segment holds both
@@ -99,18 +99,18 @@ typedef struct ordex_fit {
  * ORDEX_FIT_MIN_POINTS points or max_segments is 1.  Other segments start at
  * their first measured size.  Returns false and sets *problem (g_free) when
  * there are no points or a time is not positive and finite. */
-bool ordex_fit_piecewise(const ordex_fit_point *pts, int n, int max_segments, uint64_t split,
-                         ordex_fit *out, char **problem);
+bool pm_fit_piecewise(const pm_fit_point *pts, int n, int max_segments, uint64_t split,
+                         pm_fit *out, char **problem);
 
 /* The model's time for `bytes` bytes. */
-double ordex_fit_time(const ordex_fit *f, uint64_t bytes);
+double pm_fit_time(const pm_fit *f, uint64_t bytes);
 
 /* A CPU overhead o(s) = per_message + s * per_byte fitted to n points (the
  * same weighted least squares; times below 1 ns weigh as 1 ns).  Both
  * results are >= 0: a negative slope gives per_byte 0 and the weighted mean
  * as per_message, a negative intercept a line through the origin.  n == 0
  * gives 0 and 0. */
-void ordex_fit_overhead(const ordex_fit_point *pts, int n, double *per_message, double *per_byte);
+void pm_fit_overhead(const pm_fit_point *pts, int n, double *per_message, double *per_byte);
 
 /* ---------------------------------------------------------------------- */
 /* The benchmark's report                                                  */
@@ -138,11 +138,11 @@ void ordex_fit_overhead(const ordex_fit_point *pts, int n, double *per_message, 
 
 /* A token ring of `ranks` ranks: the time of a hop, min and median over
  * `rounds` rounds.  ranks == 0: not measured. */
-typedef struct ordex_bench_ring {
+typedef struct pm_bench_ring {
     int ranks;
     long rounds;
     double min, median;
-} ordex_bench_ring;
+} pm_bench_ring;
 
 /* One size of the ping-pong or of an overhead.  Which of the two times is
  * fitted: for the ping-pong the median batch, for the overheads the fastest.
@@ -154,42 +154,42 @@ typedef struct ordex_bench_ring {
  * thousands of them runs at about the median, not the best.  The
  * benchmark leaves batches over twice the fastest (interrupted ones) out of
  * the ping-pong's median, so that a busy machine does not inflate it. */
-typedef struct ordex_bench_sample {
+typedef struct pm_bench_sample {
     uint64_t size;
     long reps;     /* repetitions (ping-pong) or batches (overheads) */
     double min;    /* seconds: the fastest batch */
     double median; /* seconds: the median batch */
-} ordex_bench_sample;
+} pm_bench_sample;
 
-typedef struct ordex_bench_stream {
+typedef struct pm_bench_stream {
     uint64_t size;
     int window;
     double bandwidth; /* bytes per second */
-} ordex_bench_stream;
+} pm_bench_stream;
 
-typedef struct ordex_bench {
+typedef struct pm_bench {
     char *library;         /* the MPI library's version line */
     uint64_t eager_limit;  /* largest size whose MPI_Send did not wait */
     bool eager_found;      /* some size up to the largest measured waited */
-    GArray *pingpong;      /* ordex_bench_sample */
-    GArray *stream;        /* ordex_bench_stream */
-    GArray *send_overhead; /* ordex_bench_sample */
-    GArray *recv_overhead; /* ordex_bench_sample */
-    ordex_bench_ring ring; /* from a ring line, if any */
+    GArray *pingpong;      /* pm_bench_sample */
+    GArray *stream;        /* pm_bench_stream */
+    GArray *send_overhead; /* pm_bench_sample */
+    GArray *recv_overhead; /* pm_bench_sample */
+    pm_bench_ring ring; /* from a ring line, if any */
     /* From a progress line, if any (bytes 0: none). */
     uint64_t progress_bytes;
     double progress_compute, progress_send;
-} ordex_bench;
+} pm_bench;
 
 /* Parses the report of a --ring run.  Returns false and sets *problem
  * (g_free) when the text is not a complete report with a ring line. */
-bool ordex_bench_parse_ring(const char *text, ordex_bench_ring *ring, char **problem);
+bool pm_bench_parse_ring(const char *text, pm_bench_ring *ring, char **problem);
 
-/* Parses a report into *b (cleared first; free with ordex_bench_clear).
+/* Parses a report into *b (cleared first; free with pm_bench_clear).
  * Returns false and sets *problem (g_free), a phrase naming the line, when
  * the text is not a complete report with at least one ping-pong size. */
-bool ordex_bench_parse(const char *text, ordex_bench *b, char **problem);
-void ordex_bench_clear(ordex_bench *b);
+bool pm_bench_parse(const char *text, pm_bench *b, char **problem);
+void pm_bench_clear(pm_bench *b);
 
 /* ---------------------------------------------------------------------- */
 /* The calibrated platform                                                 */
@@ -220,7 +220,7 @@ void ordex_bench_clear(ordex_bench *b);
  * ordex's network model (simulator/netmodel.c). */
 #define ORDEX_CALIB_RENDEZVOUS_LATENCIES 3.0
 
-typedef struct ordex_calibration {
+typedef struct pm_calibration {
     /* Where and how (strings owned by the caller; any may be NULL). */
     const char *host;
     const char *date;
@@ -228,8 +228,8 @@ typedef struct ordex_calibration {
     const char *library;
     int cores; /* online CPUs of the machine */
 
-    ordex_fit fit;  /* per size range, the one-way time as measured */
-    ordex_fit flat; /* one segment over all sizes, for the record */
+    pm_fit fit;  /* per size range, the one-way time as measured */
+    pm_fit flat; /* one segment over all sizes, for the record */
     bool eager_found;
     uint64_t eager_limit;
     int rendezvous_segment; /* first segment above the eager limit, or -1 */
@@ -237,26 +237,26 @@ typedef struct ordex_calibration {
     /* Measured overheads (the per-byte ones are not written, see above). */
     double send_overhead, send_overhead_per_byte;
     double recv_overhead, recv_overhead_per_byte;
-    ordex_bench_stream best_stream; /* size 0: none measured */
+    pm_bench_stream best_stream; /* size 0: none measured */
     int noisy; /* ping-pong sizes whose median batch was over 25 % slower than the fastest */
-    /* The time slice of an oversubscribed core (ordex_calibrate_timeslice). */
-    ordex_bench_ring ring;
+    /* The time slice of an oversubscribed core (pm_calibrate_timeslice). */
+    pm_bench_ring ring;
     double timeslice;
     bool timeslice_measured;
     const char *ring_problem; /* why it was not measured (caller's string), or NULL */
-    const GArray *pingpong;   /* the samples fitted (ordex_bench_sample), for the file */
+    const GArray *pingpong;   /* the samples fitted (pm_bench_sample), for the file */
     /* A rendezvous message moved while its receiver computed: the send took
      * under half the receiver's computation (progress_bytes 0: not measured,
      * and the file keeps the default, false). */
     uint64_t progress_bytes;
     double progress_compute, progress_send;
     bool async_progress;
-} ordex_calibration;
+} pm_calibration;
 
 /* Fits everything in a parsed report.  The strings of *c are left for the
  * caller to fill; c->pingpong points into b.  Returns false with *problem
  * set when the ping-pong times cannot be fitted. */
-bool ordex_calibrate_derive(const ordex_bench *b, ordex_calibration *c, char **problem);
+bool pm_calibrate_derive(const pm_bench *b, pm_calibration *c, char **problem);
 
 /* The time slice from a token ring of ring->ranks ranks on `cores` cores,
  * with every rank polling (MPICH's waits): ordex prices each hop as the
@@ -267,8 +267,8 @@ bool ordex_calibrate_derive(const ordex_bench *b, ordex_calibration *c, char **p
  * and at least 0.  The median, not the minimum: the wait for a slice is
  * the quantity, not noise.  Without a ring of more ranks than cores
  * (ring->ranks == 0 or <= cores) the slice is not measured and c->timeslice
- * keeps ORDEX_CALIB_DEFAULT_TIMESLICE.  Call after ordex_calibrate_derive. */
-void ordex_calibrate_timeslice(ordex_calibration *c, const ordex_bench_ring *ring, int cores);
+ * keeps ORDEX_CALIB_DEFAULT_TIMESLICE.  Call after pm_calibrate_derive. */
+void pm_calibrate_timeslice(pm_calibration *c, const pm_bench_ring *ring, int cores);
 
 /* The platform's default time slice (simulator/platform.c). */
 #define ORDEX_CALIB_DEFAULT_TIMESLICE 4e-3
@@ -276,25 +276,25 @@ void ordex_calibrate_timeslice(ordex_calibration *c, const ordex_bench_ring *rin
 /* The latency the platform file gives segment k (see above), and whether
  * the overheads exceeded the fitted latency (the file then overprices that
  * segment's messages by the difference). */
-double ordex_calibration_file_latency(const ordex_calibration *c, int k, bool *clamped);
+double pm_calibration_file_latency(const pm_calibration *c, int k, bool *clamped);
 
 /* The platform file (newly allocated): a commented header, [cluster] with
  * one node of c->cores cores, [network] with the segments, the flat fit as
  * latency/bandwidth, eager_limit, rendezvous_handshake and the overheads,
  * and the measured times as comments at the end. */
-char *ordex_calibration_platform_text(const ordex_calibration *c);
+char *pm_calibration_platform_text(const pm_calibration *c);
 
 /* The fit as a table for the terminal (newly allocated). */
-char *ordex_calibration_table(const ordex_calibration *c);
+char *pm_calibration_table(const pm_calibration *c);
 
-/* Checks that `text` loads as a platform (sim_platform_load_data) with the
+/* Checks that `text` loads as a platform (pm_platform_load_data) with the
  * values above; false with *problem set otherwise. */
-bool ordex_calibration_check(const ordex_calibration *c, const char *text, char **problem);
+bool pm_calibration_check(const pm_calibration *c, const char *text, char **problem);
 
 /* Human-readable quantities, as the platform file spells them ("335.2ns",
  * "5.83GBps", "8KiB"); newly allocated. */
-char *ordex_fmt_time(double seconds);
-char *ordex_fmt_bandwidth(double bytes_per_second);
-char *ordex_fmt_size(uint64_t bytes);
+char *pm_fmt_time(double seconds);
+char *pm_fmt_bandwidth(double bytes_per_second);
+char *pm_fmt_size(uint64_t bytes);
 
 #endif

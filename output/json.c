@@ -1,9 +1,9 @@
 /*
  * json.c - JSON string literals for the JSON that ordex writes.
  */
-#include "cli/json.h"
+#include "output/json.h"
 
-void ordex_json_string(GString *s, const char *text) {
+void out_json_string(GString *s, const char *text) {
     char *valid = g_utf8_make_valid(text ? text : "", -1);
     g_string_append_c(s, '"');
     for (const unsigned char *p = (const unsigned char *)valid; *p; p++) {

@@ -3,7 +3,7 @@
  * axis and unit helpers, and the output plumbing the writers share
  * (timeline_chrome.c, timeline_svg.c, timeline_sweep.c).
  */
-#include "cli/timeline.h"
+#include "output/timeline.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>
@@ -12,23 +12,23 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli/timeline_internal.h"
+#include "output/timeline_internal.h"
 
 /* ---------------------------------------------------------------------- */
 /* The model                                                               */
 
-ordex_timeline *ordex_tl_new(int nranks) {
+out_timeline *out_tl_new(int nranks) {
     g_return_val_if_fail(nranks >= 0, NULL);
-    ordex_timeline *t = g_new0(ordex_timeline, 1);
+    out_timeline *t = g_new0(out_timeline, 1);
     t->nranks = nranks;
-    t->spans = g_array_new(FALSE, FALSE, sizeof(ordex_tl_span));
-    t->messages = g_array_new(FALSE, FALSE, sizeof(ordex_tl_message));
+    t->spans = g_array_new(FALSE, FALSE, sizeof(out_tl_span));
+    t->messages = g_array_new(FALSE, FALSE, sizeof(out_tl_message));
     t->rank_labels = g_new0(char *, nranks > 0 ? nranks : 1);
     t->names = g_string_chunk_new(4096);
     return t;
 }
 
-void ordex_tl_free(ordex_timeline *t) {
+void out_tl_free(out_timeline *t) {
     if (!t)
         return;
     g_array_free(t->spans, TRUE);
@@ -38,7 +38,7 @@ void ordex_tl_free(ordex_timeline *t) {
     g_free(t);
 }
 
-bool ordex_tl_set_rank_label(ordex_timeline *t, int rank, const char *label) {
+bool out_tl_set_rank_label(out_timeline *t, int rank, const char *label) {
     if (!t || rank < 0 || rank >= t->nranks)
         return false;
     /* Labels are few, so the chunk keeping a replaced one costs nothing. */
@@ -50,19 +50,19 @@ static bool valid_time(double v) {
     return isfinite(v) && v >= 0;
 }
 
-bool ordex_tl_add_span(ordex_timeline *t, int rank, double start, double end, ordex_tl_kind kind,
+bool out_tl_add_span(out_timeline *t, int rank, double start, double end, out_tl_kind kind,
                        const char *name) {
     if (!t || rank < 0 || rank >= t->nranks || !valid_time(start) || !valid_time(end) ||
         end < start || (int)kind < 0 || kind >= ORDEX_TL_KIND_COUNT)
         return false;
     /* The same few names ("compute", "MPI_Send") repeat for every step of
      * every rank: store each once. */
-    ordex_tl_span s = {
+    out_tl_span s = {
         .rank = rank,
         .start = start,
         .end = end,
         .kind = kind,
-        .name = g_string_chunk_insert_const(t->names, name ? name : ordex_tl_kind_name(kind)),
+        .name = g_string_chunk_insert_const(t->names, name ? name : out_tl_kind_name(kind)),
     };
     g_array_append_val(t->spans, s);
     if (end > t->makespan)
@@ -70,19 +70,19 @@ bool ordex_tl_add_span(ordex_timeline *t, int rank, double start, double end, or
     return true;
 }
 
-bool ordex_tl_add_message(ordex_timeline *t, int src, int dst, double sent, double arrived,
+bool out_tl_add_message(out_timeline *t, int src, int dst, double sent, double arrived,
                           uint64_t bytes) {
     if (!t || src < 0 || src >= t->nranks || dst < 0 || dst >= t->nranks || !valid_time(sent) ||
         !valid_time(arrived) || arrived < sent)
         return false;
-    ordex_tl_message m = {.src = src, .dst = dst, .sent = sent, .arrived = arrived, .bytes = bytes};
+    out_tl_message m = {.src = src, .dst = dst, .sent = sent, .arrived = arrived, .bytes = bytes};
     g_array_append_val(t->messages, m);
     if (arrived > t->makespan)
         t->makespan = arrived;
     return true;
 }
 
-const char *ordex_tl_kind_name(ordex_tl_kind kind) {
+const char *out_tl_kind_name(out_tl_kind kind) {
     static const char *const names[ORDEX_TL_KIND_COUNT] = {
         [ORDEX_TL_COMPUTE] = "compute",
         [ORDEX_TL_SEND] = "send",
@@ -117,7 +117,7 @@ static bool in_list_nonblocking(const char *name, size_t len, const char *const 
     return false;
 }
 
-ordex_tl_kind ordex_tl_kind_of_call(const char *mpi_call) {
+out_tl_kind out_tl_kind_of_call(const char *mpi_call) {
     static const char *const sends[] = {"Send",     "Isend",           "Ssend", "Issend",
                                         "Bsend",    "Ibsend",          "Rsend", "Irsend",
                                         "Sendrecv", "Sendrecv_replace"};
@@ -185,8 +185,8 @@ ordex_tl_kind ordex_tl_kind_of_call(const char *mpi_call) {
 /* ---------------------------------------------------------------------- */
 /* Axes and units                                                          */
 
-ordex_tl_axis ordex_tl_nice_axis(double min, double max, int max_ticks) {
-    ordex_tl_axis a = {.lo = 0, .hi = 1, .step = 0.2, .nticks = 6, .decimals = 1};
+out_tl_axis out_tl_nice_axis(double min, double max, int max_ticks) {
+    out_tl_axis a = {.lo = 0, .hi = 1, .step = 0.2, .nticks = 6, .decimals = 1};
     /* Two ticks cannot span a range around 0 (both are multiples of the
      * step); three always can. */
     if (max_ticks < 3)
@@ -238,7 +238,7 @@ ordex_tl_axis ordex_tl_nice_axis(double min, double max, int max_ticks) {
     return a;
 }
 
-const char *ordex_tl_time_unit(double seconds, double *unit_seconds) {
+const char *out_tl_time_unit(double seconds, double *unit_seconds) {
     double s = fabs(seconds);
     const char *unit = "ns";
     double u = 1e-9;
@@ -257,7 +257,7 @@ const char *ordex_tl_time_unit(double seconds, double *unit_seconds) {
     return unit;
 }
 
-char *ordex_tl_format_quantity(double value, const char *unit) {
+char *out_tl_format_quantity(double value, const char *unit) {
     char num[G_ASCII_DTOSTR_BUF_SIZE];
     if (!unit || !*unit) {
         g_ascii_formatd(num, sizeof num, "%.4g", value);
@@ -286,7 +286,7 @@ char *ordex_tl_format_quantity(double value, const char *unit) {
 
 #define SINK_CHUNK (1 << 16)
 
-bool ordex_tl_sink_open(ordex_tl_sink *s, const char *path, GError **error) {
+bool out_tl_sink_open(out_tl_sink *s, const char *path, GError **error) {
     memset(s, 0, sizeof *s);
     FILE *f = fopen(path, "w");
     if (!f) {
@@ -305,7 +305,7 @@ bool ordex_tl_sink_open(ordex_tl_sink *s, const char *path, GError **error) {
     return true;
 }
 
-static void sink_write(ordex_tl_sink *s) {
+static void sink_write(out_tl_sink *s) {
     if (s->buf->len == 0)
         return;
     errno = 0;
@@ -314,12 +314,12 @@ static void sink_write(ordex_tl_sink *s) {
     g_string_truncate(s->buf, 0);
 }
 
-void ordex_tl_sink_maybe_flush(ordex_tl_sink *s) {
+void out_tl_sink_maybe_flush(out_tl_sink *s) {
     if (s->buf->len >= SINK_CHUNK)
         sink_write(s);
 }
 
-bool ordex_tl_sink_close(ordex_tl_sink *s, GError **error) {
+bool out_tl_sink_close(out_tl_sink *s, GError **error) {
     sink_write(s);
     errno = 0;
     if (fclose(s->file) != 0 && !s->error)
@@ -346,7 +346,7 @@ static bool xml_char(gunichar c) {
            (c >= 0xE000 && c <= 0xFFFD) || (c >= 0x10000 && c <= 0x10FFFF);
 }
 
-void ordex_tl_append_xml(GString *s, const char *text) {
+void out_tl_append_xml(GString *s, const char *text) {
     if (!text)
         return;
     char *valid = g_utf8_make_valid(text, -1);
@@ -378,7 +378,7 @@ void ordex_tl_append_xml(GString *s, const char *text) {
     g_free(valid);
 }
 
-void ordex_tl_append_fixed(GString *s, double v, int decimals) {
+void out_tl_append_fixed(GString *s, double v, int decimals) {
     char num[G_ASCII_DTOSTR_BUF_SIZE];
     char fmt[16];
     if (decimals < 0)
@@ -397,7 +397,7 @@ void ordex_tl_append_fixed(GString *s, double v, int decimals) {
     g_string_append(s, strcmp(num, "-0") == 0 ? "0" : num);
 }
 
-long ordex_tl_utf8_chars(const char *text) {
+long out_tl_utf8_chars(const char *text) {
     if (!text || !g_utf8_validate(text, -1, NULL))
         return text ? (long)strlen(text) : 0;
     return g_utf8_strlen(text, -1);

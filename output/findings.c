@@ -1,13 +1,13 @@
 /*
- * report.c - printing findings for people and for programs.
+ * findings.c - printing findings for people and for programs.
  */
-#include "cli/report.h"
+#include "output/findings.h"
 
 #include <string.h>
 
 #include "simulator/sim.h"
 
-void ordex_print_finding_list(FILE *out, GPtrArray *findings) {
+void out_print_finding_list(FILE *out, GPtrArray *findings) {
     for (guint i = 0; i < findings->len; i++) {
         const sim_finding *f = g_ptr_array_index(findings, i);
         fprintf(out, "ordex: ERROR [%s] %s\n", sim_finding_kind_name(f->kind), f->message);
@@ -18,9 +18,9 @@ void ordex_print_finding_list(FILE *out, GPtrArray *findings) {
     }
 }
 
-void ordex_print_findings(FILE *out, GPtrArray *findings, const ordex_run_summary *sum,
+void out_print_findings(FILE *out, GPtrArray *findings, const out_run_summary *sum,
                           bool quiet) {
-    ordex_print_finding_list(out, findings);
+    out_print_finding_list(out, findings);
     if (quiet && findings->len == 0)
         return;
     fprintf(out,
@@ -33,13 +33,13 @@ void ordex_print_findings(FILE *out, GPtrArray *findings, const ordex_run_summar
                                  : "errors found");
 }
 
-bool ordex_write_json(const char *path, GPtrArray *findings, const ordex_run_summary *sum) {
+bool out_write_json(const char *path, GPtrArray *findings, const out_run_summary *sum) {
     GString *s = g_string_new("{\n");
     g_string_append_printf(s, "  \"verdict\": \"%s\",\n", findings->len ? "error" : "ok");
     g_string_append(s, "  \"program\": ");
-    ordex_json_string(s, sum->program);
+    out_json_string(s, sum->program);
     g_string_append(s, ",\n  \"findings\": ");
-    ordex_json_findings(s, findings, "  ");
+    out_json_findings(s, findings, "  ");
     g_string_append_printf(s,
                            ",\n  \"stats\": {\"ranks\": %d, \"messages\": %" G_GUINT64_FORMAT
                            ", \"events\": %" G_GUINT64_FORMAT
@@ -53,7 +53,7 @@ bool ordex_write_json(const char *path, GPtrArray *findings, const ordex_run_sum
     return ok;
 }
 
-void ordex_json_findings(GString *s, GPtrArray *findings, const char *indent) {
+void out_json_findings(GString *s, GPtrArray *findings, const char *indent) {
     g_string_append_c(s, '[');
     for (guint i = 0; i < findings->len; i++) {
         const sim_finding *f = g_ptr_array_index(findings, i);
@@ -62,15 +62,15 @@ void ordex_json_findings(GString *s, GPtrArray *findings, const char *indent) {
         for (int k = 0; k < f->nranks; k++)
             g_string_append_printf(s, "%s%d", k ? ", " : "", f->ranks[k]);
         g_string_append(s, "], \"message\": ");
-        ordex_json_string(s, f->message);
+        out_json_string(s, f->message);
         g_string_append(s, ", \"location\": ");
         if (f->location)
-            ordex_json_string(s, f->location);
+            out_json_string(s, f->location);
         else
             g_string_append(s, "null");
         g_string_append(s, ", \"details\": ");
         if (f->details)
-            ordex_json_string(s, f->details);
+            out_json_string(s, f->details);
         else
             g_string_append(s, "null");
         g_string_append(s, "}");

@@ -16,46 +16,46 @@
  * delivered transfer marks both its send step and the paired receive step,
  * so a receive delivered early is found complete when its round is entered.
  */
-#include "simulator/collalgo.h"
+#include "perfmodel/collalgo.h"
 
 #include <glib.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 
-GQuark sim_ca_error_quark(void) {
+GQuark pm_ca_error_quark(void) {
     return g_quark_from_static_string("sim-ca-error-quark");
 }
 
-struct sim_ca_schedule {
-    sim_ca_kind kind;
+struct pm_ca_schedule {
+    pm_ca_kind kind;
     int p;
     int *first;         /* p + 1 offsets: member m's steps are [first[m], first[m+1]) */
-    sim_ca_step *steps; /* all members' steps */
+    pm_ca_step *steps; /* all members' steps */
     int *owner;         /* the member of each step */
     int *match;         /* the index of the paired step (send <-> receive) */
 };
 
-static const char *const KIND_NAMES[SIM_CA_NKINDS] = {
-    [SIM_CA_BARRIER] = "barrier",
-    [SIM_CA_BCAST] = "bcast",
-    [SIM_CA_REDUCE] = "reduce",
-    [SIM_CA_ALLREDUCE] = "allreduce",
-    [SIM_CA_GATHER] = "gather",
-    [SIM_CA_SCATTER] = "scatter",
-    [SIM_CA_GATHERV] = "gatherv",
-    [SIM_CA_SCATTERV] = "scatterv",
-    [SIM_CA_ALLGATHER] = "allgather",
-    [SIM_CA_ALLGATHERV] = "allgatherv",
-    [SIM_CA_ALLTOALL] = "alltoall",
-    [SIM_CA_ALLTOALLV] = "alltoallv",
-    [SIM_CA_REDUCE_SCATTER] = "reduce_scatter",
-    [SIM_CA_SCAN] = "scan",
-    [SIM_CA_EXSCAN] = "exscan",
+static const char *const KIND_NAMES[PM_CA_NKINDS] = {
+    [PM_CA_BARRIER] = "barrier",
+    [PM_CA_BCAST] = "bcast",
+    [PM_CA_REDUCE] = "reduce",
+    [PM_CA_ALLREDUCE] = "allreduce",
+    [PM_CA_GATHER] = "gather",
+    [PM_CA_SCATTER] = "scatter",
+    [PM_CA_GATHERV] = "gatherv",
+    [PM_CA_SCATTERV] = "scatterv",
+    [PM_CA_ALLGATHER] = "allgather",
+    [PM_CA_ALLGATHERV] = "allgatherv",
+    [PM_CA_ALLTOALL] = "alltoall",
+    [PM_CA_ALLTOALLV] = "alltoallv",
+    [PM_CA_REDUCE_SCATTER] = "reduce_scatter",
+    [PM_CA_SCAN] = "scan",
+    [PM_CA_EXSCAN] = "exscan",
 };
 
-const char *sim_ca_kind_name(sim_ca_kind kind) {
-    if ((int)kind < 0 || kind >= SIM_CA_NKINDS)
+const char *pm_ca_kind_name(pm_ca_kind kind) {
+    if ((int)kind < 0 || kind >= PM_CA_NKINDS)
         return "?";
     return KIND_NAMES[kind];
 }
@@ -63,14 +63,14 @@ const char *sim_ca_kind_name(sim_ca_kind kind) {
 /* ---------------------------------------------------------------------- */
 /* Building                                                                */
 
-/* Steps being collected, one GArray of sim_ca_step per member. */
+/* Steps being collected, one GArray of pm_ca_step per member. */
 typedef struct builder {
     int p;
     GArray **member;
 } builder;
 
 static void add(builder *b, int m, int round, bool send, int peer, uint64_t bytes) {
-    sim_ca_step st = {.round = round, .send = send, .peer = peer, .bytes = bytes};
+    pm_ca_step st = {.round = round, .send = send, .peer = peer, .bytes = bytes};
     g_array_append_val(b->member[m], st);
 }
 
@@ -255,28 +255,28 @@ static void build_scan(builder *b, uint64_t bytes) {
     }
 }
 
-static bool is_rooted(sim_ca_kind k) {
-    return k == SIM_CA_BCAST || k == SIM_CA_REDUCE || k == SIM_CA_GATHER || k == SIM_CA_SCATTER ||
-           k == SIM_CA_GATHERV || k == SIM_CA_SCATTERV;
+static bool is_rooted(pm_ca_kind k) {
+    return k == PM_CA_BCAST || k == PM_CA_REDUCE || k == PM_CA_GATHER || k == PM_CA_SCATTER ||
+           k == PM_CA_GATHERV || k == PM_CA_SCATTERV;
 }
 
-static bool needs_block(sim_ca_kind k) {
-    return k == SIM_CA_GATHERV || k == SIM_CA_SCATTERV || k == SIM_CA_ALLGATHERV ||
-           k == SIM_CA_REDUCE_SCATTER;
+static bool needs_block(pm_ca_kind k) {
+    return k == PM_CA_GATHERV || k == PM_CA_SCATTERV || k == PM_CA_ALLGATHERV ||
+           k == PM_CA_REDUCE_SCATTER;
 }
 
 /* An upper bound of the steps a schedule has, so that the flattened arrays
  * can be indexed with int. */
-static int64_t max_steps(sim_ca_kind k, int p) {
+static int64_t max_steps(pm_ca_kind k, int p) {
     int64_t lg = 0;
     while (((int64_t)1 << lg) < p)
         lg++;
     switch (k) {
-    case SIM_CA_ALLGATHER:
-    case SIM_CA_ALLGATHERV:
-    case SIM_CA_ALLTOALL:
-    case SIM_CA_ALLTOALLV:
-    case SIM_CA_REDUCE_SCATTER:
+    case PM_CA_ALLGATHER:
+    case PM_CA_ALLGATHERV:
+    case PM_CA_ALLTOALL:
+    case PM_CA_ALLTOALLV:
+    case PM_CA_REDUCE_SCATTER:
         return 2 * (int64_t)p * (p - 1);
     default:
         return 2 * (int64_t)p * (lg + 2);
@@ -284,50 +284,50 @@ static int64_t max_steps(sim_ca_kind k, int p) {
 }
 
 /* The argument checks; false with *error set. */
-static bool check_args(const sim_ca_args *a, GError **error) {
+static bool check_args(const pm_ca_args *a, GError **error) {
     if (!a) {
-        g_set_error(error, SIM_CA_ERROR, SIM_CA_ERROR_KIND,
-                    "collective schedule: no arguments given (pass a sim_ca_args)");
+        g_set_error(error, PM_CA_ERROR, PM_CA_ERROR_KIND,
+                    "collective schedule: no arguments given (pass a pm_ca_args)");
         return false;
     }
-    if ((int)a->kind < 0 || a->kind >= SIM_CA_NKINDS) {
-        g_set_error(error, SIM_CA_ERROR, SIM_CA_ERROR_KIND,
-                    "collective schedule: kind %d is not a collective (use a sim_ca_kind)",
+    if ((int)a->kind < 0 || a->kind >= PM_CA_NKINDS) {
+        g_set_error(error, PM_CA_ERROR, PM_CA_ERROR_KIND,
+                    "collective schedule: kind %d is not a collective (use a pm_ca_kind)",
                     (int)a->kind);
         return false;
     }
-    const char *name = sim_ca_kind_name(a->kind);
-    if (a->p < 1 || a->p > SIM_CA_MAX_MEMBERS) {
-        g_set_error(error, SIM_CA_ERROR, SIM_CA_ERROR_MEMBERS,
+    const char *name = pm_ca_kind_name(a->kind);
+    if (a->p < 1 || a->p > PM_CA_MAX_MEMBERS) {
+        g_set_error(error, PM_CA_ERROR, PM_CA_ERROR_MEMBERS,
                     "%s: p = %d members; a communicator has 1 to %d members", name, a->p,
-                    SIM_CA_MAX_MEMBERS);
+                    PM_CA_MAX_MEMBERS);
         return false;
     }
     if (is_rooted(a->kind) && (a->root < 0 || a->root >= a->p)) {
-        g_set_error(error, SIM_CA_ERROR, SIM_CA_ERROR_ROOT,
+        g_set_error(error, PM_CA_ERROR, PM_CA_ERROR_ROOT,
                     "%s: root %d is not a member (p = %d: the root must be 0 to %d)", name, a->root,
                     a->p, a->p - 1);
         return false;
     }
     if (needs_block(a->kind) && !a->block) {
-        g_set_error(error, SIM_CA_ERROR, SIM_CA_ERROR_MISSING,
+        g_set_error(error, PM_CA_ERROR, PM_CA_ERROR_MISSING,
                     "%s: no block sizes (block must point to p = %d sizes)", name, a->p);
         return false;
     }
-    if (a->kind == SIM_CA_ALLTOALLV && !a->matrix) {
-        g_set_error(error, SIM_CA_ERROR, SIM_CA_ERROR_MISSING,
+    if (a->kind == PM_CA_ALLTOALLV && !a->matrix) {
+        g_set_error(error, PM_CA_ERROR, PM_CA_ERROR_MISSING,
                     "%s: no size matrix (matrix must point to p * p = %d * %d sizes)", name, a->p,
                     a->p);
         return false;
     }
-    if ((a->kind == SIM_CA_GATHER || a->kind == SIM_CA_SCATTER) && a->bytes > UINT64_MAX / a->p) {
-        g_set_error(error, SIM_CA_ERROR, SIM_CA_ERROR_TOO_BIG,
+    if ((a->kind == PM_CA_GATHER || a->kind == PM_CA_SCATTER) && a->bytes > UINT64_MAX / a->p) {
+        g_set_error(error, PM_CA_ERROR, PM_CA_ERROR_TOO_BIG,
                     "%s: %d blocks of %" G_GUINT64_FORMAT " bytes overflow a 64-bit size", name,
                     a->p, (guint64)a->bytes);
         return false;
     }
     if (max_steps(a->kind, a->p) > INT_MAX) {
-        g_set_error(error, SIM_CA_ERROR, SIM_CA_ERROR_TOO_BIG,
+        g_set_error(error, PM_CA_ERROR, PM_CA_ERROR_TOO_BIG,
                     "%s: p = %d members need more steps than a schedule can hold; "
                     "simulate a smaller communicator",
                     name, a->p);
@@ -337,52 +337,52 @@ static bool check_args(const sim_ca_args *a, GError **error) {
 }
 
 /* Fills b from the algorithm of a->kind. */
-static void generate(builder *b, const sim_ca_args *a) {
+static void generate(builder *b, const pm_ca_args *a) {
     switch (a->kind) {
-    case SIM_CA_BARRIER:
+    case PM_CA_BARRIER:
         build_barrier(b);
         break;
-    case SIM_CA_BCAST:
+    case PM_CA_BCAST:
         if (a->bytes > 0)
             build_tree_down(b, a->root, a->bytes, false);
         break;
-    case SIM_CA_SCATTER:
+    case PM_CA_SCATTER:
         if (a->bytes > 0)
             build_tree_down(b, a->root, a->bytes, true);
         break;
-    case SIM_CA_REDUCE:
+    case PM_CA_REDUCE:
         if (a->bytes > 0)
             build_tree_up(b, a->root, a->bytes, false);
         break;
-    case SIM_CA_GATHER:
+    case PM_CA_GATHER:
         if (a->bytes > 0)
             build_tree_up(b, a->root, a->bytes, true);
         break;
-    case SIM_CA_ALLREDUCE:
+    case PM_CA_ALLREDUCE:
         if (a->bytes > 0)
             build_allreduce(b, a->bytes);
         break;
-    case SIM_CA_GATHERV:
+    case PM_CA_GATHERV:
         build_linear(b, a->root, a->block, true);
         break;
-    case SIM_CA_SCATTERV:
+    case PM_CA_SCATTERV:
         build_linear(b, a->root, a->block, false);
         break;
-    case SIM_CA_ALLGATHER:
+    case PM_CA_ALLGATHER:
         if (a->bytes > 0)
             build_ring(b, a->bytes, NULL);
         break;
-    case SIM_CA_ALLGATHERV:
+    case PM_CA_ALLGATHERV:
         build_ring(b, 0, a->block);
         break;
-    case SIM_CA_ALLTOALL:
+    case PM_CA_ALLTOALL:
         if (a->bytes > 0)
             build_alltoall(b, a->bytes, NULL);
         break;
-    case SIM_CA_ALLTOALLV:
+    case PM_CA_ALLTOALLV:
         build_alltoall(b, 0, a->matrix);
         break;
-    case SIM_CA_REDUCE_SCATTER: {
+    case PM_CA_REDUCE_SCATTER: {
         bool any = false;
         for (int i = 0; i < a->p && !any; i++)
             any = a->block[i] > 0;
@@ -390,18 +390,18 @@ static void generate(builder *b, const sim_ca_args *a) {
             build_reduce_scatter(b, a->block);
         break;
     }
-    case SIM_CA_SCAN:
-    case SIM_CA_EXSCAN:
+    case PM_CA_SCAN:
+    case PM_CA_EXSCAN:
         if (a->bytes > 0)
             build_scan(b, a->bytes);
         break;
-    case SIM_CA_NKINDS:
+    case PM_CA_NKINDS:
         break;
     }
 }
 
 /* Flattens b into s, renumbering each member's rounds 0, 1, 2 ... */
-static void flatten(sim_ca_schedule *s, builder *b) {
+static void flatten(pm_ca_schedule *s, builder *b) {
     int p = s->p;
     s->first = g_new(int, p + 1);
     int total = 0;
@@ -410,14 +410,14 @@ static void flatten(sim_ca_schedule *s, builder *b) {
         total += (int)b->member[m]->len;
     }
     s->first[p] = total;
-    s->steps = g_new(sim_ca_step, total > 0 ? total : 1);
+    s->steps = g_new(pm_ca_step, total > 0 ? total : 1);
     s->owner = g_new(int, total > 0 ? total : 1);
     s->match = g_new(int, total > 0 ? total : 1);
     for (int m = 0; m < p; m++) {
         GArray *in = b->member[m];
         int round = -1, raw = 0;
         for (guint k = 0; k < in->len; k++) {
-            sim_ca_step st = g_array_index(in, sim_ca_step, k);
+            pm_ca_step st = g_array_index(in, pm_ca_step, k);
             if (k == 0 || st.round != raw) {
                 raw = st.round;
                 round++;
@@ -445,11 +445,11 @@ static void pair_queue_free(gpointer data) {
 
 /* Pairs every send with its receive; false with *error if some step has no
  * partner or the sizes differ. */
-static bool pair_up(sim_ca_schedule *s, GError **error) {
+static bool pair_up(pm_ca_schedule *s, GError **error) {
     GHashTable *pairs = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, pair_queue_free);
     int total = s->first[s->p];
     for (int at = 0; at < total; at++) {
-        const sim_ca_step *st = &s->steps[at];
+        const pm_ca_step *st = &s->steps[at];
         int src = st->send ? s->owner[at] : st->peer;
         int dst = st->send ? st->peer : s->owner[at];
         gint64 key = (gint64)src * s->p + dst;
@@ -479,22 +479,22 @@ static bool pair_up(sim_ca_schedule *s, GError **error) {
     }
     g_hash_table_destroy(pairs);
     if (!ok)
-        g_set_error(error, SIM_CA_ERROR, SIM_CA_ERROR_INTERNAL,
+        g_set_error(error, PM_CA_ERROR, PM_CA_ERROR_INTERNAL,
                     "%s: internal error: the schedule for p = %d has an unmatched message",
-                    sim_ca_kind_name(s->kind), s->p);
+                    pm_ca_kind_name(s->kind), s->p);
     return ok;
 }
 
-sim_ca_schedule *sim_ca_build(const sim_ca_args *a, GError **error) {
+pm_ca_schedule *pm_ca_build(const pm_ca_args *a, GError **error) {
     g_return_val_if_fail(error == NULL || *error == NULL, NULL);
     if (!check_args(a, error))
         return NULL;
     builder b = {.p = a->p, .member = g_new(GArray *, a->p)};
     for (int m = 0; m < a->p; m++)
-        b.member[m] = g_array_new(FALSE, FALSE, sizeof(sim_ca_step));
+        b.member[m] = g_array_new(FALSE, FALSE, sizeof(pm_ca_step));
     generate(&b, a);
 
-    sim_ca_schedule *s = g_new0(sim_ca_schedule, 1);
+    pm_ca_schedule *s = g_new0(pm_ca_schedule, 1);
     s->kind = a->kind;
     s->p = a->p;
     flatten(s, &b);
@@ -502,13 +502,13 @@ sim_ca_schedule *sim_ca_build(const sim_ca_args *a, GError **error) {
         g_array_free(b.member[m], TRUE);
     g_free(b.member);
     if (!pair_up(s, error)) {
-        sim_ca_free(s);
+        pm_ca_free(s);
         return NULL;
     }
     return s;
 }
 
-void sim_ca_free(sim_ca_schedule *s) {
+void pm_ca_free(pm_ca_schedule *s) {
     if (!s)
         return;
     g_free(s->first);
@@ -518,25 +518,25 @@ void sim_ca_free(sim_ca_schedule *s) {
     g_free(s);
 }
 
-sim_ca_kind sim_ca_kind_of(const sim_ca_schedule *s) {
+pm_ca_kind pm_ca_kind_of(const pm_ca_schedule *s) {
     return s->kind;
 }
 
-int sim_ca_members(const sim_ca_schedule *s) {
+int pm_ca_members(const pm_ca_schedule *s) {
     return s->p;
 }
 
-int sim_ca_nsteps(const sim_ca_schedule *s, int member) {
+int pm_ca_nsteps(const pm_ca_schedule *s, int member) {
     g_return_val_if_fail(s && member >= 0 && member < s->p, 0);
     return s->first[member + 1] - s->first[member];
 }
 
-const sim_ca_step *sim_ca_steps(const sim_ca_schedule *s, int member) {
+const pm_ca_step *pm_ca_steps(const pm_ca_schedule *s, int member) {
     g_return_val_if_fail(s && member >= 0 && member < s->p, NULL);
     return s->steps + s->first[member];
 }
 
-int sim_ca_nrounds(const sim_ca_schedule *s, int member) {
+int pm_ca_nrounds(const pm_ca_schedule *s, int member) {
     g_return_val_if_fail(s && member >= 0 && member < s->p, 0);
     int last = s->first[member + 1] - 1;
     return last < s->first[member] ? 0 : s->steps[last].round + 1;
@@ -555,10 +555,10 @@ typedef struct run_member {
     double done_time;
 } run_member;
 
-struct sim_ca_run {
-    const sim_ca_schedule *s;
+struct pm_ca_run {
+    const pm_ca_schedule *s;
     uint64_t eager_limit;
-    sim_ca_start_fn start;
+    pm_ca_start_fn start;
     void *user;
     run_member *m;
     bool *delivered;       /* per step: its transfer has arrived */
@@ -568,12 +568,12 @@ struct sim_ca_run {
     double now;
 };
 
-sim_ca_run *sim_ca_run_new(const sim_ca_schedule *s, uint64_t eager_limit, sim_ca_start_fn start,
+pm_ca_run *pm_ca_run_new(const pm_ca_schedule *s, uint64_t eager_limit, pm_ca_start_fn start,
                            void *user) {
     g_return_val_if_fail(s && start, NULL);
     int total = s->first[s->p];
     int cells = total > 0 ? total : 1;
-    sim_ca_run *r = g_new0(sim_ca_run, 1);
+    pm_ca_run *r = g_new0(pm_ca_run, 1);
     r->s = s;
     r->eager_limit = eager_limit;
     r->start = start;
@@ -586,7 +586,7 @@ sim_ca_run *sim_ca_run_new(const sim_ca_schedule *s, uint64_t eager_limit, sim_c
     return r;
 }
 
-void sim_ca_run_free(sim_ca_run *r) {
+void pm_ca_run_free(pm_ca_run *r) {
     if (!r)
         return;
     g_free(r->m);
@@ -596,14 +596,14 @@ void sim_ca_run_free(sim_ca_run *r) {
     g_free(r);
 }
 
-static bool is_rendezvous(const sim_ca_run *r, const sim_ca_step *st) {
+static bool is_rendezvous(const pm_ca_run *r, const pm_ca_step *st) {
     return st->bytes > r->eager_limit;
 }
 
 /* Member m (active, its previous round left at t) enters its next round,
  * and keeps going while rounds complete at once. */
-static void enter_rounds(sim_ca_run *r, int m, double t) {
-    const sim_ca_schedule *s = r->s;
+static void enter_rounds(pm_ca_run *r, int m, double t) {
+    const pm_ca_schedule *s = r->s;
     run_member *mb = &r->m[m];
     int last = s->first[m + 1];
     while (mb->begin < last) {
@@ -615,12 +615,12 @@ static void enter_rounds(sim_ca_run *r, int m, double t) {
         mb->pending = 0;
         mb->round_time = t;
         for (int at = mb->begin; at < end; at++) {
-            const sim_ca_step *st = &s->steps[at];
+            const pm_ca_step *st = &s->steps[at];
             if (st->send) {
                 uint64_t id = r->start(r->user, m, st->peer, st->bytes, t);
                 r->id[at] = id;
                 if (id == 0 || g_hash_table_contains(r->in_flight, &r->id[at]))
-                    g_critical("sim_ca_run: the start callback returned id %" G_GUINT64_FORMAT
+                    g_critical("pm_ca_run: the start callback returned id %" G_GUINT64_FORMAT
                                ", which is 0 or already in flight",
                                (guint64)id);
                 else
@@ -646,7 +646,7 @@ static void enter_rounds(sim_ca_run *r, int m, double t) {
 
 /* Step `at` of member m was delivered at t: if it belongs to the round m is
  * in, that round may be over. */
-static void step_complete(sim_ca_run *r, int m, int at, double t) {
+static void step_complete(pm_ca_run *r, int m, int at, double t) {
     run_member *mb = &r->m[m];
     if (mb->state != MEMBER_ACTIVE || at < mb->begin || at >= mb->end)
         return;
@@ -658,7 +658,7 @@ static void step_complete(sim_ca_run *r, int m, int at, double t) {
     }
 }
 
-bool sim_ca_run_arrive(sim_ca_run *r, int member, double time) {
+bool pm_ca_run_arrive(pm_ca_run *r, int member, double time) {
     g_return_val_if_fail(r && member >= 0 && member < r->s->p, false);
     g_return_val_if_fail(r->m[member].state == MEMBER_IDLE, false);
     g_return_val_if_fail(time >= r->now, false);
@@ -670,7 +670,7 @@ bool sim_ca_run_arrive(sim_ca_run *r, int member, double time) {
     return true;
 }
 
-bool sim_ca_run_transfer_done(sim_ca_run *r, uint64_t id, double time) {
+bool pm_ca_run_transfer_done(pm_ca_run *r, uint64_t id, double time) {
     g_return_val_if_fail(r, false);
     gint64 key = (gint64)id;
     gpointer v = g_hash_table_lookup(r->in_flight, &key);
@@ -688,7 +688,7 @@ bool sim_ca_run_transfer_done(sim_ca_run *r, uint64_t id, double time) {
     return true;
 }
 
-bool sim_ca_run_member_done(const sim_ca_run *r, int member, double *time) {
+bool pm_ca_run_member_done(const pm_ca_run *r, int member, double *time) {
     g_return_val_if_fail(r && member >= 0 && member < r->s->p, false);
     if (r->m[member].state != MEMBER_DONE)
         return false;
@@ -697,12 +697,12 @@ bool sim_ca_run_member_done(const sim_ca_run *r, int member, double *time) {
     return true;
 }
 
-bool sim_ca_run_finished(const sim_ca_run *r) {
+bool pm_ca_run_finished(const pm_ca_run *r) {
     g_return_val_if_fail(r, false);
     return r->ndone == r->s->p;
 }
 
-int sim_ca_run_in_flight(const sim_ca_run *r) {
+int pm_ca_run_in_flight(const pm_ca_run *r) {
     g_return_val_if_fail(r, 0);
     return (int)g_hash_table_size(r->in_flight);
 }

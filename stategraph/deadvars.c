@@ -11,7 +11,7 @@
  * stack slots between variables of disjoint blocks, so the live variables'
  * bytes are taken away from the dead ones.
  */
-#include "checkpoint/deadvars.h"
+#include "stategraph/deadvars.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -25,7 +25,7 @@
 
 static Dwarf *g_dw;
 static bool g_opened;
-static GHashTable *g_cache; /* pc -> GArray of ckpt_frame_range */
+static GHashTable *g_cache; /* pc -> GArray of sg_frame_range */
 
 static Dwarf *program_dwarf(void) {
     if (!g_opened) {
@@ -41,7 +41,7 @@ static Dwarf *program_dwarf(void) {
     return g_dw;
 }
 
-void ckpt_deadvars_open(void) {
+void sg_deadvars_open(void) {
     (void)program_dwarf();
 }
 
@@ -56,7 +56,7 @@ static int single_op(Dwarf_Die *die, unsigned name, Dwarf_Sword *number) {
     return ops[0].atom;
 }
 
-static bool variable_range(Dwarf_Die *var, ckpt_frame_range *out) {
+static bool variable_range(Dwarf_Die *var, sg_frame_range *out) {
     Dwarf_Sword off;
     if (single_op(var, DW_AT_location, &off) != DW_OP_fbreg)
         return false;
@@ -110,7 +110,7 @@ static void collect(Dwarf_Die *die, bool live, const call_site *at, GArray *live
         return;
     do {
         int tag = dwarf_tag(&child);
-        ckpt_frame_range r;
+        sg_frame_range r;
         if (tag == DW_TAG_variable || tag == DW_TAG_formal_parameter) {
             bool unreached = tag == DW_TAG_variable && declared_after(&child, at);
             if (variable_range(&child, &r))
@@ -122,11 +122,11 @@ static void collect(Dwarf_Die *die, bool live, const call_site *at, GArray *live
 }
 
 static gint by_offset(gconstpointer a, gconstpointer b) {
-    const ckpt_frame_range *x = a, *y = b;
+    const sg_frame_range *x = a, *y = b;
     return x->off < y->off ? -1 : x->off > y->off;
 }
 
-static int64_t range_end(const ckpt_frame_range *r) {
+static int64_t range_end(const sg_frame_range *r) {
     return r->off + (int64_t)r->len;
 }
 
@@ -135,12 +135,12 @@ static void normalise(GArray *ranges) {
     g_array_sort(ranges, by_offset);
     guint k = 0;
     for (guint i = 0; i < ranges->len; i++) {
-        ckpt_frame_range r = g_array_index(ranges, ckpt_frame_range, i);
-        ckpt_frame_range *last = k ? &g_array_index(ranges, ckpt_frame_range, k - 1) : NULL;
+        sg_frame_range r = g_array_index(ranges, sg_frame_range, i);
+        sg_frame_range *last = k ? &g_array_index(ranges, sg_frame_range, k - 1) : NULL;
         if (last && r.off <= range_end(last))
             last->len = (uint64_t)(MAX(range_end(last), range_end(&r)) - last->off);
         else
-            g_array_index(ranges, ckpt_frame_range, k++) = r;
+            g_array_index(ranges, sg_frame_range, k++) = r;
     }
     g_array_set_size(ranges, k);
 }
@@ -149,25 +149,25 @@ static void normalise(GArray *ranges) {
 static GArray *subtract(GArray *dead, GArray *live) {
     normalise(dead);
     normalise(live);
-    GArray *out = g_array_new(FALSE, FALSE, sizeof(ckpt_frame_range));
+    GArray *out = g_array_new(FALSE, FALSE, sizeof(sg_frame_range));
     guint j = 0;
     for (guint i = 0; i < dead->len; i++) {
-        const ckpt_frame_range *d = &g_array_index(dead, ckpt_frame_range, i);
+        const sg_frame_range *d = &g_array_index(dead, sg_frame_range, i);
         int64_t lo = d->off, hi = range_end(d);
-        while (j < live->len && range_end(&g_array_index(live, ckpt_frame_range, j)) <= lo)
+        while (j < live->len && range_end(&g_array_index(live, sg_frame_range, j)) <= lo)
             j++;
         for (guint k = j; k < live->len; k++) {
-            const ckpt_frame_range *l = &g_array_index(live, ckpt_frame_range, k);
+            const sg_frame_range *l = &g_array_index(live, sg_frame_range, k);
             if (l->off >= hi)
                 break;
             if (l->off > lo) {
-                ckpt_frame_range piece = {lo, (uint64_t)(l->off - lo)};
+                sg_frame_range piece = {lo, (uint64_t)(l->off - lo)};
                 g_array_append_val(out, piece);
             }
             lo = MAX(lo, range_end(l));
         }
         if (lo < hi) {
-            ckpt_frame_range piece = {lo, (uint64_t)(hi - lo)};
+            sg_frame_range piece = {lo, (uint64_t)(hi - lo)};
             g_array_append_val(out, piece);
         }
     }
@@ -195,7 +195,7 @@ static GArray *analyse(uintptr_t pc) {
     Dwarf_Die cu, *scopes = NULL;
     if (!dw || !dwarf_addrdie(dw, pc, &cu))
         return NULL;
-    GArray *none = g_array_new(FALSE, FALSE, sizeof(ckpt_frame_range));
+    GArray *none = g_array_new(FALSE, FALSE, sizeof(sg_frame_range));
     int n = dwarf_getscopes(&cu, pc, &scopes);
     int sub = -1;
     for (int i = 0; i < n && sub < 0; i++)
@@ -206,8 +206,8 @@ static GArray *analyse(uintptr_t pc) {
         free(scopes);
         return none;
     }
-    GArray *live = g_array_new(FALSE, FALSE, sizeof(ckpt_frame_range));
-    GArray *dead = g_array_new(FALSE, FALSE, sizeof(ckpt_frame_range));
+    GArray *live = g_array_new(FALSE, FALSE, sizeof(sg_frame_range));
+    GArray *dead = g_array_new(FALSE, FALSE, sizeof(sg_frame_range));
     call_site at = {scopes, sub, NULL, 0};
     Dwarf_Line *src = dwarf_getsrc_die(&cu, pc);
     if (src && dwarf_lineno(src, &at.line) == 0 && !has_label(&scopes[sub]))
@@ -226,7 +226,7 @@ static void free_ranges(gpointer p) {
         g_array_free(p, TRUE);
 }
 
-const GArray *ckpt_dead_frame_ranges(uintptr_t pc) {
+const GArray *sg_dead_frame_ranges(uintptr_t pc) {
     if (!g_cache)
         g_cache = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, free_ranges);
     gpointer r;

@@ -28,56 +28,56 @@
  * A time or bandwidth without a unit is an error except for 0.
  *
  * All times are in seconds, bandwidths in bytes per second, sizes in bytes.
- * The module has no state besides the sim_platform values it returns.
+ * The module has no state besides the pm_platform values it returns.
  */
-#ifndef ORDEX_SIM_PLATFORM_H
-#define ORDEX_SIM_PLATFORM_H
+#ifndef ORDEX_PM_PLATFORM_H
+#define ORDEX_PM_PLATFORM_H
 
 #include <glib.h>
 #include <stdbool.h>
 #include <stdint.h>
 
-#define SIM_PLATFORM_ERROR (sim_platform_error_quark())
-GQuark sim_platform_error_quark(void);
+#define PM_PLATFORM_ERROR (pm_platform_error_quark())
+GQuark pm_platform_error_quark(void);
 
 typedef enum {
-    SIM_PLATFORM_ERROR_READ,           /* the platform file or hostfile cannot be read */
-    SIM_PLATFORM_ERROR_SYNTAX,         /* not an INI line, or a malformed --set */
-    SIM_PLATFORM_ERROR_UNKNOWN,        /* unknown section or key */
-    SIM_PLATFORM_ERROR_VALUE,          /* a value that does not parse or is out of range */
-    SIM_PLATFORM_ERROR_MISSING,        /* a required key is absent */
-    SIM_PLATFORM_ERROR_OVERSUBSCRIBED, /* more ranks than the cores allow */
-} sim_platform_error_code;
+    PM_PLATFORM_ERROR_READ,           /* the platform file or hostfile cannot be read */
+    PM_PLATFORM_ERROR_SYNTAX,         /* not an INI line, or a malformed --set */
+    PM_PLATFORM_ERROR_UNKNOWN,        /* unknown section or key */
+    PM_PLATFORM_ERROR_VALUE,          /* a value that does not parse or is out of range */
+    PM_PLATFORM_ERROR_MISSING,        /* a required key is absent */
+    PM_PLATFORM_ERROR_OVERSUBSCRIBED, /* more ranks than the cores allow */
+} pm_platform_error_code;
 
 typedef enum {
-    SIM_PLATFORM_MAP_BLOCK,       /* fill node 0's cores, then node 1's, ... */
-    SIM_PLATFORM_MAP_ROUND_ROBIN, /* rank r on node r % nodes */
-    SIM_PLATFORM_MAP_HOSTFILE,    /* rank r on the host of hostfile line r (wrapping) */
-} sim_platform_mapping;
+    PM_PLATFORM_MAP_BLOCK,       /* fill node 0's cores, then node 1's, ... */
+    PM_PLATFORM_MAP_ROUND_ROBIN, /* rank r on node r % nodes */
+    PM_PLATFORM_MAP_HOSTFILE,    /* rank r on the host of hostfile line r (wrapping) */
+} pm_platform_mapping;
 
 typedef enum {
-    SIM_PLATFORM_CROSSBAR, /* one switch; each node has one full-duplex link */
-    SIM_PLATFORM_FATTREE,  /* leaf switches of nodes_per_leaf nodes under one spine */
-} sim_platform_topology;
+    PM_PLATFORM_CROSSBAR, /* one switch; each node has one full-duplex link */
+    PM_PLATFORM_FATTREE,  /* leaf switches of nodes_per_leaf nodes under one spine */
+} pm_platform_topology;
 
 /* One piece of the piecewise-linear network model: a message of `from` bytes
  * or more (up to the next segment's `from`) costs latency + bytes / bandwidth
  * when alone on the network. */
-typedef struct sim_platform_segment {
+typedef struct pm_platform_segment {
     uint64_t from;
     double latency;
     double bandwidth;
-} sim_platform_segment;
+} pm_platform_segment;
 
 /* A loaded platform.  Read-only for users of the module; free with
- * sim_platform_free. */
-typedef struct sim_platform {
+ * pm_platform_free. */
+typedef struct pm_platform {
     char *source; /* file name as given (or the name passed to load_data) */
 
     /* [cluster] */
     int nodes; /* with a hostfile: the number of distinct hosts */
     int cores_per_node;
-    sim_platform_mapping mapping;
+    pm_platform_mapping mapping;
     char *hostfile;    /* the path read (resolved), or NULL */
     char **node_names; /* nodes entries: the host names, or "node0", "node1", ... */
     int *slots;        /* hostfile mapping: node of each hostfile line */
@@ -88,8 +88,8 @@ typedef struct sim_platform {
     double timeslice;     /* how long an oversubscribed core runs one rank before the next */
 
     /* [network] */
-    sim_platform_topology topology;
-    sim_platform_segment *segments; /* nsegments >= 1, sorted by from, segments[0].from == 0 */
+    pm_platform_topology topology;
+    pm_platform_segment *segments; /* nsegments >= 1, sorted by from, segments[0].from == 0 */
     int nsegments;
     double max_bandwidth; /* the largest segment bandwidth: a node link's capacity */
     uint64_t eager_limit; /* messages of more bytes go by rendezvous */
@@ -105,62 +105,62 @@ typedef struct sim_platform {
     bool intranode;
     double intranode_latency, intranode_bandwidth;
 
-    /* [fattree], meaningful when topology == SIM_PLATFORM_FATTREE */
+    /* [fattree], meaningful when topology == PM_PLATFORM_FATTREE */
     int nodes_per_leaf;
     int leaves;              /* ceil(nodes / nodes_per_leaf) */
     double uplink_bandwidth; /* per leaf switch, each direction */
 
     /* Internal: where the oversubscription limit was set, for messages. */
     char *oversubscribe_where;
-} sim_platform;
+} pm_platform;
 
 /* Loads a platform file and applies the overrides (NULL or a NULL-terminated
  * array of "section.key=value" strings, later ones win).  Returns NULL and
- * sets *error (SIM_PLATFORM_ERROR) on any problem; the message is one line
+ * sets *error (PM_PLATFORM_ERROR) on any problem; the message is one line
  * naming the file, line, section and key.  A relative hostfile path in the
  * file is taken relative to the file's directory, one given by --set
  * relative to the current directory. */
-sim_platform *sim_platform_load(const char *path, const char *const *overrides, GError **error);
+pm_platform *pm_platform_load(const char *path, const char *const *overrides, GError **error);
 
 /* The same from text already in memory; `name` stands for the file name in
  * messages and for resolving a relative hostfile. */
-sim_platform *sim_platform_load_data(const char *name, const char *text,
+pm_platform *pm_platform_load_data(const char *name, const char *text,
                                      const char *const *overrides, GError **error);
 
-void sim_platform_free(sim_platform *p);
+void pm_platform_free(pm_platform *p);
 
 /* Places nranks ranks on nodes: node_of_rank[r] (nranks entries, written by
- * the call) is in [0, p->nodes).  Fails with SIM_PLATFORM_ERROR_OVERSUBSCRIBED
+ * the call) is in [0, p->nodes).  Fails with PM_PLATFORM_ERROR_OVERSUBSCRIBED
  * (naming [cluster] oversubscribe) when a node would get more than
  * cores_per_node * oversubscribe ranks.  nranks >= 1. */
-bool sim_platform_map(const sim_platform *p, int nranks, int *node_of_rank, GError **error);
+bool pm_platform_map(const pm_platform *p, int nranks, int *node_of_rank, GError **error);
 
 /* The segment that prices a message of `bytes` bytes (never NULL). */
-const sim_platform_segment *sim_platform_segment_for(const sim_platform *p, uint64_t bytes);
+const pm_platform_segment *pm_platform_segment_for(const pm_platform *p, uint64_t bytes);
 
 /* Latency and per-message bandwidth cap of a message between two ranks of
  * the same node. */
-void sim_platform_intranode_for(const sim_platform *p, uint64_t bytes, double *latency,
+void pm_platform_intranode_for(const pm_platform *p, uint64_t bytes, double *latency,
                                 double *bandwidth);
 
 /* Capacity of a node's shared-memory link: the intranode bandwidth, or the
  * network's largest bandwidth when [intranode] is not given. */
-double sim_platform_shm_capacity(const sim_platform *p);
+double pm_platform_shm_capacity(const pm_platform *p);
 
 /* True when a standard-mode message of `bytes` bytes goes by rendezvous. */
-bool sim_platform_is_rendezvous(const sim_platform *p, uint64_t bytes);
+bool pm_platform_is_rendezvous(const pm_platform *p, uint64_t bytes);
 
 /* CPU time the sender (receiver) spends on a message of `bytes` bytes. */
-double sim_platform_send_overhead(const sim_platform *p, uint64_t bytes);
-double sim_platform_recv_overhead(const sim_platform *p, uint64_t bytes);
+double pm_platform_send_overhead(const pm_platform *p, uint64_t bytes);
+double pm_platform_recv_overhead(const pm_platform *p, uint64_t bytes);
 
 /* Unit parsers, shared with the command line.  On failure they return false
  * and set *problem (g_free it) to a phrase such as
  * "unknown time unit \"usec\" in \"5usec\" (use s, ms, us or ns)".
  * Negative values parse; range checks are the caller's.  NaN and infinities
  * are rejected. */
-bool sim_platform_parse_time(const char *text, double *seconds, char **problem);
-bool sim_platform_parse_bandwidth(const char *text, double *bytes_per_second, char **problem);
-bool sim_platform_parse_size(const char *text, uint64_t *bytes, char **problem);
+bool pm_platform_parse_time(const char *text, double *seconds, char **problem);
+bool pm_platform_parse_bandwidth(const char *text, double *bytes_per_second, char **problem);
+bool pm_platform_parse_size(const char *text, uint64_t *bytes, char **problem);
 
 #endif

@@ -7,14 +7,14 @@
  */
 #include <stdint.h>
 
-#include "cli/json.h"
-#include "cli/timeline.h"
-#include "cli/timeline_internal.h"
+#include "output/json.h"
+#include "output/timeline.h"
+#include "output/timeline_internal.h"
 
 /* To the picosecond: finer than any prediction means, and free of the
  * 1e-9 noise of subtracting nearby doubles ("154321.098765999"). */
 static void us(GString *b, double seconds) {
-    ordex_tl_append_fixed(b, seconds * 1e6, 6);
+    out_tl_append_fixed(b, seconds * 1e6, 6);
 }
 
 /* One event per line, so a trace can be read and diffed as text. */
@@ -23,15 +23,15 @@ static void next_event(GString *b, bool *first) {
     *first = false;
 }
 
-static void rank_name(GString *b, const ordex_timeline *t, int rank) {
+static void rank_name(GString *b, const out_timeline *t, int rank) {
     if (t->rank_labels[rank]) {
-        ordex_json_string(b, t->rank_labels[rank]);
+        out_json_string(b, t->rank_labels[rank]);
     } else {
         g_string_append_printf(b, "\"rank %d\"", rank);
     }
 }
 
-static void flow_event(GString *b, const ordex_tl_message *m, guint id, bool start) {
+static void flow_event(GString *b, const out_tl_message *m, guint id, bool start) {
     g_string_append(b, "{\"name\":\"message\",\"cat\":\"message\",\"ph\":");
     /* The end binds to the slice enclosing the arrival (the receive or wait
      * in progress), not to the next slice to begin, which is the default. */
@@ -44,10 +44,10 @@ static void flow_event(GString *b, const ordex_tl_message *m, guint id, bool sta
                            start ? m->src : m->dst, m->bytes, m->src, m->dst);
 }
 
-bool ordex_tl_write_chrome(const ordex_timeline *t, const char *path, GError **error) {
+bool out_tl_write_chrome(const out_timeline *t, const char *path, GError **error) {
     g_return_val_if_fail(t != NULL && path != NULL, false);
-    ordex_tl_sink out;
-    if (!ordex_tl_sink_open(&out, path, error))
+    out_tl_sink out;
+    if (!out_tl_sink_open(&out, path, error))
         return false;
     GString *b = out.buf;
     bool first = true;
@@ -71,32 +71,32 @@ bool ordex_tl_write_chrome(const ordex_timeline *t, const char *path, GError **e
                                "{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":0,\"tid\":%d,"
                                "\"args\":{\"sort_index\":%d}}",
                                r, r);
-        ordex_tl_sink_maybe_flush(&out);
+        out_tl_sink_maybe_flush(&out);
     }
 
     for (guint i = 0; i < t->spans->len; i++) {
-        const ordex_tl_span *s = &g_array_index(t->spans, ordex_tl_span, i);
+        const out_tl_span *s = &g_array_index(t->spans, out_tl_span, i);
         next_event(b, &first);
         g_string_append(b, "{\"name\":");
-        ordex_json_string(b, s->name);
+        out_json_string(b, s->name);
         g_string_append_printf(b,
-                               ",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":", ordex_tl_kind_name(s->kind));
+                               ",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":", out_tl_kind_name(s->kind));
         us(b, s->start);
         g_string_append(b, ",\"dur\":");
         us(b, s->end - s->start);
         g_string_append_printf(b, ",\"pid\":0,\"tid\":%d}", s->rank);
-        ordex_tl_sink_maybe_flush(&out);
+        out_tl_sink_maybe_flush(&out);
     }
 
     for (guint i = 0; i < t->messages->len; i++) {
-        const ordex_tl_message *m = &g_array_index(t->messages, ordex_tl_message, i);
+        const out_tl_message *m = &g_array_index(t->messages, out_tl_message, i);
         next_event(b, &first);
         flow_event(b, m, i + 1, true);
         next_event(b, &first);
         flow_event(b, m, i + 1, false);
-        ordex_tl_sink_maybe_flush(&out);
+        out_tl_sink_maybe_flush(&out);
     }
 
     g_string_append(b, "\n],\n\"displayTimeUnit\":\"ns\"}\n");
-    return ordex_tl_sink_close(&out, error);
+    return out_tl_sink_close(&out, error);
 }
