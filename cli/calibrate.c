@@ -25,8 +25,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "perfmodel/calibrate_fit.h"
 #include "cli/options.h"
+#include "perfmodel/calibrate_fit.h"
 
 #define BENCH_REL "tools/calibrate/mpibench.c"
 /* Largest --max-size: the benchmark's buffers are a few times this. */
@@ -202,8 +202,7 @@ static bool run_collect(char **argv, int deadline, char **out, char **err, int *
 /* Runs the benchmark's token ring on twice as many ranks as cores and
  * derives the time slice into *c.  A failure is not fatal: the file keeps
  * the default slice and says why (*why, g_free). */
-static void measure_timeslice(char *mpiexec, char *exe, bool quick, pm_calibration *c,
-                              char **why) {
+static void measure_timeslice(char *mpiexec, char *exe, bool quick, pm_calibration *c, char **why) {
     char ranks[16];
     g_snprintf(ranks, sizeof ranks, "%d", 2 * c->cores);
     char *argv[] = {mpiexec, "-n", ranks, exe, "--ring", quick ? "--quick" : NULL, NULL};

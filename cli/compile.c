@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "scheduler/loader.h"
+#include "stategraph/rundesc.h"
 
 static const char *mpi_include_dir(void) {
     static const char *dirs[] = {"/usr/include/x86_64-linux-gnu/mpich", "/usr/include/mpich",
@@ -72,7 +72,7 @@ static char *stamp_source(void) {
         char *text = g_strdup_printf("/* Linked into every program built by ordexcc. */\n"
                                      "__attribute__((visibility(\"default\"), used))\n"
                                      "const char %s[] = \"%s\";\n",
-                                     SCHED_PROGRAM_MARKER, SCHED_PROGRAM_ABI);
+                                     SG_PROGRAM_MARKER, SG_PROGRAM_ABI);
         char *tmp = g_strdup_printf("%s.%d", path, (int)getpid());
         g_file_set_contents(tmp, text, -1, NULL);
         g_rename(tmp, path);
@@ -195,7 +195,7 @@ char *ordex_compile_cached(const char *source, bool quiet, bool optimize) {
     /* The key covers the source and everything that shapes the result. */
     GChecksum *ck = g_checksum_new(G_CHECKSUM_SHA256);
     g_checksum_update(ck, (const guchar *)text, (gssize)len);
-    g_checksum_update(ck, (const guchar *)SCHED_PROGRAM_ABI, -1);
+    g_checksum_update(ck, (const guchar *)SG_PROGRAM_ABI, -1);
     const char *cc = g_getenv("ORDEX_CC");
     g_checksum_update(ck, (const guchar *)(cc ? cc : "gcc"), -1);
     char *abs = g_canonicalize_filename(source, NULL);

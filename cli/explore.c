@@ -11,7 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "checkpoint/memsnap.h"
 #include "cli/compile.h"
 #include "cli/options.h"
 #include "stategraph/explore.h"
@@ -24,6 +23,7 @@ typedef struct report_ctx {
     const ordex_opts *o;
     const char *prog;
     sg_trace_header th;
+    sg_rundesc run; /* th.run: the explored run, its send mode set per pass */
     char *trace_dir;
     int ntraces;
     GString *json_findings;
@@ -55,14 +55,9 @@ static char *write_trace(report_ctx *rc, const char *kind, const char *location,
         *dot = '\0';
     char *file = g_strdup_printf("%s/%s-%d.trace", rc->trace_dir, base, ++rc->ntraces);
     g_free(base);
-    sg_trace_header h = rc->th;
-    if (rc->o->send_mode_given)
-        h.send_mode = rc->o->send_mode == SIM_SEND_EAGER        ? "eager"
-                      : rc->o->send_mode == SIM_SEND_RENDEZVOUS ? "rendezvous"
-                                                                : "auto";
-    else
-        h.send_mode = pass == 0 ? "eager" : "rendezvous";
-    if (!sg_trace_write(file, &h, kind, location, message, path)) {
+    if (!rc->o->send_mode_given)
+        rc->run.send_mode = pass == 0 ? SIM_SEND_EAGER : SIM_SEND_RENDEZVOUS;
+    if (!sg_trace_write(file, &rc->th, kind, location, message, path)) {
         fprintf(stderr, "ordex: cannot write %s: %s\n", file, g_strerror(errno));
         g_free(file);
         return NULL;
@@ -122,10 +117,10 @@ static const char *buffering_note(const ordex_opts *o, int pass, const char *mes
 
 int ordex_explore(int argc, char **argv) {
     ordex_opts o;
-    int prog_index;
-    int rc = ordex_parse_common(argc, argv, "explore", &o, &prog_index);
-    if (rc != 0)
-        return rc;
+    if (ordex_parse_common(argc, argv, "explore", &o) != 0) {
+        ordex_opts_free(&o);
+        return 2;
+    }
     sg_strategy strategy = SG_EXHAUSTIVE;
     if (o.strategy) {
         if (strcmp(o.strategy, "bfs") == 0)
@@ -147,7 +142,7 @@ int ordex_explore(int argc, char **argv) {
     if (o.checkpoint && strcmp(o.checkpoint, "replay") == 0) {
         replay_ckpt = true;
     } else if (o.checkpoint && strcmp(o.checkpoint, "copy") == 0) {
-        const char *why = ckpt_mem_unavailable();
+        const char *why = sg_copy_checkpoints_unavailable();
         if (why) {
             fprintf(stderr, "ordex explore: --checkpoint=copy: %s; use --checkpoint=fork\n", why);
             ordex_opts_free(&o);
@@ -185,7 +180,7 @@ int ordex_explore(int argc, char **argv) {
         ordex_opts_free(&o);
         return 2;
     }
-    const char *prog = argv[prog_index];
+    const char *prog = o.run.argv[0];
     char *so =
         g_str_has_suffix(prog, ".c") ? ordex_compile_cached(prog, true, false) : g_strdup(prog);
     if (!so) {
@@ -200,31 +195,20 @@ int ordex_explore(int argc, char **argv) {
     }
 
     sg_explore_opts eo = {0};
-    eo.nranks = o.nranks;
-    eo.program = so;
-    eo.argc = argc - prog_index;
-    eo.argv = argv + prog_index;
-    eo.stack_size = o.stack_size;
-    eo.heap_size = o.heap_size;
-    eo.step_timeout_s = o.step_timeout;
+    eo.run = o.run;
+    eo.run.so = so;
     eo.por = !o.no_por;
     eo.both_send_modes = !o.send_mode_given;
-    eo.send_mode = o.send_mode;
-    eo.eager_limit = o.eager_limit;
     eo.max_states = o.max_states;
     eo.max_time_s = o.max_time;
     eo.max_memory = o.max_memory;
     eo.progress = isatty(2) && !o.quiet;
     eo.strategy = strategy;
-    eo.seed = o.seed;
     eo.runs = o.runs;
     eo.branches = o.branches;
-    eo.test_later = !o.no_test_later;
     eo.replay_checkpoints = replay_ckpt;
     eo.copy_checkpoints = copy_ckpt;
     eo.graph = o.graph != NULL;
-    eo.async_progress = o.async_progress;
-    eo.early_collectives = o.early_collectives;
     eo.jobs = o.jobs;
     sg_explore_result res;
     char *err = NULL;
@@ -244,13 +228,8 @@ int ordex_explore(int argc, char **argv) {
     char *abs_prog = g_canonicalize_filename(prog, NULL); /* replayable from anywhere */
     rcx.th.program = abs_prog;
     rcx.th.so_path = so;
-    rcx.th.nranks = o.nranks;
-    rcx.th.argc = eo.argc - 1;
-    rcx.th.argv = eo.argv + 1;
-    rcx.th.eager_limit = o.eager_limit;
-    rcx.th.async_progress = o.async_progress;
-    rcx.th.early_collectives = o.early_collectives;
-    rcx.th.test_later = eo.test_later;
+    rcx.run = eo.run;
+    rcx.th.run = &rcx.run;
     rcx.trace_dir = g_strdup(o.trace_dir ? o.trace_dir : "ordex-traces");
     rcx.json_findings = g_string_new(NULL);
     FILE *out = stdout;
@@ -335,7 +314,7 @@ int ordex_explore(int argc, char **argv) {
             " branching states, %" G_GUINT64_FORMAT " transitions, %" G_GUINT64_FORMAT
             " orderings run to the end, %" G_GUINT64_FORMAT
             " merged into known states, %" G_GUINT64_FORMAT " snapshots, peak %.1f MiB, %.2f s%s\n",
-            o.nranks, how,
+            o.run.nranks, how,
             strategy == SG_BFS      ? "one ordering (messages delivered in send order)"
             : strategy == SG_RANDOM ? "random orderings"
             : eo.por                ? "with partial-order reduction"
@@ -394,7 +373,7 @@ int ordex_explore(int argc, char **argv) {
             g_string_append_printf(j,
                                    ",\n  \"branches\": %d,\n  \"cut_by_bound\": %" G_GUINT64_FORMAT,
                                    o.branches, res.bound_cuts);
-        g_string_append_printf(j, ",\n  \"ranks\": %d,\n  \"findings\": [%s%s],\n", o.nranks,
+        g_string_append_printf(j, ",\n  \"ranks\": %d,\n  \"findings\": [%s%s],\n", o.run.nranks,
                                rcx.json_findings->str, rcx.njson ? "\n  " : "");
         g_string_append_printf(
             j,

@@ -40,46 +40,11 @@ bool ordex_parse_size(const char *text, size_t *out) {
     return false;
 }
 
-/* Options that take a value as the next argument. */
-static const char *const with_value[] = {"-n",           "--np",         "-np",
-                                         "--seed",       "--send-mode",  "--eager-limit",
-                                         "--stack-size", "--heap-size",  "--step-timeout",
-                                         "--json",       "--max-states", "--max-time",
-                                         "--max-memory", "--divergence", "--trace-dir",
-                                         "--strategy",   "--checkpoint", "--graph",
-                                         "--runs",       "--platform",   "--set",
-                                         "--sweep",      "--trace",      "--svg",
-                                         "--branches",   "--jobs",       "--placements"};
-
-static bool takes_value(const char *arg) {
-    if (strchr(arg, '='))
-        return false;
-    for (size_t i = 0; i < G_N_ELEMENTS(with_value); i++)
-        if (strcmp(arg, with_value[i]) == 0)
-            return true;
-    return false;
-}
-
-int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, int *prog_index) {
+int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o) {
     memset(o, 0, sizeof *o);
-    /* Find the program: the first argument that is neither an option nor an
-     * option's value.  Everything after it belongs to the program. */
-    int prog = -1;
-    for (int i = 1; i < argc; i++) {
-        if (argv[i][0] != '-' || strcmp(argv[i], "-") == 0) {
-            prog = i;
-            break;
-        }
-        if (strcmp(argv[i], "--") == 0) {
-            prog = i + 1 < argc ? i + 1 : -1;
-            break;
-        }
-        if (takes_value(argv[i]))
-            i++;
-    }
-
+    sg_rundesc_init(&o->run);
     char *np = NULL, *seed = NULL, *mode = NULL, *eager = NULL, *stack = NULL, *heap = NULL;
-    double timeout = 10.0;
+    double timeout = SG_RUN_DEFAULT_STEP_TIMEOUT;
     gboolean tag = FALSE, quiet = FALSE;
     char *json = NULL;
     char *max_states = NULL, *max_memory = NULL, *divergence = NULL;
@@ -214,31 +179,32 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, in
         g_option_context_add_main_entries(ctx, predict_entries, NULL);
     if (strcmp(cmd, "run") == 0) /* explore forks snapshots, which threads do not survive */
         g_option_context_add_main_entries(ctx, run_entries, NULL);
-    int nopt = prog < 0 ? argc : prog;
-    char **oargv = g_new0(char *, nopt + 1);
-    for (int i = 0; i < nopt; i++)
-        oargv[i] = argv[i];
-    int oargc = nopt;
-    char **keep = oargv;
+    /* Strict POSIX: options end at the program, whose own options follow. */
+    g_option_context_set_strict_posix(ctx, TRUE);
+    o->args = g_new0(char *, argc + 1);
+    for (int i = 0; i < argc; i++)
+        o->args[i] = strcmp(argv[i], "-np") == 0 ? "--np" : argv[i];
+    int nargs = argc;
+    char **args = o->args;
     GError *err = NULL;
     int rc = 0;
-    if (!g_option_context_parse(ctx, &oargc, &oargv, &err)) {
+    if (!g_option_context_parse(ctx, &nargs, &args, &err)) {
         fprintf(stderr, "ordex %s: %s (see ordex %s --help)\n", cmd, err->message, cmd);
         g_error_free(err);
         rc = 2;
         goto out;
     }
-    if (oargc > 1 && strcmp(oargv[1], "--") != 0) {
-        fprintf(stderr, "ordex %s: unexpected argument '%s'\n", cmd, oargv[1]);
-        rc = 2;
-        goto out;
-    }
-    if (prog < 0) {
+    int first = 1;
+    if (nargs > first && strcmp(args[first], "--") == 0)
+        first++;
+    if (nargs <= first) {
         fprintf(stderr, "ordex %s: missing program (usage: ordex %s -n N prog.so|prog.c [args])\n",
                 cmd, cmd);
         rc = 2;
         goto out;
     }
+    o->run.argc = nargs - first;
+    o->run.argv = args + first;
     if (!np) {
         fprintf(stderr, "ordex %s: missing -n N (the number of ranks)\n", cmd);
         rc = 2;
@@ -254,11 +220,11 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, in
         rc = 2;
         goto out;
     }
-    o->nranks = (int)n;
-    o->tag_output = tag;
-    o->threads = threads;
+    o->run.nranks = (int)n;
+    o->run.tag_output = tag;
+    o->run.threads = threads;
     o->quiet = quiet;
-    o->step_timeout = timeout;
+    o->run.step_timeout_s = timeout;
     if (timeout < 0) {
         fprintf(stderr, "ordex %s: --step-timeout %g: must be >= 0\n", cmd, timeout);
         rc = 2;
@@ -271,31 +237,22 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, in
             rc = 2;
             goto out;
         }
-        o->seed = s ? s : 1; /* 0 would mean "deterministic" internally */
+        o->run.seed = s ? s : 1; /* 0 would mean "deterministic" internally */
     }
-    o->send_mode = SIM_SEND_EAGER_BELOW_LIMIT;
     o->send_mode_given = mode != NULL;
-    if (mode) {
-        if (strcmp(mode, "eager") == 0)
-            o->send_mode = SIM_SEND_EAGER;
-        else if (strcmp(mode, "rendezvous") == 0)
-            o->send_mode = SIM_SEND_RENDEZVOUS;
-        else if (strcmp(mode, "auto") != 0) {
-            fprintf(stderr, "ordex %s: --send-mode %s: expected eager, rendezvous or auto\n", cmd,
-                    mode);
-            rc = 2;
-            goto out;
-        }
+    if (mode && !sg_send_mode_parse(mode, &o->run.send_mode)) {
+        fprintf(stderr, "ordex %s: --send-mode %s: expected eager, rendezvous or auto\n", cmd,
+                mode);
+        rc = 2;
+        goto out;
     }
     struct {
         const char *name, *text;
         size_t *dst;
-        size_t dflt;
-    } sizes[] = {{"--eager-limit", eager, &o->eager_limit, 65536},
-                 {"--stack-size", stack, &o->stack_size, (size_t)8 << 20},
-                 {"--heap-size", heap, &o->heap_size, (size_t)1 << 30}};
+    } sizes[] = {{"--eager-limit", eager, &o->run.eager_limit},
+                 {"--stack-size", stack, &o->run.stack_size},
+                 {"--heap-size", heap, &o->run.heap_size}};
     for (size_t i = 0; i < G_N_ELEMENTS(sizes); i++) {
-        *sizes[i].dst = sizes[i].dflt;
         if (sizes[i].text && !ordex_parse_size(sizes[i].text, sizes[i].dst)) {
             fprintf(stderr, "ordex %s: %s %s: not a size (examples: 65536, 64KiB, 8MiB)\n", cmd,
                     sizes[i].name, sizes[i].text);
@@ -303,19 +260,19 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, in
             goto out;
         }
     }
-    if (o->stack_size < 16384) {
+    if (o->run.stack_size < 16384) {
         fprintf(stderr, "ordex %s: --stack-size must be at least 16KiB\n", cmd);
         rc = 2;
         goto out;
     }
-    if (o->heap_size < 65536) {
+    if (o->run.heap_size < 65536) {
         fprintf(stderr, "ordex %s: --heap-size must be at least 64KiB\n", cmd);
         rc = 2;
         goto out;
     }
     o->no_por = no_por;
-    o->async_progress = async_progress;
-    o->early_collectives = early_collectives;
+    o->run.async_progress = async_progress;
+    o->run.early_collectives = early_collectives;
     if (runs < 1) {
         fprintf(stderr, "ordex %s: --runs %d: must be at least 1\n", cmd, runs);
         rc = 2;
@@ -337,7 +294,8 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, in
         goto out;
     }
     o->jobs = jobs;
-    o->no_test_later = no_test_later;
+    /* Only exploration tries "not yet" answers; one path never does. */
+    o->run.test_later = strcmp(cmd, "explore") == 0 && !no_test_later;
     o->max_time = max_time;
     if (max_time < 0) {
         fprintf(stderr, "ordex %s: --max-time %g: must be >= 0\n", cmd, max_time);
@@ -402,9 +360,7 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, in
         goto out;
     }
     o->placements = placements;
-    *prog_index = prog;
 out:
-    g_free(keep);
     g_free(np);
     g_free(seed);
     g_free(mode);
@@ -439,5 +395,6 @@ void ordex_opts_free(ordex_opts *o) {
     g_strfreev(o->sweeps);
     g_free(o->trace_json);
     g_free(o->svg);
+    g_free(o->args);
     memset(o, 0, sizeof *o);
 }

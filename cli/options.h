@@ -8,25 +8,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "simulator/sim.h"
+#include "stategraph/rundesc.h"
 
 typedef struct ordex_opts {
-    int nranks;
-    bool tag_output;
-    uint64_t seed;
-    sim_send_mode send_mode;
-    size_t eager_limit;
-    size_t stack_size;
-    size_t heap_size;
-    double step_timeout;
+    /* The program, its ranks and everything that decides how it runs: filled
+     * from -n, --seed, --send-mode, --eager-limit, --stack-size, --heap-size,
+     * --step-timeout, --tag-output, --threads, --async-progress,
+     * --early-collectives and --no-test-later.  run.argv[0] is the program as
+     * the user named it; run.so is left to the command. */
+    sg_rundesc run;
+    bool send_mode_given;
     bool quiet;
     char *json;
-    bool send_mode_given;
-    bool threads; /* run: one OS thread per rank (for debuggers) */
     /* explore */
     bool no_por;
-    bool async_progress;
-    bool early_collectives;
     uint64_t max_states;
     double max_time;
     size_t max_memory;
@@ -34,9 +29,8 @@ typedef struct ordex_opts {
     char *trace_dir;
     char *strategy;
     int runs;
-    int branches;       /* --strategy=dfs-branches: departures per path (default 2) */
-    int jobs;           /* explore: processes exploring at once (default 1) */
-    bool no_test_later; /* MPI_Test/MPI_Iprobe always succeed when they can */
+    int branches; /* --strategy=dfs-branches: departures per path (default 2) */
+    int jobs;     /* explore: processes exploring at once (default 1) */
     char *checkpoint;
     char *graph;
     /* predict */
@@ -48,12 +42,15 @@ typedef struct ordex_opts {
     bool no_timeline;
     bool ignore_compute; /* only ordex_compute is computation */
     int placements;      /* random placements of polling ranks sharing cores; 0: none */
+    char **args;         /* what run.argv points into */
 } ordex_opts;
 
 /* Parses `ordex <cmd> [options] PROGRAM [ARGS...]`: options end at the first
- * argument that is not an option (the program); its index goes to
- * *prog_index.  Returns 0, or 2 after printing one line about the problem. */
-int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o, int *prog_index);
+ * argument that is not an option (the program) or at "--"; the program and
+ * its arguments go to o->run.argc and o->run.argv.  `-np N` is taken for
+ * `-n N`, as mpirun spells it.  Returns 0, or 2 after printing one line
+ * about the problem; ordex_opts_free is due either way. */
+int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o);
 void ordex_opts_free(ordex_opts *o);
 
 /* Parses "64KiB", "8M", "1048576" into bytes; false when malformed. */

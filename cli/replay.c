@@ -14,176 +14,9 @@
 
 #include "cli/compile.h"
 #include "output/findings.h"
-#include "scheduler/sched.h"
-#include "simulator/sim.h"
+#include "stategraph/oneshot.h"
 #include "stategraph/replay.h"
 #include "stategraph/trace.h"
-
-/* ----------------------------------------------------------------------- */
-/* Under gdb                                                                */
-/*
- * `ordex replay --gdb TRACE` validates the trace, then turns into gdb running
- * `ordex replay --gdb-inferior TRACE`: the same replay, with every rank in a
- * thread named "rank N" and the program copies in real files (gdb reads
- * their debug information).  That replay stops before every step and calls
- * ordex_gdb_stop; tools/gdb/ordex.py keeps a breakpoint there and decides
- * which stop the user sees.  The ordex_gdb_* names are exported (exports.lds)
- * for it; they are read and called from gdb, never from ordex.
- */
-
-/* The step about to fire at the latest stop (1-based; steps + 1 once the trace
- * is used up, steps + 2 at the end of the run), the trace's length, the rank
- * count, whether the replay sits in ordex_gdb_stop right now (otherwise it is
- * somewhere after that stop's step, running ranks), and whether that is the
- * stop at the end of the run (which every `ordex step` or `ordex goto` that
- * gets that far stops at). */
-int ordex_gdb_step, ordex_gdb_nsteps, ordex_gdb_nranks, ordex_gdb_at_stop, ordex_gdb_ended;
-
-static const sg_replay *g_gdb_rp;
-static sched_run_result g_gdb_result;
-static char *g_gdb_text; /* the string handed to gdb last */
-
-/* Where gdb's breakpoint sits.  noinline and the asm: the call must stay, although the
- * function visibly does nothing. */
-__attribute__((noinline)) void ordex_gdb_stop(int step) {
-    __asm__ volatile("" ::: "memory");
-}
-
-/* Returns s as the one string gdb reads (until the next call). */
-static const char *gdb_text(char *s) {
-    g_free(g_gdb_text);
-    g_gdb_text = s;
-    return s;
-}
-
-/* "STATE<tab>what the rank does": its pending MPI call with arguments and
- * file:line, or how it ended. */
-const char *ordex_gdb_describe(int rank) {
-    if (rank < 0 || rank >= sched_nranks())
-        return "";
-    /* gdb may call this while a rank is stopped in its own code: allocate
-     * from ordex's heap, not the rank's. */
-    sched_enter_sim();
-    static const char *const names[] = {"ready", "running", "blocked", "ended", "failed"};
-    sched_state st = sched_rank_state(rank);
-    char *line = sim_describe_rank(rank);
-    char *prefix = g_strdup_printf("rank %d: ", rank);
-    const char *what = g_str_has_prefix(line, prefix) ? line + strlen(prefix) : line;
-    if (st == SCHED_FAILED) {
-        static const char *const why[] = {"failed",
-                                          "crashed (signal)",
-                                          "overflowed its stack",
-                                          "ran past the step timeout",
-                                          "was aborted (MPI_Abort or a fatal MPI error)",
-                                          "ran out of heap"};
-        unsigned k = (unsigned)sched_rank_fault(rank)->kind;
-        what = k < G_N_ELEMENTS(why) ? why[k] : why[0];
-    } else if (st == SCHED_RUNNING && rank == ordex_rank) {
-        what = "running (the rank gdb stopped in)";
-    }
-    const char *r = gdb_text(
-        g_strdup_printf("%s\t%s", (unsigned)st < G_N_ELEMENTS(names) ? names[st] : "?", what));
-    g_free(prefix);
-    g_free(line);
-    sched_leave_sim();
-    return r;
-}
-
-/* One step of the trace for people. */
-static char *step_text(const sg_trace_step *st, int number) {
-    GString *s = g_string_new(NULL);
-    g_string_printf(s, "step %d: ", number);
-    if (st->kind == SG_STEP_CHOICE)
-        g_string_append_printf(s, "rank %d chooses in %s", st->dst,
-                               st->call ? st->call : "an MPI call");
-    else if (st->kind == SIM_EV_DELIVER)
-        g_string_append_printf(s, "rank %d receives the message of rank %d (tag %d)", st->dst,
-                               st->src, st->tag);
-    else if (st->kind == SIM_EV_PROBE)
-        g_string_append_printf(s, "rank %d's probe sees the message of rank %d (tag %d)", st->dst,
-                               st->src, st->tag);
-    else if (st->kind == SIM_EV_COLLECTIVE)
-        g_string_append_printf(s, "a collective completes on communicator %d", st->comm);
-    else
-        g_string_append_printf(s, "rank %d goes on", st->dst);
-    if (st->nalts > 1)
-        g_string_append_printf(s, ", alternative %d of %d%s", st->choice, st->nalts,
-                               st->choice != 1 ? " (not the default schedule's)" : "");
-    if (st->at)
-        g_string_append_printf(s, "; at %s", st->at);
-    if (st->from && strcmp(st->from, "-") != 0)
-        g_string_append_printf(s, ", sent at %s", st->from);
-    return g_string_free(s, FALSE);
-}
-
-/* Where the replay is and what comes next, a few lines. */
-const char *ordex_gdb_where(void) {
-    if (!g_gdb_rp)
-        return "not replaying a trace";
-    sched_enter_sim();
-    const sg_trace *t = g_gdb_rp->trace;
-    unsigned n = t->steps->len, pos = g_gdb_rp->pos;
-    GString *s = g_string_new(NULL);
-    if (ordex_gdb_ended) {
-        g_string_printf(s, "the run has ended after step %u of %u: %s", pos, n,
-                        g_gdb_rp->divergence                 ? g_gdb_rp->divergence
-                        : g_gdb_result == SCHED_RUN_COMPLETE ? "every rank ended"
-                        : g_gdb_result == SCHED_RUN_STUCK
-                            ? "ranks wait and nothing can happen any more (a deadlock)"
-                            : "an error stopped it");
-        g_string_append(s, "\n`continue` prints ordex's report");
-        const char *r = gdb_text(g_string_free(s, FALSE));
-        sched_leave_sim();
-        return r;
-    }
-    if (ordex_gdb_at_stop)
-        g_string_printf(s, "before step %u of %u (every rank waits in MPI or has ended)", pos + 1,
-                        n);
-    else if (ordex_rank >= 0)
-        g_string_printf(s, "after step %u of %u: rank %d is running", pos, n, ordex_rank);
-    else
-        g_string_printf(s, "after step %u of %u: the scheduler runs", pos, n);
-    if (pos < n) {
-        char *next = step_text(&g_array_index(t->steps, sg_trace_step, pos), (int)pos + 1);
-        g_string_append_printf(s, "\nnext: %s", next);
-        g_free(next);
-    } else {
-        g_string_append(s, "\nthe trace is used up: the rest of the run follows the default "
-                           "schedule");
-    }
-    const char *r = gdb_text(g_string_free(s, FALSE));
-    sched_leave_sim();
-    return r;
-}
-
-/* The replay of --gdb-inferior: stops (calls ordex_gdb_stop) before every
- * step, once more when the trace is used up, and at the end of the run
- * (before the report), where every rank can still be looked at. */
-static sched_run_result replay_stepwise(sg_replay *rp) {
-    g_gdb_rp = rp;
-    ordex_gdb_nsteps = (int)rp->trace->steps->len;
-    ordex_gdb_nranks = rp->trace->nranks;
-    rp->stop_at = 1;
-    for (;;) {
-        sched_run_result r = sg_replay_run(rp);
-        if (!rp->stopped || rp->divergence) {
-            ordex_gdb_ended = 1;
-            g_gdb_result = r;
-            ordex_gdb_step = ordex_gdb_nsteps + 2;
-            ordex_gdb_at_stop = 1;
-            ordex_gdb_stop(ordex_gdb_step);
-            ordex_gdb_at_stop = 0;
-            return r;
-        }
-        ordex_gdb_step = (int)rp->pos + 1;
-        ordex_gdb_at_stop = 1;
-        ordex_gdb_stop(ordex_gdb_step);
-        ordex_gdb_at_stop = 0;
-        rp->stopped = false;
-        rp->stop_at = (int)rp->pos + 2; /* past the trace: never reached, runs to the end */
-        sched_clear_stop();
-    }
-}
 
 /* tools/gdb/ordex.py: in the source tree ($ORDEX_HOME, set by the ./ordex
  * launcher and the tests) or beside the binary (.cache/bin/ordex). */
@@ -394,52 +227,28 @@ int ordex_replay(int argc, char **argv) {
         goto out;
     }
 
-    int pargc = (int)g_strv_length(t.args) + 1;
-    char **pargv = g_new0(char *, pargc + 1);
-    pargv[0] = t.program;
-    for (int i = 1; i < pargc; i++)
-        pargv[i] = t.args[i - 1];
-    sched_options so_opts = {0};
-    so_opts.nranks = t.nranks;
-    so_opts.stack_size = (size_t)8 << 20;
-    so_opts.heap_size = (size_t)1 << 30;
-    so_opts.tag_output = tag;
-    so_opts.step_timeout_s = 10;
+    sg_rundesc run;
+    sg_trace_rundesc(&t, &run);
+    run.so = so;
+    run.tag_output = tag;
     if (inferior) {
-        so_opts.threads = true;     /* each rank a thread named "rank N" */
-        so_opts.keep_files = true;  /* program copies gdb can read symbols from */
-        so_opts.step_timeout_s = 0; /* time spent at a breakpoint is no livelock */
+        run.threads = true;     /* each rank a thread named "rank N" */
+        run.keep_files = true;  /* program copies gdb can read symbols from */
+        run.step_timeout_s = 0; /* time spent at a breakpoint is no livelock */
     }
-    so_opts.program = so;
-    so_opts.argc = pargc;
-    so_opts.argv = pargv;
-    so_opts.out = stdout;
-    so_opts.err = stderr;
+    char **pargv = run.argv;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    if (!sched_init(&so_opts, &err)) {
+    if (!sg_oneshot_begin(&run, &err)) {
         fprintf(stderr, "ordex replay: %s\n", err);
         g_free(err);
-        sched_fini();
         g_free(pargv);
         goto out;
     }
-    sim_config cfg = {0};
-    cfg.nranks = t.nranks;
-    cfg.send_mode = strcmp(t.send_mode, "eager") == 0        ? SIM_SEND_EAGER
-                    : strcmp(t.send_mode, "rendezvous") == 0 ? SIM_SEND_RENDEZVOUS
-                                                             : SIM_SEND_EAGER_BELOW_LIMIT;
-    cfg.eager_limit = t.eager_limit ? t.eager_limit : 65536;
-    cfg.exploring = true; /* the same simulated times as when the trace was made */
-    cfg.async_progress = t.async_progress;
-    cfg.early_collectives = t.early_collectives;
-    cfg.test_later = t.test_later;
-    sim_create(&cfg);
     sg_replay rp = {&t, stop_at, 0, NULL, false};
-    sched_run_result r = inferior ? replay_stepwise(&rp) : sg_replay_run(&rp);
-    g_gdb_rp = NULL;
-    sched_flush_output();
-    fflush(stdout);
+    sched_run_result r = inferior ? sg_replay_stepwise(&rp) : sg_replay_run(&rp);
+    sg_oneshot_result res = {0};
+    sg_oneshot_conclude(rp.divergence || rp.stopped ? SCHED_RUN_STOPPED : r, &res);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (rp.divergence) {
         fprintf(stderr, "ordex replay: the replay left the trace at %s\n", rp.divergence);
@@ -448,22 +257,20 @@ int ordex_replay(int argc, char **argv) {
         fprintf(stderr, "ordex replay: stopped before step %d of %u\n", stop_at, t.steps->len);
         if (dump)
             for (int i = 0; i < t.nranks; i++) {
-                char *line = sim_describe_rank(i);
+                char *line = sg_oneshot_describe_rank(i);
                 printf("%s\n", line);
                 g_free(line);
             }
         status = 0;
     } else {
-        if (r != SCHED_RUN_STOPPED)
-            sim_conclude(r == SCHED_RUN_STUCK);
         out_run_summary sum = {0};
         sum.program = t.program;
         sum.nranks = t.nranks;
-        sum.messages = sim_messages_delivered();
-        sum.switches = sched_switches();
-        sum.predicted_s = sim_predicted_time();
+        sum.messages = res.messages;
+        sum.switches = res.switches;
+        sum.predicted_s = res.predicted_s;
         sum.elapsed_s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-        GPtrArray *findings = sim_findings();
+        GPtrArray *findings = res.findings;
         out_print_findings(stderr, findings, &sum, quiet);
         if (t.finding && !quiet)
             fprintf(stderr, "ordex replay: the trace was recorded for: %s\n", t.finding);
@@ -474,8 +281,7 @@ int ordex_replay(int argc, char **argv) {
         }
     }
     g_free(rp.divergence);
-    sim_destroy();
-    sched_fini();
+    sg_oneshot_end();
     g_free(pargv);
 out:
     if (traced)

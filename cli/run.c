@@ -16,64 +16,56 @@
 #include "cli/options.h"
 #include "cli/program.h"
 #include "output/findings.h"
-#include "scheduler/sched.h"
-#include "simulator/sim.h"
 #include "stategraph/oneshot.h"
 
 int ordex_run(int argc, char **argv) {
     ordex_opts o;
-    int prog_index;
-    int rc = ordex_parse_common(argc, argv, "run", &o, &prog_index);
-    if (rc != 0)
-        return rc;
-    const char *prog = argv[prog_index];
-    char *so = ordex_program_prepare(prog, o.nranks, false);
+    if (ordex_parse_common(argc, argv, "run", &o) != 0) {
+        ordex_opts_free(&o);
+        return 2;
+    }
+    const char *prog = o.run.argv[0];
+    char *so = ordex_program_prepare(prog, o.run.nranks, false);
     if (!so) {
         ordex_opts_free(&o);
         return 2;
     }
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    if (!ordex_program_load(&o, so, prog, argc - prog_index, argv + prog_index, stdout, stderr)) {
+    o.run.so = so;
+    o.run.reuse_freed_memory = true;
+    char *why = NULL;
+    if (!sg_oneshot_begin(&o.run, &why)) {
+        fprintf(stderr, "ordex: %s\n", why);
+        g_free(why);
         g_free(so);
         ordex_opts_free(&o);
         return 2;
     }
-    sim_config cfg = {0};
-    cfg.nranks = o.nranks;
-    cfg.send_mode = o.send_mode;
-    cfg.eager_limit = o.eager_limit;
-    cfg.seed = o.seed;
-    sim_create(&cfg);
-
-    sg_oneshot_stats stats = {0};
-    sched_run_result r = sg_run_oneshot(o.seed, &stats);
-    if (r != SCHED_RUN_STOPPED)
-        sim_conclude(r == SCHED_RUN_STUCK);
-    sched_flush_output();
-    fflush(stdout);
+    sg_oneshot_result res = {0};
+    sched_run_result r = sg_oneshot_run(o.run.seed, &res.events);
+    sg_oneshot_conclude(r, &res);
     clock_gettime(CLOCK_MONOTONIC, &t1);
 
     out_run_summary sum = {0};
     sum.program = prog;
-    sum.nranks = o.nranks;
-    sum.messages = sim_messages_delivered();
-    sum.events = stats.events;
-    sum.switches = sched_switches();
-    sum.predicted_s = sim_predicted_time();
+    sum.nranks = o.run.nranks;
+    sum.messages = res.messages;
+    sum.events = res.events;
+    sum.switches = res.switches;
+    sum.predicted_s = res.predicted_s;
     sum.elapsed_s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     sum.peak_rss_bytes = (uint64_t)ru.ru_maxrss * 1024;
-    GPtrArray *findings = sim_findings();
+    GPtrArray *findings = res.findings;
     out_print_findings(stderr, findings, &sum, o.quiet);
     int status = findings->len > 0 ? 1 : 0;
     if (o.json && !out_write_json(o.json, findings, &sum)) {
         fprintf(stderr, "ordex: cannot write %s: %s\n", o.json, g_strerror(errno));
         status = 2;
     }
-    sim_destroy();
-    sched_fini();
+    sg_oneshot_end();
     g_free(so);
     ordex_opts_free(&o);
     return status;

@@ -14,6 +14,7 @@
 #include "simulator/events.h"
 #include "simulator/op.h"
 #include "simulator/report.h"
+#include "simulator/sim_internal.h"
 #include "simulator/timed.h"
 
 sim_state *sim_g;
@@ -124,7 +125,8 @@ int sim_choose(int n, const char *what) {
     if (n <= 1)
         return 0;
     if (g_choice_hook)
-        return g_choice_hook(n, what, g_choice_user);
+        return g_choice_hook(sim_self(), sim_proc_of(sim_self())->call_site, n, what,
+                             g_choice_user);
     return sim_g->rng ? g_rand_int_range(sim_g->rng, 0, n) : 0;
 }
 

@@ -2,6 +2,7 @@
  * events.c - touched destinations, ready collectives, polling ranks.
  */
 #include "simulator/events.h"
+#include "simulator/sim_internal.h"
 
 #include "scheduler/sched.h"
 #include "simulator/coll.h"

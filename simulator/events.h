@@ -87,23 +87,13 @@ bool sim_events_wake_pollers(void);
  * call it when nothing else can happen.  Returns true if it woke any. */
 bool sim_engine_wake_later(void);
 
-/* Engine internals used here (engine.c). */
-int sim_engine_events(int dst, sim_event *out, int max);
-bool sim_engine_has_work(int dst);
-void sim_engine_fire(const sim_event *ev);
-void sim_coll_fire(sim_coll *c);
-bool sim_engine_recv_is_specific(const void *recv_request);
-bool sim_engine_probe_is_safe(int dst, const void *message);
-void sim_engine_describe(const sim_event *ev, sim_event_info *out);
-void sim_engine_event_key(const sim_event *ev, uint64_t *msg, uint64_t *recv);
-bool sim_rank_at_progress(int rank);
-int sim_ranks_paused(void); /* how many ranks are paused at a progress point */
-uint64_t sim_rank_progress_seq(int rank);
-void sim_engine_describe_resume(int rank, sim_event_info *out);
-void sim_resume_rank(int rank);
-
-/* Records that the simulator may have written into the rank's memory (see
- * sim_rank_touched; core.c). */
-void sim_touch_rank(int rank);
+/* A choice inside an MPI call (which completed request MPI_Waitany reports,
+ * whether MPI_Test says "not yet", ...): `rank` calls `what` at `call_site`
+ * (a return address in the rank's copy of the program) and one of n > 1
+ * alternatives must be taken.  The hook returns the alternative, 0 to n-1.
+ * Without a hook the simulator takes alternative 0, or a random one under a
+ * seed. */
+typedef int (*sim_choice_hook)(int rank, void *call_site, int n, const char *what, void *user);
+void sim_set_choice_hook(sim_choice_hook hook, void *user);
 
 #endif

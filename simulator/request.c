@@ -6,6 +6,7 @@
 #include "scheduler/sched.h"
 #include "simulator/engine.h"
 #include "simulator/events.h"
+#include "simulator/sim_internal.h"
 
 /* Every live request, published or not, for finalize checks.  The links
  * live in the requests, so adding and removing costs no allocation. */

@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "simulator/events.h"
 #include "simulator/handle.h" /* handle layout, SIM_HANDLE() */
 #include "simulator/sim.h"
 
@@ -187,10 +188,27 @@ static inline sim_proc *sim_proc_of(int world_rank) {
  * installs a hook that tries every alternative; without one the first is
  * taken (or a random one with --seed).  `what` describes the choice. */
 int sim_choose(int n, const char *what);
-typedef int (*sim_choice_hook)(int n, const char *what, void *user);
-void sim_set_choice_hook(sim_choice_hook hook, void *user);
 
 /* Charges the running rank's CPU time since it last left MPI to its clock. */
 void sim_clock_charge_compute(int world_rank);
+
+/* Engine internals used here (engine.c). */
+int sim_engine_events(int dst, sim_event *out, int max);
+bool sim_engine_has_work(int dst);
+void sim_engine_fire(const sim_event *ev);
+void sim_coll_fire(sim_coll *c);
+bool sim_engine_recv_is_specific(const void *recv_request);
+bool sim_engine_probe_is_safe(int dst, const void *message);
+void sim_engine_describe(const sim_event *ev, sim_event_info *out);
+void sim_engine_event_key(const sim_event *ev, uint64_t *msg, uint64_t *recv);
+bool sim_rank_at_progress(int rank);
+int sim_ranks_paused(void); /* how many ranks are paused at a progress point */
+uint64_t sim_rank_progress_seq(int rank);
+void sim_engine_describe_resume(int rank, sim_event_info *out);
+void sim_resume_rank(int rank);
+
+/* Records that the simulator may have written into the rank's memory (see
+ * sim_rank_touched; core.c). */
+void sim_touch_rank(int rank);
 
 #endif

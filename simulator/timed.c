@@ -21,6 +21,7 @@
 #include "perfmodel/collalgo.h"
 #include "simulator/engine.h"
 #include "simulator/events.h"
+#include "simulator/sim_internal.h"
 
 /* What a CPU job is for. */
 typedef enum job_kind {

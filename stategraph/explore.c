@@ -29,17 +29,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "stategraph/deadvars.h"
 #include "checkpoint/files.h"
-#include "stategraph/hashset.h"
 #include "checkpoint/memsnap.h"
 #include "checkpoint/remap.h"
-#include "stategraph/state.h"
-#include "stategraph/visited.h"
 #include "scheduler/sched.h"
 #include "simulator/events.h"
-#include "simulator/sim_internal.h"
+#include "stategraph/deadvars.h"
+#include "stategraph/hashset.h"
 #include "stategraph/outcomes.h"
+#include "stategraph/state.h"
+#include "stategraph/visited.h"
 
 /* ---------------------------------------------------------------------- */
 /* Memory shared by all processes of an exploration                        */
@@ -379,14 +378,11 @@ static int branch(int n) {
 }
 
 /* A choice inside an MPI call (sim_choose). */
-static int choice_hook(int n, const char *what, void *user) {
-    int self = sim_self();
+static int choice_hook(int self, void *call_site, int n, const char *what, void *user) {
     sim_event_key me = {SIM_EV_DELIVER, self, 0, 0};
     sleep_after(&me); /* the choice depends on what was delivered to this rank */
     int alt = branch(n);
-    sg_step st = {
-        SG_STEP_CHOICE, self, -1, -1, -1, file_offset(sim_proc_of(self)->call_site, self), 0,
-        what,           alt,  n};
+    sg_step st = {SG_STEP_CHOICE, self, -1, -1, -1, file_offset(call_site, self), 0, what, alt, n};
     g_array_append_val(g_x.path, st);
     return alt;
 }
@@ -681,34 +677,24 @@ static void push_prefix_empty(void) {
 
 /* The pass root: load the program, explore, record; never returns. */
 static _Noreturn void run_pass(const sg_explore_opts *o, int pass) {
-    sched_options so = {0};
-    so.nranks = o->nranks;
-    so.stack_size = o->stack_size;
-    so.heap_size = o->heap_size;
-    so.step_timeout_s = o->step_timeout_s;
-    so.program = o->program;
-    so.argc = o->argc;
-    so.argv = o->argv;
+    sg_rundesc run = o->run;
+    run.seed = 0; /* the scheduler's order is part of what is explored */
+    run.exploring = true;
+    if (o->both_send_modes)
+        run.send_mode = pass == 0 ? SIM_SEND_EAGER : SIM_SEND_RENDEZVOUS;
     if (o->copy_checkpoints)
         ckpt_mem_prepare();
     FILE *devnull = fopen("/dev/null", "w");
-    so.out = devnull;
-    so.err = devnull;
+    run.out = devnull;
+    run.err = devnull;
     char *err = NULL;
-    if (!sched_init(&so, &err)) {
+    if (!sg_rundesc_load(&run, &err)) {
         fprintf(stderr, "ordex: %s\n", err);
         _exit(3);
     }
     sched_discard_output(true);
-    sim_config cfg = {0};
-    cfg.nranks = o->nranks;
-    cfg.send_mode =
-        o->both_send_modes ? (pass == 0 ? SIM_SEND_EAGER : SIM_SEND_RENDEZVOUS) : o->send_mode;
-    cfg.eager_limit = o->eager_limit;
-    cfg.exploring = true;
-    cfg.async_progress = o->async_progress;
-    cfg.early_collectives = o->early_collectives;
-    cfg.test_later = o->test_later;
+    sim_config cfg;
+    sg_rundesc_sim_config(&run, &cfg);
     sim_create(&cfg);
     g_x.opts = o;
     g_x.pass = pass;
@@ -749,7 +735,7 @@ static _Noreturn void run_pass(const sg_explore_opts *o, int pass) {
         if (fork_alternative()) {
             g_x.prefix_pos = 0;
             if (o->strategy == SG_RANDOM)
-                g_x.rng = g_rand_new_with_seed((guint32)(o->seed * 1000003u + (uint64_t)k));
+                g_x.rng = g_rand_new_with_seed((guint32)(o->run.seed * 1000003u + (uint64_t)k));
             run_path();
         }
     }
@@ -961,4 +947,8 @@ void sg_explore_result_free(sg_explore_result *res) {
         g_array_free(res->edges, TRUE);
     g_free(res->incomplete_why);
     memset(res, 0, sizeof *res);
+}
+
+const char *sg_copy_checkpoints_unavailable(void) {
+    return ckpt_mem_unavailable();
 }

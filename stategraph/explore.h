@@ -32,6 +32,7 @@
 #include <glib.h>
 
 #include "simulator/sim.h"
+#include "stategraph/rundesc.h"
 
 typedef enum sg_strategy {
     SG_EXHAUSTIVE,   /* every relevant ordering */
@@ -41,30 +42,22 @@ typedef enum sg_strategy {
 } sg_strategy;
 
 typedef struct sg_explore_opts {
-    int nranks;
-    const char *program; /* the .so */
-    int argc;            /* program arguments, argv[0] included */
-    char **argv;
-    size_t stack_size, heap_size;
-    double step_timeout_s;
-    bool por;                /* partial-order reduction (--no-por turns it off) */
-    bool both_send_modes;    /* explore buffered and unbuffered standard sends */
-    sim_send_mode send_mode; /* when not both */
-    size_t eager_limit;
-    uint64_t max_states; /* 0 = no limit */
-    double max_time_s;   /* 0 = no limit */
-    size_t max_memory;   /* bytes; 0 = no limit */
-    bool progress;       /* progress line on stderr */
+    /* The program and how it runs.  Its seed chooses the random strategy's
+     * orderings and nothing else; its send mode holds when not both_send_modes;
+     * its output goes nowhere (paths are re-run for their output). */
+    sg_rundesc run;
+    bool por;             /* partial-order reduction (--no-por turns it off) */
+    bool both_send_modes; /* explore buffered and unbuffered standard sends */
+    uint64_t max_states;  /* 0 = no limit */
+    double max_time_s;    /* 0 = no limit */
+    size_t max_memory;    /* bytes; 0 = no limit */
+    bool progress;        /* progress line on stderr */
     sg_strategy strategy;
-    uint64_t seed;           /* random strategy */
     int runs;                /* random strategy: paths to run */
     int branches;            /* dfs-branches: departures allowed along a path */
     bool replay_checkpoints; /* re-execute prefixes instead of keeping snapshots */
     bool copy_checkpoints;   /* snapshots are copies inside one process, not forks */
     bool graph;              /* record the state graph's edges */
-    bool async_progress;     /* explore early deliveries into posted receives */
-    bool early_collectives;  /* explore collectives returning early where MPI allows */
-    bool test_later;         /* MPI_Test/MPI_Iprobe that could succeed may say "not yet" */
     int jobs; /* processes exploring at once (>= 1; > 1 only with fork checkpoints and the
                  exhaustive or dfs-branches strategy) */
 } sg_explore_opts;
@@ -129,6 +122,11 @@ typedef struct sg_explore_result {
     bool incomplete;
     char *incomplete_why;
 } sg_explore_result;
+
+/* Why snapshots copied inside the process (copy_checkpoints) cannot be
+ * taken here (valgrind, a sanitizer, a kernel without PAGEMAP_SCAN...), or
+ * NULL when they can. */
+const char *sg_copy_checkpoints_unavailable(void);
 
 /* Explores the program.  Returns false with *err set (g_free) when ordex
  * cannot do it (program cannot be loaded, ...). */

@@ -1,16 +1,16 @@
 /*
- * oneshot.c - one execution path.
+ * oneshot.c - one execution path (see oneshot.h).
  */
 #include "stategraph/oneshot.h"
 
-#include <glib.h>
+#include <stdio.h>
 
 #include "simulator/events.h"
-#include "simulator/timed.h"
+#include "simulator/sim.h"
 
 typedef struct oneshot {
     GRand *rng;
-    sg_oneshot_stats *stats;
+    uint64_t *events;
 } oneshot;
 
 static bool choose(void *user) {
@@ -22,28 +22,44 @@ static bool choose(void *user) {
     if (!sim_events_first(&ev, o->rng))
         return false;
     sim_fire(&ev);
-    o->stats->events++;
+    (*o->events)++;
     return true;
 }
 
-sched_run_result sg_run_oneshot(uint64_t seed, sg_oneshot_stats *stats) {
-    oneshot o = {seed ? g_rand_new_with_seed((guint32)(seed ^ 0x9e3779b9u)) : NULL, stats};
-    stats->events = 0;
+bool sg_oneshot_begin(const sg_rundesc *d, char **why) {
+    if (!sg_rundesc_load(d, why))
+        return false;
+    sim_config cfg;
+    sg_rundesc_sim_config(d, &cfg);
+    sim_create(&cfg);
+    return true;
+}
+
+sched_run_result sg_oneshot_run(uint64_t seed, uint64_t *events) {
+    oneshot o = {seed ? g_rand_new_with_seed((guint32)(seed ^ 0x9e3779b9u)) : NULL, events};
+    *events = 0;
     sched_run_result r = sched_run(choose, &o);
     if (o.rng)
         g_rand_free(o.rng);
     return r;
 }
 
-static bool choose_timed(void *user) {
-    sg_oneshot_stats *stats = user;
-    if (!sim_timed_step())
-        return false;
-    stats->events++;
-    return true;
+void sg_oneshot_conclude(sched_run_result end, sg_oneshot_result *r) {
+    if (end != SCHED_RUN_STOPPED)
+        sim_conclude(end == SCHED_RUN_STUCK);
+    sched_flush_output();
+    fflush(stdout);
+    r->findings = sim_findings();
+    r->messages = sim_messages_delivered();
+    r->switches = sched_switches();
+    r->predicted_s = sim_predicted_time();
 }
 
-sched_run_result sg_run_timed(sg_oneshot_stats *stats) {
-    stats->events = 0;
-    return sched_run(choose_timed, stats);
+char *sg_oneshot_describe_rank(int rank) {
+    return sim_describe_rank(rank);
+}
+
+void sg_oneshot_end(void) {
+    sim_destroy();
+    sched_fini();
 }

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "simulator/events.h"
-#include "simulator/sim_internal.h"
 
 static sg_replay *g_r;
 
@@ -35,9 +34,8 @@ static const sg_trace_step *next_step(void) {
                : NULL;
 }
 
-static int replay_choice(int n, const char *what, void *user) {
+static int replay_choice(int self, void *call_site, int n, const char *what, void *user) {
     const sg_trace_step *st = next_step();
-    int self = sim_self();
     if (!st || st->kind != SG_STEP_CHOICE || st->dst != self || st->choice > n) {
         diverge("the program makes a choice in %s at rank %d (%d alternatives) that the trace "
                 "does not have here",

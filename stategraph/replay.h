@@ -24,7 +24,15 @@ typedef struct sg_replay {
     bool stopped;     /* stopped at stop_at */
 } sg_replay;
 
-/* Runs the loaded program along the trace (sched_init and sim_create done). */
+/* Runs the loaded program along the trace (sg_oneshot_begin done). */
 sched_run_result sg_replay_run(sg_replay *r);
+
+/* The same run under gdb (`ordex replay --gdb-inferior`, with every rank a
+ * thread): stops in ordex_gdb_stop before every step, once more when the
+ * trace is used up, and at the end of the run (before the report), where
+ * every rank can still be looked at.  tools/gdb/ordex.py keeps a breakpoint
+ * there and reads the state through the exported ordex_gdb_* functions
+ * (replay_gdb.c, cli/exports.lds). */
+sched_run_result sg_replay_stepwise(sg_replay *r);
 
 #endif

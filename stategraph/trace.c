@@ -104,23 +104,27 @@ bool sg_trace_write(const char *path, const sg_trace_header *h, const char *find
     if (!f)
         return false;
     char *sha = sg_file_sha256(h->so_path);
-    fprintf(f, "ordex-trace 1\n");
+    const sg_rundesc *run = h->run;
+    fprintf(f, "ordex-trace 2\n");
     fprintf(f, "# one explored ordering; replay it with: ordex replay %s\n", path);
     fprintf(f, "program %s\n", h->program);
     fprintf(f, "program-sha256 %s\n", sha);
-    fprintf(f, "ranks %d\n", h->nranks);
+    fprintf(f, "ranks %d\n", run->nranks);
     fprintf(f, "args");
-    for (int i = 0; i < h->argc; i++) {
-        char *q = g_shell_quote(h->argv[i]);
+    for (int i = 1; i < run->argc; i++) {
+        char *q = g_shell_quote(run->argv[i]);
         fprintf(f, " %s", q);
         g_free(q);
     }
     fprintf(f, "\n");
-    fprintf(f, "send-mode %s\n", h->send_mode);
-    fprintf(f, "eager-limit %zu\n", h->eager_limit);
-    fprintf(f, "async-progress %s\n", h->async_progress ? "yes" : "no");
-    fprintf(f, "early-collectives %s\n", h->early_collectives ? "yes" : "no");
-    fprintf(f, "test-later %s\n", h->test_later ? "yes" : "no");
+    fprintf(f, "send-mode %s\n", sg_send_mode_name(run->send_mode));
+    fprintf(f, "eager-limit %zu\n", run->eager_limit);
+    fprintf(f, "async-progress %s\n", run->async_progress ? "yes" : "no");
+    fprintf(f, "early-collectives %s\n", run->early_collectives ? "yes" : "no");
+    fprintf(f, "test-later %s\n", run->test_later ? "yes" : "no");
+    fprintf(f, "stack-size %zu\n", run->stack_size);
+    fprintf(f, "heap-size %zu\n", run->heap_size);
+    fprintf(f, "step-timeout %.17g\n", run->step_timeout_s);
     fprintf(f, "ordex-version %s\n", ORDEX_VERSION);
     if (finding_kind) {
         char *flat = g_strdelimit(g_strdup(message ? message : ""), "\n", ' ');
@@ -229,6 +233,40 @@ static bool parse_fields(char **words, sg_trace_step *st, char **bad) {
     return true;
 }
 
+/* A header's byte count: digits only, at least `least`, at most what a
+ * size_t and the address space can hold. */
+static bool parse_size_field(const char *key, const char *val, uint64_t least, size_t *out,
+                             char **bad) {
+    guint64 v = 0;
+    if (!g_ascii_string_to_unsigned(val, 10, least, (guint64)1 << 48, &v, NULL)) {
+        *bad = g_strdup_printf(
+            "%s '%s' is not a number of bytes from %" G_GUINT64_FORMAT " to 2^48", key, val, least);
+        return false;
+    }
+    *out = (size_t)v;
+    return true;
+}
+
+void sg_trace_rundesc(const sg_trace *t, sg_rundesc *d) {
+    sg_rundesc_init(d);
+    d->nranks = t->nranks;
+    d->argc = (int)g_strv_length(t->args) + 1;
+    d->argv = g_new0(char *, d->argc + 1);
+    d->argv[0] = t->program;
+    for (int i = 1; i < d->argc; i++)
+        d->argv[i] = t->args[i - 1];
+    d->stack_size = t->stack_size;
+    d->heap_size = t->heap_size;
+    d->step_timeout_s = t->step_timeout_s;
+    if (!sg_send_mode_parse(t->send_mode, &d->send_mode))
+        d->send_mode = SIM_SEND_EAGER_BELOW_LIMIT;
+    d->eager_limit = t->eager_limit;
+    d->exploring = true; /* the same simulated times as when the trace was made */
+    d->async_progress = t->async_progress;
+    d->early_collectives = t->early_collectives;
+    d->test_later = t->test_later;
+}
+
 bool sg_trace_read(const char *path, sg_trace *t, char **err) {
     memset(t, 0, sizeof *t);
     gchar *text;
@@ -241,6 +279,12 @@ bool sg_trace_read(const char *path, sg_trace *t, char **err) {
     t->path = g_strdup(path);
     t->steps = g_array_new(FALSE, TRUE, sizeof(sg_trace_step));
     t->nranks = -1;
+    t->stack_size = SG_RUN_DEFAULT_STACK;
+    t->heap_size = SG_RUN_DEFAULT_HEAP;
+    t->step_timeout_s = SG_RUN_DEFAULT_STEP_TIMEOUT;
+    t->eager_limit = SG_RUN_DEFAULT_EAGER_LIMIT;
+    GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    int version = 0;
     char **lines = g_strsplit(text, "\n", -1);
     g_free(text);
     bool ok = true, magic = false, ended = false;
@@ -251,12 +295,14 @@ bool sg_trace_read(const char *path, sg_trace *t, char **err) {
         if (!*line || *line == '#')
             continue;
         if (!magic) {
-            if (strcmp(line, "ordex-trace 1") != 0) {
+            if (strcmp(line, "ordex-trace 1") == 0 || strcmp(line, "ordex-trace 2") == 0) {
+                version = line[12] - '0';
+            } else {
                 bad = g_str_has_prefix(line, "ordex-trace ")
                           ? g_strdup_printf("trace format '%s' is not supported (this ordex "
-                                            "reads version 1)",
+                                            "reads versions 1 and 2)",
                                             line + 12)
-                          : g_strdup("not an ordex trace (the first line must be 'ordex-trace 1')");
+                          : g_strdup("not an ordex trace (the first line must be 'ordex-trace 2')");
                 ok = false;
             }
             magic = true;
@@ -266,7 +312,23 @@ bool sg_trace_read(const char *path, sg_trace *t, char **err) {
         char *key = line, *val = sp ? sp + 1 : (char *)"";
         if (sp)
             *sp = '\0';
-        if (strcmp(key, "program") == 0)
+        if (strcmp(key, "step") != 0 && !g_hash_table_add(seen, g_strdup(key))) {
+            bad = g_strdup_printf("the '%s' line appears twice", key);
+            ok = false;
+        } else if (version >= 2 && strcmp(key, "stack-size") == 0) {
+            ok = parse_size_field(key, val, 16384, &t->stack_size, &bad);
+        } else if (version >= 2 && strcmp(key, "heap-size") == 0) {
+            ok = parse_size_field(key, val, 65536, &t->heap_size, &bad);
+        } else if (version >= 2 && strcmp(key, "step-timeout") == 0) {
+            char *end;
+            double v = g_ascii_strtod(val, &end);
+            if (end == val || *end || !(v >= 0 && v <= 1e9)) {
+                bad = g_strdup_printf("step-timeout '%s' is not a number of seconds from 0 to 1e9",
+                                      val);
+                ok = false;
+            }
+            t->step_timeout_s = v;
+        } else if (strcmp(key, "program") == 0)
             t->program = g_strdup(val);
         else if (strcmp(key, "program-sha256") == 0)
             t->sha256 = g_strdup(val);
@@ -294,7 +356,7 @@ bool sg_trace_read(const char *path, sg_trace *t, char **err) {
             }
             t->send_mode = g_strdup(val);
         } else if (strcmp(key, "eager-limit") == 0)
-            t->eager_limit = (size_t)g_ascii_strtoull(val, NULL, 10);
+            ok = parse_size_field(key, val, 0, &t->eager_limit, &bad);
         else if (strcmp(key, "async-progress") == 0) {
             if (strcmp(val, "yes") != 0 && strcmp(val, "no") != 0) {
                 bad = g_strdup_printf("async-progress '%s' is not yes or no", val);
@@ -369,6 +431,7 @@ bool sg_trace_read(const char *path, sg_trace *t, char **err) {
         ln = 0;
     }
     g_strfreev(lines);
+    g_hash_table_destroy(seen);
     if (!ok) {
         *err = ln > 0 ? g_strdup_printf("%s:%d: %s", path, ln, bad)
                       : g_strdup_printf("%s: %s", path, bad);

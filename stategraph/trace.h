@@ -2,9 +2,9 @@
  * trace.h - trace files: one explored ordering, written so that a person can
  * read it and `ordex replay` can follow it.
  *
- * Format (version 1), line oriented, '#' starts a comment:
+ * Format (version 2), line oriented, '#' starts a comment:
  *
- *   ordex-trace 1
+ *   ordex-trace 2
  *   program <path of the program as given>
  *   program-sha256 <hex digest of the loaded .so>
  *   ranks <N>
@@ -15,6 +15,9 @@
  *   early-collectives <yes|no>   (optional; no when absent)
  *   test-later <yes|no>          (optional; no when absent: traces made before
  *                                 MPI_Test/MPI_Iprobe could say "not yet")
+ *   stack-size <bytes>           (version 2; 8MiB in version 1)
+ *   heap-size <bytes>            (version 2; 1GiB in version 1)
+ *   step-timeout <seconds>       (version 2; 10 in version 1; 0 = none)
  *   ordex-version <version>
  *   finding <kind> <location or -> <message>
  *   step <n> <kind> dst=<rank> src=<rank> tag=<t> comm=<id> choice=<k>/<of> at=<file:line>
@@ -26,6 +29,9 @@
  * goes on before more messages land in its posted receives) or choice (a
  * choice inside an MPI call such as MPI_Waitany; `call` names it).  choice k/of says which of
  * the `of` alternatives the ordering took at that step (1 = no choice).
+ * Every header line appears at most once.  Version 1 traces (without the
+ * sizes and the step timeout, which were then always the defaults) are
+ * still read.
  */
 #ifndef ORDEX_SG_TRACE_H
 #define ORDEX_SG_TRACE_H
@@ -35,20 +41,14 @@
 #include <stdio.h>
 
 #include "stategraph/explore.h"
+#include "stategraph/rundesc.h"
 
 #define ORDEX_VERSION "0.1.0"
 
 typedef struct sg_trace_header {
-    const char *program; /* as the user named it */
-    const char *so_path; /* the loaded shared object (digested) */
-    int nranks;
-    int argc; /* program arguments after argv[0] */
-    char **argv;
-    const char *send_mode; /* "eager", "rendezvous" or "auto" */
-    size_t eager_limit;
-    bool async_progress;    /* explored with --async-progress */
-    bool early_collectives; /* explored with --early-collectives */
-    bool test_later;        /* MPI_Test/MPI_Iprobe could say "not yet" */
+    const char *program;   /* as the user named it */
+    const char *so_path;   /* the loaded shared object (digested) */
+    const sg_rundesc *run; /* ranks, arguments after argv[0], sizes, MPI behaviour */
 } sg_trace_header;
 
 /* Names the program whose file offsets steps hold (for file:line). */
@@ -79,6 +79,8 @@ typedef struct sg_trace {
     bool async_progress;
     bool early_collectives;
     bool test_later;
+    size_t stack_size, heap_size;
+    double step_timeout_s;
     char *finding; /* the finding line's text, or NULL */
     GArray *steps; /* sg_trace_step */
 } sg_trace;
@@ -87,6 +89,12 @@ typedef struct sg_trace {
  * one line naming the file, the line and the problem. */
 bool sg_trace_read(const char *path, sg_trace *t, char **err);
 void sg_trace_free(sg_trace *t);
+
+/* The run a trace describes: d gets t's ranks, sizes, step timeout and MPI
+ * behaviour (exploring, as when the trace was made), with argv (g_free; its
+ * strings are t's) holding the program and its arguments.  The shared object
+ * (d->so) and the output streams are left to the caller. */
+void sg_trace_rundesc(const sg_trace *t, sg_rundesc *d);
 
 /* Hex SHA-256 of a file's content (g_free), "unknown" when unreadable. */
 char *sg_file_sha256(const char *path);

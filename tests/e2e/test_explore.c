@@ -435,7 +435,7 @@ static void expect_trace_file(const e2e_result *r, const char *path, const char 
     g_free(what);
     if (!text)
         return;
-    e2e_check(g_str_has_prefix(text, "ordex-trace 1\n"), r, "trace: first line \"ordex-trace 1\"",
+    e2e_check(g_str_has_prefix(text, "ordex-trace 2\n"), r, "trace: first line \"ordex-trace 2\"",
               file, line);
     e2e_check(strstr(text, "\nprogram ") != NULL, r, "trace: a \"program\" line", file, line);
     char *want = g_strdup_printf("\nranks %d\n", ranks);

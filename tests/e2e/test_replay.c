@@ -134,6 +134,40 @@ static void test_replay_rejects_bad_traces(void) {
     g_free(t);
 }
 
+/* The trace records the heap, the stack and the step timeout, so that a
+ * finding that depends on them replays (version 1 traces did not: a replay
+ * with the default 1 GiB heap said "no error found"). */
+static void test_replay_keeps_sizes(void) {
+    const char *dir = e2e_tmp("tr_heap");
+    const char *args[] = {
+        "explore", "--trace-dir",  dir,      "--heap-size",
+        "1MiB",    "--stack-size", "256KiB", "--step-timeout",
+        "3",       "-n",           "2",      e2e_src("tests/programs/heap_gated.c"),
+        NULL};
+    e2e_result *e = e2e_ordex_runv(args);
+    EXPECT_STATUS(e, 1);
+    EXPECT_OUT_HAS(e, "[deadlock]");
+    e2e_free(e);
+    char *t = trace_path(dir, "heap_gated-1.trace");
+    char *text = e2e_read_file(t);
+    CU_ASSERT_FATAL(text != NULL);
+    CU_ASSERT(strstr(text, "ordex-trace 2\n") != NULL);
+    CU_ASSERT(strstr(text, "\nheap-size 1048576\n") != NULL);
+    CU_ASSERT(strstr(text, "\nstack-size 262144\n") != NULL);
+    CU_ASSERT(strstr(text, "\nstep-timeout 3\n") != NULL);
+    e2e_result *r = e2e_ordex_run("replay", t, NULL);
+    EXPECT_STATUS(r, 1);
+    EXPECT(r, strstr(r->err, "[deadlock]") != NULL);
+    int line = e2e_marker_line("tests/programs/heap_gated.c", "[RECV]");
+    char *at = g_strdup_printf("heap_gated.c:%d", line);
+    EXPECT(r, strstr(r->err, at) != NULL);
+    EXPECT(r, strstr(r->out, "got 42") == NULL);
+    g_free(at);
+    e2e_free(r);
+    g_free(text);
+    g_free(t);
+}
+
 static void test_early_collectives(void) {
     /* Without the option Bcast synchronises: one ordering per send mode. */
     e2e_result *r =
@@ -257,4 +291,6 @@ void e2e_add_replay_tests(CU_pSuite s) {
     CU_add_test(s, "replay refuses truncated, edited, foreign and divergent traces",
                 test_replay_rejects_bad_traces);
     CU_add_test(s, "explore --early-collectives tries both behaviours", test_early_collectives);
+    CU_add_test(s, "a trace keeps the heap, stack and step timeout of its run",
+                test_replay_keeps_sizes);
 }

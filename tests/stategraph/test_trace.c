@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "simulator/sim.h"
+#include "stategraph/rundesc.h"
 #include "stategraph/trace.h"
 
 static char *g_dir;
@@ -32,8 +33,19 @@ static char *write_sample(const char *name) {
     char *p = path_of(name);
     char *so = path_of("prog.so");
     g_file_set_contents(so, "not really a program", -1, NULL);
-    char *args[] = {"64", "two words"};
-    sg_trace_header h = {"/src/prog.c", so, 4, 2, args, "rendezvous", 65536, true, false, true};
+    char *args[] = {"/src/prog.c", "64", "two words", NULL};
+    sg_rundesc run;
+    sg_rundesc_init(&run);
+    run.nranks = 4;
+    run.argc = 3;
+    run.argv = args;
+    run.send_mode = SIM_SEND_RENDEZVOUS;
+    run.async_progress = true;
+    run.test_later = true;
+    run.heap_size = (size_t)1 << 20;
+    run.stack_size = (size_t)64 << 10;
+    run.step_timeout_s = 2.5;
+    sg_trace_header h = {"/src/prog.c", so, &run};
     GArray *steps = sample_steps();
     CU_ASSERT(sg_trace_write(p, &h, "mpi_error", "prog.c:12", "rank 0: truncated", steps));
     g_array_free(steps, TRUE);
@@ -54,6 +66,25 @@ static void test_round_trip(void) {
     CU_ASSERT_TRUE(t.test_later);
     CU_ASSERT_EQUAL(g_strv_length(t.args), 2);
     CU_ASSERT_STRING_EQUAL(t.args[1], "two words");
+    CU_ASSERT_EQUAL(t.heap_size, (size_t)1 << 20);
+    CU_ASSERT_EQUAL(t.stack_size, (size_t)64 << 10);
+    CU_ASSERT_EQUAL(t.step_timeout_s, 2.5);
+    sg_rundesc d;
+    sg_trace_rundesc(&t, &d);
+    CU_ASSERT_EQUAL(d.nranks, 4);
+    CU_ASSERT_EQUAL(d.argc, 3);
+    CU_ASSERT_STRING_EQUAL(d.argv[0], "/src/prog.c");
+    CU_ASSERT_STRING_EQUAL(d.argv[2], "two words");
+    CU_ASSERT_PTR_NULL(d.argv[3]);
+    CU_ASSERT_EQUAL(d.send_mode, SIM_SEND_RENDEZVOUS);
+    CU_ASSERT_EQUAL(d.heap_size, (size_t)1 << 20);
+    CU_ASSERT_EQUAL(d.stack_size, (size_t)64 << 10);
+    CU_ASSERT_EQUAL(d.step_timeout_s, 2.5);
+    CU_ASSERT_TRUE(d.exploring);
+    CU_ASSERT_TRUE(d.async_progress);
+    CU_ASSERT_FALSE(d.early_collectives);
+    CU_ASSERT_TRUE(d.test_later);
+    g_free(d.argv);
     char *sha = path_of("prog.so");
     char *digest = sg_file_sha256(sha);
     CU_ASSERT_STRING_EQUAL(t.sha256, digest);
@@ -121,6 +152,30 @@ static void test_test_later_optional(void) {
     g_free(p);
 }
 
+/* Version 1 traces have no sizes or step timeout: the defaults of the time
+ * (8MiB stack, 1GiB heap, 10 s), which were then the only ones recorded. */
+static void test_version1(void) {
+    char *p = write_sample("d.trace");
+    char *text;
+    g_file_get_contents(p, &text, NULL, NULL);
+    GString *s = g_string_new(text);
+    CU_ASSERT_EQUAL(g_string_replace(s, "ordex-trace 2\n", "ordex-trace 1\n", 1), 1);
+    CU_ASSERT_EQUAL(g_string_replace(s, "stack-size 65536\n", "", 1), 1);
+    CU_ASSERT_EQUAL(g_string_replace(s, "heap-size 1048576\n", "", 1), 1);
+    CU_ASSERT_EQUAL(g_string_replace(s, "step-timeout 2.5\n", "", 1), 1);
+    g_file_set_contents(p, s->str, -1, NULL);
+    sg_trace t;
+    char *err = NULL;
+    CU_ASSERT_FATAL(sg_trace_read(p, &t, &err));
+    CU_ASSERT_EQUAL(t.stack_size, (size_t)8 << 20);
+    CU_ASSERT_EQUAL(t.heap_size, (size_t)1 << 30);
+    CU_ASSERT_EQUAL(t.step_timeout_s, 10.0);
+    sg_trace_free(&t);
+    g_string_free(s, TRUE);
+    g_free(text);
+    g_free(p);
+}
+
 /* How a "not yet" choice reads in a report. */
 static void test_not_yet_text(void) {
     sg_step later = {SG_STEP_CHOICE, 2, -1, -1, -1, 0, 0, "MPI_Iprobe:now-or-later", 1, 2};
@@ -136,8 +191,15 @@ static void test_not_yet_text(void) {
 }
 
 static void test_rejections(void) {
-    expect_rejected("ordex-trace 1", "ordex-trace 7", "not supported");
-    expect_rejected("ordex-trace 1", "hello", "not an ordex trace");
+    expect_rejected("ordex-trace 2", "ordex-trace 7", "not supported");
+    expect_rejected("ordex-trace 2", "hello", "not an ordex trace");
+    expect_rejected("ranks 4\n", "ranks 4\nranks 5\n", "appears twice");
+    expect_rejected("heap-size 1048576", "heap-size 1MiB", "heap-size");
+    expect_rejected("heap-size 1048576", "heap-size 100", "heap-size");
+    expect_rejected("stack-size 65536", "stack-size -1", "stack-size");
+    expect_rejected("step-timeout 2.5", "step-timeout nan", "step-timeout");
+    expect_rejected("eager-limit 65536", "eager-limit banana", "eager-limit");
+    expect_rejected("ordex-trace 2", "ordex-trace 1", "unknown line 'stack-size'");
     expect_rejected("step 2 deliver", "step 2 teleport", "unknown step kind");
     expect_rejected("step 2 deliver", "step 5 deliver", "expected step 2");
     expect_rejected("choice=2/2", "choice=3/2", "choice=");
@@ -157,6 +219,7 @@ int main(void) {
     CU_add_test(s, "bad traces are rejected with file and reason", test_rejections);
     CU_add_test(s, "the test-later line is optional (older traces)", test_test_later_optional);
     CU_add_test(s, "a \"not yet\" choice in words", test_not_yet_text);
+    CU_add_test(s, "version 1 traces read with the default sizes", test_version1);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     int failed = (int)CU_get_number_of_failures();

@@ -1,0 +1,104 @@
+/*
+ * rundesc.c - the run description (see rundesc.h).
+ */
+#include "stategraph/rundesc.h"
+
+#include <glib.h>
+#include <malloc.h>
+#include <string.h>
+
+void sg_rundesc_init(sg_rundesc *d) {
+    memset(d, 0, sizeof *d);
+    d->stack_size = SG_RUN_DEFAULT_STACK;
+    d->heap_size = SG_RUN_DEFAULT_HEAP;
+    d->step_timeout_s = SG_RUN_DEFAULT_STEP_TIMEOUT;
+    d->send_mode = SIM_SEND_EAGER_BELOW_LIMIT;
+    d->eager_limit = SG_RUN_DEFAULT_EAGER_LIMIT;
+    d->out = stdout;
+    d->err = stderr;
+}
+
+void sg_rundesc_sched_options(const sg_rundesc *d, sched_options *so) {
+    memset(so, 0, sizeof *so);
+    so->nranks = d->nranks;
+    so->stack_size = d->stack_size;
+    so->heap_size = d->heap_size;
+    so->tag_output = d->tag_output;
+    so->seed = d->seed;
+    so->step_timeout_s = d->step_timeout_s;
+    so->keep_files = d->keep_files;
+    so->program = d->so;
+    so->argc = d->argc;
+    so->argv = d->argv;
+    so->out = d->out;
+    so->err = d->err;
+    so->threads = d->threads;
+}
+
+void sg_rundesc_sim_config(const sg_rundesc *d, sim_config *cfg) {
+    memset(cfg, 0, sizeof *cfg);
+    cfg->nranks = d->nranks;
+    cfg->send_mode = d->send_mode;
+    cfg->eager_limit = d->eager_limit;
+    cfg->seed = d->seed;
+    cfg->exploring = d->exploring;
+    cfg->async_progress = d->async_progress;
+    cfg->early_collectives = d->early_collectives;
+    cfg->test_later = d->test_later;
+}
+
+/* A message's payload is ordex's own allocation, made at the send and freed
+ * at the delivery, so a program sending 1 MiB messages allocates and frees
+ * 1 MiB per message.  By default glibc hands such chunks back to the kernel
+ * (it trims the heap top above 128 KiB, or maps a large chunk on its own), and
+ * every payload then faults in fresh pages: most of the time of a
+ * simulated ping-pong of 1 MiB messages.  Serving chunks up to 32 MiB from the
+ * heap and keeping up to 64 MiB of it free lets each payload reuse the last
+ * one's pages. */
+static void keep_freed_memory(void) {
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 64 << 20);
+}
+
+bool sg_rundesc_load(const sg_rundesc *d, char **why) {
+    if (d->reuse_freed_memory)
+        keep_freed_memory();
+    sched_options so;
+    sg_rundesc_sched_options(d, &so);
+    if (sched_init(&so, why))
+        return true;
+    const char *prog = d->argv ? d->argv[0] : NULL;
+    if (prog && strcmp(d->so, prog) != 0) { /* name the user's source, not the cached build */
+        char **parts = g_strsplit(*why, d->so, -1);
+        g_free(*why);
+        *why = g_strjoinv((char *)prog, parts);
+        g_strfreev(parts);
+    }
+    sched_fini();
+    return false;
+}
+
+static const struct {
+    const char *name;
+    sim_send_mode mode;
+} send_modes[] = {
+    {"eager", SIM_SEND_EAGER},
+    {"rendezvous", SIM_SEND_RENDEZVOUS},
+    {"auto", SIM_SEND_EAGER_BELOW_LIMIT},
+};
+
+const char *sg_send_mode_name(sim_send_mode m) {
+    for (size_t i = 0; i < sizeof send_modes / sizeof send_modes[0]; i++)
+        if (send_modes[i].mode == m)
+            return send_modes[i].name;
+    return "auto";
+}
+
+bool sg_send_mode_parse(const char *name, sim_send_mode *m) {
+    for (size_t i = 0; i < sizeof send_modes / sizeof send_modes[0]; i++)
+        if (strcmp(send_modes[i].name, name) == 0) {
+            *m = send_modes[i].mode;
+            return true;
+        }
+    return false;
+}
