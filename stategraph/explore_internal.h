@@ -1,0 +1,121 @@
+/*
+ * explore_internal.h - what the files of the exploration share.
+ *
+ * One exploration runs as a tree of processes (explore.c): every process
+ * follows one path with its own `sgx_x`, and all of them count, log and stop
+ * through `sgx_sh`, memory shared by every process of the exploration.
+ *   strategy.c   the strategy callback: fire, merge or branch
+ *   reduction.c  commuting events, sleep sets, persistent sets
+ *   pool.c       snapshots, --jobs places, limits, shared counters
+ *   record.c     findings and edges logged as paths end, read back at the end
+ */
+#ifndef ORDEX_SG_EXPLORE_INTERNAL_H
+#define ORDEX_SG_EXPLORE_INTERNAL_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "checkpoint/hash.h"
+#include "simulator/events.h"
+#include "stategraph/explore.h"
+
+/* ---------------------------------------------------------------------- */
+/* Memory shared by all processes of an exploration                        */
+
+enum { REC_FINDING = 2, REC_EDGE = 3 };
+
+/* Findings already in the log, by (kind, location, message): a path logs a
+ * finding only when it is new or its path is shorter, so that the log does
+ * not grow with the number of orderings that hit the same error. */
+enum { LOGGED_SLOTS = 1024 };
+
+typedef struct shared {
+    uint64_t states, transitions, merged, snapshots, paths;
+    uint64_t live_snapshots;
+    uint64_t peak_rss;
+    uint64_t crashed_paths; /* ordex itself failed on a path */
+    uint64_t bound_cuts;    /* dfs-branches: alternatives left out by the bound */
+    double start;
+    int running; /* processes exploring now (--jobs) */
+    bool stop;
+    int stopping; /* the first stop_all writes stop_why */
+    char stop_why[256];
+    double last_progress;
+    double last_memory_check;
+    /* Replay checkpoints: prefixes (lists of choices) still to explore, as
+     * [int choices...][u32 count] records stacked at the end of `stack`. */
+    size_t stack_cap, stack_len;
+    unsigned char *stack;
+    int logged_lock;
+    size_t logged;
+    ckpt_hash logged_key[LOGGED_SLOTS];
+    uint32_t logged_steps[LOGGED_SLOTS]; /* of the ordering logged for the key */
+    size_t log_cap, log_len;
+    unsigned char log[];
+} shared;
+
+extern shared *sgx_sh;
+
+/* Counters shared by processes that may run at once (--jobs). */
+#define SHARED_ADD(field, n) __atomic_add_fetch(&sgx_sh->field, (n), __ATOMIC_RELAXED)
+
+/* ---------------------------------------------------------------------- */
+/* One process's view of its path                                          */
+
+typedef struct explorer {
+    const sg_explore_opts *opts;
+    int pass;
+    GArray *path;   /* sg_step */
+    bool cut;       /* the path ended early: merged or stopped */
+    GArray *events; /* scratch */
+    /* Sleep set (sim_event_key): events whose orderings are being explored
+     * elsewhere; firing one here first would only repeat that work. */
+    GArray *sleep;
+    GArray *choices; /* alternative taken at every choice point so far (int) */
+    GArray *prefix;  /* replay: choices to follow before exploring anew */
+    guint prefix_pos;
+    GRand *rng;      /* random strategy */
+    uint64_t node;   /* the last branching state passed (0 = initial) */
+    guint node_step; /* path length when it was passed */
+    int budget;      /* dfs-branches: departures from the default still allowed */
+} explorer;
+
+extern explorer sgx_x;
+
+/* Children forked to run at the same time as this process (--jobs; pid_t). */
+extern GArray *sgx_children;
+
+/* pool.c */
+double sgx_now(void);               /* monotonic seconds */
+void sgx_stop_all(const char *why); /* stops every process; the first why is kept */
+void sgx_check_limits(void);        /* --max-states, --max-time, --max-memory; progress */
+void sgx_note_rss(void);            /* this process's peak into the shared peak */
+/* Runs the rest of the path in a snapshot: true in the "child" (which goes
+ * on with its alternative), false in the parent once it may go on. */
+bool sgx_fork_alternative(void);
+_Noreturn void sgx_end_process(void); /* gives up the place, reaps children, ends */
+
+/* strategy.c */
+uintptr_t sgx_file_offset(const void *site, int rank); /* a call site, valid in every process */
+bool sgx_choose(void *user);                           /* the scheduler's strategy callback */
+int sgx_choice_hook(int rank, void *call_site, int n, const char *what, void *user);
+void sgx_record_edge(uint64_t to, sg_node_kind kind); /* from the last branching state */
+bool sgx_replaying(void);                             /* following a replayed prefix */
+bool sgx_bounded(void);                               /* dfs-branches */
+bool sgx_pop_prefix(GArray *into);                    /* replay checkpoints: next prefix */
+void sgx_push_prefix_empty(void);                     /* the root's empty prefix */
+
+/* reduction.c */
+void sgx_sleep_after(const sim_event_key *k); /* wakes sleeping events that depend on k */
+bool sgx_asleep(const sim_event_key *k);
+void sgx_restrict_to_persistent(GArray *awake, GArray *all, bool first_only);
+
+/* record.c */
+void sgx_log_append(const void *data, size_t len); /* one whole record, atomically placed */
+void sgx_record_path(void);                        /* the ended path's findings or outcome */
+void sgx_read_log(sg_explore_result *res, GHashTable *seen);
+void sgx_finding_free(gpointer f);
+
+#endif

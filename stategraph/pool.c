@@ -1,0 +1,168 @@
+/*
+ * pool.c - the exploration's processes: snapshots (forked children or
+ * in-process copies), the places of --jobs, the limits that stop the
+ * search, and the shared counters (see explore_internal.h).
+ */
+#define _GNU_SOURCE
+#include "stategraph/explore_internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "checkpoint/files.h"
+#include "checkpoint/memsnap.h"
+#include "checkpoint/remap.h"
+#include "scheduler/sched.h"
+
+GArray *sgx_children;
+
+double sgx_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void sgx_stop_all(const char *why) {
+    if (__atomic_exchange_n(&sgx_sh->stopping, 1, __ATOMIC_ACQ_REL) == 0)
+        g_strlcpy(sgx_sh->stop_why, why, sizeof sgx_sh->stop_why);
+    __atomic_store_n(&sgx_sh->stop, true, __ATOMIC_RELEASE);
+}
+
+void sgx_check_limits(void) {
+    const sg_explore_opts *o = sgx_x.opts;
+    double t = sgx_now();
+    if (o->max_states && sgx_sh->states >= o->max_states)
+        sgx_stop_all("the state limit (--max-states) was reached");
+    if (o->max_time_s > 0 && t - sgx_sh->start > o->max_time_s)
+        sgx_stop_all("the time limit (--max-time) was reached");
+    if (o->max_memory && t - sgx_sh->last_memory_check >= 0.01) {
+        sgx_sh->last_memory_check = t; /* getrusage costs about as much as a step */
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        /* Forked snapshots share most pages copy-on-write, so this is an upper
+         * bound; copies in this process are in its own size. */
+        uint64_t est =
+            (uint64_t)ru.ru_maxrss * 1024 * (o->copy_checkpoints ? 1 : sgx_sh->live_snapshots + 1);
+        if (est > o->max_memory)
+            sgx_stop_all("the memory limit (--max-memory) was reached");
+    }
+    if (o->progress && t - sgx_sh->last_progress > 1.0 && t - sgx_sh->start > 1.0) {
+        sgx_sh->last_progress = t;
+        fprintf(stderr,
+                "\rordex: %" G_GUINT64_FORMAT " states, %" G_GUINT64_FORMAT
+                " transitions, %" G_GUINT64_FORMAT " paths, %.0f s   ",
+                sgx_sh->states, sgx_sh->transitions, sgx_sh->paths, t - sgx_sh->start);
+    }
+}
+
+void sgx_note_rss(void) {
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    uint64_t b = (uint64_t)ru.ru_maxrss * 1024;
+    uint64_t old = __atomic_load_n(&sgx_sh->peak_rss, __ATOMIC_RELAXED);
+    while (b > old && !__atomic_compare_exchange_n(&sgx_sh->peak_rss, &old, b, true,
+                                                   __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        ;
+}
+
+/* Takes a place for one more process if fewer than --jobs run. */
+static bool take_place(void) {
+    int n = __atomic_load_n(&sgx_sh->running, __ATOMIC_RELAXED);
+    while (n < sgx_x.opts->jobs)
+        if (__atomic_compare_exchange_n(&sgx_sh->running, &n, n + 1, true, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_RELAXED))
+            return true;
+    return false;
+}
+
+static void wait_child(pid_t pid) {
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    SHARED_ADD(live_snapshots, -1);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        SHARED_ADD(crashed_paths, 1);
+        SHARED_ADD(running, -1); /* it could not give up its place itself */
+    }
+}
+
+/* fork_alternative with in-process snapshots: the "child" is this process
+ * right after the snapshot, the "parent" the same process once the child's
+ * paths have ended and the snapshot is restored. */
+static bool copy_alternative(void) {
+    /* The list is part of the snapshot: the "child" frees its copy, the
+     * restore brings it back. */
+    GArray *files = ckpt_files_note();
+    switch (ckpt_mem_take()) {
+    case CKPT_MEM_TAKEN:
+        ckpt_files_free(files);
+        SHARED_ADD(snapshots, 1);
+        SHARED_ADD(live_snapshots, 1);
+        return true;
+    case CKPT_MEM_RESUMED:
+        if (!ckpt_files_put_back(files))
+            sgx_stop_all("a file the program had open at a snapshot was closed on a later path, "
+                         "and in-process snapshots cannot open it again: use --checkpoint=fork");
+        ckpt_files_free(files);
+        SHARED_ADD(live_snapshots, -1);
+        return false;
+    default:
+        ckpt_files_free(files);
+        sgx_stop_all("no room for another in-process snapshot");
+        return false;
+    }
+}
+
+/* Runs the rest of the path in a forked copy of this process.  Returns true
+ * in the child (which must then go on with its alternative).  The parent
+ * waits for it, handing it its place, unless another place is free. */
+bool sgx_fork_alternative(void) {
+    fflush(NULL);
+    if (sgx_x.opts->copy_checkpoints)
+        return copy_alternative();
+    bool parallel = sgx_x.opts->jobs > 1 && take_place();
+    GArray *files = parallel ? NULL : ckpt_files_note();
+    ckpt_remap_before_fork();
+    pid_t pid = fork();
+    if (pid == 0) {
+        ckpt_files_free(files);
+        ckpt_remap_forked();
+        sched_after_fork();
+        g_array_set_size(sgx_children, 0);
+        return true;
+    }
+    if (pid < 0) {
+        ckpt_files_free(files);
+        if (parallel)
+            SHARED_ADD(running, -1);
+        sgx_stop_all("fork failed: no memory or process limit for another snapshot");
+        return false;
+    }
+    SHARED_ADD(snapshots, 1);
+    SHARED_ADD(live_snapshots, 1);
+    if (parallel) {
+        g_array_append_val(sgx_children, pid);
+        return false;
+    }
+    wait_child(pid);
+    ckpt_files_put_back(files); /* what the child's orderings wrote is theirs */
+    ckpt_files_free(files);
+    SHARED_ADD(running, 1); /* the child gave its place back */
+    return false;
+}
+
+/* The end of a process: gives up its place, then waits for its children.
+ * With in-process snapshots, the end of a path goes back to the newest. */
+_Noreturn void sgx_end_process(void) {
+    if (sgx_x.opts->copy_checkpoints && ckpt_mem_depth() > 0)
+        ckpt_mem_restore();
+    SHARED_ADD(running, -1);
+    for (guint i = 0; i < sgx_children->len; i++)
+        wait_child(g_array_index(sgx_children, pid_t, i));
+    _exit(0);
+}

@@ -1,0 +1,55 @@
+/*
+ * reduction.c - partial-order reduction: which events commute, sleep sets,
+ * and persistent sets (see explore_internal.h).
+ */
+#include "stategraph/explore_internal.h"
+
+/* Events at different ranks commute: each changes only its receiver's
+ * queues and memory.  Collectives and events at the same rank may not. */
+static bool independent(const sim_event_key *a, const sim_event_key *b) {
+    return a->dst != b->dst && a->kind != SIM_EV_COLLECTIVE && b->kind != SIM_EV_COLLECTIVE;
+}
+
+static bool key_equal(const sim_event_key *a, const sim_event_key *b) {
+    return a->kind == b->kind && a->dst == b->dst && a->msg == b->msg && a->recv == b->recv;
+}
+
+/* Wakes the sleeping events that depend on k (they may now lead elsewhere). */
+void sgx_sleep_after(const sim_event_key *k) {
+    GArray *z = sgx_x.sleep;
+    for (guint i = z->len; i-- > 0;)
+        if (!independent(&g_array_index(z, sim_event_key, i), k))
+            g_array_remove_index_fast(z, i);
+}
+
+bool sgx_asleep(const sim_event_key *k) {
+    for (guint i = 0; i < sgx_x.sleep->len; i++)
+        if (key_equal(&g_array_index(sgx_x.sleep, sim_event_key, i), k))
+            return true;
+    return false;
+}
+
+/* Keeps only the events of one rank when they form a persistent set (see
+ * sim_engine_rank_persistent): the other ranks' events commute with them and
+ * stay enabled, so they are explored afterwards, from the states that follow.
+ * Only the rank of awake[0] is tried when `first_only` (so that the default
+ * alternative stays). */
+void sgx_restrict_to_persistent(GArray *awake, GArray *all, bool first_only) {
+    const sim_event *ev = (const sim_event *)(void *)all->data;
+    for (guint i = 0; i < (first_only ? 1 : awake->len); i++) {
+        const sim_event *e = &g_array_index(awake, sim_event, i);
+        if (e->kind != SIM_EV_DELIVER && e->kind != SIM_EV_PROBE)
+            continue;
+        int d = e->rank;
+        if (!sim_engine_rank_persistent(d, ev, (int)all->len))
+            continue;
+        guint k = 0;
+        for (guint j = 0; j < awake->len; j++) {
+            sim_event *x = &g_array_index(awake, sim_event, j);
+            if (x->rank == d && (x->kind == SIM_EV_DELIVER || x->kind == SIM_EV_PROBE))
+                g_array_index(awake, sim_event, k++) = *x;
+        }
+        g_array_set_size(awake, k);
+        return;
+    }
+}

@@ -1,0 +1,273 @@
+/*
+ * strategy.c - the strategy callback of an exploration: at every state where
+ * no rank can run, fire what must fire, merge with a state seen before, or
+ * branch into alternatives (see explore_internal.h and explore.h).
+ */
+#include "stategraph/explore_internal.h"
+
+#include <string.h>
+
+#include "scheduler/sched.h"
+#include "stategraph/state.h"
+#include "stategraph/visited.h"
+
+uintptr_t sgx_file_offset(const void *site, int rank) {
+    return site && rank >= 0 ? (uintptr_t)site - sched_image_bias(rank) : 0;
+}
+
+static void push_event_step(const sim_event *ev, int choice, int nalts) {
+    sim_event_info info;
+    sim_event_describe(ev, &info);
+    sg_step st = {info.kind,
+                  info.dst,
+                  info.src,
+                  info.tag,
+                  info.comm,
+                  sgx_file_offset(info.site_a, info.dst),
+                  sgx_file_offset(info.site_b, info.src),
+                  info.what,
+                  choice,
+                  nalts};
+    g_array_append_val(sgx_x.path, st);
+}
+
+/* Records the edge from the last branching state to `to`. */
+void sgx_record_edge(uint64_t to, sg_node_kind kind) {
+    if (!sgx_x.opts->graph)
+        return;
+    sg_edge e = {sgx_x.node, to, kind, sgx_x.pass, sgx_x.path->len - sgx_x.node_step, {0}};
+    if (e.steps > 0)
+        e.first = g_array_index(sgx_x.path, sg_step, sgx_x.node_step);
+    else if (sgx_x.node != 0)
+        return; /* the same state */
+    unsigned char rec[8 + sizeof e];
+    uint32_t head[2] = {REC_EDGE, (uint32_t)sizeof rec};
+    memcpy(rec, head, sizeof head);
+    memcpy(rec + sizeof head, &e, sizeof e);
+    sgx_log_append(rec, sizeof rec);
+}
+
+bool sgx_replaying(void) {
+    return sgx_x.prefix && sgx_x.prefix_pos < sgx_x.prefix->len;
+}
+
+static void push_prefix(int alt) {
+    size_t n = sgx_x.choices->len + 1;
+    size_t need = n * sizeof(int) + sizeof(uint32_t);
+    if (sgx_sh->stack_len + need > sgx_sh->stack_cap) {
+        sgx_stop_all("the stack of orderings still to explore is full");
+        return;
+    }
+    unsigned char *p = sgx_sh->stack + sgx_sh->stack_len;
+    memcpy(p, sgx_x.choices->data, sgx_x.choices->len * sizeof(int));
+    memcpy(p + sgx_x.choices->len * sizeof(int), &alt, sizeof(int));
+    uint32_t cnt = (uint32_t)n;
+    memcpy(p + n * sizeof(int), &cnt, sizeof cnt);
+    sgx_sh->stack_len += need;
+}
+
+bool sgx_pop_prefix(GArray *into) {
+    if (sgx_sh->stack_len == 0)
+        return false;
+    uint32_t cnt;
+    memcpy(&cnt, sgx_sh->stack + sgx_sh->stack_len - sizeof cnt, sizeof cnt);
+    size_t bytes = cnt * sizeof(int);
+    sgx_sh->stack_len -= bytes + sizeof cnt;
+    g_array_set_size(into, 0);
+    g_array_append_vals(into, sgx_sh->stack + sgx_sh->stack_len, cnt);
+    return true;
+}
+
+void sgx_push_prefix_empty(void) {
+    uint32_t zero = 0;
+    memcpy(sgx_sh->stack + sgx_sh->stack_len, &zero, sizeof zero);
+    sgx_sh->stack_len += sizeof zero;
+}
+
+bool sgx_bounded(void) {
+    return sgx_x.opts->strategy == SG_DFS_BRANCHES;
+}
+
+/* Which of n alternatives this process takes; the others are explored by
+ * snapshots (fork), later re-executions (replay), or not at all (random,
+ * bfs: alternative 0 is the earliest sent; dfs-branches once the path has
+ * used up its departures from alternative 0). */
+static int branch(int n) {
+    int alt = 0;
+    if (sgx_replaying()) {
+        alt = g_array_index(sgx_x.prefix, int, sgx_x.prefix_pos++);
+        if (alt >= n)
+            alt = 0; /* cannot happen for a deterministic program */
+    } else if (sgx_x.opts->strategy == SG_RANDOM) {
+        alt = g_rand_int_range(sgx_x.rng, 0, n);
+    } else if (sgx_x.opts->strategy == SG_BFS) {
+        alt = 0;
+    } else if (sgx_bounded() && sgx_x.budget <= 0) {
+        SHARED_ADD(bound_cuts, (uint64_t)(n - 1));
+    } else if (sgx_x.opts->replay_checkpoints) {
+        for (int i = n - 1; i >= 1; i--)
+            push_prefix(i);
+    } else {
+        /* This process goes on with `keep`, a forked child with each other
+         * alternative.  dfs-branches forks the default (0) first: states
+         * are then first recorded with the most departures left, and paths
+         * with fewer left merge into them. */
+        int keep = sgx_bounded() ? n - 1 : 0;
+        alt = keep;
+        for (int i = 0; i < n && !sgx_sh->stop; i++)
+            if (i != keep && sgx_fork_alternative()) {
+                alt = i;
+                break;
+            }
+    }
+    if (alt != 0 && sgx_bounded())
+        sgx_x.budget--;
+    g_array_append_val(sgx_x.choices, alt);
+    return alt;
+}
+
+/* A choice inside an MPI call (sim_choose). */
+int sgx_choice_hook(int self, void *call_site, int n, const char *what, void *user) {
+    sim_event_key me = {SIM_EV_DELIVER, self, 0, 0};
+    sgx_sleep_after(&me); /* the choice depends on what was delivered to this rank */
+    int alt = branch(n);
+    sg_step st = {SG_STEP_CHOICE, self, -1, -1, -1, sgx_file_offset(call_site, self), 0,
+                  what,           alt,  n};
+    g_array_append_val(sgx_x.path, st);
+    return alt;
+}
+
+static void fire(const sim_event *ev, int choice, int nalts) {
+    sim_event_key k = sim_event_key_of(ev);
+    sgx_sleep_after(&k);
+    push_event_step(ev, choice, nalts);
+    sim_fire(ev);
+    if (!sgx_replaying()) /* a replayed prefix repeats transitions already counted */
+        SHARED_ADD(transitions, 1);
+}
+
+static gint by_order(gconstpointer a, gconstpointer b) {
+    const sim_event *x = a, *y = b;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* dfs-branches: the visited set holds (state, departures left) pairs, plus
+ * the bare state to tell quickly that a state is new.  A state explored with
+ * fewer departures left than this path has must be explored again. */
+static ckpt_hash with_budget(ckpt_hash h, int budget) {
+    uint64_t b = (uint64_t)budget + 1;
+    h.lo ^= b * 0x9e3779b97f4a7c15ull;
+    h.hi ^= b * 0xc2b2ae3d27d4eb4full;
+    return h;
+}
+
+static bool seen_with_budget(ckpt_hash h, bool *full) {
+    if (sg_visited_check_insert(h, full))
+        for (int b = sgx_x.budget; b <= sgx_x.opts->branches; b++)
+            if (sg_visited_contains(with_budget(h, b)))
+                return true;
+    bool f2 = false;
+    sg_visited_check_insert(with_budget(h, sgx_x.budget), &f2);
+    *full = *full || f2;
+    return false;
+}
+
+/* The strategy callback: called whenever no rank can run. */
+bool sgx_choose(void *user) {
+    if (sgx_sh->stop) {
+        sgx_x.cut = true;
+        sched_request_stop();
+        return true;
+    }
+    if (sim_events_wake_pollers())
+        return true;
+    GArray *evs = sgx_x.events;
+    g_array_set_size(evs, 0);
+    sim_events_all(evs);
+    if (evs->len == 0) /* ranks that said "not yet" ask again; else the end */
+        return sim_engine_wake_later();
+    if (sgx_x.opts->por) {
+        for (guint i = 0; i < evs->len; i++)
+            if (sim_event_is_safe(&g_array_index(evs, sim_event, i))) {
+                fire(&g_array_index(evs, sim_event, i), 0, 1);
+                return true;
+            }
+    }
+    if (evs->len == 1) {
+        fire(&g_array_index(evs, sim_event, 0), 0, 1);
+        return true;
+    }
+    if (sgx_x.opts->strategy == SG_BFS || sgx_x.opts->strategy == SG_RANDOM) {
+        /* one ordering per run: earliest sent first, or random */
+        g_array_sort(evs, by_order);
+        int alt = branch((int)evs->len);
+        fire(&g_array_index(evs, sim_event, alt), alt, (int)evs->len);
+        return true;
+    }
+    /* A real choice.  Alternatives asleep are explored elsewhere. */
+    bool sleeping = sgx_x.opts->por && !sgx_bounded();
+    GArray *awake = g_array_new(FALSE, FALSE, sizeof(sim_event));
+    for (guint i = 0; i < evs->len; i++) {
+        sim_event_key k = sim_event_key_of(&g_array_index(evs, sim_event, i));
+        if (!sleeping || !sgx_asleep(&k))
+            g_array_append_val(awake, g_array_index(evs, sim_event, i));
+    }
+    if (sgx_bounded()) /* alternative 0 is the default: the earliest sent, as bfs takes */
+        g_array_sort(awake, by_order);
+    if (sgx_x.opts->por && awake->len > 1)
+        sgx_restrict_to_persistent(awake, evs, sgx_bounded());
+    if (awake->len == 0) {
+        g_array_free(awake, TRUE);
+        SHARED_ADD(merged, 1);
+        sgx_x.cut = true;
+        sched_request_stop();
+        return true;
+    }
+    /* Merge with a state explored before.  Only states explored with an
+     * empty sleep set are recorded: those had every alternative explored.
+     * A replayed prefix goes through states it has seen by construction. */
+    if (!sgx_replaying()) {
+        bool full = false;
+        ckpt_hash h = sg_state_hash();
+        if (!h.lo)
+            h.lo = 1; /* 0 names the initial state */
+        sgx_record_edge(h.lo, SG_NODE_STATE);
+        sgx_x.node = h.lo;
+        sgx_x.node_step = sgx_x.path->len;
+        bool seen;
+        if (sgx_bounded())
+            seen = seen_with_budget(h, &full);
+        else if (sgx_x.sleep->len == 0)
+            seen = sg_visited_check_insert(h, &full);
+        else
+            seen = sg_visited_contains(h);
+        if (seen) {
+            g_array_free(awake, TRUE);
+            SHARED_ADD(merged, 1);
+            sgx_x.cut = true;
+            sched_request_stop();
+            return true;
+        }
+        if (full)
+            sgx_stop_all("the visited-state table is full");
+        SHARED_ADD(states, 1);
+        sgx_check_limits();
+    }
+    int n = (int)awake->len;
+    sim_event *alts = (sim_event *)(void *)g_array_free(awake, FALSE);
+    sim_event_key *keys = g_new(sim_event_key, n);
+    for (int i = 0; i < n; i++)
+        keys[i] = sim_event_key_of(&alts[i]);
+    /* Alternatives are explored in the order 1..n-1, 0: each puts to sleep
+     * the alternatives before it in that order. */
+    int alt = branch(n);
+    if (sleeping) {
+        int upto = alt == 0 ? n : alt;
+        for (int j = 1; j < upto; j++)
+            g_array_append_val(sgx_x.sleep, keys[j]);
+    }
+    fire(&alts[alt], alt, n);
+    g_free(alts);
+    g_free(keys);
+    return true;
+}
