@@ -16,6 +16,7 @@
 #include "stategraph/explore.h"
 #include "stategraph/graph.h"
 #include "stategraph/trace.h"
+#include "stategraph/verdict.h"
 
 #define MAX_STEPS_SHOWN 40
 
@@ -98,21 +99,6 @@ static void json_finding(report_ctx *rc, const char *kind, const int *ranks, int
     else
         g_string_append(s, "null");
     g_string_append(s, "}");
-}
-
-static bool seen_in_pass0(GPtrArray *findings, const sg_finding *f) {
-    for (guint i = 0; i < findings->len; i++) {
-        const sg_finding *g = g_ptr_array_index(findings, i);
-        if (g->pass == 0 && g->kind == f->kind && g_strcmp0(g->location, f->location) == 0)
-            return true;
-    }
-    return false;
-}
-
-static const char *buffering_note(const ordex_opts *o, int pass, const char *message) {
-    if (o->send_mode_given || (message && strstr(message, "not buffered")))
-        return "";
-    return pass == 1 ? " (only when MPI_Send is not buffered)" : "";
 }
 
 int ordex_explore(int argc, char **argv) {
@@ -233,16 +219,14 @@ int ordex_explore(int argc, char **argv) {
     rcx.trace_dir = g_strdup(o.trace_dir ? o.trace_dir : "ordex-traces");
     rcx.json_findings = g_string_new(NULL);
     FILE *out = stdout;
-    int errors = 0;
+    sg_verdict v;
+    sg_verdict_of(&eo, &res, o.divergence, &v);
 
-    for (guint i = 0; i < res.findings->len; i++) {
-        sg_finding *f = g_ptr_array_index(res.findings, i);
-        if (f->pass == 1 && seen_in_pass0(res.findings, f))
-            continue;
-        errors++;
+    for (guint i = 0; i < v.errors->len; i++) {
+        sg_finding *f = g_ptr_array_index(v.errors, i);
         const char *kind = sim_finding_kind_name(f->kind);
         fprintf(out, "ERROR [%s] %s%s\n", kind, f->message,
-                buffering_note(&o, f->pass, f->message));
+                sg_buffering_note(&eo, f->pass, f->message));
         if (f->location)
             fprintf(out, "  at %s\n", f->location);
         if (f->details)
@@ -257,23 +241,18 @@ int ordex_explore(int argc, char **argv) {
         fputc('\n', out);
     }
 
-    int passes = eo.both_send_modes ? 2 : 1;
-    bool race = false;
-    for (int pass = 0; pass < passes && !race; pass++) {
+    if (v.race_pass >= 0) {
+        int pass = v.race_pass;
         const sg_pass_outcomes *po = &res.outcomes[pass];
-        if (!po->a || o.divergence == 0)
-            continue;
         GArray *a = po->a, *b = po->b;
         guint prefix = po->prefix;
         char *noutcomes =
             g_strdup_printf("%s%" G_GUINT64_FORMAT, po->at_least ? "at least " : "", po->distinct);
-        race = true;
-        if (o.divergence == 2)
-            errors++;
         fprintf(out,
                 "%s [message_race] the outcome depends on the message ordering: %s different "
                 "outcomes (output, exit status or observed values)%s\n",
-                o.divergence == 2 ? "ERROR" : "WARNING", noutcomes, buffering_note(&o, pass, NULL));
+                v.race_is_error ? "ERROR" : "WARNING", noutcomes,
+                sg_buffering_note(&eo, pass, NULL));
         fprintf(out, "  two orderings share their first %u steps, then differ (marked *):\n",
                 prefix);
         fprintf(out, "  ordering A:\n");
@@ -296,12 +275,7 @@ int ordex_explore(int argc, char **argv) {
         fputc('\n', out);
     }
 
-    /* A bounded search that never had to leave an alternative out explored
-     * every ordering: then it is as good as the exhaustive one. */
     bool bounded = strategy == SG_DFS_BRANCHES;
-    bool every = strategy == SG_EXHAUSTIVE || (bounded && res.bound_cuts == 0);
-    bool partial = res.incomplete || !every;
-    const char *verdict = errors ? "error" : partial ? "incomplete" : "ok";
     if (res.incomplete)
         fprintf(out, "INCOMPLETE: %s; what is reported covers only the orderings explored\n",
                 res.incomplete_why);
@@ -336,11 +310,11 @@ int ordex_explore(int argc, char **argv) {
                     " alternatives left out by the bound)\n",
                     o.branches, o.branches == 1 ? "" : "s", res.bound_cuts);
     }
-    if (errors)
-        fprintf(out, "ordex explore: %d error%s found\n", errors, errors == 1 ? "" : "s");
-    else if (!res.incomplete && every)
+    if (v.nerrors)
+        fprintf(out, "ordex explore: %d error%s found\n", v.nerrors, v.nerrors == 1 ? "" : "s");
+    else if (!res.incomplete && v.every)
         fprintf(out, "ordex explore: all orderings explored: no error exists for this input%s\n",
-                race ? " (but the outcome depends on the ordering)" : "");
+                v.race_pass >= 0 ? " (but the outcome depends on the ordering)" : "");
     else if (!res.incomplete && bounded)
         fprintf(out,
                 "ordex explore: no error found with at most %d departure%s from the default "
@@ -350,7 +324,7 @@ int ordex_explore(int argc, char **argv) {
         fprintf(out, "ordex explore: no error found in the orderings run (not exhaustive: other "
                      "orderings may still fail)\n");
 
-    int status = errors ? 1 : res.incomplete ? 2 : 0;
+    int status = v.status;
     if (o.graph) {
         if (sg_graph_write_dot(o.graph, res.edges))
             fprintf(out, "ordex explore: state graph written to %s (%u edges)\n", o.graph,
@@ -362,7 +336,7 @@ int ordex_explore(int argc, char **argv) {
     }
     if (o.json) {
         GString *j = g_string_new("{\n");
-        g_string_append_printf(j, "  \"verdict\": \"%s\",\n  \"program\": ", verdict);
+        g_string_append_printf(j, "  \"verdict\": \"%s\",\n  \"program\": ", v.word);
         json_str(j, prog);
         g_string_append_printf(j, ",\n  \"strategy\": \"%s\"",
                                strategy == SG_BFS            ? "bfs"
@@ -396,6 +370,7 @@ int ordex_explore(int argc, char **argv) {
         }
         g_string_free(j, TRUE);
     }
+    sg_verdict_clear(&v);
     g_string_free(rcx.json_findings, TRUE);
     g_free(rcx.trace_dir);
     g_free(abs_prog);

@@ -317,14 +317,14 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o) {
         rc = 2;
         goto out;
     }
-    o->divergence = 1;
+    o->divergence = SG_DIVERGENCE_WARN;
     if (divergence) {
         if (strcmp(divergence, "ignore") == 0)
-            o->divergence = 0;
+            o->divergence = SG_DIVERGENCE_IGNORE;
         else if (strcmp(divergence, "warn") == 0)
-            o->divergence = 1;
+            o->divergence = SG_DIVERGENCE_WARN;
         else if (strcmp(divergence, "error") == 0)
-            o->divergence = 2;
+            o->divergence = SG_DIVERGENCE_ERROR;
         else {
             fprintf(stderr, "ordex %s: --divergence %s: expected error, warn or ignore\n", cmd,
                     divergence);

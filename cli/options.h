@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "stategraph/rundesc.h"
+#include "stategraph/verdict.h"
 
 typedef struct ordex_opts {
     /* The program, its ranks and everything that decides how it runs: filled
@@ -25,7 +26,7 @@ typedef struct ordex_opts {
     uint64_t max_states;
     double max_time;
     size_t max_memory;
-    int divergence; /* 0 ignore, 1 warn, 2 error */
+    sg_divergence divergence;
     char *trace_dir;
     char *strategy;
     int runs;

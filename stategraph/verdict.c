@@ -1,0 +1,54 @@
+/*
+ * verdict.c - the verdict of an exploration (see verdict.h).
+ */
+#include "stategraph/verdict.h"
+
+#include <string.h>
+
+static bool seen_in_pass0(GPtrArray *findings, const sg_finding *f) {
+    for (guint i = 0; i < findings->len; i++) {
+        const sg_finding *g = g_ptr_array_index(findings, i);
+        if (g->pass == 0 && g->kind == f->kind && g_strcmp0(g->location, f->location) == 0)
+            return true;
+    }
+    return false;
+}
+
+void sg_verdict_of(const sg_explore_opts *o, const sg_explore_result *res, sg_divergence divergence,
+                   sg_verdict *v) {
+    memset(v, 0, sizeof *v);
+    v->errors = g_ptr_array_new();
+    for (guint i = 0; i < res->findings->len; i++) {
+        sg_finding *f = g_ptr_array_index(res->findings, i);
+        if (f->pass == 0 || !seen_in_pass0(res->findings, f))
+            g_ptr_array_add(v->errors, f);
+    }
+    v->nerrors = (int)v->errors->len;
+    v->race_pass = -1;
+    int passes = o->both_send_modes ? 2 : 1;
+    for (int pass = 0; pass < passes && divergence != SG_DIVERGENCE_IGNORE; pass++)
+        if (res->outcomes[pass].a) {
+            v->race_pass = pass;
+            v->race_is_error = divergence == SG_DIVERGENCE_ERROR;
+            v->nerrors += v->race_is_error;
+            break;
+        }
+    /* A bounded search that never had to leave an alternative out explored
+     * every ordering: then it is as good as the exhaustive one. */
+    v->every =
+        o->strategy == SG_EXHAUSTIVE || (o->strategy == SG_DFS_BRANCHES && res->bound_cuts == 0);
+    v->word = v->nerrors ? "error" : res->incomplete || !v->every ? "incomplete" : "ok";
+    v->status = v->nerrors ? 1 : res->incomplete ? 2 : 0;
+}
+
+void sg_verdict_clear(sg_verdict *v) {
+    if (v->errors)
+        g_ptr_array_free(v->errors, TRUE);
+    memset(v, 0, sizeof *v);
+}
+
+const char *sg_buffering_note(const sg_explore_opts *o, int pass, const char *message) {
+    if (!o->both_send_modes || (message && strstr(message, "not buffered")))
+        return "";
+    return pass == 1 ? " (only when MPI_Send is not buffered)" : "";
+}
