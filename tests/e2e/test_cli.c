@@ -214,6 +214,38 @@ static void test_sizes(void) {
     e2e_free(r);
 }
 
+/* --eager-limit reads sizes as platform files do: "64k", "64kB" and "64KiB"
+ * are all accepted ("64kB" was refused, and "64k" refused in platform
+ * files).  With little to send they behave alike; a 64001-byte exchange,
+ * correct only when both sends are buffered, tells the byte counts apart:
+ * 64k and 64KiB are 65536 (buffered), 64kB is 64000 (not buffered). */
+static void test_eager_limit_units(void) {
+    const char *src = S("tests/programs/exchange_bytes.c");
+    const char *limits[] = {"64kB", "64k", "64KiB"};
+    for (size_t i = 0; i < G_N_ELEMENTS(limits); i++) {
+        e2e_result *r = RUN("run", "--eager-limit", limits[i], "-n", "2", src, "1000");
+        EXPECT_CLEAN(r);
+        char *got = e2e_sorted_lines(r->out);
+        EXPECT(r, strcmp(got, "rank 0: received 1000 bytes\nrank 1: received 1000 bytes\n") == 0);
+        g_free(got);
+        e2e_free(r);
+
+        r = RUN("run", "--eager-limit", limits[i], "-n", "2", src, "64001");
+        if (strcmp(limits[i], "64kB") == 0) {
+            EXPECT_STATUS(r, 1);
+            g_free(EXPECT_FINDING(r, 1, "deadlock", "when MPI_Send is not buffered",
+                                  "tests/programs/exchange_bytes.c", "/* FAULT */"));
+        } else {
+            EXPECT_CLEAN(r);
+            got = e2e_sorted_lines(r->out);
+            EXPECT(r, strcmp(got, "rank 0: received 64001 bytes\n"
+                                  "rank 1: received 64001 bytes\n") == 0);
+            g_free(got);
+        }
+        e2e_free(r);
+    }
+}
+
 static void test_help(void) {
     e2e_result *r = RUN("--help");
     EXPECT_STATUS(r, 0);
@@ -254,6 +286,20 @@ static void test_bad_options(void) {
         {{"run", "--stack-size", "big", "-n", "2", ring}, "--stack-size big"},
         {{"run", "--heap-size", "1K", "-n", "2", ring}, "--heap-size"},
         {{"run", "--eager-limit", "lots", "-n", "2", ring}, "--eager-limit lots"},
+        /* Once cast from a double without a check: accepted, undefined. */
+        {{"run", "--eager-limit", "nan", "-n", "2", ring}, "--eager-limit nan: not a finite"},
+        {{"run", "--eager-limit", "inf", "-n", "2", ring}, "--eager-limit inf: not a finite"},
+        {{"run", "--eager-limit", "1e20", "-n", "2", ring}, "--eager-limit 1e20: too large"},
+        {{"run", "--eager-limit", "-1", "-n", "2", ring}, "--eager-limit -1: must not be neg"},
+        {{"run", "--eager-limit", "64KiB!", "-n", "2", ring}, "unknown size unit \"KiB!\""},
+        {{"run", "--eager-limit=", "-n", "2", ring}, "--eager-limit : empty value"},
+        /* Once wrapped to 0 and reported as too small. */
+        {{"run", "--stack-size", "18446744073709551615", "-n", "2", ring},
+         "--stack-size 18446744073709551615: must be at most 1TiB"},
+        {{"run", "--stack-size", "18446744073709551616", "-n", "2", ring},
+         "--stack-size 18446744073709551616: too large"},
+        {{"run", "--heap-size", "2TiB", "-n", "2", ring}, "--heap-size 2TiB: must be at most 1TiB"},
+        {{"explore", "--max-memory", "nan", "-n", "2", ring}, "--max-memory nan: not a finite"},
         {{"run", "--seed", "-3", "-n", "2", ring}, "--seed -3"},
         {{"frobnicate", "-n", "2", ring}, "unknown command 'frobnicate'"},
         {{"predict", "-n", "2", ring}, "missing --platform FILE"},
@@ -395,6 +441,7 @@ void e2e_add_cli_tests(CU_pSuite s) {
     CU_add_test(s, "--json", test_json);
     CU_add_test(s, "-q", test_quiet);
     CU_add_test(s, "--stack-size and --heap-size", test_sizes);
+    CU_add_test(s, "--eager-limit 64kB, 64k, 64KiB", test_eager_limit_units);
     CU_add_test(s, "--help and usage", test_help);
     CU_add_test(s, "bad options: exit 2, one line", test_bad_options);
     CU_add_test(s, "bad program files: exit 2", test_bad_files);
