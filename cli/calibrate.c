@@ -343,11 +343,8 @@ int pm_calibrate(int argc, char **argv) {
         goto done;
     }
     if (max_size &&
-        (!ordex_parse_size(max_size, &max_bytes) || max_bytes < 1 || max_bytes > MAX_MAX_SIZE)) {
-        fprintf(stderr, "ordex calibrate: --max-size %s: expected a size from 1B to 1GiB\n",
-                max_size);
+        !ordex_size_option("calibrate", "--max-size", max_size, 1, MAX_MAX_SIZE, &max_bytes))
         goto done;
-    }
     if (!writable(output) || (report && !writable(report)))
         goto done;
     if (!(mpiexec = find_tool(mpiexec_opt, "MPIEXEC", "mpiexec", "mpich")) ||

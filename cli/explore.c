@@ -13,6 +13,7 @@
 
 #include "cli/compile.h"
 #include "cli/options.h"
+#include "output/json.h"
 #include "stategraph/explore.h"
 #include "stategraph/graph.h"
 #include "stategraph/trace.h"
@@ -30,21 +31,6 @@ typedef struct report_ctx {
     GString *json_findings;
     int njson;
 } report_ctx;
-
-static void json_str(GString *s, const char *t) {
-    g_string_append_c(s, '"');
-    for (const unsigned char *p = (const unsigned char *)(t ? t : ""); *p; p++) {
-        if (*p == '"' || *p == '\\')
-            g_string_append_printf(s, "\\%c", *p);
-        else if (*p == '\n')
-            g_string_append(s, "\\n");
-        else if (*p < 0x20)
-            g_string_append_printf(s, "\\u%04x", *p);
-        else
-            g_string_append_c(s, (char)*p);
-    }
-    g_string_append_c(s, '"');
-}
 
 static char *write_trace(report_ctx *rc, const char *kind, const char *location,
                          const char *message, GArray *path, int pass) {
@@ -82,20 +68,21 @@ static void print_path(FILE *out, GArray *path, int from, int highlight_from) {
 static void json_finding(report_ctx *rc, const char *kind, const int *ranks, int nranks,
                          const char *message, const char *location, const char *trace) {
     GString *s = rc->json_findings;
-    g_string_append_printf(s, "%s\n    {\"kind\": \"%s\", \"ranks\": [", rc->njson++ ? "," : "",
-                           kind);
+    g_string_append(s, rc->njson++ ? ",\n    {\"kind\": " : "\n    {\"kind\": ");
+    out_json_string(s, kind);
+    g_string_append(s, ", \"ranks\": [");
     for (int k = 0; k < nranks; k++)
         g_string_append_printf(s, "%s%d", k ? ", " : "", ranks[k]);
     g_string_append(s, "], \"message\": ");
-    json_str(s, message);
+    out_json_string(s, message);
     g_string_append(s, ", \"location\": ");
     if (location)
-        json_str(s, location);
+        out_json_string(s, location);
     else
         g_string_append(s, "null");
     g_string_append(s, ", \"trace\": ");
     if (trace)
-        json_str(s, trace);
+        out_json_string(s, trace);
     else
         g_string_append(s, "null");
     g_string_append(s, "}");
@@ -336,13 +323,15 @@ int ordex_explore(int argc, char **argv) {
     }
     if (o.json) {
         GString *j = g_string_new("{\n");
-        g_string_append_printf(j, "  \"verdict\": \"%s\",\n  \"program\": ", v.word);
-        json_str(j, prog);
-        g_string_append_printf(j, ",\n  \"strategy\": \"%s\"",
-                               strategy == SG_BFS            ? "bfs"
-                               : strategy == SG_RANDOM       ? "random"
-                               : strategy == SG_DFS_BRANCHES ? "dfs-branches"
-                                                             : "exhaustive");
+        g_string_append(j, "  \"verdict\": ");
+        out_json_string(j, v.word);
+        g_string_append(j, ",\n  \"program\": ");
+        out_json_string(j, prog);
+        g_string_append(j, ",\n  \"strategy\": ");
+        out_json_string(j, strategy == SG_BFS            ? "bfs"
+                           : strategy == SG_RANDOM       ? "random"
+                           : strategy == SG_DFS_BRANCHES ? "dfs-branches"
+                                                         : "exhaustive");
         if (bounded)
             g_string_append_printf(j,
                                    ",\n  \"branches\": %d,\n  \"cut_by_bound\": %" G_GUINT64_FORMAT,
@@ -361,7 +350,7 @@ int ordex_explore(int argc, char **argv) {
             res.outcomes[1].distinct);
         if (res.incomplete) {
             g_string_append(j, ",\n  \"incomplete\": ");
-            json_str(j, res.incomplete_why);
+            out_json_string(j, res.incomplete_why);
         }
         g_string_append(j, "\n}\n");
         if (!g_file_set_contents(o.json, j->str, (gssize)j->len, NULL)) {

@@ -9,35 +9,41 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool ordex_parse_size(const char *text, size_t *out) {
-    char *end;
-    errno = 0;
-    double v = g_ascii_strtod(text, &end);
-    if (end == text || errno || v < 0)
+#include "perfmodel/units.h"
+
+/* "16KiB", "1TiB": a limit as the options' help spells it. */
+static char *size_text(uint64_t bytes) {
+    static const char *const names[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    size_t i = 0;
+    while (i + 1 < G_N_ELEMENTS(names) && bytes >= 1024 && bytes % 1024 == 0) {
+        bytes /= 1024;
+        i++;
+    }
+    return g_strdup_printf("%" G_GUINT64_FORMAT "%s", (guint64)bytes, names[i]);
+}
+
+bool ordex_size_option(const char *cmd, const char *option, const char *text, uint64_t min,
+                       uint64_t max, size_t *out) {
+    char *problem = NULL;
+    uint64_t v = 0;
+    if (!pm_parse_size(text, &v, &problem)) {
+        fprintf(stderr, "ordex %s: %s %s: %s\n", cmd, option, text, problem);
+        g_free(problem);
         return false;
-    static const struct {
-        const char *suffix;
-        double mult;
-    } units[] = {{"", 1},
-                 {"B", 1},
-                 {"K", 1024},
-                 {"KB", 1000},
-                 {"KiB", 1024},
-                 {"k", 1024},
-                 {"M", 1 << 20},
-                 {"MB", 1e6},
-                 {"MiB", 1 << 20},
-                 {"G", 1 << 30},
-                 {"GB", 1e9},
-                 {"GiB", 1 << 30},
-                 {"T", 1099511627776.0},
-                 {"TiB", 1099511627776.0}};
-    for (size_t i = 0; i < G_N_ELEMENTS(units); i++)
-        if (strcmp(end, units[i].suffix) == 0) {
-            *out = (size_t)(v * units[i].mult);
-            return true;
-        }
-    return false;
+    }
+#if SIZE_MAX < UINT64_MAX
+    if (max > SIZE_MAX)
+        max = SIZE_MAX;
+#endif
+    if (v < min || v > max) {
+        char *bound = size_text(v < min ? min : max);
+        fprintf(stderr, "ordex %s: %s %s: must be at %s %s\n", cmd, option, text,
+                v < min ? "least" : "most", bound);
+        g_free(bound);
+        return false;
+    }
+    *out = (size_t)v;
+    return true;
 }
 
 int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o) {
@@ -156,10 +162,12 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o) {
          "MODE"},
         {"eager-limit", 0, 0, G_OPTION_ARG_STRING, &eager,
          "In auto mode, standard sends smaller than this are buffered (default 64KiB)", "BYTES"},
-        {"stack-size", 0, 0, G_OPTION_ARG_STRING, &stack, "Stack of each rank (default 8MiB)",
-         "BYTES"},
+        {"stack-size", 0, 0, G_OPTION_ARG_STRING, &stack,
+         "Stack of each rank (default 8MiB, 16KiB to 1TiB)", "BYTES"},
         {"heap-size", 0, 0, G_OPTION_ARG_STRING, &heap,
-         "Heap address space of each rank (default 1GiB; only used pages cost memory)", "BYTES"},
+         "Heap address space of each rank (default 1GiB, 64KiB to 1TiB; only used pages cost "
+         "memory)",
+         "BYTES"},
         {"step-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &timeout,
          "CPU seconds a rank may compute between MPI calls before it is reported as a "
          "livelock (default 10; 0 = no limit)",
@@ -246,27 +254,13 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o) {
         rc = 2;
         goto out;
     }
-    struct {
-        const char *name, *text;
-        size_t *dst;
-    } sizes[] = {{"--eager-limit", eager, &o->run.eager_limit},
-                 {"--stack-size", stack, &o->run.stack_size},
-                 {"--heap-size", heap, &o->run.heap_size}};
-    for (size_t i = 0; i < G_N_ELEMENTS(sizes); i++) {
-        if (sizes[i].text && !ordex_parse_size(sizes[i].text, sizes[i].dst)) {
-            fprintf(stderr, "ordex %s: %s %s: not a size (examples: 65536, 64KiB, 8MiB)\n", cmd,
-                    sizes[i].name, sizes[i].text);
-            rc = 2;
-            goto out;
-        }
-    }
-    if (o->run.stack_size < 16384) {
-        fprintf(stderr, "ordex %s: --stack-size must be at least 16KiB\n", cmd);
-        rc = 2;
-        goto out;
-    }
-    if (o->run.heap_size < 65536) {
-        fprintf(stderr, "ordex %s: --heap-size must be at least 64KiB\n", cmd);
+    /* A rank's stack and heap are address space: past a terabyte the sizes
+     * (and their sum over the ranks) stop meaning anything. */
+    const uint64_t TiB = (uint64_t)1 << 40;
+    if ((eager &&
+         !ordex_size_option(cmd, "--eager-limit", eager, 0, UINT64_MAX, &o->run.eager_limit)) ||
+        (stack && !ordex_size_option(cmd, "--stack-size", stack, 16384, TiB, &o->run.stack_size)) ||
+        (heap && !ordex_size_option(cmd, "--heap-size", heap, 65536, TiB, &o->run.heap_size))) {
         rc = 2;
         goto out;
     }
@@ -311,9 +305,8 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o) {
         }
         o->max_states = v;
     }
-    if (max_memory && !ordex_parse_size(max_memory, &o->max_memory)) {
-        fprintf(stderr, "ordex %s: --max-memory %s: not a size (examples: 512MiB, 4GiB)\n", cmd,
-                max_memory);
+    if (max_memory &&
+        !ordex_size_option(cmd, "--max-memory", max_memory, 0, UINT64_MAX, &o->max_memory)) {
         rc = 2;
         goto out;
     }

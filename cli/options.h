@@ -54,7 +54,12 @@ typedef struct ordex_opts {
 int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o);
 void ordex_opts_free(ordex_opts *o);
 
-/* Parses "64KiB", "8M", "1048576" into bytes; false when malformed. */
-bool ordex_parse_size(const char *text, size_t *out);
+/* Reads `text`, the value of the size option `option` of `ordex cmd`, into
+ * *out: a size as perfmodel/units.h reads it ("65536", "64KiB", "64k") from
+ * min to max bytes.  Otherwise prints one line naming the command, the
+ * option, the value and the problem, leaves *out alone and returns false
+ * (the caller exits with status 2). */
+bool ordex_size_option(const char *cmd, const char *option, const char *text, uint64_t min,
+                       uint64_t max, size_t *out);
 
 #endif

@@ -18,8 +18,7 @@ void out_print_finding_list(FILE *out, GPtrArray *findings) {
     }
 }
 
-void out_print_findings(FILE *out, GPtrArray *findings, const out_run_summary *sum,
-                          bool quiet) {
+void out_print_findings(FILE *out, GPtrArray *findings, const out_run_summary *sum, bool quiet) {
     out_print_finding_list(out, findings);
     if (quiet && findings->len == 0)
         return;
@@ -35,8 +34,9 @@ void out_print_findings(FILE *out, GPtrArray *findings, const out_run_summary *s
 
 bool out_write_json(const char *path, GPtrArray *findings, const out_run_summary *sum) {
     GString *s = g_string_new("{\n");
-    g_string_append_printf(s, "  \"verdict\": \"%s\",\n", findings->len ? "error" : "ok");
-    g_string_append(s, "  \"program\": ");
+    g_string_append(s, "  \"verdict\": ");
+    out_json_string(s, findings->len ? "error" : "ok");
+    g_string_append(s, ",\n  \"program\": ");
     out_json_string(s, sum->program);
     g_string_append(s, ",\n  \"findings\": ");
     out_json_findings(s, findings, "  ");
@@ -57,8 +57,9 @@ void out_json_findings(GString *s, GPtrArray *findings, const char *indent) {
     g_string_append_c(s, '[');
     for (guint i = 0; i < findings->len; i++) {
         const sim_finding *f = g_ptr_array_index(findings, i);
-        g_string_append_printf(s, "%s\n%s  {\"kind\": \"%s\", \"ranks\": [", i ? "," : "", indent,
-                               sim_finding_kind_name(f->kind));
+        g_string_append_printf(s, "%s\n%s  {\"kind\": ", i ? "," : "", indent);
+        out_json_string(s, sim_finding_kind_name(f->kind));
+        g_string_append(s, ", \"ranks\": [");
         for (int k = 0; k < f->nranks; k++)
             g_string_append_printf(s, "%s%d", k ? ", " : "", f->ranks[k]);
         g_string_append(s, "], \"message\": ");

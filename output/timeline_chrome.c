@@ -79,8 +79,9 @@ bool out_tl_write_chrome(const out_timeline *t, const char *path, GError **error
         next_event(b, &first);
         g_string_append(b, "{\"name\":");
         out_json_string(b, s->name);
-        g_string_append_printf(b,
-                               ",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":", out_tl_kind_name(s->kind));
+        g_string_append(b, ",\"cat\":");
+        out_json_string(b, out_tl_kind_name(s->kind));
+        g_string_append(b, ",\"ph\":\"X\",\"ts\":");
         us(b, s->start);
         g_string_append(b, ",\"dur\":");
         us(b, s->end - s->start);

@@ -26,6 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "perfmodel/units.h"
+
 GQuark pm_platform_error_quark(void) {
     return g_quark_from_static_string("sim-platform-error-quark");
 }
@@ -109,203 +111,6 @@ static char *key_list(const char *section) {
 }
 
 /* ---------------------------------------------------------------------- */
-/* Units                                                                   */
-
-typedef struct unit {
-    const char *name;
-    int exp10;     /* decimal scale, applied in the text so 1.2us == 1.2e-6 exactly */
-    double factor; /* binary or bit scale (exact: powers of two) */
-} unit;
-
-static const unit time_units[] = {
-    {"s", 0, 1}, {"ms", -3, 1}, {"us", -6, 1}, {"\xc2\xb5s", -6, 1}, {"ns", -9, 1}, {NULL, 0, 0},
-};
-
-static const unit bandwidth_units[] = {
-    {"Bps", 0, 1},
-    {"KBps", 3, 1},
-    {"kBps", 3, 1},
-    {"MBps", 6, 1},
-    {"GBps", 9, 1},
-    {"TBps", 12, 1},
-    {"KiBps", 0, 1024.0},
-    {"MiBps", 0, 1024.0 * 1024},
-    {"GiBps", 0, 1024.0 * 1024 * 1024},
-    {"TiBps", 0, 1024.0 * 1024 * 1024 * 1024},
-    {"bps", 0, 0.125},
-    {"Kbps", 3, 0.125},
-    {"kbps", 3, 0.125},
-    {"Mbps", 6, 0.125},
-    {"Gbps", 9, 0.125},
-    {"Tbps", 12, 0.125},
-    {NULL, 0, 0},
-};
-
-static const unit size_units[] = {
-    {"B", 0, 1},
-    {"KB", 3, 1},
-    {"kB", 3, 1},
-    {"MB", 6, 1},
-    {"GB", 9, 1},
-    {"TB", 12, 1},
-    {"KiB", 0, 1024.0},
-    {"MiB", 0, 1024.0 * 1024},
-    {"GiB", 0, 1024.0 * 1024 * 1024},
-    {"TiB", 0, 1024.0 * 1024 * 1024 * 1024},
-    {NULL, 0, 0},
-};
-
-/* Splits "  1.5 us " into the number 1.5 (and its text) and the unit "us".
- * *unit_out is NULL when there is no unit. */
-static bool split_number(const char *text, double *value, char **number_text, char **unit_out,
-                         char **problem) {
-    const char *p = text;
-    while (g_ascii_isspace(*p))
-        p++;
-    char *end = NULL;
-    double v = g_ascii_strtod(p, &end);
-    if (end == p) {
-        *problem = g_strdup_printf("not a number: \"%s\"", text);
-        return false;
-    }
-    if (!isfinite(v)) {
-        *problem = g_strdup_printf("not a finite number: \"%s\"", text);
-        return false;
-    }
-    *value = v;
-    *number_text = g_strndup(p, (gsize)(end - p));
-    while (g_ascii_isspace(*end))
-        end++;
-    char *u = g_strdup(end);
-    g_strchomp(u);
-    if (*u == '\0') {
-        g_free(u);
-        u = NULL;
-    }
-    *unit_out = u;
-    return true;
-}
-
-/* Applies a unit to a number.  Decimal scales are applied by re-reading the
- * number with a changed exponent, so that "1.2us" gives the double nearest
- * to 1.2e-6 (multiplying 1.2 by 1e-6 would be off by an ulp, and tests
- * compare hand-computed times exactly). */
-static double scale(const char *number_text, double value, const unit *u) {
-    double v = value;
-    if (u->exp10 != 0) {
-        if (strpbrk(number_text, "eExXpP") == NULL) {
-            char *t = g_strdup_printf("%se%d", number_text, u->exp10);
-            v = g_ascii_strtod(t, NULL);
-            g_free(t);
-        } else {
-            v = value * pow(10.0, u->exp10);
-        }
-    }
-    return v * u->factor;
-}
-
-/* Joins the unit names for messages: "s, ms, us or ns".  The aliases
- * (lower-case k, µ) stay out of the list to keep it short. */
-static char *unit_names(const unit *units) {
-    GPtrArray *names = g_ptr_array_new();
-    for (int i = 0; units[i].name; i++)
-        if (units[i].name[0] != 'k' && units[i].name[0] != '\xc2')
-            g_ptr_array_add(names, (gpointer)units[i].name);
-    GString *s = g_string_new(NULL);
-    for (guint i = 0; i < names->len; i++)
-        g_string_append_printf(s, "%s%s", i == 0 ? "" : (i + 1 == names->len ? " or " : ", "),
-                               (const char *)g_ptr_array_index(names, i));
-    g_ptr_array_free(names, TRUE);
-    return g_string_free(s, FALSE);
-}
-
-/* Common body of the three unit parsers.  kind names the quantity in
- * messages; unitless says whether a bare number is accepted (sizes) or only
- * zero (times, bandwidths). */
-static bool parse_with_units(const char *text, const unit *units, const char *kind,
-                             const char *example, bool unitless, double *out, char **problem) {
-    double v;
-    char *num = NULL, *u = NULL;
-    if (!split_number(text, &v, &num, &u, problem))
-        return false;
-    bool ok = false;
-    if (u == NULL) {
-        if (unitless || v == 0) {
-            *out = v;
-            ok = true;
-        } else {
-            char *names = unit_names(units);
-            *problem = g_strdup_printf("missing %s unit in \"%s\" (write e.g. %s; units: %s)", kind,
-                                       text, example, names);
-            g_free(names);
-        }
-        goto out;
-    }
-    /* "GB/s" is a common spelling of "GBps". */
-    if (g_str_has_suffix(u, "/s")) {
-        u[strlen(u) - 2] = '\0';
-        char *t = g_strconcat(u, "ps", NULL);
-        g_free(u);
-        u = t;
-    }
-    for (int i = 0; units[i].name; i++)
-        if (strcmp(units[i].name, u) == 0) {
-            *out = scale(num, v, &units[i]);
-            ok = true;
-            goto out;
-        }
-    char *names = unit_names(units);
-    *problem = g_strdup_printf("unknown %s unit \"%s\" in \"%s\" (use %s)%s", kind, u, text, names,
-                               strchr(text, '#') ? "; comments must be on lines of their own" : "");
-    g_free(names);
-out:
-    g_free(num);
-    g_free(u);
-    return ok;
-}
-
-bool pm_platform_parse_time(const char *text, double *seconds, char **problem) {
-    return parse_with_units(text, time_units, "time", "5us", false, seconds, problem);
-}
-
-bool pm_platform_parse_bandwidth(const char *text, double *bytes_per_second, char **problem) {
-    return parse_with_units(text, bandwidth_units, "bandwidth", "10GBps", false, bytes_per_second,
-                            problem);
-}
-
-bool pm_platform_parse_size(const char *text, uint64_t *bytes, char **problem) {
-    /* A plain integer is read exactly (a double would round past 2^53). */
-    const char *p = text;
-    while (g_ascii_isspace(*p))
-        p++;
-    if (g_ascii_isdigit(*p)) {
-        char *end = NULL;
-        errno = 0;
-        guint64 n = g_ascii_strtoull(p, &end, 10);
-        const char *rest = end;
-        while (g_ascii_isspace(*rest))
-            rest++;
-        if (*rest == '\0' && errno == 0) {
-            *bytes = n;
-            return true;
-        }
-    }
-    double v;
-    if (!parse_with_units(text, size_units, "size", "64KiB", true, &v, problem))
-        return false;
-    if (v < 0) {
-        *problem = g_strdup_printf("must not be negative, got \"%s\"", text);
-        return false;
-    }
-    if (v != floor(v) || v >= 18446744073709551616.0) {
-        *problem = g_strdup_printf("not a whole number of bytes: \"%s\"", text);
-        return false;
-    }
-    *bytes = (uint64_t)v;
-    return true;
-}
-
-/* ---------------------------------------------------------------------- */
 /* Loading                                                                 */
 
 typedef struct loader {
@@ -346,8 +151,8 @@ static bool fail(loader *l, int code, const char *section, const char *key, cons
     char *what = g_strdup_vprintf(fmt, ap);
     va_end(ap);
     if (key)
-        g_set_error(l->error, PM_PLATFORM_ERROR, code, "%s: [%s] %s: %s",
-                    where_of(l, section, key), section, key, what);
+        g_set_error(l->error, PM_PLATFORM_ERROR, code, "%s: [%s] %s: %s", where_of(l, section, key),
+                    section, key, what);
     else
         g_set_error(l->error, PM_PLATFORM_ERROR, code, "%s: [%s]: %s", l->name, section, what);
     g_free(what);
@@ -539,7 +344,7 @@ static bool get_time(loader *l, const char *section, const char *key, double *ou
         return true;
     char *problem = NULL;
     double t = 0;
-    bool ok = pm_platform_parse_time(v, &t, &problem);
+    bool ok = pm_parse_time(v, &t, &problem);
     if (!ok)
         fail(l, PM_PLATFORM_ERROR_VALUE, section, key, "%s", problem);
     else if (t < 0) {
@@ -560,7 +365,7 @@ static bool get_bandwidth(loader *l, const char *section, const char *key, doubl
         return true;
     char *problem = NULL;
     double b = 0;
-    bool ok = pm_platform_parse_bandwidth(v, &b, &problem);
+    bool ok = pm_parse_bandwidth(v, &b, &problem);
     if (!ok)
         fail(l, PM_PLATFORM_ERROR_VALUE, section, key, "%s", problem);
     else if (!(b > 0)) {
@@ -579,7 +384,7 @@ static bool get_size(loader *l, const char *section, const char *key, uint64_t *
     if (!v)
         return true;
     char *problem = NULL;
-    bool ok = pm_platform_parse_size(v, out, &problem);
+    bool ok = pm_parse_size(v, out, &problem);
     if (!ok)
         fail(l, PM_PLATFORM_ERROR_VALUE, section, key, "%s", problem);
     g_free(problem);
@@ -609,9 +414,9 @@ static bool parse_segment(loader *l, const char *key, pm_platform_segment *seg) 
     if (n != 3)
         fail(l, PM_PLATFORM_ERROR_VALUE, "network", key,
              "expected \"FROM-SIZE LATENCY BANDWIDTH\" such as \"1KiB 2us 9GBps\", got \"%s\"", v);
-    else if (!pm_platform_parse_size(parts[0], &seg->from, &problem) ||
-             !pm_platform_parse_time(parts[1], &seg->latency, &problem) ||
-             !pm_platform_parse_bandwidth(parts[2], &seg->bandwidth, &problem))
+    else if (!pm_parse_size(parts[0], &seg->from, &problem) ||
+             !pm_parse_time(parts[1], &seg->latency, &problem) ||
+             !pm_parse_bandwidth(parts[2], &seg->bandwidth, &problem))
         fail(l, PM_PLATFORM_ERROR_VALUE, "network", key, "%s", problem);
     else if (seg->latency < 0)
         fail(l, PM_PLATFORM_ERROR_VALUE, "network", key,
@@ -950,7 +755,7 @@ static bool load_cluster(loader *l) {
 }
 
 static pm_platform *load(const char *name, const char *text, const char *const *overrides,
-                          GError **error) {
+                         GError **error) {
     loader l = {
         .name = name,
         .dir = g_path_get_dirname(name),
@@ -989,8 +794,8 @@ static pm_platform *load(const char *name, const char *text, const char *const *
     return l.p;
 }
 
-pm_platform *pm_platform_load_data(const char *name, const char *text,
-                                     const char *const *overrides, GError **error) {
+pm_platform *pm_platform_load_data(const char *name, const char *text, const char *const *overrides,
+                                   GError **error) {
     g_return_val_if_fail(name != NULL && text != NULL, NULL);
     return load(name, text, overrides, error);
 }
@@ -1097,7 +902,7 @@ const pm_platform_segment *pm_platform_segment_for(const pm_platform *p, uint64_
 }
 
 void pm_platform_intranode_for(const pm_platform *p, uint64_t bytes, double *latency,
-                                double *bandwidth) {
+                               double *bandwidth) {
     if (p->intranode) {
         *latency = p->intranode_latency;
         *bandwidth = p->intranode_bandwidth;

@@ -21,11 +21,8 @@
  * "--set section.key=value" for an override.  Unknown sections and keys are
  * errors (a misspelt key must not silently fall back to a default).
  *
- * Units: times take s, ms, us (or µs) or ns; bandwidths take Bps, KBps, MBps,
- * GBps, TBps (decimal bytes), KiBps, MiBps, GiBps (binary bytes), bps, Kbps,
- * Mbps, Gbps, Tbps (decimal bits), and "B/s"-style spellings of each; sizes
- * take B, KB, MB, GB (decimal), KiB, MiB, GiB (binary) or a bare byte count.
- * A time or bandwidth without a unit is an error except for 0.
+ * Units: sizes, times and bandwidths are read by perfmodel/units.h, the
+ * same grammar as the command line's size options.
  *
  * All times are in seconds, bandwidths in bytes per second, sizes in bytes.
  * The module has no state besides the pm_platform values it returns.
@@ -124,8 +121,8 @@ pm_platform *pm_platform_load(const char *path, const char *const *overrides, GE
 
 /* The same from text already in memory; `name` stands for the file name in
  * messages and for resolving a relative hostfile. */
-pm_platform *pm_platform_load_data(const char *name, const char *text,
-                                     const char *const *overrides, GError **error);
+pm_platform *pm_platform_load_data(const char *name, const char *text, const char *const *overrides,
+                                   GError **error);
 
 void pm_platform_free(pm_platform *p);
 
@@ -141,7 +138,7 @@ const pm_platform_segment *pm_platform_segment_for(const pm_platform *p, uint64_
 /* Latency and per-message bandwidth cap of a message between two ranks of
  * the same node. */
 void pm_platform_intranode_for(const pm_platform *p, uint64_t bytes, double *latency,
-                                double *bandwidth);
+                               double *bandwidth);
 
 /* Capacity of a node's shared-memory link: the intranode bandwidth, or the
  * network's largest bandwidth when [intranode] is not given. */
@@ -153,14 +150,5 @@ bool pm_platform_is_rendezvous(const pm_platform *p, uint64_t bytes);
 /* CPU time the sender (receiver) spends on a message of `bytes` bytes. */
 double pm_platform_send_overhead(const pm_platform *p, uint64_t bytes);
 double pm_platform_recv_overhead(const pm_platform *p, uint64_t bytes);
-
-/* Unit parsers, shared with the command line.  On failure they return false
- * and set *problem (g_free it) to a phrase such as
- * "unknown time unit \"usec\" in \"5usec\" (use s, ms, us or ns)".
- * Negative values parse; range checks are the caller's.  NaN and infinities
- * are rejected. */
-bool pm_platform_parse_time(const char *text, double *seconds, char **problem);
-bool pm_platform_parse_bandwidth(const char *text, double *bytes_per_second, char **problem);
-bool pm_platform_parse_size(const char *text, uint64_t *bytes, char **problem);
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "perfmodel/platform.h"
+#include "perfmodel/units.h"
 
 /* Platform keys a sweep may name without their section, and how their values
  * read (for the plot's x axis). */
@@ -80,13 +81,13 @@ bool pred_sweep_parse(const char *spec, pred_sweep *s, char **err) {
         s->x[i] = i;
         switch (s->kind) {
         case PRED_V_TIME:
-            ok = pm_platform_parse_time(s->values[i], &s->x[i], &problem);
+            ok = pm_parse_time(s->values[i], &s->x[i], &problem);
             break;
         case PRED_V_BANDWIDTH:
-            ok = pm_platform_parse_bandwidth(s->values[i], &s->x[i], &problem);
+            ok = pm_parse_bandwidth(s->values[i], &s->x[i], &problem);
             break;
         case PRED_V_SIZE:
-            ok = pm_platform_parse_size(s->values[i], &size, &problem);
+            ok = pm_parse_size(s->values[i], &size, &problem);
             s->x[i] = (double)size;
             break;
         case PRED_V_NUMBER: {

@@ -3,7 +3,7 @@
 set -euo pipefail
 
 need=(bazel-bootstrap gcc binutils pkg-config libglib2.0-dev libcunit1-dev libmpich-dev mpich
-      valgrind gdb libdw-dev)
+      valgrind gdb libdw-dev libjson-glib-dev)
 [ "${ORDEX_SETUP_EXTRA:-}" ] && read -r -a extra <<<"$ORDEX_SETUP_EXTRA" && need+=("${extra[@]}")
 
 missing=()

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "perfmodel/platform.h"
+#include "perfmodel/units.h"
 
 static char *g_root;  /* the workspace in the runfiles */
 static char *g_tmp;   /* $TEST_TMPDIR */
@@ -145,8 +146,8 @@ static void test_real_calibration(void) {
     char *bw = g_key_file_get_value(kf, "network", "bandwidth", NULL);
     double latency = 0, bandwidth = 0;
     char *problem = NULL;
-    CU_ASSERT_TRUE(lat && pm_platform_parse_time(lat, &latency, &problem));
-    CU_ASSERT_TRUE(bw && pm_platform_parse_bandwidth(bw, &bandwidth, &problem));
+    CU_ASSERT_TRUE(lat && pm_parse_time(lat, &latency, &problem));
+    CU_ASSERT_TRUE(bw && pm_parse_bandwidth(bw, &bandwidth, &problem));
     /* 0 is a valid fit: a line over all sizes whose intercept came out
      * negative is refitted through the origin (perfmodel/calibrate_fit.h). */
     CU_ASSERT_TRUE(latency >= 0 && latency < 1e-3);

@@ -15,6 +15,7 @@
 #include "perfmodel/calibrate_fit.h"
 #include "perfmodel/netmodel.h"
 #include "perfmodel/platform.h"
+#include "perfmodel/units.h"
 
 /* |a - b| <= rel * |b|, with a message on failure. */
 static bool near(double a, double b, double rel, const char *what) {
@@ -788,7 +789,7 @@ static void test_format(void) {
     for (size_t i = 0; i < G_N_ELEMENTS(times); i++) {
         char *t = pm_fmt_time(times[i]), *problem = NULL;
         double back = -1;
-        CU_ASSERT_TRUE(pm_platform_parse_time(t, &back, &problem));
+        CU_ASSERT_TRUE(pm_parse_time(t, &back, &problem));
         CU_ASSERT_TRUE(fabs(back - times[i]) <= 1e-6 * times[i]);
         g_free(t);
         g_free(problem);

@@ -2,6 +2,8 @@
  * test_cli.c - the command line: options of `ordex run`, determinism, JSON,
  * bad input (exit status 2 and a one-line message), and ordexcc.
  */
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,6 +182,103 @@ static void test_json(void) {
     e2e_free(r);
 }
 
+/* The JSON file at path, parsed by json-glib, after checking that it is
+ * UTF-8 throughout (RFC 8259 section 8.1); NULL (with the reason dumped)
+ * otherwise.  Free with g_object_unref. */
+static JsonParser *parse_json(const e2e_result *r, const char *path) {
+    char *text = e2e_read_file(path);
+    if (!EXPECT(r, text != NULL))
+        return NULL;
+    bool utf8 = EXPECT(r, g_utf8_validate(text, -1, NULL));
+    JsonParser *parser = json_parser_new();
+    GError *err = NULL;
+    bool parsed = json_parser_load_from_data(parser, text, -1, &err);
+    if (!parsed)
+        printf("\n%s does not parse: %s\n", path, err->message);
+    EXPECT(r, parsed);
+    g_clear_error(&err);
+    g_free(text);
+    if (!utf8 || !parsed || !EXPECT(r, JSON_NODE_HOLDS_OBJECT(json_parser_get_root(parser)))) {
+        g_object_unref(parser);
+        return NULL;
+    }
+    return parser;
+}
+
+static const char *json_str_member(JsonObject *o, const char *name) {
+    JsonNode *n = o ? json_object_get_member(o, name) : NULL;
+    return n && JSON_NODE_HOLDS_VALUE(n) && json_node_get_value_type(n) == G_TYPE_STRING
+               ? json_node_get_string(n)
+               : NULL;
+}
+
+/* The first finding of a report, or NULL. */
+static JsonObject *first_finding(JsonObject *root) {
+    JsonNode *f = json_object_get_member(root, "findings");
+    if (!f || !JSON_NODE_HOLDS_ARRAY(f) || json_array_get_length(json_node_get_array(f)) == 0)
+        return NULL;
+    return json_array_get_object_element(json_node_get_array(f), 0);
+}
+
+/* A program in a directory whose name is not UTF-8 (byte 0xE9, Latin-1
+ * "é"): its path goes into the reports of run and explore, which must still
+ * be JSON, with U+FFFD for the byte.  explore's report once carried the raw
+ * byte, and parsers refused it. */
+static void test_json_non_utf8_path(void) {
+    char *dir = g_build_filename(e2e_tmp("json-paths"), "caf\xe9", NULL);
+    char *prog = g_build_filename(dir, "deadlock_cycle.c", NULL);
+    char *traces = g_build_filename(dir, "traces", NULL);
+    char *want_prog = g_utf8_make_valid(prog, -1);
+    char *want_traces = g_utf8_make_valid(traces, -1);
+    CU_ASSERT_TRUE_FATAL(g_mkdir_with_parents(dir, 0755) == 0);
+    const char *src = e2e_read_src("examples/deadlock_cycle.c");
+    CU_ASSERT_TRUE_FATAL(src && g_file_set_contents(prog, src, -1, NULL));
+    CU_ASSERT_PTR_NOT_NULL(strstr(want_prog, "caf\xef\xbf\xbd/deadlock_cycle.c"));
+
+    const char *json = e2e_tmp("explore-non-utf8.json");
+    e2e_result *r = RUN("explore", "--json", json, "--trace-dir", traces, "-n", "2", prog);
+    EXPECT_STATUS(r, 1);
+    JsonParser *p = parse_json(r, json);
+    if (p) {
+        JsonObject *root = json_node_get_object(json_parser_get_root(p));
+        const char *got = json_str_member(root, "program");
+        EXPECT(r, got && strcmp(got, want_prog) == 0);
+        got = json_str_member(root, "verdict");
+        EXPECT(r, got && strcmp(got, "error") == 0);
+        JsonObject *f = first_finding(root);
+        EXPECT(r, f != NULL);
+        got = json_str_member(f, "kind");
+        EXPECT(r, got && strcmp(got, "deadlock") == 0);
+        got = json_str_member(f, "trace");
+        EXPECT(r, got && g_str_has_prefix(got, want_traces) && g_str_has_suffix(got, ".trace"));
+        g_object_unref(p);
+    }
+    e2e_free(r);
+
+    json = e2e_tmp("run-non-utf8.json");
+    r = RUN("run", "--json", json, "--send-mode", "rendezvous", "-n", "2", prog);
+    EXPECT_STATUS(r, 1);
+    p = parse_json(r, json);
+    if (p) {
+        JsonObject *root = json_node_get_object(json_parser_get_root(p));
+        const char *got = json_str_member(root, "program");
+        EXPECT(r, got && strcmp(got, want_prog) == 0);
+        JsonObject *f = first_finding(root);
+        got = json_str_member(f, "kind");
+        EXPECT(r, got && strcmp(got, "deadlock") == 0);
+        got = json_str_member(f, "location");
+        EXPECT(r, got && g_str_has_prefix(got, "deadlock_cycle.c:"));
+        g_object_unref(p);
+    }
+    e2e_free(r);
+
+    g_free(want_traces);
+    g_free(want_prog);
+    g_free(traces);
+    g_free(prog);
+    g_free(dir);
+}
+
 static void test_quiet(void) {
     e2e_result *r = RUN("run", "-q", "-n", "4", S("examples/ring.c"), "3");
     EXPECT_STATUS(r, 0);
@@ -212,6 +311,38 @@ static void test_sizes(void) {
     EXPECT_CLEAN(r);
     e2e_expect_mpich_output(r, "heap.n4", " contents ", __FILE__, __LINE__);
     e2e_free(r);
+}
+
+/* --eager-limit reads sizes as platform files do: "64k", "64kB" and "64KiB"
+ * are all accepted ("64kB" was refused, and "64k" refused in platform
+ * files).  With little to send they behave alike; a 64001-byte exchange,
+ * correct only when both sends are buffered, tells the byte counts apart:
+ * 64k and 64KiB are 65536 (buffered), 64kB is 64000 (not buffered). */
+static void test_eager_limit_units(void) {
+    const char *src = S("tests/programs/exchange_bytes.c");
+    const char *limits[] = {"64kB", "64k", "64KiB"};
+    for (size_t i = 0; i < G_N_ELEMENTS(limits); i++) {
+        e2e_result *r = RUN("run", "--eager-limit", limits[i], "-n", "2", src, "1000");
+        EXPECT_CLEAN(r);
+        char *got = e2e_sorted_lines(r->out);
+        EXPECT(r, strcmp(got, "rank 0: received 1000 bytes\nrank 1: received 1000 bytes\n") == 0);
+        g_free(got);
+        e2e_free(r);
+
+        r = RUN("run", "--eager-limit", limits[i], "-n", "2", src, "64001");
+        if (strcmp(limits[i], "64kB") == 0) {
+            EXPECT_STATUS(r, 1);
+            g_free(EXPECT_FINDING(r, 1, "deadlock", "when MPI_Send is not buffered",
+                                  "tests/programs/exchange_bytes.c", "/* FAULT */"));
+        } else {
+            EXPECT_CLEAN(r);
+            got = e2e_sorted_lines(r->out);
+            EXPECT(r, strcmp(got, "rank 0: received 64001 bytes\n"
+                                  "rank 1: received 64001 bytes\n") == 0);
+            g_free(got);
+        }
+        e2e_free(r);
+    }
 }
 
 static void test_help(void) {
@@ -254,6 +385,20 @@ static void test_bad_options(void) {
         {{"run", "--stack-size", "big", "-n", "2", ring}, "--stack-size big"},
         {{"run", "--heap-size", "1K", "-n", "2", ring}, "--heap-size"},
         {{"run", "--eager-limit", "lots", "-n", "2", ring}, "--eager-limit lots"},
+        /* Once cast from a double without a check: accepted, undefined. */
+        {{"run", "--eager-limit", "nan", "-n", "2", ring}, "--eager-limit nan: not a finite"},
+        {{"run", "--eager-limit", "inf", "-n", "2", ring}, "--eager-limit inf: not a finite"},
+        {{"run", "--eager-limit", "1e20", "-n", "2", ring}, "--eager-limit 1e20: too large"},
+        {{"run", "--eager-limit", "-1", "-n", "2", ring}, "--eager-limit -1: must not be neg"},
+        {{"run", "--eager-limit", "64KiB!", "-n", "2", ring}, "unknown size unit \"KiB!\""},
+        {{"run", "--eager-limit=", "-n", "2", ring}, "--eager-limit : empty value"},
+        /* Once wrapped to 0 and reported as too small. */
+        {{"run", "--stack-size", "18446744073709551615", "-n", "2", ring},
+         "--stack-size 18446744073709551615: must be at most 1TiB"},
+        {{"run", "--stack-size", "18446744073709551616", "-n", "2", ring},
+         "--stack-size 18446744073709551616: too large"},
+        {{"run", "--heap-size", "2TiB", "-n", "2", ring}, "--heap-size 2TiB: must be at most 1TiB"},
+        {{"explore", "--max-memory", "nan", "-n", "2", ring}, "--max-memory nan: not a finite"},
         {{"run", "--seed", "-3", "-n", "2", ring}, "--seed -3"},
         {{"frobnicate", "-n", "2", ring}, "unknown command 'frobnicate'"},
         {{"predict", "-n", "2", ring}, "missing --platform FILE"},
@@ -393,8 +538,10 @@ void e2e_add_cli_tests(CU_pSuite s) {
     CU_add_test(s, "--seed: valid, reproducible, randomised", test_seed_waitany);
     CU_add_test(s, "determinism: identical stdout twice", test_determinism);
     CU_add_test(s, "--json", test_json);
+    CU_add_test(s, "--json with a path that is not UTF-8", test_json_non_utf8_path);
     CU_add_test(s, "-q", test_quiet);
     CU_add_test(s, "--stack-size and --heap-size", test_sizes);
+    CU_add_test(s, "--eager-limit 64kB, 64k, 64KiB", test_eager_limit_units);
     CU_add_test(s, "--help and usage", test_help);
     CU_add_test(s, "bad options: exit 2, one line", test_bad_options);
     CU_add_test(s, "bad program files: exit 2", test_bad_files);

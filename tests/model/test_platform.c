@@ -1,6 +1,7 @@
 /*
- * test_platform.c - unit tests of simulator/platform.c: every unit, the
- * defaults, the example platform files, --set overrides, each error message
+ * test_platform.c - unit tests of perfmodel/platform.c: the defaults, sizes
+ * as the command line reads them (the grammar itself is tested in
+ * test_units.c), the example platform files, --set overrides, each error message
  * (file, line, section and key), the rank mappings and the oversubscription
  * check.
  *
@@ -57,151 +58,6 @@ static void expect_error(const char *text, const char *const *overrides, int cod
 /* MINIMAL with extra lines appended. */
 static char *minimal_plus(const char *extra) {
     return g_strconcat(MINIMAL, extra, NULL);
-}
-
-/* ---------------------------------------------------------------------- */
-/* Units                                                                   */
-
-static double time_of(const char *s) {
-    double v = -12345;
-    char *problem = NULL;
-    CU_ASSERT_TRUE(pm_platform_parse_time(s, &v, &problem));
-    if (problem)
-        fprintf(stderr, "\n%s: %s\n", s, problem);
-    g_free(problem);
-    return v;
-}
-
-static double bandwidth_of(const char *s) {
-    double v = -12345;
-    char *problem = NULL;
-    CU_ASSERT_TRUE(pm_platform_parse_bandwidth(s, &v, &problem));
-    if (problem)
-        fprintf(stderr, "\n%s: %s\n", s, problem);
-    g_free(problem);
-    return v;
-}
-
-static uint64_t size_of(const char *s) {
-    uint64_t v = 12345;
-    char *problem = NULL;
-    CU_ASSERT_TRUE(pm_platform_parse_size(s, &v, &problem));
-    if (problem)
-        fprintf(stderr, "\n%s: %s\n", s, problem);
-    g_free(problem);
-    return v;
-}
-
-static void expect_problem(bool ok, char *problem, const char *want) {
-    CU_ASSERT_FALSE(ok);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(problem);
-    if (strcmp(problem, want) != 0)
-        fprintf(stderr, "\nexpected: %s\n     got: %s\n", want, problem);
-    CU_ASSERT_STRING_EQUAL(problem, want);
-    g_free(problem);
-}
-
-static void test_time_units(void) {
-    EXACT(time_of("2s"), 2.0);
-    EXACT(time_of("3ms"), 3e-3);
-    EXACT(time_of("5us"), 5e-6);
-    EXACT(time_of("5\xc2\xb5s"), 5e-6); /* µs */
-    EXACT(time_of("7ns"), 7e-9);
-    EXACT(time_of("1.2us"), 1.2e-6);
-    EXACT(time_of("0.3us"), 0.3e-6);
-    EXACT(time_of(" 5 us "), 5e-6);
-    EXACT(time_of("2e-3s"), 2e-3);
-    EXACT(time_of("0"), 0.0);
-    EXACT(time_of("-1us"), -1e-6); /* range checks belong to the caller */
-
-    double v;
-    char *problem = NULL;
-    bool ok;
-    ok = pm_platform_parse_time("5", &v, &problem);
-    expect_problem(ok, problem,
-                   "missing time unit in \"5\" (write e.g. 5us; units: s, ms, us or ns)");
-    problem = NULL;
-    ok = pm_platform_parse_time("5usec", &v, &problem);
-    expect_problem(ok, problem, "unknown time unit \"usec\" in \"5usec\" (use s, ms, us or ns)");
-    problem = NULL;
-    ok = pm_platform_parse_time("fast", &v, &problem);
-    expect_problem(ok, problem, "not a number: \"fast\"");
-    problem = NULL;
-    ok = pm_platform_parse_time("inf s", &v, &problem);
-    expect_problem(ok, problem, "not a finite number: \"inf s\"");
-    problem = NULL;
-    ok = pm_platform_parse_time("5us # fast", &v, &problem);
-    expect_problem(ok, problem,
-                   "unknown time unit \"us # fast\" in \"5us # fast\" (use s, ms, us or ns); "
-                   "comments must be on lines of their own");
-}
-
-static void test_bandwidth_units(void) {
-    EXACT(bandwidth_of("1Bps"), 1.0);
-    EXACT(bandwidth_of("2KBps"), 2e3);
-    EXACT(bandwidth_of("2kBps"), 2e3);
-    EXACT(bandwidth_of("3MBps"), 3e6);
-    EXACT(bandwidth_of("10GBps"), 1e10);
-    EXACT(bandwidth_of("12.5GBps"), 12.5e9);
-    EXACT(bandwidth_of("1TBps"), 1e12);
-    EXACT(bandwidth_of("1KiBps"), 1024.0);
-    EXACT(bandwidth_of("1MiBps"), 1048576.0);
-    EXACT(bandwidth_of("2GiBps"), 2.0 * 1073741824.0);
-    EXACT(bandwidth_of("1TiBps"), 1099511627776.0);
-    EXACT(bandwidth_of("8bps"), 1.0);
-    EXACT(bandwidth_of("8Kbps"), 1e3);
-    EXACT(bandwidth_of("8Mbps"), 1e6);
-    EXACT(bandwidth_of("100Gbps"), 12.5e9);
-    EXACT(bandwidth_of("1Tbps"), 1.25e11);
-    EXACT(bandwidth_of("10GB/s"), 1e10);
-    EXACT(bandwidth_of("10Gb/s"), 1.25e9);
-    EXACT(bandwidth_of("0"), 0.0);
-
-    double v;
-    char *problem = NULL;
-    bool ok;
-    ok = pm_platform_parse_bandwidth("10", &v, &problem);
-    expect_problem(ok, problem,
-                   "missing bandwidth unit in \"10\" (write e.g. 10GBps; units: Bps, KBps, MBps, "
-                   "GBps, TBps, KiBps, MiBps, GiBps, TiBps, bps, Kbps, Mbps, Gbps or Tbps)");
-    problem = NULL;
-    ok = pm_platform_parse_bandwidth("10GB", &v, &problem);
-    expect_problem(ok, problem,
-                   "unknown bandwidth unit \"GB\" in \"10GB\" (use Bps, KBps, MBps, GBps, TBps, "
-                   "KiBps, MiBps, GiBps, TiBps, bps, Kbps, Mbps, Gbps or Tbps)");
-}
-
-static void test_size_units(void) {
-    CU_ASSERT_EQUAL(size_of("0B"), 0);
-    CU_ASSERT_EQUAL(size_of("100"), 100);
-    CU_ASSERT_EQUAL(size_of("100B"), 100);
-    CU_ASSERT_EQUAL(size_of("1KB"), 1000);
-    CU_ASSERT_EQUAL(size_of("1kB"), 1000);
-    CU_ASSERT_EQUAL(size_of("2MB"), 2000000);
-    CU_ASSERT_EQUAL(size_of("3GB"), UINT64_C(3000000000));
-    CU_ASSERT_EQUAL(size_of("1TB"), UINT64_C(1000000000000));
-    CU_ASSERT_EQUAL(size_of("1KiB"), 1024);
-    CU_ASSERT_EQUAL(size_of("64KiB"), 65536);
-    CU_ASSERT_EQUAL(size_of("1.5KiB"), 1536);
-    CU_ASSERT_EQUAL(size_of("1MiB"), 1048576);
-    CU_ASSERT_EQUAL(size_of("4GiB"), UINT64_C(4294967296));
-    CU_ASSERT_EQUAL(size_of("1TiB"), UINT64_C(1099511627776));
-    CU_ASSERT_EQUAL(size_of(" 12 KiB "), 12288);
-    CU_ASSERT_EQUAL(size_of("18446744073709551615"), UINT64_MAX); /* exact, not via double */
-
-    uint64_t v;
-    char *problem = NULL;
-    bool ok;
-    ok = pm_platform_parse_size("0.5B", &v, &problem);
-    expect_problem(ok, problem, "not a whole number of bytes: \"0.5B\"");
-    problem = NULL;
-    ok = pm_platform_parse_size("-1KiB", &v, &problem);
-    expect_problem(ok, problem, "must not be negative, got \"-1KiB\"");
-    problem = NULL;
-    ok = pm_platform_parse_size("1Kib", &v, &problem);
-    expect_problem(ok, problem,
-                   "unknown size unit \"Kib\" in \"1Kib\" (use B, KB, MB, GB, TB, KiB, MiB, GiB "
-                   "or TiB)");
 }
 
 /* ---------------------------------------------------------------------- */
@@ -308,8 +164,8 @@ static void test_all_keys(void) {
 
 static void test_crlf_and_booleans(void) {
     pm_platform *p = load_ok("[cluster]\r\nnodes = 2\r\ncores_per_node = 1\r\noversubscribe = "
-                              "true\r\n[network]\r\nlatency = 1us\r\nbandwidth = 1GBps\r\n",
-                              NULL);
+                             "true\r\n[network]\r\nlatency = 1us\r\nbandwidth = 1GBps\r\n",
+                             NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     CU_ASSERT_TRUE(isinf(p->oversubscribe));
     EXACT(p->segments[0].latency, 1e-6);
@@ -429,6 +285,45 @@ static void test_override_errors(void) {
 }
 
 /* Each error names file:line, section and key. */
+/* A size reads the same in a file, in --set and on the command line:
+ * "64k" was once refused here and "64kB" there. */
+static void test_sizes_as_on_command_line(void) {
+    static const struct {
+        const char *text;
+        uint64_t bytes;
+    } ok[] = {{"64k", 65536},   {"64K", 65536},   {"64kB", 64000}, {"64KB", 64000},
+              {"64KiB", 65536}, {"65536", 65536}, {"1M", 1048576}, {"64 KiB", 65536}};
+    for (size_t i = 0; i < G_N_ELEMENTS(ok); i++) {
+        char *t = g_strdup_printf("%seager_limit = %s\n", MINIMAL, ok[i].text);
+        pm_platform *p = load_ok(t, NULL);
+        CU_ASSERT_PTR_NOT_NULL(p);
+        if (p && p->eager_limit != ok[i].bytes)
+            fprintf(stderr, "\neager_limit = %s: got %" G_GUINT64_FORMAT "\n", ok[i].text,
+                    (guint64)p->eager_limit);
+        CU_ASSERT_TRUE(p && p->eager_limit == ok[i].bytes);
+        pm_platform_free(p);
+        g_free(t);
+        char *set = g_strdup_printf("network.eager_limit=%s", ok[i].text);
+        const char *overrides[] = {set, NULL};
+        p = load_ok(MINIMAL, overrides);
+        CU_ASSERT_TRUE(p && p->eager_limit == ok[i].bytes);
+        pm_platform_free(p);
+        g_free(set);
+    }
+    char *t = minimal_plus("eager_limit = nan\n");
+    expect_error(t, NULL, PM_PLATFORM_ERROR_VALUE,
+                 "p.ini:7: [network] eager_limit: not a finite number: \"nan\"");
+    g_free(t);
+    t = minimal_plus("eager_limit = 1e20\n");
+    expect_error(t, NULL, PM_PLATFORM_ERROR_VALUE,
+                 "p.ini:7: [network] eager_limit: too large: \"1e20\" (at most "
+                 "18446744073709551615 bytes)");
+    g_free(t);
+    const char *set[] = {"network.eager_limit=", NULL};
+    expect_error(MINIMAL, set, PM_PLATFORM_ERROR_VALUE,
+                 "--set network.eager_limit=: [network] eager_limit: empty value: \"\"");
+}
+
 static void test_file_errors(void) {
     expect_error("[cluster]\nnodes 4\n", NULL, PM_PLATFORM_ERROR_SYNTAX,
                  "p.ini:2: expected \"key = value\", a [section] header or a # comment, got "
@@ -932,15 +827,13 @@ int main(void) {
         const char *name;
         CU_TestFunc fn;
     } tests[] = {
-        {"time units", test_time_units},
-        {"bandwidth units", test_bandwidth_units},
-        {"size units", test_size_units},
         {"minimal file and defaults", test_minimal_defaults},
         {"every key", test_all_keys},
         {"CRLF lines and booleans", test_crlf_and_booleans},
         {"piecewise segments", test_segments},
         {"--set overrides", test_overrides},
         {"--set errors", test_override_errors},
+        {"sizes read as on the command line", test_sizes_as_on_command_line},
         {"value errors name file:line and key", test_file_errors},
         {"missing keys", test_missing_keys},
         {"segment errors", test_segment_errors},
