@@ -13,6 +13,7 @@
 
 #include "cli/compile.h"
 #include "cli/options.h"
+#include "output/findings.h"
 #include "output/json.h"
 #include "stategraph/explore.h"
 #include "stategraph/graph.h"
@@ -28,8 +29,7 @@ typedef struct report_ctx {
     sg_rundesc run; /* th.run: the explored run, its send mode set per pass */
     char *trace_dir;
     int ntraces;
-    GString *json_findings;
-    int njson;
+    out_json json; /* the report, when --json: its findings array is open */
 } report_ctx;
 
 static char *write_trace(report_ctx *rc, const char *kind, const char *location,
@@ -63,29 +63,6 @@ static void print_path(FILE *out, GArray *path, int from, int highlight_from) {
         fprintf(out, "   %s%3u. %s\n", (int)i >= highlight_from ? "*" : " ", i + 1, t);
         g_free(t);
     }
-}
-
-static void json_finding(report_ctx *rc, const char *kind, const int *ranks, int nranks,
-                         const char *message, const char *location, const char *trace) {
-    GString *s = rc->json_findings;
-    g_string_append(s, rc->njson++ ? ",\n    {\"kind\": " : "\n    {\"kind\": ");
-    out_json_string(s, kind);
-    g_string_append(s, ", \"ranks\": [");
-    for (int k = 0; k < nranks; k++)
-        g_string_append_printf(s, "%s%d", k ? ", " : "", ranks[k]);
-    g_string_append(s, "], \"message\": ");
-    out_json_string(s, message);
-    g_string_append(s, ", \"location\": ");
-    if (location)
-        out_json_string(s, location);
-    else
-        g_string_append(s, "null");
-    g_string_append(s, ", \"trace\": ");
-    if (trace)
-        out_json_string(s, trace);
-    else
-        g_string_append(s, "null");
-    g_string_append(s, "}");
 }
 
 int ordex_explore(int argc, char **argv) {
@@ -204,10 +181,25 @@ int ordex_explore(int argc, char **argv) {
     rcx.run = eo.run;
     rcx.th.run = &rcx.run;
     rcx.trace_dir = g_strdup(o.trace_dir ? o.trace_dir : "ordex-traces");
-    rcx.json_findings = g_string_new(NULL);
-    FILE *out = stdout;
     sg_verdict v;
     sg_verdict_of(&eo, &res, o.divergence, &v);
+    GString *j = g_string_new(NULL);
+    out_json_init(&rcx.json, j, 2);
+    out_json_object(&rcx.json, NULL);
+    out_json_str(&rcx.json, "verdict", v.word);
+    out_json_str(&rcx.json, "program", prog);
+    out_json_str(&rcx.json, "strategy",
+                 strategy == SG_BFS            ? "bfs"
+                 : strategy == SG_RANDOM       ? "random"
+                 : strategy == SG_DFS_BRANCHES ? "dfs-branches"
+                                               : "exhaustive");
+    if (strategy == SG_DFS_BRANCHES) {
+        out_json_int(&rcx.json, "branches", o.branches);
+        out_json_uint(&rcx.json, "cut_by_bound", res.bound_cuts);
+    }
+    out_json_int(&rcx.json, "ranks", o.run.nranks);
+    out_json_array(&rcx.json, "findings");
+    FILE *out = stdout;
 
     for (guint i = 0; i < v.errors->len; i++) {
         sg_finding *f = g_ptr_array_index(v.errors, i);
@@ -223,7 +215,8 @@ int ordex_explore(int argc, char **argv) {
         char *trace = write_trace(&rcx, kind, f->location, f->message, f->path, f->pass);
         if (trace)
             fprintf(out, "  trace: %s (replay: ordex replay %s)\n", trace, trace);
-        json_finding(&rcx, kind, f->ranks, f->nranks, f->message, f->location, trace);
+        out_json_finding(&rcx.json, kind, f->ranks, f->nranks, f->message, f->location, f->details,
+                         trace);
         g_free(trace);
         fputc('\n', out);
     }
@@ -254,7 +247,7 @@ int ordex_explore(int argc, char **argv) {
         int ranks[1] = {d->dst};
         char *msg =
             g_strdup_printf("the outcome depends on the message ordering (%s outcomes)", noutcomes);
-        json_finding(&rcx, "message_race", ranks, 1, msg, NULL, ta);
+        out_json_finding(&rcx.json, "message_race", ranks, 1, msg, NULL, NULL, ta);
         g_free(msg);
         g_free(noutcomes);
         g_free(ta);
@@ -321,46 +314,32 @@ int ordex_explore(int argc, char **argv) {
             status = 2;
         }
     }
-    if (o.json) {
-        GString *j = g_string_new("{\n");
-        g_string_append(j, "  \"verdict\": ");
-        out_json_string(j, v.word);
-        g_string_append(j, ",\n  \"program\": ");
-        out_json_string(j, prog);
-        g_string_append(j, ",\n  \"strategy\": ");
-        out_json_string(j, strategy == SG_BFS            ? "bfs"
-                           : strategy == SG_RANDOM       ? "random"
-                           : strategy == SG_DFS_BRANCHES ? "dfs-branches"
-                                                         : "exhaustive");
-        if (bounded)
-            g_string_append_printf(j,
-                                   ",\n  \"branches\": %d,\n  \"cut_by_bound\": %" G_GUINT64_FORMAT,
-                                   o.branches, res.bound_cuts);
-        g_string_append_printf(j, ",\n  \"ranks\": %d,\n  \"findings\": [%s%s],\n", o.run.nranks,
-                               rcx.json_findings->str, rcx.njson ? "\n  " : "");
-        g_string_append_printf(
-            j,
-            "  \"stats\": {\"states\": %" G_GUINT64_FORMAT ", \"transitions\": %" G_GUINT64_FORMAT
-            ", \"paths\": %" G_GUINT64_FORMAT ", \"merged\": %" G_GUINT64_FORMAT
-            ", \"snapshots\": %" G_GUINT64_FORMAT
-            ", \"elapsed_s\": %.6f, \"peak_rss_bytes\": %" G_GUINT64_FORMAT
-            ", \"por\": %s, \"outcomes\": [%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT "]}",
-            res.states, res.transitions, res.paths, res.merged, res.snapshots, res.elapsed_s,
-            res.peak_rss, eo.por ? "true" : "false", res.outcomes[0].distinct,
-            res.outcomes[1].distinct);
-        if (res.incomplete) {
-            g_string_append(j, ",\n  \"incomplete\": ");
-            out_json_string(j, res.incomplete_why);
-        }
-        g_string_append(j, "\n}\n");
-        if (!g_file_set_contents(o.json, j->str, (gssize)j->len, NULL)) {
-            fprintf(stderr, "ordex: cannot write %s\n", o.json);
-            status = 2;
-        }
-        g_string_free(j, TRUE);
+    out_json *w = &rcx.json;
+    out_json_end(w); /* findings */
+    out_json_object(w, "stats");
+    out_json_uint(w, "states", res.states);
+    out_json_uint(w, "transitions", res.transitions);
+    out_json_uint(w, "paths", res.paths);
+    out_json_uint(w, "merged", res.merged);
+    out_json_uint(w, "snapshots", res.snapshots);
+    out_json_num(w, "elapsed_s", res.elapsed_s);
+    out_json_uint(w, "peak_rss_bytes", res.peak_rss);
+    out_json_bool(w, "por", eo.por);
+    out_json_array(w, "outcomes");
+    out_json_uint(w, NULL, res.outcomes[0].distinct);
+    out_json_uint(w, NULL, res.outcomes[1].distinct);
+    out_json_end(w);
+    out_json_end(w);
+    if (res.incomplete)
+        out_json_str(w, "incomplete", res.incomplete_why);
+    out_json_end(w);
+    char *werr = NULL;
+    if (o.json && !out_json_save(j, o.json, &werr)) {
+        fprintf(stderr, "ordex: %s\n", werr);
+        g_free(werr);
+        status = 2;
     }
-    sg_verdict_clear(&v);
-    g_string_free(rcx.json_findings, TRUE);
+    g_string_free(j, TRUE);
     g_free(rcx.trace_dir);
     g_free(abs_prog);
     sg_explore_result_free(&res);

@@ -157,114 +157,95 @@ static void print_report(FILE *out, const pred_result *r, const pred_placements 
     fprintf(out, "simulated in %.3f s\n", r->elapsed_s);
 }
 
-static void json_number(GString *s, double v) {
-    if (isfinite(v))
-        g_string_append_printf(s, "%.9g", v);
-    else
-        g_string_append(s, "null");
-}
-
-/* Appends `prefix` (a key with its punctuation) and the number. */
-static void json_field(GString *s, const char *prefix, double v) {
-    g_string_append(s, prefix);
-    json_number(s, v);
-}
-
-static void json_prediction(GString *s, const pred_result *r, const pred_placements *pl,
+/* The prediction's members of the report's top-level object. */
+static void json_prediction(out_json *w, const pred_result *r, const pred_placements *pl,
                             const pm_platform *p, const char *trace_path, const char *svg_path) {
-    g_string_append(s, "  \"predicted_time_s\": ");
-    if (r->finished)
-        json_number(s, pl->count > 0 ? pl->mean : r->makespan);
-    else
-        g_string_append(s, "null");
-    g_string_append(s, ",\n  \"placements\": ");
+    out_json_num(w, "predicted_time_s",
+                 !r->finished    ? NAN
+                 : pl->count > 0 ? pl->mean
+                                 : r->makespan);
     if (pl->count > 0) {
-        g_string_append(s, "{\"times_s\": [");
-        for (int i = 0; i < pl->count; i++) {
-            g_string_append(s, i ? ", " : "");
-            json_number(s, pl->times[i]);
-        }
-        g_string_append_printf(s, "], \"shown\": %u", pl->shown);
-        json_field(s, ", \"standard_error_s\": ", pl->std_error);
-        json_field(s, ", \"shown_time_s\": ", r->finished ? r->makespan : NAN);
-        g_string_append(s, "}");
+        out_json_object(w, "placements");
+        out_json_array(w, "times_s");
+        for (int i = 0; i < pl->count; i++)
+            out_json_num(w, NULL, pl->times[i]);
+        out_json_end(w);
+        out_json_uint(w, "shown", pl->shown);
+        out_json_num(w, "standard_error_s", pl->std_error);
+        out_json_num(w, "shown_time_s", r->finished ? r->makespan : NAN);
+        out_json_end(w);
     } else {
-        g_string_append(s, "null");
+        out_json_null(w, "placements");
     }
-    g_string_append(s, ",\n  \"platform\": ");
-    out_json_string(s, p->source);
-    g_string_append_printf(s, ",\n  \"nodes\": %d, \"cores_per_node\": %d,\n", p->nodes,
-                           p->cores_per_node);
+    out_json_str(w, "platform", p->source);
+    out_json_int(w, "nodes", p->nodes);
+    out_json_int(w, "cores_per_node", p->cores_per_node);
     pred_totals t = pred_totals_of(r);
-    json_field(s, "  \"totals\": {\"compute_s\": ", t.compute);
-    json_field(s, ", \"comm_s\": ", t.comm);
-    json_field(s, ", \"blocked_s\": ", t.blocked);
-    json_field(s, ", \"core_wait_s\": ", t.core_wait);
-    g_string_append(s, "},\n  \"critical_resource\": ");
+    out_json_object(w, "totals");
+    out_json_num(w, "compute_s", t.compute);
+    out_json_num(w, "comm_s", t.comm);
+    out_json_num(w, "blocked_s", t.blocked);
+    out_json_num(w, "core_wait_s", t.core_wait);
+    out_json_end(w);
     char *crit = pred_critical_resource(r, p);
-    out_json_string(s, crit);
+    out_json_str(w, "critical_resource", crit);
     g_free(crit);
-    g_string_append(s, ",\n  \"busiest_link\": ");
     if (r->busiest_link) {
-        g_string_append(s, "{\"name\": ");
-        out_json_string(s, r->busiest_link);
-        json_field(s, ", \"bytes\": ", r->busiest_bytes);
-        json_field(s, ", \"busy_s\": ", r->busiest_busy);
-        json_field(s, ", \"capacity_Bps\": ", r->busiest_capacity);
-        g_string_append(s, "}");
+        out_json_object(w, "busiest_link");
+        out_json_str(w, "name", r->busiest_link);
+        out_json_num(w, "bytes", r->busiest_bytes);
+        out_json_num(w, "busy_s", r->busiest_busy);
+        out_json_num(w, "capacity_Bps", r->busiest_capacity);
+        out_json_end(w);
     } else {
-        g_string_append(s, "null");
+        out_json_null(w, "busiest_link");
     }
-    g_string_append(s, ",\n  \"links\": [");
+    out_json_array(w, "links");
     for (guint i = 0; i < r->links->len; i++) {
         const pm_net_link_stats *ls = &g_array_index(r->links, pm_net_link_stats, i);
-        g_string_append(s, i ? ", {\"name\": " : "{\"name\": ");
-        out_json_string(s, ls->name);
-        json_field(s, ", \"bytes\": ", ls->bytes);
-        json_field(s, ", \"busy_s\": ", ls->busy);
-        json_field(s, ", \"utilisation\": ", r->makespan > 0 ? ls->busy / r->makespan : 0);
-        g_string_append(s, "}");
+        out_json_object(w, NULL);
+        out_json_str(w, "name", ls->name);
+        out_json_num(w, "bytes", ls->bytes);
+        out_json_num(w, "busy_s", ls->busy);
+        out_json_num(w, "utilisation", r->makespan > 0 ? ls->busy / r->makespan : 0);
+        out_json_end(w);
     }
-    g_string_append(s, "],\n  \"ranks\": [");
+    out_json_end(w);
+    out_json_array(w, "ranks");
     for (int i = 0; i < r->nranks; i++) {
         const sim_timed_rank *x = &r->ranks[i];
-        g_string_append_printf(s, "%s\n    {\"rank\": %d, \"node\": %d, \"end_s\": ", i ? "," : "",
-                               i, x->node);
-        json_number(s, x->end >= 0 ? x->end : NAN);
-        json_field(s, ", \"compute_s\": ", x->compute);
-        json_field(s, ", \"comm_s\": ", x->comm);
-        json_field(s, ", \"blocked_s\": ", x->blocked);
-        json_field(s, ", \"core_wait_s\": ", x->core_wait);
-        g_string_append_printf(s,
-                               ", \"mpi_calls\": %" G_GUINT64_FORMAT
-                               ", \"messages_sent\": %" G_GUINT64_FORMAT
-                               ", \"bytes_sent\": %" G_GUINT64_FORMAT "}",
-                               x->calls, x->messages_sent, x->bytes_sent);
+        out_json_object(w, NULL);
+        out_json_int(w, "rank", i);
+        out_json_int(w, "node", x->node);
+        out_json_num(w, "end_s", x->end >= 0 ? x->end : NAN);
+        out_json_num(w, "compute_s", x->compute);
+        out_json_num(w, "comm_s", x->comm);
+        out_json_num(w, "blocked_s", x->blocked);
+        out_json_num(w, "core_wait_s", x->core_wait);
+        out_json_uint(w, "mpi_calls", x->calls);
+        out_json_uint(w, "messages_sent", x->messages_sent);
+        out_json_uint(w, "bytes_sent", x->bytes_sent);
+        out_json_end(w);
     }
-    g_string_append(s, "\n  ],\n  \"timeline\": {\"chrome_trace\": ");
-    if (trace_path)
-        out_json_string(s, trace_path);
-    else
-        g_string_append(s, "null");
-    g_string_append(s, ", \"svg\": ");
-    if (svg_path)
-        out_json_string(s, svg_path);
-    else
-        g_string_append(s, "null");
-    g_string_append(s, "},\n  \"findings\": ");
-    out_json_findings(s, r->findings, "  ");
-    g_string_append_printf(
-        s, ",\n  \"stats\": {\"messages\": %" G_GUINT64_FORMAT ", \"elapsed_s\": ", r->messages);
-    json_number(s, r->elapsed_s);
-    g_string_append(s, "}");
+    out_json_end(w);
+    out_json_object(w, "timeline");
+    out_json_str(w, "chrome_trace", trace_path);
+    out_json_str(w, "svg", svg_path);
+    out_json_end(w);
+    out_json_findings(w, "findings", r->findings);
+    out_json_object(w, "stats");
+    out_json_uint(w, "messages", r->messages);
+    out_json_num(w, "elapsed_s", r->elapsed_s);
+    out_json_end(w);
 }
 
+/* Writes a finished report; false after saying why. */
 static bool write_file(const char *path, GString *s) {
-    GError *err = NULL;
-    if (g_file_set_contents(path, s->str, (gssize)s->len, &err))
+    char *err = NULL;
+    if (out_json_save(s, path, &err))
         return true;
-    fprintf(stderr, "ordex predict: cannot write %s: %s\n", path, err->message);
-    g_error_free(err);
+    fprintf(stderr, "ordex predict: %s\n", err);
+    g_free(err);
     return false;
 }
 
@@ -366,30 +347,30 @@ static int run_sweeps(const ordex_opts *o, const pred_options *po) {
             g_free(title);
         }
         if (o->json && status != 2) {
-            GString *s = g_string_new("{\n  \"verdict\": ");
-            g_string_append(s, status == 1 ? "\"error\"" : "\"ok\"");
-            g_string_append(s, ",\n  \"program\": ");
-            out_json_string(s, prog);
-            g_string_append(s, ",\n  \"sweeps\": [");
+            GString *s = g_string_new(NULL);
+            out_json w;
+            out_json_init(&w, s, 2);
+            out_json_object(&w, NULL);
+            out_json_str(&w, "verdict", status == 1 ? "error" : "ok");
+            out_json_str(&w, "program", prog);
+            out_json_array(&w, "sweeps");
             for (int i = 0; i < nsweeps; i++) {
-                g_string_append(s, i ? ",\n    {\"param\": " : "\n    {\"param\": ");
-                out_json_string(s, sw[i].key);
-                g_string_append(s, ", \"points\": [");
+                out_json_object(&w, NULL);
+                out_json_str(&w, "param", sw[i].key);
+                out_json_array(&w, "points");
                 for (int k = 0; k < sw[i].n; k++) {
-                    g_string_append(s, k ? ", {\"value\": " : "{\"value\": ");
-                    out_json_string(s, sw[i].values[k]);
-                    json_field(s, ", \"x\": ", sw[i].x[k]);
-                    json_field(s, ", \"predicted_time_s\": ", sw[i].y[k]);
-                    g_string_append(s, "}");
+                    out_json_object(&w, NULL);
+                    out_json_str(&w, "value", sw[i].values[k]);
+                    out_json_num(&w, "x", sw[i].x[k]);
+                    out_json_num(&w, "predicted_time_s", sw[i].y[k]);
+                    out_json_end(&w);
                 }
-                g_string_append(s, "]}");
+                out_json_end(&w);
+                out_json_end(&w);
             }
-            g_string_append(s, "\n  ],\n  \"plot\": ");
-            if (svg)
-                out_json_string(s, svg);
-            else
-                g_string_append(s, "null");
-            g_string_append(s, "\n}\n");
+            out_json_end(&w);
+            out_json_str(&w, "plot", svg);
+            out_json_end(&w);
             if (!write_file(o->json, s))
                 status = 2;
             g_string_free(s, TRUE);
@@ -452,13 +433,15 @@ static int predict_single(const ordex_opts *o, const pred_options *po, const pm_
     fflush(stdout);
     print_report(stdout, &r, &pl, p, prog, trace, svg);
     if (o->json) {
-        GString *s = g_string_new("{\n  \"verdict\": ");
-        g_string_append(s, status == 0 ? "\"ok\"" : "\"error\"");
-        g_string_append(s, ",\n  \"program\": ");
-        out_json_string(s, prog);
-        g_string_append_printf(s, ",\n  \"nranks\": %d,\n", r.nranks);
-        json_prediction(s, &r, &pl, p, trace, svg);
-        g_string_append(s, "\n}\n");
+        GString *s = g_string_new(NULL);
+        out_json w;
+        out_json_init(&w, s, 2);
+        out_json_object(&w, NULL);
+        out_json_str(&w, "verdict", status == 0 ? "ok" : "error");
+        out_json_str(&w, "program", prog);
+        out_json_int(&w, "nranks", r.nranks);
+        json_prediction(&w, &r, &pl, p, trace, svg);
+        out_json_end(&w);
         if (!write_file(o->json, s))
             status = 2;
         g_string_free(s, TRUE);

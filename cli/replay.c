@@ -275,8 +275,10 @@ int ordex_replay(int argc, char **argv) {
         if (t.finding && !quiet)
             fprintf(stderr, "ordex replay: the trace was recorded for: %s\n", t.finding);
         status = findings->len ? 1 : 0;
-        if (json && !out_write_json(json, findings, &sum)) {
-            fprintf(stderr, "ordex replay: cannot write %s\n", json);
+        char *werr = NULL;
+        if (json && !out_write_json(json, findings, &sum, &werr)) {
+            fprintf(stderr, "ordex replay: %s\n", werr);
+            g_free(werr);
             status = 2;
         }
     }

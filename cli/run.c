@@ -61,8 +61,10 @@ int ordex_run(int argc, char **argv) {
     GPtrArray *findings = res.findings;
     out_print_findings(stderr, findings, &sum, o.quiet);
     int status = findings->len > 0 ? 1 : 0;
-    if (o.json && !out_write_json(o.json, findings, &sum)) {
-        fprintf(stderr, "ordex: cannot write %s: %s\n", o.json, g_strerror(errno));
+    char *werr = NULL;
+    if (o.json && !out_write_json(o.json, findings, &sum, &werr)) {
+        fprintf(stderr, "ordex: %s\n", werr);
+        g_free(werr);
         status = 2;
     }
     sg_oneshot_end();

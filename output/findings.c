@@ -32,51 +32,48 @@ void out_print_findings(FILE *out, GPtrArray *findings, const out_run_summary *s
                                  : "errors found");
 }
 
-bool out_write_json(const char *path, GPtrArray *findings, const out_run_summary *sum) {
-    GString *s = g_string_new("{\n");
-    g_string_append(s, "  \"verdict\": ");
-    out_json_string(s, findings->len ? "error" : "ok");
-    g_string_append(s, ",\n  \"program\": ");
-    out_json_string(s, sum->program);
-    g_string_append(s, ",\n  \"findings\": ");
-    out_json_findings(s, findings, "  ");
-    g_string_append_printf(s,
-                           ",\n  \"stats\": {\"ranks\": %d, \"messages\": %" G_GUINT64_FORMAT
-                           ", \"events\": %" G_GUINT64_FORMAT
-                           ", \"context_switches\": %" G_GUINT64_FORMAT
-                           ", \"predicted_time_s\": %.9f, \"elapsed_s\": %.6f, "
-                           "\"peak_rss_bytes\": %" G_GUINT64_FORMAT "}\n}\n",
-                           sum->nranks, sum->messages, sum->events, sum->switches, sum->predicted_s,
-                           sum->elapsed_s, sum->peak_rss_bytes);
-    bool ok = g_file_set_contents(path, s->str, (gssize)s->len, NULL);
+bool out_write_json(const char *path, GPtrArray *findings, const out_run_summary *sum, char **err) {
+    GString *s = g_string_new(NULL);
+    out_json w;
+    out_json_init(&w, s, 2);
+    out_json_object(&w, NULL);
+    out_json_str(&w, "verdict", findings->len ? "error" : "ok");
+    out_json_str(&w, "program", sum->program);
+    out_json_findings(&w, "findings", findings);
+    out_json_object(&w, "stats");
+    out_json_int(&w, "ranks", sum->nranks);
+    out_json_uint(&w, "messages", sum->messages);
+    out_json_uint(&w, "events", sum->events);
+    out_json_uint(&w, "context_switches", sum->switches);
+    out_json_num(&w, "predicted_time_s", sum->predicted_s);
+    out_json_num(&w, "elapsed_s", sum->elapsed_s);
+    out_json_uint(&w, "peak_rss_bytes", sum->peak_rss_bytes);
+    out_json_end(&w);
+    out_json_end(&w);
+    bool ok = out_json_save(s, path, err);
     g_string_free(s, TRUE);
     return ok;
 }
 
-void out_json_findings(GString *s, GPtrArray *findings, const char *indent) {
-    g_string_append_c(s, '[');
+void out_json_finding(out_json *w, const char *kind, const int *ranks, int nranks,
+                      const char *message, const char *location, const char *details,
+                      const char *trace) {
+    out_json_object(w, NULL);
+    out_json_str(w, "kind", kind);
+    out_json_ints(w, "ranks", ranks, nranks);
+    out_json_str(w, "message", message);
+    out_json_str(w, "location", location);
+    out_json_str(w, "details", details);
+    out_json_str(w, "trace", trace);
+    out_json_end(w);
+}
+
+void out_json_findings(out_json *w, const char *key, GPtrArray *findings) {
+    out_json_array(w, key);
     for (guint i = 0; i < findings->len; i++) {
         const sim_finding *f = g_ptr_array_index(findings, i);
-        g_string_append_printf(s, "%s\n%s  {\"kind\": ", i ? "," : "", indent);
-        out_json_string(s, sim_finding_kind_name(f->kind));
-        g_string_append(s, ", \"ranks\": [");
-        for (int k = 0; k < f->nranks; k++)
-            g_string_append_printf(s, "%s%d", k ? ", " : "", f->ranks[k]);
-        g_string_append(s, "], \"message\": ");
-        out_json_string(s, f->message);
-        g_string_append(s, ", \"location\": ");
-        if (f->location)
-            out_json_string(s, f->location);
-        else
-            g_string_append(s, "null");
-        g_string_append(s, ", \"details\": ");
-        if (f->details)
-            out_json_string(s, f->details);
-        else
-            g_string_append(s, "null");
-        g_string_append(s, "}");
+        out_json_finding(w, sim_finding_kind_name(f->kind), f->ranks, f->nranks, f->message,
+                         f->location, f->details, NULL);
     }
-    if (findings->len)
-        g_string_append_printf(s, "\n%s", indent);
-    g_string_append_c(s, ']');
+    out_json_end(w);
 }

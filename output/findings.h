@@ -27,11 +27,17 @@ void out_print_findings(FILE *out, GPtrArray *findings, const out_run_summary *s
 /* Just the findings: "ordex: ERROR [kind] message", location, details. */
 void out_print_finding_list(FILE *out, GPtrArray *findings);
 
-/* Appends the findings as a JSON array of {"kind", "ranks", "message",
- * "location", "details"} objects, each on its own line after `indent`. */
-void out_json_findings(GString *s, GPtrArray *findings, const char *indent);
+/* One finding as a JSON object: {"kind", "ranks", "message", "location",
+ * "details", "trace"}; location, details and trace may be NULL (null). */
+void out_json_finding(out_json *w, const char *kind, const int *ranks, int nranks,
+                      const char *message, const char *location, const char *details,
+                      const char *trace);
 
-/* Writes {"verdict": "ok"|"error", "findings": [...], "stats": {...}}. */
-bool out_write_json(const char *path, GPtrArray *findings, const out_run_summary *sum);
+/* The simulator's findings (sim_finding *) as an array under key. */
+void out_json_findings(out_json *w, const char *key, GPtrArray *findings);
+
+/* Writes {"verdict": "ok"|"error", "program", "findings": [...], "stats":
+ * {...}}.  False with *err set (g_free) when the file cannot be written. */
+bool out_write_json(const char *path, GPtrArray *findings, const out_run_summary *sum, char **err);
 
 #endif

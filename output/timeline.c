@@ -51,7 +51,7 @@ static bool valid_time(double v) {
 }
 
 bool out_tl_add_span(out_timeline *t, int rank, double start, double end, out_tl_kind kind,
-                       const char *name) {
+                     const char *name) {
     if (!t || rank < 0 || rank >= t->nranks || !valid_time(start) || !valid_time(end) ||
         end < start || (int)kind < 0 || kind >= ORDEX_TL_KIND_COUNT)
         return false;
@@ -71,7 +71,7 @@ bool out_tl_add_span(out_timeline *t, int rank, double start, double end, out_tl
 }
 
 bool out_tl_add_message(out_timeline *t, int src, int dst, double sent, double arrived,
-                          uint64_t bytes) {
+                        uint64_t bytes) {
     if (!t || src < 0 || src >= t->nranks || dst < 0 || dst >= t->nranks || !valid_time(sent) ||
         !valid_time(arrived) || arrived < sent)
         return false;

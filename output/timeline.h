@@ -73,12 +73,12 @@ bool out_tl_set_rank_label(out_timeline *t, int rank, const char *label);
  * nothing added, for a rank that does not exist, a time that is negative or
  * not finite, end < start, or a kind out of range. */
 bool out_tl_add_span(out_timeline *t, int rank, double start, double end, out_tl_kind kind,
-                       const char *name);
+                     const char *name);
 
 /* Adds a message.  False, and nothing added, for a rank that does not exist,
  * a time that is negative or not finite, or arrived < sent. */
 bool out_tl_add_message(out_timeline *t, int src, int dst, double sent, double arrived,
-                          uint64_t bytes);
+                        uint64_t bytes);
 
 /* "compute", "send", "recv", "wait", "collective", "other"; "?" out of range.
  * The Chrome trace uses these as event categories. */
@@ -131,8 +131,7 @@ bool out_tl_write_chrome(const out_timeline *t, const char *path, GError **error
  * "Mx yhWvHh-Wz", about 25 bytes a rectangle.  Messages are drawn as lines
  * from the sender at `sent` to the receiver at `arrived` when there are at
  * most 2000 of them. */
-bool out_tl_write_svg(const out_timeline *t, const char *path, const char *title,
-                        GError **error);
+bool out_tl_write_svg(const out_timeline *t, const char *path, const char *title, GError **error);
 
 /* One swept parameter: the predicted time y[i] with the parameter at x[i]
  * (in the base unit: B/s, s, B, ...).  x_labels (may be NULL, as may any
@@ -156,7 +155,7 @@ typedef struct out_sweep_series {
  * them (a label that would overlap the previous one is left out); a shared
  * panel has numeric ticks.  Points that are not finite are left out. */
 bool out_tl_write_sweep_svg(const out_sweep_series *series, int nseries, const char *path,
-                              const char *title, GError **error);
+                            const char *title, GError **error);
 
 /* A "nice" axis: ticks at lo, lo + step, ..., hi where step is 1, 2 or 5
  * times a power of ten, lo <= min, hi >= max, and there are at most

@@ -295,8 +295,7 @@ static void draw_legend(gantt *g, double y) {
     g_string_append(b, "</g>\n");
 }
 
-bool out_tl_write_svg(const out_timeline *t, const char *path, const char *title,
-                        GError **error) {
+bool out_tl_write_svg(const out_timeline *t, const char *path, const char *title, GError **error) {
     g_return_val_if_fail(t != NULL && path != NULL, false);
     out_tl_sink out;
     if (!out_tl_sink_open(&out, path, error))

@@ -239,8 +239,8 @@ static void legend(GString *b, const out_sweep_series *series, const int *member
     }
 }
 
-static void draw_panel(GString *b, const out_sweep_series *series, const int *members,
-                       int nmembers, double px, double py, const out_tl_axis *yax, double y_unit,
+static void draw_panel(GString *b, const out_sweep_series *series, const int *members, int nmembers,
+                       double px, double py, const out_tl_axis *yax, double y_unit,
                        const char *y_unit_name) {
     panel p = {
         .left = px + PLOT_LEFT,
@@ -322,7 +322,7 @@ static void draw_panel(GString *b, const out_sweep_series *series, const int *me
 }
 
 bool out_tl_write_sweep_svg(const out_sweep_series *series, int nseries, const char *path,
-                              const char *title, GError **error) {
+                            const char *title, GError **error) {
     g_return_val_if_fail(path != NULL && nseries >= 0 && (series != NULL || nseries == 0), false);
     out_tl_sink out;
     if (!out_tl_sink_open(&out, path, error))

@@ -136,6 +136,39 @@ static void test_determinism(void) {
     }
 }
 
+/* A report that cannot be written is an error naming the file (exit 2), and
+ * the findings printed are not lost; before, --json /dev/full exited 0. */
+static void test_json_write_error(void) {
+    const char *cmds[][8] = {
+        {"run", "--json", "/dev/full", "-n", "3", NULL, NULL},
+        {"explore", "--json", "/dev/full", "--trace-dir", NULL, "-n", "3", NULL},
+    };
+    for (int i = 0; i < 2; i++) {
+        const char *args[10];
+        int k = 0;
+        for (int j = 0; j < 8 && (cmds[i][j] || j == 4); j++)
+            args[k++] = cmds[i][j] ? cmds[i][j] : e2e_tmp("json_full_traces");
+        args[k++] = S("examples/deadlock_else.c");
+        args[k] = NULL;
+        e2e_result *r = e2e_ordex_runv(args);
+        EXPECT_STATUS(r, 2);
+        EXPECT(r, strstr(r->err, "cannot write /dev/full") != NULL);
+        EXPECT(r, strstr(i == 0 ? r->err : r->out, "[deadlock]") != NULL);
+        e2e_free(r);
+    }
+}
+
+/* mpirun's spelling of the rank count. */
+static void test_np(void) {
+    e2e_result *a = RUN("run", "-np", "3", S("examples/ring.c"), "2");
+    e2e_result *b = RUN("run", "-n", "3", S("examples/ring.c"), "2");
+    EXPECT_STATUS(a, 0);
+    EXPECT(a, strcmp(a->out, b->out) == 0);
+    EXPECT(a, strstr(a->err, "3 ranks") != NULL);
+    e2e_free(a);
+    e2e_free(b);
+}
+
 static void test_json(void) {
     const char *path = e2e_tmp("segv.json");
     e2e_result *r = RUN("run", "--json", path, "-n", "4", S("tests/programs/segv.c"));
@@ -150,7 +183,7 @@ static void test_json(void) {
         EXPECT(r, strstr(json, "\"ranks\": [1]"));
         EXPECT(r, strstr(json, loc));
         EXPECT(r, strstr(json, "SIGSEGV"));
-        EXPECT(r, strstr(json, "\"stats\": {\"ranks\": 4"));
+        EXPECT(r, strstr(json, "\"stats\": {\n    \"ranks\": 4"));
         g_free(loc);
     }
     g_free(json);
@@ -539,6 +572,8 @@ void e2e_add_cli_tests(CU_pSuite s) {
     CU_add_test(s, "determinism: identical stdout twice", test_determinism);
     CU_add_test(s, "--json", test_json);
     CU_add_test(s, "--json with a path that is not UTF-8", test_json_non_utf8_path);
+    CU_add_test(s, "--json to a file that cannot be written: exit 2", test_json_write_error);
+    CU_add_test(s, "-np N as mpirun spells it", test_np);
     CU_add_test(s, "-q", test_quiet);
     CU_add_test(s, "--stack-size and --heap-size", test_sizes);
     CU_add_test(s, "--eager-limit 64kB, 64k, 64KiB", test_eager_limit_units);
