@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/datafile.h"
 #include "cli/options.h"
 #include "perfmodel/calibrate_fit.h"
 
@@ -36,47 +37,14 @@
 #define DEADLINE_QUICK 120
 #define DEADLINE_FULL 900
 
-/* tools/calibrate/mpibench.c of the source tree: under $ORDEX_HOME (set by
- * the ./ordex launcher), else found from the binary's place: the launcher
- * keeps it in <tree>/.cache/bin, and a binary inside the tree's build
- * output has the tree beside it in its runfiles. */
 static char *find_bench_source(void) {
-    const char *home = g_getenv("ORDEX_HOME");
-    if (home) {
-        char *p = g_build_filename(home, BENCH_REL, NULL);
-        if (g_file_test(p, G_FILE_TEST_IS_REGULAR))
-            return p;
-        fprintf(stderr,
-                "ordex calibrate: %s: no such file (ORDEX_HOME=%s does not hold the ordex source "
-                "tree)\n",
-                p, home);
-        g_free(p);
-        return NULL;
+    char *where = NULL;
+    char *found = ordex_data_file(BENCH_REL, &where);
+    if (!found) {
+        fprintf(stderr, "ordex calibrate: cannot find %s: %s\n", BENCH_REL, where);
+        g_free(where);
     }
-    char *exe = g_file_read_link("/proc/self/exe", NULL);
-    if (exe) {
-        char *dir = g_path_get_dirname(exe);
-        char *runfiles = g_strconcat(exe, ".runfiles", NULL);
-        char *cand[] = {g_build_filename(dir, "..", "..", BENCH_REL, NULL),
-                        g_build_filename(dir, "..", BENCH_REL, NULL),
-                        g_build_filename(runfiles, "ordex", BENCH_REL, NULL)};
-        char *found = NULL;
-        for (size_t i = 0; i < G_N_ELEMENTS(cand); i++) {
-            if (!found && g_file_test(cand[i], G_FILE_TEST_IS_REGULAR))
-                found = g_canonicalize_filename(cand[i], NULL);
-            g_free(cand[i]);
-        }
-        g_free(runfiles);
-        g_free(dir);
-        g_free(exe);
-        if (found)
-            return found;
-    }
-    fprintf(stderr,
-            "ordex calibrate: cannot find %s of the ordex source tree (set ORDEX_HOME to "
-            "that tree)\n",
-            BENCH_REL);
-    return NULL;
+    return found;
 }
 
 /* An MPICH tool: --option, else $ENV, else `name` in PATH.  A value with a

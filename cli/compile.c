@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli/datafile.h"
 #include "stategraph/rundesc.h"
 
 static const char *mpi_include_dir(void) {
@@ -33,27 +34,12 @@ static const char *mpi_include_dir(void) {
     return NULL;
 }
 
-/* Where ordex.h is: $ORDEX_HOME/include (the launchers set it), else next to
- * the binary the launchers keep in <checkout>/.cache/bin. */
+/* Where ordex.h is: include/ of the source tree. */
 static char *ordex_include_dir(void) {
-    const char *home = g_getenv("ORDEX_HOME");
-    if (home)
-        return g_build_filename(home, "include", NULL);
-    char *exe = g_file_read_link("/proc/self/exe", NULL);
-    if (!exe)
-        return NULL;
-    char *bin = g_path_get_dirname(exe);
-    char *inc = g_build_filename(bin, "..", "..", "include", NULL);
-    g_free(exe);
-    g_free(bin);
-    char *h = g_build_filename(inc, "ordex.h", NULL);
-    bool ok = g_file_test(h, G_FILE_TEST_EXISTS);
+    char *h = ordex_data_file("include/ordex.h", NULL);
+    char *dir = h ? g_path_get_dirname(h) : NULL;
     g_free(h);
-    if (!ok) {
-        g_free(inc);
-        return NULL;
-    }
-    return inc;
+    return dir;
 }
 
 static char *cache_dir(void) {

@@ -13,33 +13,11 @@
 #include <unistd.h>
 
 #include "cli/compile.h"
+#include "cli/datafile.h"
 #include "output/findings.h"
 #include "stategraph/oneshot.h"
 #include "stategraph/replay.h"
 #include "stategraph/trace.h"
-
-/* tools/gdb/ordex.py: in the source tree ($ORDEX_HOME, set by the ./ordex
- * launcher and the tests) or beside the binary (.cache/bin/ordex). */
-static char *find_gdb_script(void) {
-    GPtrArray *c = g_ptr_array_new_with_free_func(g_free);
-    const char *home = g_getenv("ORDEX_HOME");
-    if (home)
-        g_ptr_array_add(c, g_build_filename(home, "tools", "gdb", "ordex.py", NULL));
-    char *exe = g_file_read_link("/proc/self/exe", NULL);
-    if (exe) {
-        char *dir = g_path_get_dirname(exe);
-        g_ptr_array_add(c, g_build_filename(dir, "..", "..", "tools", "gdb", "ordex.py", NULL));
-        g_ptr_array_add(c, g_build_filename(dir, "..", "tools", "gdb", "ordex.py", NULL));
-        g_free(dir);
-        g_free(exe);
-    }
-    char *found = NULL;
-    for (guint i = 0; i < c->len && !found; i++)
-        if (g_file_test(g_ptr_array_index(c, i), G_FILE_TEST_IS_REGULAR))
-            found = g_canonicalize_filename(g_ptr_array_index(c, i), NULL);
-    g_ptr_array_free(c, TRUE);
-    return found;
-}
 
 /* The step to stop before: the first whose choice is not the default
  * schedule's (alternative 1), else the first. */
@@ -59,11 +37,13 @@ static int exec_gdb(const char *trace, const sg_trace *t, int stop_at, const cha
                         "Debian package gdb)\n");
         return 2;
     }
-    char *script = find_gdb_script();
+    char *where = NULL;
+    char *script = ordex_data_file("tools/gdb/ordex.py", &where);
     char *exe = g_file_read_link("/proc/self/exe", NULL);
     if (!script || !exe) {
-        fprintf(stderr, "ordex replay: cannot find tools/gdb/ordex.py of the ordex source tree "
-                        "(set ORDEX_HOME to that tree)\n");
+        fprintf(stderr, "ordex replay: cannot find tools/gdb/ordex.py: %s\n",
+                where ? where : "the binary cannot be found");
+        g_free(where);
         g_free(gdb);
         g_free(script);
         g_free(exe);
