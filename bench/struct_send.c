@@ -66,8 +66,8 @@ int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (argc != 4 || (strcmp(argv[1], "struct") && strcmp(argv[1], "hindexed") &&
-                      strcmp(argv[1], "mixed"))) {
+    if (argc != 4 ||
+        (strcmp(argv[1], "struct") && strcmp(argv[1], "hindexed") && strcmp(argv[1], "mixed"))) {
         if (rank == 0)
             fprintf(stderr, "usage: struct_send struct|hindexed|mixed MSGS ELEMS\n");
         MPI_Finalize();

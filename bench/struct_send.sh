@@ -4,6 +4,8 @@
 # each layout, the median of RUNS runs, as a Markdown table for RESULTS.md.
 #
 #   bench/struct_send.sh [MSGS [ELEMS]]     default 20 messages of 1000000 structs
+# RUNS (default 3) sets the runs per layout; ORDEX_BIN another ordex binary to
+# measure (a build of an older commit, say) instead of this tree's.
 set -euo pipefail
 top="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$top"
@@ -14,6 +16,7 @@ elems=${2:-1000000}
 runs=${RUNS:-3}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+bin=${ORDEX_BIN:-$top/.cache/bin/ordex}
 ORDEX_HOME="$top" .cache/bin/ordexcc -O2 -o "$work/struct_send.so" bench/struct_send.c
 
 median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
@@ -25,7 +28,7 @@ for layout in struct hindexed mixed; do
     : >"$work/sim"
     : >"$work/rss"
     for _ in $(seq "$runs"); do
-        /usr/bin/time -f "%e" -o "$work/time" env ORDEX_HOME="$top" .cache/bin/ordex run -q -n 2 \
+        /usr/bin/time -f "%e" -o "$work/time" env ORDEX_HOME="$top" "$bin" run -q -n 2 \
             --json "$work/out.json" "$work/struct_send.so" "$layout" "$msgs" "$elems" >/dev/null
         cat "$work/time" >>"$work/wall"
         grep -o '"elapsed_s": *[0-9.]*' "$work/out.json" | grep -o '[0-9.]*$' >>"$work/sim"
