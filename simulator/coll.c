@@ -180,10 +180,8 @@ bool sim_coll_deliver_early(sim_coll *c, int me) {
     size_t bytes = sim_dt_size(fdt) * (size_t)from->sendcount;
     if (bytes != sim_dt_size(tdt) * (size_t)mine->recvcount)
         return false; /* a mismatch: the collective reports it when it fires */
-    sim_typesig *sig = sim_dt_signature(fdt, from->sendcount);
-    bool same = sim_typesig_matches(sig, tdt, mine->recvcount, NULL);
-    sim_typesig_free(sig);
-    if (!same)
+    if (!sim_typesig_matches(sim_dt_typesig(fdt), (size_t)from->sendcount, tdt, mine->recvcount,
+                             NULL))
         return false;
     bcast_copy b = {fdt,  tdt, from->sendbuf, mine->recvbuf, from->sendcount, mine->recvcount,
                     bytes};

@@ -119,6 +119,11 @@ static void add_xfer(exec *e, int src, const void *sbuf, int scount, MPI_Datatyp
     g_array_append_val(e->xfers, x);
 }
 
+/* An element count as a signature's number of passes (none when negative). */
+static size_t ucount(int n) {
+    return n > 0 ? (size_t)n : 0;
+}
+
 /* Checks one piece (equal amounts, matching type signatures: MPI 3.1
  * section 5.1 requires collectives to receive exactly what is sent) and
  * packs the sender's data. */
@@ -144,10 +149,8 @@ static int prepare(exec *e, xfer *x) {
                                     x->scount, sim_dt_name(x->stype)));
     if (sbytes == 0)
         return MPI_SUCCESS;
-    sim_typesig *sig = sim_dt_signature(sdt, x->scount);
     char *diff = NULL;
-    bool ok = sim_typesig_matches(sig, rdt, x->rcount, &diff);
-    sim_typesig_free(sig);
+    bool ok = sim_typesig_matches(sim_dt_typesig(sdt), ucount(x->scount), rdt, x->rcount, &diff);
     if (!ok) {
         int rc =
             fail(e, MPI_ERR_TYPE, x->blame,
@@ -404,15 +407,6 @@ static int reduce_count(const exec *e, const sim_coll_args *a) {
     }
 }
 
-static bool sig_equal(const sim_typesig *a, const sim_typesig *b) {
-    if (a->nruns != b->nruns)
-        return false;
-    for (int i = 0; i < a->nruns; i++)
-        if (a->runs[i].basic != b->runs[i].basic || a->runs[i].count != b->runs[i].count)
-            return false;
-    return true;
-}
-
 /* Checks that every member reduces the same amount of data of the same
  * type signature with the same predefined op as the reference member ref
  * (MPI 3.1 section 5.9.1: count, datatype and op are the same on all). */
@@ -473,15 +467,12 @@ static int check_reduction(exec *e, int ref) {
             continue;
         /* Strict equality: MPI_BYTE matching anything is a rule for
          * messages; a reduction interprets the data by its type. */
-        sim_typesig *sig = sim_dt_signature(xdt, xcount);
-        sim_typesig *rsig = sim_dt_signature(rdt, rcount);
+        const sim_typesig *sig = sim_dt_typesig(xdt);
         char *diff = NULL;
-        bool ok = sig_equal(sig, rsig);
-        if (!ok && sim_typesig_matches(sig, rdt, rcount, &diff))
+        bool ok = sim_typesig_same(sig, ucount(xcount), sim_dt_typesig(rdt), ucount(rcount));
+        if (!ok && sim_typesig_matches(sig, ucount(xcount), rdt, rcount, &diff))
             diff = g_strdup("reductions need the same basic types on all ranks, and MPI_BYTE "
                             "does not stand in for others there");
-        sim_typesig_free(sig);
-        sim_typesig_free(rsig);
         if (!ok) {
             int rc = fail(e, MPI_ERR_TYPE, r,
                           g_strdup_printf(

@@ -11,10 +11,11 @@
  *   data:       `unit` (blocks of bytes, in typemap order, merged whenever
  *               one ends where the next begins), repeated `nrep` times,
  *               copy r shifted by r * rep_stride;
- *   signature:  `usig` (runs of basic types), repeated `sig_rep` times.
+ *   signature:  a shared, interned tree of runs of basic types and
+ *               repeats (see "Signatures: representation").
  *
- * The two repeat independently so that a dense unit can collapse into one
- * block (one memcpy) while its signature keeps several basic types.
+ * The two are kept apart so that a dense unit can collapse into one block
+ * (one memcpy) while its signature keeps several basic types.
  *
  * Bounds follow MPI 3.1 section 4.1.6: lower/upper-bound markers (set by
  * MPI_Type_create_resized, or MPI_LB/MPI_UB in MPI_Type_struct) are sticky
@@ -41,7 +42,23 @@ typedef struct dt_block {
     size_t len;
 } dt_block;
 
-typedef struct sim_sigrun sig_run;
+/* One item of a signature: a run of `count` elements of one basic type, or
+ * `count` passes over another signature (a repeat). */
+typedef struct sig_item {
+    MPI_Datatype basic;      /* a run's basic type; MPI_DATATYPE_NULL in a repeat */
+    const sim_typesig *body; /* a repeat's body (a counted reference); NULL in a run */
+    size_t count;
+} sig_item;
+
+/* Immutable and interned (see "Signatures: representation"). */
+struct sim_typesig {
+    int refs;
+    guint n;             /* items */
+    guint depth;         /* repeats nested inside: 0 when every item is a run */
+    guint hash;          /* of the items, for interning */
+    size_t bytes, elems; /* packed bytes and basic elements of one pass */
+    sig_item items[];
+};
 
 struct sim_datatype {
     MPI_Datatype handle;
@@ -57,18 +74,16 @@ struct sim_datatype {
     MPI_Aint true_lb, true_ub;
     GArray *unit; /* dt_block */
     size_t nrep;
-    MPI_Aint rep_stride; /* equals the extent when nrep == 1 (see tiles()) */
-    GArray *usig;        /* sig_run */
-    size_t sig_rep;
-    size_t usig_elems; /* basic elements in one usig */
-    size_t usig_bytes;
-    char *label; /* sim_dt_name of a derived type */
-    char *name;  /* MPI_Type_set_name of a derived type; NULL = unnamed */
+    MPI_Aint rep_stride;    /* equals the extent when nrep == 1 (see tiles()) */
+    const sim_typesig *sig; /* of one element; a reference */
+    char *label;            /* sim_dt_name of a derived type */
+    char *name;             /* MPI_Type_set_name of a derived type; NULL = unnamed */
 };
 
-/* Limits what a single type may flatten to (blocks + signature runs), so a
- * program building an absurd type gets an error instead of exhausting the
- * machine: 2^22 pieces are 64 MiB. */
+/* Limits what a single type may flatten to (its blocks; its signature's
+ * items, which only a type of as many pieces of different types reaches),
+ * so a program building an absurd type gets an error instead of exhausting
+ * the machine: 2^22 blocks are 64 MiB. */
 #define DT_MAX_PIECES ((size_t)1 << 22)
 
 /* ---------------------------------------------------------------------- */
@@ -237,9 +252,7 @@ static inline char *at(const void *base, MPI_Aint off) {
 static sim_datatype *dt_alloc(void) {
     sim_datatype *dt = g_new0(sim_datatype, 1);
     dt->unit = g_array_new(FALSE, FALSE, sizeof(dt_block));
-    dt->usig = g_array_new(FALSE, FALSE, sizeof(sig_run));
     dt->nrep = 1;
-    dt->sig_rep = 1;
     dt->refs = 1;
     dt->creator = -1;
     dt->align = 1;
@@ -248,7 +261,7 @@ static sim_datatype *dt_alloc(void) {
 
 static void dt_destroy(sim_datatype *dt) {
     g_array_free(dt->unit, TRUE);
-    g_array_free(dt->usig, TRUE);
+    sim_typesig_unref(dt->sig);
     g_free(dt->label);
     g_free(dt->name);
     g_free(dt);
@@ -268,28 +281,246 @@ static void blocks_append(GArray *blocks, MPI_Aint off, size_t len) {
     g_array_append_val(blocks, b);
 }
 
-static void sig_append(GArray *runs, MPI_Datatype basic, size_t count) {
-    if (count == 0)
-        return;
-    if (runs->len > 0) {
-        sig_run *last = &g_array_index(runs, sig_run, runs->len - 1);
-        if (last->basic == basic) {
-            last->count += count;
-            return;
-        }
-    }
-    sig_run r = {basic, count};
-    g_array_append_val(runs, r);
+/* ---------------------------------------------------------------------- */
+/* Signatures: representation                                              */
+/*
+ * A type's signature is built once, with the type, and shared: messages
+ * and collectives hold a reference and a count, never a copy spelled out
+ * per element.  It is a list of items, each a run of one basic type or a
+ * repeat (`count` passes over another signature), so that count copies of
+ * a struct cost one item however large count is.
+ *
+ * Signatures are interned: building one equal to a live one (same items,
+ * repeats compared by the identity of their bodies) gives the live one.
+ * The builder also brings equivalent constructions to the same items where
+ * it can (runs merge; k copies of a signature become one repeat however
+ * they were written; a list that is one part several times becomes a
+ * repeat of that part), so that contiguous(2, S), a struct of S and S and a
+ * struct of S's basic types twice over are one object, and matching the
+ * same structure on both sides is a pointer comparison.  Equal streams
+ * built in ways the builder does not bring together stay distinct objects:
+ * that costs a walk when matching, never a wrong answer.
+ */
+
+static GHashTable *sig_table; /* the interned signatures, as a set */
+
+/* A signature of up to this many items is copied into one that contains it
+ * once; a larger one becomes a repeat of one pass, which costs one item. */
+#define SIG_INLINE_MAX 8
+
+static size_t item_bytes(const sig_item *it) {
+    return it->count * (it->body ? it->body->bytes : basic_size(it->basic));
 }
 
-static void dt_set_counts(sim_datatype *dt) {
-    dt->usig_elems = 0;
-    dt->usig_bytes = 0;
-    for (guint i = 0; i < dt->usig->len; i++) {
-        const sig_run *r = &g_array_index(dt->usig, sig_run, i);
-        dt->usig_elems += r->count;
-        dt->usig_bytes += r->count * basic_size(r->basic);
+static size_t item_elems(const sig_item *it) {
+    return it->body ? it->count * it->body->elems : it->count;
+}
+
+static bool item_eq(const sig_item *a, const sig_item *b) {
+    return a->basic == b->basic && a->body == b->body && a->count == b->count;
+}
+
+static guint sig_hash(gconstpointer p) {
+    return ((const sim_typesig *)p)->hash;
+}
+
+static gboolean sig_eq(gconstpointer pa, gconstpointer pb) {
+    const sim_typesig *a = pa, *b = pb;
+    if (a->n != b->n || a->hash != b->hash)
+        return FALSE;
+    for (guint i = 0; i < a->n; i++)
+        if (!item_eq(&a->items[i], &b->items[i]))
+            return FALSE;
+    return TRUE;
+}
+
+const sim_typesig *sim_typesig_ref(const sim_typesig *sig) {
+    ((sim_typesig *)sig)->refs++;
+    return sig;
+}
+
+void sim_typesig_unref(const sim_typesig *csig) {
+    sim_typesig *sig = (sim_typesig *)csig;
+    if (!sig || --sig->refs > 0)
+        return;
+    /* Only this very object leaves the set: after sim_dt_fini and a new
+     * sim_dt_init an equal one may be interned while this one was held. */
+    if (sig_table && g_hash_table_lookup(sig_table, sig) == sig)
+        g_hash_table_remove(sig_table, sig);
+    for (guint i = 0; i < sig->n; i++)
+        sim_typesig_unref(sig->items[i].body);
+    g_free(sig);
+}
+
+size_t sim_typesig_bytes(const sim_typesig *sig) {
+    return sig->bytes;
+}
+
+/* The signature of the n items (whose body references it takes over): the
+ * interned one equal to them, or a new one. */
+static const sim_typesig *sig_intern(const sig_item *items, guint n) {
+    sim_typesig *sig = g_malloc(sizeof *sig + (size_t)n * sizeof(sig_item));
+    guint64 h = 14695981039346656037u;
+    sig->refs = 1;
+    sig->n = n;
+    sig->depth = 0;
+    sig->bytes = sig->elems = 0;
+    for (guint i = 0; i < n; i++) {
+        const sig_item *it = &items[i];
+        sig->items[i] = *it;
+        sig->bytes += item_bytes(it);
+        sig->elems += item_elems(it);
+        if (it->body)
+            sig->depth = MAX(sig->depth, it->body->depth + 1);
+        guint64 parts[3] = {(guint64)(unsigned)it->basic, (guint64)(uintptr_t)it->body,
+                            (guint64)it->count};
+        for (int k = 0; k < 3; k++)
+            h = (h ^ parts[k]) * 1099511628211u;
     }
+    sig->hash = (guint)(h ^ (h >> 32));
+    sim_typesig *old = g_hash_table_lookup(sig_table, sig);
+    if (old) {
+        sim_typesig_unref(sig);
+        return sim_typesig_ref(old);
+    }
+    g_hash_table_add(sig_table, sig);
+    return sig;
+}
+
+/* A signature under construction: items with their body references. */
+typedef struct sig_builder {
+    GArray *items; /* sig_item */
+    bool too_big;  /* more than DT_MAX_PIECES items were asked for */
+} sig_builder;
+
+static void sb_init(sig_builder *b) {
+    b->items = g_array_new(FALSE, FALSE, sizeof(sig_item));
+    b->too_big = false;
+}
+
+static sig_item *sb_last(sig_builder *b) {
+    return b->items->len ? &g_array_index(b->items, sig_item, b->items->len - 1) : NULL;
+}
+
+static void sb_push(sig_builder *b, sig_item it) {
+    if (b->items->len >= DT_MAX_PIECES) {
+        b->too_big = true;
+        sim_typesig_unref(it.body);
+        return;
+    }
+    g_array_append_val(b->items, it);
+}
+
+static void sb_run(sig_builder *b, MPI_Datatype basic, size_t count) {
+    sig_item *last = sb_last(b);
+    if (count == 0)
+        return;
+    if (last && !last->body && last->basic == basic)
+        last->count += count;
+    else
+        sb_push(b, (sig_item){basic, NULL, count});
+}
+
+/* True when the builder ends with exactly s's items (one pass over s). */
+static bool sb_ends_with(sig_builder *b, const sim_typesig *s) {
+    guint len = b->items->len;
+    if (len < s->n)
+        return false;
+    const sig_item *tail = &g_array_index(b->items, sig_item, len - s->n);
+    for (guint i = 0; i < s->n; i++)
+        if (!item_eq(&tail[i], &s->items[i]))
+            return false;
+    return true;
+}
+
+/* Appends k passes over s as a repeat, joining the pass or repeat of s that
+ * the builder may end with. */
+static void sb_repeat(sig_builder *b, const sim_typesig *s, size_t k) {
+    sig_item *last = sb_last(b);
+    if (last && last->body == s) {
+        last->count += k;
+        return;
+    }
+    if (sb_ends_with(b, s)) {
+        guint keep = b->items->len - s->n;
+        for (guint i = keep; i < b->items->len; i++)
+            sim_typesig_unref(g_array_index(b->items, sig_item, i).body);
+        g_array_set_size(b->items, keep);
+        sb_repeat(b, s, k + 1);
+        return;
+    }
+    sb_push(b, (sig_item){MPI_DATATYPE_NULL, sim_typesig_ref(s), k});
+}
+
+/* Appends k passes over signature s. */
+static void sb_sig(sig_builder *b, const sim_typesig *s, size_t k) {
+    if (k == 0 || s->bytes == 0)
+        return;
+    if (s->n == 1) {
+        const sig_item *it = &s->items[0];
+        if (it->body)
+            sb_sig(b, it->body, it->count * k);
+        else
+            sb_run(b, it->basic, it->count * k);
+        return;
+    }
+    sig_item *last = sb_last(b);
+    if (k == 1 && s->n <= SIG_INLINE_MAX && !(last && last->body == s) && !sb_ends_with(b, s)) {
+        for (guint i = 0; i < s->n; i++) {
+            const sig_item *it = &s->items[i];
+            if (it->body)
+                sb_repeat(b, it->body, it->count);
+            else
+                sb_run(b, it->basic, it->count);
+        }
+        return;
+    }
+    sb_repeat(b, s, k);
+}
+
+/* The shortest p such that the n items are items[0..p) n/p times (n when
+ * there is none), by the prefix function of the item sequence. */
+static guint sb_period(const sig_item *items, guint n) {
+    if (n < 2)
+        return n;
+    guint *pf = g_new(guint, n);
+    pf[0] = 0;
+    for (guint i = 1; i < n; i++) {
+        guint k = pf[i - 1];
+        while (k > 0 && !item_eq(&items[i], &items[k]))
+            k = pf[k - 1];
+        pf[i] = item_eq(&items[i], &items[k]) ? k + 1 : k;
+    }
+    guint p = n - pf[n - 1];
+    g_free(pf);
+    return n % p == 0 ? p : n;
+}
+
+/* The built signature (NULL when it grew too large); frees the builder. */
+static const sim_typesig *sb_finish(sig_builder *b) {
+    guint n = b->items->len;
+    sig_item *items = (sig_item *)(void *)b->items->data;
+    const sim_typesig *sig = NULL;
+    if (b->too_big) {
+        for (guint i = 0; i < n; i++)
+            sim_typesig_unref(items[i].body);
+    } else if (n == 1 && items[0].body && items[0].count == 1) {
+        sig = items[0].body; /* one pass over a signature is that signature */
+    } else {
+        guint p = sb_period(items, n);
+        if (p >= 2 && p < n) {
+            /* Runs merge and repeats of one body join, so a period is at
+             * least two items long. */
+            for (guint i = p; i < n; i++)
+                sim_typesig_unref(items[i].body);
+            sig_item rep = {MPI_DATATYPE_NULL, sig_intern(items, p), n / p};
+            sig = sig_intern(&rep, 1);
+        } else {
+            sig = sig_intern(items, n);
+        }
+    }
+    g_array_free(b->items, TRUE);
+    return sig;
 }
 
 static sim_datatype *make_basic(const basic_info *b) {
@@ -303,8 +534,8 @@ static sim_datatype *make_basic(const basic_info *b) {
     dt->true_ub = dt->ub;
     dt->rep_stride = dt->ub;
     blocks_append(dt->unit, 0, b->size);
-    sig_append(dt->usig, b->handle, 1);
-    dt_set_counts(dt);
+    sig_item run = {b->handle, NULL, 1};
+    dt->sig = sig_intern(&run, 1);
     return dt;
 }
 
@@ -321,9 +552,11 @@ static sim_datatype *make_pair(const pair_info *p) {
     dt->rep_stride = dt->ub;
     blocks_append(dt->unit, 0, s1);
     blocks_append(dt->unit, (MPI_Aint)p->second_off, s2);
-    sig_append(dt->usig, p->first, 1);
-    sig_append(dt->usig, p->second, 1);
-    dt_set_counts(dt);
+    sig_builder sb;
+    sb_init(&sb);
+    sb_run(&sb, p->first, 1);
+    sb_run(&sb, p->second, 1);
+    dt->sig = sb_finish(&sb);
     return dt;
 }
 
@@ -350,6 +583,7 @@ void sim_dt_init(void) {
     first_free = SIM_DT_FIRST_DERIVED_INDEX;
     predef_names = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
     invalid_labels = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+    sig_table = g_hash_table_new(sig_hash, sig_eq);
     for (size_t i = 0; i < G_N_ELEMENTS(basics); i++) {
         /* MPI_LONG_LONG, MPI_C_COMPLEX are mere aliases in mpi.h; the
          * table lists each handle once. */
@@ -377,6 +611,10 @@ void sim_dt_fini(void) {
     g_hash_table_destroy(predef_names);
     g_hash_table_destroy(invalid_labels);
     predef_names = invalid_labels = NULL;
+    /* Signatures still referenced (by messages not yet freed) live on
+     * outside the set and go with their last reference. */
+    g_hash_table_destroy(sig_table);
+    sig_table = NULL;
     dt_ready = false;
 }
 
@@ -446,9 +684,8 @@ MPI_Datatype sim_dt_handle(const sim_datatype *dt) {
 }
 
 MPI_Datatype sim_dt_uniform_basic(const sim_datatype *dt) {
-    if (dt->usig->len != 1)
-        return MPI_DATATYPE_NULL;
-    return g_array_index(dt->usig, sig_run, 0).basic;
+    const sim_typesig *s = dt->sig;
+    return s->n == 1 && !s->items[0].body ? s->items[0].basic : MPI_DATATYPE_NULL;
 }
 
 bool sim_dt_is_predefined(MPI_Datatype type) {
@@ -597,28 +834,6 @@ static bool expand_blocks(GArray *blocks, const sim_datatype *t, MPI_Aint disp, 
     return true;
 }
 
-/* Appends t's signature `times` times to runs, within the piece budget. */
-static bool expand_sig(GArray *runs, const sim_datatype *t, size_t times) {
-    if (t->usig->len == 0 || times == 0)
-        return true;
-    size_t reps = t->sig_rep * times; /* bounded by the checked type size */
-    if (t->usig->len == 1) {
-        const sig_run *r = &g_array_index(t->usig, sig_run, 0);
-        sig_append(runs, r->basic, r->count * reps);
-        return true;
-    }
-    size_t need;
-    if (__builtin_mul_overflow(reps, (size_t)t->usig->len, &need) ||
-        runs->len + need > DT_MAX_PIECES)
-        return false;
-    for (size_t i = 0; i < reps; i++)
-        for (guint k = 0; k < t->usig->len; k++) {
-            const sig_run *r = &g_array_index(t->usig, sig_run, k);
-            sig_append(runs, r->basic, r->count);
-        }
-    return true;
-}
-
 static MPI_Datatype table_insert(sim_datatype *dt) {
     sim_dt_init();
     guint idx = first_free;
@@ -746,26 +961,29 @@ static int build(int rank, const piece *ps, size_t np, size_t nrep, MPI_Aint rep
             dt->nrep = 1;
         }
 
-        /* Signature. */
-        if (ndata == 1) {
-            g_array_append_vals(dt->usig, t->usig->data, t->usig->len);
-            dt->sig_rep = t->sig_rep * only->copies * nrep;
-        } else {
-            for (size_t i = 0; i < np; i++)
-                if (ps[i].t && !expand_sig(dt->usig, ps[i].t, ps[i].copies))
-                    goto too_complex;
-            dt->sig_rep = nrep;
+        /* Signature: the pieces in order, then nrep times that. */
+        sig_builder sb;
+        sb_init(&sb);
+        for (size_t i = 0; i < np; i++)
+            if (ps[i].t)
+                sb_sig(&sb, ps[i].t->sig, ps[i].copies);
+        const sim_typesig *one = sb_finish(&sb);
+        if (one && nrep != 1) {
+            sb_init(&sb);
+            sb_sig(&sb, one, nrep);
+            sim_typesig_unref(one);
+            one = sb_finish(&sb);
         }
-        if (dt->usig->len == 1) {
-            g_array_index(dt->usig, sig_run, 0).count *= dt->sig_rep;
-            dt->sig_rep = 1;
-        }
+        if (!one)
+            goto too_complex;
+        dt->sig = one;
+    } else {
+        sig_builder sb;
+        sb_init(&sb);
+        dt->sig = sb_finish(&sb); /* the empty signature */
     }
     if (dt->nrep == 1)
         dt->rep_stride = dt_extent(dt);
-    if (dt->usig->len == 0)
-        dt->sig_rep = 1;
-    dt_set_counts(dt);
     *newtype = table_insert(dt);
     return MPI_SUCCESS;
 
@@ -963,9 +1181,7 @@ static sim_datatype *clone_layout(int rank, const sim_datatype *old) {
     g_array_append_vals(dt->unit, old->unit->data, old->unit->len);
     dt->nrep = old->nrep;
     dt->rep_stride = old->rep_stride;
-    g_array_append_vals(dt->usig, old->usig->data, old->usig->len);
-    dt->sig_rep = old->sig_rep;
-    dt_set_counts(dt);
+    dt->sig = sim_typesig_ref(old->sig);
     return dt;
 }
 
@@ -1115,82 +1331,259 @@ void sim_dt_unpack(const sim_datatype *dt, const void *in, size_t bytes, void *b
 }
 
 /* ---------------------------------------------------------------------- */
-/* Signatures                                                              */
+/* Signatures: walking and matching                                        */
 
-sim_typesig *sim_dt_signature(const sim_datatype *dt, int count) {
-    sim_typesig *sig = g_new0(sim_typesig, 1);
-    GArray *runs = g_array_new(FALSE, FALSE, sizeof(sig_run));
-    size_t reps = count > 0 ? dt->sig_rep * (size_t)count : 0;
-    if (dt->usig->len == 1 && reps > 0) {
-        const sig_run *r = &g_array_index(dt->usig, sig_run, 0);
-        sig_append(runs, r->basic, r->count * reps);
-    } else {
-        for (size_t i = 0; i < reps; i++)
-            for (guint k = 0; k < dt->usig->len; k++) {
-                const sig_run *r = &g_array_index(dt->usig, sig_run, k);
-                sig_append(runs, r->basic, r->count);
-            }
+/* A position in `count` passes over a signature: a stack of frames, one per
+ * repeat entered, the top one at a run. */
+typedef struct sig_frame {
+    const sim_typesig *sig;
+    guint i;     /* the current item */
+    size_t left; /* passes over sig still to make, the current one included */
+} sig_frame;
+
+typedef struct sig_cursor {
+    sig_frame *fr; /* fr[0] is the outermost; sig->depth + 1 frames */
+    guint depth;   /* frames in use; 0 once everything is consumed */
+    size_t off;    /* bytes consumed of the current item (always a run) */
+    size_t elems;  /* basic elements before the current item */
+    sig_frame local[8];
+} sig_cursor;
+
+static void cur_init(sig_cursor *c, const sim_typesig *sig, size_t count) {
+    guint need = sig->depth + 1;
+    c->fr = need <= G_N_ELEMENTS(c->local) ? c->local : g_new(sig_frame, need);
+    c->fr[0] = (sig_frame){sig, 0, count};
+    c->depth = count > 0 && sig->n > 0 ? 1 : 0;
+    c->off = 0;
+    c->elems = 0;
+}
+
+static void cur_fini(sig_cursor *c) {
+    if (c->fr != c->local)
+        g_free(c->fr);
+}
+
+/* Steps past the top frame's current item, leaving finished passes and
+ * repeats. */
+static void cur_next(sig_cursor *c) {
+    c->off = 0;
+    c->fr[c->depth - 1].i++;
+    while (c->depth > 0) {
+        sig_frame *f = &c->fr[c->depth - 1];
+        if (f->i < f->sig->n)
+            return;
+        if (--f->left > 0) {
+            f->i = 0;
+            return;
+        }
+        if (--c->depth > 0)
+            c->fr[c->depth - 1].i++;
     }
-    sig->nruns = (int)runs->len;
-    sig->bytes = count > 0 ? dt->size * (size_t)count : 0;
-    sig->runs = (struct sim_sigrun *)(void *)g_array_free(runs, FALSE);
+}
+
+/* The run at the cursor and the bytes left in it; false at the end. */
+static bool cur_run(sig_cursor *c, MPI_Datatype *basic, size_t *left) {
+    if (c->depth == 0)
+        return false;
+    for (;;) {
+        const sig_frame *f = &c->fr[c->depth - 1];
+        const sig_item *it = &f->sig->items[f->i];
+        if (!it->body) {
+            *basic = it->basic;
+            *left = item_bytes(it) - c->off;
+            /* count elements of a basic type: one run of count passes. */
+            if (f->sig->n == 1)
+                *left += (f->left - 1) * item_bytes(it);
+            return true;
+        }
+        c->fr[c->depth++] = (sig_frame){it->body, 0, it->count};
+    }
+}
+
+/* Consumes n bytes (at most what is left), whole passes and items at a
+ * time where they fit, so that skipping a long stretch costs its structure,
+ * not its elements. */
+static void cur_skip(sig_cursor *c, size_t n) {
+    while (n > 0 && c->depth > 0) {
+        sig_frame *f = &c->fr[c->depth - 1];
+        if (c->off == 0 && f->i == 0 && f->left > 1 && n >= f->sig->bytes) {
+            size_t q = MIN(n / f->sig->bytes, f->left - 1);
+            f->left -= q;
+            n -= q * f->sig->bytes;
+            c->elems += q * f->sig->elems;
+            continue;
+        }
+        const sig_item *it = &f->sig->items[f->i];
+        size_t rest = item_bytes(it) - c->off;
+        if (n >= rest) {
+            n -= rest;
+            c->elems += item_elems(it);
+            cur_next(c);
+        } else if (it->body) {
+            size_t q = n / it->body->bytes;
+            n -= q * it->body->bytes;
+            c->elems += q * it->body->elems;
+            c->fr[c->depth++] = (sig_frame){it->body, 0, it->count - q};
+        } else {
+            c->off += n;
+            n = 0;
+        }
+    }
+}
+
+/* Bytes from the cursor on that both cursors are sure to agree on because
+ * they are at the same structure: the rest of a pass over one signature
+ * (and further passes), or passes over one repeat body.  Both must be at
+ * the start of an item. */
+static size_t cur_common(const sig_cursor *a, const sig_cursor *b) {
+    if (a->depth == 0 || b->depth == 0 || a->off != 0 || b->off != 0)
+        return 0;
+    const sig_frame *fa = &a->fr[a->depth - 1], *fb = &b->fr[b->depth - 1];
+    if (fa->sig == fb->sig && fa->i == fb->i) {
+        size_t rest = 0;
+        for (guint k = fa->i; k < fa->sig->n; k++)
+            rest += item_bytes(&fa->sig->items[k]);
+        return rest + (MIN(fa->left, fb->left) - 1) * fa->sig->bytes;
+    }
+    /* Passes over a body ahead of each: those of the frame when at its
+     * start, those of the current item when it is a repeat. */
+    const sig_item *ia = &fa->sig->items[fa->i], *ib = &fb->sig->items[fb->i];
+    const sim_typesig *ba[2] = {fa->i == 0 ? fa->sig : NULL, ia->body};
+    const sim_typesig *bb[2] = {fb->i == 0 ? fb->sig : NULL, ib->body};
+    size_t ka[2] = {fa->left, ia->count}, kb[2] = {fb->left, ib->count}, common = 0;
+    for (int x = 0; x < 2; x++)
+        for (int y = 0; y < 2; y++)
+            if (ba[x] && ba[x] == bb[y])
+                common = MAX(common, MIN(ka[x], kb[y]) * ba[x]->bytes);
+    return common;
+}
+
+/* What the stream of any number of passes over sig repeats, as far as the
+ * structure shows: a repeat's body, the one basic type of a single run (as
+ * that type's own signature), or sig itself.  Two streams with the same
+ * period are equal over their common length. */
+static const sim_typesig *sig_period(const sim_typesig *sig) {
+    if (sig->n == 1 && sig->items[0].body)
+        return sig->items[0].body;
+    if (sig->n == 1)
+        return sim_dt_get(sig->items[0].basic)->sig;
     return sig;
 }
 
-void sim_typesig_free(sim_typesig *sig) {
-    if (!sig)
-        return;
-    g_free(sig->runs);
-    g_free(sig);
+static size_t gcd(size_t a, size_t b) {
+    while (b) {
+        size_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
 }
 
-bool sim_typesig_matches(const sim_typesig *msg, const sim_datatype *dt, int count, char **why) {
-    size_t cap = count > 0 ? dt->size * (size_t)count : 0;
-    size_t limit = MIN(msg->bytes, cap);
-    size_t consumed = 0;
-    /* Message side: run index, bytes left in it, elements before it. */
-    int mi = -1;
-    size_t mleft = 0, mbefore = 0;
-    /* Receive side: cycles through usig sig_rep*count times. */
-    guint ri = 0;
-    size_t rleft = 0;
-    bool rstarted = false;
-    while (consumed < limit) {
-        if (mleft == 0) {
-            if (mi >= 0)
-                mbefore += msg->runs[mi].count;
-            if (++mi >= msg->nruns)
-                break; /* msg->bytes claims more than its runs: nothing left to compare */
-            mleft = msg->runs[mi].count * basic_size(msg->runs[mi].basic);
+/* Compares the first `limit` bytes of a (acount passes) and b (bcount
+ * passes), both at least that long, byte by byte: each byte belongs to one
+ * basic element on each side and the two basic types must be equal, or,
+ * when wild, either may be MPI_BYTE or MPI_PACKED.  On the first byte that
+ * differs returns false with the element of a it belongs to (counted from
+ * 0) and the two basic types there. */
+static bool sig_compare(const sim_typesig *a, size_t acount, const sim_typesig *b, size_t bcount,
+                        size_t limit, bool wild, size_t *elem, MPI_Datatype *ta, MPI_Datatype *tb) {
+    if (limit == 0)
+        return true;
+    const sim_typesig *pa = sig_period(a), *pb = sig_period(b);
+    if (pa == pb)
+        return true;
+    /* Both streams repeat from their start: with no difference in the first
+     * lcm of their periods, there is none anywhere. */
+    size_t g = gcd(pa->bytes, pb->bytes), span;
+    if (!__builtin_mul_overflow(pa->bytes / g, pb->bytes, &span))
+        limit = MIN(limit, span);
+    sig_cursor ca, cb;
+    cur_init(&ca, a, acount);
+    cur_init(&cb, b, bcount);
+    bool same = true;
+    size_t done = 0;
+    MPI_Datatype x, y;
+    size_t xl, yl;
+    while (done < limit) {
+        size_t step = MIN(cur_common(&ca, &cb), limit - done);
+        if (step > 0) {
+            cur_skip(&ca, step);
+            cur_skip(&cb, step);
+            done += step;
             continue;
         }
-        if (rleft == 0) {
-            ri = rstarted ? (ri + 1) % dt->usig->len : 0;
-            rstarted = true;
-            const sig_run *r = &g_array_index(dt->usig, sig_run, ri);
-            /* A receive type of one basic type repeats it to the end: one
-             * run covers everything, rather than one element at a time. */
-            rleft = dt->usig->len == 1 ? limit - consumed : r->count * basic_size(r->basic);
-            continue;
+        if (!cur_run(&ca, &x, &xl) || !cur_run(&cb, &y, &yl))
+            break;
+        if (wild && is_wildcard(x))
+            step = xl;
+        else if (wild && is_wildcard(y))
+            step = yl;
+        else if (x == y)
+            step = MIN(xl, yl);
+        else {
+            *elem = ca.elems + ca.off / basic_size(x);
+            *ta = x;
+            *tb = y;
+            same = false;
+            break;
         }
-        MPI_Datatype a = msg->runs[mi].basic;
-        MPI_Datatype b = g_array_index(dt->usig, sig_run, ri).basic;
-        if (a != b && !is_wildcard(a) && !is_wildcard(b)) {
-            if (why) {
-                size_t run_bytes = msg->runs[mi].count * basic_size(a);
-                size_t elem = mbefore + (run_bytes - mleft) / basic_size(a);
-                *why =
-                    g_strdup_printf("element %zu is %s in the message but %s in the receive type",
-                                    elem, sim_dt_name(a), sim_dt_name(b));
-            }
-            return false;
-        }
-        size_t step = MIN(MIN(mleft, rleft), limit - consumed);
-        mleft -= step;
-        rleft -= step;
-        consumed += step;
+        step = MIN(step, limit - done);
+        cur_skip(&ca, step);
+        cur_skip(&cb, step);
+        done += step;
     }
-    return true;
+    cur_fini(&ca);
+    cur_fini(&cb);
+    return same;
+}
+
+const sim_typesig *sim_dt_typesig(const sim_datatype *dt) {
+    return dt->sig;
+}
+
+bool sim_typesig_matches(const sim_typesig *msg, size_t msg_count, const sim_datatype *dt,
+                         int count, char **why) {
+    size_t cap = count > 0 ? dt->size * (size_t)count : 0;
+    size_t limit = MIN(msg->bytes * msg_count, cap);
+    size_t elem;
+    MPI_Datatype a, b;
+    if (sig_compare(msg, msg_count, dt->sig, count > 0 ? (size_t)count : 0, limit, true, &elem, &a,
+                    &b))
+        return true;
+    if (why)
+        *why = g_strdup_printf("element %zu is %s in the message but %s in the receive type", elem,
+                               sim_dt_name(a), sim_dt_name(b));
+    return false;
+}
+
+bool sim_typesig_same(const sim_typesig *a, size_t acount, const sim_typesig *b, size_t bcount) {
+    size_t bytes = a->bytes * acount, elem;
+    MPI_Datatype ta, tb;
+    return bytes == b->bytes * bcount &&
+           sig_compare(a, acount, b, bcount, bytes, false, &elem, &ta, &tb);
+}
+
+bool sim_typesig_each_run(const sim_typesig *sig, size_t count, sim_sigrun_fn fn, void *data) {
+    sig_cursor c;
+    cur_init(&c, sig, count);
+    MPI_Datatype basic, pending = MPI_DATATYPE_NULL;
+    size_t left, n = 0;
+    bool go = true;
+    while (go && cur_run(&c, &basic, &left)) {
+        /* Runs split by the structure (the end of one pass and the start of
+         * the next, say) are reported joined. */
+        if (n > 0 && basic != pending) {
+            go = fn(pending, n, data);
+            n = 0;
+        }
+        pending = basic;
+        n += left / basic_size(basic);
+        cur_skip(&c, left);
+    }
+    if (go && n > 0)
+        go = fn(pending, n, data);
+    cur_fini(&c);
+    return go;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1205,19 +1598,24 @@ int sim_dt_count_of(const sim_datatype *dt, size_t bytes) {
 }
 
 MPI_Count sim_dt_elements_of_x(const sim_datatype *dt, size_t bytes) {
-    if (dt->size == 0 || dt->usig_bytes == 0)
+    const sim_typesig *s = dt->sig;
+    if (s->bytes == 0)
         return 0;
-    size_t n = bytes / dt->size * dt->usig_elems * dt->sig_rep;
-    size_t rem = bytes % dt->size;
-    n += rem / dt->usig_bytes * dt->usig_elems;
-    rem %= dt->usig_bytes;
-    for (guint k = 0; rem > 0 && k < dt->usig->len; k++) {
-        const sig_run *r = &g_array_index(dt->usig, sig_run, k);
-        size_t bs = basic_size(r->basic);
-        if (rem >= r->count * bs) {
-            n += r->count;
-            rem -= r->count * bs;
+    size_t n = bytes / s->bytes * s->elems, rem = bytes % s->bytes;
+    /* The partial pass: whole items, then into the item the bytes end in. */
+    for (guint i = 0; rem > 0; i++) {
+        const sig_item *it = &s->items[i];
+        size_t ib = item_bytes(it);
+        if (rem >= ib) {
+            n += item_elems(it);
+            rem -= ib;
+        } else if (it->body) {
+            n += rem / it->body->bytes * it->body->elems;
+            rem %= it->body->bytes;
+            s = it->body;
+            i = (guint)-1; /* from the body's first item */
         } else {
+            size_t bs = basic_size(it->basic);
             if (rem % bs != 0)
                 return MPI_UNDEFINED;
             n += rem / bs;

@@ -4,12 +4,12 @@
  *
  * A datatype is a typemap: a sequence of (basic type, byte displacement)
  * with a lower bound and an extent.  Messages travel packed: the sender's
- * buffer is packed by its datatype into contiguous bytes together with the
- * message's type signature (the sequence of basic types, run-length
- * encoded), and the receiver unpacks those bytes by its own datatype after
- * checking that the signatures match (MPI 3.1 section 3.3.1: each basic
- * type of the message must equal the receiver's; MPI_BYTE and MPI_PACKED
- * match any basic type).
+ * buffer is packed by its datatype into contiguous bytes, the message
+ * refers to the datatype's type signature (the sequence of basic types,
+ * kept run-length encoded) and a count, and the receiver unpacks those
+ * bytes by its own datatype after checking that the signatures match (MPI
+ * 3.1 section 3.3.1: each basic type of the message must equal the
+ * receiver's; MPI_BYTE and MPI_PACKED match any basic type).
  *
  * Handles: predefined types are MPICH's constants; derived types get
  * handles from SIM_HANDLE(SIM_HKIND_DIRECT, SIM_OBJ_DATATYPE, index).
@@ -35,15 +35,12 @@ typedef struct sim_datatype sim_datatype;
 
 #define SIM_DT_FIRST_DERIVED_INDEX 16
 
-/* A type signature: runs of basic types.  Owned by the caller. */
-typedef struct sim_typesig {
-    int nruns;
-    struct sim_sigrun {
-        MPI_Datatype basic; /* a predefined basic type handle */
-        size_t count;
-    } * runs;
-    size_t bytes; /* total packed size */
-} sim_typesig;
+/* A type signature: the sequence of basic types of one element of a
+ * datatype, run-length encoded, with repeats for copies of derived types.
+ * Immutable and shared: a datatype keeps its own from construction on, and
+ * a message or collective that needs it after the type may be freed takes
+ * a reference; "count elements of dt" is (sim_dt_typesig(dt), count). */
+typedef struct sim_typesig sim_typesig;
 
 /* Looks a handle up; NULL when it is not a datatype (or a freed one). */
 const sim_datatype *sim_dt_get(MPI_Datatype type);
@@ -73,24 +70,49 @@ void sim_dt_pack(const sim_datatype *dt, const void *buf, int count, void *out);
  * less than a whole number of elements (a short message). */
 void sim_dt_unpack(const sim_datatype *dt, const void *in, size_t bytes, void *buf, int count);
 
-/* Signature of count elements of dt; free with sim_typesig_free. */
-sim_typesig *sim_dt_signature(const sim_datatype *dt, int count);
-void sim_typesig_free(sim_typesig *sig);
+/* dt's signature (valid while dt is; sim_typesig_ref to keep it longer). */
+const sim_typesig *sim_dt_typesig(const sim_datatype *dt);
 
-/* Checks that a message with signature msg can be received into count
- * elements of dt: the message's basic types must be a prefix of the
- * receive type's signature.  Returns true on a match; otherwise false and,
- * when why is not NULL, a short description (g_free it) such as
- * "element 3 is MPI_DOUBLE in the message but MPI_INT in the receive type"
- * (elements are the message's basic elements, counted from 0).
+/* sim_typesig_ref returns sig; every ref needs one sim_typesig_unref
+ * (which accepts NULL). */
+const sim_typesig *sim_typesig_ref(const sim_typesig *sig);
+void sim_typesig_unref(const sim_typesig *sig);
+
+/* Packed bytes of one pass over sig (sim_dt_size of its type). */
+size_t sim_typesig_bytes(const sim_typesig *sig);
+
+/* Checks that a message of msg_count passes over signature msg can be
+ * received into count elements of dt: the message's basic types must be a
+ * prefix of the receive type's signature.  Returns true on a match;
+ * otherwise false and, when why is not NULL, a short description (g_free
+ * it) such as "element 3 is MPI_DOUBLE in the message but MPI_INT in the
+ * receive type" (elements are the message's basic elements, counted from
+ * 0; the one named holds the first byte that differs).
  *
  * Only the part of the message that fits into the receive buffer is
  * compared: a message longer than sim_dt_size(dt)*count bytes is a
  * truncation (MPI_ERR_TRUNCATE, the caller's check), not a signature
  * mismatch, so it matches when its first sim_dt_size(dt)*count bytes do.
  * MPI_BYTE and MPI_PACKED on either side match any basic type byte for byte
- * (a 3-byte MPI_BYTE message matches a receive of one MPI_INT). */
-bool sim_typesig_matches(const sim_typesig *msg, const sim_datatype *dt, int count, char **why);
+ * (a 3-byte MPI_BYTE message matches a receive of one MPI_INT).  Costs the
+ * signatures' structure, not their element counts: no expansion, and the
+ * same structure on both sides is recognised at once. */
+bool sim_typesig_matches(const sim_typesig *msg, size_t msg_count, const sim_datatype *dt,
+                         int count, char **why);
+
+/* True when acount passes over a and bcount passes over b are the same
+ * sequence of basic types, with no MPI_BYTE/MPI_PACKED exception (what a
+ * reduction needs of its members' data). */
+bool sim_typesig_same(const sim_typesig *a, size_t acount, const sim_typesig *b, size_t bcount);
+
+/* Calls fn for each run of count passes over sig, in order: maximal runs
+ * (two consecutive calls never name the same basic type), as if the
+ * signature were written out element by element; no call for an empty
+ * one.  Stops when fn returns false; returns false then, true otherwise.
+ * Takes time in the number of runs: for inspecting a type, not for each
+ * message. */
+typedef bool (*sim_sigrun_fn)(MPI_Datatype basic, size_t count, void *data);
+bool sim_typesig_each_run(const sim_typesig *sig, size_t count, sim_sigrun_fn fn, void *data);
 
 /* MPI_Get_count / MPI_Get_elements for a message of `bytes` packed bytes
  * received as dt: MPI_UNDEFINED when not a whole number (of dt elements,

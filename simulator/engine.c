@@ -45,7 +45,7 @@ static void message_free(sim_message *m) {
     if (m->xfer || m->held)
         sim_timed_message_freed(m);
     g_free(m->data);
-    sim_typesig_free(m->sig);
+    sim_typesig_unref(m->sig);
     g_free(m);
 }
 
@@ -116,7 +116,8 @@ static int post_send_into(sim_request *req) {
     m->data = g_malloc(m->bytes ? m->bytes : 1);
     /* A bad buffer faults here, on the sender's stack: a crash of the sender. */
     sim_dt_pack(dt, req->buf, req->count, m->data);
-    m->sig = sim_dt_signature(dt, req->count);
+    m->sig = sim_typesig_ref(sim_dt_typesig(dt));
+    m->sig_count = (size_t)req->count;
     m->call_site = me->call_site;
     m->call = req->call;
     m->arrival = me->clock + sim_transfer_time(m->bytes);
@@ -265,7 +266,7 @@ static void deliver(sim_message *m, sim_request *r) {
                                      m->src_crank, m->bytes, m->tag, m->call,
                                      sim_location(m->call_site), cap, r->count,
                                      sim_dt_name(r->type)));
-    } else if (!sim_typesig_matches(m->sig, dt, r->count, &why)) {
+    } else if (!sim_typesig_matches(m->sig, m->sig_count, dt, r->count, &why)) {
         sim_req_fail(r, MPI_ERR_TYPE,
                      g_strdup_printf("type signatures differ: rank %d sent with %s at %s; %s",
                                      m->src_crank, m->call, sim_location(m->call_site),

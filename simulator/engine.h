@@ -43,9 +43,10 @@ struct sim_message {
     sim_comm *comm;
     void *data; /* packed payload (g_malloc) */
     size_t bytes;
-    sim_typesig *sig;
-    sim_request *sreq;  /* sender's request while it waits for the match; else NULL */
-    size_t bsend_bytes; /* attached-buffer space held by a buffered send */
+    const sim_typesig *sig; /* the sender's datatype's (a reference) ... */
+    size_t sig_count;       /* ... times this many elements */
+    sim_request *sreq;      /* sender's request while it waits for the match; else NULL */
+    size_t bsend_bytes;     /* attached-buffer space held by a buffered send */
     void *call_site;
     const char *call;      /* "MPI_Send" ... */
     double arrival;        /* simulated time at which it reaches dst */

@@ -644,6 +644,28 @@ static elem_kind pair_of_twins(MPI_Datatype basic) {
     return EK_NONE;
 }
 
+/* What classify needs to know of a signature's runs. */
+typedef struct run_scan {
+    size_t nruns, total; /* runs and basic elements */
+    MPI_Datatype b0;     /* the first run's basic type */
+    MPI_Datatype other;  /* the last basic type other than b0 (b0 if none) */
+    bool same;           /* every run is of b0 */
+    bool pairs;          /* runs alternate one b0, one MPI_INT */
+} run_scan;
+
+static bool scan_run(MPI_Datatype basic, size_t n, void *p) {
+    run_scan *s = p;
+    if (s->nruns == 0)
+        s->b0 = s->other = basic;
+    s->same = s->same && basic == s->b0;
+    if (basic != s->b0)
+        s->other = basic;
+    s->pairs = s->pairs && n == 1 && basic == (s->nruns % 2 == 0 ? s->b0 : MPI_INT);
+    s->nruns++;
+    s->total += n;
+    return true;
+}
+
 /* Classifies type for predefined op opi.  Predefined types stand for
  * themselves; a derived type qualifies when one item's signature is a single
  * basic type (or, for the LOC ops, a sequence of value-index pairs).  Returns
@@ -660,21 +682,18 @@ static bool classify(int opi, MPI_Datatype type, elem_view *v, char **why) {
             *why = g_strdup_printf("0x%08x is not a valid datatype", (unsigned)type);
         return false;
     }
-    sim_typesig *sig = sim_dt_signature(dt, 1);
+    run_scan s = {.same = true, .pairs = true};
+    sim_typesig_each_run(sim_dt_typesig(dt), 1, scan_run, &s);
     bool ok = false;
     bool loc = opi == OPI_MAXLOC || opi == OPI_MINLOC;
-    if (sig->nruns == 0) {
+    if (s.nruns == 0) {
         /* Nothing to reduce: any op is harmless on an empty type. */
         *v = (elem_view){EK_NONE, ~0u, 0};
         ok = true;
     } else {
-        MPI_Datatype b0 = sig->runs[0].basic;
-        bool same = true;
-        size_t total = 0;
-        for (int i = 0; i < sig->nruns; i++) {
-            same = same && sig->runs[i].basic == b0;
-            total += sig->runs[i].count;
-        }
+        MPI_Datatype b0 = s.b0;
+        bool same = s.same;
+        size_t total = s.total;
         const predef_type *bp = predef_lookup(b0);
         if (same && bp) {
             if (loc && !ek_is_pair(bp->ek) && pair_of_twins(b0) != EK_NONE && total % 2 == 0) {
@@ -683,21 +702,15 @@ static bool classify(int opi, MPI_Datatype type, elem_view *v, char **why) {
                 *v = (elem_view){bp->ek, bp->cls, total};
             }
             ok = true;
-        } else if (loc && sig->nruns % 2 == 0) {
+        } else if (loc && s.nruns % 2 == 0) {
             /* value, int, value, int ...: pairs whose parts the signature lists. */
             elem_kind ek = pair_of_value_int(b0);
-            ok = ek != EK_NONE;
-            for (int i = 0; ok && i < sig->nruns; i += 2)
-                ok = sig->runs[i].basic == b0 && sig->runs[i].count == 1 &&
-                     sig->runs[i + 1].basic == MPI_INT && sig->runs[i + 1].count == 1;
+            ok = ek != EK_NONE && s.pairs;
             if (ok)
-                *v = (elem_view){ek, CL_PAIR, (size_t)sig->nruns / 2};
+                *v = (elem_view){ek, CL_PAIR, s.nruns / 2};
         }
         if (!ok && why) {
-            MPI_Datatype other = b0;
-            for (int i = 0; i < sig->nruns; i++)
-                if (sig->runs[i].basic != b0)
-                    other = sig->runs[i].basic;
+            MPI_Datatype other = s.other;
             if (other != b0)
                 *why = g_strdup_printf("%s cannot be applied to %s: its elements mix %s and %s, "
                                        "and predefined operations need one basic type",
@@ -708,7 +721,6 @@ static bool classify(int opi, MPI_Datatype type, elem_view *v, char **why) {
                                        predef_ops[opi].name, sim_dt_name(type), sim_dt_name(b0));
         }
     }
-    sim_typesig_free(sig);
     return ok;
 }
 

@@ -27,29 +27,58 @@ static const sim_datatype *get(MPI_Datatype t) {
     return dt;
 }
 
+/* The runs that sim_typesig_each_run reports, collected. */
+typedef struct run_list {
+    GArray *basics;    /* MPI_Datatype */
+    GArray *counts;    /* size_t */
+    size_t stop_after; /* stop the walk after this many runs; 0 = never */
+} run_list;
+
+static bool collect_run(MPI_Datatype basic, size_t count, void *p) {
+    run_list *l = p;
+    g_array_append_val(l->basics, basic);
+    g_array_append_val(l->counts, count);
+    return l->stop_after == 0 || l->basics->len < l->stop_after;
+}
+
+static run_list runs_of(MPI_Datatype t, int count) {
+    run_list l = {g_array_new(FALSE, FALSE, sizeof(MPI_Datatype)),
+                  g_array_new(FALSE, FALSE, sizeof(size_t)), 0};
+    CU_ASSERT_TRUE(sim_typesig_each_run(sim_dt_typesig(get(t)), (size_t)count, collect_run, &l));
+    return l;
+}
+
+static void runs_free(run_list *l) {
+    g_array_free(l->basics, TRUE);
+    g_array_free(l->counts, TRUE);
+}
+
 /* Asserts that the signature of count elements of t is exactly the runs
  * given as (basic, count) pairs. */
 static void check_sig(MPI_Datatype t, int count, int nruns, const MPI_Datatype *basics,
                       const size_t *counts) {
-    sim_typesig *sig = sim_dt_signature(get(t), count);
-    CU_ASSERT_EQUAL(sig->nruns, nruns);
-    for (int i = 0; i < nruns && i < sig->nruns; i++) {
-        CU_ASSERT_EQUAL(sig->runs[i].basic, basics[i]);
-        CU_ASSERT_EQUAL(sig->runs[i].count, counts[i]);
+    run_list l = runs_of(t, count);
+    CU_ASSERT_EQUAL(l.basics->len, (guint)nruns);
+    for (guint i = 0; i < (guint)nruns && i < l.basics->len; i++) {
+        CU_ASSERT_EQUAL(g_array_index(l.basics, MPI_Datatype, i), basics[i]);
+        CU_ASSERT_EQUAL(g_array_index(l.counts, size_t, i), counts[i]);
     }
-    CU_ASSERT_EQUAL(sig->bytes, sim_dt_size(get(t)) * (size_t)count);
-    sim_typesig_free(sig);
+    CU_ASSERT_EQUAL(sim_typesig_bytes(sim_dt_typesig(get(t))), sim_dt_size(get(t)));
+    runs_free(&l);
 }
 
-/* A one-run signature, as a sender of count elements of `basic` makes. */
-static sim_typesig *sig_of(MPI_Datatype basic, int count) {
-    return sim_dt_signature(get(basic), count);
+/* A message's signature: count elements of a type. */
+typedef struct msg_sig {
+    const sim_typesig *sig;
+    size_t count;
+} msg_sig;
+
+static msg_sig sig_of(MPI_Datatype type, int count) {
+    return (msg_sig){sim_dt_typesig(get(type)), (size_t)count};
 }
 
-static bool matches(sim_typesig *msg, MPI_Datatype recv, int count, char **why) {
-    bool ok = sim_typesig_matches(msg, get(recv), count, why);
-    sim_typesig_free(msg);
-    return ok;
+static bool matches(msg_sig msg, MPI_Datatype recv, int count, char **why) {
+    return sim_typesig_matches(msg.sig, msg.count, get(recv), count, why);
 }
 
 static void fill_ints(int *a, int n) {
@@ -597,10 +626,10 @@ static void test_nested_contiguous_of_pairs(void) {
     CU_ASSERT_EQUAL(dst[5].v, 5.25);
     CU_ASSERT_EQUAL(dst[5].i, 105);
     CU_ASSERT_EQUAL(sim_dt_elements_of(get(c6), 72), 12);
-    sim_typesig *sig = sim_dt_signature(get(c6), 1);
-    CU_ASSERT_EQUAL(sig->nruns, 12);
-    CU_ASSERT_EQUAL(sig->runs[11].basic, MPI_INT);
-    sim_typesig_free(sig);
+    run_list runs = runs_of(c6, 1);
+    CU_ASSERT_EQUAL(runs.basics->len, 12);
+    CU_ASSERT_EQUAL(g_array_index(runs.basics, MPI_Datatype, 11), MPI_INT);
+    runs_free(&runs);
 }
 
 static void test_absolute_addresses(void) {
@@ -731,10 +760,7 @@ static void test_signature_runs(void) {
     check_sig(s, 2, 6,
               (MPI_Datatype[]){MPI_CHAR, MPI_DOUBLE, MPI_INT, MPI_CHAR, MPI_DOUBLE, MPI_INT},
               (size_t[]){1, 1, 1, 1, 1, 1});
-    sim_typesig *empty = sim_dt_signature(get(MPI_INT), 0);
-    CU_ASSERT_EQUAL(empty->nruns, 0);
-    CU_ASSERT_EQUAL(empty->bytes, 0);
-    sim_typesig_free(empty);
+    check_sig(MPI_INT, 0, 0, NULL, NULL);
 }
 
 static void test_uniform_basic(void) {
@@ -761,20 +787,20 @@ static void test_match_type_mismatch(void) {
     MPI_Datatype s;
     OK(sim_dt_create_struct(R0, 2, (int[]){2, 1}, (MPI_Aint[]){0, 8},
                             (MPI_Datatype[]){MPI_INT, MPI_DOUBLE}, &s, NULL));
-    CU_ASSERT_FALSE(matches(sim_dt_signature(get(s), 1), MPI_INT, 4, &why));
+    CU_ASSERT_FALSE(matches(sig_of(s, 1), MPI_INT, 4, &why));
     CU_ASSERT_PTR_NOT_NULL_FATAL(why);
     CU_ASSERT_STRING_EQUAL(
         why, "element 2 is MPI_DOUBLE in the message but MPI_INT in the receive type");
     g_free(why);
     /* Same types match; NULL why is allowed. */
-    CU_ASSERT_TRUE(matches(sim_dt_signature(get(s), 2), s, 2, NULL));
+    CU_ASSERT_TRUE(matches(sig_of(s, 2), s, 2, NULL));
     /* A receive type of one basic type is compared run by run: a long
      * message matches, and a mismatch deep inside it is found and named. */
     CU_ASSERT_TRUE(matches(sig_of(MPI_BYTE, 1 << 20), MPI_BYTE, 1 << 20, NULL));
     MPI_Datatype tail;
     OK(sim_dt_create_struct(R0, 2, (int[]){100000, 1}, (MPI_Aint[]){0, 400000},
                             (MPI_Datatype[]){MPI_INT, MPI_FLOAT}, &tail, NULL));
-    CU_ASSERT_FALSE(matches(sim_dt_signature(get(tail), 1), MPI_INT, 100001, &why));
+    CU_ASSERT_FALSE(matches(sig_of(tail, 1), MPI_INT, 100001, &why));
     CU_ASSERT_PTR_NOT_NULL_FATAL(why);
     CU_ASSERT_STRING_EQUAL(
         why, "element 100000 is MPI_FLOAT in the message but MPI_INT in the receive type");
@@ -787,7 +813,7 @@ static void test_match_byte_and_packed(void) {
     CU_ASSERT_TRUE(matches(sig_of(MPI_BYTE, 8), MPI_INT, 2, NULL));
     CU_ASSERT_TRUE(matches(sig_of(MPI_INT, 2), MPI_BYTE, 8, NULL));
     CU_ASSERT_TRUE(matches(sig_of(MPI_PACKED, 13), s, 1, NULL));
-    CU_ASSERT_TRUE(matches(sim_dt_signature(get(s), 1), MPI_PACKED, 13, NULL));
+    CU_ASSERT_TRUE(matches(sig_of(s, 1), MPI_PACKED, 13, NULL));
     /* Bytes need not fill whole elements of the receive type. */
     CU_ASSERT_TRUE(matches(sig_of(MPI_BYTE, 3), MPI_INT, 1, NULL));
 }
@@ -799,15 +825,15 @@ static void test_match_prefix_and_truncation(void) {
     MPI_Datatype pre;
     OK(sim_dt_create_struct(R0, 2, (int[]){1, 1}, (MPI_Aint[]){0, 8},
                             (MPI_Datatype[]){MPI_CHAR, MPI_DOUBLE}, &pre, NULL));
-    CU_ASSERT_TRUE(matches(sim_dt_signature(get(pre), 1), s, 3, NULL));
+    CU_ASSERT_TRUE(matches(sig_of(pre, 1), s, 3, NULL));
     /* More elements than it holds: truncation, which is not a signature
      * error; only the part that fits is compared. */
     CU_ASSERT_TRUE(matches(sig_of(MPI_INT, 10), MPI_INT, 5, NULL));
     MPI_Datatype tail;
     OK(sim_dt_create_struct(R0, 2, (int[]){5, 1}, (MPI_Aint[]){0, 24},
                             (MPI_Datatype[]){MPI_INT, MPI_DOUBLE}, &tail, NULL));
-    CU_ASSERT_TRUE(matches(sim_dt_signature(get(tail), 1), MPI_INT, 5, NULL));
-    CU_ASSERT_FALSE(matches(sim_dt_signature(get(tail), 1), MPI_INT, 6, NULL));
+    CU_ASSERT_TRUE(matches(sig_of(tail, 1), MPI_INT, 5, NULL));
+    CU_ASSERT_FALSE(matches(sig_of(tail, 1), MPI_INT, 6, NULL));
     /* A receive of size 0 matches anything (all of it is truncation). */
     CU_ASSERT_TRUE(matches(sig_of(MPI_DOUBLE, 1), MPI_INT, 0, NULL));
 }
@@ -975,10 +1001,7 @@ static void test_large_types(void) {
     CU_ASSERT_EQUAL(sim_dt_size(dt), (size_t)4 << 24);
     CU_ASSERT_EQUAL(sim_dt_extent(dt), (((MPI_Aint)1 << 25) - 1) * 4);
     CU_ASSERT_EQUAL(sim_dt_elements_of(dt, (size_t)4 << 24), 1 << 24);
-    sim_typesig *sig = sim_dt_signature(dt, 2);
-    CU_ASSERT_EQUAL(sig->nruns, 1);
-    CU_ASSERT_EQUAL(sig->runs[0].count, (size_t)2 << 24);
-    sim_typesig_free(sig);
+    check_sig(v, 2, 1, (MPI_Datatype[]){MPI_INT}, (size_t[]){(size_t)2 << 24});
     /* Partial pack/unpack works on it without touching the whole range. */
     int a[8], out[4] = {0};
     fill_ints(a, 8);
@@ -992,6 +1015,545 @@ static void test_large_types(void) {
     OK(sim_dt_create_contiguous(R0, INT_MAX, MPI_INT, &big, NULL));
     int rc = sim_dt_create_contiguous(R0, INT_MAX, big, &bigger, &why);
     expect_error(rc, MPI_ERR_TYPE, why, "the type is too large: its size overflows");
+}
+
+/* ---------------------------------------------------------------------- */
+/* Compact signatures                                                      */
+
+/* The struct of the benchmark: {int; double; char[3]}. */
+struct idc {
+    int i;
+    double d;
+    char c[3];
+};
+
+#define IDC_DISPL                                                                                  \
+    (MPI_Aint[]) {                                                                                 \
+        offsetof(struct idc, i), offsetof(struct idc, d), offsetof(struct idc, c)                  \
+    }
+
+/* The struct with its chars as `copies` of type `chars`. */
+static MPI_Datatype make_idc_with(MPI_Datatype chars, int copies) {
+    MPI_Datatype t;
+    OK(sim_dt_create_struct(R0, 3, (int[]){1, 1, copies}, IDC_DISPL,
+                            (MPI_Datatype[]){MPI_INT, MPI_DOUBLE, chars}, &t, NULL));
+    return t;
+}
+
+static MPI_Datatype make_idc(void) {
+    return make_idc_with(MPI_CHAR, 3);
+}
+
+static MPI_Datatype contiguous(int count, MPI_Datatype old) {
+    MPI_Datatype t;
+    OK(sim_dt_create_contiguous(R0, count, old, &t, NULL));
+    return t;
+}
+
+/* A struct of the given types, one element each, packed one after another
+ * at their extents. */
+static MPI_Datatype struct_of(int n, const MPI_Datatype *types) {
+    int *bl = g_new(int, n);
+    MPI_Aint *displ = g_new(MPI_Aint, n), at = 0;
+    for (int i = 0; i < n; i++) {
+        bl[i] = 1;
+        displ[i] = at;
+        at += sim_dt_extent(get(types[i]));
+    }
+    MPI_Datatype t;
+    OK(sim_dt_create_struct(R0, n, bl, displ, types, &t, NULL));
+    g_free(bl);
+    g_free(displ);
+    return t;
+}
+
+/* Both directions match, the reduction rule holds, and no difference is named. */
+static void assert_equivalent(MPI_Datatype a, int acount, MPI_Datatype b, int bcount) {
+    char *why = NULL;
+    CU_ASSERT_TRUE(matches(sig_of(a, acount), b, bcount, &why));
+    CU_ASSERT_TRUE(matches(sig_of(b, bcount), a, acount, &why));
+    CU_ASSERT_PTR_NULL(why);
+    CU_ASSERT_TRUE(sim_typesig_same(sim_dt_typesig(get(a)), (size_t)acount, sim_dt_typesig(get(b)),
+                                    (size_t)bcount));
+}
+
+static void expect_mismatch(msg_sig msg, MPI_Datatype recv, int count, const char *want) {
+    char *why = NULL;
+    CU_ASSERT_FALSE(matches(msg, recv, count, &why));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(why);
+    CU_ASSERT_STRING_EQUAL(why, want);
+    g_free(why);
+}
+
+static void test_sig_equivalent_int_layouts(void) {
+    MPI_Datatype c4 = contiguous(4, MPI_INT), s4, v, idx, hidx, c22;
+    OK(sim_dt_create_struct(R0, 4, (int[]){1, 1, 1, 1}, (MPI_Aint[]){0, 4, 8, 12},
+                            (MPI_Datatype[]){MPI_INT, MPI_INT, MPI_INT, MPI_INT}, &s4, NULL));
+    OK(sim_dt_create_vector(R0, 2, 2, 3, MPI_INT, &v, NULL));
+    OK(sim_dt_create_indexed(R0, 2, (int[]){1, 3}, (int[]){5, 0}, MPI_INT, &idx, NULL));
+    OK(sim_dt_create_hindexed(R0, 3, (int[]){2, 0, 2}, (MPI_Aint[]){0, 99, 40}, MPI_INT, &hidx,
+                              NULL));
+    c22 = contiguous(2, MPI_2INT);
+    const MPI_Datatype all[] = {c4, s4, v, idx, hidx, c22};
+    for (size_t i = 0; i < G_N_ELEMENTS(all); i++) {
+        check_sig(all[i], 1, 1, (MPI_Datatype[]){MPI_INT}, (size_t[]){4});
+        /* Built once per structure and shared, not one per type or message. */
+        CU_ASSERT_PTR_EQUAL(sim_dt_typesig(get(all[i])), sim_dt_typesig(get(c4)));
+        CU_ASSERT_EQUAL(sim_dt_uniform_basic(get(all[i])), MPI_INT);
+        assert_equivalent(all[i], 3, MPI_INT, 12);
+        assert_equivalent(all[i], 2, c4, 2);
+    }
+    /* MPI_BYTE stands in for ints in a message, not in a reduction. */
+    CU_ASSERT_TRUE(matches(sig_of(MPI_BYTE, 16), v, 1, NULL));
+    CU_ASSERT_FALSE(sim_typesig_same(sim_dt_typesig(get(MPI_BYTE)), 16, sim_dt_typesig(get(v)), 1));
+}
+
+static void test_sig_equivalent_struct_layouts(void) {
+    MPI_Datatype s1 = make_idc();
+    MPI_Datatype chars = contiguous(3, MPI_CHAR), dc, s3, s4, dup, rs;
+    MPI_Datatype s2 = make_idc_with(chars, 1);
+    OK(sim_dt_create_struct(R0, 2, (int[]){1, 3}, (MPI_Aint[]){0, 8},
+                            (MPI_Datatype[]){MPI_DOUBLE, MPI_CHAR}, &dc, NULL));
+    OK(sim_dt_create_struct(R0, 2, (int[]){1, 1}, (MPI_Aint[]){0, 8}, (MPI_Datatype[]){MPI_INT, dc},
+                            &s3, NULL));
+    OK(sim_dt_create_hindexed(R0, 1, (int[]){1}, (MPI_Aint[]){64}, s1, &s4, NULL));
+    OK(sim_dt_dup(R0, s1, &dup, NULL));
+    OK(sim_dt_create_resized(R0, s1, 0, 40, &rs, NULL));
+    const MPI_Datatype ones[] = {s2, s3, s4, dup, rs};
+    for (size_t i = 0; i < G_N_ELEMENTS(ones); i++) {
+        CU_ASSERT_PTR_EQUAL(sim_dt_typesig(get(ones[i])), sim_dt_typesig(get(s1)));
+        check_sig(ones[i], 2, 6,
+                  (MPI_Datatype[]){MPI_INT, MPI_DOUBLE, MPI_CHAR, MPI_INT, MPI_DOUBLE, MPI_CHAR},
+                  (size_t[]){1, 1, 3, 1, 1, 3});
+        assert_equivalent(ones[i], 7, s1, 7);
+    }
+
+    /* Two elements, written four ways: a contiguous type, a struct of the
+     * struct twice, a struct of its six basic pieces, an hindexed type. */
+    MPI_Datatype twice = contiguous(2, s1), pair, six, hpair;
+    pair = struct_of(2, (MPI_Datatype[]){s1, s1});
+    six = struct_of(6, (MPI_Datatype[]){MPI_INT, MPI_DOUBLE, chars, MPI_INT, MPI_DOUBLE, chars});
+    OK(sim_dt_create_hindexed(R0, 2, (int[]){1, 1}, (MPI_Aint[]){0, 48}, s1, &hpair, NULL));
+    const MPI_Datatype twos[] = {pair, six, hpair};
+    for (size_t i = 0; i < G_N_ELEMENTS(twos); i++) {
+        CU_ASSERT_PTR_EQUAL(sim_dt_typesig(get(twos[i])), sim_dt_typesig(get(twice)));
+        assert_equivalent(twos[i], 5, s1, 10);
+        assert_equivalent(twos[i], 3, twice, 3);
+        CU_ASSERT_EQUAL(sim_dt_elements_of(get(twos[i]), 30), 10);
+    }
+    /* A prefix of the same structure. */
+    CU_ASSERT_TRUE(matches(sig_of(twice, 3), s1, 7, NULL));
+    CU_ASSERT_TRUE(matches(sig_of(s1, 5), twice, 3, NULL));
+}
+
+static void test_sig_mismatch_deep_inside(void) {
+    MPI_Datatype s1 = make_idc(), uc = make_idc_with(MPI_UNSIGNED_CHAR, 3);
+    MPI_Datatype many = contiguous(999, s1);
+    /* 999 good elements, then one whose chars are unsigned. */
+    MPI_Datatype tail = struct_of(2, (MPI_Datatype[]){many, uc});
+    expect_mismatch(sig_of(s1, 1000), tail, 1,
+                    "element 4997 is MPI_CHAR in the message but MPI_UNSIGNED_CHAR in the "
+                    "receive type");
+    expect_mismatch(sig_of(tail, 1), s1, 1000,
+                    "element 4997 is MPI_UNSIGNED_CHAR in the message but MPI_CHAR in the "
+                    "receive type");
+    /* The receive holds only the good part: the rest is truncation. */
+    CU_ASSERT_TRUE(matches(sig_of(tail, 1), s1, 999, NULL));
+    CU_ASSERT_TRUE(matches(sig_of(tail, 1), many, 1, NULL));
+    CU_ASSERT_FALSE(sim_typesig_same(sim_dt_typesig(get(tail)), 1, sim_dt_typesig(get(s1)), 1000));
+    /* Differences in the first element, both ways round. */
+    MPI_Datatype f;
+    OK(sim_dt_create_struct(R0, 2, (int[]){1, 1}, (MPI_Aint[]){0, 4},
+                            (MPI_Datatype[]){MPI_INT, MPI_FLOAT}, &f, NULL));
+    expect_mismatch(sig_of(s1, 1000), f, 2000,
+                    "element 1 is MPI_DOUBLE in the message but MPI_FLOAT in the receive type");
+    expect_mismatch(sig_of(f, 10), s1, 3,
+                    "element 1 is MPI_FLOAT in the message but MPI_DOUBLE in the receive type");
+}
+
+static void test_sig_mismatch_after_wildcards(void) {
+    MPI_Datatype s1 = make_idc();
+    MPI_Datatype bytes = contiguous(7500, MPI_BYTE);
+    MPI_Datatype b_then_d = struct_of(2, (MPI_Datatype[]){bytes, MPI_DOUBLE});
+    /* 7500 bytes are 500 structs; the double then meets the int of the 501st. */
+    expect_mismatch(sig_of(b_then_d, 1), s1, 501,
+                    "element 7500 is MPI_DOUBLE in the message but MPI_INT in the receive type");
+    CU_ASSERT_TRUE(matches(sig_of(b_then_d, 1), s1, 500, NULL));
+    CU_ASSERT_TRUE(matches(sig_of(s1, 1000), MPI_BYTE, 15000, NULL));
+    CU_ASSERT_TRUE(matches(sig_of(s1, 1000), MPI_PACKED, 15000, NULL));
+    CU_ASSERT_TRUE(matches(sig_of(MPI_BYTE, 15000), s1, 1000, NULL));
+    /* Bytes then an int meeting the struct's int at byte 7500 do match. */
+    MPI_Datatype b_then_i = struct_of(2, (MPI_Datatype[]){bytes, MPI_INT});
+    CU_ASSERT_TRUE(matches(sig_of(b_then_i, 1), s1, 501, NULL));
+    /* Bytes need not line up with elements on the other side. */
+    MPI_Datatype odd = struct_of(2, (MPI_Datatype[]){contiguous(6, MPI_BYTE), MPI_DOUBLE});
+    expect_mismatch(sig_of(odd, 1), s1, 1,
+                    "element 6 is MPI_DOUBLE in the message but MPI_CHAR in the receive type");
+}
+
+static void test_sig_different_periods(void) {
+    /* Message: (int, float) pairs; receive: int, 4 bytes, int, float. */
+    MPI_Datatype f, r, bad;
+    OK(sim_dt_create_struct(R0, 2, (int[]){1, 1}, (MPI_Aint[]){0, 4},
+                            (MPI_Datatype[]){MPI_INT, MPI_FLOAT}, &f, NULL));
+    MPI_Datatype pairs = contiguous(100, f);
+    OK(sim_dt_create_struct(R0, 4, (int[]){1, 4, 1, 1}, (MPI_Aint[]){0, 4, 8, 12},
+                            (MPI_Datatype[]){MPI_INT, MPI_BYTE, MPI_INT, MPI_FLOAT}, &r, NULL));
+    CU_ASSERT_TRUE(matches(sig_of(pairs, 1), r, 50, NULL));
+    CU_ASSERT_TRUE(matches(sig_of(r, 50), pairs, 1, NULL));
+    OK(sim_dt_create_struct(R0, 4, (int[]){1, 4, 1, 1}, (MPI_Aint[]){0, 4, 8, 12},
+                            (MPI_Datatype[]){MPI_INT, MPI_BYTE, MPI_INT, MPI_INT}, &bad, NULL));
+    expect_mismatch(sig_of(pairs, 1), bad, 50,
+                    "element 3 is MPI_FLOAT in the message but MPI_INT in the receive type");
+    /* Periods of 8 and 12 bytes (lcm 24): two floats against float, int, float. */
+    MPI_Datatype ff = contiguous(2, MPI_FLOAT), fif, ffi;
+    fif = struct_of(3, (MPI_Datatype[]){MPI_FLOAT, MPI_INT, MPI_FLOAT});
+    ffi = struct_of(3, (MPI_Datatype[]){MPI_FLOAT, MPI_FLOAT, MPI_INT});
+    expect_mismatch(sig_of(ff, 30), fif, 20,
+                    "element 1 is MPI_FLOAT in the message but MPI_INT in the receive type");
+    expect_mismatch(sig_of(ff, 30), ffi, 20,
+                    "element 2 is MPI_FLOAT in the message but MPI_INT in the receive type");
+    CU_ASSERT_TRUE(matches(sig_of(ff, 1), ffi, 20, NULL));
+}
+
+static void test_sig_prefix_and_truncation(void) {
+    MPI_Datatype s1 = make_idc();
+    CU_ASSERT_TRUE(matches(sig_of(s1, 3), s1, 5, NULL));
+    CU_ASSERT_TRUE(matches(sig_of(s1, 5), s1, 3, NULL));
+    MPI_Datatype extra = struct_of(2, (MPI_Datatype[]){contiguous(3, s1), MPI_FLOAT});
+    /* The float lies beyond a receive of 3: truncation, not a mismatch. */
+    CU_ASSERT_TRUE(matches(sig_of(extra, 1), s1, 3, NULL));
+    expect_mismatch(sig_of(extra, 1), s1, 4,
+                    "element 15 is MPI_FLOAT in the message but MPI_INT in the receive type");
+    /* A receive of 3 and a half elements: the float meets the int still. */
+    MPI_Datatype half = struct_of(2, (MPI_Datatype[]){contiguous(3, s1), MPI_INT});
+    CU_ASSERT_TRUE(matches(sig_of(s1, 4), half, 1, NULL));
+    CU_ASSERT_FALSE(matches(sig_of(extra, 1), half, 1, NULL));
+    CU_ASSERT_TRUE(matches(sig_of(s1, 0), MPI_INT, 1, NULL));
+    CU_ASSERT_TRUE(matches(sig_of(extra, 1), s1, 0, NULL));
+}
+
+static void test_sig_elements_of_nested(void) {
+    MPI_Datatype s1 = make_idc();
+    MPI_Datatype t = struct_of(2, (MPI_Datatype[]){MPI_INT, contiguous(1000, s1)});
+    const sim_datatype *dt = get(t);
+    CU_ASSERT_EQUAL(sim_dt_size(dt), 15004);
+    CU_ASSERT_EQUAL(sim_dt_elements_of(dt, 15004), 5001);
+    CU_ASSERT_EQUAL(sim_dt_elements_of(dt, 2 * 15004), 10002);
+    /* The int, 10 structs, then the int and double of the 11th. */
+    CU_ASSERT_EQUAL(sim_dt_elements_of(dt, 4 + 150 + 12), 53);
+    CU_ASSERT_EQUAL(sim_dt_elements_of_x(dt, 15004 + 4 + 150 + 13), 5001 + 54);
+    /* Ending inside the double. */
+    CU_ASSERT_EQUAL(sim_dt_elements_of(dt, 4 + 150 + 6), MPI_UNDEFINED);
+    CU_ASSERT_EQUAL(sim_dt_elements_of(dt, 2), MPI_UNDEFINED);
+    CU_ASSERT_EQUAL(sim_dt_elements_of(dt, 0), 0);
+    CU_ASSERT_EQUAL(sim_dt_count_of(dt, 15004 * 3), 3);
+    CU_ASSERT_EQUAL(sim_dt_count_of(dt, 15005), MPI_UNDEFINED);
+    CU_ASSERT_EQUAL(sim_dt_uniform_basic(dt), MPI_DATATYPE_NULL);
+}
+
+static void test_sig_long_array_of_structs_in_a_struct(void) {
+    /* A header int then 3 Mi dense {int, float} structs: 6 Mi + 1 basic
+     * elements in a signature of a handful of items.  Spelling it out one
+     * run per element made this type fail with "too irregular". */
+    MPI_Datatype f, c, t;
+    char *why = NULL;
+    OK(sim_dt_create_struct(R0, 2, (int[]){1, 1}, (MPI_Aint[]){0, 4},
+                            (MPI_Datatype[]){MPI_INT, MPI_FLOAT}, &f, NULL));
+    OK(sim_dt_create_contiguous(R0, 3 << 20, f, &c, NULL));
+    int rc = sim_dt_create_struct(R0, 2, (int[]){1, 1}, (MPI_Aint[]){0, 8},
+                                  (MPI_Datatype[]){MPI_INT, c}, &t, &why);
+    CU_ASSERT_EQUAL_FATAL(rc, MPI_SUCCESS);
+    CU_ASSERT_PTR_NULL(why);
+    const sim_datatype *dt = get(t);
+    size_t n = (size_t)3 << 20;
+    CU_ASSERT_EQUAL(sim_dt_size(dt), 4 + 8 * n);
+    CU_ASSERT_EQUAL(sim_dt_elements_of(dt, sim_dt_size(dt)), (int)(2 * n + 1));
+    /* Its runs: int (the header and the first struct's), float, int, ... */
+    run_list l = {g_array_new(FALSE, FALSE, sizeof(MPI_Datatype)),
+                  g_array_new(FALSE, FALSE, sizeof(size_t)), 3};
+    CU_ASSERT_FALSE(sim_typesig_each_run(sim_dt_typesig(dt), 1, collect_run, &l));
+    CU_ASSERT_EQUAL_FATAL(l.basics->len, 3);
+    CU_ASSERT_EQUAL(g_array_index(l.basics, MPI_Datatype, 0), MPI_INT);
+    CU_ASSERT_EQUAL(g_array_index(l.counts, size_t, 0), 2);
+    CU_ASSERT_EQUAL(g_array_index(l.basics, MPI_Datatype, 1), MPI_FLOAT);
+    CU_ASSERT_EQUAL(g_array_index(l.basics, MPI_Datatype, 2), MPI_INT);
+    runs_free(&l);
+    assert_equivalent(t, 2, t, 2);
+    /* The same elements as an int then the structs; the last float differs. */
+    MPI_Datatype most, last, other;
+    OK(sim_dt_create_contiguous(R0, (3 << 20) - 1, f, &most, NULL));
+    last = contiguous(2, MPI_INT);
+    other = struct_of(3, (MPI_Datatype[]){MPI_INT, most, last});
+    expect_mismatch(sig_of(t, 1), other, 1,
+                    "element 6291456 is MPI_FLOAT in the message but MPI_INT in the receive type");
+    CU_ASSERT_TRUE(matches(sig_of(t, 1), MPI_BYTE, (int)sim_dt_size(dt), NULL));
+}
+
+static void test_sig_deep_nesting(void) {
+    /* Twelve levels of struct {previous x 2, short}, and the same with an
+     * unsigned short at the very end: more repeats nested than a cursor
+     * keeps without allocating. */
+    MPI_Datatype n = struct_of(2, (MPI_Datatype[]){MPI_CHAR, MPI_INT}), prev = n;
+    for (int k = 1; k <= 12; k++) {
+        prev = n;
+        n = struct_of(3, (MPI_Datatype[]){n, n, MPI_SHORT});
+    }
+    MPI_Datatype m = struct_of(3, (MPI_Datatype[]){prev, prev, MPI_UNSIGNED_SHORT});
+    int elems = 3 * (1 << 12) - 1;
+    CU_ASSERT_EQUAL(sim_dt_elements_of(get(n), sim_dt_size(get(n))), elems);
+    char want[128];
+    g_snprintf(want, sizeof want,
+               "element %d is MPI_SHORT in the message but MPI_UNSIGNED_SHORT in the receive "
+               "type",
+               elems - 1);
+    expect_mismatch(sig_of(n, 1), m, 1, want);
+    CU_ASSERT_TRUE(matches(sig_of(n, 3), n, 3, NULL));
+    /* Two elements of n against n then m: the mismatch is in the second. */
+    MPI_Datatype nm = struct_of(2, (MPI_Datatype[]){n, m});
+    g_snprintf(want, sizeof want,
+               "element %d is MPI_SHORT in the message but MPI_UNSIGNED_SHORT in the receive "
+               "type",
+               2 * elems - 1);
+    expect_mismatch(sig_of(n, 2), nm, 1, want);
+}
+
+static void test_sig_runs_joined_across_structure(void) {
+    MPI_Datatype cic = struct_of(3, (MPI_Datatype[]){MPI_CHAR, MPI_INT, MPI_CHAR});
+    check_sig(cic, 2, 5, (MPI_Datatype[]){MPI_CHAR, MPI_INT, MPI_CHAR, MPI_INT, MPI_CHAR},
+              (size_t[]){1, 1, 2, 1, 1});
+    MPI_Datatype v;
+    OK(sim_dt_create_vector(R0, 3, 1, 2, cic, &v, NULL));
+    check_sig(v, 1, 7,
+              (MPI_Datatype[]){MPI_CHAR, MPI_INT, MPI_CHAR, MPI_INT, MPI_CHAR, MPI_INT, MPI_CHAR},
+              (size_t[]){1, 1, 2, 1, 2, 1, 1});
+    run_list l = {g_array_new(FALSE, FALSE, sizeof(MPI_Datatype)),
+                  g_array_new(FALSE, FALSE, sizeof(size_t)), 2};
+    CU_ASSERT_FALSE(sim_typesig_each_run(sim_dt_typesig(get(v)), 1, collect_run, &l));
+    CU_ASSERT_EQUAL(l.basics->len, 2);
+    runs_free(&l);
+}
+
+static void test_sig_outlives_its_type(void) {
+    /* A message keeps the signature of a type freed before delivery. */
+    MPI_Datatype s1 = make_idc();
+    const sim_typesig *held = sim_typesig_ref(sim_dt_typesig(get(s1)));
+    OK(sim_dt_free(R0, s1, NULL));
+    MPI_Datatype other = struct_of(2, (MPI_Datatype[]){MPI_FLOAT, MPI_FLOAT});
+    MPI_Datatype again = make_idc();
+    CU_ASSERT_EQUAL(sim_typesig_bytes(held), 15);
+    CU_ASSERT_PTR_EQUAL(sim_dt_typesig(get(again)), held);
+    CU_ASSERT_TRUE(sim_typesig_matches(held, 4, get(again), 4, NULL));
+    char *why = NULL;
+    CU_ASSERT_FALSE(sim_typesig_matches(held, 1, get(other), 2, &why));
+    CU_ASSERT_STRING_EQUAL(why,
+                           "element 0 is MPI_INT in the message but MPI_FLOAT in the receive type");
+    g_free(why);
+    sim_typesig_unref(held);
+    CU_ASSERT_TRUE(matches(sig_of(again, 2), again, 2, NULL));
+}
+
+/* Random element sequences, built into types in random ways, against a
+ * plain byte-by-byte reading of the rules: the compact signatures must give
+ * exactly the answers (and texts) that spelling every element out gives. */
+
+static const MPI_Datatype prop_alphabet[] = {MPI_INT,  MPI_INT,   MPI_DOUBLE, MPI_CHAR,
+                                             MPI_BYTE, MPI_FLOAT, MPI_SHORT,  MPI_PACKED};
+
+static void prop_append(GArray *e, const MPI_Datatype *src, guint n, int times) {
+    for (int t = 0; t < times; t++)
+        g_array_append_vals(e, src, n);
+}
+
+/* Runs of basic types and repeats of smaller sequences, up to depth deep. */
+static GArray *prop_elems(GRand *r, int depth) {
+    GArray *e = g_array_new(FALSE, FALSE, sizeof(MPI_Datatype));
+    int parts = g_rand_int_range(r, 1, 4);
+    for (int p = 0; p < parts; p++) {
+        if (depth > 0 && g_rand_boolean(r)) {
+            GArray *sub = prop_elems(r, depth - 1);
+            prop_append(e, (MPI_Datatype *)(void *)sub->data, sub->len, g_rand_int_range(r, 1, 5));
+            g_array_free(sub, TRUE);
+        } else {
+            MPI_Datatype b = prop_alphabet[g_rand_int_range(r, 0, G_N_ELEMENTS(prop_alphabet))];
+            prop_append(e, &b, 1, g_rand_int_range(r, 1, 4));
+        }
+    }
+    return e;
+}
+
+/* The smallest p that e[0..n) is e[0..p) n/p times of. */
+static int prop_period(const MPI_Datatype *e, int n) {
+    for (int p = 1; p < n; p++) {
+        if (n % p != 0)
+            continue;
+        int k = p;
+        while (k < n && e[k] == e[k - p])
+            k++;
+        if (k == n)
+            return p;
+    }
+    return n;
+}
+
+/* A type whose signature is e[0..n), n >= 1, made by a random mix of
+ * constructors. */
+static MPI_Datatype prop_build(GRand *r, const MPI_Datatype *e, int n) {
+    MPI_Datatype t;
+    int p = prop_period(e, n);
+    int how = g_rand_int_range(r, 0, 4);
+    if (p == 1 && how == 0) {
+        t = contiguous(n, e[0]);
+    } else if (p == 1 && how == 1) {
+        OK(sim_dt_create_vector(R0, 1, n, n + 1, e[0], &t, NULL));
+    } else if (p == 1 && how == 2 && n > 1) {
+        OK(sim_dt_create_indexed(R0, 2, (int[]){1, n - 1}, (int[]){n, 0}, e[0], &t, NULL));
+    } else if (p < n && how < 2) {
+        t = contiguous(n / p, prop_build(r, e, p));
+    } else if (p < n && how == 2) {
+        MPI_Datatype one = prop_build(r, e, p);
+        OK(sim_dt_create_hvector(R0, n / p, 1, sim_dt_extent(get(one)) + 8, one, &t, NULL));
+    } else if (n == 1) {
+        t = struct_of(1, e);
+    } else {
+        /* Split into two or three parts. */
+        int cut1 = g_rand_int_range(r, 1, n), cut2 = n;
+        if (n - cut1 > 1 && g_rand_boolean(r))
+            cut2 = g_rand_int_range(r, cut1 + 1, n);
+        MPI_Datatype parts[3];
+        int np = 0;
+        parts[np++] = prop_build(r, e, cut1);
+        parts[np++] = prop_build(r, e + cut1, cut2 - cut1);
+        if (cut2 < n)
+            parts[np++] = prop_build(r, e + cut2, n - cut2);
+        t = struct_of(np, parts);
+    }
+    if (g_rand_int_range(r, 0, 8) == 0) {
+        MPI_Datatype rs;
+        OK(sim_dt_create_resized(R0, t, 0, sim_dt_extent(get(t)) + 16, &rs, NULL));
+        t = rs;
+    }
+    return t;
+}
+
+typedef struct prop_byte {
+    MPI_Datatype basic;
+    size_t elem;
+} prop_byte;
+
+/* The message's bytes, each with its basic type and element number. */
+static GArray *prop_bytes(const GArray *e, int count) {
+    GArray *b = g_array_new(FALSE, FALSE, sizeof(prop_byte));
+    size_t elem = 0;
+    for (int c = 0; c < count; c++)
+        for (guint i = 0; i < e->len; i++, elem++) {
+            MPI_Datatype t = g_array_index(e, MPI_Datatype, i);
+            prop_byte pb = {t, elem};
+            size_t size = sim_dt_size(sim_dt_get(t));
+            for (size_t k = 0; k < size; k++)
+                g_array_append_val(b, pb);
+        }
+    return b;
+}
+
+static bool prop_wild(MPI_Datatype t) {
+    return t == MPI_BYTE || t == MPI_PACKED;
+}
+
+static void prop_check_pair(MPI_Datatype ta, const GArray *ea, int ca, MPI_Datatype tb,
+                            const GArray *eb, int cb) {
+    GArray *ba = prop_bytes(ea, ca), *bb = prop_bytes(eb, cb);
+    guint limit = MIN(ba->len, bb->len);
+    char *want = NULL;
+    bool same = ba->len == bb->len;
+    for (guint p = 0; p < limit; p++) {
+        prop_byte x = g_array_index(ba, prop_byte, p), y = g_array_index(bb, prop_byte, p);
+        same = same && x.basic == y.basic;
+        if (!want && x.basic != y.basic && !prop_wild(x.basic) && !prop_wild(y.basic))
+            want = g_strdup_printf("element %zu is %s in the message but %s in the receive type",
+                                   x.elem, sim_dt_name(x.basic), sim_dt_name(y.basic));
+    }
+    char *why = NULL;
+    bool ok = matches(sig_of(ta, ca), tb, cb, &why);
+    CU_ASSERT_EQUAL(ok, want == NULL);
+    if (want && why)
+        CU_ASSERT_STRING_EQUAL(why, want);
+    CU_ASSERT_EQUAL(
+        sim_typesig_same(sim_dt_typesig(get(ta)), (size_t)ca, sim_dt_typesig(get(tb)), (size_t)cb),
+        same);
+    g_free(why);
+    g_free(want);
+    g_array_free(ba, TRUE);
+    g_array_free(bb, TRUE);
+}
+
+static void prop_check_type(GRand *r, MPI_Datatype t, const GArray *e) {
+    const sim_datatype *dt = get(t);
+    /* MPI_Get_elements: whole elements up to a byte count, undefined inside one. */
+    GArray *b = prop_bytes(e, 2);
+    CU_ASSERT_EQUAL(2 * sim_dt_size(dt), b->len);
+    size_t x = (size_t)g_rand_int_range(r, 0, (gint32)b->len + 1);
+    int want = x == 0 ? 0 : x == b->len ? (int)(2 * e->len) : MPI_UNDEFINED;
+    if (x > 0 && x < b->len &&
+        g_array_index(b, prop_byte, x).elem != g_array_index(b, prop_byte, x - 1).elem)
+        want = (int)g_array_index(b, prop_byte, x).elem;
+    CU_ASSERT_EQUAL(sim_dt_elements_of(dt, x), want);
+    g_array_free(b, TRUE);
+    /* The runs: maximal runs of the elements, written out. */
+    int count = g_rand_int_range(r, 0, 3);
+    run_list l = runs_of(t, count);
+    guint k = 0;
+    for (int c = 0; c < count; c++)
+        for (guint i = 0; i < e->len; i++) {
+            MPI_Datatype basic = g_array_index(e, MPI_Datatype, i);
+            if (k < l.basics->len && g_array_index(l.basics, MPI_Datatype, k) == basic &&
+                g_array_index(l.counts, size_t, k) > 0) {
+                g_array_index(l.counts, size_t, k)--;
+                if (g_array_index(l.counts, size_t, k) == 0)
+                    k++;
+            } else {
+                CU_FAIL("each_run differs from the elements");
+                c = count;
+                break;
+            }
+        }
+    CU_ASSERT_EQUAL(k, l.basics->len);
+    runs_free(&l);
+}
+
+static void test_sig_random_against_spelled_out(void) {
+    GRand *r = g_rand_new_with_seed(20261125);
+    for (int trial = 0; trial < 1500; trial++) {
+        GArray *ea = prop_elems(r, 2), *eb;
+        int how = g_rand_int_range(r, 0, 6);
+        if (how <= 1) {
+            eb = g_array_copy(ea);
+        } else if (how == 2) {
+            eb = g_array_copy(ea);
+            g_array_index(eb, MPI_Datatype, g_rand_int_range(r, 0, (gint32)eb->len)) =
+                prop_alphabet[g_rand_int_range(r, 0, G_N_ELEMENTS(prop_alphabet))];
+        } else if (how == 3) {
+            eb = g_array_copy(ea);
+            g_array_set_size(eb, (guint)g_rand_int_range(r, 1, (gint32)eb->len + 1));
+        } else if (how == 4) {
+            /* The same elements, then something else. */
+            eb = g_array_copy(ea);
+            GArray *more = prop_elems(r, 1);
+            g_array_append_vals(eb, more->data, more->len);
+            g_array_free(more, TRUE);
+        } else {
+            eb = prop_elems(r, 2);
+        }
+        MPI_Datatype ta = prop_build(r, (MPI_Datatype *)(void *)ea->data, (int)ea->len);
+        MPI_Datatype tb = prop_build(r, (MPI_Datatype *)(void *)eb->data, (int)eb->len);
+        int ca = g_rand_int_range(r, 0, 4), cb = g_rand_int_range(r, 0, 4);
+        prop_check_pair(ta, ea, ca, tb, eb, cb);
+        prop_check_pair(tb, eb, cb, ta, ea, ca);
+        prop_check_type(r, ta, ea);
+        g_array_free(ea, TRUE);
+        g_array_free(eb, TRUE);
+    }
+    g_rand_free(r);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1048,6 +1610,20 @@ int main(void) {
         {"argument errors", test_argument_errors},
         {"empty types and zero blocks", test_empty_and_zero_blocks},
         {"large types", test_large_types},
+        {"signature: equivalent int layouts", test_sig_equivalent_int_layouts},
+        {"signature: equivalent struct layouts", test_sig_equivalent_struct_layouts},
+        {"signature: mismatch deep inside", test_sig_mismatch_deep_inside},
+        {"signature: mismatch after wildcards", test_sig_mismatch_after_wildcards},
+        {"signature: different periods", test_sig_different_periods},
+        {"signature: prefix and truncation", test_sig_prefix_and_truncation},
+        {"signature: elements of nested types", test_sig_elements_of_nested},
+        {"signature: long array of structs in a struct",
+         test_sig_long_array_of_structs_in_a_struct},
+        {"signature: deep nesting", test_sig_deep_nesting},
+        {"signature: runs joined across structure", test_sig_runs_joined_across_structure},
+        {"signature: outlives its type", test_sig_outlives_its_type},
+        {"signature: random types against the spelled-out rules",
+         test_sig_random_against_spelled_out},
     };
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 2;
