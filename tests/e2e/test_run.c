@@ -9,10 +9,11 @@
 
 #include "e2e.h"
 
-void e2e_add_explore_tests(CU_pSuite s); /* test_explore.c */
-void e2e_add_replay_tests(CU_pSuite s);  /* test_replay.c */
-void e2e_add_thread_tests(CU_pSuite s);  /* test_threads.c */
-void e2e_add_gdb_tests(CU_pSuite s);     /* test_gdb.c */
+void e2e_add_explore_tests(CU_pSuite s);   /* test_explore.c */
+void e2e_add_replay_tests(CU_pSuite s);    /* test_replay.c */
+void e2e_add_thread_tests(CU_pSuite s);    /* test_threads.c */
+void e2e_add_gdb_tests(CU_pSuite s);       /* test_gdb.c */
+void e2e_add_symbolize_tests(CU_pSuite s); /* test_symbolize.c */
 
 static int suite_init(void) {
     return 0;
@@ -41,6 +42,7 @@ int main(void) {
     e2e_add_replay_tests(CU_add_suite("replay", suite_init, suite_clean));
     e2e_add_thread_tests(CU_add_suite("threads", suite_init, suite_clean));
     e2e_add_gdb_tests(CU_add_suite("gdb", suite_init, suite_clean));
+    e2e_add_symbolize_tests(CU_add_suite("symbolisation", suite_init, suite_clean));
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned failed = CU_get_number_of_tests_failed() + CU_get_number_of_suites_failed();
