@@ -28,7 +28,9 @@ char *ordex_data_file(const char *rel, char **where) {
         if (g_file_test(g_ptr_array_index(cand, i), G_FILE_TEST_IS_REGULAR))
             found = g_canonicalize_filename(g_ptr_array_index(cand, i), NULL);
     if (!found && where)
-        *where = home ? g_strdup_printf("ORDEX_HOME=%s does not hold the ordex source tree", home)
+        *where = home ? g_strdup_printf("%s: no such file (ORDEX_HOME=%s does not hold the "
+                                        "ordex source tree)",
+                                        (char *)g_ptr_array_index(cand, 0), home)
                       : g_strdup("the ordex source tree was not found beside the binary; set "
                                  "ORDEX_HOME to that tree");
     g_ptr_array_free(cand, TRUE);

@@ -152,6 +152,18 @@ static void test_type_mismatch(void) {
     e2e_free(r);
 }
 
+/* Compact type signatures: an equivalent struct type built another way
+ * matches, and a mismatch deep inside repeated structs is found at its
+ * element. */
+static void test_struct_array_mismatch(void) {
+    mpi_error("struct_array_mismatch.c", 1, "type signatures",
+              "element 4997 is MPI_CHAR in the message but MPI_UNSIGNED_CHAR in the receive type");
+    e2e_result *r = RUN("run", "-n", "2", P("struct_array_mismatch.c"));
+    EXPECT_STATUS(r, 1);
+    EXPECT_OUT_HAS(r, "rank 1: first message ok");
+    e2e_free(r);
+}
+
 /* ---------------------------------------------------------------------- */
 /* Leftovers and deadlocks                                                 */
 
@@ -323,6 +335,8 @@ void e2e_add_program_tests(CU_pSuite s) {
     CU_add_test(s, "bad_type.c: uncommitted datatype", test_bad_type);
     CU_add_test(s, "truncate.c: MPI_ERR_TRUNCATE", test_truncate);
     CU_add_test(s, "type_mismatch.c: MPI_INT vs MPI_DOUBLE", test_type_mismatch);
+    CU_add_test(s, "struct_array_mismatch.c: element 4997 of 1000 structs",
+                test_struct_array_mismatch);
     CU_add_test(s, "lost_message.c: message never received", test_lost_message);
     CU_add_test(s, "pending_request.c: Irecv never completed", test_pending_request);
     CU_add_test(s, "ssend_cycle.c: Ssend deadlock in every send mode", test_ssend_cycle);
