@@ -15,19 +15,16 @@
 #include <errno.h>
 #include <glib.h>
 #include <glib/gstdio.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli/datafile.h"
 #include "cli/options.h"
 #include "perfmodel/calibrate_fit.h"
+#include "perfmodel/calibrate_run.h"
 
 #define BENCH_REL "tools/calibrate/mpibench.c"
 /* Largest --max-size: the benchmark's buffers are a few times this. */
@@ -77,153 +74,6 @@ static char *find_tool(const char *opt, const char *env, const char *name, const
     return path;
 }
 
-/* Up to three non-empty lines of a program's stderr, on one line. */
-static char *one_line(const char *text) {
-    GString *s = g_string_new(NULL);
-    char **lines = g_strsplit(text ? text : "", "\n", -1);
-    int used = 0;
-    for (int i = 0; lines[i] && used < 3; i++) {
-        char *l = g_strstrip(lines[i]);
-        if (!*l)
-            continue;
-        g_string_append_printf(s, "%s%s", used ? " | " : "", l);
-        used++;
-    }
-    g_strfreev(lines);
-    if (s->len > 400) {
-        g_string_truncate(s, 400);
-        g_string_append(s, "...");
-    }
-    if (s->len == 0)
-        g_string_append(s, "(nothing on stderr)");
-    return g_string_free(s, FALSE);
-}
-
-static void own_process_group(gpointer data) {
-    setpgid(0, 0);
-}
-
-/* Runs argv with stdin from /dev/null, collecting stdout and stderr; kills
- * its whole process group (mpiexec and the ranks it started) after
- * `deadline` seconds.  Returns false when it cannot be started (*out holds
- * the reason); *status is the wait status, or -1 after the deadline. */
-static bool run_collect(char **argv, int deadline, char **out, char **err, int *status) {
-    GPid pid;
-    int fd_out, fd_err;
-    GError *e = NULL;
-    if (!g_spawn_async_with_pipes(NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, own_process_group,
-                                  NULL, &pid, NULL, &fd_out, &fd_err, &e)) {
-        *out = g_strdup(e->message);
-        *err = NULL;
-        g_error_free(e);
-        return false;
-    }
-    GString *bufs[2] = {g_string_new(NULL), g_string_new(NULL)};
-    struct pollfd fds[2] = {{fd_out, POLLIN, 0}, {fd_err, POLLIN, 0}};
-    gint64 end = g_get_monotonic_time() + (gint64)deadline * G_USEC_PER_SEC;
-    bool timed_out = false;
-    int open_fds = 2;
-    while (open_fds > 0) {
-        gint64 left = (end - g_get_monotonic_time()) / 1000;
-        if (left <= 0) {
-            timed_out = true;
-            break;
-        }
-        int r = poll(fds, 2, (int)(left > 1000 ? 1000 : left));
-        if (r < 0 && errno != EINTR)
-            break;
-        for (int i = 0; i < 2; i++) {
-            if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
-                continue;
-            char chunk[4096];
-            ssize_t got = read(fds[i].fd, chunk, sizeof chunk);
-            if (got > 0) {
-                g_string_append_len(bufs[i], chunk, got);
-            } else if (got == 0 || errno != EINTR) {
-                close(fds[i].fd);
-                fds[i].fd = -1;
-                open_fds--;
-            }
-        }
-    }
-    for (int i = 0; i < 2; i++)
-        if (fds[i].fd >= 0)
-            close(fds[i].fd);
-    if (timed_out) {
-        kill(-pid, SIGTERM);
-        g_usleep(500000);
-        kill(-pid, SIGKILL);
-    }
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
-    }
-    g_spawn_close_pid(pid);
-    *status = timed_out ? -1 : st;
-    *out = g_string_free(bufs[0], FALSE);
-    *err = g_string_free(bufs[1], FALSE);
-    return true;
-}
-
-/* Seconds the token ring may take (it aims at half a second). */
-#define DEADLINE_RING 60
-
-/* Runs the benchmark's token ring on twice as many ranks as cores and
- * derives the time slice into *c.  A failure is not fatal: the file keeps
- * the default slice and says why (*why, g_free). */
-static void measure_timeslice(char *mpiexec, char *exe, bool quick, pm_calibration *c, char **why) {
-    char ranks[16];
-    g_snprintf(ranks, sizeof ranks, "%d", 2 * c->cores);
-    char *argv[] = {mpiexec, "-n", ranks, exe, "--ring", quick ? "--quick" : NULL, NULL};
-    char *out = NULL, *err = NULL, *problem = NULL;
-    int status = 0;
-    pm_bench_ring ring;
-    *why = NULL;
-    if (!run_collect(argv, DEADLINE_RING, &out, &err, &status))
-        *why = g_strdup_printf("cannot run %s: %s", mpiexec, out);
-    else if (status == -1)
-        *why = g_strdup_printf("the token ring did not finish in %d s", DEADLINE_RING);
-    else if (!g_spawn_check_wait_status(status, NULL)) {
-        char *line = one_line(err);
-        *why = g_strdup_printf("mpiexec -n %s failed: %s", ranks, line);
-        g_free(line);
-    } else if (!pm_bench_parse_ring(out, &ring, &problem))
-        *why = g_strdup_printf("the token ring's report: %s", problem);
-    else
-        pm_calibrate_timeslice(c, &ring, c->cores);
-    if (*why)
-        pm_calibrate_timeslice(c, NULL, c->cores);
-    g_free(out);
-    g_free(err);
-    g_free(problem);
-}
-
-/* Compiles the benchmark into dir; returns the executable or NULL (after
- * the error line). */
-static char *compile_bench(const char *mpicc, const char *src, const char *dir) {
-    char *exe = g_build_filename(dir, "mpibench", NULL);
-    char *argv[] = {(char *)mpicc, "-O2", "-o", exe, (char *)src, NULL};
-    char *out = NULL, *err = NULL;
-    int status = 0;
-    GError *e = NULL;
-    bool ok = g_spawn_sync(NULL, argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &e);
-    if (!ok) {
-        fprintf(stderr, "ordex calibrate: cannot run %s: %s\n", mpicc, e->message);
-        g_error_free(e);
-    } else if (!g_spawn_check_wait_status(status, NULL)) {
-        char *why = one_line(err);
-        fprintf(stderr, "ordex calibrate: %s could not compile %s: %s\n", mpicc, src, why);
-        g_free(why);
-        ok = false;
-    }
-    g_free(out);
-    g_free(err);
-    if (!ok) {
-        g_free(exe);
-        return NULL;
-    }
-    return exe;
-}
-
 /* The directory of `path` must take a new file (checked before minutes of
  * measuring, not after). */
 static bool writable(const char *path) {
@@ -258,7 +108,7 @@ static void remove_dir(char *dir, char *exe) {
     g_rmdir(dir);
 }
 
-int pm_calibrate(int argc, char **argv) {
+int ordex_calibrate(int argc, char **argv) {
     char *output = NULL, *max_size = NULL, *mpiexec_opt = NULL, *mpicc_opt = NULL;
     char *report = NULL;
     gboolean quick = FALSE;
@@ -326,8 +176,12 @@ int pm_calibrate(int argc, char **argv) {
         g_error_free(err);
         goto done;
     }
-    if (!(exe = compile_bench(mpicc, bench, dir)))
+    char *why = NULL;
+    if (!(exe = pm_bench_compile(mpicc, bench, dir, &why))) {
+        fprintf(stderr, "ordex calibrate: %s\n", why);
+        g_free(why);
         goto done;
+    }
 
     printf("Measuring message times between two MPICH ranks on this machine%s...\n",
            quick ? " (--quick)" : "");
@@ -348,7 +202,7 @@ int pm_calibrate(int argc, char **argv) {
     g_ptr_array_add(av, NULL);
     int status = 0;
     int deadline = quick ? DEADLINE_QUICK : DEADLINE_FULL;
-    bool started = run_collect((char **)av->pdata, deadline, &out, &errout, &status);
+    bool started = pm_run_collect((char **)av->pdata, deadline, &out, &errout, &status);
     g_ptr_array_free(av, TRUE);
     if (!started) {
         fprintf(stderr, "ordex calibrate: cannot run %s: %s\n", mpiexec, out);
@@ -362,7 +216,7 @@ int pm_calibrate(int argc, char **argv) {
         goto done;
     }
     if (!g_spawn_check_wait_status(status, NULL)) {
-        char *why = one_line(errout);
+        char *why = pm_stderr_summary(errout);
         if (WIFEXITED(status))
             fprintf(stderr, "ordex calibrate: the benchmark failed (%s exit status %d): %s\n",
                     mpiexec, WEXITSTATUS(status), why);
@@ -378,7 +232,7 @@ int pm_calibrate(int argc, char **argv) {
         goto done;
     }
     if (!pm_bench_parse(out, &b, &problem)) {
-        char *why = one_line(errout);
+        char *why = pm_stderr_summary(errout);
         fprintf(stderr,
                 "ordex calibrate: cannot read the benchmark's output: %s (its stderr: %s)\n",
                 problem, why);
@@ -403,7 +257,7 @@ int pm_calibrate(int argc, char **argv) {
     printf("Measuring the time slice: a token ring of %d MPICH ranks on %d cores...\n", 2 * c.cores,
            c.cores);
     fflush(stdout);
-    measure_timeslice(mpiexec, exe, quick, &c, &ring_problem);
+    pm_calibrate_measure_timeslice(mpiexec, exe, quick, &c, &ring_problem);
     if (ring_problem)
         fprintf(stderr, "ordex calibrate: warning: time slice not measured: %s\n", ring_problem);
     c.ring_problem = ring_problem;

@@ -5,6 +5,6 @@
 
 /* argv[0] is "calibrate"; returns the process exit status (0, or 2 after
  * printing one line about the problem). */
-int pm_calibrate(int argc, char **argv);
+int ordex_calibrate(int argc, char **argv);
 
 #endif

@@ -61,7 +61,7 @@ int main(int argc, char **argv) {
     if (strcmp(cmd, "cc") == 0)
         return ordex_cc(argc - 2, argv + 2);
     if (strcmp(cmd, "calibrate") == 0)
-        return pm_calibrate(argc - 1, argv + 1);
+        return ordex_calibrate(argc - 1, argv + 1);
     if (strcmp(cmd, "predict") == 0)
         return ordex_predict(argc - 1, argv + 1);
     if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
