@@ -578,7 +578,7 @@ static _Noreturn void restore_failed(const char *why) {
         snprintf(msg, sizeof msg, "ordex: an in-process snapshot cannot be restored: %s\n", why);
     if (n > 0)
         (void)!write(2, msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1);
-    _exit(4);
+    _exit(CKPT_MEM_EXIT_RESTORE_FAILED);
 }
 
 /* Walks a region's spans then (the span items after its marker) beside its

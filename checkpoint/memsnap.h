@@ -54,8 +54,12 @@ ckpt_mem_result ckpt_mem_take(void);
 /* Puts the process back as it was when the newest snapshot was taken,
  * removes that snapshot, and returns from that ckpt_mem_take with
  * CKPT_MEM_RESUMED.  When the process's mappings changed in between, it
- * prints why it cannot and ends the process with status 4. */
+ * writes why it cannot on stderr (the process is torn: nothing else is safe)
+ * and ends the process with status CKPT_MEM_EXIT_RESTORE_FAILED. */
 _Noreturn void ckpt_mem_restore(void);
+
+/* The exit status of a process whose snapshot could not be restored. */
+#define CKPT_MEM_EXIT_RESTORE_FAILED 4
 
 /* Snapshots held now. */
 int ckpt_mem_depth(void);

@@ -72,8 +72,8 @@ static _Noreturn void run_pass(const sg_explore_opts *o, int pass) {
     run.err = devnull;
     char *err = NULL;
     if (!sg_rundesc_load(&run, &err)) {
-        fprintf(stderr, "ordex: %s\n", err);
-        _exit(3);
+        g_strlcpy(sgx_sh->load_error, err, sizeof sgx_sh->load_error);
+        _exit(SGX_EXIT_LOAD_FAILED);
     }
     sched_discard_output(true);
     sim_config cfg;
@@ -91,8 +91,8 @@ static _Noreturn void run_pass(const sg_explore_opts *o, int pass) {
     if (o->copy_checkpoints) {
         sg_deadvars_open();
         if (!ckpt_mem_init(&err)) {
-            fprintf(stderr, "ordex: %s\n", err);
-            _exit(3);
+            g_strlcpy(sgx_sh->load_error, err, sizeof sgx_sh->load_error);
+            _exit(SGX_EXIT_LOAD_FAILED);
         }
     }
 
@@ -178,10 +178,10 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
         int status = 0;
         while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
             ;
-        if (WIFEXITED(status) && WEXITSTATUS(status) == 3) {
-            *err = g_strdup("the program could not be loaded (see above)");
+        if (WIFEXITED(status) && WEXITSTATUS(status) == SGX_EXIT_LOAD_FAILED) {
+            *err = g_strdup(sgx_sh->load_error);
             ok = false;
-        } else if (WIFEXITED(status) && WEXITSTATUS(status) == 4) { /* ckpt_mem_restore */
+        } else if (WIFEXITED(status) && WEXITSTATUS(status) == CKPT_MEM_EXIT_RESTORE_FAILED) {
             sgx_stop_all("an in-process snapshot could not be restored (see above); explore with "
                          "--checkpoint=fork");
         } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {

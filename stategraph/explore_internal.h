@@ -42,6 +42,7 @@ typedef struct shared {
     bool stop;
     int stopping; /* the first stop_all writes stop_why */
     char stop_why[256];
+    char load_error[512]; /* why a pass root could not load the program */
     double last_progress;
     double last_memory_check;
     /* Replay checkpoints: prefixes (lists of choices) still to explore, as
@@ -57,6 +58,10 @@ typedef struct shared {
 } shared;
 
 extern shared *sgx_sh;
+
+/* The exit status of a pass root that could not load the program (its
+ * reason in sgx_sh->load_error). */
+#define SGX_EXIT_LOAD_FAILED 3
 
 /* Counters shared by processes that may run at once (--jobs). */
 #define SHARED_ADD(field, n) __atomic_add_fetch(&sgx_sh->field, (n), __ATOMIC_RELAXED)
