@@ -53,6 +53,7 @@
 
 #include <valgrind/valgrind.h>
 
+#include "checkpoint/maps.h"
 #include "checkpoint/pagemap.h"
 #include "scheduler/arena.h"
 #include "scheduler/context.h"
@@ -239,57 +240,55 @@ static void mark_rank_stacks(store *st) {
     }
 }
 
+typedef struct region_reader {
+    store *st;
+    uintptr_t heap_lo;
+    char **err;
+} region_reader;
+
+/* Keeps the private writable mappings that are not ordex's own memory. */
+static bool add_region(const ckpt_mapping *m, void *user) {
+    region_reader *rr = user;
+    store *st = rr->st;
+    if (!m->read || !m->write || !m->private_)
+        return true; /* read-only, or shared (the search's own tables) */
+    if (overlaps(m->start, m->end, st, sizeof *st + st->cap) ||
+        overlaps(m->start, m->end, st->side.stack_base,
+                 st->side.stack_size + st->side.guard_size) ||
+        overlaps(m->start, m->end, st->arena_span, st->arena_span_len))
+        return true;
+    if (strcmp(m->name, "[heap]") == 0) {
+        if (!rr->heap_lo)
+            rr->heap_lo = m->start;
+        return true; /* one region from its first page to the break, added below */
+    }
+    if (st->nregions == MAX_REGIONS) {
+        *rr->err = g_strdup("the process has too many mappings to snapshot");
+        return false;
+    }
+    int kind = strcmp(m->name, "[stack]") == 0 ? REGION_MAIN_STACK : REGION_PLAIN;
+    st->regions[st->nregions++] = (region){m->start, m->end, kind, -1, m->file};
+    return true;
+}
+
 static bool read_regions(store *st, char **err) {
-    char *maps = NULL;
-    if (!g_file_get_contents("/proc/self/maps", &maps, NULL, NULL)) {
+    region_reader rr = {st, 0, err};
+    *err = NULL;
+    if (!ckpt_maps_each(add_region, &rr)) {
         *err = g_strdup("cannot read /proc/self/maps");
         return false;
     }
-    const char *side = st->side.stack_base;
-    size_t side_len = st->side.stack_size + st->side.guard_size;
-    uintptr_t heap_lo = 0;
-    char **lines = g_strsplit(maps, "\n", -1);
-    g_free(maps);
-    bool ok = true;
-    for (char **l = lines; *l && ok; l++) {
-        unsigned long a, b;
-        char perms[8] = "";
-        int used = 0;
-        unsigned long inode = 0;
-        if (sscanf(*l, "%lx-%lx %7s %*s %*s %lu %n", &a, &b, perms, &inode, &used) < 4)
-            continue;
-        const char *name = *l + used;
-        if (perms[0] != 'r' || perms[1] != 'w' || perms[3] != 'p')
-            continue; /* read-only, or shared (the search's own tables) */
-        if (overlaps(a, b, st, sizeof *st + st->cap) || overlaps(a, b, side, side_len) ||
-            overlaps(a, b, st->arena_span, st->arena_span_len))
-            continue;
-        int kind = REGION_PLAIN;
-        if (strcmp(name, "[heap]") == 0) {
-            if (!heap_lo)
-                heap_lo = a;
-            continue; /* one region from its first page to the break, added below */
-        }
-        if (strcmp(name, "[stack]") == 0)
-            kind = REGION_MAIN_STACK;
-        if (st->nregions == MAX_REGIONS) {
-            *err = g_strdup("the process has too many mappings to snapshot");
-            ok = false;
-            break;
-        }
-        st->regions[st->nregions++] = (region){a, b, kind, -1, inode != 0};
-    }
-    g_strfreev(lines);
-    if (ok && heap_lo) {
+    if (*err)
+        return false;
+    if (rr.heap_lo) {
         if (st->nregions == MAX_REGIONS) {
             *err = g_strdup("the process has too many mappings to snapshot");
             return false;
         }
-        st->regions[st->nregions++] = (region){heap_lo, 0, REGION_HEAP, -1, false};
+        st->regions[st->nregions++] = (region){rr.heap_lo, 0, REGION_HEAP, -1, false};
     }
-    if (ok)
-        mark_rank_stacks(st);
-    return ok;
+    mark_rank_stacks(st);
+    return true;
 }
 
 static void side_main(void *unused);

@@ -14,6 +14,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "checkpoint/maps.h"
 #include "checkpoint/memsnap.h"
 #include "checkpoint/pagemap.h"
 #include "scheduler/context.h"
@@ -94,47 +95,45 @@ static bool count_span(uintptr_t a, uintptr_t b, void *user) {
     return true;
 }
 
-/* Lists the mappings to make anew, from /proc/self/maps.  Lists none when
- * they hold more than COPY_MAX bytes to copy.  Runs before the copying, on
- * the caller's stack: it allocates. */
+typedef struct lister {
+    remapper *rm;
+    size_t to_copy;
+} lister;
+
+static bool list_mapping(const ckpt_mapping *m, void *user) {
+    lister *ls = user;
+    remapper *rm = ls->rm;
+    if (rm->nmappings == MAX_MAPPINGS)
+        return false;
+    if (!m->read || !m->private_ || (!m->write && m->exec))
+        return true; /* unreadable, shared, or code */
+    if (m->name[0] == '[' && strcmp(m->name, "[heap]") != 0)
+        return true; /* the main stack, the kernel's own */
+    if (is_own(rm, m->start, m->end))
+        return true;
+    if ((m->file || !m->write) &&
+        (m->end - m->start > FILE_COPY_MAX || !has_anonymous_pages(rm, m->start, m->end)))
+        return true; /* relocated read-only data and written file data only */
+    if (m->file)
+        ls->to_copy += m->end - m->start;
+    else
+        ckpt_pagemap_spans(&rm->pagemap, m->start, m->end, false, count_span, &ls->to_copy);
+    if (ls->to_copy > COPY_MAX) {
+        rm->nmappings = 0;
+        return false;
+    }
+    int prot = PROT_READ | (m->write ? PROT_WRITE : 0) | (m->exec ? PROT_EXEC : 0);
+    rm->mappings[rm->nmappings++] = (mapping){m->start, m->end, prot, m->file};
+    return true;
+}
+
+/* Lists the mappings to make anew.  Lists none when they hold more than
+ * COPY_MAX bytes to copy.  Runs before the copying, on the caller's stack:
+ * it allocates. */
 static void list_mappings(remapper *rm) {
     rm->nmappings = 0;
-    char *maps = NULL;
-    if (!g_file_get_contents("/proc/self/maps", &maps, NULL, NULL))
-        return;
-    size_t to_copy = 0;
-    for (char *line = maps, *next; line && *line && rm->nmappings < MAX_MAPPINGS; line = next) {
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        unsigned long a, b, inode = 0;
-        char perms[8] = "";
-        int used = 0;
-        if (sscanf(line, "%lx-%lx %7s %*s %*s %lu %n", &a, &b, perms, &inode, &used) < 4)
-            continue;
-        const char *name = line + used;
-        bool writable = perms[1] == 'w';
-        if (perms[0] != 'r' || perms[3] != 'p' || (!writable && perms[2] == 'x'))
-            continue; /* unreadable, shared, or code */
-        if (name[0] == '[' && strcmp(name, "[heap]") != 0)
-            continue; /* the main stack, the kernel's own */
-        if (is_own(rm, a, b))
-            continue;
-        bool file = inode != 0;
-        if ((file || !writable) && (b - a > FILE_COPY_MAX || !has_anonymous_pages(rm, a, b)))
-            continue; /* relocated read-only data and written file data only */
-        if (file)
-            to_copy += b - a;
-        else
-            ckpt_pagemap_spans(&rm->pagemap, a, b, false, count_span, &to_copy);
-        if (to_copy > COPY_MAX) {
-            rm->nmappings = 0;
-            break;
-        }
-        int prot = PROT_READ | (writable ? PROT_WRITE : 0) | (perms[2] == 'x' ? PROT_EXEC : 0);
-        rm->mappings[rm->nmappings++] = (mapping){a, b, prot, file};
-    }
-    g_free(maps);
+    lister ls = {rm, 0};
+    ckpt_maps_each(list_mapping, &ls);
 }
 
 static bool copy_span(uintptr_t a, uintptr_t b, void *user) {
