@@ -76,31 +76,14 @@ const char *ordex_gdb_describe(int rank) {
     return r;
 }
 
-/* One step of the trace for people. */
+/* One step of the trace for people, with its number. */
 static char *step_text(const sg_trace_step *st, int number) {
-    GString *s = g_string_new(NULL);
-    g_string_printf(s, "step %d: ", number);
-    if (st->kind == SG_STEP_CHOICE)
-        g_string_append_printf(s, "rank %d chooses in %s", st->dst,
-                               st->call ? st->call : "an MPI call");
-    else if (st->kind == SIM_EV_DELIVER)
-        g_string_append_printf(s, "rank %d receives the message of rank %d (tag %d)", st->dst,
-                               st->src, st->tag);
-    else if (st->kind == SIM_EV_PROBE)
-        g_string_append_printf(s, "rank %d's probe sees the message of rank %d (tag %d)", st->dst,
-                               st->src, st->tag);
-    else if (st->kind == SIM_EV_COLLECTIVE)
-        g_string_append_printf(s, "a collective completes on communicator %d", st->comm);
-    else
-        g_string_append_printf(s, "rank %d goes on", st->dst);
-    if (st->nalts > 1)
-        g_string_append_printf(s, ", alternative %d of %d%s", st->choice, st->nalts,
-                               st->choice != 1 ? " (not the default schedule's)" : "");
-    if (st->at)
-        g_string_append_printf(s, "; at %s", st->at);
-    if (st->from && strcmp(st->from, "-") != 0)
-        g_string_append_printf(s, ", sent at %s", st->from);
-    return g_string_free(s, FALSE);
+    sg_step_view v;
+    sg_trace_step_view(st, &v);
+    char *text = sg_step_describe(&v);
+    char *s = g_strdup_printf("step %d: %s", number, text);
+    g_free(text);
+    return s;
 }
 
 /* Where the replay is and what comes next, a few lines. */

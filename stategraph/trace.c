@@ -40,52 +40,69 @@ static const char *kind_name(int kind) {
     return "?";
 }
 
-char *sg_step_text(const sg_step *st) {
-    char *choice = st->nalts > 1
-                       ? g_strdup_printf(" [alternative %d of %d]", st->choice + 1, st->nalts)
+char *sg_step_describe(const sg_step_view *v) {
+    char *choice = v->nalts > 1
+                       ? g_strdup_printf(" [alternative %d of %d]", v->choice + 1, v->nalts)
                        : g_strdup("");
+    const char *what = v->what;
     char *s;
-    switch (st->kind) {
+    switch (v->kind) {
     case SIM_EV_DELIVER:
         s = g_strdup_printf("rank %d receives from rank %d (tag %d): sent at %s, received at %s%s",
-                            st->dst, st->src, st->tag, where(st->site_b), where(st->site_a),
-                            choice);
+                            v->dst, v->src, v->tag, v->from, v->at, choice);
         break;
     case SIM_EV_PROBE:
         s = g_strdup_printf("rank %d's probe at %s sees the message of rank %d (tag %d) sent at "
                             "%s%s",
-                            st->dst, where(st->site_a), st->src, st->tag, where(st->site_b),
-                            choice);
+                            v->dst, v->at, v->src, v->tag, v->from, choice);
         break;
     case SIM_EV_COLLECTIVE:
-        s = g_strdup_printf("%s completes on communicator %d%s", st->what ? st->what : "?",
-                            st->comm, choice);
+        s = g_strdup_printf("%s completes on communicator %d%s", what ? what : "a collective",
+                            v->comm, choice);
         break;
     case SIM_EV_RESUME:
         s = g_strdup_printf("rank %d goes on after %s at %s before any more message lands in "
                             "its posted receives%s",
-                            st->dst, st->what ? st->what : "its MPI call", where(st->site_a),
-                            choice);
+                            v->dst, what ? what : "its MPI call", v->at, choice);
         break;
     default:
-        if (st->what && g_str_has_suffix(st->what, ":now-or-later"))
-            s = g_strdup_printf("rank %d at %s: %.*s %s%s", st->dst, where(st->site_a),
-                                (int)(strlen(st->what) - strlen(":now-or-later")), st->what,
-                                st->choice ? "says \"not yet\" although it could succeed"
-                                           : "succeeds at once",
+        if (what && g_str_has_suffix(what, ":now-or-later"))
+            s = g_strdup_printf("rank %d at %s: %.*s %s%s", v->dst, v->at,
+                                (int)(strlen(what) - strlen(":now-or-later")), what,
+                                v->choice ? "says \"not yet\" although it could succeed"
+                                          : "succeeds at once",
                                 choice);
-        else if (st->what && g_str_has_suffix(st->what, ":leave-early"))
-            s = g_strdup_printf("rank %d at %s: %.*s returns before the others arrive%s", st->dst,
-                                where(st->site_a), (int)(strlen(st->what) - strlen(":leave-early")),
-                                st->what, st->choice ? "" : " - no, it waits");
+        else if (what && g_str_has_suffix(what, ":leave-early"))
+            s = g_strdup_printf("rank %d at %s: %.*s returns before the others arrive%s", v->dst,
+                                v->at, (int)(strlen(what) - strlen(":leave-early")), what,
+                                v->choice ? "" : " - no, it waits");
         else
-            s = g_strdup_printf("rank %d at %s: %s picks alternative %d of %d", st->dst,
-                                where(st->site_a), st->what ? st->what : "?", st->choice + 1,
-                                st->nalts);
+            s = g_strdup_printf("rank %d at %s: %s picks alternative %d of %d", v->dst, v->at,
+                                what ? what : "?", v->choice + 1, v->nalts);
         break;
     }
     g_free(choice);
     return s;
+}
+
+char *sg_step_text(const sg_step *st) {
+    sg_step_view v = {st->kind, st->dst,           st->src,           st->tag,    st->comm,
+                      st->what, where(st->site_a), where(st->site_b), st->choice, st->nalts};
+    return sg_step_describe(&v);
+}
+
+void sg_trace_step_view(const sg_trace_step *st, sg_step_view *v) {
+    sg_step_view view = {st->kind,
+                         st->dst,
+                         st->src,
+                         st->tag,
+                         st->comm,
+                         st->call,
+                         st->at ? st->at : "?",
+                         st->from && strcmp(st->from, "-") != 0 ? st->from : "?",
+                         st->choice - 1,
+                         st->nalts};
+    *v = view;
 }
 
 char *sg_file_sha256(const char *path) {

@@ -54,7 +54,21 @@ typedef struct sg_trace_header {
 /* Names the program whose file offsets steps hold (for file:line). */
 void sg_trace_set_program(const char *so_path);
 
+/* A step as people read it, whether it comes from an exploration (sg_step,
+ * whose call sites are file offsets) or from a trace file (sg_trace_step,
+ * whose call sites are file:line already). */
+typedef struct sg_step_view {
+    int kind; /* sim_event_kind or SG_STEP_CHOICE */
+    int dst, src, tag, comm;
+    const char *what;      /* collective or call name ("MPI_Iprobe:now-or-later"), or NULL */
+    const char *at, *from; /* the receiving (or choosing) and the sending call: file:line */
+    int choice, nalts;     /* 0-based alternative taken, of how many */
+} sg_step_view;
+
 /* One line describing a step for people ("rank 0 receives from rank 2 ..."). */
+char *sg_step_describe(const sg_step_view *v);
+
+/* sg_step_describe of an explored step (call sites symbolised). */
 char *sg_step_text(const sg_step *st);
 
 /* Writes a trace file; returns false with errno set on failure. */
@@ -84,6 +98,9 @@ typedef struct sg_trace {
     char *finding; /* the finding line's text, or NULL */
     GArray *steps; /* sg_trace_step */
 } sg_trace;
+
+/* The view of a step read back from a trace (its strings are st's). */
+void sg_trace_step_view(const sg_trace_step *st, sg_step_view *v);
 
 /* Reads a trace file.  On failure returns false with *err set (g_free) to
  * one line naming the file, the line and the problem. */

@@ -208,7 +208,7 @@ static void test_stop_at(void) {
     e2e_result *r =
         e2e_ordex_run("replay", "--gdb", "--stop-at", "2", "--gdb-batch", script, trace, NULL);
     EXPECT_OUT_HAS(r, "before step 2 of");
-    EXPECT_OUT_HAS(r, "next: step 2: rank 2 receives the message of rank 1");
+    EXPECT_OUT_HAS(r, "next: step 2: rank 2 receives from rank 1 (tag 6): sent at mergesort.c:");
     e2e_free(r);
 }
 
