@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "scheduler/sched.h"
+#include "simulator/events.h"
 #include "simulator/sim.h"
 
 static void finding_copy_free(gpointer p) {
@@ -94,8 +95,8 @@ static GArray *most_loaded_links(const pm_net *net, int n) {
 
 static bool choose_timed(void *user) {
     uint64_t *events = user;
-    if (!sim_timed_step())
-        return false;
+    if (!sim_timed_step()) /* ranks that poll in vain go on; else the end */
+        return sim_events_release_pollers(false);
     (*events)++;
     return true;
 }

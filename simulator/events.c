@@ -2,18 +2,25 @@
  * events.c - touched destinations, ready collectives, polling ranks.
  */
 #include "simulator/events.h"
-#include "simulator/sim_internal.h"
+
+#include <string.h>
+#include <time.h>
 
 #include "scheduler/sched.h"
 #include "simulator/coll.h"
-
-#include <string.h>
+#include "simulator/report.h"
+#include "simulator/sim_internal.h"
 
 static GQueue g_touched;   /* destination ranks that may have enabled deliveries */
 static bool *g_is_touched; /* [nranks] */
 static GQueue g_colls;     /* sim_coll * with every member arrived, in arrival order */
 static GArray *g_pollers;  /* ranks blocked in a poll */
 static uint64_t g_change;  /* bumped by anything that might satisfy a poll */
+/* Releases of pollers with nothing else able to happen (see
+ * sim_events_release_pollers): since which change, from when, how many. */
+static uint64_t g_idle_change;
+static double g_idle_since;
+static uint64_t g_idle_releases;
 static uint64_t g_poll_seen;
 static int g_n;
 
@@ -25,6 +32,8 @@ void sim_events_init(int nranks) {
     g_pollers = g_array_new(FALSE, FALSE, sizeof(int));
     g_change = 1;
     g_poll_seen = 0;
+    g_idle_change = 0;
+    g_idle_releases = 0;
 }
 
 void sim_events_fini(void) {
@@ -61,6 +70,39 @@ void sim_events_add_poller(int rank) {
 bool sim_events_wake_pollers(void) {
     if (g_pollers->len == 0 || g_poll_seen == g_change)
         return false;
+    for (guint i = 0; i < g_pollers->len; i++)
+        sched_wake(g_array_index(g_pollers, int, i));
+    g_array_set_size(g_pollers, 0);
+    return true;
+}
+
+static double monotonic_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+bool sim_events_release_pollers(bool repeated) {
+    if (g_pollers->len == 0)
+        return false;
+    /* Wall time, not CPU time: the phase may span a fork (exploration),
+     * whose child starts its CPU clock afresh. */
+    double now = monotonic_s();
+    if (g_idle_releases == 0 || g_idle_change != g_change) {
+        g_idle_change = g_change;
+        g_idle_since = now;
+        g_idle_releases = 0;
+    }
+    g_idle_releases++;
+    double limit = sched_step_timeout();
+    if (repeated || (limit > 0 && now - g_idle_since > limit)) {
+        sim_report_poll_livelock((const int *)(void *)g_pollers->data, (int)g_pollers->len,
+                                 repeated, now - g_idle_since, g_idle_releases);
+        g_array_set_size(g_pollers, 0);
+        g_idle_releases = 0;
+        sched_request_stop();
+        return true;
+    }
     for (guint i = 0; i < g_pollers->len; i++)
         sched_wake(g_array_index(g_pollers, int, i));
     g_array_set_size(g_pollers, 0);

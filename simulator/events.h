@@ -83,6 +83,20 @@ void sim_fire(const sim_event *ev);
  * they last looked; returns true if it woke any. */
 bool sim_events_wake_pollers(void);
 
+/* For a strategy that finds no event enabled and no poller to wake: lets
+ * every rank blocked in a poll that cannot succeed (MPI_Iprobe, MPI_Test,
+ * ...) go on, its call answering "nothing yet", as a real MPI would: a
+ * program that polls a bounded number of times and gives up is correct.
+ * Returns false when no rank polls (the run is stuck: a deadlock).
+ *
+ * A rank that keeps polling while nothing else can happen is livelocked:
+ * when `repeated` (the strategy found the whole state of the previous
+ * release again, so the loop can never end) or when the pollers have polled
+ * in vain for longer than the step timeout since anything else happened,
+ * each poller gets a livelock finding at its poll and the run is stopped
+ * (sched_request_stop); the function then returns true. */
+bool sim_events_release_pollers(bool repeated);
+
 /* Wakes the ranks that answered "not yet" (sim_test_later) and poll since:
  * call it when nothing else can happen.  Returns true if it woke any. */
 bool sim_engine_wake_later(void);

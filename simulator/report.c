@@ -200,8 +200,7 @@ static char *describe_blocked(int rank) {
     const char *args = sim_call_args_text(rank);
     char *waits = *args ? g_strdup(args) : describe_waits(p);
     char *line = g_strdup_printf("rank %d: %s(%s) at %s%s", rank, p->call ? p->call : "?", waits,
-                                 sim_location(p->call_site),
-                                 p->polling ? " (polling: MPI_Test/MPI_Iprobe never succeed)" : "");
+                                 sim_location(p->call_site), p->polling ? " (polling)" : "");
     g_free(waits);
     return line;
 }
@@ -379,6 +378,38 @@ void sim_report_deadlock(void) {
             g_array_free(edges[r], TRUE);
     g_free(edges);
     g_array_free(blocked, TRUE);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Polling forever                                                         */
+
+void sim_report_poll_livelock(const int *pollers, int n, bool repeated, double seconds,
+                              uint64_t releases) {
+    GString *d = g_string_new(NULL);
+    for (int r = 0; r < sim_g->nranks; r++)
+        if (sched_rank_state(r) == SCHED_BLOCKED) {
+            char *line = describe_blocked(r);
+            g_string_append_printf(d, "  %s\n", line);
+            g_free(line);
+        }
+    char *why = repeated ? g_strdup("its loop came back to the same state, so it never ends")
+                         : g_strdup_printf("it polled in vain %" G_GUINT64_FORMAT
+                                           " times for %.1f s (the step timeout; raise "
+                                           "--step-timeout if it is just slow)",
+                                           releases, seconds);
+    for (int i = 0; i < n; i++) {
+        int r = pollers[i];
+        sim_proc *p = sim_proc_of(r);
+        char *msg = g_strdup_printf(
+            "livelock: rank %d polls with %s forever: nothing it waits for can happen any more "
+            "and %s",
+            r, p->call ? p->call : "MPI_Test/MPI_Iprobe", why);
+        int ranks[1] = {r};
+        sim_add_finding(SIM_F_LIVELOCK, ranks, 1, sim_location(p->call_site), msg,
+                        g_strdup(d->str));
+    }
+    g_free(why);
+    g_string_free(d, TRUE);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -16,6 +16,12 @@ char *sim_report_backtrace_here(void);
 
 void sim_report_fault(int rank, const sched_fault *fault);
 void sim_report_deadlock(void);
+
+/* A livelock of the n ranks blocked in polls that cannot succeed while
+ * nothing else can happen (see sim_events_release_pollers): `repeated` when
+ * the same state came back, else after `seconds` and `releases` polls. */
+void sim_report_poll_livelock(const int *pollers, int n, bool repeated, double seconds,
+                              uint64_t releases);
 void sim_report_leftovers(void);
 
 #endif

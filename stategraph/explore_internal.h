@@ -20,6 +20,7 @@
 #include "checkpoint/hash.h"
 #include "simulator/events.h"
 #include "stategraph/explore.h"
+#include "stategraph/state.h"
 
 /* ---------------------------------------------------------------------- */
 /* Memory shared by all processes of an exploration                        */
@@ -85,6 +86,7 @@ typedef struct explorer {
     uint64_t node;   /* the last branching state passed (0 = initial) */
     guint node_step; /* path length when it was passed */
     int budget;      /* dfs-branches: departures from the default still allowed */
+    sg_poll_watch polls; /* the state at the last release of pollers */
 } explorer;
 
 extern explorer sgx_x;

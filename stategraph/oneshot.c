@@ -7,10 +7,12 @@
 
 #include "simulator/events.h"
 #include "simulator/sim.h"
+#include "stategraph/state.h"
 
 typedef struct oneshot {
     GRand *rng;
     uint64_t *events;
+    sg_poll_watch polls;
 } oneshot;
 
 static bool choose(void *user) {
@@ -20,7 +22,7 @@ static bool choose(void *user) {
         return true;
     sim_event ev;
     if (!sim_events_first(&ev, o->rng))
-        return false;
+        return sg_release_pollers(&o->polls);
     sim_fire(&ev);
     (*o->events)++;
     return true;
@@ -36,7 +38,7 @@ bool sg_oneshot_begin(const sg_rundesc *d, char **why) {
 }
 
 sched_run_result sg_oneshot_run(uint64_t seed, uint64_t *events) {
-    oneshot o = {seed ? g_rand_new_with_seed((guint32)(seed ^ 0x9e3779b9u)) : NULL, events};
+    oneshot o = {seed ? g_rand_new_with_seed((guint32)(seed ^ 0x9e3779b9u)) : NULL, events, {0}};
     *events = 0;
     sched_run_result r = sched_run(choose, &o);
     if (o.rng)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "simulator/events.h"
+#include "stategraph/state.h"
 
 static sg_replay *g_r;
 
@@ -58,6 +59,9 @@ static bool matches(const sim_event *ev, const sg_trace_step *st) {
     return info.src == st->src && info.tag == st->tag && info.comm == st->comm;
 }
 
+/* The state at the last release of pollers, as exploring keeps it. */
+static sg_poll_watch g_polls;
+
 static bool choose(void *user) {
     if (g_r->divergence)
         return false;
@@ -73,7 +77,7 @@ static bool choose(void *user) {
     sim_events_all(evs);
     /* As when exploring: with nothing else to do, ranks that said "not yet"
      * ask again (the trace has no step for that). */
-    if (evs->len == 0 && sim_engine_wake_later()) {
+    if (evs->len == 0 && (sim_engine_wake_later() || sg_release_pollers(&g_polls))) {
         g_array_free(evs, TRUE);
         return true;
     }
@@ -115,6 +119,7 @@ static bool choose(void *user) {
 
 sched_run_result sg_replay_run(sg_replay *r) {
     g_r = r;
+    g_polls.seen = false;
     sim_set_choice_hook(replay_choice, NULL);
     sched_run_result res = sched_run(choose, NULL);
     sim_set_choice_hook(NULL, NULL);

@@ -9,9 +9,10 @@
 #include <string.h>
 #include <valgrind/memcheck.h>
 
-#include "stategraph/deadvars.h"
 #include "scheduler/sched.h"
+#include "simulator/events.h"
 #include "simulator/sim.h"
+#include "stategraph/deadvars.h"
 
 /* Bytes of a rank's hashed memory that hold nothing live, zeroed while the
  * state is hashed: the outputs of the call it is blocked in (the call
@@ -167,4 +168,12 @@ ckpt_hash sg_outcome_hash(void) {
     ckpt_hasher_init(&h);
     sim_outcome(ckpt_hash_feed, &h);
     return ckpt_hasher_final(&h);
+}
+
+bool sg_release_pollers(sg_poll_watch *w) {
+    ckpt_hash h = sg_state_hash();
+    bool repeated = w->seen && ckpt_hash_equal(h, w->last);
+    w->seen = true;
+    w->last = h;
+    return sim_events_release_pollers(repeated);
 }

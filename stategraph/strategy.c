@@ -184,8 +184,10 @@ bool sgx_choose(void *user) {
     GArray *evs = sgx_x.events;
     g_array_set_size(evs, 0);
     sim_events_all(evs);
-    if (evs->len == 0) /* ranks that said "not yet" ask again; else the end */
-        return sim_engine_wake_later();
+    /* Ranks that said "not yet" ask again; else ranks that poll in vain go
+     * on; else the end. */
+    if (evs->len == 0)
+        return sim_engine_wake_later() || sg_release_pollers(&sgx_x.polls);
     if (sgx_x.opts->por) {
         for (guint i = 0; i < evs->len; i++)
             if (sim_event_is_safe(&g_array_index(evs, sim_event, i))) {

@@ -110,6 +110,53 @@ static void test_livelock(void) {
     e2e_free(r);
 }
 
+/* A bounded polling loop that gives up is correct: no deadlock in any
+ * command (all three reported one before). */
+static void test_poll_bounded(void) {
+    const char *want = "rank 0: no message after 5 tries\nrank 0: test gave up\n";
+    e2e_result *r = RUN("run", "-n", "2", P("poll_bounded.c"));
+    EXPECT_STATUS(r, 0);
+    EXPECT(r, strcmp(r->out, want) == 0);
+    e2e_free(r);
+    r = RUN("explore", "--trace-dir", e2e_tmp("poll_traces"), "-n", "2", P("poll_bounded.c"));
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "no error exists");
+    e2e_free(r);
+    r = RUN("explore", "--no-test-later", "--trace-dir", e2e_tmp("poll_traces"), "-n", "2",
+            P("poll_bounded.c"));
+    EXPECT_STATUS(r, 0);
+    e2e_free(r);
+    r = RUN("predict", "--no-timeline", "--platform", P("predict.ini"), "-n", "2",
+            P("poll_bounded.c"));
+    EXPECT_STATUS(r, 0);
+    EXPECT(r, g_str_has_prefix(r->out, want));
+    e2e_free(r);
+}
+
+/* Polling for what can never come is a livelock at the poll: at once when
+ * the loop changes nothing, after the step timeout when it counts. */
+static void test_poll_forever(void) {
+    e2e_result *r = RUN("run", "-n", "2", P("poll_forever.c"));
+    EXPECT_STATUS(r, 1);
+    char *f = EXPECT_FINDING(r, 1, "livelock", "rank 0 polls with MPI_Iprobe forever",
+                             SRC("poll_forever.c"), FAULT);
+    EXPECT_BLOCK_HAS(r, f, "came back to the same state");
+    EXPECT_BLOCK_HAS(r, f, "rank 1: MPI_Barrier");
+    g_free(f);
+    e2e_free(r);
+    r = RUN("run", "--step-timeout", "0.5", "-n", "2", P("poll_forever.c"), "count");
+    EXPECT_STATUS(r, 1);
+    f = EXPECT_FINDING(r, 1, "livelock", "rank 0 polls with MPI_Iprobe forever",
+                       SRC("poll_forever.c"), "/* COUNT */");
+    EXPECT_BLOCK_HAS(r, f, "polled in vain");
+    g_free(f);
+    e2e_free(r);
+    r = RUN("explore", "--trace-dir", e2e_tmp("poll_traces"), "-n", "2", P("poll_forever.c"));
+    EXPECT_STATUS(r, 1);
+    EXPECT_OUT_HAS(r, "ERROR [livelock] livelock: rank 0 polls with MPI_Iprobe forever");
+    e2e_free(r);
+}
+
 /* ---------------------------------------------------------------------- */
 /* MPI usage errors                                                        */
 
@@ -335,6 +382,8 @@ void e2e_add_program_tests(CU_pSuite s) {
     CU_add_test(s, "bad_type.c: uncommitted datatype", test_bad_type);
     CU_add_test(s, "truncate.c: MPI_ERR_TRUNCATE", test_truncate);
     CU_add_test(s, "type_mismatch.c: MPI_INT vs MPI_DOUBLE", test_type_mismatch);
+    CU_add_test(s, "poll_bounded.c: polling that gives up is no deadlock", test_poll_bounded);
+    CU_add_test(s, "poll_forever.c: polling for what never comes is a livelock", test_poll_forever);
     CU_add_test(s, "struct_array_mismatch.c: element 4997 of 1000 structs",
                 test_struct_array_mismatch);
     CU_add_test(s, "lost_message.c: message never received", test_lost_message);
