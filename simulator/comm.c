@@ -1,39 +1,37 @@
 /*
- * comm.c - communicators, groups and Cartesian topologies (see comm.h).
+ * comm.c - communicators (see comm.h): the communicator objects and their
+ * handles, the node map, and the constructor collectives (dup, split,
+ * split_type, create, cart_create) run when every member has called.
+ * Groups are in group.c, Cartesian grid arithmetic in topo.c.
  *
  * Written from MPI 3.1 chapters 6 (groups, communicators) and 7 (process
- * topologies).  This file depends on no other part of the simulator so that
- * it can be unit-tested alone; argument errors found here are returned as
- * MPI error classes with a message, and mpi_comm.c reports them.
+ * topologies).  This module depends on no other part of the simulator so
+ * that it can be unit-tested alone; argument errors found here are returned
+ * as MPI error classes with a message, and mpi_comm.c reports them.
  */
 #include "simulator/comm.h"
 
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "simulator/coll.h"
+#include "simulator/comm_internal.h"
 #include "simulator/handle.h"
 
 static struct {
     int nranks;
     sim_comm *world;
-    sim_comm **selves;  /* [nranks] */
-    GPtrArray *comms;   /* direct communicators by handle index */
-    GPtrArray *groups;  /* direct groups by handle index; NULL slots are free */
-    GTree *free_groups; /* free group indices + 1 (a GTree key must not be 0) */
-    int *node_map;      /* [nranks] or NULL */
+    sim_comm **selves; /* [nranks] */
+    GPtrArray *comms;  /* direct communicators by handle index */
+    int *node_map;     /* [nranks] or NULL */
 } st;
-
-/* MPI_GROUP_EMPTY is one shared object that is never destroyed. */
-static sim_group group_empty = {.handle = MPI_GROUP_EMPTY};
 
 /* ---------------------------------------------------------------------- */
 /* Member lists                                                            */
 
 /* Identity maps (world and its prefixes) and single members need no table,
  * which keeps world and the thousands of MPI_COMM_SELFs cheap. */
-static GHashTable *index_members(int size, const int *members) {
+GHashTable *sim_members_index(int size, const int *members) {
     if (size <= 1)
         return NULL;
     int i = 0;
@@ -47,7 +45,7 @@ static GHashTable *index_members(int size, const int *members) {
     return t;
 }
 
-static int lookup_rank(GHashTable *rank_of, int size, const int *members, int world_rank) {
+int sim_members_rank(GHashTable *rank_of, int size, const int *members, int world_rank) {
     if (rank_of) {
         gpointer v = g_hash_table_lookup(rank_of, GINT_TO_POINTER(world_rank));
         return v ? GPOINTER_TO_INT(v) - 1 : -1;
@@ -58,23 +56,15 @@ static int lookup_rank(GHashTable *rank_of, int size, const int *members, int wo
 }
 
 /* Members are distinct, so equal sizes and a inside b means the same set. */
-static int compare_members(int na, const int *ma, int nb, const int *mb, GHashTable *b_rank_of) {
+int sim_members_compare(int na, const int *ma, int nb, const int *mb, GHashTable *b_rank_of) {
     if (na != nb)
         return MPI_UNEQUAL;
     if (na == 0 || memcmp(ma, mb, sizeof(int) * (size_t)na) == 0)
         return MPI_IDENT;
     for (int i = 0; i < na; i++)
-        if (lookup_rank(b_rank_of, nb, mb, ma[i]) < 0)
+        if (sim_members_rank(b_rank_of, nb, mb, ma[i]) < 0)
             return MPI_UNEQUAL;
     return MPI_SIMILAR;
-}
-
-static char *format_ints(int n, const int *v) {
-    GString *s = g_string_new("(");
-    for (int i = 0; i < n; i++)
-        g_string_append_printf(s, i ? ", %d" : "%d", v[i]);
-    g_string_append_c(s, ')');
-    return g_string_free(s, FALSE);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -86,7 +76,7 @@ static sim_comm *comm_alloc(int id, MPI_Comm handle, int size, int *members) {
     c->id = id;
     c->size = size;
     c->members = members;
-    c->rank_of = index_members(size, members);
+    c->rank_of = sim_members_index(size, members);
     c->errh = g_new(MPI_Errhandler, size);
     for (int i = 0; i < size; i++)
         c->errh[i] = MPI_ERRORS_ARE_FATAL;
@@ -137,11 +127,6 @@ static sim_comm *comm_make(const sim_comm *parent, const char *how, int size, in
     return c;
 }
 
-static gint cmp_index(gconstpointer a, gconstpointer b, gpointer unused) {
-    guint x = GPOINTER_TO_UINT(a), y = GPOINTER_TO_UINT(b);
-    return x < y ? -1 : x > y;
-}
-
 void sim_comm_init(int nranks) {
     if (st.world)
         sim_comm_fini();
@@ -159,19 +144,7 @@ void sim_comm_init(int nranks) {
         st.selves[r]->desc = g_strdup("MPI_COMM_SELF");
     }
     st.comms = g_ptr_array_new();
-    st.groups = g_ptr_array_new();
-    st.free_groups = g_tree_new_full(cmp_index, NULL, NULL, NULL);
-}
-
-static void group_free(sim_group *g) {
-    if (!g || g == &group_empty)
-        return;
-    g_free(g->members);
-    if (g->rank_of)
-        g_hash_table_destroy(g->rank_of);
-    if (g->holders)
-        g_hash_table_destroy(g->holders);
-    g_free(g);
+    sim_group_table_init();
 }
 
 void sim_comm_fini(void) {
@@ -184,13 +157,7 @@ void sim_comm_fini(void) {
             comm_free(g_ptr_array_index(st.comms, i));
         g_ptr_array_free(st.comms, TRUE);
     }
-    if (st.groups) {
-        for (guint i = 0; i < st.groups->len; i++)
-            group_free(g_ptr_array_index(st.groups, i));
-        g_ptr_array_free(st.groups, TRUE);
-    }
-    if (st.free_groups)
-        g_tree_destroy(st.free_groups);
+    sim_group_table_fini();
     g_free(st.node_map);
     memset(&st, 0, sizeof st);
 }
@@ -239,7 +206,7 @@ const char *sim_comm_why_invalid(MPI_Comm handle, int world_rank) {
 }
 
 int sim_comm_rank(const sim_comm *comm, int world_rank) {
-    return lookup_rank(comm->rank_of, comm->size, comm->members, world_rank);
+    return sim_members_rank(comm->rank_of, comm->size, comm->members, world_rank);
 }
 
 const char *sim_comm_describe(const sim_comm *comm) {
@@ -282,7 +249,7 @@ bool sim_comm_release(sim_comm *comm, int world_rank) {
 int sim_comm_compare(const sim_comm *a, const sim_comm *b) {
     if (a == b)
         return MPI_IDENT;
-    int res = compare_members(a->size, a->members, b->size, b->members, b->rank_of);
+    int res = sim_members_compare(a->size, a->members, b->size, b->members, b->rank_of);
     return res == MPI_IDENT ? MPI_CONGRUENT : res;
 }
 
@@ -309,566 +276,6 @@ void sim_comm_set_node_map(const int *node_of_rank) {
     st.node_map = node_of_rank && st.nranks > 0
                       ? g_memdup2(node_of_rank, sizeof(int) * (size_t)st.nranks)
                       : NULL;
-}
-
-/* ---------------------------------------------------------------------- */
-/* Groups                                                                  */
-
-/* A group with no references yet.  The lowest free index is reused so that
- * the handles a program sees depend only on which groups are alive. */
-static sim_group *group_make(int size, const int *members) {
-    guint index;
-    GTreeNode *first = g_tree_node_first(st.free_groups);
-    if (first) {
-        gpointer key = g_tree_node_key(first);
-        index = GPOINTER_TO_UINT(key) - 1;
-        g_tree_remove(st.free_groups, key);
-    } else {
-        index = st.groups->len;
-        g_ptr_array_add(st.groups, NULL);
-    }
-    sim_group *g = g_new0(sim_group, 1);
-    g->handle = SIM_HANDLE(SIM_HKIND_DIRECT, SIM_OBJ_GROUP, index);
-    g->size = size;
-    g->members = g_memdup2(members, sizeof(int) * (size_t)size);
-    g->rank_of = index_members(size, members);
-    g_ptr_array_index(st.groups, index) = g;
-    return g;
-}
-
-static void group_hold(sim_group *g, int world_rank) {
-    if (!g->holders)
-        g->holders = g_hash_table_new(g_direct_hash, g_direct_equal);
-    gpointer key = GINT_TO_POINTER(world_rank);
-    int n = GPOINTER_TO_INT(g_hash_table_lookup(g->holders, key));
-    g_hash_table_insert(g->holders, key, GINT_TO_POINTER(n + 1));
-    g->refs++;
-}
-
-static int group_held(const sim_group *g, int world_rank) {
-    return GPOINTER_TO_INT(g_hash_table_lookup(g->holders, GINT_TO_POINTER(world_rank)));
-}
-
-MPI_Group sim_group_new(int size, const int *world_members) {
-    if (size <= 0)
-        return MPI_GROUP_EMPTY;
-    sim_group *g = group_make(size, world_members);
-    g->refs = 1;
-    return g->handle;
-}
-
-MPI_Group sim_group_new_for(int world_rank, int size, const int *world_members) {
-    if (size <= 0)
-        return MPI_GROUP_EMPTY;
-    sim_group *g = group_make(size, world_members);
-    group_hold(g, world_rank);
-    return g->handle;
-}
-
-MPI_Group sim_comm_group(sim_comm *comm, int world_rank) {
-    if (!comm->group) {
-        comm->group = group_make(comm->size, comm->members);
-        comm->group->refs = 1;
-    }
-    group_hold(comm->group, world_rank);
-    return comm->group->handle;
-}
-
-sim_group *sim_group_get(MPI_Group handle) {
-    if (handle == MPI_GROUP_EMPTY)
-        return &group_empty;
-    if (!st.groups || SIM_HANDLE_KIND(handle) != SIM_HKIND_DIRECT ||
-        SIM_HANDLE_OBJ(handle) != SIM_OBJ_GROUP)
-        return NULL;
-    guint index = SIM_HANDLE_INDEX(handle);
-    return index < st.groups->len ? g_ptr_array_index(st.groups, index) : NULL;
-}
-
-sim_group *sim_group_get_for(MPI_Group handle, int world_rank) {
-    sim_group *g = sim_group_get(handle);
-    if (!g || g == &group_empty || !g->holders)
-        return g;
-    return group_held(g, world_rank) > 0 ? g : NULL;
-}
-
-const char *sim_group_why_invalid(MPI_Group handle, int world_rank) {
-    if (handle == MPI_GROUP_NULL)
-        return "is MPI_GROUP_NULL";
-    if (SIM_HANDLE_OBJ(handle) != SIM_OBJ_GROUP ||
-        (handle != MPI_GROUP_EMPTY && SIM_HANDLE_KIND(handle) != SIM_HKIND_DIRECT))
-        return "is not a group handle";
-    if (!sim_group_get(handle))
-        return "names no live group (freed, or never created)";
-    if (!sim_group_get_for(handle, world_rank))
-        return "is not held by this rank (it freed its handle, or the value came from another "
-               "rank)";
-    return NULL;
-}
-
-void sim_group_release(sim_group *g) {
-    if (g == &group_empty || --g->refs > 0)
-        return;
-    guint index = SIM_HANDLE_INDEX(g->handle);
-    g_ptr_array_index(st.groups, index) = NULL;
-    g_tree_insert(st.free_groups, GUINT_TO_POINTER(index + 1), GUINT_TO_POINTER(index + 1));
-    group_free(g);
-}
-
-bool sim_group_release_for(sim_group *g, int world_rank) {
-    if (g == &group_empty)
-        return true;
-    if (!g->holders)
-        return false;
-    int n = group_held(g, world_rank);
-    if (n <= 0)
-        return false;
-    if (n == 1)
-        g_hash_table_remove(g->holders, GINT_TO_POINTER(world_rank));
-    else
-        g_hash_table_insert(g->holders, GINT_TO_POINTER(world_rank), GINT_TO_POINTER(n - 1));
-    sim_group_release(g);
-    return true;
-}
-
-int sim_group_rank(const sim_group *g, int world_rank) {
-    return lookup_rank(g->rank_of, g->size, g->members, world_rank);
-}
-
-int sim_group_compare(const sim_group *a, const sim_group *b) {
-    return compare_members(a->size, a->members, b->size, b->members, b->rank_of);
-}
-
-/* Validates ranks[0..n-1] as distinct ranks of g; marks them in seen[g->size]. */
-static int check_rank_list(const sim_group *g, int n, const int ranks[], bool *seen, char **why) {
-    if (n < 0) {
-        *why = g_strdup_printf("n = %d is negative", n);
-        return MPI_ERR_ARG;
-    }
-    if (n > g->size) {
-        *why = g_strdup_printf("n = %d exceeds the group size %d (ranks must be distinct)", n,
-                               g->size);
-        return MPI_ERR_ARG;
-    }
-    if (n > 0 && !ranks) {
-        *why = g_strdup("ranks is NULL");
-        return MPI_ERR_ARG;
-    }
-    for (int i = 0; i < n; i++) {
-        int r = ranks[i];
-        if (r < 0 || r >= g->size) {
-            *why = g_strdup_printf("ranks[%d] = %d is out of range for a group of size %d", i, r,
-                                   g->size);
-            return MPI_ERR_RANK;
-        }
-        if (seen[r]) {
-            *why = g_strdup_printf("ranks[%d] = %d repeats an earlier entry", i, r);
-            return MPI_ERR_RANK;
-        }
-        seen[r] = true;
-    }
-    return MPI_SUCCESS;
-}
-
-static void set_out(int *res, int n, int **out, int *outn) {
-    if (n == 0) {
-        g_free(res);
-        res = NULL;
-    }
-    *out = res;
-    *outn = n;
-}
-
-int sim_group_incl_members(const sim_group *g, int n, const int ranks[], int **out, int *outn,
-                           char **why) {
-    bool *seen = g_new0(bool, g->size);
-    int rc = check_rank_list(g, n, ranks, seen, why);
-    g_free(seen);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    int *res = g_new(int, n);
-    for (int i = 0; i < n; i++)
-        res[i] = g->members[ranks[i]];
-    set_out(res, n, out, outn);
-    return MPI_SUCCESS;
-}
-
-/* The members of g whose rank is not marked in skip, in order. */
-static void members_except(const sim_group *g, const bool *skip, int **out, int *outn) {
-    int *res = g_new(int, g->size);
-    int k = 0;
-    for (int r = 0; r < g->size; r++)
-        if (!skip[r])
-            res[k++] = g->members[r];
-    set_out(res, k, out, outn);
-}
-
-int sim_group_excl_members(const sim_group *g, int n, const int ranks[], int **out, int *outn,
-                           char **why) {
-    bool *seen = g_new0(bool, g->size);
-    int rc = check_rank_list(g, n, ranks, seen, why);
-    if (rc == MPI_SUCCESS)
-        members_except(g, seen, out, outn);
-    g_free(seen);
-    return rc;
-}
-
-int sim_group_range_members(const sim_group *g, int n, const int ranges[][3], bool include,
-                            int **out, int *outn, char **why) {
-    if (n < 0) {
-        *why = g_strdup_printf("n = %d is negative", n);
-        return MPI_ERR_ARG;
-    }
-    if (n > 0 && !ranges) {
-        *why = g_strdup("ranges is NULL");
-        return MPI_ERR_ARG;
-    }
-    bool *seen = g_new0(bool, g->size);
-    /* Valid distinct ranks number at most g->size, and the walk stops at the
-     * first invalid or repeated one, so this loop is O(n + size). */
-    GArray *picked = g_array_new(FALSE, FALSE, sizeof(int));
-    int rc = MPI_SUCCESS;
-    for (int i = 0; i < n && rc == MPI_SUCCESS; i++) {
-        int first = ranges[i][0], last = ranges[i][1], stride = ranges[i][2];
-        if (stride == 0 || (stride > 0 && first > last) || (stride < 0 && first < last)) {
-            *why = g_strdup_printf("ranges[%d] = {%d, %d, %d} %s", i, first, last, stride,
-                                   stride == 0  ? "has stride 0"
-                                   : stride > 0 ? "has first > last with a positive stride"
-                                                : "has first < last with a negative stride");
-            rc = MPI_ERR_ARG;
-            break;
-        }
-        for (long long r = first; stride > 0 ? r <= last : r >= last; r += stride) {
-            if (r < 0 || r >= g->size) {
-                *why = g_strdup_printf("ranges[%d] = {%d, %d, %d} reaches rank %lld, out of range "
-                                       "for a group of size %d",
-                                       i, first, last, stride, r, g->size);
-                rc = MPI_ERR_RANK;
-                break;
-            }
-            if (seen[r]) {
-                *why = g_strdup_printf("ranges[%d] = {%d, %d, %d} reaches rank %lld, which an "
-                                       "earlier range already gave",
-                                       i, first, last, stride, r);
-                rc = MPI_ERR_RANK;
-                break;
-            }
-            seen[r] = true;
-            int member = g->members[r];
-            g_array_append_val(picked, member);
-        }
-    }
-    if (rc == MPI_SUCCESS) {
-        if (include) {
-            int k = (int)picked->len;
-            set_out((int *)(void *)g_array_free(picked, FALSE), k, out, outn);
-            picked = NULL;
-        } else {
-            members_except(g, seen, out, outn);
-        }
-    }
-    if (picked)
-        g_array_free(picked, TRUE);
-    g_free(seen);
-    return rc;
-}
-
-void sim_group_union_members(const sim_group *a, const sim_group *b, int **out, int *outn) {
-    int *res = g_new(int, a->size + b->size);
-    int k = 0;
-    for (int i = 0; i < a->size; i++)
-        res[k++] = a->members[i];
-    for (int i = 0; i < b->size; i++)
-        if (sim_group_rank(a, b->members[i]) < 0)
-            res[k++] = b->members[i];
-    set_out(res, k, out, outn);
-}
-
-static void filter_members(const sim_group *a, const sim_group *b, bool keep_in_b, int **out,
-                           int *outn) {
-    int *res = g_new(int, a->size);
-    int k = 0;
-    for (int i = 0; i < a->size; i++)
-        if ((sim_group_rank(b, a->members[i]) >= 0) == keep_in_b)
-            res[k++] = a->members[i];
-    set_out(res, k, out, outn);
-}
-
-void sim_group_intersection_members(const sim_group *a, const sim_group *b, int **out, int *outn) {
-    filter_members(a, b, true, out, outn);
-}
-
-void sim_group_difference_members(const sim_group *a, const sim_group *b, int **out, int *outn) {
-    filter_members(a, b, false, out, outn);
-}
-
-int sim_group_translate(const sim_group *a, int n, const int ranks1[], const sim_group *b,
-                        int ranks2[], char **why) {
-    if (n < 0) {
-        *why = g_strdup_printf("n = %d is negative", n);
-        return MPI_ERR_ARG;
-    }
-    if (n > 0 && (!ranks1 || !ranks2)) {
-        *why = g_strdup(!ranks1 ? "ranks1 is NULL" : "ranks2 is NULL");
-        return MPI_ERR_ARG;
-    }
-    for (int i = 0; i < n; i++) {
-        int r = ranks1[i];
-        if (r != MPI_PROC_NULL && (r < 0 || r >= a->size)) {
-            *why = g_strdup_printf("ranks1[%d] = %d is out of range for group1 of size %d", i, r,
-                                   a->size);
-            return MPI_ERR_RANK;
-        }
-    }
-    for (int i = 0; i < n; i++) {
-        int r = ranks1[i];
-        if (r == MPI_PROC_NULL) {
-            ranks2[i] = MPI_PROC_NULL;
-        } else {
-            int rb = sim_group_rank(b, a->members[r]);
-            ranks2[i] = rb >= 0 ? rb : MPI_UNDEFINED;
-        }
-    }
-    return MPI_SUCCESS;
-}
-
-/* ---------------------------------------------------------------------- */
-/* Cartesian topologies                                                    */
-
-int sim_cart_check(int ndims, const int dims[], int size, char **why) {
-    if (ndims < 0) {
-        *why = g_strdup_printf("ndims = %d is negative", ndims);
-        return MPI_ERR_DIMS;
-    }
-    if (ndims > 0 && !dims) {
-        *why = g_strdup("dims is NULL");
-        return MPI_ERR_ARG;
-    }
-    long long prod = 1;
-    for (int i = 0; i < ndims; i++) {
-        if (dims[i] <= 0) {
-            *why = g_strdup_printf("dims[%d] = %d is not positive", i, dims[i]);
-            return MPI_ERR_DIMS;
-        }
-        /* Saturate: only "more than size" matters, and size fits an int. */
-        prod = prod > size ? prod : prod * dims[i];
-    }
-    if (prod > size) {
-        char *list = format_ints(ndims, dims);
-        *why = g_strdup_printf("dims %s make a grid larger than the communicator's %d ranks", list,
-                               size);
-        g_free(list);
-        return MPI_ERR_TOPOLOGY;
-    }
-    return MPI_SUCCESS;
-}
-
-void sim_cart_coords(int ndims, const int dims[], int rank, int coords[]) {
-    for (int i = ndims - 1; i >= 0; i--) {
-        coords[i] = rank % dims[i];
-        rank /= dims[i];
-    }
-}
-
-int sim_cart_rank(int ndims, const int dims[], const int periods[], const int coords[], int *rank,
-                  char **why) {
-    int r = 0;
-    for (int i = 0; i < ndims; i++) {
-        int c = coords[i], d = dims[i];
-        if (c < 0 || c >= d) {
-            if (!periods[i]) {
-                *why = g_strdup_printf("coords[%d] = %d is outside 0..%d in a non-periodic "
-                                       "dimension",
-                                       i, c, d - 1);
-                return MPI_ERR_ARG;
-            }
-            c = (c % d + d) % d;
-        }
-        r = r * d + c;
-    }
-    *rank = r;
-    return MPI_SUCCESS;
-}
-
-void sim_cart_shift(int ndims, const int dims[], const int periods[], int rank, int direction,
-                    int disp, int *source, int *dest) {
-    /* Moving along one dimension changes the rank by multiples of the
-     * product of the faster-varying dimensions after it. */
-    int stride = 1;
-    for (int i = ndims - 1; i > direction; i--)
-        stride *= dims[i];
-    int d = dims[direction];
-    int c = rank / stride % d;
-    long long targets[2] = {(long long)c - disp, (long long)c + disp};
-    int *outs[2] = {source, dest};
-    for (int k = 0; k < 2; k++) {
-        long long t = targets[k];
-        if (t < 0 || t >= d) {
-            if (!periods[direction]) {
-                *outs[k] = MPI_PROC_NULL;
-                continue;
-            }
-            t = (t % d + d) % d;
-        }
-        *outs[k] = rank + (int)(t - c) * stride;
-    }
-}
-
-void sim_cart_sub_color_key(int ndims, const int dims[], const int remain_dims[], int rank,
-                            int *color, int *key) {
-    int col = 0, k = 0, cmul = 1, kmul = 1;
-    for (int i = ndims - 1; i >= 0; i--) {
-        int c = rank % dims[i];
-        rank /= dims[i];
-        if (remain_dims[i]) {
-            k += c * kmul;
-            kmul *= dims[i];
-        } else {
-            col += c * cmul;
-            cmul *= dims[i];
-        }
-    }
-    *color = col;
-    *key = k;
-}
-
-/* r^e <= x, without overflow. */
-static bool pow_le(long long r, int e, long long x) {
-    long long acc = 1;
-    for (int i = 0; i < e; i++) {
-        if (r > 1 && acc > x / r)
-            return false;
-        acc *= r;
-    }
-    return acc <= x;
-}
-
-/* Largest r with r^e <= x (x >= 1, e >= 1). */
-static long long iroot_floor(long long x, int e) {
-    long long lo = 1, hi = x;
-    while (lo < hi) {
-        long long mid = lo + (hi - lo + 1) / 2;
-        if (pow_le(mid, e, x))
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return lo;
-}
-
-/* Smallest r with r^e >= x. */
-static long long iroot_ceil(long long x, int e) {
-    long long r = iroot_floor(x, e);
-    return pow_le(r, e, x - 1) ? r + 1 : r;
-}
-
-typedef struct dims_search {
-    int k;           /* dimensions to fill */
-    GArray *divs;    /* divisors of the product, ascending (long long) */
-    long long *cur;  /* [k], non-increasing */
-    long long *best; /* [k] */
-    long long best_spread;
-} dims_search;
-
-/* Depth-first over non-increasing factorisations, smallest candidate first so
- * the balanced ones come early and bound the rest. */
-static void dims_search_from(dims_search *s, int i, long long rem, long long maxd) {
-    int left = s->k - i;
-    if (left == 1) {
-        if (rem > maxd)
-            return;
-        s->cur[i] = rem;
-        long long spread = s->cur[0] - rem;
-        if (spread < s->best_spread) {
-            s->best_spread = spread;
-            memcpy(s->best, s->cur, sizeof(long long) * (size_t)s->k);
-        }
-        return;
-    }
-    long long lo = iroot_ceil(rem, left);
-    for (guint j = 0; j < s->divs->len; j++) {
-        long long d = g_array_index(s->divs, long long, j);
-        if (d < lo || rem % d)
-            continue;
-        if (d > maxd || d > rem)
-            break;
-        /* The smallest of the remaining values is at most min(d, root). */
-        long long rest_root = iroot_floor(rem / d, left - 1);
-        long long top = i == 0 ? d : s->cur[0];
-        long long bound = top - (rest_root < d ? rest_root : d);
-        if (bound >= s->best_spread) {
-            if (i == 0) /* the bound only grows with d at the top level */
-                break;
-            continue;
-        }
-        s->cur[i] = d;
-        dims_search_from(s, i + 1, rem / d, d);
-    }
-}
-
-int sim_dims_create(int nnodes, int ndims, int dims[], char **why) {
-    if (ndims < 0) {
-        *why = g_strdup_printf("ndims = %d is negative", ndims);
-        return MPI_ERR_DIMS;
-    }
-    if (nnodes < 1) {
-        *why = g_strdup_printf("nnodes = %d is not positive", nnodes);
-        return MPI_ERR_ARG;
-    }
-    if (ndims > 0 && !dims) {
-        *why = g_strdup("dims is NULL");
-        return MPI_ERR_ARG;
-    }
-    long long fixed = 1;
-    int nfree = 0;
-    for (int i = 0; i < ndims; i++) {
-        if (dims[i] < 0) {
-            *why = g_strdup_printf("dims[%d] = %d is negative", i, dims[i]);
-            return MPI_ERR_DIMS;
-        }
-        if (dims[i] == 0)
-            nfree++;
-        else
-            fixed = fixed > nnodes ? fixed : fixed * dims[i]; /* saturate above nnodes */
-    }
-    if (nnodes % fixed != 0 || (nfree == 0 && fixed != nnodes)) {
-        char *list = format_ints(ndims, dims);
-        if (nfree == 0)
-            *why = g_strdup_printf("dims %s has no zero entry and its product is not nnodes = %d",
-                                   list, nnodes);
-        else
-            *why = g_strdup_printf("nnodes = %d is not a multiple of the product of the non-zero "
-                                   "entries of dims %s",
-                                   nnodes, list);
-        g_free(list);
-        return MPI_ERR_DIMS;
-    }
-    if (nfree == 0)
-        return MPI_SUCCESS;
-
-    long long m = nnodes / fixed;
-    dims_search s = {.k = nfree, .best_spread = LLONG_MAX};
-    s.divs = g_array_new(FALSE, FALSE, sizeof(long long));
-    GArray *high = g_array_new(FALSE, FALSE, sizeof(long long));
-    for (long long d = 1; d * d <= m; d++) {
-        if (m % d)
-            continue;
-        g_array_append_val(s.divs, d);
-        long long q = m / d;
-        if (q != d)
-            g_array_prepend_val(high, q);
-    }
-    g_array_append_vals(s.divs, high->data, high->len);
-    g_array_free(high, TRUE);
-    s.cur = g_new0(long long, nfree);
-    s.best = g_new0(long long, nfree);
-    dims_search_from(&s, 0, m, m);
-    for (int i = 0, j = 0; i < ndims; i++)
-        if (dims[i] == 0)
-            dims[i] = (int)s.best[j++];
-    g_free(s.cur);
-    g_free(s.best);
-    g_array_free(s.divs, TRUE);
-    return MPI_SUCCESS;
 }
 
 /* ---------------------------------------------------------------------- */

@@ -7,6 +7,9 @@
  * predefined op when all its basic elements are one predefined type that
  * the op accepts: such data is reduced in packed form, element by element.
  * User operations (MPI_Op_create) live in one table shared by all ranks.
+ *
+ * This file keeps the op table, decides which op applies to which data and
+ * applies it; the element-wise arithmetic is op_kernel.c's.
  */
 #include "simulator/op.h"
 
@@ -16,6 +19,7 @@
 
 #include "simulator/datatype.h"
 #include "simulator/handle.h"
+#include "simulator/op_internal.h"
 
 #define OP_HANDLE(kind, index) ((MPI_Op)SIM_HANDLE((kind), SIM_OBJ_OP, (index)))
 
@@ -24,38 +28,6 @@ _Static_assert(sizeof(long) == 8 && sizeof(int) == 4 && sizeof(short) == 2,
 
 /* ---------------------------------------------------------------------- */
 /* Predefined types: storage kind and type class                           */
-
-typedef enum elem_kind {
-    EK_NONE,
-    EK_I8,
-    EK_U8,
-    EK_I16,
-    EK_U16,
-    EK_I32,
-    EK_U32,
-    EK_I64,
-    EK_U64,
-    EK_F32,
-    EK_F64,
-    EK_F80, /* long double */
-    EK_F128,
-    EK_C32, /* complex of two floats */
-    EK_C64,
-    EK_C80,
-    EK_C128,
-    EK_BOOL,    /* C _Bool, C++ bool: one byte */
-    EK_LOGICAL, /* Fortran LOGICAL: a four-byte integer */
-    EK_BYTE,
-    /* value-index pairs for MPI_MAXLOC / MPI_MINLOC */
-    EK_P_FLOAT_INT,
-    EK_P_DOUBLE_INT,
-    EK_P_LONG_INT,
-    EK_P_SHORT_INT,
-    EK_P_2INT,
-    EK_P_LONG_DOUBLE_INT,
-    EK_P_2REAL,
-    EK_P_2DOUBLE,
-} elem_kind;
 
 /* Type classes of MPI 3.1 section 5.9.2 (plus the pairs of 5.9.4). */
 enum {
@@ -149,14 +121,6 @@ static const predef_type *predef_lookup(MPI_Datatype type) {
     return NULL;
 }
 
-/* Geometry of a value-index pair: the value's kind, the index's kind, and
- * where the index sits in the C struct of the predefined pair type. */
-typedef struct pair_geom {
-    elem_kind value, index;
-    size_t vsize, isize;
-    size_t struct_ioff, struct_size;
-} pair_geom;
-
 #define PAIR_GEOM(VK, VT, IK, IT)                                                                  \
     {                                                                                              \
         VK, IK, sizeof(VT), sizeof(IT),                                                            \
@@ -200,24 +164,6 @@ static bool ek_is_pair(elem_kind ek) {
 
 /* ---------------------------------------------------------------------- */
 /* Operation table                                                         */
-
-enum {
-    OPI_MAX = 1,
-    OPI_MIN,
-    OPI_SUM,
-    OPI_PROD,
-    OPI_LAND,
-    OPI_BAND,
-    OPI_LOR,
-    OPI_BOR,
-    OPI_LXOR,
-    OPI_BXOR,
-    OPI_MINLOC,
-    OPI_MAXLOC,
-    OPI_REPLACE,
-    OPI_NO_OP,
-    OPI_COUNT
-};
 
 _Static_assert(OP_HANDLE(SIM_HKIND_BUILTIN, OPI_MAX) == MPI_MAX &&
                    OP_HANDLE(SIM_HKIND_BUILTIN, OPI_SUM) == MPI_SUM &&
@@ -340,270 +286,6 @@ const char *sim_op_name(MPI_Op op) {
     if (u)
         return u->name;
     return op == MPI_OP_NULL ? "MPI_OP_NULL" : "an invalid op";
-}
-
-/* ---------------------------------------------------------------------- */
-/* Element-wise kernels: inout[i] = in[i] op inout[i]                      */
-
-#ifdef __FLT128_MAX__
-typedef _Float128 f128_t;
-typedef _Complex _Float128 c128_t;
-#endif
-
-/* Applies EXPR (over x = in[i], y = inout[i]) to n elements of type T.  The
- * buffers are either the caller's (aligned for T, as C requires of the
- * program) or g_malloc'ed packed data (aligned for any type). */
-/* T is a type name, which cannot be parenthesised. */
-// NOLINTNEXTLINE(bugprone-macro-parentheses)
-#define EACH(T, EXPR)                                                                              \
-    do {                                                                                           \
-        const T *a_ = in;                                                                          \
-        T *b_ = io;                                                                                \
-        for (size_t i_ = 0; i_ < n; i_++) {                                                        \
-            T x = a_[i_], y = b_[i_];                                                              \
-            b_[i_] = (T)(EXPR);                                                                    \
-        }                                                                                          \
-    } while (0)
-
-/* Signed overflow is undefined in C but wraps in MPI implementations:
- * compute signed sums and products in the unsigned type of the same width. */
-// NOLINTNEXTLINE(bugprone-macro-parentheses)
-#define EACH_WRAP(T, UT, EXPR)                                                                     \
-    do {                                                                                           \
-        const T *a_ = in;                                                                          \
-        T *b_ = io;                                                                                \
-        for (size_t i_ = 0; i_ < n; i_++) {                                                        \
-            UT x = (UT)a_[i_], y = (UT)b_[i_];                                                     \
-            b_[i_] = (T)(UT)(EXPR);                                                                \
-        }                                                                                          \
-    } while (0)
-
-#define INT_CASES(X)                                                                               \
-    X(EK_I8, int8_t, uint8_t)                                                                      \
-    X(EK_U8, uint8_t, uint8_t)                                                                     \
-    X(EK_I16, int16_t, uint16_t)                                                                   \
-    X(EK_U16, uint16_t, uint16_t)                                                                  \
-    X(EK_I32, int32_t, uint32_t)                                                                   \
-    X(EK_U32, uint32_t, uint32_t)                                                                  \
-    X(EK_I64, int64_t, uint64_t)                                                                   \
-    X(EK_U64, uint64_t, uint64_t)
-
-#ifdef __FLT128_MAX__
-#define F128_CASE(X) X(EK_F128, f128_t, f128_t)
-#define C128_CASE(X) X(EK_C128, c128_t, c128_t)
-#else
-#define F128_CASE(X)
-#define C128_CASE(X)
-#endif
-
-#define FLOAT_CASES(X)                                                                             \
-    X(EK_F32, float, float)                                                                        \
-    X(EK_F64, double, double)                                                                      \
-    X(EK_F80, long double, long double)                                                            \
-    F128_CASE(X)
-
-#define COMPLEX_CASES(X)                                                                           \
-    X(EK_C32, float _Complex, float _Complex)                                                      \
-    X(EK_C64, double _Complex, double _Complex)                                                    \
-    X(EK_C80, long double _Complex, long double _Complex)                                          \
-    C128_CASE(X)
-
-/* Logical values are stored as integers: C/C++ bool in one byte, Fortran
- * LOGICAL in four; the result is always 1 or 0. */
-#define LOGICAL_CASES(X)                                                                           \
-    INT_CASES(X)                                                                                   \
-    X(EK_BOOL, uint8_t, uint8_t)                                                                   \
-    X(EK_LOGICAL, int32_t, uint32_t)
-
-#define BITWISE_CASES(X)                                                                           \
-    INT_CASES(X)                                                                                   \
-    X(EK_BYTE, uint8_t, uint8_t)
-
-#define CASE_MAX(K, T, UT)                                                                         \
-    case K:                                                                                        \
-        EACH(T, x > y ? x : y);                                                                    \
-        break;
-#define CASE_MIN(K, T, UT)                                                                         \
-    case K:                                                                                        \
-        EACH(T, x < y ? x : y);                                                                    \
-        break;
-#define CASE_SUM(K, T, UT)                                                                         \
-    case K:                                                                                        \
-        EACH_WRAP(T, UT, x + y);                                                                   \
-        break;
-#define CASE_PROD(K, T, UT)                                                                        \
-    case K:                                                                                        \
-        EACH_WRAP(T, UT, x *y);                                                                    \
-        break;
-#define CASE_LAND(K, T, UT)                                                                        \
-    case K:                                                                                        \
-        EACH(T, (x != 0) && (y != 0));                                                             \
-        break;
-#define CASE_LOR(K, T, UT)                                                                         \
-    case K:                                                                                        \
-        EACH(T, (x != 0) || (y != 0));                                                             \
-        break;
-#define CASE_LXOR(K, T, UT)                                                                        \
-    case K:                                                                                        \
-        EACH(T, (x != 0) != (y != 0));                                                             \
-        break;
-#define CASE_BAND(K, T, UT)                                                                        \
-    case K:                                                                                        \
-        EACH(T, x &y);                                                                             \
-        break;
-#define CASE_BOR(K, T, UT)                                                                         \
-    case K:                                                                                        \
-        EACH(T, x | y);                                                                            \
-        break;
-#define CASE_BXOR(K, T, UT)                                                                        \
-    case K:                                                                                        \
-        EACH(T, x ^ y);                                                                            \
-        break;
-
-/* Applies predefined op opi to n elements of kind ek stored contiguously.
- * The (op, kind) pair has been checked against the type classes before. */
-static void kernel(int opi, elem_kind ek, const void *in, void *io, size_t n) {
-    switch (opi) {
-    case OPI_MAX:
-        switch (ek) {
-            INT_CASES(CASE_MAX)
-            FLOAT_CASES(CASE_MAX)
-        default:
-            break;
-        }
-        break;
-    case OPI_MIN:
-        switch (ek) {
-            INT_CASES(CASE_MIN)
-            FLOAT_CASES(CASE_MIN)
-        default:
-            break;
-        }
-        break;
-    case OPI_SUM:
-        switch (ek) {
-            INT_CASES(CASE_SUM)
-            FLOAT_CASES(CASE_SUM)
-            COMPLEX_CASES(CASE_SUM)
-        default:
-            break;
-        }
-        break;
-    case OPI_PROD:
-        switch (ek) {
-            INT_CASES(CASE_PROD)
-            FLOAT_CASES(CASE_PROD)
-            COMPLEX_CASES(CASE_PROD)
-        default:
-            break;
-        }
-        break;
-    case OPI_LAND:
-        switch (ek) {
-            LOGICAL_CASES(CASE_LAND)
-        default:
-            break;
-        }
-        break;
-    case OPI_LOR:
-        switch (ek) {
-            LOGICAL_CASES(CASE_LOR)
-        default:
-            break;
-        }
-        break;
-    case OPI_LXOR:
-        switch (ek) {
-            LOGICAL_CASES(CASE_LXOR)
-        default:
-            break;
-        }
-        break;
-    case OPI_BAND:
-        switch (ek) {
-            BITWISE_CASES(CASE_BAND)
-        default:
-            break;
-        }
-        break;
-    case OPI_BOR:
-        switch (ek) {
-            BITWISE_CASES(CASE_BOR)
-        default:
-            break;
-        }
-        break;
-    case OPI_BXOR:
-        switch (ek) {
-            BITWISE_CASES(CASE_BXOR)
-        default:
-            break;
-        }
-        break;
-    default:
-        break;
-    }
-}
-
-/* Reads one scalar of kind ek (value or index of a pair) widened to long
- * double, which represents every value and index type of the pairs exactly
- * except long double itself (compared as is). */
-static long double load_scalar(elem_kind ek, const char *p) {
-    switch (ek) {
-    case EK_F32: {
-        float v;
-        memcpy(&v, p, sizeof v);
-        return v;
-    }
-    case EK_F64: {
-        double v;
-        memcpy(&v, p, sizeof v);
-        return v;
-    }
-    case EK_F80: {
-        long double v;
-        memcpy(&v, p, sizeof v);
-        return v;
-    }
-    case EK_I64: {
-        int64_t v;
-        memcpy(&v, p, sizeof v);
-        return (long double)v;
-    }
-    case EK_I16: {
-        int16_t v;
-        memcpy(&v, p, sizeof v);
-        return v;
-    }
-    case EK_I32:
-    default: {
-        int32_t v;
-        memcpy(&v, p, sizeof v);
-        return v;
-    }
-    }
-}
-
-/* MPI_MAXLOC / MPI_MINLOC (MPI 3.1 section 5.9.4) on n pairs placed every
- * `stride` bytes with the index `ioff` bytes after the value.  The larger
- * (smaller) value wins; on equal values the lower index wins.  The winner's
- * bytes are copied, so values are never converted. */
-static void pair_kernel(bool maxloc, const pair_geom *g, const void *in, void *io, size_t n,
-                        size_t stride, size_t ioff) {
-    const char *a = in;
-    char *b = io;
-    for (size_t i = 0; i < n; i++, a += stride, b += stride) {
-        long double u = load_scalar(g->value, a), v = load_scalar(g->value, b);
-        bool in_wins = maxloc ? u > v : u < v;
-        if (in_wins) {
-            memcpy(b, a, g->vsize);
-            memcpy(b + ioff, a + ioff, g->isize);
-        } else if (u == v) {
-            long double ia = load_scalar(g->index, a + ioff), ib = load_scalar(g->index, b + ioff);
-            if (ia < ib)
-                memcpy(b + ioff, a + ioff, g->isize);
-        }
-    }
 }
 
 /* ---------------------------------------------------------------------- */
@@ -767,9 +449,9 @@ static void run_kernel(int opi, const elem_view *v, const void *in, void *io, si
         pair_geom g = pair_geometry(v->ek);
         size_t stride = packed ? g.vsize + g.isize : g.struct_size;
         size_t ioff = packed ? g.vsize : g.struct_ioff;
-        pair_kernel(opi == OPI_MAXLOC, &g, in, io, n, stride, ioff);
+        sim_op_pair_kernel(opi == OPI_MAXLOC, &g, in, io, n, stride, ioff);
     } else {
-        kernel(opi, v->ek, in, io, n);
+        sim_op_kernel(opi, v->ek, in, io, n);
     }
 }
 
