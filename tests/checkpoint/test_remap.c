@@ -14,6 +14,7 @@
 
 #include "checkpoint/memsnap.h"
 #include "checkpoint/remap.h"
+#include "tests/skip.h"
 
 static int g_counter = 5;      /* .data */
 static char g_big[256 * 1024]; /* .bss */
@@ -212,18 +213,22 @@ static void test_too_much_to_copy(void) {
     memset(big, 1, n);
     CU_ASSERT_EQUAL(ckpt_remap_now(), 0);
     munmap(big, n);
-    if (g_available)
-        CU_ASSERT(ckpt_remap_now() > 0);
+    CU_ASSERT(ckpt_remap_now() > 0);
 }
 
 int main(void) {
     CU_initialize_registry();
     CU_pSuite s = CU_add_suite("remap", setup, NULL);
+    /* Where snapshots are unavailable (a sanitizer or valgrind) nothing is
+     * ever made anew: the first test checks that, the others need it. */
+    const char *why = ckpt_mem_unavailable();
     CU_add_test(s, "mappings made anew keep their bytes and protection", test_bytes_kept);
-    CU_add_test(s, "a chain of forks sees its parents' bytes and keeps its own", test_fork_chain);
-    CU_add_test(s, "a file mapping past the end of its file is left as it was",
-                test_past_end_of_file);
-    CU_add_test(s, "nothing is made anew with more than 16 MiB to copy", test_too_much_to_copy);
+    test_add_unless(s, "a chain of forks sees its parents' bytes and keeps its own",
+                    test_fork_chain, why);
+    test_add_unless(s, "a file mapping past the end of its file is left as it was",
+                    test_past_end_of_file, why);
+    test_add_unless(s, "nothing is made anew with more than 16 MiB to copy", test_too_much_to_copy,
+                    why);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     int failed = (int)(CU_get_number_of_failures() + CU_get_number_of_suites_failed());

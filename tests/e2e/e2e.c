@@ -3,6 +3,10 @@
  */
 #include "e2e.h"
 
+#include <CUnit/Basic.h>
+
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -364,4 +368,456 @@ void e2e_expect_one_line_error(const e2e_result *r, const char *text, const char
     g_free(what);
     e2e_check(strstr(r->err, "ordex: ERROR") == NULL && r->out[0] == '\0', r,
               "no finding and no program output", file, line);
+}
+
+/* ---------------------------------------------------------------------- */
+/* JSON documents                                                          */
+
+/* A strict reader of RFC 8259 text, for its verdict only: json-glib, which
+ * builds the tree, also takes what JSON forbids (single quotes, comments,
+ * control characters in strings, 0x10, .5, 01), the very mistakes a writer
+ * of JSON makes. */
+typedef struct {
+    const char *start, *p;
+    char *why; /* the first problem */
+} jcheck;
+
+static bool jfail(jcheck *c, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static bool jfail(jcheck *c, const char *fmt, ...) {
+    if (!c->why) {
+        va_list ap;
+        va_start(ap, fmt);
+        char *msg = g_strdup_vprintf(fmt, ap);
+        va_end(ap);
+        c->why = g_strdup_printf("%s at byte %td", msg, c->p - c->start);
+        g_free(msg);
+    }
+    return false;
+}
+
+static void jws(jcheck *c) {
+    while (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r')
+        c->p++;
+}
+
+static int jhex4(const char *p) {
+    int v = 0;
+    for (int i = 0; i < 4; i++) {
+        if (!g_ascii_isxdigit(p[i]))
+            return -1;
+        v = v * 16 + g_ascii_xdigit_value(p[i]);
+    }
+    return v;
+}
+
+/* A string literal; its decoded text appended to `out` when not NULL. */
+static bool jstring(jcheck *c, GString *out) {
+    if (*c->p != '"')
+        return jfail(c, "a string expected");
+    c->p++;
+    for (;;) {
+        unsigned char ch = (unsigned char)*c->p;
+        if (ch == '"') {
+            c->p++;
+            return true;
+        }
+        if (ch == '\0')
+            return jfail(c, "unterminated string");
+        if (ch < 0x20)
+            return jfail(c, "control character 0x%02x in a string", ch);
+        if (ch != '\\') {
+            if (out)
+                g_string_append_c(out, (char)ch);
+            c->p++;
+            continue;
+        }
+        char e = c->p[1];
+        const char *from = "\"\\/bfnrt", *to = "\"\\/\b\f\n\r\t";
+        const char *k = e ? strchr(from, e) : NULL;
+        if (k) {
+            if (out)
+                g_string_append_c(out, to[k - from]);
+            c->p += 2;
+            continue;
+        }
+        if (e != 'u')
+            return jfail(c, "bad escape \\%c", e ? e : '0');
+        int u = jhex4(c->p + 2);
+        if (u < 0)
+            return jfail(c, "bad \\u escape");
+        c->p += 6;
+        if (u >= 0xDC00 && u <= 0xDFFF)
+            return jfail(c, "unpaired low surrogate \\u%04x", (unsigned)u);
+        if (u >= 0xD800 && u <= 0xDBFF) {
+            int lo = c->p[0] == '\\' && c->p[1] == 'u' ? jhex4(c->p + 2) : -1;
+            if (lo < 0xDC00 || lo > 0xDFFF)
+                return jfail(c, "unpaired high surrogate \\u%04x", (unsigned)u);
+            c->p += 6;
+            u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
+        }
+        if (out)
+            g_string_append_unichar(out, (gunichar)u);
+    }
+}
+
+static bool jdigits(jcheck *c) {
+    if (!g_ascii_isdigit(*c->p))
+        return jfail(c, "a digit expected");
+    while (g_ascii_isdigit(*c->p))
+        c->p++;
+    return true;
+}
+
+static bool jnumber(jcheck *c) {
+    if (*c->p == '-')
+        c->p++;
+    if (*c->p == '0')
+        c->p++;
+    else if (!jdigits(c))
+        return false;
+    if (g_ascii_isdigit(*c->p))
+        return jfail(c, "a number with a leading zero");
+    if (*c->p == '.') {
+        c->p++;
+        if (!jdigits(c))
+            return false;
+    }
+    if (*c->p == 'e' || *c->p == 'E') {
+        c->p++;
+        if (*c->p == '+' || *c->p == '-')
+            c->p++;
+        if (!jdigits(c))
+            return false;
+    }
+    return true;
+}
+
+static bool jvalue(jcheck *c, int depth) {
+    if (depth > 64)
+        return jfail(c, "nested deeper than 64");
+    jws(c);
+    char ch = *c->p;
+    if (ch == '{' || ch == '[') {
+        bool obj = ch == '{';
+        char close = obj ? '}' : ']';
+        GHashTable *keys =
+            obj ? g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL) : NULL;
+        bool ok = true;
+        c->p++;
+        jws(c);
+        if (*c->p == close) {
+            c->p++;
+        } else {
+            for (;;) {
+                if (obj) {
+                    jws(c);
+                    GString *key = g_string_new(NULL);
+                    const char *at = c->p;
+                    ok = jstring(c, key);
+                    if (ok && g_hash_table_contains(keys, key->str)) {
+                        c->p = at;
+                        ok = jfail(c, "key \"%s\" twice in one object", key->str);
+                    }
+                    if (ok)
+                        g_hash_table_add(keys, g_string_free(key, FALSE));
+                    else
+                        g_string_free(key, TRUE);
+                    jws(c);
+                    if (ok && *c->p != ':')
+                        ok = jfail(c, "':' expected");
+                    if (!ok)
+                        break;
+                    c->p++;
+                }
+                if (!(ok = jvalue(c, depth + 1)))
+                    break;
+                jws(c);
+                if (*c->p == ',') {
+                    c->p++;
+                    continue;
+                }
+                if (*c->p == close) {
+                    c->p++;
+                    break;
+                }
+                ok = jfail(c, "',' or '%c' expected", close);
+                break;
+            }
+        }
+        if (keys)
+            g_hash_table_destroy(keys);
+        return ok;
+    }
+    if (ch == '"')
+        return jstring(c, NULL);
+    if (ch == '-' || g_ascii_isdigit(ch))
+        return jnumber(c);
+    static const char *const words[] = {"true", "false", "null"};
+    for (int i = 0; i < 3; i++)
+        if (g_str_has_prefix(c->p, words[i])) {
+            c->p += strlen(words[i]);
+            return true;
+        }
+    return jfail(c, "a value expected");
+}
+
+char *e2e_json_problem(const char *text) {
+    jcheck c = {text, text, NULL};
+    const char *bad = NULL;
+    if (!g_utf8_validate(text, -1, &bad)) {
+        c.p = bad;
+        jfail(&c, "not UTF-8");
+    } else if (jvalue(&c, 0)) {
+        jws(&c);
+        if (*c.p)
+            jfail(&c, "text after the value");
+    }
+    return c.why;
+}
+
+/* Records the assertion that `text` (len bytes; NULL: unreadable `name`) is
+ * a strict JSON object, and returns it parsed. */
+static JsonObject *json_object_of(const e2e_result *r, const char *name, const char *text,
+                                  gsize len, const char *file, int line) {
+    char *why = NULL;
+    JsonObject *o = NULL;
+    if (!text) {
+        why = g_strdup("cannot be read");
+    } else if (strlen(text) != len) {
+        why = g_strdup_printf("a NUL byte at byte %zu", strlen(text));
+    } else if (!(why = e2e_json_problem(text))) {
+        JsonParser *parser = json_parser_new();
+        GError *err = NULL;
+        if (!json_parser_load_from_data(parser, text, (gssize)len, &err)) {
+            why = g_strdup_printf("json-glib: %s", err->message);
+            g_error_free(err);
+        } else if (!JSON_NODE_HOLDS_OBJECT(json_parser_get_root(parser))) {
+            why = g_strdup("the top level is not an object");
+        } else {
+            o = json_object_ref(json_node_get_object(json_parser_get_root(parser)));
+        }
+        g_object_unref(parser);
+    }
+    char *what = g_strdup_printf("%s is a JSON object%s%s", name, why ? ": " : "", why ? why : "");
+    e2e_check(o != NULL, r, what, file, line);
+    if (!o && text) {
+        dump_text(name, text);
+        fflush(stdout);
+    }
+    g_free(what);
+    g_free(why);
+    return o;
+}
+
+JsonObject *e2e_json_file(const e2e_result *r, const char *path, const char *file, int line) {
+    char *text = NULL;
+    gsize len = 0;
+    if (!g_file_get_contents(path, &text, &len, NULL))
+        text = NULL;
+    JsonObject *o = json_object_of(r, path, text, len, file, line);
+    g_free(text);
+    return o;
+}
+
+JsonObject *e2e_json_text(const e2e_result *r, const char *text, const char *file, int line) {
+    return json_object_of(r, "the text", text, text ? strlen(text) : 0, file, line);
+}
+
+void e2e_json_free(JsonObject *o) {
+    if (o)
+        json_object_unref(o);
+}
+
+/* Whether element `n` matches the selector KEY=VALUE. */
+static bool json_matches(JsonNode *n, const char *key, const char *value) {
+    if (!JSON_NODE_HOLDS_OBJECT(n))
+        return false;
+    JsonNode *m = json_object_get_member(json_node_get_object(n), key);
+    if (!m || !JSON_NODE_HOLDS_VALUE(m))
+        return false;
+    GType t = json_node_get_value_type(m);
+    if (t == G_TYPE_STRING)
+        return strcmp(json_node_get_string(m), value) == 0;
+    if (t == G_TYPE_INT64 || t == G_TYPE_DOUBLE) {
+        char *end;
+        double v = g_ascii_strtod(value, &end);
+        return end != value && *end == '\0' && json_node_get_double(m) == v;
+    }
+    return false;
+}
+
+JsonNode *e2e_json_at(JsonObject *o, const char *path) {
+    if (!o)
+        return NULL;
+    JsonNode *root = json_node_init_object(json_node_alloc(), o);
+    JsonNode *n = root;
+    const char *p = path;
+    while (n && *p) {
+        if (*p == '[') {
+            const char *end = strchr(p, ']');
+            if (!end || !JSON_NODE_HOLDS_ARRAY(n)) {
+                n = NULL;
+                break;
+            }
+            char *sel = g_strndup(p + 1, (gsize)(end - p - 1));
+            JsonArray *a = json_node_get_array(n);
+            guint len = json_array_get_length(a);
+            char *eq = strchr(sel, '=');
+            n = NULL;
+            if (eq) {
+                *eq = '\0';
+                for (guint i = 0; i < len && !n; i++)
+                    if (json_matches(json_array_get_element(a, i), sel, eq + 1))
+                        n = json_array_get_element(a, i);
+            } else {
+                char *e;
+                guint64 i = g_ascii_strtoull(sel, &e, 10);
+                if (e != sel && *e == '\0' && i < len)
+                    n = json_array_get_element(a, (guint)i);
+            }
+            g_free(sel);
+            p = end + 1;
+        } else {
+            if (*p == '.')
+                p++;
+            size_t k = strcspn(p, ".[");
+            char *name = g_strndup(p, k);
+            n = JSON_NODE_HOLDS_OBJECT(n) ? json_object_get_member(json_node_get_object(n), name)
+                                          : NULL;
+            g_free(name);
+            p += k;
+        }
+    }
+    json_node_unref(root);
+    return n;
+}
+
+double e2e_json_num(JsonObject *o, const char *path) {
+    JsonNode *n = e2e_json_at(o, path);
+    if (!n || !JSON_NODE_HOLDS_VALUE(n))
+        return NAN;
+    GType t = json_node_get_value_type(n);
+    return t == G_TYPE_INT64 || t == G_TYPE_DOUBLE ? json_node_get_double(n) : NAN;
+}
+
+const char *e2e_json_str(JsonObject *o, const char *path) {
+    JsonNode *n = e2e_json_at(o, path);
+    return n && JSON_NODE_HOLDS_VALUE(n) && json_node_get_value_type(n) == G_TYPE_STRING
+               ? json_node_get_string(n)
+               : NULL;
+}
+
+bool e2e_json_str_is(JsonObject *o, const char *path, const char *want) {
+    const char *got = e2e_json_str(o, path);
+    return got && strcmp(got, want) == 0;
+}
+
+int e2e_json_bool(JsonObject *o, const char *path) {
+    JsonNode *n = e2e_json_at(o, path);
+    if (!n || !JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_BOOLEAN)
+        return -1;
+    return json_node_get_boolean(n) ? 1 : 0;
+}
+
+bool e2e_json_is_null(JsonObject *o, const char *path) {
+    JsonNode *n = e2e_json_at(o, path);
+    return n && JSON_NODE_HOLDS_NULL(n);
+}
+
+bool e2e_json_is_array(JsonObject *o, const char *path) {
+    JsonNode *n = e2e_json_at(o, path);
+    return n && JSON_NODE_HOLDS_ARRAY(n);
+}
+
+int e2e_json_len(JsonObject *o, const char *path) {
+    JsonNode *n = e2e_json_at(o, path);
+    return n && JSON_NODE_HOLDS_ARRAY(n) ? (int)json_array_get_length(json_node_get_array(n)) : -1;
+}
+
+int e2e_json_count(JsonObject *o, const char *path, const char *key, const char *value) {
+    JsonNode *n = e2e_json_at(o, path);
+    if (!n || !JSON_NODE_HOLDS_ARRAY(n))
+        return -1;
+    JsonArray *a = json_node_get_array(n);
+    int count = 0;
+    for (guint i = 0; i < json_array_get_length(a); i++) {
+        JsonNode *e = json_array_get_element(a, i);
+        if (!JSON_NODE_HOLDS_OBJECT(e))
+            continue;
+        JsonNode *m = json_object_get_member(json_node_get_object(e), key);
+        count += m && JSON_NODE_HOLDS_VALUE(m) && json_node_get_value_type(m) == G_TYPE_STRING &&
+                 strcmp(json_node_get_string(m), value) == 0;
+    }
+    return count;
+}
+
+char *e2e_json_compact(JsonObject *o, const char *path) {
+    JsonNode *n = e2e_json_at(o, path);
+    return n ? json_to_string(n, FALSE) : NULL;
+}
+
+/* ---------------------------------------------------------------------- */
+
+/* The tests that `add` registers, as (name, function) pairs: a scratch
+ * registry collects them, so that a shard can register only its own. */
+typedef struct {
+    char *name;
+    CU_TestFunc fn;
+} e2e_test;
+
+static GArray *collect_tests(const char *name, void (*add)(CU_pSuite)) {
+    GArray *tests = g_array_new(FALSE, FALSE, sizeof(e2e_test));
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return tests;
+    CU_pSuite s = CU_add_suite(name, NULL, NULL);
+    if (s) {
+        add(s);
+        for (CU_pTest t = s->pTest; t; t = t->pNext) {
+            e2e_test e = {g_strdup(t->pName), t->pTestFunc};
+            g_array_append_val(tests, e);
+        }
+    }
+    CU_cleanup_registry();
+    return tests;
+}
+
+int e2e_main(const char *name, void (*add)(CU_pSuite)) {
+    if (!e2e_init())
+        return 2;
+    /* Bazel's test sharding (shard_count): shard `index` of `total` runs
+     * the tests whose position modulo total is index. */
+    const char *total_s = g_getenv("TEST_TOTAL_SHARDS"), *index_s = g_getenv("TEST_SHARD_INDEX");
+    unsigned total = total_s ? (unsigned)atoi(total_s) : 1,
+             index = index_s ? (unsigned)atoi(index_s) : 0;
+    if (total < 1 || index >= total) {
+        fprintf(stderr, "e2e: bad shard %s of %s\n", index_s, total_s);
+        return 2;
+    }
+    const char *status_file = g_getenv("TEST_SHARD_STATUS_FILE");
+    if (status_file) /* tells Bazel that this test shards */
+        g_file_set_contents(status_file, "", 0, NULL);
+    GArray *tests = collect_tests(name, add);
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 2;
+    CU_pSuite s = CU_add_suite(name, NULL, NULL);
+    if (!s || tests->len == 0) {
+        CU_cleanup_registry();
+        return 2;
+    }
+    for (guint i = 0; i < tests->len; i++) {
+        e2e_test *t = &g_array_index(tests, e2e_test, i);
+        if (i % total == index)
+            CU_add_test(s, t->name, t->fn);
+        g_free(t->name);
+    }
+    g_array_free(tests, TRUE);
+    if (total > 1)
+        printf("shard %u of %u of suite %s\n", index + 1, total, name);
+    CU_basic_set_mode(CU_BRM_VERBOSE);
+    CU_basic_run_tests();
+    unsigned failed = CU_get_number_of_tests_failed() + CU_get_number_of_suites_failed();
+    unsigned asserts_failed = CU_get_number_of_failures();
+    CU_cleanup_registry();
+    e2e_fini();
+    return failed || asserts_failed ? 1 : 0;
 }

@@ -7,6 +7,7 @@
 
 #include <CUnit/CUnit.h>
 #include <glib.h>
+#include <json-glib/json-glib.h>
 #include <stdbool.h>
 
 /* One run of a command. */
@@ -122,9 +123,69 @@ char *e2e_expect_finding(const e2e_result *r, int nfindings, const char *kind, c
 void e2e_expect_one_line_error(const e2e_result *r, const char *text, const char *file, int line);
 #define EXPECT_ONE_LINE_ERROR(r, text) e2e_expect_one_line_error((r), (text), __FILE__, __LINE__)
 
-/* Suites. */
-void e2e_add_example_tests(CU_pSuite s);
-void e2e_add_program_tests(CU_pSuite s);
-void e2e_add_cli_tests(CU_pSuite s);
+/*
+ * JSON documents that ordex writes, checked as documents: a test asserts
+ * values found by their place in the tree, so that whitespace and key order
+ * do not matter, while a document that is not strict JSON always fails.
+ */
+
+/* The JSON object in file `path` (or in `text`), newly referenced (free with
+ * e2e_json_free), or NULL.  Records one assertion: the file is readable,
+ * its text is UTF-8 and strict RFC 8259 JSON with no key twice in an object,
+ * and its top level is an object; on failure the reason, the text and the run
+ * are dumped. */
+JsonObject *e2e_json_file(const e2e_result *r, const char *path, const char *file, int line);
+JsonObject *e2e_json_text(const e2e_result *r, const char *text, const char *file, int line);
+#define EXPECT_JSON_FILE(r, path) e2e_json_file((r), (path), __FILE__, __LINE__)
+#define EXPECT_JSON_TEXT(r, text) e2e_json_text((r), (text), __FILE__, __LINE__)
+/* Drops a reference from e2e_json_file or e2e_json_text; NULL is fine. */
+void e2e_json_free(JsonObject *o);
+
+/* NULL when `text` is strict JSON (RFC 8259: UTF-8, one value and nothing
+ * after it but whitespace), with no object holding a key twice; otherwise
+ * the first problem and its byte offset, newly allocated. */
+char *e2e_json_problem(const char *text);
+
+/*
+ * The node at `path` under `o`, or NULL when o is NULL or a step is missing.
+ * A path is a sequence of steps: NAME (a member; "." before it unless it comes
+ * first), [N] (element N of an array, from 0) and [KEY=VALUE] (the first
+ * element of an array that is an object whose member KEY is the string VALUE
+ * or a number equal to VALUE).  Examples: "totals.core_wait_s",
+ * "ranks[rank=1].core_wait_s", "stats.outcomes[0]", "findings[kind=crash]".
+ */
+JsonNode *e2e_json_at(JsonObject *o, const char *path);
+/* The number (integer or not) at path; NAN when there is none. */
+double e2e_json_num(JsonObject *o, const char *path);
+/* The string at path; NULL when there is none.  Lives as long as o. */
+const char *e2e_json_str(JsonObject *o, const char *path);
+/* Whether path holds a string equal to `want`. */
+bool e2e_json_str_is(JsonObject *o, const char *path, const char *want);
+/* 1 when path holds true, 0 when it holds false, -1 otherwise. */
+int e2e_json_bool(JsonObject *o, const char *path);
+/* Whether path holds null (false when it is missing). */
+bool e2e_json_is_null(JsonObject *o, const char *path);
+/* Whether path holds an array (of any length). */
+bool e2e_json_is_array(JsonObject *o, const char *path);
+/* Number of elements of the array at path; -1 when it is no array. */
+int e2e_json_len(JsonObject *o, const char *path);
+/* Number of elements of the array at path that are objects whose member
+ * `key` is the string `value`; -1 when path holds no array. */
+int e2e_json_count(JsonObject *o, const char *path, const char *key, const char *value);
+/* The value at path written as compact JSON (e.g. "[1, 2]" is "[1,2]"),
+ * newly allocated; NULL when there is none. */
+char *e2e_json_compact(JsonObject *o, const char *path);
+
+/* Runs the CUnit suite `name` whose tests `add` registers, in verbose mode:
+ * the body of an end-to-end test binary's main.  Under Bazel's sharding
+ * (TEST_TOTAL_SHARDS, TEST_SHARD_INDEX) only the shard's share of the tests
+ * is registered and run: those at positions index, index + total, ...
+ * Returns the exit status: 0 when every test passed, 1 when one failed, 2
+ * when the suite could not start. */
+int e2e_main(const char *name, void (*add)(CU_pSuite));
+#define E2E_MAIN(name, add)                                                                        \
+    int main(void) {                                                                               \
+        return e2e_main((name), (add));                                                            \
+    }
 
 #endif

@@ -3,7 +3,6 @@
  * bad input (exit status 2 and a one-line message), and ordexcc.
  */
 #include <glib/gstdio.h>
-#include <json-glib/json-glib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,39 +172,42 @@ static void test_json(void) {
     const char *path = e2e_tmp("segv.json");
     e2e_result *r = RUN("run", "--json", path, "-n", "4", S("tests/programs/segv.c"));
     EXPECT_STATUS(r, 1);
-    char *json = e2e_read_file(path);
-    EXPECT(r, json != NULL);
-    if (json) {
-        char *loc = g_strdup_printf("\"location\": \"segv.c:%d\"",
-                                    e2e_marker_line("tests/programs/segv.c", "/* FAULT */"));
-        EXPECT(r, strstr(json, "\"verdict\": \"error\""));
-        EXPECT(r, strstr(json, "\"kind\": \"crash\""));
-        EXPECT(r, strstr(json, "\"ranks\": [1]"));
-        EXPECT(r, strstr(json, loc));
-        EXPECT(r, strstr(json, "SIGSEGV"));
-        EXPECT(r, strstr(json, "\"stats\": {\n    \"ranks\": 4"));
+    JsonObject *doc = EXPECT_JSON_FILE(r, path);
+    if (doc) {
+        char *loc =
+            g_strdup_printf("segv.c:%d", e2e_marker_line("tests/programs/segv.c", "/* FAULT */"));
+        char *ranks = e2e_json_compact(doc, "findings[kind=crash].ranks");
+        const char *msg = e2e_json_str(doc, "findings[kind=crash].message");
+        EXPECT(r, e2e_json_str_is(doc, "verdict", "error"));
+        EXPECT(r, e2e_json_at(doc, "findings[kind=crash]") != NULL);
+        EXPECT(r, ranks && strcmp(ranks, "[1]") == 0);
+        EXPECT(r, e2e_json_str_is(doc, "findings[kind=crash].location", loc));
+        EXPECT(r, msg && strstr(msg, "SIGSEGV"));
+        EXPECT(r, e2e_json_num(doc, "stats.ranks") == 4);
+        g_free(ranks);
         g_free(loc);
     }
-    g_free(json);
+    e2e_json_free(doc);
     e2e_free(r);
 
     path = e2e_tmp("deadlock.json");
     r = RUN("run", "--json", path, "-n", "3", S("examples/deadlock_else.c"));
     EXPECT_STATUS(r, 1);
-    json = e2e_read_file(path);
-    EXPECT(r, json && strstr(json, "\"verdict\": \"error\"") &&
-                  strstr(json, "\"kind\": \"deadlock\"") && strstr(json, "\"ranks\": [2]"));
-    g_free(json);
+    doc = EXPECT_JSON_FILE(r, path);
+    char *ranks = e2e_json_compact(doc, "findings[kind=deadlock].ranks");
+    EXPECT(r, e2e_json_str_is(doc, "verdict", "error") && ranks && strcmp(ranks, "[2]") == 0);
+    g_free(ranks);
+    e2e_json_free(doc);
     e2e_free(r);
 
     path = e2e_tmp("ring.json");
     r = RUN("run", "--json", path, "-n", "4", S("examples/ring.c"), "3");
     EXPECT_CLEAN(r);
     EXPECT_MPICH_OUTPUT(r, "ring.n4.k3");
-    json = e2e_read_file(path);
-    EXPECT(r, json && strstr(json, "\"verdict\": \"ok\"") && strstr(json, "\"findings\": []") &&
-                  strstr(json, "\"messages\": 12"));
-    g_free(json);
+    doc = EXPECT_JSON_FILE(r, path);
+    EXPECT(r, e2e_json_str_is(doc, "verdict", "ok") && e2e_json_len(doc, "findings") == 0 &&
+                  e2e_json_num(doc, "stats.messages") == 12);
+    e2e_json_free(doc);
     e2e_free(r);
 
     /* A JSON file that cannot be written: ordex could not do its job. */
@@ -213,44 +215,6 @@ static void test_json(void) {
     EXPECT_STATUS(r, 2);
     EXPECT_ERR_HAS(r, "cannot write /nonexistent-dir/x.json");
     e2e_free(r);
-}
-
-/* The JSON file at path, parsed by json-glib, after checking that it is
- * UTF-8 throughout (RFC 8259 section 8.1); NULL (with the reason dumped)
- * otherwise.  Free with g_object_unref. */
-static JsonParser *parse_json(const e2e_result *r, const char *path) {
-    char *text = e2e_read_file(path);
-    if (!EXPECT(r, text != NULL))
-        return NULL;
-    bool utf8 = EXPECT(r, g_utf8_validate(text, -1, NULL));
-    JsonParser *parser = json_parser_new();
-    GError *err = NULL;
-    bool parsed = json_parser_load_from_data(parser, text, -1, &err);
-    if (!parsed)
-        printf("\n%s does not parse: %s\n", path, err->message);
-    EXPECT(r, parsed);
-    g_clear_error(&err);
-    g_free(text);
-    if (!utf8 || !parsed || !EXPECT(r, JSON_NODE_HOLDS_OBJECT(json_parser_get_root(parser)))) {
-        g_object_unref(parser);
-        return NULL;
-    }
-    return parser;
-}
-
-static const char *json_str_member(JsonObject *o, const char *name) {
-    JsonNode *n = o ? json_object_get_member(o, name) : NULL;
-    return n && JSON_NODE_HOLDS_VALUE(n) && json_node_get_value_type(n) == G_TYPE_STRING
-               ? json_node_get_string(n)
-               : NULL;
-}
-
-/* The first finding of a report, or NULL. */
-static JsonObject *first_finding(JsonObject *root) {
-    JsonNode *f = json_object_get_member(root, "findings");
-    if (!f || !JSON_NODE_HOLDS_ARRAY(f) || json_array_get_length(json_node_get_array(f)) == 0)
-        return NULL;
-    return json_array_get_object_element(json_node_get_array(f), 0);
 }
 
 /* A program in a directory whose name is not UTF-8 (byte 0xE9, Latin-1
@@ -271,38 +235,27 @@ static void test_json_non_utf8_path(void) {
     const char *json = e2e_tmp("explore-non-utf8.json");
     e2e_result *r = RUN("explore", "--json", json, "--trace-dir", traces, "-n", "2", prog);
     EXPECT_STATUS(r, 1);
-    JsonParser *p = parse_json(r, json);
-    if (p) {
-        JsonObject *root = json_node_get_object(json_parser_get_root(p));
-        const char *got = json_str_member(root, "program");
-        EXPECT(r, got && strcmp(got, want_prog) == 0);
-        got = json_str_member(root, "verdict");
-        EXPECT(r, got && strcmp(got, "error") == 0);
-        JsonObject *f = first_finding(root);
-        EXPECT(r, f != NULL);
-        got = json_str_member(f, "kind");
-        EXPECT(r, got && strcmp(got, "deadlock") == 0);
-        got = json_str_member(f, "trace");
-        EXPECT(r, got && g_str_has_prefix(got, want_traces) && g_str_has_suffix(got, ".trace"));
-        g_object_unref(p);
-    }
+    JsonObject *doc = EXPECT_JSON_FILE(r, json);
+    const char *got = e2e_json_str(doc, "program");
+    EXPECT(r, got && strcmp(got, want_prog) == 0);
+    EXPECT(r, e2e_json_str_is(doc, "verdict", "error"));
+    EXPECT(r, e2e_json_at(doc, "findings[0]") != NULL);
+    EXPECT(r, e2e_json_str_is(doc, "findings[0].kind", "deadlock"));
+    got = e2e_json_str(doc, "findings[0].trace");
+    EXPECT(r, got && g_str_has_prefix(got, want_traces) && g_str_has_suffix(got, ".trace"));
+    e2e_json_free(doc);
     e2e_free(r);
 
     json = e2e_tmp("run-non-utf8.json");
     r = RUN("run", "--json", json, "--send-mode", "rendezvous", "-n", "2", prog);
     EXPECT_STATUS(r, 1);
-    p = parse_json(r, json);
-    if (p) {
-        JsonObject *root = json_node_get_object(json_parser_get_root(p));
-        const char *got = json_str_member(root, "program");
-        EXPECT(r, got && strcmp(got, want_prog) == 0);
-        JsonObject *f = first_finding(root);
-        got = json_str_member(f, "kind");
-        EXPECT(r, got && strcmp(got, "deadlock") == 0);
-        got = json_str_member(f, "location");
-        EXPECT(r, got && g_str_has_prefix(got, "deadlock_cycle.c:"));
-        g_object_unref(p);
-    }
+    doc = EXPECT_JSON_FILE(r, json);
+    got = e2e_json_str(doc, "program");
+    EXPECT(r, got && strcmp(got, want_prog) == 0);
+    EXPECT(r, e2e_json_str_is(doc, "findings[0].kind", "deadlock"));
+    got = e2e_json_str(doc, "findings[0].location");
+    EXPECT(r, got && g_str_has_prefix(got, "deadlock_cycle.c:"));
+    e2e_json_free(doc);
     e2e_free(r);
 
     g_free(want_traces);
@@ -564,7 +517,7 @@ static void test_ordexcc_errors(void) {
     e2e_free(r);
 }
 
-void e2e_add_cli_tests(CU_pSuite s) {
+static void e2e_add_cli_tests(CU_pSuite s) {
     CU_add_test(s, "--tag-output", test_tag_output);
     CU_add_test(s, "arguments after the program are the program's", test_program_arguments);
     CU_add_test(s, "--seed 5 keeps deterministic outputs", test_seed_ring);
@@ -584,3 +537,5 @@ void e2e_add_cli_tests(CU_pSuite s) {
     CU_add_test(s, "ordexcc -c makes an object", test_ordexcc_object);
     CU_add_test(s, "ordexcc errors", test_ordexcc_errors);
 }
+
+E2E_MAIN("command line", e2e_add_cli_tests)

@@ -540,7 +540,7 @@ static void test_every_example_covered(void) {
     CU_ASSERT(seen >= (int)G_N_ELEMENTS(covered));
 }
 
-void e2e_add_example_tests(CU_pSuite s) {
+static void e2e_add_example_tests(CU_pSuite s) {
     CU_add_test(s, "ring -n 4 3", test_ring_n4);
     CU_add_test(s, "ring -n 1 5", test_ring_n1);
     CU_add_test(s, "ring -n 1000 2", test_ring_n1000);
@@ -575,3 +575,5 @@ void e2e_add_example_tests(CU_pSuite s) {
     CU_add_test(s, "nbexchange", test_nbexchange);
     CU_add_test(s, "every example is covered", test_every_example_covered);
 }
+
+E2E_MAIN("examples", e2e_add_example_tests)

@@ -15,6 +15,7 @@
  * Every exploration gets --max-time 60 as a safety net; a run that stops at a
  * limit is "incomplete" (exit 2), which every verdict check below rejects.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,231 +24,12 @@
 
 #include "e2e.h"
 
-void e2e_add_explore_tests(CU_pSuite s);
-
 #define EX(...) e2e_ordex_run("explore", "--max-time", "60", __VA_ARGS__, NULL)
 #define EXAMPLE(name) e2e_src("examples/" name)
 #define PROG(name) e2e_src("tests/programs/" name)
 #define FAULT "/* FAULT */"
 #define FAULT_END "/* FAULT_END */"
 #define NO_ERROR_LINE "ordex explore: all orderings explored: no error exists for this input"
-
-/* ---------------------------------------------------------------------- */
-/* A small JSON reader (just enough for explore's --json report)          */
-
-typedef enum { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ } jtype;
-
-typedef struct jv {
-    jtype t;
-    bool b;
-    double num;
-    char *str;       /* J_STR */
-    GPtrArray *kids; /* J_ARR, J_OBJ: jv * */
-    GPtrArray *keys; /* J_OBJ: char * */
-} jv;
-
-static void jv_free(jv *v) {
-    if (!v)
-        return;
-    g_free(v->str);
-    if (v->kids) {
-        for (guint i = 0; i < v->kids->len; i++)
-            jv_free(g_ptr_array_index(v->kids, i));
-        g_ptr_array_free(v->kids, TRUE);
-    }
-    if (v->keys)
-        g_ptr_array_free(v->keys, TRUE);
-    g_free(v);
-}
-
-static void j_ws(const char **p) {
-    while (**p == ' ' || **p == '\n' || **p == '\t' || **p == '\r')
-        (*p)++;
-}
-
-static char *j_string(const char **p) {
-    if (**p != '"')
-        return NULL;
-    (*p)++;
-    GString *s = g_string_new(NULL);
-    while (**p && **p != '"') {
-        char c = *(*p)++;
-        if (c != '\\') {
-            g_string_append_c(s, c);
-            continue;
-        }
-        c = *(*p)++;
-        switch (c) {
-        case '"':
-        case '\\':
-        case '/':
-            g_string_append_c(s, c);
-            break;
-        case 'n':
-            g_string_append_c(s, '\n');
-            break;
-        case 't':
-            g_string_append_c(s, '\t');
-            break;
-        case 'r':
-            g_string_append_c(s, '\r');
-            break;
-        case 'b':
-            g_string_append_c(s, '\b');
-            break;
-        case 'f':
-            g_string_append_c(s, '\f');
-            break;
-        case 'u': {
-            char hex[5] = {0};
-            for (int i = 0; i < 4; i++) {
-                if (!g_ascii_isxdigit((*p)[i])) {
-                    g_string_free(s, TRUE);
-                    return NULL;
-                }
-                hex[i] = (*p)[i];
-            }
-            *p += 4;
-            g_string_append_unichar(s, (gunichar)strtoul(hex, NULL, 16));
-            break;
-        }
-        default:
-            g_string_free(s, TRUE);
-            return NULL;
-        }
-    }
-    if (**p != '"') {
-        g_string_free(s, TRUE);
-        return NULL;
-    }
-    (*p)++;
-    return g_string_free(s, FALSE);
-}
-
-static jv *j_value(const char **p, int depth) {
-    if (depth > 32)
-        return NULL;
-    j_ws(p);
-    jv *v = g_new0(jv, 1);
-    if (**p == '{' || **p == '[') {
-        bool obj = **p == '{';
-        char close = obj ? '}' : ']';
-        v->t = obj ? J_OBJ : J_ARR;
-        v->kids = g_ptr_array_new();
-        if (obj)
-            v->keys = g_ptr_array_new_with_free_func(g_free);
-        (*p)++;
-        j_ws(p);
-        if (**p == close) {
-            (*p)++;
-            return v;
-        }
-        for (;;) {
-            if (obj) {
-                j_ws(p);
-                char *key = j_string(p);
-                j_ws(p);
-                if (!key || **p != ':') {
-                    g_free(key);
-                    jv_free(v);
-                    return NULL;
-                }
-                (*p)++;
-                g_ptr_array_add(v->keys, key);
-            }
-            jv *kid = j_value(p, depth + 1);
-            if (!kid) {
-                jv_free(v);
-                return NULL;
-            }
-            g_ptr_array_add(v->kids, kid);
-            j_ws(p);
-            if (**p == ',') {
-                (*p)++;
-                continue;
-            }
-            if (**p == close) {
-                (*p)++;
-                return v;
-            }
-            jv_free(v);
-            return NULL;
-        }
-    }
-    if (**p == '"') {
-        v->t = J_STR;
-        v->str = j_string(p);
-        if (!v->str) {
-            jv_free(v);
-            return NULL;
-        }
-        return v;
-    }
-    if (g_str_has_prefix(*p, "null")) {
-        v->t = J_NULL;
-        *p += 4;
-        return v;
-    }
-    if (g_str_has_prefix(*p, "true") || g_str_has_prefix(*p, "false")) {
-        v->t = J_BOOL;
-        v->b = **p == 't';
-        *p += v->b ? 4 : 5;
-        return v;
-    }
-    char *end;
-    v->num = g_ascii_strtod(*p, &end);
-    if (end == *p) {
-        jv_free(v);
-        return NULL;
-    }
-    v->t = J_NUM;
-    *p = end;
-    return v;
-}
-
-/* The JSON document in file `path`, or NULL if unreadable or malformed. */
-static jv *json_load(const char *path) {
-    char *text = e2e_read_file(path);
-    if (!text)
-        return NULL;
-    const char *p = text;
-    jv *v = j_value(&p, 0);
-    j_ws(&p);
-    if (v && *p) { /* trailing garbage */
-        jv_free(v);
-        v = NULL;
-    }
-    g_free(text);
-    return v;
-}
-
-/* Member `key` of object `o` (NULL if o is not an object or lacks it). */
-static jv *jget(const jv *o, const char *key) {
-    if (!o || o->t != J_OBJ)
-        return NULL;
-    for (guint i = 0; i < o->keys->len; i++)
-        if (strcmp(g_ptr_array_index(o->keys, i), key) == 0)
-            return g_ptr_array_index(o->kids, i);
-    return NULL;
-}
-
-static jv *jidx(const jv *a, guint i) {
-    if (!a || a->t != J_ARR || i >= a->kids->len)
-        return NULL;
-    return g_ptr_array_index(a->kids, i);
-}
-
-static guint jlen(const jv *a) {
-    return a && (a->t == J_ARR || a->t == J_OBJ) ? a->kids->len : 0;
-}
-
-static const char *jstr(const jv *v) {
-    return v && v->t == J_STR ? v->str : NULL;
-}
-
-static double jnum(const jv *v, double dflt) {
-    return v && v->t == J_NUM ? v->num : dflt;
-}
 
 /* ---------------------------------------------------------------------- */
 /* Reading explore's text report                                          */
@@ -667,10 +449,9 @@ static void test_neighbor_exchange_eager(void) {
                       "--json", j, "-n", "3", EXAMPLE("neighbor_exchange.c"), NULL);
     EXPECT_NO_ERROR_RACE(r);
     g_free(EXPECT_XWARNING(r, 1, "message_race", "different outcomes"));
-    jv *doc = json_load(j);
-    EXPECT(r, doc != NULL);
-    EXPECT(r, jnum(jidx(jget(jget(doc, "stats"), "outcomes"), 0), 0) > 1);
-    jv_free(doc);
+    JsonObject *doc = EXPECT_JSON_FILE(r, j);
+    EXPECT(r, e2e_json_num(doc, "stats.outcomes[0]") > 1);
+    e2e_json_free(doc);
     e2e_free(r);
 }
 
@@ -893,15 +674,19 @@ static void test_lu(void) {
 
 /* "kind@location" of every finding, sorted, one per line; NULL if the JSON
  * has no findings array. */
-static char *finding_keys(const jv *doc) {
-    jv *fs = jget(doc, "findings");
-    if (!fs || fs->t != J_ARR)
+static char *finding_keys(JsonObject *doc) {
+    int n = e2e_json_len(doc, "findings");
+    if (n < 0)
         return NULL;
     GString *s = g_string_new(NULL);
-    for (guint i = 0; i < jlen(fs); i++) {
-        jv *f = jidx(fs, i);
-        const char *loc = jstr(jget(f, "location"));
-        g_string_append_printf(s, "%s@%s\n", jstr(jget(f, "kind")), loc ? loc : "-");
+    for (int i = 0; i < n; i++) {
+        char *at = g_strdup_printf("findings[%d].location", i);
+        const char *loc = e2e_json_str(doc, at);
+        g_free(at);
+        at = g_strdup_printf("findings[%d].kind", i);
+        const char *kind = e2e_json_str(doc, at);
+        g_free(at);
+        g_string_append_printf(s, "%s@%s\n", kind ? kind : "(null)", loc ? loc : "-");
     }
     char *sorted = e2e_sorted_lines(s->str);
     g_string_free(s, TRUE);
@@ -946,11 +731,9 @@ static void compare_with(const char *const *other, const char *prog, const char 
         e2e_check(false, rd, "same exit status (default run)", __FILE__, __LINE__);
         e2e_check(false, ro, "same exit status (run with the other option)", __FILE__, __LINE__);
     }
-    jv *a = json_load(jr), *b = json_load(ju);
-    EXPECT(rd, a != NULL);
-    EXPECT(ro, b != NULL);
+    JsonObject *a = EXPECT_JSON_FILE(rd, jr), *b = EXPECT_JSON_FILE(ro, ju);
     if (a && b) {
-        const char *va = jstr(jget(a, "verdict")), *vb = jstr(jget(b, "verdict"));
+        const char *va = e2e_json_str(a, "verdict"), *vb = e2e_json_str(b, "verdict");
         EXPECT(rd, va && strcmp(va, "incomplete") != 0);
         EXPECT(ro, vb && strcmp(vb, "incomplete") != 0);
         char *what =
@@ -968,29 +751,27 @@ static void compare_with(const char *const *other, const char *prog, const char 
         g_free(ka);
         g_free(kb);
 
-        jv *sa = jget(a, "stats"), *sb = jget(b, "stats");
-        jv *oa = jget(sa, "outcomes"), *ob = jget(sb, "outcomes");
-        double o[4] = {jnum(jidx(oa, 0), -1), jnum(jidx(oa, 1), -1), jnum(jidx(ob, 0), -1),
-                       jnum(jidx(ob, 1), -1)};
+        double o[4] = {e2e_json_num(a, "stats.outcomes[0]"), e2e_json_num(a, "stats.outcomes[1]"),
+                       e2e_json_num(b, "stats.outcomes[0]"), e2e_json_num(b, "stats.outcomes[1]")};
         what = g_strdup_printf("same outcomes per pass: default [%g, %g], other [%g, %g]", o[0],
                                o[1], o[2], o[3]);
-        if (!e2e_check(jlen(oa) == 2 && jlen(ob) == 2 && o[0] == o[2] && o[1] == o[3], rd, what,
-                       __FILE__, __LINE__))
+        if (!e2e_check(e2e_json_len(a, "stats.outcomes") == 2 &&
+                           e2e_json_len(b, "stats.outcomes") == 2 && o[0] == o[2] && o[1] == o[3],
+                       rd, what, __FILE__, __LINE__))
             e2e_dump(ro, "(the run with the other option)", __FILE__, __LINE__);
         g_free(what);
 
-        double ta = jnum(jget(sa, "transitions"), -1), tb = jnum(jget(sb, "transitions"), -1);
+        double ta = e2e_json_num(a, "stats.transitions"), tb = e2e_json_num(b, "stats.transitions");
         what = g_strdup_printf("reduced transitions (%g) <= unreduced (%g)", ta, tb);
         if (nopor && !e2e_check(ta >= 0 && tb >= 0 && ta <= tb, rd, what, __FILE__, __LINE__))
             e2e_dump(ro, "(the run with the other option)", __FILE__, __LINE__);
         g_free(what);
 
-        jv *pa = jget(sa, "por"), *pb = jget(sb, "por");
-        EXPECT(rd, pa && pa->t == J_BOOL && pa->b);
-        EXPECT(ro, pb && pb->t == J_BOOL && pb->b == !nopor);
+        EXPECT(rd, e2e_json_bool(a, "stats.por") == 1);
+        EXPECT(ro, e2e_json_bool(b, "stats.por") == !nopor);
     }
-    jv_free(a);
-    jv_free(b);
+    e2e_json_free(a);
+    e2e_json_free(b);
     e2e_free(rd);
     e2e_free(ro);
 }
@@ -1157,18 +938,17 @@ static void test_dfs_large_k_is_exhaustive(void) {
 /* The JSON verdict of a run that found no error. */
 static void expect_json_verdict(const e2e_result *r, const char *j, const char *verdict,
                                 int branches, const char *file, int line) {
-    jv *doc = json_load(j);
-    e2e_check(doc != NULL, r, "the JSON report is readable", file, line);
-    const char *v = jstr(jget(doc, "verdict"));
+    JsonObject *doc = e2e_json_file(r, j, file, line);
+    const char *v = e2e_json_str(doc, "verdict");
     char *what = g_strdup_printf("JSON verdict \"%s\"", verdict);
     e2e_check(v && strcmp(v, verdict) == 0, r, what, file, line);
     g_free(what);
-    const char *st = jstr(jget(doc, "strategy"));
+    const char *st = e2e_json_str(doc, "strategy");
     e2e_check(st && strcmp(st, "dfs-branches") == 0, r, "JSON strategy \"dfs-branches\"", file,
               line);
-    e2e_check(jnum(jget(doc, "branches"), -1) == branches, r, "JSON branches = --branches", file,
+    e2e_check(e2e_json_num(doc, "branches") == branches, r, "JSON branches = --branches", file,
               line);
-    jv_free(doc);
+    e2e_json_free(doc);
 }
 #define EXPECT_JSON_VERDICT(r, j, v, k) expect_json_verdict((r), (j), (v), (k), __FILE__, __LINE__)
 
@@ -1200,10 +980,10 @@ static void test_dfs_k0_one_path(void) {
     EXPECT_BOUNDED_CLEAN(r, 0);
     EXPECT(r, orderings_run(r) == 1);
     EXPECT_JSON_VERDICT(r, j, "incomplete", 0);
-    jv *doc = json_load(j);
-    EXPECT(r, jnum(jget(jget(doc, "stats"), "paths"), -1) == 1);
-    EXPECT(r, jnum(jget(doc, "cut_by_bound"), 0) > 0);
-    jv_free(doc);
+    JsonObject *doc = EXPECT_JSON_FILE(r, j);
+    EXPECT(r, e2e_json_num(doc, "stats.paths") == 1);
+    EXPECT(r, e2e_json_num(doc, "cut_by_bound") > 0);
+    e2e_json_free(doc);
     e2e_free(r);
     /* The exhaustive search of the same program runs many orderings. */
     r = EX("--send-mode=eager", "-n", "4", EXAMPLE("benign_any_source.c"));
@@ -1414,13 +1194,12 @@ static void test_crash_some_orderings(void) {
     g_free(f);
     /* The crash did not end the exploration. */
     EXPECT(r, orderings_run(r) > 1);
-    jv *doc = json_load(j);
-    EXPECT(r, doc != NULL);
-    jv *oc = jget(jget(doc, "stats"), "outcomes");
+    JsonObject *doc = EXPECT_JSON_FILE(r, j);
     /* Both passes ran the error-free ordering (rank 1's message first). */
-    EXPECT(r, jnum(jidx(oc, 0), 0) == 1 && jnum(jidx(oc, 1), 0) == 1);
-    EXPECT(r, jnum(jget(jget(doc, "stats"), "paths"), 0) > 1);
-    jv_free(doc);
+    EXPECT(r, e2e_json_num(doc, "stats.outcomes[0]") == 1 &&
+                  e2e_json_num(doc, "stats.outcomes[1]") == 1);
+    EXPECT(r, e2e_json_num(doc, "stats.paths") > 1);
+    e2e_json_free(doc);
     e2e_free(r);
 }
 
@@ -1434,13 +1213,12 @@ static void test_livelock_some(void) {
     EXPECT_BLOCK_HAS(r, f, "rank 0 receives from rank 2");
     g_free(f);
     EXPECT(r, orderings_run(r) > 1);
-    jv *doc = json_load(j);
-    EXPECT(r, doc != NULL);
-    EXPECT(r, jstr(jget(doc, "verdict")) && strcmp(jstr(jget(doc, "verdict")), "error") == 0);
-    EXPECT(r, jget(doc, "incomplete") == NULL);
-    jv *oc = jget(jget(doc, "stats"), "outcomes");
-    EXPECT(r, jnum(jidx(oc, 0), 0) == 1 && jnum(jidx(oc, 1), 0) == 1);
-    jv_free(doc);
+    JsonObject *doc = EXPECT_JSON_FILE(r, j);
+    EXPECT(r, e2e_json_str_is(doc, "verdict", "error"));
+    EXPECT(r, doc && e2e_json_at(doc, "incomplete") == NULL);
+    EXPECT(r, e2e_json_num(doc, "stats.outcomes[0]") == 1 &&
+                  e2e_json_num(doc, "stats.outcomes[1]") == 1);
+    e2e_json_free(doc);
     e2e_free(r);
 }
 
@@ -1451,27 +1229,22 @@ static void test_json_error(void) {
     const char *j = json_path("mergesort");
     e2e_result *r = EX("--json", j, "-n", "4", EXAMPLE("mergesort.c"));
     EXPECT_ERRORS(r, 1);
-    jv *doc = json_load(j);
-    EXPECT(r, doc != NULL && doc->t == J_OBJ);
-    const char *v = jstr(jget(doc, "verdict"));
-    EXPECT(r, v && strcmp(v, "error") == 0);
-    const char *prog = jstr(jget(doc, "program"));
+    JsonObject *doc = EXPECT_JSON_FILE(r, j);
+    EXPECT(r, e2e_json_str_is(doc, "verdict", "error"));
+    const char *prog = e2e_json_str(doc, "program");
     EXPECT(r, prog && g_str_has_suffix(prog, "mergesort.c"));
-    EXPECT(r, jnum(jget(doc, "ranks"), 0) == 4);
-    jv *fs = jget(doc, "findings");
-    EXPECT(r, fs && fs->t == J_ARR && jlen(fs) == 1);
-    jv *f = jidx(fs, 0);
-    const char *kind = jstr(jget(f, "kind"));
-    EXPECT(r, kind && strcmp(kind, "mpi_error") == 0);
-    jv *ranks = jget(f, "ranks");
-    EXPECT(r, ranks && ranks->t == J_ARR && jlen(ranks) == 1 && jnum(jidx(ranks, 0), -1) == 0);
-    const char *msg = jstr(jget(f, "message"));
+    EXPECT(r, e2e_json_num(doc, "ranks") == 4);
+    EXPECT(r, e2e_json_len(doc, "findings") == 1);
+    EXPECT(r, e2e_json_str_is(doc, "findings[0].kind", "mpi_error"));
+    EXPECT(r, e2e_json_len(doc, "findings[0].ranks") == 1 &&
+                  e2e_json_num(doc, "findings[0].ranks[0]") == 0);
+    const char *msg = e2e_json_str(doc, "findings[0].message");
     EXPECT(r, msg && strstr(msg, "truncated"));
     char *loc =
         g_strdup_printf("mergesort.c:%d", e2e_marker_line("examples/mergesort.c", "// [RECV]"));
-    EXPECT(r, jstr(jget(f, "location")) && strcmp(jstr(jget(f, "location")), loc) == 0);
+    EXPECT(r, e2e_json_str_is(doc, "findings[0].location", loc));
     g_free(loc);
-    const char *trace = jstr(jget(f, "trace"));
+    const char *trace = e2e_json_str(doc, "findings[0].trace");
     EXPECT(r, trace != NULL);
     if (trace) {
         char *path = abs_path(trace);
@@ -1481,24 +1254,24 @@ static void test_json_error(void) {
         EXPECT(r, strstr(r->out, printed) != NULL); /* the same file as in the text report */
         g_free(printed);
     }
-    jv *st = jget(doc, "stats");
-    EXPECT(r, st && st->t == J_OBJ);
+    JsonNode *st = e2e_json_at(doc, "stats");
+    EXPECT(r, st && JSON_NODE_HOLDS_OBJECT(st));
     static const char *const nums[] = {"states",    "transitions", "paths",         "merged",
                                        "snapshots", "elapsed_s",   "peak_rss_bytes"};
     for (size_t i = 0; i < G_N_ELEMENTS(nums); i++) {
-        jv *n = jget(st, nums[i]);
+        char *at = g_strdup_printf("stats.%s", nums[i]);
         char *what = g_strdup_printf("stats.%s is a number >= 0", nums[i]);
-        e2e_check(n && n->t == J_NUM && n->num >= 0, r, what, __FILE__, __LINE__);
+        e2e_check(e2e_json_num(doc, at) >= 0, r, what, __FILE__, __LINE__);
         g_free(what);
+        g_free(at);
     }
-    EXPECT(r, jnum(jget(st, "paths"), 0) == orderings_run(r));
-    EXPECT(r, jnum(jget(st, "peak_rss_bytes"), 0) > 0);
-    jv *por = jget(st, "por");
-    EXPECT(r, por && por->t == J_BOOL && por->b);
-    jv *oc = jget(st, "outcomes");
-    EXPECT(r, oc && oc->t == J_ARR && jlen(oc) == 2 && jidx(oc, 0)->t == J_NUM);
-    EXPECT(r, jget(doc, "incomplete") == NULL);
-    jv_free(doc);
+    EXPECT(r, e2e_json_num(doc, "stats.paths") == orderings_run(r));
+    EXPECT(r, e2e_json_num(doc, "stats.peak_rss_bytes") > 0);
+    EXPECT(r, e2e_json_bool(doc, "stats.por") == 1);
+    EXPECT(r, e2e_json_len(doc, "stats.outcomes") == 2 &&
+                  !isnan(e2e_json_num(doc, "stats.outcomes[0]")));
+    EXPECT(r, doc && e2e_json_at(doc, "incomplete") == NULL);
+    e2e_json_free(doc);
     e2e_free(r);
 }
 
@@ -1506,52 +1279,46 @@ static void test_json_ok_and_race(void) {
     const char *j = json_path("benign");
     e2e_result *r = EX("--json", j, "-n", "4", EXAMPLE("benign_waitall.c"));
     EXPECT_NO_ERROR(r);
-    jv *doc = json_load(j);
-    EXPECT(r, doc != NULL);
-    EXPECT(r, jstr(jget(doc, "verdict")) && strcmp(jstr(jget(doc, "verdict")), "ok") == 0);
-    EXPECT(r, jget(doc, "findings") && jget(doc, "findings")->t == J_ARR &&
-                  jlen(jget(doc, "findings")) == 0);
-    jv *oc = jget(jget(doc, "stats"), "outcomes");
-    EXPECT(r, jnum(jidx(oc, 0), 0) == 1 && jnum(jidx(oc, 1), 0) == 1);
-    jv_free(doc);
+    JsonObject *doc = EXPECT_JSON_FILE(r, j);
+    EXPECT(r, e2e_json_str_is(doc, "verdict", "ok"));
+    EXPECT(r, e2e_json_len(doc, "findings") == 0);
+    EXPECT(r, e2e_json_num(doc, "stats.outcomes[0]") == 1 &&
+                  e2e_json_num(doc, "stats.outcomes[1]") == 1);
+    e2e_json_free(doc);
     e2e_free(r);
 
     /* A message race is a finding, but (by default) not an error. */
     j = json_path("waitany");
     r = EX("--json", j, "-n", "4", EXAMPLE("waitany_race.c"));
     EXPECT_NO_ERROR_RACE(r);
-    doc = json_load(j);
-    EXPECT(r, doc != NULL);
-    EXPECT(r, jstr(jget(doc, "verdict")) && strcmp(jstr(jget(doc, "verdict")), "ok") == 0);
-    jv *f = jidx(jget(doc, "findings"), 0);
-    EXPECT(r, jlen(jget(doc, "findings")) == 1 && jstr(jget(f, "kind")) &&
-                  strcmp(jstr(jget(f, "kind")), "message_race") == 0);
-    EXPECT(r, jget(f, "location") && jget(f, "location")->t == J_NULL);
-    oc = jget(jget(doc, "stats"), "outcomes");
-    EXPECT(r, jnum(jidx(oc, 0), 0) == 6 && jnum(jidx(oc, 1), 0) == 6);
-    jv_free(doc);
+    doc = EXPECT_JSON_FILE(r, j);
+    EXPECT(r, e2e_json_str_is(doc, "verdict", "ok"));
+    EXPECT(r, e2e_json_len(doc, "findings") == 1 &&
+                  e2e_json_str_is(doc, "findings[0].kind", "message_race"));
+    EXPECT(r, e2e_json_is_null(doc, "findings[0].location"));
+    EXPECT(r, e2e_json_num(doc, "stats.outcomes[0]") == 6 &&
+                  e2e_json_num(doc, "stats.outcomes[1]") == 6);
+    e2e_json_free(doc);
     e2e_free(r);
 
     j = json_path("waitany_error");
     r = EX("--divergence=error", "--json", j, "-n", "4", EXAMPLE("waitany_race.c"));
     EXPECT_ERRORS(r, 1);
-    doc = json_load(j);
-    EXPECT(r, doc != NULL);
-    EXPECT(r, jstr(jget(doc, "verdict")) && strcmp(jstr(jget(doc, "verdict")), "error") == 0);
-    jv_free(doc);
+    doc = EXPECT_JSON_FILE(r, j);
+    EXPECT(r, e2e_json_str_is(doc, "verdict", "error"));
+    e2e_json_free(doc);
     e2e_free(r);
 
     /* A deadlock names every blocked rank; unbuffered-only shows in outcomes. */
     j = json_path("cycle");
     r = EX("--json", j, "-n", "4", EXAMPLE("deadlock_cycle.c"));
     EXPECT_ERRORS(r, 1);
-    doc = json_load(j);
-    f = jidx(jget(doc, "findings"), 0);
-    EXPECT(r, jstr(jget(f, "kind")) && strcmp(jstr(jget(f, "kind")), "deadlock") == 0);
-    EXPECT(r, jlen(jget(f, "ranks")) == 4);
-    oc = jget(jget(doc, "stats"), "outcomes");
-    EXPECT(r, jnum(jidx(oc, 0), -1) == 1 && jnum(jidx(oc, 1), -1) == 0);
-    jv_free(doc);
+    doc = EXPECT_JSON_FILE(r, j);
+    EXPECT(r, e2e_json_str_is(doc, "findings[0].kind", "deadlock"));
+    EXPECT(r, e2e_json_len(doc, "findings[0].ranks") == 4);
+    EXPECT(r, e2e_json_num(doc, "stats.outcomes[0]") == 1 &&
+                  e2e_json_num(doc, "stats.outcomes[1]") == 0);
+    e2e_json_free(doc);
     e2e_free(r);
 }
 
@@ -1704,10 +1471,9 @@ static void test_strategy_bfs(void) {
     EXPECT_OUT_HAS(r, "not exhaustive");
     EXPECT_OUT_LACKS(r, "no error exists");
     EXPECT(r, count_findings(r->out) == 0);
-    jv *doc = json_load(j);
-    EXPECT(r, doc != NULL);
-    EXPECT(r, jstr(jget(doc, "verdict")) && strcmp(jstr(jget(doc, "verdict")), "incomplete") == 0);
-    jv_free(doc);
+    JsonObject *doc = EXPECT_JSON_FILE(r, j);
+    EXPECT(r, e2e_json_str_is(doc, "verdict", "incomplete"));
+    e2e_json_free(doc);
     e2e_free(r);
     /* An error of the natural order is still found. */
     r = EX("--strategy=bfs", "-n", "3", EXAMPLE("deadlock_else.c"));
@@ -1726,15 +1492,14 @@ static void test_incomplete(void) {
     EXPECT_OUT_LACKS(r, "no error exists");
     EXPECT_OUT_LACKS(r, "error found");
     EXPECT(r, count_findings(r->out) == 0);
-    jv *doc = json_load(j);
-    EXPECT(r, doc != NULL);
-    EXPECT(r, jstr(jget(doc, "verdict")) && strcmp(jstr(jget(doc, "verdict")), "incomplete") == 0);
-    EXPECT(r, jstr(jget(doc, "incomplete")) != NULL);
-    jv_free(doc);
+    JsonObject *doc = EXPECT_JSON_FILE(r, j);
+    EXPECT(r, e2e_json_str_is(doc, "verdict", "incomplete"));
+    EXPECT(r, e2e_json_str(doc, "incomplete") != NULL);
+    e2e_json_free(doc);
     e2e_free(r);
 }
 
-void e2e_add_explore_tests(CU_pSuite s) {
+static void e2e_add_explore_tests(CU_pSuite s) {
     CU_add_test(s, "mergesort: truncation (n=4, n=3), none n=2", test_mergesort);
     CU_add_test(s, "wildcard_deadlock: deadlock at [FROM2]", test_wildcard_deadlock);
     CU_add_test(s, "waitany_race: race, 6 outcomes; --divergence", test_waitany_race);
@@ -1802,3 +1567,5 @@ void e2e_add_explore_tests(CU_pSuite s) {
     CU_add_test(s, "--strategy=bfs: one ordering, not exhaustive", test_strategy_bfs);
     CU_add_test(s, "--max-states 1: incomplete, exit 2", test_incomplete);
 }
+
+E2E_MAIN("explore", e2e_add_explore_tests)

@@ -228,9 +228,11 @@ static void test_gdb_usage(void) {
     e2e_free(r);
 }
 
-void e2e_add_gdb_tests(CU_pSuite s) {
+static void e2e_add_gdb_tests(CU_pSuite s) {
     CU_add_test(s, "replay --gdb: ranks, threads, bt, step, end", test_replay_gdb);
     CU_add_test(s, "plain gdb: break mergesort.c:N if ordex_rank == 3", test_plain_gdb_breakpoint);
     CU_add_test(s, "replay --gdb --stop-at 2", test_stop_at);
     CU_add_test(s, "replay --gdb: usage errors, gdb missing", test_gdb_usage);
 }
+
+E2E_MAIN("gdb", e2e_add_gdb_tests)

@@ -55,18 +55,6 @@ static e2e_result *predict_avg(const char *n, const char *prog, const char *mode
     return predict_argv(n, prog, mode, extra);
 }
 
-/* The number after `key` in the JSON text (first occurrence after `from`). */
-static double json_after(const char *text, const char *from, const char *key) {
-    const char *p = from ? strstr(text, from) : text;
-    p = p ? strstr(p, key) : NULL;
-    if (!p)
-        return NAN;
-    p += strlen(key);
-    while (*p == '"' || *p == ':' || *p == ' ')
-        p++;
-    return g_ascii_strtod(p, NULL);
-}
-
 static bool near(double got, double want) {
     return fabs(got - want) <= 1e-9 + fabs(want) * 1e-6;
 }
@@ -80,13 +68,13 @@ static void test_pingpong(void) {
     EXPECT_STATUS(r, 0);
     EXPECT_OUT_HAS(r, "pingpong 220.000 us\n");
     EXPECT_OUT_HAS(r, "predicted time: 220 µs");
-    char *text = e2e_read_file(json);
-    EXPECT(r, text && strstr(text, "\"verdict\": \"ok\""));
-    EXPECT(r, text && near(json_after(text, NULL, "\"predicted_time_s\""), 220e-6));
+    JsonObject *doc = EXPECT_JSON_FILE(r, json);
+    EXPECT(r, e2e_json_str_is(doc, "verdict", "ok"));
+    EXPECT(r, near(e2e_json_num(doc, "predicted_time_s"), 220e-6));
     /* Each direction carried 10 kB; a link of 1 GB/s is busy 10 us of 220. */
-    EXPECT(r, text && near(json_after(text, "\"links\"", "\"bytes\""), 10000));
-    EXPECT(r, text && near(json_after(text, "\"links\"", "\"busy_s\""), 10e-6));
-    g_free(text);
+    EXPECT(r, near(e2e_json_num(doc, "links[0].bytes"), 10000));
+    EXPECT(r, near(e2e_json_num(doc, "links[0].busy_s"), 10e-6));
+    e2e_json_free(doc);
     e2e_free(r);
 }
 
@@ -213,16 +201,15 @@ static void test_core_wait(void) {
     EXPECT_OUT_HAS(r, "critical resource: cores: the ranks' waits for a core add up to 99% of "
                       "the predicted time (node0 runs 4 ranks on 2 cores");
     EXPECT_OUT_HAS(r, "note: the waits for a core depend on where the OS puts each polling rank");
-    char *text = e2e_read_file(json);
-    EXPECT(r, text != NULL);
-    if (text) {
-        EXPECT(r, near(json_after(text, "\"totals\"", "\"core_wait_s\""), 75e-3));
-        EXPECT(r, near(json_after(text, "\"rank\": 0,", "\"core_wait_s\""), 18e-3));
-        EXPECT(r, near(json_after(text, "\"rank\": 1,", "\"core_wait_s\""), 20e-3));
-        EXPECT(r, near(json_after(text, "\"rank\": 2,", "\"core_wait_s\""), 19e-3));
-        EXPECT(r, near(json_after(text, "\"rank\": 3,", "\"core_wait_s\""), 18e-3));
+    JsonObject *doc = EXPECT_JSON_FILE(r, json);
+    if (doc) {
+        EXPECT(r, near(e2e_json_num(doc, "totals.core_wait_s"), 75e-3));
+        EXPECT(r, near(e2e_json_num(doc, "ranks[rank=0].core_wait_s"), 18e-3));
+        EXPECT(r, near(e2e_json_num(doc, "ranks[rank=1].core_wait_s"), 20e-3));
+        EXPECT(r, near(e2e_json_num(doc, "ranks[rank=2].core_wait_s"), 19e-3));
+        EXPECT(r, near(e2e_json_num(doc, "ranks[rank=3].core_wait_s"), 18e-3));
     }
-    g_free(text);
+    e2e_json_free(doc);
     e2e_free(r);
 
     /* A core each: the int only travels, 40 x 10.004 us, and the waits are
@@ -234,9 +221,9 @@ static void test_core_wait(void) {
     EXPECT_OUT_LACKS(r, "waiting for a core");
     EXPECT_OUT_HAS(r, "critical resource: waiting: ");
     EXPECT_OUT_LACKS(r, "note: the waits for a core");
-    text = e2e_read_file(json);
-    EXPECT(r, text && near(json_after(text, "\"totals\"", "\"core_wait_s\""), 0));
-    g_free(text);
+    doc = EXPECT_JSON_FILE(r, json);
+    EXPECT(r, near(e2e_json_num(doc, "totals.core_wait_s"), 0));
+    e2e_json_free(doc);
     e2e_free(r);
 
     /* "pull": rank 1 waits 2 ms for its core to pull the data, rank 0 2 ms
@@ -250,10 +237,10 @@ static void test_core_wait(void) {
     EXPECT_OUT_HAS(r, "(waiting for a core 0.1%)\n");
     EXPECT_OUT_LACKS(r, "critical resource: cores");
     EXPECT_OUT_LACKS(r, "note: the waits for a core");
-    text = e2e_read_file(json);
-    EXPECT(r, text && near(json_after(text, "\"rank\": 0,", "\"core_wait_s\""), 2e-3));
-    EXPECT(r, text && near(json_after(text, "\"rank\": 1,", "\"core_wait_s\""), 2e-3));
-    g_free(text);
+    doc = EXPECT_JSON_FILE(r, json);
+    EXPECT(r, near(e2e_json_num(doc, "ranks[rank=0].core_wait_s"), 2e-3));
+    EXPECT(r, near(e2e_json_num(doc, "ranks[rank=1].core_wait_s"), 2e-3));
+    e2e_json_free(doc);
     e2e_free(r);
 }
 
@@ -267,19 +254,18 @@ static void test_placements(void) {
     EXPECT_STATUS(r, 0);
     EXPECT_OUT_HAS(r, "the mean of 16 placements of the polling ranks on the cores\n"
                       "  placements from 2 s to 2.004 s, standard error of the mean ");
-    char *text = e2e_read_file(json);
-    EXPECT(r, text != NULL);
+    JsonObject *doc = EXPECT_JSON_FILE(r, json);
     const double on_turn = 2.000020008, next_turn = 2.004010004;
     int ons = 0, nexts = 0;
     double sum = 0, shown_time = NAN;
-    const char *p = text ? strstr(text, "\"times_s\": [") : NULL;
-    EXPECT(r, p != NULL);
-    int shown = text ? (int)json_after(text, NULL, "\"shown\"") : 0;
-    for (int i = 0; p && i < 16; i++) {
-        p = strpbrk(p, i ? "," : "[");
-        if (!p)
-            break;
-        double t = g_ascii_strtod(++p, NULL);
+    int ntimes = e2e_json_len(doc, "placements.times_s");
+    EXPECT(r, ntimes == 16);
+    double shown_num = e2e_json_num(doc, "placements.shown");
+    int shown = isnan(shown_num) ? 0 : (int)shown_num;
+    for (int i = 0; i < 16 && i < ntimes; i++) {
+        char *at = g_strdup_printf("placements.times_s[%d]", i);
+        double t = e2e_json_num(doc, at);
+        g_free(at);
         ons += near(t, on_turn);
         nexts += near(t, next_turn);
         sum += t;
@@ -288,20 +274,20 @@ static void test_placements(void) {
     }
     EXPECT(r, ons + nexts == 16); /* every placement is one of the two */
     EXPECT(r, ons > 0 && nexts > 0);
-    EXPECT(r, text && near(json_after(text, NULL, "\"predicted_time_s\""), sum / 16));
+    EXPECT(r, near(e2e_json_num(doc, "predicted_time_s"), sum / 16));
     /* Two values, ons of one and nexts of the other: the sample's standard
      * deviation over the square root of 16. */
     double mean = sum / 16, squares = ons * (on_turn - mean) * (on_turn - mean) +
                                       nexts * (next_turn - mean) * (next_turn - mean);
-    EXPECT(r, text && fabs(json_after(text, NULL, "\"standard_error_s\"") -
-                           sqrt(squares / 15 / 16)) < 1e-8);
+    EXPECT(r,
+           fabs(e2e_json_num(doc, "placements.standard_error_s") - sqrt(squares / 15 / 16)) < 1e-8);
     /* The report's run is the placement shown, whichever it is. */
     EXPECT(r, shown >= 1 && shown <= 16);
     if (near(shown_time, on_turn))
         EXPECT_OUT_HAS(r, "recv at 2000010.004 us\n");
     else
         EXPECT_OUT_HAS(r, "recv at 2004000.000 us\n");
-    g_free(text);
+    e2e_json_free(doc);
     e2e_free(r);
 
     /* A core each: where the ranks are makes no difference, one run. */
@@ -310,9 +296,9 @@ static void test_placements(void) {
     EXPECT_STATUS(r, 0);
     EXPECT_OUT_HAS(r, "recv at 1000010.004 us\n");
     EXPECT_OUT_LACKS(r, "placements of the polling ranks");
-    text = e2e_read_file(json);
-    EXPECT(r, text && strstr(text, "\"placements\": null"));
-    g_free(text);
+    doc = EXPECT_JSON_FILE(r, json);
+    EXPECT(r, e2e_json_is_null(doc, "placements"));
+    e2e_json_free(doc);
     e2e_free(r);
 }
 
@@ -332,11 +318,11 @@ static void test_placement_finding(void) {
     EXPECT_OUT_HAS(r, "no prediction: the program did not finish (see the error above)\n"
                       "  that is placement ");
     EXPECT_OUT_HAS(r, " of 8 placements (the others took ");
-    char *text = e2e_read_file(json);
-    EXPECT(r, text && strstr(text, "\"verdict\": \"error\""));
-    EXPECT(r, text && strstr(text, "\"predicted_time_s\": null"));
-    EXPECT(r, text && strstr(text, "\"shown_time_s\": null"));
-    g_free(text);
+    JsonObject *doc = EXPECT_JSON_FILE(r, json);
+    EXPECT(r, e2e_json_str_is(doc, "verdict", "error"));
+    EXPECT(r, e2e_json_is_null(doc, "predicted_time_s"));
+    EXPECT(r, e2e_json_is_null(doc, "placements.shown_time_s"));
+    e2e_json_free(doc);
     e2e_free(r);
     const char *average[] = {"--placements",
                              "0",
@@ -378,17 +364,17 @@ static void test_blocked_versus_comm(void) {
     const char *json = e2e_tmp("late.json");
     e2e_result *r = predict("2", P2P, "late", "--json", json, NULL, NULL);
     EXPECT_STATUS(r, 0);
-    char *text = e2e_read_file(json);
-    EXPECT(r, text != NULL);
-    if (text) {
-        EXPECT(r, near(json_after(text, "\"rank\": 1,", "\"blocked_s\""), 1e-3));
-        EXPECT(r, near(json_after(text, "\"rank\": 1,", "\"comm_s\""), 11e-6));
-        EXPECT(r, near(json_after(text, "\"rank\": 0,", "\"compute_s\""), 1e-3));
-        EXPECT(r, near(json_after(text, NULL, "\"predicted_time_s\""), 1.011e-3));
-        EXPECT(r, strstr(text, "\"critical_resource\": \"computation") != NULL ||
-                      strstr(text, "\"critical_resource\": \"waiting") != NULL);
+    JsonObject *doc = EXPECT_JSON_FILE(r, json);
+    if (doc) {
+        const char *critical = e2e_json_str(doc, "critical_resource");
+        EXPECT(r, near(e2e_json_num(doc, "ranks[rank=1].blocked_s"), 1e-3));
+        EXPECT(r, near(e2e_json_num(doc, "ranks[rank=1].comm_s"), 11e-6));
+        EXPECT(r, near(e2e_json_num(doc, "ranks[rank=0].compute_s"), 1e-3));
+        EXPECT(r, near(e2e_json_num(doc, "predicted_time_s"), 1.011e-3));
+        EXPECT(r, critical && (g_str_has_prefix(critical, "computation") ||
+                               g_str_has_prefix(critical, "waiting")));
     }
-    g_free(text);
+    e2e_json_free(doc);
     e2e_free(r);
 }
 
@@ -459,16 +445,17 @@ static void test_timeline_files(void) {
         "--svg",   svg,  P2P, "pingpong",         NULL};
     e2e_result *r = e2e_ordex_runv(args);
     EXPECT_STATUS(r, 0);
-    char *t = e2e_read_file(trace), *s = e2e_read_file(svg);
-    EXPECT(r, t && strstr(t, "\"traceEvents\""));
+    JsonObject *t = EXPECT_JSON_FILE(r, trace);
+    char *s = e2e_read_file(svg);
+    EXPECT(r, e2e_json_is_array(t, "traceEvents"));
     /* 10 receives on each rank (the eager sends take no time, so they are
      * no spans), and the 20 messages as flows. */
-    EXPECT(r, t && e2e_count(t, "\"name\":\"MPI_Recv\"") == 20);
-    EXPECT(r, t && e2e_count(t, "\"name\":\"MPI_Send\"") == 0);
-    EXPECT(r, t && e2e_count(t, "\"ph\":\"s\"") == 20);
+    EXPECT(r, e2e_json_count(t, "traceEvents", "name", "MPI_Recv") == 20);
+    EXPECT(r, e2e_json_count(t, "traceEvents", "name", "MPI_Send") == 0);
+    EXPECT(r, e2e_json_count(t, "traceEvents", "ph", "s") == 20);
     EXPECT(r, s && strstr(s, "<svg") && strstr(s, "rank 1 (node1)"));
     EXPECT_OUT_HAS(r, "timeline: ");
-    g_free(t);
+    e2e_json_free(t);
     g_free(s);
     e2e_free(r);
 }
@@ -480,11 +467,11 @@ static void test_sweep(void) {
     (void)svg;
     EXPECT_STATUS(r, 0);
     EXPECT_OUT_HAS(r, "network.bandwidth");
-    char *text = e2e_read_file(json);
+    JsonObject *doc = EXPECT_JSON_FILE(r, json);
     /* latency + handshake + 1 MB at each bandwidth */
-    EXPECT(r, text && near(json_after(text, "\"1GBps\"", "\"predicted_time_s\""), 1030e-6));
-    EXPECT(r, text && near(json_after(text, "\"2GBps\"", "\"predicted_time_s\""), 530e-6));
-    g_free(text);
+    EXPECT(r, near(e2e_json_num(doc, "sweeps[0].points[value=1GBps].predicted_time_s"), 1030e-6));
+    EXPECT(r, near(e2e_json_num(doc, "sweeps[0].points[value=2GBps].predicted_time_s"), 530e-6));
+    e2e_json_free(doc);
     e2e_free(r);
 }
 
@@ -562,10 +549,10 @@ static void test_deadlock_gives_no_prediction(void) {
     EXPECT_STATUS(r, 1);
     EXPECT_ERR_HAS(r, "ordex: ERROR [deadlock]");
     EXPECT_OUT_HAS(r, "no prediction: the program did not finish");
-    char *text = e2e_read_file(json);
-    EXPECT(r, text && strstr(text, "\"predicted_time_s\": null"));
-    EXPECT(r, text && strstr(text, "\"kind\": \"deadlock\""));
-    g_free(text);
+    JsonObject *doc = EXPECT_JSON_FILE(r, json);
+    EXPECT(r, e2e_json_is_null(doc, "predicted_time_s"));
+    EXPECT(r, e2e_json_at(doc, "findings[kind=deadlock]") != NULL);
+    e2e_json_free(doc);
     e2e_free(r);
 }
 
@@ -577,19 +564,7 @@ static void test_crash_is_a_finding(void) {
     e2e_free(r);
 }
 
-static int suite_init(void) {
-    return 0;
-}
-static int suite_clean(void) {
-    return 0;
-}
-
-int main(void) {
-    if (!e2e_init())
-        return 2;
-    if (CU_initialize_registry() != CUE_SUCCESS)
-        return 2;
-    CU_pSuite s = CU_add_suite("predict", suite_init, suite_clean);
+static void add_predict_tests(CU_pSuite s) {
     CU_add_test(s, "eager ping-pong: 2 x (latency + size/bandwidth) per round trip", test_pingpong);
     CU_add_test(s, "two transfers sharing a link take twice as long", test_link_sharing);
     CU_add_test(s, "rendezvous adds the handshake; both sides complete together", test_rendezvous);
@@ -618,11 +593,6 @@ int main(void) {
     CU_add_test(s, "bad input: exit 2 with one line", test_bad_input);
     CU_add_test(s, "a deadlock gives an error, no prediction", test_deadlock_gives_no_prediction);
     CU_add_test(s, "a crash is a finding", test_crash_is_a_finding);
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    unsigned failed = CU_get_number_of_tests_failed() + CU_get_number_of_suites_failed();
-    unsigned asserts_failed = CU_get_number_of_failures();
-    CU_cleanup_registry();
-    e2e_fini();
-    return failed || asserts_failed ? 1 : 0;
 }
+
+E2E_MAIN("predict", add_predict_tests)

@@ -367,7 +367,7 @@ static void test_comm_split(void) {
     run_output("comm_split", NULL);
 }
 
-void e2e_add_program_tests(CU_pSuite s) {
+static void e2e_add_program_tests(CU_pSuite s) {
     CU_add_test(s, "segv.c: SIGSEGV in rank 1", test_segv);
     CU_add_test(s, "assert_fail.c: failed assert in rank 2", test_assert_fail);
     CU_add_test(s, "fpe.c: division by zero in rank 0", test_fpe);
@@ -406,3 +406,5 @@ void e2e_add_program_tests(CU_pSuite s) {
     CU_add_test(s, "mprobe.c", test_mprobe);
     CU_add_test(s, "comm_split.c", test_comm_split);
 }
+
+E2E_MAIN("programs", e2e_add_program_tests)

@@ -8,8 +8,6 @@
 
 #include "e2e.h"
 
-void e2e_add_replay_tests(CU_pSuite s);
-
 #define EXAMPLE(name) e2e_src("examples/" name)
 
 /* Explores `example` with -n `n` into a fresh trace directory; returns the
@@ -278,7 +276,7 @@ static void test_replay_every_example_finding(void) {
     }
 }
 
-void e2e_add_replay_tests(CU_pSuite s) {
+static void e2e_add_replay_tests(CU_pSuite s) {
     CU_add_test(s, "every example's findings replay to the same finding",
                 test_replay_every_example_finding);
     CU_add_test(s, "exploration leaves no temporary directories", test_no_temp_leftovers);
@@ -294,3 +292,5 @@ void e2e_add_replay_tests(CU_pSuite s) {
     CU_add_test(s, "a trace keeps the heap, stack and step timeout of its run",
                 test_replay_keeps_sizes);
 }
+
+E2E_MAIN("replay", e2e_add_replay_tests)

@@ -166,3 +166,5 @@ void e2e_add_symbolize_tests(CU_pSuite s) {
     CU_add_test(s, "no addr2line is run", test_no_addr2line);
     CU_add_test(s, "located from rank code with a 16 KiB stack", test_small_stack);
 }
+
+E2E_MAIN("symbolisation", e2e_add_symbolize_tests)

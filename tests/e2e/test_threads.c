@@ -173,7 +173,7 @@ static void test_explore_refuses(void) {
     e2e_free(r);
 }
 
-void e2e_add_thread_tests(CU_pSuite s) {
+static void e2e_add_thread_tests(CU_pSuite s) {
     CU_add_test(s, "ring -n 4: threads = fibers", test_ring);
     CU_add_test(s, "heat -n 4: threads = fibers", test_heat);
     CU_add_test(s, "mergesort -n 4 (and --seed 7): threads = fibers", test_mergesort);
@@ -187,3 +187,5 @@ void e2e_add_thread_tests(CU_pSuite s) {
     CU_add_test(s, "ring -n 300: threads = fibers", test_many_ranks);
     CU_add_test(s, "explore --threads is refused", test_explore_refuses);
 }
+
+E2E_MAIN("threads", e2e_add_thread_tests)

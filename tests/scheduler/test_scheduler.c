@@ -13,6 +13,7 @@
 #include "scheduler/arena.h"
 #include "scheduler/context.h"
 #include "scheduler/sched.h"
+#include "tests/skip.h"
 
 /* ---- arenas ---- */
 
@@ -80,7 +81,7 @@ static void test_arena_exhaustion(void) {
     sched_arenas_release();
 }
 
-static G_GNUC_UNUSED void test_heap_dispatch(void) {
+static void test_heap_dispatch(void) {
     /* malloc goes to the current arena; free and realloc follow the address. */
     CU_ASSERT_FATAL(sched_arenas_reserve(2, 1 << 24));
     sched_arena_current = sched_arena_of(1);
@@ -155,8 +156,6 @@ static void test_context_alignment(void) {
 
 /* ---- the run loop ---- */
 
-#ifndef __SANITIZE_ADDRESS__ /* loading ranks replaces their malloc: no sanitizer */
-
 static bool no_event(void *user) {
     (void)user;
     return false;
@@ -224,7 +223,6 @@ static void test_rank_stack(void) {
     }
     g_free(path);
 }
-#endif
 
 int main(void) {
     CU_initialize_registry();
@@ -233,18 +231,20 @@ int main(void) {
     CU_add_test(s, "arena ownership and alignment", test_arena_owner_and_alignment);
     CU_add_test(s, "large chunks are reused", test_arena_large_reuse);
     CU_add_test(s, "a full arena fails alone", test_arena_exhaustion);
-#ifndef __SANITIZE_ADDRESS__
-    /* Under AddressSanitizer its allocator owns malloc, so the dispatch to
-     * arenas is not in effect and cannot be tested. */
-    CU_add_test(s, "malloc family dispatch", test_heap_dispatch);
+    /* Under AddressSanitizer its allocator owns malloc: the dispatch to
+     * arenas is not in effect, and loading ranks, which replaces malloc for
+     * them, is refused. */
+#ifdef __SANITIZE_ADDRESS__
+    const char *asan = "built with AddressSanitizer, whose allocator owns malloc";
+#else
+    const char *asan = NULL;
 #endif
+    test_add_unless(s, "malloc family dispatch", test_heap_dispatch, asan);
     CU_add_test(s, "contexts switch and keep state", test_context_switching);
     CU_add_test(s, "new contexts are ABI-aligned", test_context_alignment);
-#ifndef __SANITIZE_ADDRESS__
-    /* Loading ranks replaces malloc for them, which the sanitizer forbids. */
-    CU_add_test(s, "a late timer tick after sched_fini is harmless", test_late_tick_after_fini);
-    CU_add_test(s, "a rank's stack and saved stack pointer", test_rank_stack);
-#endif
+    test_add_unless(s, "a late timer tick after sched_fini is harmless", test_late_tick_after_fini,
+                    asan);
+    test_add_unless(s, "a rank's stack and saved stack pointer", test_rank_stack, asan);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     int failed = (int)CU_get_number_of_failures();
