@@ -1,17 +1,109 @@
 #!/usr/bin/env bash
-# Installs the Debian packages ordex needs, once.  Quiet when all are there.
+# Installs the Debian packages ordex needs to build, test and run.  Quiet
+# when all are there.
+#
+#   tools/setup.sh            fast path: trusts the stamp (below) when current
+#   tools/setup.sh --full     asks dpkg about every package (./test does)
+#   tools/setup.sh --missing  prints the packages not installed, installs nothing
+#
+# The stamp, .cache/setup.stamp, lists the packages the last full check found
+# installed.  It is current while it names every package needed now and is
+# newer than dpkg's status file (/var/lib/dpkg/status, rewritten whenever a
+# package is installed, upgraded or removed); then no dpkg-query runs, so the
+# launchers start in a few milliseconds.  Adding a package below, or removing
+# one from the machine, makes the next call check again.  Delete the stamp to
+# force a check.  ORDEX_SETUP_EXTRA="pkg ..." adds packages for one call.
 set -euo pipefail
+# The checkout's top directory, found without starting a process.
+case "${BASH_SOURCE[0]}" in
+*/*) top="${BASH_SOURCE[0]%/*}/.." ;;
+*) top=.. ;;
+esac
+stamp="$top/.cache/setup.stamp"
+status=/var/lib/dpkg/status
 
-need=(bazel-bootstrap gcc binutils pkg-config libglib2.0-dev libcunit1-dev libmpich-dev mpich
-      valgrind gdb libdw-dev libjson-glib-dev)
+# Every package the build links or includes from, and the tools ordex runs.
+# The static archives linked into ordex (third_party/pkg_config.bzl) come
+# from the -dev packages named beside them (`dpkg -S` of each archive).
+need=(
+    bazel-bootstrap # Bazel 4.2.3
+    gcc             # the compiler: the build, ordexcc and `ordex run prog.c`
+    libc6-dev       # the C library's headers and link files
+    binutils        # as and ld, for gcc
+    pkg-config      # names GLib's and elfutils' include dirs and static archives
+    libglib2.0-dev  # glib.h, libglib-2.0.a
+    libpcre2-dev    # libpcre2-8.a (GLib's, linked statically)
+    libdw-dev       # elfutils/libdw.h, dwarf.h, libdw.a
+    libelf-dev      # libelf.h, gelf.h, libelf.a
+    zlib1g-dev      # libz.a     (elfutils' compressed sections)
+    liblzma-dev     # liblzma.a  (elfutils' compressed sections)
+    libbz2-dev      # libbz2.a   (elfutils' compressed sections)
+    libxxhash-dev   # xxhash.h: the state hash (checkpoint/hash.c), header only
+    valgrind        # valgrind/valgrind.h, memcheck.h (client requests)
+    libcunit1-dev   # CUnit, the unit and end-to-end tests
+    libjson-glib-dev # json-glib: tests read back the JSON ordex writes
+    libmpich-dev    # mpi.h; mpicc.mpich for `ordex calibrate` and the cross-check
+    mpich           # mpiexec.mpich for the same
+    gdb             # `ordex replay --gdb`
+)
 [ "${ORDEX_SETUP_EXTRA:-}" ] && read -r -a extra <<<"$ORDEX_SETUP_EXTRA" && need+=("${extra[@]}")
 
-missing=()
-for p in "${need[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-[ ${#missing[@]} -eq 0 ] && exit 0
+mode=${1:-}
+case "$mode" in
+"" | --full | --missing) ;;
+*)
+    echo "tools/setup.sh: unknown option '$mode' (expected --full or --missing)" >&2
+    exit 2
+    ;;
+esac
 
+# The fast path: only shell built-ins, no process started.
+if [ -z "$mode" ] && [ -f "$stamp" ] && [ "$stamp" -nt "$status" ]; then
+    declare -A stamped=()
+    while IFS= read -r p; do stamped[$p]=1; done <"$stamp"
+    current=1
+    for p in "${need[@]}"; do
+        [ -n "${stamped[$p]:-}" ] || { current=0; break; }
+    done
+    [ $current -eq 1 ] && exit 0
+fi
+
+# missing_packages: prints the packages of `need` dpkg does not have
+# installed, one per line (one dpkg-query for all).
+missing_packages() {
+    declare -A ok=()
+    local p s
+    while read -r p s; do
+        [ "$s" = "install ok installed" ] && ok[$p]=1
+    done < <(dpkg-query -W -f='${Package} ${Status}\n' "${need[@]}" 2>/dev/null || true)
+    for p in "${need[@]}"; do
+        [ -n "${ok[$p]:-}" ] || echo "$p"
+    done
+}
+
+# The stamp carries the time the check began: a package removed while it ran
+# leaves dpkg's status file newer than the stamp.
+mkdir -p "$top/.cache"
+began="$stamp.began.$$"
+trap 'rm -f "$began" "$stamp.tmp.$$"' EXIT
+write_stamp() {
+    printf '%s\n' "${need[@]}" >"$stamp.tmp.$$"
+    touch -r "$began" "$stamp.tmp.$$"
+    mv -f "$stamp.tmp.$$" "$stamp"
+}
+
+: >"$began"
+mapfile -t missing < <(missing_packages)
+if [ "$mode" = --missing ]; then
+    [ ${#missing[@]} -eq 0 ] || printf '%s\n' "${missing[@]}"
+    exit 0
+fi
+if [ ${#missing[@]} -eq 0 ]; then
+    write_stamp
+    exit 0
+fi
+
+rm -f "$stamp"
 echo "ordex: installing Debian packages: ${missing[*]}" >&2
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then
@@ -19,10 +111,18 @@ if [ "$(id -u)" -ne 0 ]; then
     sudo="sudo"
 fi
 export DEBIAN_FRONTEND=noninteractive
-if ! $sudo apt-get install -y -qq "${missing[@]}" >/tmp/ordex-apt.log 2>&1; then
-    $sudo apt-get update -qq >>/tmp/ordex-apt.log 2>&1 || true
-    if ! $sudo apt-get install -y -qq "${missing[@]}" >>/tmp/ordex-apt.log 2>&1; then
-        echo "ordex: installing ${missing[*]} failed; see /tmp/ordex-apt.log" >&2
+log=/tmp/ordex-apt.log
+if ! $sudo apt-get install -y -qq "${missing[@]}" >"$log" 2>&1; then
+    $sudo apt-get update -qq >>"$log" 2>&1 || true
+    if ! $sudo apt-get install -y -qq "${missing[@]}" >>"$log" 2>&1; then
+        echo "ordex: installing ${missing[*]} failed; see $log" >&2
         exit 2
     fi
 fi
+: >"$began" # apt-get has rewritten dpkg's status: check from now on
+mapfile -t missing < <(missing_packages)
+if [ ${#missing[@]} -ne 0 ]; then
+    echo "ordex: still not installed after apt-get: ${missing[*]}; see $log" >&2
+    exit 2
+fi
+write_stamp

@@ -10,6 +10,10 @@
 #include "checkpoint/hash.h"
 #include "stategraph/visited.h"
 
+/* The reference: xxHash's own one-shot XXH3 128-bit, compiled in here. */
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 static ckpt_hash hash_of(const void *p, size_t n) {
     ckpt_hasher h;
     ckpt_hasher_init(&h);
@@ -34,6 +38,93 @@ static void test_hash_deterministic_and_chunking(void) {
     CU_ASSERT_EQUAL(off, sizeof buf);
     CU_ASSERT(ckpt_hash_equal(ckpt_hasher_final(&h), whole));
     CU_ASSERT(ckpt_hash_equal(hash_of(buf, sizeof buf), whole));
+}
+
+/* Lengths on both sides of XXH3's internal limits: 16, 128 and 240 bytes
+ * (short-input code), 256 (the streaming buffer), 1024 (a block of stripes). */
+static const size_t edge_lengths[] = {0,   1,   3,   4,   8,   9,    16,   17,   128,  129,
+                                      240, 241, 255, 256, 257, 1023, 1024, 1025, 4096, 10007};
+
+static void fill(unsigned char *buf, size_t n, unsigned seed) {
+    uint64_t x = 0x2545f4914f6cdd1dull ^ seed;
+    for (size_t i = 0; i < n; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        buf[i] = (unsigned char)x;
+    }
+}
+
+/* The streamed hash is XXH3 128-bit of the bytes fed: the low and high
+ * halves of the one-shot hash, at every length. */
+static void test_hash_is_xxh3_128(void) {
+    static unsigned char buf[10007];
+    fill(buf, sizeof buf, 1);
+    for (size_t i = 0; i < sizeof edge_lengths / sizeof *edge_lengths; i++) {
+        size_t n = edge_lengths[i];
+        XXH128_hash_t want = XXH3_128bits(buf, n);
+        ckpt_hash got = hash_of(buf, n);
+        CU_ASSERT_EQUAL(got.lo, want.low64);
+        CU_ASSERT_EQUAL(got.hi, want.high64);
+    }
+}
+
+/* Long inputs cut at every kind of place (empty pieces, pieces across the
+ * streaming buffer and across blocks) hash as the whole. */
+static void test_hash_streaming_long(void) {
+    static unsigned char buf[10007];
+    fill(buf, sizeof buf, 2);
+    for (size_t i = 0; i < sizeof edge_lengths / sizeof *edge_lengths; i++) {
+        size_t n = edge_lengths[i];
+        ckpt_hash whole = hash_of(buf, n);
+        for (size_t step = 1; step <= 2049; step = step * 3 + 1) {
+            ckpt_hasher h;
+            ckpt_hasher_init(&h);
+            size_t off = 0, k = 0;
+            while (off < n) {
+                size_t take = (step + k * 7) % 1500; /* 0 now and then */
+                if (take > n - off)
+                    take = n - off;
+                ckpt_hash_bytes(&h, buf + off, take);
+                off += take;
+                k++;
+            }
+            CU_ASSERT(ckpt_hash_equal(ckpt_hasher_final(&h), whole));
+        }
+    }
+}
+
+/* Taking the hash leaves the hasher as it was: bytes fed afterwards hash
+ * as if fed in one go.  ckpt_hash_u64 and ckpt_hash_feed feed what
+ * ckpt_hash_bytes does. */
+static void test_hash_final_and_helpers(void) {
+    static unsigned char buf[3000];
+    fill(buf, sizeof buf, 3);
+    ckpt_hasher h;
+    ckpt_hasher_init(&h);
+    ckpt_hash_bytes(&h, buf, 700);
+    ckpt_hash early = ckpt_hasher_final(&h);
+    CU_ASSERT(ckpt_hash_equal(early, ckpt_hasher_final(&h)));
+    CU_ASSERT(ckpt_hash_equal(early, hash_of(buf, 700)));
+    ckpt_hash_bytes(&h, buf + 700, 2300);
+    CU_ASSERT(ckpt_hash_equal(ckpt_hasher_final(&h), hash_of(buf, 3000)));
+    CU_ASSERT(!ckpt_hash_equal(ckpt_hasher_final(&h), early));
+
+    uint64_t v = 0x0123456789abcdefull;
+    ckpt_hasher a, b, c;
+    ckpt_hasher_init(&a);
+    ckpt_hasher_init(&b);
+    ckpt_hasher_init(&c);
+    ckpt_hash_u64(&a, v);
+    ckpt_hash_bytes(&b, &v, sizeof v);
+    ckpt_hash_feed(&c, &v, sizeof v);
+    CU_ASSERT(ckpt_hash_equal(ckpt_hasher_final(&a), ckpt_hasher_final(&b)));
+    CU_ASSERT(ckpt_hash_equal(ckpt_hasher_final(&c), ckpt_hasher_final(&b)));
+    CU_ASSERT(!ckpt_hash_equal(ckpt_hasher_final(&a), hash_of(NULL, 0)));
+
+    /* Restarting forgets what was fed. */
+    ckpt_hasher_init(&a);
+    CU_ASSERT(ckpt_hash_equal(ckpt_hasher_final(&a), hash_of(NULL, 0)));
 }
 
 static void test_hash_sensitivity(void) {
@@ -154,6 +245,10 @@ int main(void) {
     CU_add_test(s, "hash is deterministic whatever the chunking",
                 test_hash_deterministic_and_chunking);
     CU_add_test(s, "hash changes with every bit and the length", test_hash_sensitivity);
+    CU_add_test(s, "hash is XXH3 128-bit of the bytes fed", test_hash_is_xxh3_128);
+    CU_add_test(s, "long inputs hash the same whatever the chunking", test_hash_streaming_long);
+    CU_add_test(s, "taking the hash leaves the hasher; u64 and feed helpers",
+                test_hash_final_and_helpers);
     CU_add_test(s, "visited set insert and lookup", test_visited_set);
     CU_add_test(s, "visited set is shared with forked snapshots", test_visited_shared_across_fork);
     CU_add_test(s, "a full visited set says so", test_visited_full);
