@@ -30,6 +30,8 @@
 
 #include <glib.h>
 
+#include "scheduler/procstate.h"
+
 void sched_ctx_switch_sp(void **save_sp, void *new_sp); /* switch_x86_64.S */
 
 /* The thread's own stack only ever holds its start and its last words. */
@@ -73,18 +75,21 @@ static void wait_baton(sched_thread *t) {
             abort();
 }
 
+/* The C library's sigaltstack and pthread_sigmask, not the ones ordex
+ * gives programs: the rank this thread is for may already be the running
+ * one, and its view of signals is not what is set up here. */
 static void *thread_main(void *p) {
     sched_thread *t = p;
     stack_t ss = {.ss_sp = t->altstack, .ss_size = ALTSTACK_SIZE};
-    sigaltstack(&ss, NULL);
-    pthread_sigmask(SIG_SETMASK, &t->mask, NULL);
+    sched_real_sigaltstack(&ss, NULL);
+    sched_real_sigmask(SIG_SETMASK, &t->mask, NULL);
     wait_baton(t);
     if (!t->quit) /* comes back only when told to quit (see sched_ctx_thread_switch) */
         sched_ctx_switch_sp(&t->boot_sp, t->fiber_sp);
     /* Return normally, so that the C library releases the thread and
      * pthread_join tells when the fiber's stack is no longer in use. */
     stack_t off = {.ss_flags = SS_DISABLE};
-    sigaltstack(&off, NULL);
+    sched_real_sigaltstack(&off, NULL);
     return NULL;
 }
 
@@ -106,9 +111,9 @@ bool sched_ctx_thread_start(sched_ctx *ctx) {
      * only once its alternate signal stack is in place. */
     sigset_t all;
     sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &t->mask);
+    sched_real_sigmask(SIG_SETMASK, &all, &t->mask);
     int rc = pthread_create(&t->tid, &attr, thread_main, t);
-    pthread_sigmask(SIG_SETMASK, &t->mask, NULL);
+    sched_real_sigmask(SIG_SETMASK, &t->mask, NULL);
     pthread_attr_destroy(&attr);
     if (rc != 0) {
         sem_destroy(&t->baton);

@@ -22,6 +22,7 @@
 #include "scheduler/arena.h"
 #include "scheduler/context.h"
 #include "scheduler/loader.h"
+#include "scheduler/procstate.h"
 #include "scheduler/rankio.h"
 
 typedef struct sched_rank {
@@ -36,6 +37,7 @@ typedef struct sched_rank {
     sched_fault fault;
     rankio_stream io;
     char **argv;
+    sched_procstate *ps; /* the C library's process state of the rank, in its arena */
 } sched_rank;
 
 static sched_options g_opt;
@@ -50,6 +52,9 @@ static sched_fail_hook g_fail_hook;
 static FILE *g_real_stdout, *g_real_stderr;
 static GRand *g_rng;
 static char *g_program;
+static char **g_env_start; /* the environment every rank starts with */
+
+bool sched_forked_child;
 
 /* Ready queue: a ring of rank ids; each rank is in it at most once. */
 static int *g_ready;
@@ -142,6 +147,9 @@ void sched_clear_stop(void) {
 /* Switches from the running rank back to the scheduler. */
 static void switch_out(void) {
     sched_rank *r = g_current;
+    if (sched_forked_child) /* never run the scheduler a second time */
+        sched_real_exit(1);
+    sched_ps_switch_out(r->ps);
     g_current = NULL;
     ordex_rank = -1;
     sched_arena_current = NULL;
@@ -161,6 +169,7 @@ static void switch_in(sched_rank *r) {
     sched_arena_current = r->sim_depth > 0 ? NULL : sched_arena_of(r->id);
     stdout = r->io.out;
     stderr = r->io.err;
+    sched_ps_switch_in(r->ps);
     g_epoch++;
     sched_ctx_switch(&g_main_ctx, &r->ctx);
 }
@@ -212,15 +221,80 @@ static _Noreturn void finish_current(sched_state state) {
     abort(); /* a finished context is never resumed */
 }
 
+_Noreturn void sched_fail_current(const sched_fault *f) {
+    sched_rank *r = g_current;
+    if (sched_forked_child) { /* dies as a process would */
+        rankio_flush(&r->io);
+        sched_sig_die(f->signo);
+        sched_real_exit(128 + f->signo);
+    }
+    r->fault = *f;
+    finish_current(SCHED_FAILED);
+}
+
+/* The fault whose handler (the program's) the running rank is in, or NULL. */
+static const sched_fault *in_handler_of(sched_rank *r) {
+    return sched_sig_live_fault(r->ps, (uintptr_t)__builtin_frame_address(0));
+}
+
 _Noreturn void sched_exit_current(int code) {
-    g_current->exit_code = code;
+    sched_rank *r = g_current;
+    if (sched_forked_child) {
+        rankio_flush(&r->io);
+        sched_real_exit(code);
+    }
+    /* A rank that exits from its handler for a fault crashed all the same:
+     * the fault is what to report. */
+    const sched_fault *f = in_handler_of(r);
+    if (f) {
+        sched_fault rec = *f;
+        char name[16];
+        snprintf(rec.note, sizeof rec.note,
+                 "the program's own %s handler ran, then the rank exited with status %d",
+                 sched_sig_name(f->signo, name), code);
+        sched_fail_current(&rec);
+    }
+    r->exit_code = code;
     finish_current(SCHED_DONE);
 }
 
 _Noreturn void sched_abort_current(void) {
-    g_current->fault.kind = SCHED_FAIL_ABORTED;
+    sched_rank *r = g_current;
+    const sched_fault *f = in_handler_of(r);
     g_stop = true;
+    if (f) {
+        sched_fault rec = *f;
+        char name[16];
+        snprintf(rec.note, sizeof rec.note,
+                 "the program's own %s handler ran, then the rank was aborted (MPI_Abort or a "
+                 "fatal MPI error)",
+                 sched_sig_name(f->signo, name));
+        sched_fail_current(&rec);
+    }
+    r->fault.kind = SCHED_FAIL_ABORTED;
     finish_current(SCHED_FAILED);
+}
+
+sched_procstate *sched_ps_running(void) {
+    sched_rank *r = g_current;
+    /* With threads, other threads (a rank's starting up, or ordex's) run
+     * ordex's code while a rank runs. */
+    return r && r->sim_depth == 0 && sched_ctx_on_thread(&r->ctx) ? r->ps : NULL;
+}
+
+void sched_become_forked_child(void) {
+    sched_forked_child = true;
+}
+
+_Noreturn void sched_forked_child_mpi(const char *fname, const char *where) {
+    sched_rank *r = g_current;
+    if (r)
+        rankio_flush(&r->io);
+    dprintf(STDERR_FILENO,
+            "ordex: a process that rank %d forked called %s at %s; MPI belongs to the rank, not "
+            "to its children: the child ends there with status 1\n",
+            r ? r->id : -1, fname, where ? where : "?");
+    sched_real_exit(1);
 }
 
 static void rank_entry(void *arg) {
@@ -232,7 +306,7 @@ static void rank_entry(void *arg) {
 /* The C library's exit() for ranks: a rank that exits ends only itself.
  * ordex's own calls (no rank running) go on to the real exit. */
 void exit(int code) {
-    if (g_current && g_current->sim_depth == 0)
+    if (sched_ps_running())
         sched_exit_current(code);
     void (*real_exit)(int) = (void (*)(int))dlsym(RTLD_NEXT, "exit");
     real_exit(code);
@@ -242,7 +316,7 @@ void exit(int code) {
 /* ----------------------------------------------------------------------- */
 /* Faults                                                                   */
 
-static void record_fault(sched_fault *f, int sig, siginfo_t *si, void *uctx) {
+void sched_record_fault(sched_fault *f, int sig, siginfo_t *si, void *uctx) {
     ucontext_t *uc = uctx;
     f->signo = sig;
     f->addr = si ? si->si_addr : NULL;
@@ -252,32 +326,43 @@ static void record_fault(sched_fault *f, int sig, siginfo_t *si, void *uctx) {
 
 static void on_fault(int sig, siginfo_t *si, void *uctx) {
     if (g_protect_jmp) {
-        record_fault(g_protect_fault, sig, si, uctx);
+        sched_record_fault(g_protect_fault, sig, si, uctx);
         g_protect_fault->kind = SCHED_FAIL_SIGNAL;
         /* sigsetjmp did not save the mask (that costs a system call per
          * protected call), so unblock the signal by hand. */
-        sigset_t set;
-        sigemptyset(&set);
-        sigaddset(&set, sig);
-        pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+        sched_sig_unblock(sig);
         siglongjmp(*g_protect_jmp, 1);
     }
     sched_rank *r = g_current;
     /* With threads, a fault on any thread but the running rank's is ordex's. */
     if (!r || !sched_ctx_on_thread(&r->ctx)) { /* a fault in ordex itself: die the ordinary way */
-        signal(sig, SIG_DFL);
-        raise(sig);
+        sched_sig_die(sig);
+        return;
+    }
+    bool overflow = (sig == SIGSEGV || sig == SIGBUS) && sched_ctx_in_guard(&r->ctx, si->si_addr);
+    char note[SCHED_NOTE_LEN] = "";
+    const sched_fault *first = NULL;
+    if (r->sim_depth == 0) { /* the program's own code: its own dispositions count */
+        uintptr_t lo, hi, sp;
+        if (!sched_rank_stack(r->id, &lo, &hi, &sp))
+            lo = hi = 0;
+        if (sched_sig_deliver(r->ps, sig, si, uctx, overflow, lo, hi, note, &first) ==
+            SCHED_SIG_DONE)
+            return;
+    }
+    if (sched_forked_child) { /* a process of its own: it dies of the signal */
+        sched_sig_die(sig);
         return;
     }
     sched_arena_current = NULL;
-    record_fault(&r->fault, sig, si, uctx);
-    r->fault.kind = (sig == SIGSEGV || sig == SIGBUS) && sched_ctx_in_guard(&r->ctx, si->si_addr)
-                        ? SCHED_FAIL_STACK_OVERFLOW
-                        : SCHED_FAIL_SIGNAL;
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, sig);
-    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+    if (first) {
+        r->fault = *first;
+    } else {
+        sched_record_fault(&r->fault, sig, si, uctx);
+        r->fault.kind = overflow ? SCHED_FAIL_STACK_OVERFLOW : SCHED_FAIL_SIGNAL;
+    }
+    memcpy(r->fault.note, note, sizeof note);
+    sched_sig_unblock(sig);
     r->sim_depth = 1;
     r->state = SCHED_FAILED;
     switch_out();
@@ -306,12 +391,9 @@ static void on_tick(int sig, siginfo_t *si, void *uctx) {
         return;
     g_ticks = 0;
     sched_arena_current = NULL;
-    record_fault(&r->fault, sig, NULL, uctx);
+    sched_record_fault(&r->fault, sig, NULL, uctx);
     r->fault.kind = SCHED_FAIL_TIMEOUT;
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, sig);
-    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+    sched_sig_unblock(sig);
     r->sim_depth = 1;
     r->state = SCHED_FAILED;
     switch_out();
@@ -398,6 +480,10 @@ bool sched_init(const sched_options *opt, char **err) {
     g_nblocked = 0;
     g_stop = false;
     g_rng = opt->seed ? g_rand_new_with_seed((guint32)opt->seed) : NULL;
+    sched_ps_resolve();
+    sched_ps_reset();
+    g_env_start = sched_ps_env_snapshot();
+    uint64_t mask = sched_sig_mask_now();
     rankio_init(opt->out ? opt->out : stdout, opt->err ? opt->err : stderr, opt->tag_output);
     for (int i = 0; i < g_nranks; i++) {
         sched_rank *r = &g_ranks[i];
@@ -439,6 +525,7 @@ bool sched_init(const sched_options *opt, char **err) {
             memcpy(r->argv[k], opt->argv[k], n);
         }
         r->argv[opt->argc] = NULL;
+        r->ps = sched_ps_new(a, i, g_env_start, mask);
         r->state = SCHED_READY;
         ready_push(i);
     }
@@ -483,6 +570,8 @@ void sched_fini(void) {
     g_rng = NULL;
     g_free(g_program);
     g_program = NULL;
+    g_free(g_env_start);
+    g_env_start = NULL;
 }
 
 void sched_rank_regions(int rank, const void *stack_from, GArray *out) {

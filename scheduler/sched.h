@@ -49,6 +49,10 @@ typedef struct sched_fault {
     void *pc;                       /* instruction that faulted (or was running) */
     void *frames[SCHED_MAX_FRAMES]; /* backtrace at the fault */
     int nframes;
+    /* What the program's own signal handling had to do with it, for the
+     * report ("the program's own SIGSEGV handler ran, then ..."); "" if
+     * nothing. */
+    char note[256];
 } sched_fault;
 
 typedef struct sched_options {
@@ -74,6 +78,20 @@ void sched_fini(void);
 
 /* Call in the child after fork(): restarts what threads did (the watchdog). */
 void sched_after_fork(void);
+
+/* True in a process that a rank made with fork() or vfork(): a process of
+ * its own that runs that rank's code, never the scheduler.  It ends when
+ * the rank's code returns from main or calls exit (with that status, after
+ * forwarding its output), or dies of a signal as a process would. */
+extern bool sched_forked_child;
+
+/* Ends such a child at its MPI call fname at `where` (MPI belongs to the
+ * rank that forked it): one line on stderr, status 1. */
+_Noreturn void sched_forked_child_mpi(const char *fname, const char *where);
+
+/* The pid that getpid() returns in rank code: SCHED_RANK_PID_BASE + rank, the
+ * same in every run, above any pid Linux hands out.  */
+int sched_rank_pid(int rank);
 
 int sched_nranks(void);
 

@@ -138,6 +138,9 @@ int sim_self(void) {
 }
 
 void sim_call_enter(const char *fname, void *caller, void *frame) {
+    /* A process forked by a rank has no MPI of its own. */
+    if (G_UNLIKELY(sched_forked_child))
+        sched_forked_child_mpi(fname, sim_location(caller));
     sched_enter_sim();
     int self = sched_current();
     if (self < 0)

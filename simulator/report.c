@@ -121,6 +121,11 @@ void sim_report_fault(int rank, const sched_fault *fault) {
         break;
     }
     }
+    if (fault->note[0]) { /* what the program's own signal handling had to do with it */
+        char *with = g_strdup_printf("%s; %s", msg, fault->note);
+        g_free(msg);
+        msg = with;
+    }
     int ranks[1] = {rank};
     sim_add_finding(kind, ranks, 1, where, msg, g_string_free(bt, FALSE));
     g_free(in_call);

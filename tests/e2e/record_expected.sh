@@ -82,3 +82,10 @@ record mprobe.n4 4 tests/programs/mprobe.c
 record comm_split.n4 4 tests/programs/comm_split.c
 record comm_split.n3 3 tests/programs/comm_split.c
 record errors_return.n4 4 tests/programs/errors_return.c
+record getopt_ranks.n4 4 tests/programs/getopt_ranks.c -m 4 extra -i 2
+record rand_ranks.n4 4 tests/programs/rand_ranks.c
+record strtok_ranks.n4 4 tests/programs/strtok_ranks.c
+record env_ranks.n4 4 tests/programs/env_ranks.c
+record getpid_ranks.n4 4 tests/programs/getpid_ranks.c
+record fork_child.n4 4 tests/programs/fork_child.c
+record signal_ok.n4 4 tests/programs/signal_ok.c
