@@ -46,6 +46,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <valgrind/memcheck.h>
+#include <valgrind/valgrind.h>
+
 #include "scheduler/procstate.h"
 
 #define NEXT SCHED_NEXT
@@ -481,10 +484,19 @@ static _Noreturn __attribute__((noinline, used)) void handler_entry(sched_sigfra
     ps->blocked = f->saved_blocked;
     deliver_pending(ps);
     ps->frame = f->prev;
-    if (f->from_abort) {
+    if (f->from_abort || RUNNING_ON_VALGRIND) {
+        /* valgrind takes rt_sigreturn only on frames it made itself. */
         sched_fault rec = f->rec;
-        snprintf(rec.note, sizeof rec.note,
-                 "the program's own SIGABRT handler returned, and abort() then ends the process");
+        char name[16];
+        if (f->from_abort)
+            snprintf(rec.note, sizeof rec.note,
+                     "the program's own SIGABRT handler returned, and abort() then ends the "
+                     "process");
+        else
+            snprintf(rec.note, sizeof rec.note,
+                     "the program's own %s handler returned, and ordex cannot resume the rank "
+                     "under valgrind",
+                     sched_sig_name(f->sig, name));
         sched_fail_current(&rec);
     }
     if (!f->sent) {
@@ -609,6 +621,8 @@ sched_sig_result sched_sig_deliver(sched_procstate *ps, int sig, siginfo_t *si, 
                  "the program's own %s handler could not run: no room left on the stack", name);
         return SCHED_SIG_FATAL;
     }
+    /* Below the interrupted stack pointer: memcheck must let it be written. */
+    VALGRIND_MAKE_MEM_UNDEFINED((void *)entry_sp, top - entry_sp);
     sched_sigframe *f = (sched_sigframe *)f_at;
     memset(f, 0, sizeof *f);
     memcpy(&f->uc, uc, offsetof(ucontext_t, uc_sigmask) + 8); /* the kernel's ucontext */
