@@ -81,6 +81,7 @@ typedef struct sched_procstate {
     int raising;           /* signal it is sending itself with raise() or kill() */
     uint64_t repeat_key;   /* the last fault after which its handler returned */
     int repeat_count;      /* how many times in a row */
+    char note[256];        /* sched_fault.note of its crash */
 } sched_procstate;
 
 /* Pids of ranks: rank r is SCHED_RANK_PID_BASE + r.  Above the largest pid
@@ -162,16 +163,17 @@ typedef enum sched_sig_result {
     SCHED_SIG_FATAL, /* the rank ends: a crash */
 } sched_sig_result;
 
-/* Size of sched_fault.note. */
-#define SCHED_NOTE_LEN sizeof(((sched_fault *)0)->note)
+/* Size of sched_procstate.note. */
+#define SCHED_NOTE_LEN sizeof(((sched_procstate *)0)->note)
 
 /* Decides what the rank's dispositions make of signal sig that interrupted
  * its code at context uc: ignore it, keep it pending, or run the program's
  * handler (uc is changed so that returning from the signal handler enters
  * it on the rank's stack, or on the rank's alternate stack), or a crash.
  * overflow: the fault hit the stack's guard page.  The rank's stack is
- * [stack_lo, stack_hi).  For a crash, *note says what the program's own
- * handling had to do with it (or is empty), and *orig is the fault that a
+ * [stack_lo, stack_hi).  For a crash, note (SCHED_NOTE_LEN bytes) says what
+ * the program's own handling had to do with it (or is empty), and *orig is
+ * the fault that a
  * handler of the program was running for when the crash came (NULL if
  * none): that first fault is the one to report. */
 sched_sig_result sched_sig_deliver(sched_procstate *ps, int sig, siginfo_t *si, ucontext_t *uc,

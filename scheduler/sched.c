@@ -249,9 +249,10 @@ _Noreturn void sched_exit_current(int code) {
     if (f) {
         sched_fault rec = *f;
         char name[16];
-        snprintf(rec.note, sizeof rec.note,
+        snprintf(r->ps->note, SCHED_NOTE_LEN,
                  "the program's own %s handler ran, then the rank exited with status %d",
                  sched_sig_name(f->signo, name), code);
+        rec.note = r->ps->note;
         sched_fail_current(&rec);
     }
     r->exit_code = code;
@@ -265,10 +266,11 @@ _Noreturn void sched_abort_current(void) {
     if (f) {
         sched_fault rec = *f;
         char name[16];
-        snprintf(rec.note, sizeof rec.note,
+        snprintf(r->ps->note, SCHED_NOTE_LEN,
                  "the program's own %s handler ran, then the rank was aborted (MPI_Abort or a "
                  "fatal MPI error)",
                  sched_sig_name(f->signo, name));
+        rec.note = r->ps->note;
         sched_fail_current(&rec);
     }
     r->fault.kind = SCHED_FAIL_ABORTED;
@@ -340,15 +342,17 @@ static void on_fault(int sig, siginfo_t *si, void *uctx) {
         return;
     }
     bool overflow = (sig == SIGSEGV || sig == SIGBUS) && sched_ctx_in_guard(&r->ctx, si->si_addr);
-    char note[SCHED_NOTE_LEN] = "";
+    const char *note = NULL;
     const sched_fault *first = NULL;
     if (r->sim_depth == 0) { /* the program's own code: its own dispositions count */
         uintptr_t lo, hi, sp;
         if (!sched_rank_stack(r->id, &lo, &hi, &sp))
             lo = hi = 0;
-        if (sched_sig_deliver(r->ps, sig, si, uctx, overflow, lo, hi, note, &first) ==
+        if (sched_sig_deliver(r->ps, sig, si, uctx, overflow, lo, hi, r->ps->note, &first) ==
             SCHED_SIG_DONE)
             return;
+        if (r->ps->note[0])
+            note = r->ps->note;
     }
     if (sched_forked_child) { /* a process of its own: it dies of the signal */
         sched_sig_die(sig);
@@ -361,7 +365,7 @@ static void on_fault(int sig, siginfo_t *si, void *uctx) {
         sched_record_fault(&r->fault, sig, si, uctx);
         r->fault.kind = overflow ? SCHED_FAIL_STACK_OVERFLOW : SCHED_FAIL_SIGNAL;
     }
-    memcpy(r->fault.note, note, sizeof note);
+    r->fault.note = note;
     sched_sig_unblock(sig);
     r->sim_depth = 1;
     r->state = SCHED_FAILED;
@@ -526,6 +530,13 @@ bool sched_init(const sched_options *opt, char **err) {
         }
         r->argv[opt->argc] = NULL;
         r->ps = sched_ps_new(a, i, g_env_start, mask);
+        if (!r->ps) {
+            *err = g_strdup_printf("the heap of rank %d is too small for its start-up state "
+                                   "(raise --heap-size)",
+                                   i);
+            sched_images_loaded();
+            return false;
+        }
         r->state = SCHED_READY;
         ready_push(i);
     }

@@ -50,9 +50,9 @@ typedef struct sched_fault {
     void *frames[SCHED_MAX_FRAMES]; /* backtrace at the fault */
     int nframes;
     /* What the program's own signal handling had to do with it, for the
-     * report ("the program's own SIGSEGV handler ran, then ..."); "" if
-     * nothing. */
-    char note[256];
+     * report ("the program's own SIGSEGV handler ran, then ..."), or NULL.
+     * The text lives as long as the rank's heap. */
+    const char *note;
 } sched_fault;
 
 typedef struct sched_options {

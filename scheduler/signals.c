@@ -489,14 +489,15 @@ static _Noreturn __attribute__((noinline, used)) void handler_entry(sched_sigfra
         sched_fault rec = f->rec;
         char name[16];
         if (f->from_abort)
-            snprintf(rec.note, sizeof rec.note,
+            snprintf(ps->note, SCHED_NOTE_LEN,
                      "the program's own SIGABRT handler returned, and abort() then ends the "
                      "process");
         else
-            snprintf(rec.note, sizeof rec.note,
+            snprintf(ps->note, SCHED_NOTE_LEN,
                      "the program's own %s handler returned, and ordex cannot resume the rank "
                      "under valgrind",
                      sched_sig_name(f->sig, name));
+        rec.note = ps->note;
         sched_fail_current(&rec);
     }
     if (!f->sent) {

@@ -121,7 +121,8 @@ void sim_report_fault(int rank, const sched_fault *fault) {
         break;
     }
     }
-    if (fault->note[0]) { /* what the program's own signal handling had to do with it */
+    if (fault->note &&
+        fault->note[0]) { /* what the program's own signal handling had to do with it */
         char *with = g_strdup_printf("%s; %s", msg, fault->note);
         g_free(msg);
         msg = with;
