@@ -469,6 +469,25 @@ static _Noreturn void resume(ucontext_t *uc) {
     __builtin_unreachable();
 }
 
+/* The return address of handler_entry, which never returns: the kernel's
+ * rt_sigreturn sequence, which unwinders (the C library's backtrace, gdb)
+ * recognise as a signal frame whose ucontext lies just above the return
+ * address.  The frame puts the copied ucontext there, so that a backtrace
+ * taken in the program's handler goes on into the code the signal
+ * interrupted, as in a process. */
+__asm__(".text\n"
+        /* An unwinder looks up the code before a return address: a nop
+         * that no function's unwind table covers, so that it goes on to
+         * recognise the sequence. */
+        "    nop\n"
+        ".type sched_sig_restorer, @function\n"
+        "sched_sig_restorer:\n"
+        "    movq $15, %rax\n" /* rt_sigreturn */
+        "    syscall\n"
+        "    ud2\n"
+        ".size sched_sig_restorer, .-sched_sig_restorer\n");
+extern const char sched_sig_restorer[];
+
 /* Entered (by returning from ordex's fault handler) on the stack the
  * program's handler runs on, with the frame sched_sig_deliver laid out. */
 static _Noreturn __attribute__((noinline, used)) void handler_entry(sched_sigframe *f) {
@@ -605,7 +624,8 @@ sched_sig_result sched_sig_deliver(sched_procstate *ps, int sig, siginfo_t *si, 
         lo = on_alt ? (uintptr_t)ps->alt_sp : sp >= stack_lo && sp < stack_hi ? stack_lo : 0;
     }
     /* From the top down: the FPU state (64-byte aligned for xrstor), the
-     * frame, a null return address, the handler's own stack. */
+     * frame (its ucontext first), a return address, the handler's own
+     * stack. */
     char *fx = (char *)uc->uc_mcontext.fpregs;
     size_t fxsize = 0;
     if (fx) {
@@ -653,7 +673,7 @@ sched_sig_result sched_sig_deliver(sched_procstate *ps, int sig, siginfo_t *si, 
     }
     if (fx)
         fpu_as_new(fx);
-    *(uintptr_t *)entry_sp = 0;
+    *(uintptr_t *)entry_sp = (uintptr_t)sched_sig_restorer;
     uc->uc_mcontext.gregs[REG_RIP] = (greg_t)(uintptr_t)handler_entry;
     uc->uc_mcontext.gregs[REG_RSP] = (greg_t)entry_sp;
     uc->uc_mcontext.gregs[REG_RDI] = (greg_t)(uintptr_t)f;

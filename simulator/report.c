@@ -90,9 +90,12 @@ void sim_report_fault(int rank, const sched_fault *fault) {
         where = append_frames(bt, frames, n, 1);
     }
     sim_proc *p = sim_proc_of(rank);
-    char *in_call =
-        p->call ? g_strdup_printf(" inside %s called at %s", p->call, sim_location(p->call_site))
-                : g_strdup("");
+    /* A fault with a note was in the program's own code (a handler of its
+     * own may have called MPI since). */
+    bool own_code = fault->note && fault->note[0];
+    char *in_call = p->call && !own_code ? g_strdup_printf(" inside %s called at %s", p->call,
+                                                           sim_location(p->call_site))
+                                         : g_strdup("");
     char *msg;
     sim_finding_kind kind = SIM_F_CRASH;
     switch (fault->kind) {

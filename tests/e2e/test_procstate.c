@@ -183,7 +183,7 @@ static void test_signal_handlers_survived(void) {
     e2e_result *r = RUN("run", "-n", "4", P("signal_ok.c"));
     EXPECT_CLEAN(r);
     EXPECT_OUT_HAS(r, "rank 1: recovered from 2 faults\n");
-    EXPECT_OUT_HAS(r, "rank 2: wrote 42 after 1 fault\n");
+    EXPECT_OUT_HAS(r, "rank 2: wrote 42 after 1 fault, seen from the handler: yes\n");
     EXPECT_OUT_HAS(r, "rank 3: SIGSEGV handler: its own, blocked: SIGSEGV SIGUSR1\n");
     EXPECT_MPICH_OUTPUT(r, "signal_ok.n4");
     e2e_free(r);

@@ -4,16 +4,18 @@
  * Rank 1 recovers twice from a SIGSEGV with sigsetjmp/siglongjmp; ranks 2
  * and up write to a page they mapped without access, and their handler makes
  * the page writable and returns, so that the write is done again and
- * succeeds; rank 0 catches SIGFPE from raise() twice with a handler that
+ * succeeds (a backtrace taken in the handler reaches the function that
+ * wrote); rank 0 catches SIGFPE from raise() twice with a handler that
  * returns; rank 3 blocks SIGSEGV and SIGUSR1.  Then every rank says whether
  * SIGSEGV has the handler it set (sigaction's old action; MPICH may set one
  * of its own in a process), and which of the two it has blocked.  No error;
  * output:
  *   rank 0: SIGFPE handler ran 2 times
  *   rank 1: recovered from 2 faults
- *   rank r: wrote 42 after 1 fault                        (ranks 2..)
+ *   rank r: wrote 42 after 1 fault, seen from the handler: yes   (ranks 2..)
  *   rank r: SIGSEGV handler: its own|not its own, blocked: ...   (every rank)
  */
+#include <execinfo.h>
 #include <mpi.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -24,8 +26,12 @@
 
 static int *volatile target; /* NULL */
 static sigjmp_buf env;
-static volatile sig_atomic_t faults, fpes;
+static volatile sig_atomic_t faults, fpes, seen;
 static char *page;
+
+static __attribute__((noinline)) void write_page(volatile int *where) {
+    *where = 42;
+}
 
 static void jump_out(int sig) {
     faults++;
@@ -36,6 +42,12 @@ static void make_writable(int sig, siginfo_t *si, void *uc) {
     faults++;
     if ((char *)si->si_addr != page)
         _exit(9);
+    /* A backtrace from the handler goes on into the interrupted function. */
+    void *frames[32];
+    int n = backtrace(frames, 32);
+    for (int i = 0; i < n; i++)
+        if ((char *)frames[i] >= (char *)write_page && (char *)frames[i] < (char *)write_page + 64)
+            seen = 1;
     mprotect(page, 4096, PROT_READ | PROT_WRITE);
 }
 
@@ -68,9 +80,12 @@ int main(int argc, char **argv) {
         sa.sa_flags = SA_SIGINFO;
         sigaction(SIGSEGV, &sa, NULL);
         page = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        void *warm[2];
+        backtrace(warm, 2); /* loads the unwinder here, not in the handler */
         MPI_Barrier(MPI_COMM_WORLD);
-        *(volatile int *)page = 42;
-        printf("rank %d: wrote %d after %d fault\n", rank, *(volatile int *)page, (int)faults);
+        write_page((volatile int *)page);
+        printf("rank %d: wrote %d after %d fault, seen from the handler: %s\n", rank,
+               *(volatile int *)page, (int)faults, seen ? "yes" : "no");
     }
     if (rank == 3) {
         sigset_t set;
