@@ -326,6 +326,26 @@ void sched_record_fault(sched_fault *f, int sig, siginfo_t *si, void *uctx) {
     f->nframes = backtrace(f->frames, SCHED_MAX_FRAMES);
 }
 
+/* sched_sig_deliver's arguments and result, for sched_protected. */
+typedef struct deliver_call {
+    sched_rank *r;
+    int sig;
+    siginfo_t *si;
+    void *uctx;
+    bool overflow;
+    sched_sig_result result;
+    const sched_fault *first;
+} deliver_call;
+
+static void deliver(void *arg) {
+    deliver_call *d = arg;
+    uintptr_t lo, hi, sp;
+    if (!sched_rank_stack(d->r->id, &lo, &hi, &sp))
+        lo = hi = 0;
+    d->result = sched_sig_deliver(d->r->ps, d->sig, d->si, d->uctx, d->overflow, lo, hi,
+                                  d->r->ps->note, &d->first);
+}
+
 static void on_fault(int sig, siginfo_t *si, void *uctx) {
     if (g_protect_jmp) {
         sched_record_fault(g_protect_fault, sig, si, uctx);
@@ -345,12 +365,21 @@ static void on_fault(int sig, siginfo_t *si, void *uctx) {
     const char *note = NULL;
     const sched_fault *first = NULL;
     if (r->sim_depth == 0) { /* the program's own code: its own dispositions count */
-        uintptr_t lo, hi, sp;
-        if (!sched_rank_stack(r->id, &lo, &hi, &sp))
-            lo = hi = 0;
-        if (sched_sig_deliver(r->ps, sig, si, uctx, overflow, lo, hi, r->ps->note, &first) ==
-            SCHED_SIG_DONE)
+        /* The rank's signal state lies in its heap, where the program may
+         * have written over it: a fault while reading it is caught. */
+        deliver_call d = {r, sig, si, uctx, overflow, SCHED_SIG_FATAL, NULL};
+        sched_fault ignored;
+        sched_sig_unblock(SIGSEGV);
+        sched_sig_unblock(SIGBUS);
+        if (!sched_protected(deliver, &d, &ignored)) {
+            snprintf(r->ps->note, SCHED_NOTE_LEN,
+                     "ordex could not look at the program's own handling of it: the rank's "
+                     "memory that holds it was overwritten");
+            d.first = NULL;
+        } else if (d.result == SCHED_SIG_DONE) {
             return;
+        }
+        first = d.first;
         if (r->ps->note[0])
             note = r->ps->note;
     }
