@@ -8,10 +8,12 @@
  * the strategy's callback to fire one enabled event (which wakes ranks); when
  * the callback finds none while ranks are still blocked, the run is stuck.
  *
- * The scheduler also gives each rank its own heap (arena.h) and its own
- * stdout/stderr streams (swapped in at every switch), and turns a rank's
- * crash, stack overflow, exit() or runaway loop into a recorded end of that
- * rank instead of an end of ordex.
+ * The scheduler also gives each rank its own heap (arena.h), its own
+ * stdout/stderr streams (swapped in at every switch) and what a process has
+ * of its own in the C library: getopt, environment, random numbers, pid,
+ * signal dispositions and handlers (procstate.h), and turns a rank's crash,
+ * stack overflow, exit() or runaway loop into a recorded end of that rank
+ * instead of an end of ordex.
  */
 #ifndef ORDEX_SCHED_H
 #define ORDEX_SCHED_H
