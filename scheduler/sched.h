@@ -91,8 +91,8 @@ extern bool sched_forked_child;
  * rank that forked it): one line on stderr, status 1. */
 _Noreturn void sched_forked_child_mpi(const char *fname, const char *where);
 
-/* The pid that getpid() returns in rank code: SCHED_RANK_PID_BASE + rank, the
- * same in every run, above any pid Linux hands out.  */
+/* The pid that getpid() returns in rank code: 5000000 + rank, the
+ * same in every run, above any pid Linux hands out (SCHED_RANK_PID_BASE). */
 int sched_rank_pid(int rank);
 
 int sched_nranks(void);
