@@ -232,13 +232,14 @@ static bool parse_fields(char **words, sg_trace_step *st, char **bad) {
                 *bad = g_strdup_printf("choice=%s is not k/n with 1 <= k <= n", v);
                 return false;
             }
-        } else if (strcmp(k, "at") == 0)
-            st->at = g_strdup(v);
-        else if (strcmp(k, "from") == 0)
-            st->from = g_strdup(v);
-        else if (strcmp(k, "call") == 0)
-            st->call = g_strdup(v);
-        else {
+        } else if (strcmp(k, "at") == 0 || strcmp(k, "from") == 0 || strcmp(k, "call") == 0) {
+            char **slot = k[0] == 'a' ? &st->at : k[0] == 'f' ? &st->from : &st->call;
+            if (*slot) { /* an edited trace; the first value would leak */
+                *bad = g_strdup_printf("the field '%s' appears twice in the step", k);
+                return false;
+            }
+            *slot = g_strdup(v);
+        } else {
             *bad = g_strdup_printf("unknown field '%s'", k);
             return false;
         }

@@ -194,6 +194,7 @@ static void test_rejections(void) {
     expect_rejected("ordex-trace 2", "ordex-trace 7", "not supported");
     expect_rejected("ordex-trace 2", "hello", "not an ordex trace");
     expect_rejected("ranks 4\n", "ranks 4\nranks 5\n", "appears twice");
+    expect_rejected(" at=", " at=a.c:1 at=", "the field 'at' appears twice");
     expect_rejected("heap-size 1048576", "heap-size 1MiB", "heap-size");
     expect_rejected("heap-size 1048576", "heap-size 100", "heap-size");
     expect_rejected("stack-size 65536", "stack-size -1", "stack-size");
