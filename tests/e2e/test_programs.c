@@ -368,6 +368,31 @@ static void test_heap(void) {
     e2e_free(r);
 }
 
+/* A crash after malloc returned NULL for lack of heap (--heap-size) says
+ * that the rank's heap limit was reached and how to raise it; it read like
+ * the program's own SIGSEGV. */
+static void test_heap_null(void) {
+    e2e_result *r = RUN("run", "--heap-size", "1MiB", "-n", "2", P("heap_null.c"));
+    EXPECT_STATUS(r, 1);
+    char *f = EXPECT_FINDING(r, 1, "crash", "rank 1 crashed: SIGSEGV", SRC("heap_null.c"), FAULT);
+    EXPECT_BLOCK_HAS(r, f, "heap limit was reached: an allocation of 4 MiB failed");
+    EXPECT_BLOCK_HAS(r, f, "in a heap of 1 MiB");
+    EXPECT_BLOCK_HAS(r, f, "raise --heap-size");
+    g_free(f);
+    e2e_free(r);
+    r = RUN("run", "-n", "2", P("heap_null.c"));
+    EXPECT_CLEAN(r);
+    char *got = e2e_sorted_lines(r->out);
+    EXPECT(r, strcmp(got, "rank 0: done\nrank 1: done\n") == 0);
+    g_free(got);
+    e2e_free(r);
+    /* A crash with nothing refused before has no such note. */
+    r = RUN("run", "-n", "4", P("segv.c"));
+    EXPECT_STATUS(r, 1);
+    EXPECT_ERR_LACKS(r, "heap limit");
+    e2e_free(r);
+}
+
 static void test_nomain(void) {
     e2e_result *r = RUN("run", "-n", "2", P("nomain.c"));
     EXPECT_ONE_LINE_ERROR(r, "no main function");
@@ -479,6 +504,7 @@ static void e2e_add_program_tests(CU_pSuite s) {
     CU_add_test(s, "globals.c: globals are per rank", test_globals);
     CU_add_test(s, "userlib.c: globals of the user's own library are per rank", test_userlib);
     CU_add_test(s, "heap.c: per-rank heap, deterministic", test_heap);
+    CU_add_test(s, "heap_null.c: a crash after the heap limit says so", test_heap_null);
     CU_add_test(s, "nomain.c: refused", test_nomain);
     CU_add_test(s, "wildcard.c", test_wildcard);
     CU_add_test(s, "persistent.c", test_persistent);

@@ -85,6 +85,50 @@ static void test_arena_exhaustion(void) {
     sched_arenas_release();
 }
 
+/* Sizes whose product with the rank count wraps around 2^64 reserved a
+ * small range, and the arenas were laid out far beyond it (a crash at the
+ * first allocation); a product of exactly 2^64 asked for 0 bytes. */
+static void test_arena_reserve_bounds(void) {
+    CU_ASSERT_FALSE(sched_arenas_reserve(4, (size_t)4611686018427453440ull)); /* 2^62 + 64 KiB */
+    CU_ASSERT_FALSE(sched_arenas_reserve(4, (size_t)1 << 62));                /* exactly 2^64 */
+    CU_ASSERT_FALSE(sched_arenas_reserve(2, SIZE_MAX));
+    CU_ASSERT_FALSE(sched_arenas_reserve(1000000, (size_t)1 << 40)); /* past 128 TiB */
+    CU_ASSERT_FALSE(sched_arenas_reserve(0, 1 << 20));
+    CU_ASSERT_FALSE(sched_arenas_reserve(2, 0));
+    const void *start;
+    size_t len;
+    int count;
+    sched_arenas_span(&start, &len, &count);
+    CU_ASSERT_EQUAL(count, 0); /* nothing reserved by the refusals */
+    CU_ASSERT_FATAL(sched_arenas_reserve(3, (size_t)1 << 20));
+    sched_arenas_span(&start, &len, &count);
+    CU_ASSERT_EQUAL(len, (size_t)3 << 20);
+    sched_arenas_release();
+}
+
+/* Requests near SIZE_MAX: the page rounding of a large chunk wrapped
+ * around, and malloc(SIZE_MAX) returned a 4 KiB chunk. */
+static void test_arena_huge_requests(void) {
+    CU_ASSERT_FATAL(sched_arenas_reserve(1, 1 << 20));
+    sched_arena *a = sched_arena_of(0);
+    CU_ASSERT_EQUAL(sched_arena_refused(a), 0);
+    CU_ASSERT_EQUAL(sched_arena_size(a), (size_t)1 << 20);
+    CU_ASSERT_PTR_NULL(sched_arena_malloc(a, SIZE_MAX));
+    CU_ASSERT_EQUAL(sched_arena_refused(a), SIZE_MAX);
+    CU_ASSERT_PTR_NULL(sched_arena_malloc(a, SIZE_MAX - 4000));
+    CU_ASSERT_PTR_NULL(sched_arena_memalign(a, 4096, SIZE_MAX - 100));
+    CU_ASSERT_EQUAL(sched_arena_refused(a), SIZE_MAX - 100);
+    CU_ASSERT_PTR_NULL(sched_arena_memalign(a, (size_t)1 << 63, 64));
+    CU_ASSERT_PTR_NULL(sched_arena_malloc(a, 2 << 20)); /* more than the arena */
+    CU_ASSERT_EQUAL(sched_arena_refused(a), (size_t)2 << 20);
+    CU_ASSERT(sched_arena_exhausted(a));
+    void *p = sched_arena_malloc(a, 1000); /* what fits still does */
+    CU_ASSERT_PTR_NOT_NULL(p);
+    CU_ASSERT_PTR_EQUAL(sched_arena_owning(p), a);
+    CU_ASSERT_EQUAL(sched_arena_refused(a), (size_t)2 << 20);
+    sched_arenas_release();
+}
+
 static void test_heap_dispatch(void) {
     /* malloc goes to the current arena; free and realloc follow the address. */
     CU_ASSERT_FATAL(sched_arenas_reserve(2, 1 << 24));
@@ -358,6 +402,8 @@ int main(void) {
     CU_add_test(s, "arena ownership and alignment", test_arena_owner_and_alignment);
     CU_add_test(s, "large chunks are reused", test_arena_large_reuse);
     CU_add_test(s, "a full arena fails alone", test_arena_exhaustion);
+    CU_add_test(s, "arena reservations that overflow are refused", test_arena_reserve_bounds);
+    CU_add_test(s, "requests near SIZE_MAX fail", test_arena_huge_requests);
     /* Under AddressSanitizer its allocator owns malloc: the dispatch to
      * arenas is not in effect, and loading ranks, which replaces malloc for
      * them, is refused. */
