@@ -156,11 +156,12 @@ static bool is_system_object(const struct link_map *lm) {
  * look at the list (unwinding, dladdr, exit).  Objects stay loaded for the
  * life of the process (pending atexit handlers may point into them).
  */
-static GPtrArray *g_private; /* every per-rank object ever loaded, in load order */
-static GPtrArray *g_hidden;  /* those off the list now, in load order */
-static bool g_batch;         /* a batch is loading: g_private are all hidden */
-static GPtrArray *g_regions; /* the rw_start/rw_len arrays handed out */
-static bool g_announce;      /* keep_files: a debugger may watch the list */
+static GPtrArray *g_private;    /* every per-rank object ever loaded, in load order */
+static GPtrArray *g_hidden;     /* those off the list now, in load order */
+static bool g_batch;            /* a batch is loading: g_private are all hidden */
+static GPtrArray *g_regions;    /* the rw_start/rw_len arrays handed out */
+static bool g_announce;         /* keep_files: a debugger may watch the list */
+static GHashTable *g_libraries; /* load bias -> file of the ranks' copies of libraries */
 
 static struct link_map *list_head(void) {
     static struct link_map *head;
@@ -361,6 +362,11 @@ bool sched_image_load(const char *path, bool keep_files, sched_image *img, char 
     g_ptr_array_add(g_regions, img->rw_len);
     for (guint i = 0; i < mine->len; i++) {
         struct link_map *l = g_ptr_array_index(mine, i);
+        if (l != lm) {
+            if (!g_libraries)
+                g_libraries = g_hash_table_new(g_direct_hash, g_direct_equal);
+            g_hash_table_insert(g_libraries, GSIZE_TO_POINTER(l->l_addr), l->l_name);
+        }
         g_ptr_array_add(g_private, l);
         unlink_object(l);
     }
@@ -370,4 +376,18 @@ bool sched_image_load(const char *path, bool keep_files, sched_image *img, char 
 
 void sched_loader_cleanup(void) {
     sched_images_loaded();
+}
+
+bool sched_rank_library_of(const void *addr, const char **path, uintptr_t *base) {
+    Dl_info info;
+    if (!g_libraries || !dladdr(addr, &info) || !info.dli_fbase)
+        return false;
+    const char *file = g_hash_table_lookup(g_libraries, info.dli_fbase);
+    if (!file)
+        return false;
+    if (path)
+        *path = file;
+    if (base)
+        *base = (uintptr_t)info.dli_fbase;
+    return true;
 }

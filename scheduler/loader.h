@@ -71,4 +71,10 @@ void sched_loader_cleanup(void);
  * all ranks (see the top of this file); false for the user's own. */
 bool sched_is_system_library(const char *path);
 
+/* Whether addr is code or data of a rank's copy of one of the program's own
+ * libraries (not of the program itself); if so, and path/base are not NULL,
+ * sets *path to the library's file (valid for the life of the process) and
+ * *base to the copy's load bias. */
+bool sched_rank_library_of(const void *addr, const char **path, uintptr_t *base);
+
 #endif

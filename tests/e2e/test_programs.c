@@ -270,10 +270,11 @@ static void test_globals(void) {
 }
 
 /* Builds tests/programs/userlib_lib.c as libuserlib.so in DIR (a scratch
- * directory named `dir`) and userlib.c linked with it, with `link_flags`
- * (NULL-terminated) after "-L DIR -luserlib"; returns the program's path
- * (lives until e2e_fini) or NULL. */
-static const char *build_userlib(const char *dir, const char *so, const char *const *link_flags) {
+ * directory named `dir`) and tests/programs/SRC as program `so` linked with
+ * it, with `link_flags` (NULL-terminated) after "-L DIR -luserlib"; returns
+ * the program's path (lives until e2e_fini) or NULL. */
+static const char *build_with_userlib(const char *dir, const char *so, const char *src,
+                                      const char *const *link_flags) {
     const char *d = e2e_tmp(dir);
     g_mkdir_with_parents(d, 0755);
     char *lib = g_build_filename(d, "libuserlib.so", NULL);
@@ -286,7 +287,9 @@ static const char *build_userlib(const char *dir, const char *so, const char *co
     g_free(rel);
     char *ldir = g_strdup_printf("-L%s", d);
     GPtrArray *a = g_ptr_array_new();
-    const char *head[] = {"cc", "-o", prog, P("userlib.c"), ldir, "-luserlib"};
+    char *rel_src = g_build_filename("tests/programs", src, NULL);
+    const char *head[] = {"cc", "-o", prog, e2e_src(rel_src), ldir, "-luserlib"};
+    g_free(rel_src);
     for (size_t i = 0; i < G_N_ELEMENTS(head); i++)
         g_ptr_array_add(a, (gpointer)head[i]);
     for (int i = 0; link_flags && link_flags[i]; i++)
@@ -298,6 +301,10 @@ static const char *build_userlib(const char *dir, const char *so, const char *co
     g_ptr_array_free(a, TRUE);
     g_free(ldir);
     return ok ? prog : NULL;
+}
+
+static const char *build_userlib(const char *dir, const char *so, const char *const *link_flags) {
+    return build_with_userlib(dir, so, "userlib.c", link_flags);
 }
 
 /* Globals of the user's own shared library are per rank, as under mpiexec
@@ -353,6 +360,23 @@ static void test_userlib(void) {
     }
     g_free(rpath);
     g_free(dir);
+}
+
+/* A finding in the user's own library names its source line. */
+static void test_userlib_deadlock(void) {
+    const char *origin[] = {"-Wl,-rpath,$ORIGIN", NULL};
+    const char *prog =
+        build_with_userlib("userlib_dl", "userlib_deadlock.so", "userlib_deadlock.c", origin);
+    if (!prog)
+        return;
+    e2e_result *r = RUN("run", "-n", "3", prog);
+    EXPECT_STATUS(r, 1);
+    char *f = EXPECT_FINDING(r, 1, "deadlock", "3 ranks blocked", SRC("userlib_lib.c"), FAULT);
+    EXPECT_BLOCK_HAS(r, f,
+                     "rank 2: MPI_Recv(source=0, tag=0, count=1, MPI_INT, MPI_COMM_WORLD) "
+                     "at userlib_lib.c:");
+    g_free(f);
+    e2e_free(r);
 }
 
 static void test_heap(void) {
@@ -503,6 +527,8 @@ static void e2e_add_program_tests(CU_pSuite s) {
     CU_add_test(s, "errors_return.c: MPI_ERRORS_RETURN", test_errors_return);
     CU_add_test(s, "globals.c: globals are per rank", test_globals);
     CU_add_test(s, "userlib.c: globals of the user's own library are per rank", test_userlib);
+    CU_add_test(s, "userlib_deadlock.c: a finding in the user's library names its line",
+                test_userlib_deadlock);
     CU_add_test(s, "heap.c: per-rank heap, deterministic", test_heap);
     CU_add_test(s, "heap_null.c: a crash after the heap limit says so", test_heap_null);
     CU_add_test(s, "nomain.c: refused", test_nomain);

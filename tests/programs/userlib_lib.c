@@ -6,6 +6,8 @@
  * .data, one set by a constructor) and asks MPI for the caller's rank, as a
  * library layered on MPI does.  Under mpiexec every rank is a process with
  * its own copy of these globals; under ordex every rank must be too.
+ * userlib_recv (for userlib_deadlock.c) blocks in MPI_Recv inside the
+ * library, at the FAULT line.
  */
 #include <mpi.h>
 
@@ -30,4 +32,10 @@ int userlib_rank(void) {
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     return rank;
+}
+
+int userlib_recv(int source) {
+    int value = -1;
+    MPI_Recv(&value, 1, MPI_INT, source, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* FAULT */
+    return value;
 }
