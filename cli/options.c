@@ -264,6 +264,23 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o) {
         rc = 2;
         goto out;
     }
+    /* Every rank's stack (and its guard page) and heap are reserved at
+     * start: together they must fit in the 128 TiB of a process's address
+     * space.  (At most 10^6 ranks of 2 TiB each: no overflow.) */
+    const uint64_t space = (uint64_t)128 << 40;
+    uint64_t per_rank = (uint64_t)o->run.stack_size + 4096 + (uint64_t)o->run.heap_size;
+    if (per_rank * (uint64_t)o->run.nranks > space) {
+        char *st = size_text(o->run.stack_size), *hp = size_text(o->run.heap_size);
+        fprintf(stderr,
+                "ordex %s: -n %d ranks with --stack-size %s and --heap-size %s need %.1f TiB of "
+                "address space, more than the 128 TiB a process has: lower --heap-size, "
+                "--stack-size or -n\n",
+                cmd, o->run.nranks, st, hp, (double)(per_rank * (uint64_t)o->run.nranks) / TiB);
+        g_free(st);
+        g_free(hp);
+        rc = 2;
+        goto out;
+    }
     o->no_por = no_por;
     o->run.async_progress = async_progress;
     o->run.early_collectives = early_collectives;

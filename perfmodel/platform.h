@@ -22,7 +22,9 @@
  * errors (a misspelt key must not silently fall back to a default).
  *
  * Units: sizes, times and bandwidths are read by perfmodel/units.h, the
- * same grammar as the command line's size options.
+ * same grammar as the command line's size options.  Every value is then
+ * checked against the range a machine could have (docs/platform.md,
+ * "Ranges"), so that every simulated time stays finite.
  *
  * All times are in seconds, bandwidths in bytes per second, sizes in bytes.
  * The module has no state besides the pm_platform values it returns.

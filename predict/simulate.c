@@ -130,6 +130,15 @@ bool pred_simulate(const pred_options *o, const pm_platform *p, bool record, boo
     sim_timed_ignore_measured(o->ignore_compute);
     uint64_t events = 0;
     sched_run_result rr = sched_run(choose_timed, &events);
+    if (sim_timed_failure()) {
+        sched_flush_output();
+        fflush(stdout);
+        *err = g_strdup(sim_timed_failure());
+        sim_timed_stop();
+        sim_destroy();
+        sched_fini();
+        return false;
+    }
     if (rr != SCHED_RUN_STOPPED)
         sim_conclude(rr == SCHED_RUN_STUCK);
     sched_flush_output();

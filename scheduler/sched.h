@@ -58,7 +58,7 @@ typedef struct sched_options {
     bool tag_output;       /* prefix forwarded lines with "[rank] " */
     uint64_t seed;         /* 0: ready ranks run in FIFO order; else random */
     double step_timeout_s; /* CPU seconds a rank may run between MPI calls; 0 = none */
-    bool keep_files;       /* load rank copies from files (for gdb) */
+    bool keep_files;       /* a debugger watches the loading (gdb; see loader.h) */
     const char *program;   /* path of the .so */
     int argc;              /* program arguments, argv[0] included */
     char **argv;

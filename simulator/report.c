@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <string.h>
 
+#include "scheduler/arena.h"
 #include "scheduler/sched.h"
 #include "scheduler/symbolize.h"
 #include "simulator/engine.h"
@@ -67,6 +68,39 @@ static const char *signal_text(int sig) {
     }
 }
 
+/* "4 MiB", "1536 KiB", "100 bytes": a size as whole units. */
+static char *size_text(size_t bytes) {
+    static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+    size_t i = 0;
+    while (i + 1 < G_N_ELEMENTS(units) && bytes >= 1024 && bytes % 1024 == 0) {
+        bytes /= 1024;
+        i++;
+    }
+    return g_strdup_printf("%zu %s", bytes, units[i]);
+}
+
+/* When the rank's heap had refused an allocation before it crashed, the
+ * crash is most likely the use of the NULL that malloc returned: says so
+ * and how to raise the limit ("" otherwise). */
+static char *heap_note(int rank) {
+    const void *start;
+    size_t len;
+    int count;
+    sched_arenas_span(&start, &len, &count);
+    const sched_arena *a = rank >= 0 && rank < count ? sched_arena_of(rank) : NULL;
+    size_t refused = a ? sched_arena_refused(a) : 0;
+    if (!refused)
+        return g_strdup("");
+    char *want = size_text(refused), *limit = size_text(sched_arena_size(a));
+    char *note = g_strdup_printf("; before it, the rank's heap limit was reached: an allocation "
+                                 "of %s failed (malloc returned NULL) in a heap of %s; if the "
+                                 "program used that NULL, raise --heap-size",
+                                 want, limit);
+    g_free(want);
+    g_free(limit);
+    return note;
+}
+
 void sim_report_fault(int rank, const sched_fault *fault) {
     GString *bt = g_string_new("  backtrace:\n");
     /* Frames from the signal handler: find the faulting instruction, then
@@ -115,8 +149,10 @@ void sim_report_fault(int rank, const sched_fault *fault) {
         char *at = fault->signo == SIGSEGV || fault->signo == SIGBUS
                        ? g_strdup_printf(" at address %p", fault->addr)
                        : g_strdup("");
-        msg = g_strdup_printf("rank %d crashed: %s%s%s", rank, signal_text(fault->signo), at,
-                              in_call);
+        char *note = heap_note(rank);
+        msg = g_strdup_printf("rank %d crashed: %s%s%s%s", rank, signal_text(fault->signo), at,
+                              in_call, note);
+        g_free(note);
         g_free(at);
         break;
     }

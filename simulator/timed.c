@@ -18,6 +18,7 @@
 #include "simulator/timed.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
 #include <time.h>
 
@@ -123,7 +124,28 @@ static struct {
      * ended, in the order of their turns; and each rank's core. */
     GArray **turns;
     int *core_of;
+    /* Why the simulation stopped short (simulated time would have left the
+     * finite numbers), or NULL. */
+    char *failure;
 } T;
+
+/* Stops the simulation: a time became infinite or not a number, which
+ * the model's arithmetic cannot go on with (the platform's ranges keep its
+ * own values far from that; an ordex_compute argument need not be). */
+static void time_failure(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+static void time_failure(const char *fmt, ...) {
+    if (!T.failure) {
+        va_list ap;
+        va_start(ap, fmt);
+        char *what = g_strdup_vprintf(fmt, ap);
+        va_end(ap);
+        T.failure = g_strdup_printf("simulated time overflowed at %g s: %s (an ordex_compute "
+                                    "argument or a platform value far beyond any machine's)",
+                                    T.now, what);
+        g_free(what);
+    }
+    sched_request_stop();
+}
 
 static void span_add(int rank, double start, double end, const char *name) {
     if (!T.record || end <= start)
@@ -209,6 +231,10 @@ static void run_cpu(int self, double work) {
     trank *t = &T.ranks[self];
     if (work <= 0)
         return;
+    if (!isfinite(T.now + work / T.platform->speed)) {
+        time_failure("rank %d computes for %g s", self, work);
+        return;
+    }
     bool polling = t->polling;
     set_polling(t, false); /* computing instead */
     uint64_t id = pm_cpu_start(T.cpu, T.now, t->node, work);
@@ -236,14 +262,17 @@ static gint by_wake(gconstpointer a, gconstpointer b, gpointer user) {
 static double next_turn(int rank, double t) {
     const GArray *on_core = T.turns[T.core_of[rank]];
     int k = (int)on_core->len;
-    if (k <= 1)
-        return t;
     double slice = T.platform->timeslice;
+    /* No slices (a time slice of 0), or slices too small to count at this
+     * time: every rank has its core at once. */
+    if (k <= 1 || !(slice > 0) || !(t / slice < 0x1p52))
+        return t;
     double m = floor(t / slice);
     int now = (int)fmod(m, k), mine = 0;
     while (mine < k && g_array_index(on_core, int, mine) != rank)
         mine++;
-    return mine == now ? t : (m + (mine - now + k) % k) * slice;
+    double at = mine == now ? t : (m + (mine - now + k) % k) * slice;
+    return at >= t ? at : t;
 }
 
 /* Places the ranks of every node on its cores and in their turns at random
@@ -320,6 +349,10 @@ static double pull_delay(const sim_message *m) {
 /* Blocks the running rank self until `delay` seconds from now. */
 static void sleep_for(int self, double delay) {
     trank *t = &T.ranks[self];
+    if (!isfinite(T.now + delay)) {
+        time_failure("rank %d waits %g s for a core", self, delay);
+        return;
+    }
     t->wake_at = T.now + delay;
     g_sequence_insert_sorted(T.wakes, t, by_wake, NULL);
     while (t->wake_at >= 0)
@@ -897,6 +930,10 @@ bool sim_timed_step(void) {
     if (!hc && !hn && !hw && !isfinite(th))
         return false; /* messages held for a call that no rank will make */
     double t = fmin(fmin(tc, tn), fmin(tw, th));
+    if (!isfinite(t)) { /* an event at an infinite time: the models would loop on it */
+        time_failure("the next event would be at %g s", t);
+        return true; /* the run loop stops (sched_request_stop) */
+    }
     if (t < T.now)
         t = T.now;
     T.now = t;
@@ -1013,7 +1050,12 @@ void sim_timed_stop(void) {
     g_free(T.turns);
     g_free(T.core_of);
     g_free(T.ranks);
+    g_free(T.failure);
     memset(&T, 0, sizeof T);
+}
+
+const char *sim_timed_failure(void) {
+    return T.failure;
 }
 
 void sim_timed_ignore_measured(bool ignore) {

@@ -110,6 +110,12 @@ void sim_timed_ignore_measured(bool ignore);
 /* Turns it off and frees everything (after the run and its reports). */
 void sim_timed_stop(void);
 
+/* Why the simulation stopped short, or NULL: simulated time would have
+ * become infinite (an ordex_compute argument, or a platform value far past
+ * any machine's); the run loop was stopped (sched_request_stop) and no
+ * prediction can be made.  Valid until sim_timed_stop. */
+const char *sim_timed_failure(void);
+
 bool sim_timed_active(void);
 
 /* The run loop's strategy: fires the next thing in simulated-time order (an

@@ -384,6 +384,13 @@ static void test_bad_options(void) {
         {{"run", "--stack-size", "18446744073709551616", "-n", "2", ring},
          "--stack-size 18446744073709551616: too large"},
         {{"run", "--heap-size", "2TiB", "-n", "2", ring}, "--heap-size 2TiB: must be at most 1TiB"},
+        /* Stacks and heaps of all ranks past the address space: once a
+         * crash of the dynamic linker (exit 127) after loading 125 ranks. */
+        {{"run", "-n", "200", "--stack-size", "1TiB", ring},
+         "-n 200 ranks with --stack-size 1TiB and --heap-size 1GiB need 200.2 TiB of address "
+         "space, more than the 128 TiB"},
+        {{"run", "-n", "1000000", "--heap-size", "1TiB", ring}, "more than the 128 TiB"},
+        {{"explore", "-n", "200000", ring}, "need 196.8 TiB of address space"},
         {{"explore", "--max-memory", "nan", "-n", "2", ring}, "--max-memory nan: not a finite"},
         {{"run", "--seed", "-3", "-n", "2", ring}, "--seed -3"},
         {{"frobnicate", "-n", "2", ring}, "unknown command 'frobnicate'"},
@@ -441,6 +448,105 @@ static void test_bad_files(void) {
     EXPECT_ERR_LACKS(r, "ordex: ERROR");
     EXPECT(r, r->out[0] == '\0');
     e2e_free(r);
+}
+
+/* Ranks whose stacks cannot all be mapped (here under a limit of 7.6 GiB
+ * of address space, which 1000 stacks of 8 MiB exceed): the one-line error
+ * and exit status 2.  It was followed by the dynamic linker's assertion
+ * "_dl_fini: Assertion `ns != LM_ID_BASE || i == nloaded' failed" and exit
+ * status 127, the loaded copies having been left off its list. */
+static void test_stacks_past_the_limit(void) {
+    char *cmd = g_strdup_printf("ulimit -v 8000000 && exec %s run -n 1000 --heap-size 64KiB %s 3",
+                                e2e_ordex(), S("examples/ring.c"));
+    const char *argv[] = {"sh", "-c", cmd, NULL};
+    e2e_result *r = e2e_exec(argv);
+    EXPECT_ONE_LINE_ERROR(r, "cannot map a 8388608-byte stack for rank");
+    EXPECT_ERR_LACKS(r, "Assertion");
+    e2e_free(r);
+    g_free(cmd);
+}
+
+/* Number of entries of dir whose name starts with prefix. */
+static int count_entries(const char *dir, const char *prefix) {
+    int n = 0;
+    GDir *d = g_dir_open(dir, 0, NULL);
+    const char *name;
+    while (d && (name = g_dir_read_name(d)))
+        n += g_str_has_prefix(name, prefix);
+    if (d)
+        g_dir_close(d);
+    return n;
+}
+
+/* Loading the program leaves nothing in the temporary directory, whether
+ * it is refused (an MPI function ordex does not implement, a library that
+ * cannot be found) or ordex dies while it loads: each once left an
+ * ordex-ranks-* directory there. */
+static void test_refused_leaves_no_files(void) {
+    const char *tmp = e2e_tmp("refused_tmpdir");
+    g_mkdir_with_parents(tmp, 0755);
+    char *env_tmp = g_strdup_printf("TMPDIR=%s", tmp);
+    const char *src = e2e_tmp("uses_rma.c");
+    g_file_set_contents(src,
+                        "#include <mpi.h>\n"
+                        "int main(int argc, char **argv) {\n"
+                        "    MPI_Init(&argc, &argv);\n"
+                        "    MPI_Win win;\n"
+                        "    static int buf[4];\n"
+                        "    MPI_Win_create(buf, sizeof buf, sizeof buf[0], MPI_INFO_NULL,\n"
+                        "                   MPI_COMM_WORLD, &win);\n"
+                        "    MPI_Finalize();\n"
+                        "    return 0;\n"
+                        "}\n",
+                        -1, NULL);
+    const char *argv[] = {"env", env_tmp, e2e_ordex(), "run", "-n", "2", src, NULL};
+    e2e_result *r = e2e_exec(argv);
+    EXPECT_ONE_LINE_ERROR(r, "MPI_Win_create, which ordex does not implement");
+    EXPECT(r, count_entries(tmp, "ordex-ranks-") == 0);
+    e2e_free(r);
+    /* A program that needs a library nobody can find. */
+    const char *lib_c = e2e_tmp("libgone.c");
+    const char *lib_so = e2e_tmp("libgone.so");
+    const char *prog_c = e2e_tmp("needs_gone.c");
+    const char *prog_so = e2e_tmp("needs_gone.so");
+    g_file_set_contents(lib_c, "int gone(void) { return 1; }\n", -1, NULL);
+    g_file_set_contents(prog_c,
+                        "#include <mpi.h>\nint gone(void);\n"
+                        "int main(int argc, char **argv) {\n"
+                        "    MPI_Init(&argc, &argv);\n    MPI_Finalize();\n    return gone();\n}\n",
+                        -1, NULL);
+    r = RUN("cc", "-o", lib_so, lib_c);
+    EXPECT_STATUS(r, 0);
+    e2e_free(r);
+    char *ldir = g_strdup_printf("-L%s", e2e_tmp(""));
+    r = RUN("cc", "-o", prog_so, prog_c, ldir, "-lgone");
+    EXPECT_STATUS(r, 0);
+    e2e_free(r);
+    g_unlink(lib_so);
+    const char *argv2[] = {"env", env_tmp, e2e_ordex(), "run", "-n", "2", prog_so, NULL};
+    r = e2e_exec(argv2);
+    EXPECT_ONE_LINE_ERROR(r, "libgone.so: cannot open shared object file");
+    EXPECT(r, count_entries(tmp, "ordex-ranks-") == 0);
+    e2e_free(r);
+    g_free(ldir);
+    /* ordex ended by a signal while it loads (here the program's constructor
+     * crashes, before any rank runs): the directory of the program copies
+     * stayed behind, with a copy in it. */
+    const char *ctor_c = e2e_tmp("constructor_crash.c");
+    g_file_set_contents(ctor_c,
+                        "#include <mpi.h>\n"
+                        "__attribute__((constructor)) static void broken(void) {\n"
+                        "    *(volatile int *)0 = 1;\n"
+                        "}\n"
+                        "int main(int argc, char **argv) {\n"
+                        "    MPI_Init(&argc, &argv);\n    MPI_Finalize();\n    return 0;\n}\n",
+                        -1, NULL);
+    const char *argv3[] = {"env", env_tmp, e2e_ordex(), "run", "-n", "2", ctor_c, NULL};
+    r = e2e_exec(argv3);
+    EXPECT(r, r->status != 0);
+    EXPECT(r, count_entries(tmp, "ordex-ranks-") == 0);
+    e2e_free(r);
+    g_free(env_tmp);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -533,6 +639,10 @@ static void e2e_add_cli_tests(CU_pSuite s) {
     CU_add_test(s, "--help and usage", test_help);
     CU_add_test(s, "bad options: exit 2, one line", test_bad_options);
     CU_add_test(s, "bad program files: exit 2", test_bad_files);
+    CU_add_test(s, "stacks that cannot all be mapped: exit 2, one line",
+                test_stacks_past_the_limit);
+    CU_add_test(s, "a program refused at load leaves no temporary files",
+                test_refused_leaves_no_files);
     CU_add_test(s, "ordexcc builds a program ordex runs", test_ordexcc_build_and_run);
     CU_add_test(s, "ordexcc -c makes an object", test_ordexcc_object);
     CU_add_test(s, "ordexcc errors", test_ordexcc_errors);

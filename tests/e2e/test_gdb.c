@@ -198,6 +198,55 @@ static void test_plain_gdb_breakpoint(void) {
     e2e_free(r);
 }
 
+/* A breakpoint set before the replay starts is pending until the ranks'
+ * copies of the program are loaded; while ordex loads them it keeps them
+ * off the dynamic linker's list, and gdb, which took a copy it lost sight of
+ * for unloaded, left its breakpoint instruction in the copy's code (the
+ * ranks then crashed or computed nonsense).  It must stop in rank 3 only,
+ * and the replay must run to its usual report. */
+static void test_breakpoint_before_start(void) {
+    if (!have_gdb())
+        return;
+    const char *trace = mergesort_trace();
+    if (!trace)
+        return;
+    int send = e2e_marker_line(MERGESORT, "[SEND]");
+    CU_ASSERT_FATAL(send > 0);
+    char *text = g_strdup_printf("source %s\n"
+                                 "file %s\n"
+                                 "set args replay --gdb-inferior %s\n"
+                                 "set breakpoint pending on\n"
+                                 /* Typed by hand: the test binary has no debug
+                                  * information, and ordex.py types ordex_rank
+                                  * only at the first stop. */
+                                 "break mergesort.c:%d if *(int *)&ordex_rank == 3\n"
+                                 "ordex start 1\n"
+                                 "continue\n"
+                                 "print $ordex_rank\n"
+                                 "delete\n"
+                                 "continue\n",
+                                 e2e_src("tools/gdb/ordex.py"), e2e_ordex(), trace, send);
+    const char *script = write_script("pending.gdb", text);
+    g_free(text);
+    const char *argv[] = {"gdb", "-nx",  "-batch", "-iex", "set debuginfod enabled off",
+                          "-x",  script, NULL};
+    e2e_result *r = e2e_exec(argv);
+    char *s = g_strdup_printf("mergesort.c:%d", send);
+    char *hit = e2e_grep(r->out, "\"rank 3\" hit Breakpoint");
+    EXPECT_BLOCK_HAS(r, hit, s);
+    g_free(hit);
+    g_free(s);
+    EXPECT_OUT_LACKS(r, "\"rank 0\" hit Breakpoint");
+    EXPECT_OUT_LACKS(r, "\"rank 1\" hit Breakpoint");
+    EXPECT_OUT_LACKS(r, "\"rank 2\" hit Breakpoint");
+    EXPECT_OUT_HAS(r, "$1 = 3\n");
+    EXPECT_OUT_LACKS(r, "received signal");
+    EXPECT_OUT_LACKS(r, "Temporarily disabling breakpoints");
+    EXPECT_ERR_LACKS(r, "Temporarily disabling breakpoints");
+    EXPECT_ERR_HAS(r, "ERROR [mpi_error] rank 0: MPI_Recv: message truncated");
+    e2e_free(r);
+}
+
 static void test_stop_at(void) {
     if (!have_gdb())
         return;
@@ -231,6 +280,8 @@ static void test_gdb_usage(void) {
 static void e2e_add_gdb_tests(CU_pSuite s) {
     CU_add_test(s, "replay --gdb: ranks, threads, bt, step, end", test_replay_gdb);
     CU_add_test(s, "plain gdb: break mergesort.c:N if ordex_rank == 3", test_plain_gdb_breakpoint);
+    CU_add_test(s, "plain gdb: a breakpoint set before the replay starts",
+                test_breakpoint_before_start);
     CU_add_test(s, "replay --gdb --stop-at 2", test_stop_at);
     CU_add_test(s, "replay --gdb: usage errors, gdb missing", test_gdb_usage);
 }

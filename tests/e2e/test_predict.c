@@ -541,6 +541,45 @@ static void test_bad_input(void) {
     e2e_free(r);
 }
 
+/* Platform values that parse but describe no machine are refused like inf
+ * and nan; each was accepted and ended in a false deadlock (exit 1 on a
+ * correct ring), a hang, a flood of GLib criticals or a 280-digit time. */
+static void test_values_past_any_machine(void) {
+    static const struct {
+        const char *set, *text;
+    } cases[] = {
+        {"network.latency=1e308s", "[network] latency: must be at most 1000s"},
+        {"network.bandwidth=5e-324Bps", "[network] bandwidth: must be from 1Bps to 1000TBps"},
+        {"network.bandwidth=1e300TBps", "[network] bandwidth: too large"},
+        {"network.rendezvous_handshake=1e308s", "[network] rendezvous_handshake: must be at most"},
+        {"network.send_overhead=1e308s", "[network] send_overhead: must be at most 1000s"},
+        {"cluster.speed=5e-324", "[cluster] speed: must be from 0.000001 to 1000000"},
+        {"cluster.speed=1e-300", "[cluster] speed: must be from 0.000001 to 1000000"},
+        {"cluster.timeslice=1e308s", "[cluster] timeslice: must be at most 1000s"},
+        {"network.eager_limit=18446744073709551615", "[network] eager_limit: must be at most 1TiB"},
+    };
+    const char *ring = S("examples/ring.c");
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        e2e_result *r = predict("4", ring, "3", "--set", cases[i].set, NULL, NULL);
+        EXPECT_STATUS(r, 2);
+        EXPECT_ONE_LINE_ERROR(r, cases[i].text);
+        EXPECT_ERR_LACKS(r, "CRITICAL");
+        e2e_free(r);
+    }
+}
+
+/* Declared computation that takes simulated time past the largest double
+ * stops the simulation with one line; GLib criticals flooded stderr and
+ * the simulation never ended. */
+static void test_time_overflow(void) {
+    e2e_result *r =
+        predict("2", S("tests/programs/compute_overflow.c"), NULL, NULL, NULL, NULL, NULL);
+    EXPECT_STATUS(r, 2);
+    EXPECT_ONE_LINE_ERROR(r, "simulated time overflowed");
+    EXPECT_ERR_HAS(r, "ordex_compute");
+    e2e_free(r);
+}
+
 static void test_deadlock_gives_no_prediction(void) {
     /* Synchronous sends in a cycle never finish: an error, not a time. */
     const char *json = e2e_tmp("dl.json");
@@ -591,6 +630,10 @@ static void add_predict_tests(CU_pSuite s) {
     CU_add_test(s, "ORDEX_SAMPLE and ordex_fake_alloc", test_sampling_and_fake_memory);
     CU_add_test(s, "a .c program is built with -O2 for prediction", test_optimised_build);
     CU_add_test(s, "bad input: exit 2 with one line", test_bad_input);
+    CU_add_test(s, "platform values past any machine: exit 2 with one line",
+                test_values_past_any_machine);
+    CU_add_test(s, "simulated time past the largest double: exit 2 with one line",
+                test_time_overflow);
     CU_add_test(s, "a deadlock gives an error, no prediction", test_deadlock_gives_no_prediction);
     CU_add_test(s, "a crash is a finding", test_crash_is_a_finding);
 }

@@ -269,6 +269,116 @@ static void test_globals(void) {
     e2e_free(r);
 }
 
+/* Builds tests/programs/userlib_lib.c as libuserlib.so in DIR (a scratch
+ * directory named `dir`) and tests/programs/SRC as program `so` linked with
+ * it, with `link_flags` (NULL-terminated) after "-L DIR -luserlib"; returns
+ * the program's path (lives until e2e_fini) or NULL. */
+static const char *build_with_userlib(const char *dir, const char *so, const char *src,
+                                      const char *const *link_flags) {
+    const char *d = e2e_tmp(dir);
+    g_mkdir_with_parents(d, 0755);
+    char *lib = g_build_filename(d, "libuserlib.so", NULL);
+    e2e_result *r = RUN("cc", "-o", lib, P("userlib_lib.c"));
+    bool ok = EXPECT_STATUS(r, 0);
+    e2e_free(r);
+    g_free(lib);
+    char *rel = g_build_filename(dir, so, NULL);
+    const char *prog = e2e_tmp(rel);
+    g_free(rel);
+    char *ldir = g_strdup_printf("-L%s", d);
+    GPtrArray *a = g_ptr_array_new();
+    char *rel_src = g_build_filename("tests/programs", src, NULL);
+    const char *head[] = {"cc", "-o", prog, e2e_src(rel_src), ldir, "-luserlib"};
+    g_free(rel_src);
+    for (size_t i = 0; i < G_N_ELEMENTS(head); i++)
+        g_ptr_array_add(a, (gpointer)head[i]);
+    for (int i = 0; link_flags && link_flags[i]; i++)
+        g_ptr_array_add(a, (gpointer)link_flags[i]);
+    g_ptr_array_add(a, NULL);
+    r = e2e_ordex_runv((const char *const *)a->pdata);
+    ok = EXPECT_STATUS(r, 0) && ok;
+    e2e_free(r);
+    g_ptr_array_free(a, TRUE);
+    g_free(ldir);
+    return ok ? prog : NULL;
+}
+
+static const char *build_userlib(const char *dir, const char *so, const char *const *link_flags) {
+    return build_with_userlib(dir, so, "userlib.c", link_flags);
+}
+
+/* Globals of the user's own shared library are per rank, as under mpiexec
+ * (they were shared: rank 2 of 3 counted 6 calls instead of 3), whether the
+ * program finds the library through its run path ($ORIGIN, which ordex once
+ * pointed at a temporary directory, or a plain directory) or through
+ * LD_LIBRARY_PATH; in run and in explore. */
+static void test_userlib(void) {
+    const char *origin[] = {"-Wl,-rpath,$ORIGIN", NULL};
+    const char *prog = build_userlib("userlib", "userlib.so", origin);
+    if (!prog)
+        return;
+    e2e_result *r = RUN("run", "-n", "3", prog);
+    EXPECT_CLEAN(r);
+    EXPECT_OUT_HAS(r, "rank 2: library calls 3 total 1003 constructed 1 library rank 2\n");
+    EXPECT_MPICH_OUTPUT(r, "userlib.n3");
+    e2e_free(r);
+    r = RUN("run", "-n", "4", prog);
+    EXPECT_CLEAN(r);
+    EXPECT_MPICH_OUTPUT(r, "userlib.n4");
+    e2e_free(r);
+    r = RUN("explore", "-n", "3", prog);
+    EXPECT_STATUS(r, 0);
+    EXPECT(r, strstr(r->out, "no error exists") || strstr(r->err, "no error exists"));
+    e2e_free(r);
+
+    char *dir = g_path_get_dirname(prog);
+    char *rpath = g_strdup_printf("-Wl,-rpath,%s", dir);
+    const char *plain[] = {rpath, NULL};
+    const char *prog2 = build_userlib("userlib", "userlib_rpath.so", plain);
+    if (prog2) {
+        r = RUN("run", "-n", "4", prog2);
+        EXPECT_CLEAN(r);
+        EXPECT_MPICH_OUTPUT(r, "userlib.n4");
+        e2e_free(r);
+    }
+    const char *prog3 = build_userlib("userlib", "userlib_norpath.so", NULL);
+    if (prog3) {
+        char *env = g_strdup_printf("LD_LIBRARY_PATH=%s", dir);
+        const char *argv[] = {"env", env, e2e_ordex(), "run", "-n", "3", prog3, NULL};
+        r = e2e_exec(argv);
+        EXPECT_CLEAN(r);
+        EXPECT_MPICH_OUTPUT(r, "userlib.n3");
+        e2e_free(r);
+        g_free(env);
+        /* Not found: one line saying where a library is looked for. */
+        const char *unset[] = {"env", "-u", "LD_LIBRARY_PATH", e2e_ordex(), "run", "-n", "3",
+                               prog3, NULL};
+        r = e2e_exec(unset);
+        EXPECT_ONE_LINE_ERROR(r, "libuserlib.so: cannot open shared object file");
+        EXPECT_ERR_HAS(r, "LD_LIBRARY_PATH");
+        e2e_free(r);
+    }
+    g_free(rpath);
+    g_free(dir);
+}
+
+/* A finding in the user's own library names its source line. */
+static void test_userlib_deadlock(void) {
+    const char *origin[] = {"-Wl,-rpath,$ORIGIN", NULL};
+    const char *prog =
+        build_with_userlib("userlib_dl", "userlib_deadlock.so", "userlib_deadlock.c", origin);
+    if (!prog)
+        return;
+    e2e_result *r = RUN("run", "-n", "3", prog);
+    EXPECT_STATUS(r, 1);
+    char *f = EXPECT_FINDING(r, 1, "deadlock", "3 ranks blocked", SRC("userlib_lib.c"), FAULT);
+    EXPECT_BLOCK_HAS(r, f,
+                     "rank 2: MPI_Recv(source=0, tag=0, count=1, MPI_INT, MPI_COMM_WORLD) "
+                     "at userlib_lib.c:");
+    g_free(f);
+    e2e_free(r);
+}
+
 static void test_heap(void) {
     e2e_result *r = RUN("run", "-n", "4", P("heap.c"));
     EXPECT_CLEAN(r);
@@ -279,6 +389,31 @@ static void test_heap(void) {
     EXPECT_CLEAN(r2);
     EXPECT(r2, strcmp(r->out, r2->out) == 0);
     e2e_free(r2);
+    e2e_free(r);
+}
+
+/* A crash after malloc returned NULL for lack of heap (--heap-size) says
+ * that the rank's heap limit was reached and how to raise it; it read like
+ * the program's own SIGSEGV. */
+static void test_heap_null(void) {
+    e2e_result *r = RUN("run", "--heap-size", "1MiB", "-n", "2", P("heap_null.c"));
+    EXPECT_STATUS(r, 1);
+    char *f = EXPECT_FINDING(r, 1, "crash", "rank 1 crashed: SIGSEGV", SRC("heap_null.c"), FAULT);
+    EXPECT_BLOCK_HAS(r, f, "heap limit was reached: an allocation of 4 MiB failed");
+    EXPECT_BLOCK_HAS(r, f, "in a heap of 1 MiB");
+    EXPECT_BLOCK_HAS(r, f, "raise --heap-size");
+    g_free(f);
+    e2e_free(r);
+    r = RUN("run", "-n", "2", P("heap_null.c"));
+    EXPECT_CLEAN(r);
+    char *got = e2e_sorted_lines(r->out);
+    EXPECT(r, strcmp(got, "rank 0: done\nrank 1: done\n") == 0);
+    g_free(got);
+    e2e_free(r);
+    /* A crash with nothing refused before has no such note. */
+    r = RUN("run", "-n", "4", P("segv.c"));
+    EXPECT_STATUS(r, 1);
+    EXPECT_ERR_LACKS(r, "heap limit");
     e2e_free(r);
 }
 
@@ -391,7 +526,11 @@ static void e2e_add_program_tests(CU_pSuite s) {
     CU_add_test(s, "ssend_cycle.c: Ssend deadlock in every send mode", test_ssend_cycle);
     CU_add_test(s, "errors_return.c: MPI_ERRORS_RETURN", test_errors_return);
     CU_add_test(s, "globals.c: globals are per rank", test_globals);
+    CU_add_test(s, "userlib.c: globals of the user's own library are per rank", test_userlib);
+    CU_add_test(s, "userlib_deadlock.c: a finding in the user's library names its line",
+                test_userlib_deadlock);
     CU_add_test(s, "heap.c: per-rank heap, deterministic", test_heap);
+    CU_add_test(s, "heap_null.c: a crash after the heap limit says so", test_heap_null);
     CU_add_test(s, "nomain.c: refused", test_nomain);
     CU_add_test(s, "wildcard.c", test_wildcard);
     CU_add_test(s, "persistent.c", test_persistent);
