@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -17,10 +18,12 @@
 #include "output/json.h"
 #include "stategraph/explore.h"
 #include "stategraph/graph.h"
+#include "stategraph/outcome_diff.h"
 #include "stategraph/trace.h"
 #include "stategraph/verdict.h"
 
 #define MAX_STEPS_SHOWN 40
+#define MAX_DIFFS_SHOWN 12
 
 typedef struct report_ctx {
     const ordex_opts *o;
@@ -29,27 +32,142 @@ typedef struct report_ctx {
     sg_rundesc run; /* th.run: the explored run, its send mode set per pass */
     char *trace_dir;
     int ntraces;
-    out_json json; /* the report, when --json: its findings array is open */
+    bool trace_failed; /* a trace could not be written (said on stderr) */
+    out_json json;     /* the report, when --json: its findings array is open */
 } report_ctx;
+
+/* The run of `pass`, as its orderings were explored and as traces record it. */
+static sg_rundesc pass_run(const report_ctx *rc, int pass) {
+    sg_rundesc run = rc->run;
+    if (!rc->o->send_mode_given)
+        run.send_mode = pass == 0 ? SIM_SEND_EAGER : SIM_SEND_RENDEZVOUS;
+    return run;
+}
 
 static char *write_trace(report_ctx *rc, const char *kind, const char *location,
                          const char *message, GArray *path, int pass) {
-    if (g_mkdir_with_parents(rc->trace_dir, 0755) != 0)
+    if (g_mkdir_with_parents(rc->trace_dir, 0755) != 0) {
+        if (!rc->trace_failed) /* once: every trace would say the same */
+            fprintf(stderr, "ordex: cannot create the trace directory %s: %s; no trace written\n",
+                    rc->trace_dir, g_strerror(errno));
+        rc->trace_failed = true;
         return NULL;
+    }
     char *base = g_path_get_basename(rc->prog);
     char *dot = strrchr(base, '.');
     if (dot)
         *dot = '\0';
     char *file = g_strdup_printf("%s/%s-%d.trace", rc->trace_dir, base, ++rc->ntraces);
     g_free(base);
-    if (!rc->o->send_mode_given)
-        rc->run.send_mode = pass == 0 ? SIM_SEND_EAGER : SIM_SEND_RENDEZVOUS;
+    rc->run.send_mode = pass_run(rc, pass).send_mode;
     if (!sg_trace_write(file, &rc->th, kind, location, message, path)) {
         fprintf(stderr, "ordex: cannot write %s: %s\n", file, g_strerror(errno));
+        rc->trace_failed = true;
         g_free(file);
         return NULL;
     }
     return file;
+}
+
+/* What differs between the outcomes of orderings a and b of `pass`
+ * (sg_outcome_diff), from a replay of each; NULL with *why set (g_free)
+ * when they could not be replayed. */
+static GArray *race_diffs(const report_ctx *rc, int pass, GArray *a, GArray *b, char **why) {
+    sg_rundesc run = pass_run(rc, pass);
+    sg_path_outcome oa, ob;
+    if (!sg_path_outcome_of(&run, a, &oa, why))
+        return NULL;
+    if (!sg_path_outcome_of(&run, b, &ob, why)) {
+        sg_path_outcome_clear(&oa);
+        return NULL;
+    }
+    GArray *d = sg_outcome_diffs(&oa, &ob);
+    sg_path_outcome_clear(&oa);
+    sg_path_outcome_clear(&ob);
+    return d;
+}
+
+static void print_diffs(FILE *out, GArray *diffs, const char *why) {
+    if (!diffs) {
+        fprintf(out, "  what differs could not be shown: %s\n", why);
+        return;
+    }
+    if (diffs->len == 0) {
+        fprintf(out, "  the replayed orderings show no difference in output lines, exit statuses "
+                     "or observed values (their outputs can differ only in a last line without "
+                     "a newline, or after their first 4 MiB)\n");
+        return;
+    }
+    fprintf(out, "  what differs between the outcomes:\n");
+    for (guint i = 0; i < diffs->len; i++) {
+        if (i == MAX_DIFFS_SHOWN) {
+            fprintf(out, "    ... %u more (replay the traces to see them)\n", diffs->len - i);
+            break;
+        }
+        const sg_outcome_diff *d = &g_array_index(diffs, sg_outcome_diff, i);
+        const char *none = "(none)";
+        switch (d->kind) {
+        case SG_DIFF_END:
+            fprintf(out, "    rank %d ended:\n", d->rank);
+            break;
+        case SG_DIFF_OUTPUT:
+            if (d->more)
+                fprintf(out, "    rank %d, output line %d (and %d more line%s):\n", d->rank,
+                        d->line, d->more, d->more == 1 ? "" : "s");
+            else
+                fprintf(out, "    rank %d, output line %d:\n", d->rank, d->line);
+            none = "(no such line)";
+            break;
+        case SG_DIFF_OBSERVED:
+            fprintf(out, "    rank %d, observed value %s:\n", d->rank, d->name);
+            none = "(not registered)";
+            break;
+        }
+        fprintf(out, "      A: %s\n", d->a ? d->a : none);
+        fprintf(out, "      B: %s\n", d->b ? d->b : none);
+    }
+}
+
+static void json_diffs(out_json *w, GArray *diffs) {
+    out_json_array(w, "differences");
+    for (guint i = 0; diffs && i < diffs->len; i++) {
+        const sg_outcome_diff *d = &g_array_index(diffs, sg_outcome_diff, i);
+        out_json_object(w, NULL);
+        out_json_int(w, "rank", d->rank);
+        out_json_str(w, "what",
+                     d->kind == SG_DIFF_END      ? "exit"
+                     : d->kind == SG_DIFF_OUTPUT ? "output"
+                                                 : "observed");
+        if (d->kind == SG_DIFF_OUTPUT) {
+            out_json_int(w, "line", d->line);
+            out_json_int(w, "more_lines", d->more);
+        }
+        if (d->kind == SG_DIFF_OBSERVED)
+            out_json_str(w, "name", d->name);
+        out_json_str(w, "a", d->a);
+        out_json_str(w, "b", d->b);
+        out_json_end(w);
+    }
+    out_json_end(w);
+}
+
+/* What a pass covered, one phrase (g_free). */
+static char *pass_text(const sg_pass_result *p) {
+    if (!p->ran)
+        return g_strdup("not run");
+    char *counts = g_strdup_printf(
+        "%" G_GUINT64_FORMAT " branching state%s, %" G_GUINT64_FORMAT " ordering%s run to the end",
+        p->states, p->states == 1 ? "" : "s", p->paths, p->paths == 1 ? "" : "s");
+    char *t = p->complete ? g_strdup_printf("complete, %s", counts)
+                          : g_strdup_printf("stopped (%s) after %s", p->stopped, counts);
+    g_free(counts);
+    return t;
+}
+
+/* SIGINT and SIGTERM stop the exploration, which then reports what it found. */
+static void on_stop_signal(int sig) {
+    sg_explore_interrupt(sig);
+    sg_path_outcome_interrupt(); /* replays of a race's orderings, when reporting */
 }
 
 static void print_path(FILE *out, GArray *path, int from, int highlight_from) {
@@ -162,12 +280,22 @@ int ordex_explore(int argc, char **argv) {
     eo.jobs = o.jobs;
     sg_explore_result res;
     char *err = NULL;
-    if (!sg_explore(&eo, &res, &err)) {
+    struct sigaction stop_sa, old_int, old_term;
+    memset(&stop_sa, 0, sizeof stop_sa);
+    stop_sa.sa_handler = on_stop_signal;
+    stop_sa.sa_flags = SA_RESTART;
+    sigemptyset(&stop_sa.sa_mask);
+    sigaction(SIGINT, &stop_sa, &old_int);
+    sigaction(SIGTERM, &stop_sa, &old_term);
+    bool explored = sg_explore(&eo, &res, &err);
+    if (!explored) {
         fprintf(stderr, "ordex: %s\n", err);
         g_free(err);
         sg_explore_result_free(&res);
         g_free(so);
         ordex_opts_free(&o);
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGTERM, &old_term, NULL);
         return 2;
     }
 
@@ -239,6 +367,11 @@ int ordex_explore(int argc, char **argv) {
         print_path(out, a, prefix > 3 ? (int)prefix - 3 : 0, (int)prefix);
         fprintf(out, "  ordering B:\n");
         print_path(out, b, prefix > 3 ? (int)prefix - 3 : 0, (int)prefix);
+        /* The outcomes were kept as hashes: replay both orderings to show
+         * what they consist of (not once ordex is being stopped). */
+        char *why = NULL;
+        GArray *diffs = res.interrupted ? NULL : race_diffs(&rcx, pass, a, b, &why);
+        print_diffs(out, diffs, why ? why : "ordex was interrupted");
         char *ta = write_trace(&rcx, "message_race", NULL, "ordering A", a, pass);
         char *tb = write_trace(&rcx, "message_race", NULL, "ordering B", b, pass);
         if (ta && tb)
@@ -247,7 +380,18 @@ int ordex_explore(int argc, char **argv) {
         int ranks[1] = {d->dst};
         char *msg =
             g_strdup_printf("the outcome depends on the message ordering (%s outcomes)", noutcomes);
-        out_json_finding(&rcx.json, "message_race", ranks, 1, msg, NULL, NULL, ta);
+        out_json_finding_open(&rcx.json, "message_race", ranks, 1, msg, NULL, NULL, ta);
+        if (ta && tb) {
+            out_json_array(&rcx.json, "traces");
+            out_json_str(&rcx.json, NULL, ta);
+            out_json_str(&rcx.json, NULL, tb);
+            out_json_end(&rcx.json);
+        }
+        if (diffs)
+            json_diffs(&rcx.json, diffs);
+        out_json_end(&rcx.json);
+        sg_outcome_diffs_free(diffs);
+        g_free(why);
         g_free(msg);
         g_free(noutcomes);
         g_free(ta);
@@ -277,6 +421,12 @@ int ordex_explore(int argc, char **argv) {
             res.merged, res.snapshots, (double)res.peak_rss / (1 << 20), res.elapsed_s,
             eo.both_send_modes ? ", standard sends both buffered and unbuffered" : "");
     g_free(how);
+    if (eo.both_send_modes) {
+        char *p0 = pass_text(&res.passes[0]), *p1 = pass_text(&res.passes[1]);
+        fprintf(out, "ordex explore: buffered sends: %s; unbuffered sends: %s\n", p0, p1);
+        g_free(p0);
+        g_free(p1);
+    }
     if (bounded && !res.incomplete) {
         if (res.bound_cuts == 0)
             fprintf(out,
@@ -330,6 +480,23 @@ int ordex_explore(int argc, char **argv) {
     out_json_uint(w, NULL, res.outcomes[1].distinct);
     out_json_end(w);
     out_json_end(w);
+    out_json_array(w, "passes");
+    for (int pass = 0; pass < (eo.both_send_modes ? 2 : 1); pass++) {
+        const sg_pass_result *pr = &res.passes[pass];
+        out_json_object(w, NULL);
+        out_json_str(w, "sends",
+                     !eo.both_send_modes ? sg_send_mode_name(eo.run.send_mode)
+                     : pass == 0         ? "buffered"
+                                         : "unbuffered");
+        out_json_bool(w, "ran", pr->ran);
+        out_json_bool(w, "complete", pr->complete);
+        out_json_str(w, "stopped", pr->stopped);
+        out_json_uint(w, "states", pr->states);
+        out_json_uint(w, "transitions", pr->transitions);
+        out_json_uint(w, "paths", pr->paths);
+        out_json_end(w);
+    }
+    out_json_end(w);
     if (res.incomplete)
         out_json_str(w, "incomplete", res.incomplete_why);
     out_json_end(w);
@@ -339,11 +506,15 @@ int ordex_explore(int argc, char **argv) {
         g_free(werr);
         status = 2;
     }
+    if (rcx.trace_failed)
+        status = 2;
     g_string_free(j, TRUE);
     g_free(rcx.trace_dir);
     g_free(abs_prog);
     sg_explore_result_free(&res);
     g_free(so);
     ordex_opts_free(&o);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
     return status;
 }

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <glib.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,31 @@
 #include "output/timeline.h"
 #include "predict/predict.h"
 #include "predict/sweep.h"
+
+/* ---------------------------------------------------------------------- */
+/* Interruption                                                            */
+
+/* SIGINT and SIGTERM stop the prediction (and the child simulating a
+ * placement); a second one ends ordex at once. */
+static void on_stop_signal(int sig) {
+    if (sg_run_interrupted()) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    pred_interrupt(sig);
+}
+
+/* True, having said so, when a signal stopped the prediction. */
+static bool interrupted(void) {
+    int sig = sg_run_interrupted();
+    if (sig)
+        fprintf(stderr, "ordex predict: interrupted (%s): no prediction\n",
+                sig == SIGINT    ? "SIGINT"
+                : sig == SIGTERM ? "SIGTERM"
+                                 : "a signal");
+    return sig != 0;
+}
 
 /* ---------------------------------------------------------------------- */
 /* Reports                                                                 */
@@ -306,6 +332,10 @@ static int run_sweeps(const ordex_opts *o, const pred_options *po) {
             }
             double t = pred_time(po, p);
             pm_platform_free(p);
+            if (interrupted()) {
+                status = 2;
+                break;
+            }
             if (t < 0) {
                 fprintf(stderr, "ordex predict: the simulation with %s=%s failed\n", sw[i].key,
                         sw[i].values[k]);
@@ -392,15 +422,22 @@ static int predict_single(const ordex_opts *o, const pred_options *po, const pm_
     bool record = !o->no_timeline;
     pred_placements pl;
     if (!pred_simulate_placements(po, p, &pl)) {
-        fprintf(stderr, "ordex predict: the simulation of a placement of the ranks failed\n");
+        if (!interrupted())
+            fprintf(stderr, "ordex predict: the simulation of a placement of the ranks failed\n");
         pred_placements_clear(&pl);
         return 2;
     }
     pred_result r;
     char *err = NULL;
     if (!pred_simulate(po, p, record, false, pl.shown, &r, &err)) {
-        fprintf(stderr, "ordex predict: %s\n", err);
+        if (!interrupted())
+            fprintf(stderr, "ordex predict: %s\n", err);
         g_free(err);
+        pred_placements_clear(&pl);
+        return 2;
+    }
+    if (interrupted()) { /* what it found is from a run cut short: no report */
+        pred_result_clear(&r);
         pred_placements_clear(&pl);
         return 2;
     }
@@ -497,6 +534,13 @@ int ordex_predict(int argc, char **argv) {
         ordex_opts_free(&o);
         return 2;
     }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
     pred_options po = {0};
     po.run = o.run;
     po.run.so = so;

@@ -83,6 +83,13 @@ void pred_placements_clear(pred_placements *pl);
  * finish (in some placement), -1 when ordex failed. */
 double pred_time(const pred_options *o, const pm_platform *p);
 
+/* Stops the prediction under way because of signal `sig`
+ * (sg_run_interrupt), and ends the child process simulating a placement, if
+ * one runs: the functions above then return what they return when ordex
+ * fails, and sg_run_interrupted() says why.  Async-signal-safe, for a
+ * SIGINT/SIGTERM handler. */
+void pred_interrupt(int sig);
+
 pred_totals pred_totals_of(const pred_result *r);
 
 /* One sentence (g_free) on what limits the run: computation, communication

@@ -5,9 +5,12 @@
 #define _GNU_SOURCE
 #include "predict/predict.h"
 
+#include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -187,15 +190,28 @@ bool pred_simulate(const pred_options *o, const pm_platform *p, bool record, boo
     return true;
 }
 
+/* The child simulating a placement, while one runs. */
+static volatile pid_t g_child;
+
+void pred_interrupt(int sig) {
+    sg_run_interrupt(sig);
+    pid_t c = g_child;
+    if (c > 0)
+        kill(c, SIGKILL);
+}
+
 /* Predicts in a child process (each point loads the program afresh) and
  * returns the makespan, NAN when the program did not finish, or -1 when
- * ordex failed (the child said why on stderr). */
+ * ordex failed (the child said why on stderr) or was interrupted. */
 static double predict_in_child(const pred_options *o, const pm_platform *p, unsigned placement) {
+    if (sg_run_interrupted())
+        return -1;
     int fd[2];
     if (pipe(fd) != 0)
         return -1;
     fflush(stdout);
     fflush(stderr);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         close(fd[0]);
@@ -203,6 +219,9 @@ static double predict_in_child(const pred_options *o, const pm_platform *p, unsi
         return -1;
     }
     if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL); /* it must not outlive ordex */
+        if (getppid() != parent)
+            _exit(3);
         close(fd[0]);
         pred_result r;
         double v = -1;
@@ -217,13 +236,20 @@ static double predict_in_child(const pred_options *o, const pm_platform *p, unsi
         ssize_t w = write(fd[1], &v, sizeof v);
         _exit(w == (ssize_t)sizeof v ? 0 : 3);
     }
+    g_child = pid;
+    if (sg_run_interrupted()) /* before g_child was set: the handler could not end it */
+        kill(pid, SIGKILL);
     close(fd[1]);
     double v = -1;
-    ssize_t got = read(fd[0], &v, sizeof v);
+    ssize_t got;
+    while ((got = read(fd[0], &v, sizeof v)) < 0 && errno == EINTR)
+        ;
     close(fd[0]);
     int status = 0;
-    waitpid(pid, &status, 0);
-    return got == (ssize_t)sizeof v ? v : -1;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    g_child = 0;
+    return got == (ssize_t)sizeof v && !sg_run_interrupted() ? v : -1;
 }
 
 bool pred_simulate_placements(const pred_options *o, const pm_platform *p, pred_placements *out) {

@@ -38,6 +38,7 @@ typedef enum sched_failure {
     SCHED_FAIL_TIMEOUT,        /* ran longer than the step timeout between MPI calls */
     SCHED_FAIL_ABORTED,        /* MPI_Abort or a fatal MPI error */
     SCHED_FAIL_HEAP,           /* its heap arena is full */
+    SCHED_FAIL_INTERRUPTED,    /* stopped by sched_set_interrupt's check: not the rank's fault */
 } sched_failure;
 
 #define SCHED_MAX_FRAMES 48
@@ -177,6 +178,20 @@ void sched_discard_output(bool discard);
 
 /* Flushes every rank's partial output lines. */
 void sched_flush_output(void);
+
+/* A check that the run must stop now (a time limit, a signal to ordex).
+ * It is called from a signal handler on every tick of the profiling timer
+ * (every 0.25 s of the process's CPU time), so it must be async-signal-safe.
+ * When it returns true, the run stops: a rank running its own code ends at
+ * once, one inside an MPI call when it leaves it, with the failure kind
+ * SCHED_FAIL_INTERRUPTED (no fail hook is called), and sched_run returns
+ * SCHED_RUN_STOPPED.  NULL removes the check; sched_init removes it too, so
+ * set it after sched_init.  A process forked after this keeps it. */
+typedef bool (*sched_interrupt_fn)(void);
+void sched_set_interrupt(sched_interrupt_fn check);
+
+/* Whether the check above stopped a run since sched_init. */
+bool sched_interrupted(void);
 
 /* The step timeout in force (CPU seconds; 0 = none). */
 double sched_step_timeout(void);

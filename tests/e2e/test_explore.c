@@ -16,6 +16,7 @@
  * limit is "incomplete" (exit 2), which every verdict check below rejects.
  */
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1499,6 +1500,316 @@ static void test_incomplete(void) {
     e2e_free(r);
 }
 
+/* ---------------------------------------------------------------------- */
+/* Time: MPI_Wtime, --max-time in every phase and in both passes           */
+
+/* A rank that waits on MPI_Wtime: simulated time advances by a fixed amount
+ * per MPI call when exploring, so the loop ends (it used to hang). */
+static void test_wtime_wait(void) {
+    const char *j = json_path("wtime");
+    e2e_result *r = EX("--json", j, "-n", "3", PROG("wtime_wait.c"));
+    EXPECT_NO_ERROR(r);
+    EXPECT(r, orderings_run(r) >= 2);
+    JsonObject *doc = EXPECT_JSON_FILE(r, j);
+    EXPECT(r, e2e_json_num(doc, "stats.outcomes[0]") == 1 &&
+                  e2e_json_num(doc, "stats.outcomes[1]") == 1);
+    e2e_json_free(doc);
+    e2e_free(r);
+    r = e2e_ordex_run("run", "-n", "3", PROG("wtime_wait.c"), NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT(r, strcmp(r->out, "rank 0: sum 3\n") == 0);
+    e2e_free(r);
+}
+
+/* --max-time holds while a rank computes (no MPI call, no step timeout):
+ * the search stops, incomplete, and the stopped ordering is no finding. */
+static void test_max_time_while_computing(void) {
+    const char *j = json_path("spin_time");
+    const char *marker = e2e_tmp("spin-time.marker");
+    e2e_result *r = e2e_ordex_run("explore", "--step-timeout", "0", "--max-time", "1", "--json", j,
+                                  "-n", "3", PROG("spin_forever.c"), marker, "clean", NULL);
+    EXPECT_STATUS(r, 2);
+    EXPECT_OUT_HAS(r, "INCOMPLETE: the time limit (--max-time) was reached (in both passes)");
+    EXPECT_OUT_HAS(r, "buffered sends: stopped (the time limit (--max-time) was reached)");
+    EXPECT_OUT_HAS(r, "unbuffered sends: stopped (the time limit (--max-time) was reached)");
+    EXPECT(r, count_findings(r->out) == 0);
+    EXPECT(r, orderings_run(r) == 0);
+    JsonObject *doc = EXPECT_JSON_FILE(r, j);
+    EXPECT(r, e2e_json_str_is(doc, "verdict", "incomplete"));
+    EXPECT(r, e2e_json_len(doc, "findings") == 0);
+    EXPECT(r, e2e_json_bool(doc, "passes[0].complete") == 0 &&
+                  e2e_json_bool(doc, "passes[1].complete") == 0);
+    e2e_json_free(doc);
+    e2e_free(r);
+}
+
+/* The buffered pass of slow_buffered.c never ends; the unbuffered one finds
+ * a deadlock at once.  With --max-time, each pass gets its share: the
+ * deadlock is found, and the report says what each pass covered. */
+static void test_max_time_shared_by_passes(void) {
+    const char *src = "tests/programs/slow_buffered.c";
+    const char *j = json_path("slow_buffered");
+    e2e_result *r = e2e_ordex_run("explore", "--max-time", "4", "--json", j, "-n", "5",
+                                  PROG("slow_buffered.c"), NULL);
+    EXPECT_STATUS(r, 1);
+    EXPECT(r, count_findings(r->out) >= 1);
+    char **lines = g_strsplit(r->out, "\n", -1);
+    int at = -1;
+    for (int i = 0; lines[i] && at < 0; i++)
+        if (g_str_has_prefix(lines[i], "ERROR [deadlock] "))
+            at = i;
+    EXPECT(r, at >= 0);
+    char *f = e2e_finding_at((const char *const *)lines, at, src, "/* SEND */", NULL, r, __FILE__,
+                             __LINE__);
+    EXPECT_BLOCK_HAS(r, f, "not buffered");
+    g_free(f);
+    g_strfreev(lines);
+    EXPECT_OUT_HAS(r, "INCOMPLETE: the time limit (--max-time) was reached (in the buffered pass)");
+    EXPECT_OUT_HAS(r, "buffered sends: stopped (the time limit (--max-time) was reached) after ");
+    EXPECT_OUT_HAS(r, "; unbuffered sends: complete, ");
+    JsonObject *doc = EXPECT_JSON_FILE(r, j);
+    EXPECT(r, e2e_json_str_is(doc, "verdict", "error"));
+    EXPECT(r, e2e_json_count(doc, "findings", "kind", "deadlock") == 1);
+    EXPECT(r, e2e_json_str_is(doc, "passes[0].sends", "buffered") &&
+                  e2e_json_str_is(doc, "passes[1].sends", "unbuffered"));
+    EXPECT(r, e2e_json_bool(doc, "passes[0].ran") == 1 &&
+                  e2e_json_bool(doc, "passes[0].complete") == 0);
+    const char *why = e2e_json_str(doc, "passes[0].stopped");
+    EXPECT(r, why && strstr(why, "--max-time"));
+    EXPECT(r, e2e_json_num(doc, "passes[0].states") > 0);
+    EXPECT(r, e2e_json_bool(doc, "passes[1].ran") == 1 &&
+                  e2e_json_bool(doc, "passes[1].complete") == 1 &&
+                  e2e_json_is_null(doc, "passes[1].stopped"));
+    e2e_json_free(doc);
+    e2e_free(r);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Signals: findings so far, traces and JSON; no process left behind       */
+
+/* Starts ordex with `args` (spin_forever.c with `marker` among them), waits
+ * for the marker (a rank computes forever from then on), sends `sig` to
+ * ordex alone, and returns how ordex ended.  Checks that every process it
+ * started is gone (and kills any that is not). */
+static e2e_result *signal_ordex(const char *marker, int sig, const char *const *args) {
+    remove(marker);
+    e2e_proc *p = e2e_ordex_start(args[0], args[1], args[2], args[3], args[4], args[5], args[6],
+                                  args[7], args[8], args[9], args[10], args[11], args[12], args[13],
+                                  args[14], args[15], NULL);
+    bool started = e2e_wait_for_file(marker, 60);
+    int before = e2e_processes_with_arg(marker, false);
+    kill(e2e_proc_pid(p), sig);
+    e2e_result *r = e2e_proc_wait(p, 60);
+    EXPECT(r, started);
+    EXPECT(r, before >= 1);
+    int left = 0;
+    for (int i = 0; i < 500 && (left = e2e_processes_with_arg(marker, false)) > 0; i++)
+        g_usleep(10000); /* processes killed with their parent take a moment to go */
+    char *what = g_strdup_printf("no process left (%d were, %d still are)", before, left);
+    e2e_check(left == 0, r, what, __FILE__, __LINE__);
+    g_free(what);
+    e2e_processes_with_arg(marker, true);
+    return r;
+}
+
+/* A search stopped by SIGTERM (sent to ordex only, as a batch system does):
+ * the snapshot processes end too, and the report is written, incomplete. */
+static void test_sigterm_explore(void) {
+    const char *marker = e2e_tmp("sigterm-explore.marker");
+    const char *j = json_path("sigterm");
+    const char *args[16] = {"explore", "--step-timeout",       "0",    "--json", j,   "-n",
+                            "4",       PROG("spin_forever.c"), marker, "clean",  NULL};
+    e2e_result *r = signal_ordex(marker, SIGTERM, args);
+    EXPECT_STATUS(r, 2);
+    EXPECT_OUT_HAS(r, "INCOMPLETE: ordex was interrupted (SIGTERM)");
+    EXPECT(r, count_findings(r->out) == 0);
+    EXPECT(r, stat_before(r, " snapshots, peak") >= 1); /* there were processes to end */
+    JsonObject *doc = EXPECT_JSON_FILE(r, j);
+    EXPECT(r, e2e_json_str_is(doc, "verdict", "incomplete"));
+    const char *why = e2e_json_str(doc, "incomplete");
+    EXPECT(r, why && strstr(why, "SIGTERM"));
+    e2e_json_free(doc);
+    e2e_free(r);
+}
+
+/* SIGINT after a finding: the finding, its trace and the JSON are written,
+ * exit 1. */
+static void test_sigint_explore_with_finding(void) {
+    const char *marker = e2e_tmp("sigint-explore.marker");
+    const char *j = json_path("sigint");
+    const char *dir = e2e_tmp("sigint-traces");
+    const char *args[16] = {
+        "explore", "--step-timeout",       "0",    "--json", j,   "--trace-dir", dir, "-n",
+        "3",       PROG("spin_forever.c"), marker, "exit",   NULL};
+    e2e_result *r = signal_ordex(marker, SIGINT, args);
+    EXPECT_STATUS(r, 1);
+    EXPECT_OUT_HAS(r, "INCOMPLETE: ordex was interrupted (SIGINT)");
+    char *f = EXPECT_XERROR(r, 1, "mpi_error",
+                            "rank 1 ended (status 3) without calling MPI_Finalize", NULL, NULL);
+    char *trace = FINDING_TRACE(r, f);
+    EXPECT_TRACE_FILE(r, trace, "mpi_error", 3, "eager", ordering_steps(f));
+    g_free(trace);
+    g_free(f);
+    JsonObject *doc = EXPECT_JSON_FILE(r, j);
+    EXPECT(r, e2e_json_str_is(doc, "verdict", "error"));
+    EXPECT(r, e2e_json_len(doc, "findings") == 1);
+    const char *why = e2e_json_str(doc, "incomplete");
+    EXPECT(r, why && strstr(why, "SIGINT"));
+    e2e_json_free(doc);
+    e2e_free(r);
+}
+
+/* `ordex run` ends cleanly on SIGTERM: the output so far (a partial line
+ * included), a summary that says the run did not finish, exit 2. */
+static void test_sigterm_run(void) {
+    const char *marker = e2e_tmp("sigterm-run.marker");
+    const char *args[16] = {"run",  "--step-timeout", "0", "-n", "3", PROG("spin_forever.c"),
+                            marker, "clean",          NULL};
+    e2e_result *r = signal_ordex(marker, SIGTERM, args);
+    EXPECT_STATUS(r, 2);
+    EXPECT(r, strcmp(r->out, "rank 0: got 8\nrank 0: computing\n") == 0);
+    EXPECT_ERR_HAS(r, "the run did not finish: ordex was interrupted (SIGTERM)");
+    EXPECT_ERR_LACKS(r, "ERROR");
+    e2e_free(r);
+}
+
+/* `ordex predict` on SIGTERM while a child process simulates a placement:
+ * the child ends too, and ordex says it was interrupted. */
+static void test_sigterm_predict(void) {
+    const char *marker = e2e_tmp("sigterm-predict.marker");
+    const char *args[16] = {"predict",
+                            "--platform",
+                            PROG("predict.ini"),
+                            "--set",
+                            "cluster.nodes=1",
+                            "--set",
+                            "cluster.oversubscribe=true",
+                            "--placements",
+                            "4",
+                            "--step-timeout",
+                            "0",
+                            "-n",
+                            "2",
+                            PROG("spin_forever.c"),
+                            marker,
+                            "poll"};
+    e2e_result *r = signal_ordex(marker, SIGTERM, args);
+    EXPECT_STATUS(r, 2);
+    EXPECT_ERR_HAS(r, "ordex predict: interrupted (SIGTERM)");
+    e2e_free(r);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Trace directory; what differs in a message race                         */
+
+/* A trace directory that cannot be made is an error naming it (exit 2);
+ * the findings are still reported, in the text and the JSON. */
+static void test_trace_dir_unwritable(void) {
+    const char *file = e2e_tmp("plain-file");
+    g_file_set_contents(file, "", 0, NULL);
+    char *dir = g_build_filename(file, "traces", NULL);
+    const char *j = json_path("tracedir");
+    e2e_result *r = EX("--trace-dir", dir, "--json", j, "-n", "4", EXAMPLE("mergesort.c"));
+    EXPECT_STATUS(r, 2);
+    char *f = EXPECT_XERROR(r, 1, "mpi_error", "truncated", NULL, NULL);
+    EXPECT_BLOCK_LACKS(r, f, "  trace: ");
+    g_free(f);
+    EXPECT_OUT_HAS(r, "ordex explore: 1 error found");
+    char *want = g_strdup_printf("ordex: cannot create the trace directory %s: ", dir);
+    EXPECT(r, g_str_has_prefix(r->err, want) && e2e_lines(r->err) == 1);
+    g_free(want);
+    JsonObject *doc = EXPECT_JSON_FILE(r, j);
+    EXPECT(r, e2e_json_str_is(doc, "verdict", "error"));
+    EXPECT(r, e2e_json_len(doc, "findings") == 1 && e2e_json_is_null(doc, "findings[0].trace"));
+    e2e_json_free(doc);
+    e2e_free(r);
+    g_free(dir);
+}
+
+/* The two lines "      A: ..." and "      B: ..." after `head` in the report
+ * (newly allocated, NULL when absent). */
+static void diff_lines(const char *out, const char *head, char **a, char **b) {
+    *a = *b = NULL;
+    const char *p = strstr(out, head);
+    if (!p)
+        return;
+    p += strlen(head);
+    if (g_str_has_prefix(p, "      A: ")) {
+        p += strlen("      A: ");
+        *a = g_strndup(p, strcspn(p, "\n"));
+        p += strcspn(p, "\n") + 1;
+    }
+    if (*a && g_str_has_prefix(p, "      B: ")) {
+        p += strlen("      B: ");
+        *b = g_strndup(p, strcspn(p, "\n"));
+    }
+}
+
+/* A message race shows what differs between its two orderings: the output
+ * lines (as a replay of each trace prints them), observed values. */
+static void test_race_differences(void) {
+    const char *j = json_path("race_diff");
+    const char *dir = e2e_tmp("race-diff-traces");
+    e2e_result *r = EX("--json", j, "--trace-dir", dir, "-n", "3", EXAMPLE("waitany_race.c"));
+    EXPECT_NO_ERROR_RACE(r);
+    EXPECT_OUT_HAS(r, "  what differs between the outcomes:\n");
+    char *a, *b;
+    diff_lines(r->out, "    rank 0, output line 1:\n", &a, &b);
+    const char *x = "waitany_race: order 1 2 result 259", *y = "waitany_race: order 2 1 result 349";
+    EXPECT(r, a && b &&
+                  ((strcmp(a, x) == 0 && strcmp(b, y) == 0) ||
+                   (strcmp(a, y) == 0 && strcmp(b, x) == 0)));
+    /* Ordering A's trace replays to A's line, B's to B's. */
+    const char *p = strstr(r->out, "  traces: ");
+    char **paths = NULL;
+    if (p) {
+        char *line = g_strndup(p + strlen("  traces: "), strcspn(p + strlen("  traces: "), "\n"));
+        paths = g_strsplit(line, " ", -1);
+        g_free(line);
+    }
+    EXPECT(r, paths && g_strv_length(paths) == 2);
+    for (int i = 0; paths && i < 2 && paths[i]; i++) {
+        char *ap = abs_path(paths[i]);
+        e2e_result *rp = e2e_ordex_run("replay", ap, NULL);
+        const char *want = i == 0 ? a : b;
+        EXPECT(rp, want && strstr(rp->out, want) != NULL);
+        e2e_free(rp);
+        g_free(ap);
+    }
+    g_strfreev(paths);
+    JsonObject *doc = EXPECT_JSON_FILE(r, j);
+    EXPECT(r, e2e_json_len(doc, "findings[0].differences") == 1);
+    EXPECT(r, e2e_json_str_is(doc, "findings[0].differences[0].what", "output"));
+    EXPECT(r, e2e_json_num(doc, "findings[0].differences[0].rank") == 0 &&
+                  e2e_json_num(doc, "findings[0].differences[0].line") == 1);
+    EXPECT(r, a && e2e_json_str_is(doc, "findings[0].differences[0].a", a));
+    EXPECT(r, b && e2e_json_str_is(doc, "findings[0].differences[0].b", b));
+    EXPECT(r, e2e_json_len(doc, "findings[0].traces") == 2);
+    e2e_json_free(doc);
+    g_free(a);
+    g_free(b);
+    e2e_free(r);
+
+    /* No output differs; a value registered with ordex_observe does. */
+    j = json_path("observe_diff");
+    r = EX("--json", j, "-n", "3", PROG("observe_race.c"));
+    EXPECT_NO_ERROR_RACE(r);
+    diff_lines(r->out, "    rank 0, observed value v:\n", &a, &b);
+    x = "12 (0x0000000c)";
+    y = "21 (0x00000015)";
+    EXPECT(r, a && b &&
+                  ((strcmp(a, x) == 0 && strcmp(b, y) == 0) ||
+                   (strcmp(a, y) == 0 && strcmp(b, x) == 0)));
+    EXPECT_OUT_LACKS(r, "output line");
+    doc = EXPECT_JSON_FILE(r, j);
+    EXPECT(r, e2e_json_str_is(doc, "findings[0].differences[0].what", "observed"));
+    EXPECT(r, e2e_json_str_is(doc, "findings[0].differences[0].name", "v"));
+    e2e_json_free(doc);
+    g_free(a);
+    g_free(b);
+    e2e_free(r);
+}
+
 static void e2e_add_explore_tests(CU_pSuite s) {
     CU_add_test(s, "mergesort: truncation (n=4, n=3), none n=2", test_mergesort);
     CU_add_test(s, "wildcard_deadlock: deadlock at [FROM2]", test_wildcard_deadlock);
@@ -1566,6 +1877,16 @@ static void e2e_add_explore_tests(CU_pSuite s) {
     CU_add_test(s, "bad options: exit 2", test_bad_options);
     CU_add_test(s, "--strategy=bfs: one ordering, not exhaustive", test_strategy_bfs);
     CU_add_test(s, "--max-states 1: incomplete, exit 2", test_incomplete);
+    CU_add_test(s, "MPI_Wtime advances when exploring: a wait on it ends", test_wtime_wait);
+    CU_add_test(s, "--max-time stops a rank that computes", test_max_time_while_computing);
+    CU_add_test(s, "--max-time is shared by the two passes", test_max_time_shared_by_passes);
+    CU_add_test(s, "SIGTERM: report, JSON, no process left", test_sigterm_explore);
+    CU_add_test(s, "SIGINT after a finding: finding, trace, exit 1",
+                test_sigint_explore_with_finding);
+    CU_add_test(s, "run: SIGTERM ends it cleanly, output kept", test_sigterm_run);
+    CU_add_test(s, "predict: SIGTERM ends it and its placement child", test_sigterm_predict);
+    CU_add_test(s, "a trace directory that cannot be made: exit 2", test_trace_dir_unwritable);
+    CU_add_test(s, "a message race shows what differs", test_race_differences);
 }
 
 E2E_MAIN("explore", e2e_add_explore_tests)
