@@ -25,6 +25,22 @@
 #include "predict/predict.h"
 #include "predict/sweep.h"
 
+/* The platform of the command: --platform FILE, else the built-in one. */
+static pm_platform *load_platform(const char *file, const char *const *sets, GError **err) {
+    return file ? pm_platform_load(file, sets, err) : pm_platform_load_builtin(sets, err);
+}
+
+/* How the report names the platform. */
+static char *platform_text(const pm_platform *p) {
+    if (strcmp(p->source, PM_PLATFORM_BUILTIN_NAME) == 0 && p->nodes == 1)
+        return g_strdup_printf("the built-in platform (this machine: 1 node x %d core%s, shared "
+                               "memory; docs/platform.md)",
+                               p->cores_per_node, p->cores_per_node == 1 ? "" : "s");
+    return g_strdup_printf("%s (%d node%s x %d core%s)", p->source, p->nodes,
+                           p->nodes == 1 ? "" : "s", p->cores_per_node,
+                           p->cores_per_node == 1 ? "" : "s");
+}
+
 /* ---------------------------------------------------------------------- */
 /* Reports                                                                 */
 
@@ -50,9 +66,10 @@ static void print_report(FILE *out, const pred_result *r, const pred_placements 
                          const pm_platform *p, const char *prog, const char *trace_path,
                          const char *svg_path) {
     out_print_finding_list(stderr, r->findings);
-    fprintf(out, "ordex predict: %s, %d rank%s on %s (%d node%s x %d core%s)\n", prog, r->nranks,
-            r->nranks == 1 ? "" : "s", p->source, p->nodes, p->nodes == 1 ? "" : "s",
-            p->cores_per_node, p->cores_per_node == 1 ? "" : "s");
+    char *on = platform_text(p);
+    fprintf(out, "ordex predict: %s, %d rank%s on %s\n", prog, r->nranks, r->nranks == 1 ? "" : "s",
+            on);
+    g_free(on);
     if (!r->finished) {
         fprintf(out, "no prediction: the program did not finish (see the error above)\n");
         if (pl->count > 0) {
@@ -285,7 +302,7 @@ static int run_sweeps(const ordex_opts *o, const pred_options *po) {
         for (int k = 0; k < sw[i].n; k++) {
             char **over = pred_sweep_overrides(o->sets, sw[i].key, sw[i].values[k]);
             GError *err = NULL;
-            pm_platform *p = pm_platform_load(o->platform, (const char *const *)over, &err);
+            pm_platform *p = load_platform(o->platform, (const char *const *)over, &err);
             g_strfreev(over);
             if (!p) {
                 fprintf(stderr, "ordex predict: %s\n", err->message);
@@ -421,7 +438,10 @@ static int predict_single(const ordex_opts *o, const pred_options *po, const pm_
         trace = o->trace_json ? g_strdup(o->trace_json) : default_output(prog, ".trace.json");
         svg = o->svg ? g_strdup(o->svg) : default_output(prog, ".svg");
         GError *gerr = NULL;
-        char *title = g_strdup_printf("%s on %s, %d ranks", prog, p->source, r.nranks);
+        bool builtin = strcmp(p->source, PM_PLATFORM_BUILTIN_NAME) == 0;
+        char *title = g_strdup_printf("%s on %s, %d rank%s", prog,
+                                      builtin ? "the built-in platform" : p->source, r.nranks,
+                                      r.nranks == 1 ? "" : "s");
         if (!out_tl_write_chrome(r.timeline, trace, &gerr) ||
             !out_tl_write_svg(r.timeline, svg, title, &gerr)) {
             fprintf(stderr, "ordex predict: %s\n", gerr->message);
@@ -459,12 +479,6 @@ int ordex_predict(int argc, char **argv) {
         ordex_opts_free(&o);
         return 2;
     }
-    if (!o.platform) {
-        fprintf(stderr, "ordex predict: missing --platform FILE (the cluster to simulate; see "
-                        "docs/platform.md, or make one for this machine with `ordex calibrate`)\n");
-        ordex_opts_free(&o);
-        return 2;
-    }
     if (o.send_mode_given || o.run.eager_limit != SG_RUN_DEFAULT_EAGER_LIMIT) {
         fprintf(stderr, "ordex predict: --send-mode and --eager-limit do not apply: the "
                         "platform's network.eager_limit decides (e.g. --set "
@@ -473,7 +487,7 @@ int ordex_predict(int argc, char **argv) {
         return 2;
     }
     GError *err = NULL;
-    pm_platform *p = pm_platform_load(o.platform, (const char *const *)o.sets, &err);
+    pm_platform *p = load_platform(o.platform, (const char *const *)o.sets, &err);
     if (!p) {
         fprintf(stderr, "ordex predict: %s\n", err->message);
         g_error_free(err);

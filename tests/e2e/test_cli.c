@@ -342,6 +342,15 @@ static void test_help(void) {
     EXPECT_OUT_HAS(r, "--step-timeout");
     EXPECT_OUT_HAS(r, "--send-mode");
     e2e_free(r);
+    /* The version, as mpirun and compilers print theirs. */
+    const char *version[] = {"--version", "version"};
+    for (int i = 0; i < 2; i++) {
+        r = RUN(version[i]);
+        EXPECT_STATUS(r, 0);
+        EXPECT(r, g_regex_match_simple("^ordex [0-9]+\\.[0-9]+\\.[0-9]+\n$", r->out, 0, 0));
+        EXPECT(r, r->err[0] == '\0');
+        e2e_free(r);
+    }
     /* No command at all: usage on stderr, status 2. */
     r = RUN(NULL);
     EXPECT_STATUS(r, 2);
@@ -387,7 +396,6 @@ static void test_bad_options(void) {
         {{"explore", "--max-memory", "nan", "-n", "2", ring}, "--max-memory nan: not a finite"},
         {{"run", "--seed", "-3", "-n", "2", ring}, "--seed -3"},
         {{"frobnicate", "-n", "2", ring}, "unknown command 'frobnicate'"},
-        {{"predict", "-n", "2", ring}, "missing --platform FILE"},
         {{"calibrate"}, "missing -o FILE"},
         {{"replay", "/nonexistent/x.trace"}, "cannot read the trace"},
     };

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "e2e.h"
 
@@ -511,11 +512,7 @@ static void test_sampling_and_fake_memory(void) {
 /* Bad input and failing programs                                          */
 
 static void test_bad_input(void) {
-    e2e_result *r = e2e_ordex_run("predict", "-n", "2", P2P, NULL);
-    EXPECT_STATUS(r, 2);
-    EXPECT_ONE_LINE_ERROR(r, "missing --platform FILE");
-    e2e_free(r);
-    r = predict("2", P2P, NULL, "--set", "network.latencyy=1us", NULL, NULL);
+    e2e_result *r = predict("2", P2P, NULL, "--set", "network.latencyy=1us", NULL, NULL);
     EXPECT_STATUS(r, 2);
     EXPECT_ONE_LINE_ERROR(r, "--set network.latencyy=1us: [network] latencyy: unknown key");
     e2e_free(r);
@@ -538,6 +535,39 @@ static void test_bad_input(void) {
     r = predict("2", P2P, NULL, "--eager-limit", "1KiB", NULL, NULL);
     EXPECT_STATUS(r, 2);
     EXPECT_ONE_LINE_ERROR(r, "network.eager_limit");
+    e2e_free(r);
+}
+
+/* Without --platform: the built-in platform (docs/platform.md), this machine
+ * as one node with a core per online CPU and messages through shared memory
+ * at 0.5 us + size / 10 GB/s.  A 1000 B ping-pong (two cores, so that no rank
+ * waits for one) takes 0.5 + 0.1 us one way: 20 x 0.6 us. */
+static void test_builtin_platform(void) {
+    const char *json = e2e_tmp("builtin.json");
+    e2e_result *r =
+        e2e_ordex_run("predict", "-n", "2", "--ignore-compute", "--no-timeline", "--set",
+                      "cluster.cores_per_node=2", "--json", json, P2P, "pingpong", NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "pingpong 12.000 us\n");
+    EXPECT_OUT_HAS(r, "2 ranks on the built-in platform (this machine: 1 node x 2 cores");
+    JsonObject *doc = EXPECT_JSON_FILE(r, json);
+    EXPECT(r, e2e_json_str_is(doc, "platform", "built-in"));
+    EXPECT(r, near(e2e_json_num(doc, "predicted_time_s"), 12e-6));
+    e2e_json_free(doc);
+    e2e_free(r);
+    /* Unchanged, its cores are this machine's. */
+    r = e2e_ordex_run("predict", "-n", "1", "--ignore-compute", "--no-timeline", "--json", json,
+                      P2P, "cpu", NULL);
+    EXPECT_STATUS(r, 0);
+    doc = EXPECT_JSON_FILE(r, json);
+    EXPECT(r, near(e2e_json_num(doc, "nodes"), 1));
+    EXPECT(r, near(e2e_json_num(doc, "cores_per_node"), (double)sysconf(_SC_NPROCESSORS_ONLN)));
+    e2e_json_free(doc);
+    e2e_free(r);
+    /* An override that does not parse names the key, as with a file. */
+    r = e2e_ordex_run("predict", "-n", "2", "--set", "network.latency=soon", P2P, NULL);
+    EXPECT_STATUS(r, 2);
+    EXPECT_ONE_LINE_ERROR(r, "--set network.latency=soon: [network] latency");
     e2e_free(r);
 }
 
@@ -591,6 +621,7 @@ static void add_predict_tests(CU_pSuite s) {
     CU_add_test(s, "ORDEX_SAMPLE and ordex_fake_alloc", test_sampling_and_fake_memory);
     CU_add_test(s, "a .c program is built with -O2 for prediction", test_optimised_build);
     CU_add_test(s, "bad input: exit 2 with one line", test_bad_input);
+    CU_add_test(s, "without --platform: the built-in platform", test_builtin_platform);
     CU_add_test(s, "a deadlock gives an error, no prediction", test_deadlock_gives_no_prediction);
     CU_add_test(s, "a crash is a finding", test_crash_is_a_finding);
 }
