@@ -2,10 +2,12 @@
  * test_cli.c - the command line: options of `ordex run`, determinism, JSON,
  * bad input (exit status 2 and a one-line message), and ordexcc.
  */
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "e2e.h"
@@ -525,6 +527,81 @@ static void test_ordexcc_errors(void) {
     e2e_free(r);
 }
 
+/* ---------------------------------------------------------------------- */
+/* The compile cache                                                       */
+
+/* Writes `text` to `path` and gives it the modification time `mtime`
+ * (seconds and nanoseconds of a stat), so that only the content differs. */
+static void set_file(const char *path, const char *text, const struct timespec *mtime) {
+    CU_ASSERT(g_file_set_contents(path, text, -1, NULL));
+    if (mtime) {
+        struct timespec times[2] = {*mtime, *mtime};
+        CU_ASSERT(utimensat(AT_FDCWD, path, times, 0) == 0);
+    }
+}
+
+/* `ordex run prog.c` compiles into the cache; editing a header the program
+ * includes (same size, same modification time) rebuilds it, and so does
+ * editing a header of a header. */
+static void test_cache_headers(void) {
+    const char *dir = e2e_tmp("cache_headers");
+    g_mkdir_with_parents(dir, 0755);
+    char *prog = g_build_filename(dir, "prog.c", NULL);
+    char *value = g_build_filename(dir, "value.h", NULL);
+    char *inner = g_build_filename(dir, "inner.h", NULL);
+    set_file(prog,
+             "#include <mpi.h>\n#include <stdio.h>\n#include \"value.h\"\n"
+             "int main(int argc, char **argv) {\n    MPI_Init(&argc, &argv);\n"
+             "    printf(\"value %d inner %d\\n\", VALUE, INNER);\n"
+             "    MPI_Finalize();\n    return 0;\n}\n",
+             NULL);
+    set_file(value, "#include \"inner.h\"\n#define VALUE 1\n", NULL);
+    set_file(inner, "#define INNER 5\n", NULL);
+    struct stat st;
+    CU_ASSERT_FATAL(stat(value, &st) == 0);
+    struct timespec vtime = st.st_mtim;
+    CU_ASSERT_FATAL(stat(inner, &st) == 0);
+    struct timespec itime = st.st_mtim;
+
+    e2e_result *r = RUN("run", "-n", "1", prog);
+    EXPECT_CLEAN(r);
+    EXPECT_OUT_HAS(r, "value 1 inner 5\n");
+    e2e_free(r);
+    r = RUN("run", "-n", "1", prog); /* from the cache, the same */
+    EXPECT_CLEAN(r);
+    EXPECT_OUT_HAS(r, "value 1 inner 5\n");
+    e2e_free(r);
+
+    set_file(value, "#include \"inner.h\"\n#define VALUE 2\n", &vtime);
+    r = RUN("run", "-n", "1", prog);
+    EXPECT_CLEAN(r);
+    EXPECT_OUT_HAS(r, "value 2 inner 5\n");
+    e2e_free(r);
+
+    set_file(inner, "#define INNER 6\n", &itime);
+    r = RUN("run", "-n", "1", prog);
+    EXPECT_CLEAN(r);
+    EXPECT_OUT_HAS(r, "value 2 inner 6\n");
+    e2e_free(r);
+
+    /* Back to an earlier content: right again (from the cache or not). */
+    set_file(value, "#include \"inner.h\"\n#define VALUE 1\n", &vtime);
+    r = RUN("run", "-n", "1", prog);
+    EXPECT_CLEAN(r);
+    EXPECT_OUT_HAS(r, "value 1 inner 6\n");
+    e2e_free(r);
+
+    /* The flags are part of the key: predict builds with -O2, run without;
+     * each sees the current header. */
+    r = RUN("predict", "-n", "1", "--no-timeline", prog);
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "value 1 inner 6\n");
+    e2e_free(r);
+    g_free(prog);
+    g_free(value);
+    g_free(inner);
+}
+
 static void e2e_add_cli_tests(CU_pSuite s) {
     CU_add_test(s, "--tag-output", test_tag_output);
     CU_add_test(s, "arguments after the program are the program's", test_program_arguments);
@@ -544,6 +621,7 @@ static void e2e_add_cli_tests(CU_pSuite s) {
     CU_add_test(s, "ordexcc builds a program ordex runs", test_ordexcc_build_and_run);
     CU_add_test(s, "ordexcc -c makes an object", test_ordexcc_object);
     CU_add_test(s, "ordexcc errors", test_ordexcc_errors);
+    CU_add_test(s, "the compile cache sees edited headers", test_cache_headers);
 }
 
 E2E_MAIN("command line", e2e_add_cli_tests)
