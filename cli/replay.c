@@ -219,7 +219,28 @@ int ordex_replay(int argc, char **argv) {
     char **pargv = run.argv;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    if (!sg_oneshot_begin(&run, &err)) {
+    /* Under gdb, the program's copies go into the session's directory, which
+     * tools/gdb/ordex.py removes when gdb ends (gdb kills the replay at its
+     * end, before ordex removes them).  The ranks still see the TMPDIR they
+     * were given. */
+    const char *gdb_tmp = inferior ? g_getenv("ORDEX_GDB_TMPDIR") : NULL;
+    char *user_tmp = NULL;
+    bool had_tmp = false;
+    if (gdb_tmp && *gdb_tmp) {
+        had_tmp = g_getenv("TMPDIR") != NULL;
+        user_tmp = g_strdup(g_getenv("TMPDIR"));
+        g_setenv("TMPDIR", gdb_tmp, TRUE);
+    }
+    bool begun = sg_oneshot_begin(&run, &err);
+    if (gdb_tmp && *gdb_tmp) {
+        if (had_tmp)
+            g_setenv("TMPDIR", user_tmp, TRUE);
+        else
+            g_unsetenv("TMPDIR");
+        g_unsetenv("ORDEX_GDB_TMPDIR");
+        g_free(user_tmp);
+    }
+    if (!begun) {
         fprintf(stderr, "ordex replay: %s\n", err);
         g_free(err);
         g_free(pargv);
