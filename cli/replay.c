@@ -276,6 +276,12 @@ int ordex_replay(int argc, char **argv) {
         if (t.finding && !quiet)
             fprintf(stderr, "ordex replay: the trace was recorded for: %s\n", t.finding);
         status = findings->len ? 1 : 0;
+        char *missed = sg_trace_unreproduced(&t, findings);
+        if (missed) {
+            fprintf(stderr, "ordex replay: %s: %s\n", argv[1], missed);
+            g_free(missed);
+            status = 2;
+        }
         char *werr = NULL;
         if (json && !out_write_json(json, findings, &sum, &werr)) {
             fprintf(stderr, "ordex replay: %s\n", werr);

@@ -207,7 +207,7 @@ static char *finding_trace(const e2e_result *r, const char *block, const char *f
 }
 #define FINDING_TRACE(r, block) finding_trace((r), (block), __FILE__, __LINE__)
 
-/* A trace file of format 1 for `kind` with `ranks` ranks, send mode `mode`
+/* A trace file of format 3 for `kind` with `ranks` ranks, send mode `mode`
  * and `steps` steps (-1: any number). */
 static void expect_trace_file(const e2e_result *r, const char *path, const char *kind, int ranks,
                               const char *mode, int steps, const char *file, int line) {
@@ -217,8 +217,9 @@ static void expect_trace_file(const e2e_result *r, const char *path, const char 
     g_free(what);
     if (!text)
         return;
-    e2e_check(g_str_has_prefix(text, "ordex-trace 2\n"), r, "trace: first line \"ordex-trace 2\"",
+    e2e_check(g_str_has_prefix(text, "ordex-trace 3\n"), r, "trace: first line \"ordex-trace 3\"",
               file, line);
+    e2e_check(strstr(text, "\nchecksum ") != NULL, r, "trace: a \"checksum\" line", file, line);
     e2e_check(strstr(text, "\nprogram ") != NULL, r, "trace: a \"program\" line", file, line);
     char *want = g_strdup_printf("\nranks %d\n", ranks);
     e2e_check(strstr(text, want) != NULL, r, "trace: \"ranks N\"", file, line);
