@@ -13,6 +13,7 @@
 
 #include "cli/compile.h"
 #include "cli/options.h"
+#include "cli/program.h"
 #include "output/findings.h"
 #include "output/json.h"
 #include "stategraph/explore.h"
@@ -139,6 +140,11 @@ int ordex_explore(int argc, char **argv) {
     }
     if (!g_file_test(so, G_FILE_TEST_EXISTS)) {
         fprintf(stderr, "ordex: %s: no such file\n", so);
+        g_free(so);
+        ordex_opts_free(&o);
+        return 2;
+    }
+    if (ordex_program_refuse_unsupported("ordex explore", prog, so, o.json) != 0) {
         g_free(so);
         ordex_opts_free(&o);
         return 2;
