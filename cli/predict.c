@@ -52,6 +52,31 @@ static double pct(double part, double all) {
     return all > 0 ? 100.0 * part / all : 0;
 }
 
+/* Says when the machine was busy while the computation was measured. */
+static void print_measure_note(FILE *out, const sim_timed_measure *m) {
+    if (!pred_measure_disturbed(m))
+        return;
+    char *cpu = qty(m->compute_cpu_s, "s"), *wall = qty(m->compute_wall_s, "s");
+    fprintf(out,
+            "note: the machine was busy while the computation was measured: the OS gave the CPU "
+            "to other work %ld time%s, and the computation took %s of wall-clock time for %s of "
+            "CPU time; computation is charged as CPU time, which leaves those interruptions out, "
+            "but a busy machine also slows the CPU time itself (shared caches and memory): "
+            "predict on a quiet machine for steady numbers\n",
+            m->involuntary_switches, m->involuntary_switches == 1 ? "" : "s", wall, cpu);
+    g_free(cpu);
+    g_free(wall);
+}
+
+static void json_measure(out_json *w, const sim_timed_measure *m) {
+    out_json_object(w, "measurement");
+    out_json_num(w, "compute_cpu_s", m->compute_cpu_s);
+    out_json_num(w, "compute_wall_s", m->compute_wall_s);
+    out_json_int(w, "involuntary_context_switches", m->involuntary_switches);
+    out_json_bool(w, "disturbed", pred_measure_disturbed(m));
+    out_json_end(w);
+}
+
 static void print_rank_line(FILE *out, const char *label, double end, double c, double m,
                             double b) {
     char *e = qty(end, "s"), *cs = qty(c, "s"), *ms = qty(m, "s"), *bs = qty(b, "s");
@@ -64,7 +89,7 @@ static void print_rank_line(FILE *out, const char *label, double end, double c, 
 
 static void print_report(FILE *out, const pred_result *r, const pred_placements *pl,
                          const pm_platform *p, const char *prog, const char *trace_path,
-                         const char *svg_path) {
+                         const char *svg_path, const sim_timed_measure *measure) {
     out_print_finding_list(stderr, r->findings);
     char *on = platform_text(p);
     fprintf(out, "ordex predict: %s, %d rank%s on %s\n", prog, r->nranks, r->nranks == 1 ? "" : "s",
@@ -171,6 +196,7 @@ static void print_report(FILE *out, const pred_result *r, const pred_placements 
     if (trace_path || svg_path)
         fprintf(out, "timeline: %s%s%s\n", trace_path ? trace_path : "",
                 trace_path && svg_path ? ", " : "", svg_path ? svg_path : "");
+    print_measure_note(out, measure);
     fprintf(out, "simulated in %.3f s\n", r->elapsed_s);
 }
 
@@ -295,6 +321,7 @@ static int run_sweeps(const ordex_opts *o, const pred_options *po) {
             g_free(sw);
             return 2;
         }
+    sim_timed_measure measure = {0, 0, 0};
     printf("ordex predict: %s, %d rank%s, sweeping %d parameter%s\n\n", prog, po->run.nranks,
            po->run.nranks == 1 ? "" : "s", nsweeps, nsweeps == 1 ? "" : "s");
     for (int i = 0; i < nsweeps && status != 2; i++) {
@@ -321,7 +348,7 @@ static int run_sweeps(const ordex_opts *o, const pred_options *po) {
                 status = 2;
                 break;
             }
-            double t = pred_time(po, p);
+            double t = pred_time(po, p, &measure);
             pm_platform_free(p);
             if (t < 0) {
                 fprintf(stderr, "ordex predict: the simulation with %s=%s failed\n", sw[i].key,
@@ -338,6 +365,8 @@ static int run_sweeps(const ordex_opts *o, const pred_options *po) {
         }
         printf("\n");
     }
+    if (status != 2)
+        print_measure_note(stdout, &measure);
     if (status != 2) {
         out_sweep_series *series = g_new0(out_sweep_series, nsweeps);
         for (int i = 0; i < nsweeps; i++) {
@@ -387,6 +416,7 @@ static int run_sweeps(const ordex_opts *o, const pred_options *po) {
             }
             out_json_end(&w);
             out_json_str(&w, "plot", svg);
+            json_measure(&w, &measure);
             out_json_end(&w);
             if (!write_file(o->json, s))
                 status = 2;
@@ -450,8 +480,12 @@ static int predict_single(const ordex_opts *o, const pred_options *po, const pm_
         }
         g_free(title);
     }
+    sim_timed_measure measure = r.measure;
+    measure.compute_cpu_s += pl.measure.compute_cpu_s;
+    measure.compute_wall_s += pl.measure.compute_wall_s;
+    measure.involuntary_switches += pl.measure.involuntary_switches;
     fflush(stdout);
-    print_report(stdout, &r, &pl, p, prog, trace, svg);
+    print_report(stdout, &r, &pl, p, prog, trace, svg, &measure);
     if (o->json) {
         GString *s = g_string_new(NULL);
         out_json w;
@@ -461,6 +495,7 @@ static int predict_single(const ordex_opts *o, const pred_options *po, const pm_
         out_json_str(&w, "program", prog);
         out_json_int(&w, "nranks", r.nranks);
         json_prediction(&w, &r, &pl, p, trace, svg);
+        json_measure(&w, &measure);
         out_json_end(&w);
         if (!write_file(o->json, s))
             status = 2;

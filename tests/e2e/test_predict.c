@@ -6,11 +6,15 @@
  * The expected values and their derivations are in the header comments of
  * tests/programs/predict_p2p.c and predict_coll.c.
  */
+#define _GNU_SOURCE
 #include <CUnit/Basic.h>
 #include <math.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "e2e.h"
@@ -571,6 +575,86 @@ static void test_builtin_platform(void) {
     e2e_free(r);
 }
 
+/* Computation is the CPU time a rank uses between MPI calls: a rank that
+ * sleeps 300 ms computes (almost) nothing, though 300 ms of wall-clock time
+ * passed (and are seen in the measurement). */
+static void test_compute_is_cpu_time(void) {
+    const char *json = e2e_tmp("sleep.json");
+    e2e_result *r = e2e_ordex_run("predict", "-n", "2", "--no-timeline", "--json", json,
+                                  S("tests/programs/predict_measure.c"), "sleep", NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "done\n");
+    JsonObject *doc = EXPECT_JSON_FILE(r, json);
+    EXPECT(r, e2e_json_num(doc, "ranks[rank=0].compute_s") < 0.1);
+    EXPECT(r, e2e_json_num(doc, "measurement.compute_wall_s") >= 0.3);
+    EXPECT(r, e2e_json_num(doc, "measurement.compute_cpu_s") < 0.1);
+    EXPECT(r, e2e_json_bool(doc, "measurement.disturbed") == 0); /* sleeping is no disturbance */
+    e2e_json_free(doc);
+    e2e_free(r);
+}
+
+/* The lowest CPU this process may run on. */
+static int first_cpu(void) {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0)
+        return 0;
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, &set))
+            return c;
+    return 0;
+}
+
+/* With another process busy on the same CPU, the OS takes the CPU from the
+ * computing rank again and again: its computation is still charged as the
+ * CPU time it used, and the report says the measurement was disturbed. */
+static void test_disturbed_measurement(void) {
+    char *cpu = g_strdup_printf("%d", first_cpu());
+    const char *busy[] = {"taskset", "-c", cpu, "sh", "-c", "while :; do :; done", NULL};
+    GPid pid = 0;
+    GError *err = NULL;
+    bool spawned = g_spawn_async(NULL, (char **)busy, NULL,
+                                 G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD |
+                                     G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                                 NULL, NULL, &pid, &err);
+    CU_ASSERT_FATAL(spawned);
+    const char *json = e2e_tmp("spin.json");
+    const char *argv[] = {"taskset",
+                          "-c",
+                          cpu,
+                          e2e_ordex(),
+                          "predict",
+                          "-n",
+                          "2",
+                          "--no-timeline",
+                          "--set",
+                          "cluster.cores_per_node=2",
+                          "--json",
+                          json,
+                          S("tests/programs/predict_measure.c"),
+                          "spin",
+                          NULL};
+    e2e_result *r = e2e_exec(argv);
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    g_spawn_close_pid(pid);
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "note: the machine was busy while the computation was measured: the OS "
+                      "gave the CPU to other work ");
+    JsonObject *doc = EXPECT_JSON_FILE(r, json);
+    EXPECT(r, e2e_json_bool(doc, "measurement.disturbed") == 1);
+    EXPECT(r, e2e_json_num(doc, "measurement.involuntary_context_switches") > 0);
+    double cpu_s = e2e_json_num(doc, "measurement.compute_cpu_s");
+    double wall_s = e2e_json_num(doc, "measurement.compute_wall_s");
+    EXPECT(r, cpu_s >= 0.3 && wall_s > cpu_s);
+    /* Charged: the CPU time (within ordex's own path per call), not the
+     * wall-clock time the interruptions lengthened. */
+    double charged = e2e_json_num(doc, "totals.compute_s");
+    EXPECT(r, charged <= cpu_s + 1e-3 && charged >= cpu_s - 1e-3);
+    e2e_json_free(doc);
+    e2e_free(r);
+    g_free(cpu);
+}
+
 static void test_deadlock_gives_no_prediction(void) {
     /* Synchronous sends in a cycle never finish: an error, not a time. */
     const char *json = e2e_tmp("dl.json");
@@ -622,6 +706,8 @@ static void add_predict_tests(CU_pSuite s) {
     CU_add_test(s, "a .c program is built with -O2 for prediction", test_optimised_build);
     CU_add_test(s, "bad input: exit 2 with one line", test_bad_input);
     CU_add_test(s, "without --platform: the built-in platform", test_builtin_platform);
+    CU_add_test(s, "computation is CPU time: sleeping is none", test_compute_is_cpu_time);
+    CU_add_test(s, "a busy CPU: CPU time charged, the report says so", test_disturbed_measurement);
     CU_add_test(s, "a deadlock gives an error, no prediction", test_deadlock_gives_no_prediction);
     CU_add_test(s, "a crash is a finding", test_crash_is_a_finding);
 }
