@@ -24,8 +24,20 @@ static void test_segv(void) {
     EXPECT_STATUS(r, 1);
     char *f = EXPECT_FINDING(r, 1, "crash", "rank 1 crashed: SIGSEGV", SRC("segv.c"), FAULT);
     EXPECT_BLOCK_HAS(r, f, "main (");
+    EXPECT_BLOCK_HAS(r, f, " at address "); /* the NULL pointer written through */
     EXPECT_OUT_LACKS(r, "rank 1: survived");
     EXPECT_ERR_HAS(r, "; 1 error found\n");
+    g_free(f);
+    e2e_free(r);
+    /* raise(SIGSEGV): no access failed, so there is no fault address. */
+    r = RUN("run", "-n", "4", P("segv.c"), "raise");
+    EXPECT_STATUS(r, 1);
+    f = EXPECT_FINDING(r, 1, "crash",
+                       "rank 1 crashed: SIGSEGV sent by the program (raise() or kill()), not by "
+                       "a fault",
+                       SRC("segv.c"), "/* RAISE */");
+    EXPECT_BLOCK_LACKS(r, f, "address");
+    EXPECT_OUT_LACKS(r, "rank 1: survived");
     g_free(f);
     e2e_free(r);
 }
