@@ -116,9 +116,9 @@ static void print_report(FILE *out, const pred_result *r, const pred_placements 
         char *mean = qty(pl->mean, "s"), *lo = qty(pl->min, "s"), *hi = qty(pl->max, "s"),
              *mk = qty(r->makespan, "s");
         fprintf(out,
-                "predicted time: %s (%.9f s), the mean of %d placements of the polling ranks "
+                "predicted time: %s (%.9f s), the mean of %d placement%s of the polling ranks "
                 "on the cores\n",
-                mean, pl->mean, pl->finished);
+                mean, pl->mean, pl->finished, pl->finished == 1 ? "" : "s");
         fprintf(out, "  placements from %s to %s", lo, hi);
         if (!isnan(pl->std_error)) {
             char *se = qty(pl->std_error, "s");
@@ -147,8 +147,10 @@ static void print_report(FILE *out, const pred_result *r, const pred_placements 
         }
     }
     pred_totals t = pred_totals_of(r);
-    double n = r->nranks;
-    print_rank_line(out, "mean", r->makespan, t.compute / n, t.comm / n, t.blocked / n);
+    double n = r->nranks, ends = 0;
+    for (int i = 0; i < r->nranks; i++)
+        ends += r->ranks[i].end;
+    print_rank_line(out, "mean", ends / n, t.compute / n, t.comm / n, t.blocked / n);
     if (r->nranks > 16) {
         double lo[4] = {INFINITY, INFINITY, INFINITY, INFINITY}, hi[4] = {0, 0, 0, 0};
         for (int i = 0; i < r->nranks; i++) {
@@ -322,10 +324,10 @@ static int run_sweeps(const ordex_opts *o, const pred_options *po) {
             return 2;
         }
     sim_timed_measure measure = {0, 0, 0};
-    printf("ordex predict: %s, %d rank%s, sweeping %d parameter%s\n\n", prog, po->run.nranks,
-           po->run.nranks == 1 ? "" : "s", nsweeps, nsweeps == 1 ? "" : "s");
+    fprintf(stderr, "ordex predict: %s, %d rank%s, sweeping %d parameter%s\n\n", prog,
+            po->run.nranks, po->run.nranks == 1 ? "" : "s", nsweeps, nsweeps == 1 ? "" : "s");
     for (int i = 0; i < nsweeps && status != 2; i++) {
-        printf("  %-28s %16s\n", sw[i].key, "predicted time");
+        fprintf(stderr, "  %-28s %16s\n", sw[i].key, "predicted time");
         for (int k = 0; k < sw[i].n; k++) {
             char **over = pred_sweep_overrides(o->sets, sw[i].key, sw[i].values[k]);
             GError *err = NULL;
@@ -358,15 +360,15 @@ static int run_sweeps(const ordex_opts *o, const pred_options *po) {
             }
             sw[i].y[k] = t;
             char *ts = isnan(t) ? g_strdup("did not finish") : qty(t, "s");
-            printf("  %-28s %16s\n", sw[i].values[k], ts);
+            fprintf(stderr, "  %-28s %16s\n", sw[i].values[k], ts);
             g_free(ts);
             if (isnan(t))
                 status = 1;
         }
-        printf("\n");
+        fprintf(stderr, "\n");
     }
     if (status != 2)
-        print_measure_note(stdout, &measure);
+        print_measure_note(stderr, &measure);
     if (status != 2) {
         out_sweep_series *series = g_new0(out_sweep_series, nsweeps);
         for (int i = 0; i < nsweeps; i++) {
@@ -381,10 +383,11 @@ static int run_sweeps(const ordex_opts *o, const pred_options *po) {
                     : o->svg       ? g_strdup(o->svg)
                                    : default_output(prog, ".sweep.svg");
         if (svg) {
-            char *title = g_strdup_printf("%s: predicted time, %d ranks", prog, po->run.nranks);
+            char *title = g_strdup_printf("%s: predicted time, %d rank%s", prog, po->run.nranks,
+                                          po->run.nranks == 1 ? "" : "s");
             GError *err = NULL;
             if (out_tl_write_sweep_svg(series, nsweeps, svg, title, &err)) {
-                printf("plot: %s\n", svg);
+                fprintf(stderr, "plot: %s\n", svg);
             } else {
                 fprintf(stderr, "ordex predict: %s\n", err->message);
                 g_error_free(err);
@@ -485,7 +488,7 @@ static int predict_single(const ordex_opts *o, const pred_options *po, const pm_
     measure.compute_wall_s += pl.measure.compute_wall_s;
     measure.involuntary_switches += pl.measure.involuntary_switches;
     fflush(stdout);
-    print_report(stdout, &r, &pl, p, prog, trace, svg, &measure);
+    print_report(stderr, &r, &pl, p, prog, trace, svg, &measure);
     if (o->json) {
         GString *s = g_string_new(NULL);
         out_json w;

@@ -179,8 +179,8 @@ int ordex_replay(int argc, char **argv) {
     }
     traced = true;
     if (nranks && nranks != t.nranks) {
-        fprintf(stderr, "ordex replay: %s was recorded with %d ranks, not %d\n", argv[1], t.nranks,
-                nranks);
+        fprintf(stderr, "ordex replay: %s was recorded with %d rank%s, not %d\n", argv[1], t.nranks,
+                t.nranks == 1 ? "" : "s", nranks);
         goto out;
     }
     so = g_str_has_suffix(t.program, ".c") ? ordex_compile_cached(t.program, true, false)
@@ -259,7 +259,7 @@ int ordex_replay(int argc, char **argv) {
         if (dump)
             for (int i = 0; i < t.nranks; i++) {
                 char *line = sg_oneshot_describe_rank(i);
-                printf("%s\n", line);
+                fprintf(stderr, "%s\n", line);
                 g_free(line);
             }
         status = 0;

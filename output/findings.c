@@ -23,13 +23,14 @@ void out_print_findings(FILE *out, GPtrArray *findings, const out_run_summary *s
     if (quiet && findings->len == 0)
         return;
     fprintf(out,
-            "ordex: %d rank%s, %" G_GUINT64_FORMAT " messages delivered, predicted time %.6f s, "
-            "%.3f s to simulate; %s\n",
-            sum->nranks, sum->nranks == 1 ? "" : "s", sum->messages, sum->predicted_s,
-            sum->elapsed_s,
-            findings->len == 0   ? "no error found"
-            : findings->len == 1 ? "1 error found"
-                                 : "errors found");
+            "ordex: %d rank%s, %" G_GUINT64_FORMAT " message%s delivered, predicted time %.6f s, "
+            "%.3f s to simulate; ",
+            sum->nranks, sum->nranks == 1 ? "" : "s", sum->messages, sum->messages == 1 ? "" : "s",
+            sum->predicted_s, sum->elapsed_s);
+    if (findings->len == 0)
+        fprintf(out, "no error found\n");
+    else
+        fprintf(out, "%u error%s found\n", findings->len, findings->len == 1 ? "" : "s");
 }
 
 bool out_write_json(const char *path, GPtrArray *findings, const out_run_summary *sum, char **err) {

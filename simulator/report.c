@@ -324,7 +324,8 @@ void sim_report_deadlock(void) {
         g_free(line);
     }
     if (blocked->len > (guint)show_max)
-        g_string_append_printf(d, "  ... and %u more blocked ranks\n", blocked->len - show_max);
+        g_string_append_printf(d, "  ... and %u more blocked rank%s\n", blocked->len - show_max,
+                               blocked->len - show_max == 1 ? "" : "s");
 
     GArray *cycle = find_cycle(edges, n);
     bool unbuffered = false;

@@ -154,7 +154,7 @@ static void test_json_write_error(void) {
         e2e_result *r = e2e_ordex_runv(args);
         EXPECT_STATUS(r, 2);
         EXPECT(r, strstr(r->err, "cannot write /dev/full") != NULL);
-        EXPECT(r, strstr(i == 0 ? r->err : r->out, "[deadlock]") != NULL);
+        EXPECT(r, strstr(r->err, "[deadlock]") != NULL); /* both report on stderr */
         e2e_free(r);
     }
 }
@@ -528,6 +528,64 @@ static void test_ordexcc_errors(void) {
 }
 
 /* ---------------------------------------------------------------------- */
+/* Counts in words                                                         */
+
+/* Nothing ordex printed says "1 ranks", "1 steps", ...: a count of one
+ * takes the singular. */
+static void expect_no_one_plural(const e2e_result *r, const char *file, int line) {
+    static const char pattern[] =
+        "(^|[^0-9.])1 (ranks|steps|messages|states|branching states|transitions|orderings|"
+        "snapshots|errors|placements|cores|nodes|alternatives|members|rounds|sizes|departures)\\b";
+    char *both = g_strconcat(r->out, r->err, NULL);
+    GMatchInfo *m = NULL;
+    GRegex *re = g_regex_new(pattern, G_REGEX_MULTILINE, 0, NULL);
+    bool bad = g_regex_match(re, both, 0, &m);
+    char *what = bad ? g_strdup_printf("no count of one in the plural (found \"%s\")",
+                                       g_match_info_fetch(m, 0))
+                     : g_strdup("no count of one in the plural");
+    e2e_check(!bad, r, what, file, line);
+    g_free(what);
+    g_match_info_free(m);
+    g_regex_unref(re);
+    g_free(both);
+}
+#define EXPECT_NO_ONE_PLURAL(r) expect_no_one_plural((r), __FILE__, __LINE__)
+
+static void test_plurals(void) {
+    e2e_result *r = RUN("run", "-n", "1", S("examples/ring.c"), "2");
+    EXPECT_STATUS(r, 0);
+    EXPECT_ERR_HAS(r, "ordex: 1 rank, ");
+    EXPECT_NO_ONE_PLURAL(r);
+    e2e_free(r);
+    r = RUN("run", "-n", "2", S("tests/programs/predict_p2p.c"), "overhead");
+    EXPECT_STATUS(r, 0);
+    EXPECT_ERR_HAS(r, " 1 message delivered");
+    EXPECT_NO_ONE_PLURAL(r);
+    e2e_free(r);
+    r = RUN("explore", "--trace-dir", e2e_tmp("plural_traces"), "-n", "1", S("examples/ring.c"),
+            "2");
+    EXPECT_STATUS(r, 0);
+    EXPECT_ERR_HAS(r, "ordex explore: 1 rank, ");
+    EXPECT_NO_ONE_PLURAL(r);
+    e2e_free(r);
+    /* One blocked rank, an ordering of one step. */
+    r = RUN("explore", "--trace-dir", e2e_tmp("plural_traces"), "-n", "3",
+            S("examples/wildcard_deadlock.c"));
+    EXPECT_STATUS(r, 1);
+    EXPECT_ERR_HAS(r, "deadlock: 1 rank blocked");
+    EXPECT_ERR_HAS(r, "  ordering (1 step):\n");
+    EXPECT_ERR_HAS(r, "ordex explore: 1 error found\n");
+    EXPECT_NO_ONE_PLURAL(r);
+    e2e_free(r);
+    r = RUN("predict", "-n", "1", "--no-timeline", "--set", "cluster.cores_per_node=1",
+            S("examples/ring.c"), "2");
+    EXPECT_STATUS(r, 0);
+    EXPECT_ERR_HAS(r, ", 1 rank on the built-in platform (this machine: 1 node x 1 core,");
+    EXPECT_NO_ONE_PLURAL(r);
+    e2e_free(r);
+}
+
+/* ---------------------------------------------------------------------- */
 /* The compile cache                                                       */
 
 /* Writes `text` to `path` and gives it the modification time `mtime`
@@ -622,6 +680,7 @@ static void e2e_add_cli_tests(CU_pSuite s) {
     CU_add_test(s, "ordexcc -c makes an object", test_ordexcc_object);
     CU_add_test(s, "ordexcc errors", test_ordexcc_errors);
     CU_add_test(s, "the compile cache sees edited headers", test_cache_headers);
+    CU_add_test(s, "counts of one in the singular", test_plurals);
 }
 
 E2E_MAIN("command line", e2e_add_cli_tests)

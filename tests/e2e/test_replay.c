@@ -51,8 +51,8 @@ static void test_replay_dump(void) {
     char *t = trace_path(dir, "mergesort-1.trace");
     e2e_result *r = e2e_ordex_run("replay", "--stop-at", "5", "--dump", t, NULL);
     EXPECT_STATUS(r, 0);
-    EXPECT_OUT_HAS(r, "rank 0: MPI_Recv(source=MPI_ANY_SOURCE");
-    EXPECT_OUT_HAS(r, "rank 3: ended");
+    EXPECT_ERR_HAS(r, "rank 0: MPI_Recv(source=MPI_ANY_SOURCE");
+    EXPECT_ERR_HAS(r, "rank 3: ended");
     EXPECT(r, strstr(r->err, "stopped before step 5") != NULL);
     e2e_free(r);
     g_free(t);
@@ -190,7 +190,7 @@ static void test_replay_keeps_sizes(void) {
         NULL};
     e2e_result *e = e2e_ordex_runv(args);
     EXPECT_STATUS(e, 1);
-    EXPECT_OUT_HAS(e, "[deadlock]");
+    EXPECT_ERR_HAS(e, "[deadlock]");
     e2e_free(e);
     char *t = trace_path(dir, "heap_gated-1.trace");
     char *text = e2e_read_file(t);
@@ -217,13 +217,13 @@ static void test_early_collectives(void) {
     e2e_result *r =
         e2e_ordex_run("explore", "--early-collectives", "-n", "2", EXAMPLE("bcast_sync.c"), NULL);
     EXPECT_STATUS(r, 1);
-    EXPECT_OUT_HAS(r, "needs MPI_Bcast to synchronise");
-    EXPECT_OUT_HAS(r, "MPI_Bcast returns before the others arrive - no, it waits");
-    EXPECT_OUT_HAS(r, "4 orderings run to the end");
+    EXPECT_ERR_HAS(r, "needs MPI_Bcast to synchronise");
+    EXPECT_ERR_HAS(r, "MPI_Bcast returns before the others arrive - no, it waits");
+    EXPECT_ERR_HAS(r, "4 orderings run to the end");
     e2e_free(r);
     r = e2e_ordex_run("explore", "-n", "2", EXAMPLE("bcast_sync.c"), NULL);
     EXPECT_STATUS(r, 1);
-    EXPECT_OUT_HAS(r, "2 orderings run to the end");
+    EXPECT_ERR_HAS(r, "2 orderings run to the end");
     e2e_free(r);
     /* The finding's trace holds the early-leave choice and replays. */
     const char *dir = explore_into("tr_early", "2", EXAMPLE("bcast_sync.c"), "--early-collectives");
@@ -241,12 +241,12 @@ static void test_observe(void) {
     const char *prog = e2e_src("tests/programs/observe_race.c");
     e2e_result *r = e2e_ordex_run("explore", "-n", "3", prog, NULL);
     EXPECT_STATUS(r, 0);
-    EXPECT_OUT_HAS(r, "WARNING [message_race]");
-    EXPECT_OUT_HAS(r, "2 different outcomes");
+    EXPECT_ERR_HAS(r, "WARNING [message_race]");
+    EXPECT_ERR_HAS(r, "2 different outcomes");
     e2e_free(r);
     r = e2e_ordex_run("explore", "--divergence=error", "-n", "3", prog, NULL);
     EXPECT_STATUS(r, 1);
-    EXPECT_OUT_HAS(r, "ERROR [message_race]");
+    EXPECT_ERR_HAS(r, "ERROR [message_race]");
     e2e_free(r);
     r = e2e_ordex_run("run", "-n", "3", prog, NULL); /* one ordering: nothing to compare */
     EXPECT_STATUS(r, 0);
