@@ -26,8 +26,9 @@ typedef struct sched_missing_fn {
  * (sched_missing_fn *, freed with it) holds first the functions main calls
  * (the run starts there), in the code order of their first call in main,
  * then those only other functions call, in the code order of their first
- * site, then those without a site, by name; empty when nothing is missing.  NULL with *err (g_free) set when the file cannot be read as an
- * ELF shared object. */
+ * site, then those without a site, by name; empty when nothing is missing.
+ * NULL with *err (g_free) set when the file cannot be read as an ELF
+ * shared object. */
 GPtrArray *sched_missing_mpi_functions(const char *path, char **err);
 
 #endif

@@ -514,8 +514,7 @@ bool sg_trace_read(const char *path, sg_trace *t, char **err) {
             long n = strtol(val, &end, 10);
             if (*end || n != (long)t->steps->len) {
                 bad = g_strdup_printf("the trace ends after %u step%s but says %s", t->steps->len,
-                                      t->steps->len == 1 ? "" : "s",
-                                      val);
+                                      t->steps->len == 1 ? "" : "s", val);
                 ok = false;
             }
             ended = true;
