@@ -14,6 +14,7 @@
 
 #include "cli/compile.h"
 #include "cli/options.h"
+#include "cli/program.h"
 #include "output/findings.h"
 #include "output/json.h"
 #include "stategraph/explore.h"
@@ -174,7 +175,8 @@ static void print_path(FILE *out, GArray *path, int from, int highlight_from) {
     int shown = 0;
     for (guint i = (guint)from; i < path->len; i++) {
         if (shown++ == MAX_STEPS_SHOWN) {
-            fprintf(out, "      ... %u more steps (see the trace)\n", path->len - i);
+            fprintf(out, "      ... %u more step%s (see the trace)\n", path->len - i,
+                    path->len - i == 1 ? "" : "s");
             break;
         }
         char *t = sg_step_text(&g_array_index(path, sg_step, i));
@@ -261,6 +263,11 @@ int ordex_explore(int argc, char **argv) {
         ordex_opts_free(&o);
         return 2;
     }
+    if (ordex_program_refuse_unsupported("ordex explore", prog, so, o.json) != 0) {
+        g_free(so);
+        ordex_opts_free(&o);
+        return 2;
+    }
 
     sg_explore_opts eo = {0};
     eo.run = o.run;
@@ -327,7 +334,7 @@ int ordex_explore(int argc, char **argv) {
     }
     out_json_int(&rcx.json, "ranks", o.run.nranks);
     out_json_array(&rcx.json, "findings");
-    FILE *out = stdout;
+    FILE *out = stderr; /* ordex's report; stdout is the program's (README, "Output") */
 
     for (guint i = 0; i < v.errors->len; i++) {
         sg_finding *f = g_ptr_array_index(v.errors, i);
@@ -338,7 +345,7 @@ int ordex_explore(int argc, char **argv) {
             fprintf(out, "  at %s\n", f->location);
         if (f->details)
             fputs(f->details, out);
-        fprintf(out, "  ordering (%u steps):\n", f->path->len);
+        fprintf(out, "  ordering (%u step%s):\n", f->path->len, f->path->len == 1 ? "" : "s");
         print_path(out, f->path, 0, (int)f->path->len);
         char *trace = write_trace(&rcx, kind, f->location, f->message, f->path, f->pass);
         if (trace)
@@ -361,8 +368,13 @@ int ordex_explore(int argc, char **argv) {
                 "outcomes (output, exit status or observed values)%s\n",
                 v.race_is_error ? "ERROR" : "WARNING", noutcomes,
                 sg_buffering_note(&eo, pass, NULL));
-        fprintf(out, "  two orderings share their first %u steps, then differ (marked *):\n",
-                prefix);
+        if (prefix == 0)
+            fprintf(out, "  two orderings differ from the first step (marked *):\n");
+        else if (prefix == 1)
+            fprintf(out, "  two orderings share their first step, then differ (marked *):\n");
+        else
+            fprintf(out, "  two orderings share their first %u steps, then differ (marked *):\n",
+                    prefix);
         fprintf(out, "  ordering A:\n");
         print_path(out, a, prefix > 3 ? (int)prefix - 3 : 0, (int)prefix);
         fprintf(out, "  ordering B:\n");
@@ -407,19 +419,21 @@ int ordex_explore(int argc, char **argv) {
                                           "order along an ordering), ",
                                           o.branches, o.branches == 1 ? "" : "s")
                         : g_strdup("");
-    fprintf(out,
-            "ordex explore: %d ranks, %s%s%s: %" G_GUINT64_FORMAT
-            " branching states, %" G_GUINT64_FORMAT " transitions, %" G_GUINT64_FORMAT
-            " orderings run to the end, %" G_GUINT64_FORMAT
-            " merged into known states, %" G_GUINT64_FORMAT " snapshots, peak %.1f MiB, %.2f s%s\n",
-            o.run.nranks, how,
-            strategy == SG_BFS      ? "one ordering (messages delivered in send order)"
-            : strategy == SG_RANDOM ? "random orderings"
-            : eo.por                ? "with partial-order reduction"
-                                    : "without reduction",
-            replay_ckpt ? " (replay checkpoints)" : "", res.states, res.transitions, res.paths,
-            res.merged, res.snapshots, (double)res.peak_rss / (1 << 20), res.elapsed_s,
-            eo.both_send_modes ? ", standard sends both buffered and unbuffered" : "");
+    fprintf(
+        out,
+        "ordex explore: %d rank%s, %s%s%s: %" G_GUINT64_FORMAT
+        " branching state%s, %" G_GUINT64_FORMAT " transition%s, %" G_GUINT64_FORMAT
+        " ordering%s run to the end, %" G_GUINT64_FORMAT
+        " merged into known states, %" G_GUINT64_FORMAT " snapshot%s, peak %.1f MiB, %.2f s%s\n",
+        o.run.nranks, o.run.nranks == 1 ? "" : "s", how,
+        strategy == SG_BFS      ? "one ordering (messages delivered in send order)"
+        : strategy == SG_RANDOM ? "random orderings"
+        : eo.por                ? "with partial-order reduction"
+                                : "without reduction",
+        replay_ckpt ? " (replay checkpoints)" : "", res.states, res.states == 1 ? "" : "s",
+        res.transitions, res.transitions == 1 ? "" : "s", res.paths, res.paths == 1 ? "" : "s",
+        res.merged, res.snapshots, res.snapshots == 1 ? "" : "s", (double)res.peak_rss / (1 << 20),
+        res.elapsed_s, eo.both_send_modes ? ", standard sends both buffered and unbuffered" : "");
     g_free(how);
     if (eo.both_send_modes) {
         char *p0 = pass_text(&res.passes[0]), *p1 = pass_text(&res.passes[1]);
@@ -437,8 +451,9 @@ int ordex_explore(int argc, char **argv) {
             fprintf(out,
                     "ordex explore: bounded search: all orderings with at most %d departure%s "
                     "from the default order were explored (%" G_GUINT64_FORMAT
-                    " alternatives left out by the bound)\n",
-                    o.branches, o.branches == 1 ? "" : "s", res.bound_cuts);
+                    " alternative%s left out by the bound)\n",
+                    o.branches, o.branches == 1 ? "" : "s", res.bound_cuts,
+                    res.bound_cuts == 1 ? "" : "s");
     }
     if (v.nerrors)
         fprintf(out, "ordex explore: %d error%s found\n", v.nerrors, v.nerrors == 1 ? "" : "s");

@@ -122,7 +122,9 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o) {
          "ORDEX_SAMPLE charges count (repeatable predictions of communication)",
          NULL},
         {"platform", 0, 0, G_OPTION_ARG_FILENAME, &platform,
-         "The cluster to simulate: a platform file (see docs/platform.md; required)", "FILE"},
+         "The cluster to simulate: a platform file (see docs/platform.md); by default the "
+         "built-in platform, this machine as one node with shared memory",
+         "FILE"},
         {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets,
          "Override a platform key, e.g. --set network.latency=5us (repeatable)",
          "SECTION.KEY=VALUE"},

@@ -23,15 +23,17 @@ void out_print_findings(FILE *out, GPtrArray *findings, const out_run_summary *s
     if (quiet && findings->len == 0)
         return;
     fprintf(out,
-            "ordex: %d rank%s, %" G_GUINT64_FORMAT " messages delivered, predicted time %.6f s, "
-            "%.3f s to simulate; %s%s%s\n",
-            sum->nranks, sum->nranks == 1 ? "" : "s", sum->messages, sum->predicted_s,
-            sum->elapsed_s,
-            findings->len == 0   ? "no error found"
-            : findings->len == 1 ? "1 error found"
-                                 : "errors found",
-            sum->incomplete ? ", but the run did not finish: " : "",
-            sum->incomplete ? sum->incomplete : "");
+            "ordex: %d rank%s, %" G_GUINT64_FORMAT " message%s delivered, predicted time %.6f s, "
+            "%.3f s to simulate; ",
+            sum->nranks, sum->nranks == 1 ? "" : "s", sum->messages, sum->messages == 1 ? "" : "s",
+            sum->predicted_s, sum->elapsed_s);
+    if (findings->len == 0)
+        fprintf(out, "no error found");
+    else
+        fprintf(out, "%u error%s found", findings->len, findings->len == 1 ? "" : "s");
+    if (sum->incomplete)
+        fprintf(out, ", but the run did not finish: %s", sum->incomplete);
+    fputc('\n', out);
 }
 
 bool out_write_json(const char *path, GPtrArray *findings, const out_run_summary *sum, char **err) {

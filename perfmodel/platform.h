@@ -128,6 +128,20 @@ pm_platform *pm_platform_load_data(const char *name, const char *text, const cha
 
 void pm_platform_free(pm_platform *p);
 
+/* The name (pm_platform.source) of the built-in platform. */
+#define PM_PLATFORM_BUILTIN_NAME "built-in"
+
+/* The text of the built-in platform, what `ordex predict` simulates without
+ * --platform (g_free): this machine as one node with a core per online CPU,
+ * oversubscription allowed, ranks polling while they wait, 4 ms time
+ * slices, and messages through shared memory at 0.5 us + size / 10 GB/s with
+ * an 8 KiB eager limit.  docs/platform.md shows it. */
+char *pm_platform_builtin_text(void);
+
+/* Loads the built-in platform with the overrides, as pm_platform_load loads
+ * a file (messages name it PM_PLATFORM_BUILTIN_NAME). */
+pm_platform *pm_platform_load_builtin(const char *const *overrides, GError **error);
+
 /* Places nranks ranks on nodes: node_of_rank[r] (nranks entries, written by
  * the call) is in [0, p->nodes).  Fails with PM_PLATFORM_ERROR_OVERSUBSCRIBED
  * (naming [cluster] oversubscribe) when a node would get more than

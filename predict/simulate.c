@@ -183,6 +183,7 @@ bool pred_simulate(const pred_options *o, const pm_platform *p, bool record, boo
     out->messages = sim_messages_delivered();
     if (record)
         out->timeline = timeline_of(p, run.nranks);
+    sim_timed_measurement(&out->measure);
     sim_timed_stop();
     sim_destroy();
     sched_fini();
@@ -200,10 +201,29 @@ void pred_interrupt(int sig) {
         kill(c, SIGKILL);
 }
 
+bool pred_measure_disturbed(const sim_timed_measure *m) {
+    double lost = m->compute_wall_s - m->compute_cpu_s;
+    return m->involuntary_switches > 0 && lost > 1e-3 && lost > m->compute_cpu_s / 10;
+}
+
+static void measure_add(sim_timed_measure *sum, const sim_timed_measure *m) {
+    sum->compute_cpu_s += m->compute_cpu_s;
+    sum->compute_wall_s += m->compute_wall_s;
+    sum->involuntary_switches += m->involuntary_switches;
+}
+
+/* What a child tells: the makespan and how it measured. */
+typedef struct child_answer {
+    double makespan;
+    sim_timed_measure measure;
+} child_answer;
+
 /* Predicts in a child process (each point loads the program afresh) and
  * returns the makespan, NAN when the program did not finish, or -1 when
- * ordex failed (the child said why on stderr) or was interrupted. */
-static double predict_in_child(const pred_options *o, const pm_platform *p, unsigned placement) {
+ * ordex failed (the child said why on stderr) or was interrupted; adds the
+ * child's measurement to *measure (when not NULL). */
+static double predict_in_child(const pred_options *o, const pm_platform *p, unsigned placement,
+                               sim_timed_measure *measure) {
     if (sg_run_interrupted())
         return -1;
     int fd[2];
@@ -224,32 +244,37 @@ static double predict_in_child(const pred_options *o, const pm_platform *p, unsi
             _exit(3);
         close(fd[0]);
         pred_result r;
-        double v = -1;
+        child_answer a = {-1, {0, 0, 0}};
         char *err = NULL;
         if (pred_simulate(o, p, false, true, placement, &r, &err)) {
-            v = r.finished ? r.makespan : NAN;
+            a.makespan = r.finished ? r.makespan : NAN;
+            a.measure = r.measure;
             pred_result_clear(&r);
         } else {
             fprintf(stderr, "ordex predict: %s\n", err);
             g_free(err);
         }
-        ssize_t w = write(fd[1], &v, sizeof v);
-        _exit(w == (ssize_t)sizeof v ? 0 : 3);
+        ssize_t w = write(fd[1], &a, sizeof a);
+        _exit(w == (ssize_t)sizeof a ? 0 : 3);
     }
     g_child = pid;
     if (sg_run_interrupted()) /* before g_child was set: the handler could not end it */
         kill(pid, SIGKILL);
     close(fd[1]);
-    double v = -1;
+    child_answer a = {-1, {0, 0, 0}};
     ssize_t got;
-    while ((got = read(fd[0], &v, sizeof v)) < 0 && errno == EINTR)
+    while ((got = read(fd[0], &a, sizeof a)) < 0 && errno == EINTR)
         ;
     close(fd[0]);
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
     g_child = 0;
-    return got == (ssize_t)sizeof v && !sg_run_interrupted() ? v : -1;
+    if (got != (ssize_t)sizeof a || sg_run_interrupted())
+        return -1;
+    if (measure)
+        measure_add(measure, &a.measure);
+    return a.makespan;
 }
 
 bool pred_simulate_placements(const pred_options *o, const pm_platform *p, pred_placements *out) {
@@ -264,7 +289,7 @@ bool pred_simulate_placements(const pred_options *o, const pm_platform *p, pred_
     out->max = -INFINITY;
     double sum = 0;
     for (int i = 0; i < out->count; i++) {
-        double t = predict_in_child(o, p, (unsigned)i + 1);
+        double t = predict_in_child(o, p, (unsigned)i + 1, &out->measure);
         if (t < 0)
             return false;
         out->times[i] = t;
@@ -297,13 +322,17 @@ void pred_placements_clear(pred_placements *pl) {
     memset(pl, 0, sizeof *pl);
 }
 
-double pred_time(const pred_options *o, const pm_platform *p) {
+double pred_time(const pred_options *o, const pm_platform *p, sim_timed_measure *measure) {
     pred_placements pl;
     if (!pred_simulate_placements(o, p, &pl)) {
         pred_placements_clear(&pl);
         return -1;
     }
-    double t = !pl.count ? predict_in_child(o, p, 0) : pl.finished == pl.count ? pl.mean : NAN;
+    if (measure)
+        measure_add(measure, &pl.measure);
+    double t = !pl.count                 ? predict_in_child(o, p, 0, measure)
+               : pl.finished == pl.count ? pl.mean
+                                         : NAN;
     pred_placements_clear(&pl);
     return t;
 }

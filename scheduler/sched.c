@@ -256,6 +256,7 @@ void exit(int code) {
 static void record_fault(sched_fault *f, int sig, siginfo_t *si, void *uctx) {
     ucontext_t *uc = uctx;
     f->signo = sig;
+    f->code = si ? si->si_code : 0;
     f->addr = si ? si->si_addr : NULL;
     f->pc = uc ? (void *)uc->uc_mcontext.gregs[REG_RIP] : NULL;
     f->nframes = backtrace(f->frames, SCHED_MAX_FRAMES);
@@ -282,7 +283,8 @@ static void on_fault(int sig, siginfo_t *si, void *uctx) {
     }
     sched_arena_current = NULL;
     record_fault(&r->fault, sig, si, uctx);
-    r->fault.kind = (sig == SIGSEGV || sig == SIGBUS) && sched_ctx_in_guard(&r->ctx, si->si_addr)
+    r->fault.kind = (sig == SIGSEGV || sig == SIGBUS) && si->si_code > 0 &&
+                            sched_ctx_in_guard(&r->ctx, si->si_addr)
                         ? SCHED_FAIL_STACK_OVERFLOW
                         : SCHED_FAIL_SIGNAL;
     sigset_t set;

@@ -46,7 +46,9 @@ typedef enum sched_failure {
 typedef struct sched_fault {
     sched_failure kind;
     int signo;
-    void *addr;                     /* faulting address */
+    int code;                       /* si_code: > 0 a fault the kernel raised, <= 0 a signal
+                                     * sent (raise, kill, tgkill, sigqueue) */
+    void *addr;                     /* faulting address (meaningful when code > 0) */
     void *pc;                       /* instruction that faulted (or was running) */
     void *frames[SCHED_MAX_FRAMES]; /* backtrace at the fault */
     int nframes;

@@ -2,6 +2,7 @@
  * report.c - turning rank failures, deadlocks and leftovers into findings
  * that point at the program's source lines.
  */
+#define _GNU_SOURCE
 #include "simulator/report.h"
 
 #include <execinfo.h>
@@ -146,12 +147,23 @@ void sim_report_fault(int rank, const sched_fault *fault) {
         msg = g_strdup_printf("rank %d ran out of heap (raise --heap-size)", rank);
         break;
     default: {
-        char *at = fault->signo == SIGSEGV || fault->signo == SIGBUS
+        /* si_code says whether the kernel raised the signal for a fault (a
+         * bad access: its address is known) or someone sent it: then the
+         * "address" holds the sender's ids, and no access failed. */
+        int sig = fault->signo;
+        bool sent = fault->code <= 0;
+        bool faults = sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL;
+        char *at = !sent && (sig == SIGSEGV || sig == SIGBUS)
                        ? g_strdup_printf(" at address %p", fault->addr)
                        : g_strdup("");
         char *note = heap_note(rank);
-        msg = g_strdup_printf("rank %d crashed: %s%s%s%s", rank, signal_text(fault->signo), at,
-                              in_call, note);
+        if (sent && faults)
+            msg = g_strdup_printf("rank %d crashed: SIG%s sent by the program (raise() or "
+                                  "kill()), not by a fault%s%s",
+                                  rank, sigabbrev_np(sig), in_call, note);
+        else
+            msg = g_strdup_printf("rank %d crashed: %s%s%s%s", rank, signal_text(sig), at, in_call,
+                                  note);
         g_free(note);
         g_free(at);
         break;
@@ -349,7 +361,8 @@ void sim_report_deadlock(void) {
         g_free(line);
     }
     if (blocked->len > (guint)show_max)
-        g_string_append_printf(d, "  ... and %u more blocked ranks\n", blocked->len - show_max);
+        g_string_append_printf(d, "  ... and %u more blocked rank%s\n", blocked->len - show_max,
+                               blocked->len - show_max == 1 ? "" : "s");
 
     GArray *cycle = find_cycle(edges, n);
     bool unbuffered = false;

@@ -20,6 +20,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "perfmodel/collalgo.h"
@@ -37,8 +38,8 @@ typedef enum job_kind {
 
 typedef struct trank {
     int node;
-    /* The compute clock when it last left MPI. */
-    double cpu_mark;
+    /* The compute clock (and the wall clock) when it last left MPI. */
+    double cpu_mark, wall_mark;
     /* Work to charge at the next gate: receive overheads (comm) and
      * ordex_compute seconds (compute). */
     double pending_compute, pending_comm;
@@ -107,6 +108,10 @@ static struct {
     GArray *cpu_done, *net_done;
     GArray *spans, *messages;
     double clock_cost; /* what one clock reading takes (subtracted) */
+    /* The measurement: the computations' CPU and wall-clock time, and the
+     * thread's involuntary context switches when the run started. */
+    sim_timed_measure measure;
+    long nivcsw_start;
     /* The shortest computation measured so far, and how many were: ordex's
      * own way out of one MPI call and into the next (returning, the call,
      * the heap switch) is measured with every computation; the shortest
@@ -161,16 +166,32 @@ static void message_add(int src, int dst, double sent, double arrived, uint64_t 
     g_array_append_val(T.messages, m);
 }
 
-/* The clock that measures computation.  Between leaving one MPI call and
- * entering the next only that rank runs on this thread, so elapsed time is
- * its computation.  A monotonic clock costs tens of nanoseconds to read (the
- * thread CPU-time clock is a system call of some hundreds, which made short
- * computations both dearer and noisier); time the machine takes this
- * thread away for counts, so predictions want a quiet machine. */
+/* The clock that measures computation: this thread's CPU time.  Between
+ * leaving one MPI call and entering the next only that rank runs on this
+ * thread, so the thread's CPU time in between is the rank's computation,
+ * and time the machine gives to other processes meanwhile is not: wall-clock
+ * time counted it, and one rank's computation on a busy machine could come
+ * out milliseconds longer.  The price: the clock is a system call (some
+ * hundreds of nanoseconds, twice per MPI call) where the monotonic clock is
+ * read in tens; that part of it is ordex's own path, subtracted below with
+ * the floor.  Time a rank sleeps or waits for I/O is not computation. */
 double sim_timed_clock(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Wall-clock time, to tell how much the machine interrupted the ranks. */
+static double wall_clock(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Involuntary context switches of this thread so far. */
+static long involuntary_switches(void) {
+    struct rusage ru;
+    return getrusage(RUSAGE_THREAD, &ru) == 0 ? ru.ru_nivcsw : 0;
 }
 
 /* The smallest gap between two clock readings: what measuring costs. */
@@ -189,10 +210,15 @@ static double measure_clock_cost(void) {
 
 /* Seconds the running rank computed since it last left MPI. */
 static double take_compute(trank *t) {
-    double now = sim_timed_clock();
+    double now = sim_timed_clock(), wall = wall_clock();
     double w = now - t->cpu_mark - T.clock_cost;
     bool started = t->cpu_mark >= 0 && !T.ignore_measured;
+    if (started) {
+        T.measure.compute_cpu_s += now - t->cpu_mark;
+        T.measure.compute_wall_s += wall - t->wall_mark;
+    }
     t->cpu_mark = now;
+    t->wall_mark = wall;
     /* Before its first MPI call a rank's CPU time cannot be told apart from
      * the ranks that ran before it on this thread: it counts as nothing. */
     if (!started)
@@ -521,6 +547,7 @@ void sim_timed_call_leave(int self) {
     }
     set_polling(t, false);
     /* Measured from here: what the rank computes until its next call. */
+    t->wall_mark = wall_clock();
     t->cpu_mark = sim_timed_clock();
 }
 
@@ -1023,6 +1050,7 @@ bool sim_timed_start(const pm_platform *platform, bool record, unsigned placemen
     T.runs = g_ptr_array_new();
     T.clock_cost = measure_clock_cost();
     T.floor = INFINITY;
+    T.nivcsw_start = involuntary_switches();
     T.active = true;
     return true;
 }
@@ -1056,6 +1084,11 @@ void sim_timed_stop(void) {
 
 const char *sim_timed_failure(void) {
     return T.failure;
+}
+
+void sim_timed_measurement(sim_timed_measure *m) {
+    *m = T.measure;
+    m->involuntary_switches = involuntary_switches() - T.nivcsw_start;
 }
 
 void sim_timed_ignore_measured(bool ignore) {

@@ -83,9 +83,11 @@ void sgx_check_limits(void) {
     if (o->progress && t - sgx_sh->last_progress > 1.0 && t - sgx_sh->start > 1.0) {
         sgx_sh->last_progress = t;
         fprintf(stderr,
-                "\rordex: %" G_GUINT64_FORMAT " states, %" G_GUINT64_FORMAT
-                " transitions, %" G_GUINT64_FORMAT " paths, %.0f s   ",
-                sgx_sh->states, sgx_sh->transitions, sgx_sh->paths, t - sgx_sh->start);
+                "\rordex: %" G_GUINT64_FORMAT " state%s, %" G_GUINT64_FORMAT
+                " transition%s, %" G_GUINT64_FORMAT " path%s, %.0f s   ",
+                sgx_sh->states, sgx_sh->states == 1 ? "" : "s", sgx_sh->transitions,
+                sgx_sh->transitions == 1 ? "" : "s", sgx_sh->paths, sgx_sh->paths == 1 ? "" : "s",
+                t - sgx_sh->start);
     }
 }
 

@@ -2,10 +2,12 @@
  * test_cli.c - the command line: options of `ordex run`, determinism, JSON,
  * bad input (exit status 2 and a one-line message), and ordexcc.
  */
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "e2e.h"
@@ -152,7 +154,7 @@ static void test_json_write_error(void) {
         e2e_result *r = e2e_ordex_runv(args);
         EXPECT_STATUS(r, 2);
         EXPECT(r, strstr(r->err, "cannot write /dev/full") != NULL);
-        EXPECT(r, strstr(i == 0 ? r->err : r->out, "[deadlock]") != NULL);
+        EXPECT(r, strstr(r->err, "[deadlock]") != NULL); /* both report on stderr */
         e2e_free(r);
     }
 }
@@ -342,6 +344,15 @@ static void test_help(void) {
     EXPECT_OUT_HAS(r, "--step-timeout");
     EXPECT_OUT_HAS(r, "--send-mode");
     e2e_free(r);
+    /* The version, as mpirun and compilers print theirs. */
+    const char *version[] = {"--version", "version"};
+    for (int i = 0; i < 2; i++) {
+        r = RUN(version[i]);
+        EXPECT_STATUS(r, 0);
+        EXPECT(r, g_regex_match_simple("^ordex [0-9]+\\.[0-9]+\\.[0-9]+\n$", r->out, 0, 0));
+        EXPECT(r, r->err[0] == '\0');
+        e2e_free(r);
+    }
     /* No command at all: usage on stderr, status 2. */
     r = RUN(NULL);
     EXPECT_STATUS(r, 2);
@@ -394,7 +405,6 @@ static void test_bad_options(void) {
         {{"explore", "--max-memory", "nan", "-n", "2", ring}, "--max-memory nan: not a finite"},
         {{"run", "--seed", "-3", "-n", "2", ring}, "--seed -3"},
         {{"frobnicate", "-n", "2", ring}, "unknown command 'frobnicate'"},
-        {{"predict", "-n", "2", ring}, "missing --platform FILE"},
         {{"calibrate"}, "missing -o FILE"},
         {{"replay", "/nonexistent/x.trace"}, "cannot read the trace"},
     };
@@ -623,6 +633,139 @@ static void test_ordexcc_errors(void) {
     e2e_free(r);
 }
 
+/* ---------------------------------------------------------------------- */
+/* Counts in words                                                         */
+
+/* Nothing ordex printed says "1 ranks", "1 steps", ...: a count of one
+ * takes the singular. */
+static void expect_no_one_plural(const e2e_result *r, const char *file, int line) {
+    static const char pattern[] =
+        "(^|[^0-9.])1 (ranks|steps|messages|states|branching states|transitions|orderings|"
+        "snapshots|errors|placements|cores|nodes|alternatives|members|rounds|sizes|departures)\\b";
+    char *both = g_strconcat(r->out, r->err, NULL);
+    GMatchInfo *m = NULL;
+    GRegex *re = g_regex_new(pattern, G_REGEX_MULTILINE, 0, NULL);
+    bool bad = g_regex_match(re, both, 0, &m);
+    char *what = bad ? g_strdup_printf("no count of one in the plural (found \"%s\")",
+                                       g_match_info_fetch(m, 0))
+                     : g_strdup("no count of one in the plural");
+    e2e_check(!bad, r, what, file, line);
+    g_free(what);
+    g_match_info_free(m);
+    g_regex_unref(re);
+    g_free(both);
+}
+#define EXPECT_NO_ONE_PLURAL(r) expect_no_one_plural((r), __FILE__, __LINE__)
+
+static void test_plurals(void) {
+    e2e_result *r = RUN("run", "-n", "1", S("examples/ring.c"), "2");
+    EXPECT_STATUS(r, 0);
+    EXPECT_ERR_HAS(r, "ordex: 1 rank, ");
+    EXPECT_NO_ONE_PLURAL(r);
+    e2e_free(r);
+    r = RUN("run", "-n", "2", S("tests/programs/predict_p2p.c"), "overhead");
+    EXPECT_STATUS(r, 0);
+    EXPECT_ERR_HAS(r, " 1 message delivered");
+    EXPECT_NO_ONE_PLURAL(r);
+    e2e_free(r);
+    r = RUN("explore", "--trace-dir", e2e_tmp("plural_traces"), "-n", "1", S("examples/ring.c"),
+            "2");
+    EXPECT_STATUS(r, 0);
+    EXPECT_ERR_HAS(r, "ordex explore: 1 rank, ");
+    EXPECT_NO_ONE_PLURAL(r);
+    e2e_free(r);
+    /* One blocked rank, an ordering of one step. */
+    r = RUN("explore", "--trace-dir", e2e_tmp("plural_traces"), "-n", "3",
+            S("examples/wildcard_deadlock.c"));
+    EXPECT_STATUS(r, 1);
+    EXPECT_ERR_HAS(r, "deadlock: 1 rank blocked");
+    EXPECT_ERR_HAS(r, "  ordering (1 step):\n");
+    EXPECT_ERR_HAS(r, "ordex explore: 1 error found\n");
+    EXPECT_NO_ONE_PLURAL(r);
+    e2e_free(r);
+    r = RUN("predict", "-n", "1", "--no-timeline", "--set", "cluster.cores_per_node=1",
+            S("examples/ring.c"), "2");
+    EXPECT_STATUS(r, 0);
+    EXPECT_ERR_HAS(r, ", 1 rank on the built-in platform (this machine: 1 node x 1 core,");
+    EXPECT_NO_ONE_PLURAL(r);
+    e2e_free(r);
+}
+
+/* ---------------------------------------------------------------------- */
+/* The compile cache                                                       */
+
+/* Writes `text` to `path` and gives it the modification time `mtime`
+ * (seconds and nanoseconds of a stat), so that only the content differs. */
+static void set_file(const char *path, const char *text, const struct timespec *mtime) {
+    CU_ASSERT(g_file_set_contents(path, text, -1, NULL));
+    if (mtime) {
+        struct timespec times[2] = {*mtime, *mtime};
+        CU_ASSERT(utimensat(AT_FDCWD, path, times, 0) == 0);
+    }
+}
+
+/* `ordex run prog.c` compiles into the cache; editing a header the program
+ * includes (same size, same modification time) rebuilds it, and so does
+ * editing a header of a header. */
+static void test_cache_headers(void) {
+    const char *dir = e2e_tmp("cache_headers");
+    g_mkdir_with_parents(dir, 0755);
+    char *prog = g_build_filename(dir, "prog.c", NULL);
+    char *value = g_build_filename(dir, "value.h", NULL);
+    char *inner = g_build_filename(dir, "inner.h", NULL);
+    set_file(prog,
+             "#include <mpi.h>\n#include <stdio.h>\n#include \"value.h\"\n"
+             "int main(int argc, char **argv) {\n    MPI_Init(&argc, &argv);\n"
+             "    printf(\"value %d inner %d\\n\", VALUE, INNER);\n"
+             "    MPI_Finalize();\n    return 0;\n}\n",
+             NULL);
+    set_file(value, "#include \"inner.h\"\n#define VALUE 1\n", NULL);
+    set_file(inner, "#define INNER 5\n", NULL);
+    struct stat st;
+    CU_ASSERT_FATAL(stat(value, &st) == 0);
+    struct timespec vtime = st.st_mtim;
+    CU_ASSERT_FATAL(stat(inner, &st) == 0);
+    struct timespec itime = st.st_mtim;
+
+    e2e_result *r = RUN("run", "-n", "1", prog);
+    EXPECT_CLEAN(r);
+    EXPECT_OUT_HAS(r, "value 1 inner 5\n");
+    e2e_free(r);
+    r = RUN("run", "-n", "1", prog); /* from the cache, the same */
+    EXPECT_CLEAN(r);
+    EXPECT_OUT_HAS(r, "value 1 inner 5\n");
+    e2e_free(r);
+
+    set_file(value, "#include \"inner.h\"\n#define VALUE 2\n", &vtime);
+    r = RUN("run", "-n", "1", prog);
+    EXPECT_CLEAN(r);
+    EXPECT_OUT_HAS(r, "value 2 inner 5\n");
+    e2e_free(r);
+
+    set_file(inner, "#define INNER 6\n", &itime);
+    r = RUN("run", "-n", "1", prog);
+    EXPECT_CLEAN(r);
+    EXPECT_OUT_HAS(r, "value 2 inner 6\n");
+    e2e_free(r);
+
+    /* Back to an earlier content: right again (from the cache or not). */
+    set_file(value, "#include \"inner.h\"\n#define VALUE 1\n", &vtime);
+    r = RUN("run", "-n", "1", prog);
+    EXPECT_CLEAN(r);
+    EXPECT_OUT_HAS(r, "value 1 inner 6\n");
+    e2e_free(r);
+
+    /* The flags are part of the key: predict builds with -O2, run without;
+     * each sees the current header. */
+    r = RUN("predict", "-n", "1", "--no-timeline", prog);
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "value 1 inner 6\n");
+    e2e_free(r);
+    g_free(prog);
+    g_free(value);
+    g_free(inner);
+}
+
 static void e2e_add_cli_tests(CU_pSuite s) {
     CU_add_test(s, "--tag-output", test_tag_output);
     CU_add_test(s, "arguments after the program are the program's", test_program_arguments);
@@ -646,6 +789,8 @@ static void e2e_add_cli_tests(CU_pSuite s) {
     CU_add_test(s, "ordexcc builds a program ordex runs", test_ordexcc_build_and_run);
     CU_add_test(s, "ordexcc -c makes an object", test_ordexcc_object);
     CU_add_test(s, "ordexcc errors", test_ordexcc_errors);
+    CU_add_test(s, "the compile cache sees edited headers", test_cache_headers);
+    CU_add_test(s, "counts of one in the singular", test_plurals);
 }
 
 E2E_MAIN("command line", e2e_add_cli_tests)

@@ -4,7 +4,7 @@
  * (same verdict, findings and outcomes), errors that happen in some orderings
  * only (exploration goes on), the JSON report, trace files and the options.
  *
- * explore prints its report on stdout:
+ * explore prints its report on stderr (stdout, the program's, stays empty):
  *   ERROR [kind] message            (WARNING [message_race] for a race)
  *     at file:line
  *     ...details...
@@ -64,10 +64,10 @@ static char *expect_xfinding(const e2e_result *r, int nfindings, const char *lev
                              const char *kind, const char *text, const char *src,
                              const char *marker, const char *end_marker, const char *file,
                              int line) {
-    char *what = g_strdup_printf("%d finding(s) on stdout", nfindings);
-    e2e_check(count_findings(r->out) == nfindings, r, what, file, line);
+    char *what = g_strdup_printf("%d finding(s) on stderr", nfindings);
+    e2e_check(count_findings(r->err) == nfindings, r, what, file, line);
     g_free(what);
-    char **lines = g_strsplit(r->out, "\n", -1);
+    char **lines = g_strsplit(r->err, "\n", -1);
     char *head = g_strdup_printf("%s [%s] ", level, kind);
     int at = -1;
     for (int i = 0; lines[i] && at < 0; i++)
@@ -116,19 +116,20 @@ static void expect_blocked_at(const e2e_result *r, const char *block, const char
  * line (with the race note when `race`), nothing incomplete. */
 static void expect_no_error(const e2e_result *r, bool race, const char *file, int line) {
     e2e_check(r->status == 0, r, "exit status 0", file, line);
-    e2e_check(!g_str_has_prefix(r->out, "ERROR [") && !strstr(r->out, "\nERROR ["), r,
+    e2e_check(!g_str_has_prefix(r->err, "ERROR [") && !strstr(r->err, "\nERROR ["), r,
               "no ERROR finding", file, line);
-    e2e_check(strstr(r->out, "INCOMPLETE") == NULL, r, "exploration complete (no INCOMPLETE)", file,
+    e2e_check(strstr(r->err, "INCOMPLETE") == NULL, r, "exploration complete (no INCOMPLETE)", file,
               line);
     const char *want =
         race ? NO_ERROR_LINE " (but the outcome depends on the ordering)\n" : NO_ERROR_LINE "\n";
-    e2e_check(g_str_has_suffix(r->out, want), r,
+    e2e_check(g_str_has_suffix(r->err, want), r,
               race ? "last line: no error exists (but the outcome depends on the ordering)"
                    : "last line: no error exists for this input",
               file, line);
     if (!race)
-        e2e_check(count_findings(r->out) == 0, r, "no finding at all (no WARNING)", file, line);
-    e2e_check(r->err[0] == '\0', r, "nothing on stderr", file, line);
+        e2e_check(count_findings(r->err) == 0, r, "no finding at all (no WARNING)", file, line);
+    /* explore shows no program output: stdout stays empty (README, "Output") */
+    e2e_check(r->out[0] == '\0', r, "nothing on stdout", file, line);
 }
 #define EXPECT_NO_ERROR(r) expect_no_error((r), false, __FILE__, __LINE__)
 #define EXPECT_NO_ERROR_RACE(r) expect_no_error((r), true, __FILE__, __LINE__)
@@ -138,12 +139,12 @@ static void expect_errors(const e2e_result *r, int n, const char *file, int line
     e2e_check(r->status == 1, r, "exit status 1", file, line);
     char *want = g_strdup_printf("ordex explore: %d error%s found\n", n, n == 1 ? "" : "s");
     char *what = g_strdup_printf("last line: %d error(s) found", n);
-    e2e_check(g_str_has_suffix(r->out, want), r, what, file, line);
+    e2e_check(g_str_has_suffix(r->err, want), r, what, file, line);
     g_free(what);
     g_free(want);
-    e2e_check(strstr(r->out, "INCOMPLETE") == NULL, r, "exploration complete (no INCOMPLETE)", file,
+    e2e_check(strstr(r->err, "INCOMPLETE") == NULL, r, "exploration complete (no INCOMPLETE)", file,
               line);
-    e2e_check(strstr(r->out, "no error exists") == NULL, r, "no \"no error exists\"", file, line);
+    e2e_check(strstr(r->err, "no error exists") == NULL, r, "no \"no error exists\"", file, line);
 }
 #define EXPECT_ERRORS(r, n) expect_errors((r), (n), __FILE__, __LINE__)
 
@@ -151,10 +152,10 @@ static void expect_errors(const e2e_result *r, int n, const char *file, int line
 static void expect_summary(const e2e_result *r, int nranks, bool both_modes, const char *file,
                            int line) {
     char *want = g_strdup_printf("ordex explore: %d ranks, with partial-order reduction: ", nranks);
-    e2e_check(strstr(r->out, want) != NULL, r, "summary line names ranks and reduction", file,
+    e2e_check(strstr(r->err, want) != NULL, r, "summary line names ranks and reduction", file,
               line);
     g_free(want);
-    bool both = strstr(r->out, ", standard sends both buffered and unbuffered\n") != NULL;
+    bool both = strstr(r->err, ", standard sends both buffered and unbuffered\n") != NULL;
     e2e_check(both == both_modes, r,
               both_modes ? "summary says both buffered and unbuffered sends were explored"
                          : "summary does not claim both send modes",
@@ -165,18 +166,20 @@ static void expect_summary(const e2e_result *r, int nranks, bool both_modes, con
 /* The number just before `label` in the summary line ("N merged into known
  * states"); -1 if absent. */
 static long stat_before(const e2e_result *r, const char *label) {
-    const char *p = strstr(r->out, label);
+    const char *p = strstr(r->err, label);
     if (!p)
         return -1;
     const char *q = p;
-    while (q > r->out && g_ascii_isdigit(q[-1]))
+    while (q > r->err && g_ascii_isdigit(q[-1]))
         q--;
     return q == p ? -1 : strtol(q, NULL, 10);
 }
 
-/* K of "K orderings run to the end" in the summary line; -1 if absent. */
+/* K of "K orderings run to the end" ("1 ordering run to the end") in the
+ * summary line; -1 if absent. */
 static long orderings_run(const e2e_result *r) {
-    return stat_before(r, " orderings run to the end");
+    long k = stat_before(r, " orderings run to the end");
+    return k >= 0 ? k : stat_before(r, " ordering run to the end") == 1 ? 1 : -1;
 }
 
 /* N of "  ordering (N steps):" in a finding's text; -1 if absent. */
@@ -208,7 +211,7 @@ static char *finding_trace(const e2e_result *r, const char *block, const char *f
 }
 #define FINDING_TRACE(r, block) finding_trace((r), (block), __FILE__, __LINE__)
 
-/* A trace file of format 1 for `kind` with `ranks` ranks, send mode `mode`
+/* A trace file of format 3 for `kind` with `ranks` ranks, send mode `mode`
  * and `steps` steps (-1: any number). */
 static void expect_trace_file(const e2e_result *r, const char *path, const char *kind, int ranks,
                               const char *mode, int steps, const char *file, int line) {
@@ -218,8 +221,9 @@ static void expect_trace_file(const e2e_result *r, const char *path, const char 
     g_free(what);
     if (!text)
         return;
-    e2e_check(g_str_has_prefix(text, "ordex-trace 2\n"), r, "trace: first line \"ordex-trace 2\"",
+    e2e_check(g_str_has_prefix(text, "ordex-trace 3\n"), r, "trace: first line \"ordex-trace 3\"",
               file, line);
+    e2e_check(strstr(text, "\nchecksum ") != NULL, r, "trace: a \"checksum\" line", file, line);
     e2e_check(strstr(text, "\nprogram ") != NULL, r, "trace: a \"program\" line", file, line);
     char *want = g_strdup_printf("\nranks %d\n", ranks);
     e2e_check(strstr(text, want) != NULL, r, "trace: \"ranks N\"", file, line);
@@ -313,13 +317,13 @@ static void test_waitany_race(void) {
     EXPECT_BLOCK_HAS(r, f, "  traces: ");
     EXPECT_BLOCK_LACKS(r, f, "not buffered");
     g_free(f);
-    EXPECT_OUT_LACKS(r, "[deadlock]");
+    EXPECT_ERR_LACKS(r, "[deadlock]");
     e2e_free(r);
 
     r = EX("--divergence=error", "-n", "4", EXAMPLE("waitany_race.c"));
     EXPECT_ERRORS(r, 1);
     g_free(EXPECT_XERROR(r, 1, "message_race", "6 different outcomes", NULL, NULL));
-    EXPECT_OUT_LACKS(r, "WARNING [");
+    EXPECT_ERR_LACKS(r, "WARNING [");
     e2e_free(r);
 
     r = EX("--divergence=ignore", "-n", "4", EXAMPLE("waitany_race.c"));
@@ -429,7 +433,7 @@ static void test_neighbor_exchange(void) {
 
     r = EX("-n", "3", EXAMPLE("neighbor_exchange.c"), "--fixed");
     EXPECT_NO_ERROR(r);
-    EXPECT_OUT_LACKS(r, "message_race");
+    EXPECT_ERR_LACKS(r, "message_race");
     e2e_free(r);
 
     r = EX("-n", "2", EXAMPLE("neighbor_exchange.c"));
@@ -635,9 +639,9 @@ static void test_rank_log(void) {
     }
     e2e_result *r = EX("--checkpoint=copy", "-n", "3", PROG("rank_log.c"), dir);
     EXPECT(r, r->status == 2);
-    EXPECT(r, strstr(r->out, "INCOMPLETE: a file the program had open at a snapshot was closed") !=
+    EXPECT(r, strstr(r->err, "INCOMPLETE: a file the program had open at a snapshot was closed") !=
                   NULL);
-    EXPECT(r, count_findings(r->out) == 0);
+    EXPECT(r, count_findings(r->err) == 0);
     e2e_free(r);
     for (int rank = 0; rank < 3; rank++) {
         char *name = g_strdup_printf("rank_log.%d", rank),
@@ -727,7 +731,7 @@ static void compare_with(const char *const *other, const char *prog, const char 
     EXPECT(rd, rd->status == 0 || rd->status == 1);
     EXPECT(ro, ro->status == 0 || ro->status == 1);
     if (nopor)
-        EXPECT(ro, strstr(ro->out, "without reduction") != NULL);
+        EXPECT(ro, strstr(ro->err, "without reduction") != NULL);
     if (rd->status != ro->status) {
         e2e_check(false, rd, "same exit status (default run)", __FILE__, __LINE__);
         e2e_check(false, ro, "same exit status (run with the other option)", __FILE__, __LINE__);
@@ -840,7 +844,7 @@ static void test_jobs(void) {
     g_free(EXPECT_XERROR(r, 2, "deadlock", "deadlock", src, FAULT));
     e2e_free(r);
     r = EX("--strategy=dfs-branches", "--branches", "1", "--jobs", "2", "-n", "3", e2e_src(src));
-    EXPECT_OUT_LACKS(r, "[deadlock]");
+    EXPECT_ERR_LACKS(r, "[deadlock]");
     e2e_free(r);
 }
 
@@ -906,9 +910,9 @@ static void test_copy_checkpoints(void) {
     e2e_free(r);
     r = EX("--checkpoint=copy", "-n", "3", PROG("mmap_rank.c"));
     EXPECT_STATUS(r, 2);
-    EXPECT(r, strstr(r->out, "INCOMPLETE") != NULL);
+    EXPECT(r, strstr(r->err, "INCOMPLETE") != NULL);
     EXPECT(r, strstr(r->err, "mapped or unmapped memory") != NULL);
-    EXPECT(r, strstr(r->out, "--checkpoint=fork") != NULL);
+    EXPECT(r, strstr(r->err, "--checkpoint=fork") != NULL);
     e2e_free(r);
 }
 
@@ -956,17 +960,17 @@ static void expect_json_verdict(const e2e_result *r, const char *j, const char *
 /* A bounded search that found nothing says so, never "no error exists". */
 static void expect_bounded_clean(const e2e_result *r, int k, const char *file, int line) {
     e2e_check(r->status == 0, r, "exit status 0", file, line);
-    e2e_check(strstr(r->out, "ERROR [") == NULL, r, "no ERROR finding", file, line);
-    e2e_check(strstr(r->out, "no error exists") == NULL, r, "no \"no error exists\"", file, line);
-    e2e_check(strstr(r->out, "INCOMPLETE") == NULL, r, "no limit hit", file, line);
+    e2e_check(strstr(r->err, "ERROR [") == NULL, r, "no ERROR finding", file, line);
+    e2e_check(strstr(r->err, "no error exists") == NULL, r, "no \"no error exists\"", file, line);
+    e2e_check(strstr(r->err, "INCOMPLETE") == NULL, r, "no limit hit", file, line);
     char *want = g_strdup_printf("ordex explore: bounded search: all orderings with at most %d "
                                  "departure%s from the default order were explored (",
                                  k, k == 1 ? "" : "s");
-    e2e_check(strstr(r->out, want) != NULL, r, "the report says the search was bounded", file,
+    e2e_check(strstr(r->err, want) != NULL, r, "the report says the search was bounded", file,
               line);
     g_free(want);
     want = g_strdup_printf("dfs-branches (at most %d departure", k);
-    e2e_check(strstr(r->out, want) != NULL, r, "the summary names the strategy and bound", file,
+    e2e_check(strstr(r->err, want) != NULL, r, "the summary names the strategy and bound", file,
               line);
     g_free(want);
 }
@@ -1021,7 +1025,7 @@ static void test_dfs_two_departures(void) {
         const char *j = json_path("dfs_two");
         e2e_result *r = EX(DFS, "--branches", kk, "--json", j, "-n", "3", PROG("two_departures.c"));
         EXPECT_BOUNDED_CLEAN(r, k);
-        EXPECT_OUT_LACKS(r, "[deadlock]");
+        EXPECT_ERR_LACKS(r, "[deadlock]");
         EXPECT_JSON_VERDICT(r, j, "incomplete", k);
         e2e_free(r);
     }
@@ -1033,7 +1037,7 @@ static void test_dfs_two_departures(void) {
     EXPECT_BLOCKED_AT(r, f, "rank 0: MPI_Recv(source=2, tag=9", src, FAULT);
     g_free(f);
     /* No ordering of this program has more than two departures. */
-    EXPECT_OUT_HAS(r, "no ordering needed more than 2 departures from the default order: every "
+    EXPECT_ERR_HAS(r, "no ordering needed more than 2 departures from the default order: every "
                       "ordering was explored");
     EXPECT_JSON_VERDICT(r, j, "error", 2);
     e2e_free(r);
@@ -1054,7 +1058,7 @@ static void test_dfs_merge_keeps_budget(void) {
     e2e_result *r = EX(DFS, "--branches=2", "-n", "3", PROG("budget_merge.c"));
     EXPECT_ERRORS(r, 1);
     g_free(EXPECT_XERROR(r, 2, "deadlock", "deadlock", src, FAULT));
-    EXPECT_OUT_HAS(r, "bounded search: all orderings with at most 2 departures");
+    EXPECT_ERR_HAS(r, "bounded search: all orderings with at most 2 departures");
     e2e_free(r);
     r = EX(DFS, "--branches=2", "--checkpoint=replay", "-n", "3", PROG("budget_merge.c"));
     EXPECT_ERRORS(r, 1);
@@ -1100,6 +1104,11 @@ static void test_iprobe_once(void) {
             if (!g_str_has_prefix(lines[i], "test-later "))
                 g_string_append_printf(g, "%s%s", lines[i], lines[i + 1] ? "\n" : "");
         g_strfreev(lines);
+        /* ... and of the format of then, without the checksum line. */
+        CU_ASSERT(g_string_replace(g, "ordex-trace 3\n", "ordex-trace 2\n", 1) == 1);
+        char *sum = strstr(g->str, "\nchecksum ");
+        if (sum)
+            g_string_truncate(g, (gsize)(sum - g->str) + 1);
         const char *old_path = e2e_tmp("iprobe_once-old.trace");
         EXPECT(r, g_file_set_contents(old_path, g->str, (gssize)g->len, NULL));
         rp = e2e_ordex_run("replay", old_path, NULL);
@@ -1170,7 +1179,7 @@ static void test_not_yet_loops(void) {
     r = EX("--strategy=random", "--runs", "20", "--send-mode=eager", "-n", "2", PROG("not_yet.c"),
            "loop");
     EXPECT_STATUS(r, 0);
-    EXPECT_OUT_HAS(r, "20 orderings run to the end");
+    EXPECT_ERR_HAS(r, "20 orderings run to the end");
     e2e_free(r);
     r = EX("--checkpoint=replay", "-n", "2", PROG("not_yet.c"), "loop");
     EXPECT_NO_ERROR(r);
@@ -1252,7 +1261,7 @@ static void test_json_error(void) {
         EXPECT(r, g_file_test(path, G_FILE_TEST_IS_REGULAR));
         g_free(path);
         char *printed = g_strdup_printf("  trace: %s (replay: ", trace);
-        EXPECT(r, strstr(r->out, printed) != NULL); /* the same file as in the text report */
+        EXPECT(r, strstr(r->err, printed) != NULL); /* the same file as in the text report */
         g_free(printed);
     }
     JsonNode *st = e2e_json_at(doc, "stats");
@@ -1386,7 +1395,7 @@ static void test_trace_format(void) {
     /* Both orderings of a message race get a trace. */
     r = EX("--trace-dir", dir, "-n", "3", EXAMPLE("waitany_race.c"));
     EXPECT_NO_ERROR_RACE(r);
-    const char *p = strstr(r->out, "  traces: ");
+    const char *p = strstr(r->err, "  traces: ");
     char **paths = NULL;
     if (p) {
         char *line = g_strndup(p + strlen("  traces: "), strcspn(p + strlen("  traces: "), "\n"));
@@ -1469,9 +1478,9 @@ static void test_strategy_bfs(void) {
     e2e_result *r = EX("--strategy=bfs", "--json", j, "-n", "3", EXAMPLE("wildcard_deadlock.c"));
     /* The natural order of wildcard_deadlock completes (as `ordex run` says). */
     EXPECT_STATUS(r, 0);
-    EXPECT_OUT_HAS(r, "not exhaustive");
-    EXPECT_OUT_LACKS(r, "no error exists");
-    EXPECT(r, count_findings(r->out) == 0);
+    EXPECT_ERR_HAS(r, "not exhaustive");
+    EXPECT_ERR_LACKS(r, "no error exists");
+    EXPECT(r, count_findings(r->err) == 0);
     JsonObject *doc = EXPECT_JSON_FILE(r, j);
     EXPECT(r, e2e_json_str_is(doc, "verdict", "incomplete"));
     e2e_json_free(doc);
@@ -1488,11 +1497,11 @@ static void test_incomplete(void) {
     e2e_result *r = e2e_ordex_run("explore", "--max-states", "1", "--json", j, "-n", "4",
                                   EXAMPLE("benign_any_source.c"), NULL);
     EXPECT_STATUS(r, 2);
-    EXPECT_OUT_HAS(r, "INCOMPLETE");
-    EXPECT_OUT_HAS(r, "--max-states");
-    EXPECT_OUT_LACKS(r, "no error exists");
-    EXPECT_OUT_LACKS(r, "error found");
-    EXPECT(r, count_findings(r->out) == 0);
+    EXPECT_ERR_HAS(r, "INCOMPLETE");
+    EXPECT_ERR_HAS(r, "--max-states");
+    EXPECT_ERR_LACKS(r, "no error exists");
+    EXPECT_ERR_LACKS(r, "error found");
+    EXPECT(r, count_findings(r->err) == 0);
     JsonObject *doc = EXPECT_JSON_FILE(r, j);
     EXPECT(r, e2e_json_str_is(doc, "verdict", "incomplete"));
     EXPECT(r, e2e_json_str(doc, "incomplete") != NULL);

@@ -261,6 +261,40 @@ static void test_stop_at(void) {
     e2e_free(r);
 }
 
+/* A gdb session leaves nothing in the temporary directory (neither the typed
+ * description of ordex_rank nor the replay's copies of the program, which
+ * gdb's end kills), and the program still sees the TMPDIR it was given. */
+static void test_gdb_leaves_no_files(void) {
+    if (!have_gdb())
+        return;
+    const char *trace = mergesort_trace();
+    if (!trace)
+        return;
+    const char *tmp = e2e_tmp("gdb-tmpdir");
+    CU_ASSERT_FATAL(g_mkdir_with_parents(tmp, 0700) == 0);
+    const char *script = write_script(
+        "tmpdir.gdb", "ordex ranks\nprint ordex_rank\nprint (char *) getenv(\"TMPDIR\")\n");
+    char *env = g_strdup_printf("TMPDIR=%s", tmp);
+    const char *argv[] = {"env",         env,    e2e_ordex(), "replay", "--gdb",
+                          "--gdb-batch", script, trace,       NULL};
+    e2e_result *r = e2e_exec(argv);
+    EXPECT_OUT_HAS(r, "  rank 0  blocked ");
+    EXPECT_OUT_HAS(r, "$1 = -1\n"); /* the typed ordex_rank was made and loaded */
+    char *seen = g_strdup_printf("\"%s\"", tmp);
+    EXPECT_OUT_HAS(r, seen);
+    g_free(seen);
+    GDir *d = g_dir_open(tmp, 0, NULL);
+    const char *left = d ? g_dir_read_name(d) : NULL;
+    e2e_check(d && !left, r, "the temporary directory is empty after gdb ended", __FILE__,
+              __LINE__);
+    if (left)
+        printf("left in %s: %s\n", tmp, left);
+    if (d)
+        g_dir_close(d);
+    g_free(env);
+    e2e_free(r);
+}
+
 static void test_gdb_usage(void) {
     const char *trace = mergesort_trace();
     if (!trace)
@@ -284,6 +318,7 @@ static void e2e_add_gdb_tests(CU_pSuite s) {
                 test_breakpoint_before_start);
     CU_add_test(s, "replay --gdb --stop-at 2", test_stop_at);
     CU_add_test(s, "replay --gdb: usage errors, gdb missing", test_gdb_usage);
+    CU_add_test(s, "replay --gdb leaves no temporary files", test_gdb_leaves_no_files);
 }
 
 E2E_MAIN("gdb", e2e_add_gdb_tests)

@@ -3,6 +3,7 @@
  * erroneous one must give its finding (kind, rank, source line of the marker
  * comment "FAULT"), each correct one the output of real MPICH.
  */
+#include <glib/gstdio.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,8 +24,20 @@ static void test_segv(void) {
     EXPECT_STATUS(r, 1);
     char *f = EXPECT_FINDING(r, 1, "crash", "rank 1 crashed: SIGSEGV", SRC("segv.c"), FAULT);
     EXPECT_BLOCK_HAS(r, f, "main (");
+    EXPECT_BLOCK_HAS(r, f, " at address "); /* the NULL pointer written through */
     EXPECT_OUT_LACKS(r, "rank 1: survived");
     EXPECT_ERR_HAS(r, "; 1 error found\n");
+    g_free(f);
+    e2e_free(r);
+    /* raise(SIGSEGV): no access failed, so there is no fault address. */
+    r = RUN("run", "-n", "4", P("segv.c"), "raise");
+    EXPECT_STATUS(r, 1);
+    f = EXPECT_FINDING(r, 1, "crash",
+                       "rank 1 crashed: SIGSEGV sent by the program (raise() or kill()), not by "
+                       "a fault",
+                       SRC("segv.c"), "/* RAISE */");
+    EXPECT_BLOCK_LACKS(r, f, "address");
+    EXPECT_OUT_LACKS(r, "rank 1: survived");
     g_free(f);
     e2e_free(r);
 }
@@ -120,7 +133,8 @@ static void test_poll_bounded(void) {
     e2e_free(r);
     r = RUN("explore", "--trace-dir", e2e_tmp("poll_traces"), "-n", "2", P("poll_bounded.c"));
     EXPECT_STATUS(r, 0);
-    EXPECT_OUT_HAS(r, "no error exists");
+    EXPECT_ERR_HAS(r, "no error exists");
+    EXPECT(r, r->out[0] == '\0'); /* explore shows no program output */
     e2e_free(r);
     r = RUN("explore", "--no-test-later", "--trace-dir", e2e_tmp("poll_traces"), "-n", "2",
             P("poll_bounded.c"));
@@ -129,7 +143,8 @@ static void test_poll_bounded(void) {
     r = RUN("predict", "--no-timeline", "--platform", P("predict.ini"), "-n", "2",
             P("poll_bounded.c"));
     EXPECT_STATUS(r, 0);
-    EXPECT(r, g_str_has_prefix(r->out, want));
+    EXPECT(r, strcmp(r->out, want) == 0); /* stdout: the program's output only */
+    EXPECT_ERR_HAS(r, "predicted time: ");
     e2e_free(r);
 }
 
@@ -153,7 +168,7 @@ static void test_poll_forever(void) {
     e2e_free(r);
     r = RUN("explore", "--trace-dir", e2e_tmp("poll_traces"), "-n", "2", P("poll_forever.c"));
     EXPECT_STATUS(r, 1);
-    EXPECT_OUT_HAS(r, "ERROR [livelock] livelock: rank 0 polls with MPI_Iprobe forever");
+    EXPECT_ERR_HAS(r, "ERROR [livelock] livelock: rank 0 polls with MPI_Iprobe forever");
     e2e_free(r);
 }
 
@@ -424,6 +439,66 @@ static void test_nomain(void) {
     e2e_free(r);
 }
 
+/* A program that calls MPI functions ordex does not implement is refused
+ * before it runs, in every command that runs it: one line naming the
+ * function main calls first and where, and the others; the JSON report has
+ * the verdict "unsupported" and every function with its call sites. */
+static void test_unsupported(void) {
+    const char *src = "tests/programs/unsupported_rma.c";
+    int create = e2e_marker_line(src, "/* WIN_CREATE */"),
+        fence = e2e_marker_line(src, "/* FENCE */"), fence2 = e2e_marker_line(src, "/* FENCE_2 */"),
+        put = e2e_marker_line(src, "/* PUT */"), wfree = e2e_marker_line(src, "/* WIN_FREE */");
+    CU_ASSERT_FATAL(create > 0 && fence > 0 && fence2 > 0 && put > 0 && wfree > 0);
+    char *line = g_strdup_printf(
+        "unsupported_rma.c: the program calls MPI_Win_create at unsupported_rma.c:%d, which ordex "
+        "does not implement (nor MPI_Win_fence at unsupported_rma.c:%d, MPI_Win_free at "
+        "unsupported_rma.c:%d, MPI_Put at unsupported_rma.c:%d)",
+        create, fence, wfree, put);
+    const char *cmds[] = {"run", "explore", "predict"};
+    for (int c = 0; c < 3; c++) {
+        const char *json = e2e_tmp("unsupported.json");
+        g_unlink(json);
+        e2e_result *r = RUN(cmds[c], "--json", json, "-n", "2", P("unsupported_rma.c"));
+        EXPECT_STATUS(r, 2);
+        EXPECT_ONE_LINE_ERROR(r, line);
+        EXPECT(r, r->out[0] == '\0');
+        JsonObject *doc = EXPECT_JSON_FILE(r, json);
+        EXPECT(r, e2e_json_str_is(doc, "verdict", "unsupported"));
+        EXPECT(r, e2e_json_len(doc, "unsupported") == 4);
+        EXPECT(r, e2e_json_str_is(doc, "unsupported[0].function", "MPI_Win_create"));
+        EXPECT(r, e2e_json_str_is(doc, "unsupported[3].function", "MPI_Put"));
+        char *at = g_strdup_printf("unsupported_rma.c:%d", put);
+        EXPECT(r, e2e_json_str_is(doc, "unsupported[function=MPI_Put].location", at));
+        g_free(at);
+        char *both =
+            g_strdup_printf("[\"unsupported_rma.c:%d\",\"unsupported_rma.c:%d\"]", fence, fence2);
+        char *got = e2e_json_compact(doc, "unsupported[function=MPI_Win_fence].locations");
+        EXPECT(r, got && strcmp(got, both) == 0);
+        g_free(got);
+        g_free(both);
+        EXPECT(r, e2e_json_len(doc, "findings") == 0);
+        EXPECT(r, e2e_json_str_is(doc, "message", strstr(line, "the program calls")));
+        e2e_json_free(doc);
+        e2e_free(r);
+    }
+    /* Built with -O2 (the helper inlined into main) and without the PLT:
+     * the same functions, located. */
+    const char *so = e2e_tmp("unsupported_noplt.so");
+    e2e_result *r = RUN("cc", "-O2", "-fno-plt", "-o", so, P("unsupported_rma.c"));
+    EXPECT_STATUS(r, 0);
+    e2e_free(r);
+    r = RUN("run", "-n", "2", so);
+    EXPECT_STATUS(r, 2);
+    char *at = g_strdup_printf("MPI_Put at unsupported_rma.c:%d", put);
+    EXPECT_ONE_LINE_ERROR(r, at);
+    g_free(at);
+    at = g_strdup_printf("the program calls MPI_Win_create at unsupported_rma.c:%d", create);
+    EXPECT_ERR_HAS(r, at);
+    g_free(at);
+    e2e_free(r);
+    g_free(line);
+}
+
 /* name of the program (without .c), number of ranks, expected output file */
 static const struct {
     const char *prog, *n, *expected;
@@ -503,6 +578,7 @@ static void test_comm_split(void) {
 }
 
 static void e2e_add_program_tests(CU_pSuite s) {
+    CU_add_test(s, "unsupported MPI functions: refused with where, JSON", test_unsupported);
     CU_add_test(s, "segv.c: SIGSEGV in rank 1", test_segv);
     CU_add_test(s, "assert_fail.c: failed assert in rank 2", test_assert_fail);
     CU_add_test(s, "fpe.c: division by zero in rank 0", test_fpe);

@@ -22,12 +22,31 @@
 # The ordex binary built for tests carries no debug information, so
 # `ordex_rank` would have no type there; the first stop then loads a tiny
 # typed description of it (compiled with gcc, which ordex needs anyway).
+#
+# Temporary files of the session (that description, and the replay's copies
+# of the program, which ordex puts in $ORDEX_GDB_TMPDIR) live in one
+# directory, removed when gdb ends: gdb kills the replay at its end, before
+# ordex could remove its own.
 
+import atexit
 import os
+import shutil
 import subprocess
 import tempfile
 
 import gdb
+
+
+def _remove_session_dir(*_):
+    if _session_dir and os.path.isdir(_session_dir):
+        shutil.rmtree(_session_dir, ignore_errors=True)
+
+
+_session_dir = tempfile.mkdtemp(prefix="ordex-gdb-")
+if hasattr(gdb.events, "gdb_exiting"):
+    gdb.events.gdb_exiting.connect(_remove_session_dir)
+atexit.register(_remove_session_dir)
+gdb.execute("set environment ORDEX_GDB_TMPDIR %s" % _session_dir, to_string=True)
 
 
 class _State:
@@ -159,9 +178,8 @@ def _typed_rank():
         return
     try:
         addr = int(_value("(long) &ordex_rank"))
-        d = tempfile.mkdtemp(prefix="ordex-gdb-")
-        src = os.path.join(d, "ordex_rank.c")
-        obj = os.path.join(d, "ordex_rank.o")
+        src = os.path.join(_session_dir, "ordex_rank.c")
+        obj = os.path.join(_session_dir, "ordex_rank.o")
         with open(src, "w") as f:
             f.write("/* The running rank (-1: the scheduler); set by ordex. */\n"
                     "int ordex_rank;\n")
