@@ -183,9 +183,8 @@ int ordex_calibrate(int argc, char **argv) {
         goto done;
     }
 
-    printf("Measuring message times between two MPICH ranks on this machine%s...\n",
-           quick ? " (--quick)" : "");
-    fflush(stdout);
+    fprintf(stderr, "Measuring message times between two MPICH ranks on this machine%s...\n",
+            quick ? " (--quick)" : "");
     char size_arg[32];
     g_snprintf(size_arg, sizeof size_arg, "%zu", max_bytes);
     GPtrArray *av = g_ptr_array_new();
@@ -254,9 +253,8 @@ int ordex_calibrate(int argc, char **argv) {
     c.date = date;
     c.command = cmdline;
     c.cores = cores > 0 && cores < 1000000 ? (int)cores : 1;
-    printf("Measuring the time slice: a token ring of %d MPICH ranks on %d cores...\n", 2 * c.cores,
-           c.cores);
-    fflush(stdout);
+    fprintf(stderr, "Measuring the time slice: a token ring of %d MPICH ranks on %d core%s...\n",
+            2 * c.cores, c.cores, c.cores == 1 ? "" : "s");
     pm_calibrate_measure_timeslice(mpiexec, exe, quick, &c, &ring_problem);
     if (ring_problem)
         fprintf(stderr, "ordex calibrate: warning: time slice not measured: %s\n", ring_problem);
@@ -273,11 +271,12 @@ int ordex_calibrate(int argc, char **argv) {
         goto done;
     }
     char *table = pm_calibration_table(&c);
-    fputs(table, stdout);
+    fputs(table, stderr);
     g_free(table);
-    printf("Wrote %s: a platform of one node with %d cores and these segments, for\n"
-           "  ordex predict --platform %s ...\n",
-           output, c.cores, output);
+    fprintf(stderr,
+            "Wrote %s: a platform of one node with %d core%s and these segments, for\n"
+            "  ordex predict --platform %s ...\n",
+            output, c.cores, c.cores == 1 ? "" : "s", output);
     rc = 0;
 
 done:

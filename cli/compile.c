@@ -52,7 +52,10 @@ static char *cache_dir(void) {
 /* The source that marks a program as built by ordexcc. */
 static char *stamp_source(void) {
     char *dir = cache_dir();
-    char *path = g_build_filename(dir, "ordex_stamp_v1.c", NULL);
+    /* Named by the ABI it declares: a new ABI writes a new file. */
+    char *name = g_strdup_printf("ordex_stamp_%s.c", SG_PROGRAM_ABI);
+    char *path = g_build_filename(dir, name, NULL);
+    g_free(name);
     g_free(dir);
     if (!g_file_test(path, G_FILE_TEST_EXISTS)) {
         char *text = g_strdup_printf("/* Linked into every program built by ordexcc. */\n"
@@ -163,68 +166,300 @@ int ordex_cc(int argc, char **argv) {
     return rc;
 }
 
-char *ordex_compile_cached(const char *source, bool quiet, bool optimize) {
+/* ---------------------------------------------------------------------- */
+/* The compile cache                                                       */
+
+/*
+ * An entry is a manifest, DIR/BASE-KEY.deps, where KEY hashes the compiler's
+ * command line (but for the output paths), the source's path among it.  The
+ * manifest names the object and the compiler's file (its path, size and
+ * time: an update changes what it makes) and lists every file the compiler
+ * read (its -MD output: the source and each header) with the SHA-256 of its
+ * content then; it holds while every listed file still has that content and
+ * the compiler found on the PATH is the same file (or none is found: then
+ * nothing else could be built).  Content, not modification time: an edit that keeps a
+ * header's size and time (a restored backup, a file system with coarse
+ * times) must still rebuild.  The object's name holds a hash of those
+ * contents, so that a manifest replaced by a concurrent compile of other
+ * contents never pairs with this compile's object.
+ */
+#define MANIFEST_MAGIC "ordex-compile-cache 1"
+#define DEP_TARGET "ordex-object"
+
+/* The object every cached program is linked with: ordex's marker, built
+ * once per program ABI. */
+static char *stamp_object(void) {
+    char *dir = cache_dir();
+    char *path = g_strdup_printf("%s/ordex_stamp_%s.o", dir, SG_PROGRAM_ABI);
+    g_free(dir);
+    if (g_file_test(path, G_FILE_TEST_EXISTS))
+        return path;
+    char *src = stamp_source();
+    char *tmp = g_strdup_printf("%s.%d.tmp", path, (int)getpid());
+    GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
+    add_common(a);
+    g_ptr_array_add(a, g_strdup("-c"));
+    g_ptr_array_add(a, g_strdup("-o"));
+    g_ptr_array_add(a, g_strdup(tmp));
+    g_ptr_array_add(a, src);
+    int rc = run_compiler(a, true);
+    g_ptr_array_free(a, TRUE);
+    if (rc != 0 || g_rename(tmp, path) != 0) {
+        g_unlink(tmp);
+        g_free(tmp);
+        g_free(path);
+        return NULL;
+    }
+    g_free(tmp);
+    return path;
+}
+
+/* Hex SHA-256 of a file's content, or NULL when it cannot be read. */
+static char *file_digest(const char *path) {
+    gchar *data;
     gsize len;
-    char *text;
+    if (!g_file_get_contents(path, &data, &len, NULL))
+        return NULL;
+    char *d = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)data, len);
+    g_free(data);
+    return d;
+}
+
+/* The files a make rule "ordex-object: a b \<newline> c" (gcc's -MD output
+ * with -MT ordex-object) names, unescaped; NULL when the text is not such a
+ * rule. */
+static GPtrArray *parse_deps(const char *text) {
+    const char *p = strstr(text, DEP_TARGET ":");
+    if (!p)
+        return NULL;
+    p += strlen(DEP_TARGET ":");
+    GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
+    GString *cur = g_string_new(NULL);
+    for (;; p++) {
+        bool end = *p == '\0';
+        if (!end && p[0] == '\\' && p[1] == '\n') { /* a continuation line */
+            p++;
+            continue;
+        }
+        if (!end && p[0] == '\\' && (p[1] == ' ' || p[1] == '#' || p[1] == '\\')) {
+            g_string_append_c(cur, p[1]);
+            p++;
+            continue;
+        }
+        if (!end && p[0] == '$' && p[1] == '$') {
+            g_string_append_c(cur, '$');
+            p++;
+            continue;
+        }
+        if (end || *p == ' ' || *p == '\t' || *p == '\n') {
+            if (cur->len)
+                g_ptr_array_add(files, g_strdup(cur->str));
+            g_string_truncate(cur, 0);
+            if (end || *p == '\n') /* one rule: the phony targets of -MP do not follow */
+                break;
+            continue;
+        }
+        g_string_append_c(cur, *p);
+    }
+    g_string_free(cur, TRUE);
+    if (files->len == 0) {
+        g_ptr_array_free(files, TRUE);
+        return NULL;
+    }
+    return files;
+}
+
+/* "SIZE MTIME PATH" of the compiler command `cc` as the PATH finds it (g_free),
+ * or NULL when it is not found. */
+static char *compiler_id(const char *cc) {
+    char *path = g_find_program_in_path(cc);
+    GStatBuf st;
+    char *id = NULL;
+    if (path && g_stat(path, &st) == 0)
+        id = g_strdup_printf("%lld %lld.%09ld %s", (long long)st.st_size,
+                             (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec, path);
+    g_free(path);
+    return id;
+}
+
+/* The object a manifest names when every file it lists still has the
+ * content it had (g_free), else NULL. */
+static char *manifest_object(const char *manifest, const char *dir, const char *cc) {
+    gchar *text;
+    if (!g_file_get_contents(manifest, &text, NULL, NULL))
+        return NULL;
+    char **lines = g_strsplit(text, "\n", -1);
+    g_free(text);
+    char *object = NULL;
+    bool ok = lines[0] && strcmp(lines[0], MANIFEST_MAGIC) == 0;
+    int nfiles = 0;
+    for (int i = 1; ok && lines[i]; i++) {
+        const char *l = lines[i];
+        if (!*l)
+            continue;
+        if (g_str_has_prefix(l, "object ") && !object && !strchr(l + 7, '/')) {
+            object = g_build_filename(dir, l + 7, NULL);
+        } else if (g_str_has_prefix(l, "compiler ")) {
+            char *now = compiler_id(cc);
+            ok = !now || strcmp(now, l + 9) == 0;
+            g_free(now);
+        } else if (g_str_has_prefix(l, "file ") && strlen(l) > 5 + 64 + 1 && l[5 + 64] == ' ') {
+            char *want = g_strndup(l + 5, 64);
+            char *have = file_digest(l + 5 + 64 + 1);
+            ok = have && strcmp(want, have) == 0;
+            g_free(want);
+            g_free(have);
+            nfiles++;
+        } else {
+            ok = false;
+        }
+    }
+    g_strfreev(lines);
+    if (!ok || !object || nfiles == 0 || !g_file_test(object, G_FILE_TEST_EXISTS)) {
+        g_free(object);
+        return NULL;
+    }
+    return object;
+}
+
+/* Writes the manifest of a compile whose dependency output is `dfile` and
+ * whose object is `tmp`, started at `began` (wall-clock seconds); returns
+ * the object's cached path (g_free).  Without a usable dependency list, or
+ * when a file the compiler read changed while it ran, nothing is recorded
+ * and the object is still used, this once, under a name of its own. */
+static char *record_entry(const char *dir, const char *stem, const char *manifest,
+                          const char *dfile, const char *tmp, double began, const char *cc) {
+    gchar *dtext = NULL;
+    GPtrArray *files = g_file_get_contents(dfile, &dtext, NULL, NULL) ? parse_deps(dtext) : NULL;
+    g_free(dtext);
+    GChecksum *ck = g_checksum_new(G_CHECKSUM_SHA256);
+    GString *m = g_string_new(MANIFEST_MAGIC "\n");
+    char *id = compiler_id(cc);
+    if (id)
+        g_string_append_printf(m, "compiler %s\n", id);
+    g_free(id);
+    bool stable = files != NULL;
+    for (guint i = 0; stable && i < files->len; i++) {
+        const char *f = g_ptr_array_index(files, i);
+        GStatBuf st;
+        char *d = strchr(f, '\n') ? NULL : file_digest(f);
+        /* A change made while the compiler ran may or may not be in the
+         * object: such a compile is not cached. */
+        stable = d && g_stat(f, &st) == 0 &&
+                 (double)st.st_mtim.tv_sec + (double)st.st_mtim.tv_nsec * 1e-9 < began;
+        if (stable) {
+            g_string_append_printf(m, "file %s %s\n", d, f);
+            g_checksum_update(ck, (const guchar *)d, -1);
+            g_checksum_update(ck, (const guchar *)f, (gssize)strlen(f) + 1);
+        }
+        g_free(d);
+    }
+    if (files)
+        g_ptr_array_free(files, TRUE);
+    char *object;
+    if (stable) {
+        object = g_strdup_printf("%s/%s-%.16s.so", dir, stem, g_checksum_get_string(ck));
+        char *name = g_path_get_basename(object);
+        g_string_append_printf(m, "object %s\n", name);
+        g_free(name);
+    } else {
+        object = g_strdup_printf("%s/%s-uncached.so", dir, stem);
+    }
+    g_checksum_free(ck);
+    if (g_rename(tmp, object) != 0) {
+        g_free(object);
+        g_string_free(m, TRUE);
+        return g_strdup(tmp);
+    }
+    if (stable) {
+        char *mtmp = g_strdup_printf("%s.%d.tmp", manifest, (int)getpid());
+        if (g_file_set_contents(mtmp, m->str, (gssize)m->len, NULL))
+            g_rename(mtmp, manifest);
+        g_unlink(mtmp);
+        g_free(mtmp);
+    }
+    g_string_free(m, TRUE);
+    return object;
+}
+
+static double wall_now(void) {
+    return (double)g_get_real_time() * 1e-6;
+}
+
+char *ordex_compile_cached(const char *source, bool quiet, bool optimize) {
     GError *err = NULL;
-    if (!g_file_get_contents(source, &text, &len, &err)) {
+    gchar *text;
+    if (!g_file_get_contents(source, &text, NULL, &err)) {
         fprintf(stderr, "ordex: %s: cannot read: %s\n", source, err->message);
         g_error_free(err);
         return NULL;
     }
+    g_free(text);
     if (!mpi_include_dir()) {
         fprintf(stderr, "ordex: MPICH's mpi.h is not installed (install the Debian package "
                         "libmpich-dev)\n");
-        g_free(text);
         return NULL;
     }
-    /* The key covers the source and everything that shapes the result. */
-    GChecksum *ck = g_checksum_new(G_CHECKSUM_SHA256);
-    g_checksum_update(ck, (const guchar *)text, (gssize)len);
-    g_checksum_update(ck, (const guchar *)SG_PROGRAM_ABI, -1);
-    const char *cc = g_getenv("ORDEX_CC");
-    g_checksum_update(ck, (const guchar *)(cc ? cc : "gcc"), -1);
-    char *abs = g_canonicalize_filename(source, NULL);
-    g_checksum_update(ck, (const guchar *)abs, -1); /* debug info names the file */
+    char *stamp = stamp_object();
+    if (!stamp) {
+        fprintf(stderr, "ordex: cannot build ordex's marker object in the compile cache (is the "
+                        "C compiler installed?)\n");
+        return NULL;
+    }
+    char *abs = g_canonicalize_filename(source, NULL); /* debug info names the file */
+    GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
+    add_common(a);
     if (optimize)
-        g_checksum_update(ck, (const guchar *)"-O2", -1);
+        g_ptr_array_add(a, g_strdup("-O2"));
+    add_link_flags(a);
+    g_ptr_array_add(a, abs);
+    g_ptr_array_add(a, stamp);
+    g_ptr_array_add(a, g_strdup("-lm"));
+    /* The key: the command as it will run (the flags, the source's path). */
+    GChecksum *ck = g_checksum_new(G_CHECKSUM_SHA256);
+    for (guint i = 0; i < a->len; i++) {
+        const char *s = g_ptr_array_index(a, i);
+        g_checksum_update(ck, (const guchar *)s, (gssize)strlen(s) + 1);
+    }
     g_checksum_update(ck, (const guchar *)LINK_FLAGS_VERSION, -1);
     char *dir = cache_dir();
     char *base = g_path_get_basename(source);
     char *dot = strrchr(base, '.');
     if (dot)
         *dot = '\0';
-    char *out = g_strdup_printf("%s/%s-%.16s.so", dir, base, g_checksum_get_string(ck));
+    char *stem = g_strdup_printf("%s-%.16s", base, g_checksum_get_string(ck));
     g_checksum_free(ck);
-    g_free(text);
     g_free(base);
-    g_free(dir);
-    if (g_file_test(out, G_FILE_TEST_EXISTS)) {
-        g_free(abs);
-        return out;
-    }
-    char *tmp = g_strdup_printf("%s.%d.tmp", out, (int)getpid());
-    GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
-    add_common(a);
-    if (optimize)
-        g_ptr_array_add(a, g_strdup("-O2"));
-    add_link_flags(a);
+    char *manifest = g_strdup_printf("%s/%s.deps", dir, stem);
+    const char *cc = g_ptr_array_index(a, 0);
+    char *out = manifest_object(manifest, dir, cc);
+    if (out)
+        goto done;
+    char *tmp = g_strdup_printf("%s/%s.%d.tmp", dir, stem, (int)getpid());
+    char *dfile = g_strdup_printf("%s.d", tmp);
     g_ptr_array_add(a, g_strdup("-o"));
     g_ptr_array_add(a, g_strdup(tmp));
-    g_ptr_array_add(a, abs);
-    g_ptr_array_add(a, stamp_source());
-    g_ptr_array_add(a, g_strdup("-lm"));
+    g_ptr_array_add(a, g_strdup("-MD"));
+    g_ptr_array_add(a, g_strdup("-MF"));
+    g_ptr_array_add(a, g_strdup(dfile));
+    g_ptr_array_add(a, g_strdup("-MT"));
+    g_ptr_array_add(a, g_strdup(DEP_TARGET));
+    double began = wall_now();
     int rc = run_compiler(a, quiet);
-    g_ptr_array_free(a, TRUE);
     if (rc != 0) {
         fprintf(stderr, "ordex: %s: compilation failed (see the compiler's messages above)\n",
                 source);
         g_unlink(tmp);
-        g_free(tmp);
-        g_free(out);
-        return NULL;
+    } else {
+        out = record_entry(dir, stem, manifest, dfile, tmp, began, cc);
     }
-    g_rename(tmp, out);
+    g_unlink(dfile);
+    g_free(dfile);
     g_free(tmp);
+done:
+    g_ptr_array_free(a, TRUE);
+    g_free(manifest);
+    g_free(stem);
+    g_free(dir);
     return out;
 }

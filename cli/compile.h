@@ -15,7 +15,11 @@ int ordex_cc(int argc, char **argv);
 /* Compiles one C source into a cached program; returns its path (g_free)
  * or NULL after printing an error line.  optimize: with -O2, as a program
  * whose speed matters is built (`ordex predict` measures its computation);
- * otherwise without optimisation, which keeps every variable for gdb. */
+ * otherwise without optimisation, which keeps every variable for gdb.
+ * The cache ($ORDEX_CACHE, else ~/.cache/ordex) reuses a program only while
+ * the compiler command (flags, source path, compiler) is the same and every
+ * file the compiler read for it (the source and each header it included, by
+ * the compiler's own dependency output) has the content it had then. */
 char *ordex_compile_cached(const char *source, bool quiet, bool optimize);
 
 #endif

@@ -7,20 +7,24 @@
 #include <errno.h>
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli/compile.h"
 #include "cli/options.h"
+#include "cli/program.h"
 #include "output/findings.h"
 #include "output/json.h"
 #include "stategraph/explore.h"
 #include "stategraph/graph.h"
+#include "stategraph/outcome_diff.h"
 #include "stategraph/trace.h"
 #include "stategraph/verdict.h"
 
 #define MAX_STEPS_SHOWN 40
+#define MAX_DIFFS_SHOWN 12
 
 typedef struct report_ctx {
     const ordex_opts *o;
@@ -29,34 +33,150 @@ typedef struct report_ctx {
     sg_rundesc run; /* th.run: the explored run, its send mode set per pass */
     char *trace_dir;
     int ntraces;
-    out_json json; /* the report, when --json: its findings array is open */
+    bool trace_failed; /* a trace could not be written (said on stderr) */
+    out_json json;     /* the report, when --json: its findings array is open */
 } report_ctx;
+
+/* The run of `pass`, as its orderings were explored and as traces record it. */
+static sg_rundesc pass_run(const report_ctx *rc, int pass) {
+    sg_rundesc run = rc->run;
+    if (!rc->o->send_mode_given)
+        run.send_mode = pass == 0 ? SIM_SEND_EAGER : SIM_SEND_RENDEZVOUS;
+    return run;
+}
 
 static char *write_trace(report_ctx *rc, const char *kind, const char *location,
                          const char *message, GArray *path, int pass) {
-    if (g_mkdir_with_parents(rc->trace_dir, 0755) != 0)
+    if (g_mkdir_with_parents(rc->trace_dir, 0755) != 0) {
+        if (!rc->trace_failed) /* once: every trace would say the same */
+            fprintf(stderr, "ordex: cannot create the trace directory %s: %s; no trace written\n",
+                    rc->trace_dir, g_strerror(errno));
+        rc->trace_failed = true;
         return NULL;
+    }
     char *base = g_path_get_basename(rc->prog);
     char *dot = strrchr(base, '.');
     if (dot)
         *dot = '\0';
     char *file = g_strdup_printf("%s/%s-%d.trace", rc->trace_dir, base, ++rc->ntraces);
     g_free(base);
-    if (!rc->o->send_mode_given)
-        rc->run.send_mode = pass == 0 ? SIM_SEND_EAGER : SIM_SEND_RENDEZVOUS;
+    rc->run.send_mode = pass_run(rc, pass).send_mode;
     if (!sg_trace_write(file, &rc->th, kind, location, message, path)) {
         fprintf(stderr, "ordex: cannot write %s: %s\n", file, g_strerror(errno));
+        rc->trace_failed = true;
         g_free(file);
         return NULL;
     }
     return file;
 }
 
+/* What differs between the outcomes of orderings a and b of `pass`
+ * (sg_outcome_diff), from a replay of each; NULL with *why set (g_free)
+ * when they could not be replayed. */
+static GArray *race_diffs(const report_ctx *rc, int pass, GArray *a, GArray *b, char **why) {
+    sg_rundesc run = pass_run(rc, pass);
+    sg_path_outcome oa, ob;
+    if (!sg_path_outcome_of(&run, a, &oa, why))
+        return NULL;
+    if (!sg_path_outcome_of(&run, b, &ob, why)) {
+        sg_path_outcome_clear(&oa);
+        return NULL;
+    }
+    GArray *d = sg_outcome_diffs(&oa, &ob);
+    sg_path_outcome_clear(&oa);
+    sg_path_outcome_clear(&ob);
+    return d;
+}
+
+static void print_diffs(FILE *out, GArray *diffs, const char *why) {
+    if (!diffs) {
+        fprintf(out, "  what differs could not be shown: %s\n", why);
+        return;
+    }
+    if (diffs->len == 0) {
+        fprintf(out, "  the replayed orderings show no difference in output lines, exit statuses "
+                     "or observed values (their outputs can differ only in a last line without "
+                     "a newline, or after their first 4 MiB)\n");
+        return;
+    }
+    fprintf(out, "  what differs between the outcomes:\n");
+    for (guint i = 0; i < diffs->len; i++) {
+        if (i == MAX_DIFFS_SHOWN) {
+            fprintf(out, "    ... %u more (replay the traces to see them)\n", diffs->len - i);
+            break;
+        }
+        const sg_outcome_diff *d = &g_array_index(diffs, sg_outcome_diff, i);
+        const char *none = "(none)";
+        switch (d->kind) {
+        case SG_DIFF_END:
+            fprintf(out, "    rank %d ended:\n", d->rank);
+            break;
+        case SG_DIFF_OUTPUT:
+            if (d->more)
+                fprintf(out, "    rank %d, output line %d (and %d more line%s):\n", d->rank,
+                        d->line, d->more, d->more == 1 ? "" : "s");
+            else
+                fprintf(out, "    rank %d, output line %d:\n", d->rank, d->line);
+            none = "(no such line)";
+            break;
+        case SG_DIFF_OBSERVED:
+            fprintf(out, "    rank %d, observed value %s:\n", d->rank, d->name);
+            none = "(not registered)";
+            break;
+        }
+        fprintf(out, "      A: %s\n", d->a ? d->a : none);
+        fprintf(out, "      B: %s\n", d->b ? d->b : none);
+    }
+}
+
+static void json_diffs(out_json *w, GArray *diffs) {
+    out_json_array(w, "differences");
+    for (guint i = 0; diffs && i < diffs->len; i++) {
+        const sg_outcome_diff *d = &g_array_index(diffs, sg_outcome_diff, i);
+        out_json_object(w, NULL);
+        out_json_int(w, "rank", d->rank);
+        out_json_str(w, "what",
+                     d->kind == SG_DIFF_END      ? "exit"
+                     : d->kind == SG_DIFF_OUTPUT ? "output"
+                                                 : "observed");
+        if (d->kind == SG_DIFF_OUTPUT) {
+            out_json_int(w, "line", d->line);
+            out_json_int(w, "more_lines", d->more);
+        }
+        if (d->kind == SG_DIFF_OBSERVED)
+            out_json_str(w, "name", d->name);
+        out_json_str(w, "a", d->a);
+        out_json_str(w, "b", d->b);
+        out_json_end(w);
+    }
+    out_json_end(w);
+}
+
+/* What a pass covered, one phrase (g_free). */
+static char *pass_text(const sg_pass_result *p) {
+    if (!p->ran)
+        return g_strdup("not run");
+    char *counts = g_strdup_printf(
+        "%" G_GUINT64_FORMAT " branching state%s, %" G_GUINT64_FORMAT " ordering%s run to the end",
+        p->states, p->states == 1 ? "" : "s", p->paths, p->paths == 1 ? "" : "s");
+    char *t = p->complete ? g_strdup_printf("complete, %s", counts)
+                          : g_strdup_printf("stopped (%s) after %s", p->stopped, counts);
+    g_free(counts);
+    return t;
+}
+
+/* SIGINT and SIGTERM stop the exploration, which then reports what it found. */
+static void on_stop_signal(int sig) {
+    sg_explore_interrupt(sig);
+    sg_path_outcome_interrupt(); /* replays of a race's orderings, when reporting */
+}
+
 static void print_path(FILE *out, GArray *path, int from, int highlight_from) {
     int shown = 0;
     for (guint i = (guint)from; i < path->len; i++) {
         if (shown++ == MAX_STEPS_SHOWN) {
-            fprintf(out, "      ... %u more steps (see the trace)\n", path->len - i);
+            fprintf(out, "      ... %u more step%s (see the trace)\n", path->len - i,
+                    path->len - i == 1 ? "" : "s");
             break;
         }
         char *t = sg_step_text(&g_array_index(path, sg_step, i));
@@ -143,6 +263,11 @@ int ordex_explore(int argc, char **argv) {
         ordex_opts_free(&o);
         return 2;
     }
+    if (ordex_program_refuse_unsupported("ordex explore", prog, so, o.json) != 0) {
+        g_free(so);
+        ordex_opts_free(&o);
+        return 2;
+    }
 
     sg_explore_opts eo = {0};
     eo.run = o.run;
@@ -162,12 +287,22 @@ int ordex_explore(int argc, char **argv) {
     eo.jobs = o.jobs;
     sg_explore_result res;
     char *err = NULL;
-    if (!sg_explore(&eo, &res, &err)) {
+    struct sigaction stop_sa, old_int, old_term;
+    memset(&stop_sa, 0, sizeof stop_sa);
+    stop_sa.sa_handler = on_stop_signal;
+    stop_sa.sa_flags = SA_RESTART;
+    sigemptyset(&stop_sa.sa_mask);
+    sigaction(SIGINT, &stop_sa, &old_int);
+    sigaction(SIGTERM, &stop_sa, &old_term);
+    bool explored = sg_explore(&eo, &res, &err);
+    if (!explored) {
         fprintf(stderr, "ordex: %s\n", err);
         g_free(err);
         sg_explore_result_free(&res);
         g_free(so);
         ordex_opts_free(&o);
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGTERM, &old_term, NULL);
         return 2;
     }
 
@@ -199,7 +334,7 @@ int ordex_explore(int argc, char **argv) {
     }
     out_json_int(&rcx.json, "ranks", o.run.nranks);
     out_json_array(&rcx.json, "findings");
-    FILE *out = stdout;
+    FILE *out = stderr; /* ordex's report; stdout is the program's (README, "Output") */
 
     for (guint i = 0; i < v.errors->len; i++) {
         sg_finding *f = g_ptr_array_index(v.errors, i);
@@ -210,7 +345,7 @@ int ordex_explore(int argc, char **argv) {
             fprintf(out, "  at %s\n", f->location);
         if (f->details)
             fputs(f->details, out);
-        fprintf(out, "  ordering (%u steps):\n", f->path->len);
+        fprintf(out, "  ordering (%u step%s):\n", f->path->len, f->path->len == 1 ? "" : "s");
         print_path(out, f->path, 0, (int)f->path->len);
         char *trace = write_trace(&rcx, kind, f->location, f->message, f->path, f->pass);
         if (trace)
@@ -233,12 +368,22 @@ int ordex_explore(int argc, char **argv) {
                 "outcomes (output, exit status or observed values)%s\n",
                 v.race_is_error ? "ERROR" : "WARNING", noutcomes,
                 sg_buffering_note(&eo, pass, NULL));
-        fprintf(out, "  two orderings share their first %u steps, then differ (marked *):\n",
-                prefix);
+        if (prefix == 0)
+            fprintf(out, "  two orderings differ from the first step (marked *):\n");
+        else if (prefix == 1)
+            fprintf(out, "  two orderings share their first step, then differ (marked *):\n");
+        else
+            fprintf(out, "  two orderings share their first %u steps, then differ (marked *):\n",
+                    prefix);
         fprintf(out, "  ordering A:\n");
         print_path(out, a, prefix > 3 ? (int)prefix - 3 : 0, (int)prefix);
         fprintf(out, "  ordering B:\n");
         print_path(out, b, prefix > 3 ? (int)prefix - 3 : 0, (int)prefix);
+        /* The outcomes were kept as hashes: replay both orderings to show
+         * what they consist of (not once ordex is being stopped). */
+        char *why = NULL;
+        GArray *diffs = res.interrupted ? NULL : race_diffs(&rcx, pass, a, b, &why);
+        print_diffs(out, diffs, why ? why : "ordex was interrupted");
         char *ta = write_trace(&rcx, "message_race", NULL, "ordering A", a, pass);
         char *tb = write_trace(&rcx, "message_race", NULL, "ordering B", b, pass);
         if (ta && tb)
@@ -247,7 +392,18 @@ int ordex_explore(int argc, char **argv) {
         int ranks[1] = {d->dst};
         char *msg =
             g_strdup_printf("the outcome depends on the message ordering (%s outcomes)", noutcomes);
-        out_json_finding(&rcx.json, "message_race", ranks, 1, msg, NULL, NULL, ta);
+        out_json_finding_open(&rcx.json, "message_race", ranks, 1, msg, NULL, NULL, ta);
+        if (ta && tb) {
+            out_json_array(&rcx.json, "traces");
+            out_json_str(&rcx.json, NULL, ta);
+            out_json_str(&rcx.json, NULL, tb);
+            out_json_end(&rcx.json);
+        }
+        if (diffs)
+            json_diffs(&rcx.json, diffs);
+        out_json_end(&rcx.json);
+        sg_outcome_diffs_free(diffs);
+        g_free(why);
         g_free(msg);
         g_free(noutcomes);
         g_free(ta);
@@ -263,20 +419,28 @@ int ordex_explore(int argc, char **argv) {
                                           "order along an ordering), ",
                                           o.branches, o.branches == 1 ? "" : "s")
                         : g_strdup("");
-    fprintf(out,
-            "ordex explore: %d ranks, %s%s%s: %" G_GUINT64_FORMAT
-            " branching states, %" G_GUINT64_FORMAT " transitions, %" G_GUINT64_FORMAT
-            " orderings run to the end, %" G_GUINT64_FORMAT
-            " merged into known states, %" G_GUINT64_FORMAT " snapshots, peak %.1f MiB, %.2f s%s\n",
-            o.run.nranks, how,
-            strategy == SG_BFS      ? "one ordering (messages delivered in send order)"
-            : strategy == SG_RANDOM ? "random orderings"
-            : eo.por                ? "with partial-order reduction"
-                                    : "without reduction",
-            replay_ckpt ? " (replay checkpoints)" : "", res.states, res.transitions, res.paths,
-            res.merged, res.snapshots, (double)res.peak_rss / (1 << 20), res.elapsed_s,
-            eo.both_send_modes ? ", standard sends both buffered and unbuffered" : "");
+    fprintf(
+        out,
+        "ordex explore: %d rank%s, %s%s%s: %" G_GUINT64_FORMAT
+        " branching state%s, %" G_GUINT64_FORMAT " transition%s, %" G_GUINT64_FORMAT
+        " ordering%s run to the end, %" G_GUINT64_FORMAT
+        " merged into known states, %" G_GUINT64_FORMAT " snapshot%s, peak %.1f MiB, %.2f s%s\n",
+        o.run.nranks, o.run.nranks == 1 ? "" : "s", how,
+        strategy == SG_BFS      ? "one ordering (messages delivered in send order)"
+        : strategy == SG_RANDOM ? "random orderings"
+        : eo.por                ? "with partial-order reduction"
+                                : "without reduction",
+        replay_ckpt ? " (replay checkpoints)" : "", res.states, res.states == 1 ? "" : "s",
+        res.transitions, res.transitions == 1 ? "" : "s", res.paths, res.paths == 1 ? "" : "s",
+        res.merged, res.snapshots, res.snapshots == 1 ? "" : "s", (double)res.peak_rss / (1 << 20),
+        res.elapsed_s, eo.both_send_modes ? ", standard sends both buffered and unbuffered" : "");
     g_free(how);
+    if (eo.both_send_modes) {
+        char *p0 = pass_text(&res.passes[0]), *p1 = pass_text(&res.passes[1]);
+        fprintf(out, "ordex explore: buffered sends: %s; unbuffered sends: %s\n", p0, p1);
+        g_free(p0);
+        g_free(p1);
+    }
     if (bounded && !res.incomplete) {
         if (res.bound_cuts == 0)
             fprintf(out,
@@ -287,8 +451,9 @@ int ordex_explore(int argc, char **argv) {
             fprintf(out,
                     "ordex explore: bounded search: all orderings with at most %d departure%s "
                     "from the default order were explored (%" G_GUINT64_FORMAT
-                    " alternatives left out by the bound)\n",
-                    o.branches, o.branches == 1 ? "" : "s", res.bound_cuts);
+                    " alternative%s left out by the bound)\n",
+                    o.branches, o.branches == 1 ? "" : "s", res.bound_cuts,
+                    res.bound_cuts == 1 ? "" : "s");
     }
     if (v.nerrors)
         fprintf(out, "ordex explore: %d error%s found\n", v.nerrors, v.nerrors == 1 ? "" : "s");
@@ -330,6 +495,23 @@ int ordex_explore(int argc, char **argv) {
     out_json_uint(w, NULL, res.outcomes[1].distinct);
     out_json_end(w);
     out_json_end(w);
+    out_json_array(w, "passes");
+    for (int pass = 0; pass < (eo.both_send_modes ? 2 : 1); pass++) {
+        const sg_pass_result *pr = &res.passes[pass];
+        out_json_object(w, NULL);
+        out_json_str(w, "sends",
+                     !eo.both_send_modes ? sg_send_mode_name(eo.run.send_mode)
+                     : pass == 0         ? "buffered"
+                                         : "unbuffered");
+        out_json_bool(w, "ran", pr->ran);
+        out_json_bool(w, "complete", pr->complete);
+        out_json_str(w, "stopped", pr->stopped);
+        out_json_uint(w, "states", pr->states);
+        out_json_uint(w, "transitions", pr->transitions);
+        out_json_uint(w, "paths", pr->paths);
+        out_json_end(w);
+    }
+    out_json_end(w);
     if (res.incomplete)
         out_json_str(w, "incomplete", res.incomplete_why);
     out_json_end(w);
@@ -339,11 +521,15 @@ int ordex_explore(int argc, char **argv) {
         g_free(werr);
         status = 2;
     }
+    if (rcx.trace_failed)
+        status = 2;
     g_string_free(j, TRUE);
     g_free(rcx.trace_dir);
     g_free(abs_prog);
     sg_explore_result_free(&res);
     g_free(so);
     ordex_opts_free(&o);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
     return status;
 }

@@ -15,6 +15,7 @@
 #include "cli/predict.h"
 #include "cli/replay.h"
 #include "cli/run.h"
+#include "stategraph/trace.h"
 
 static void usage(FILE *to) {
     fputs("usage: ordex COMMAND [OPTIONS] ...\n"
@@ -31,10 +32,12 @@ static void usage(FILE *to) {
           "                         re-run one ordering recorded by explore, exactly\n"
           "  calibrate -o FILE      measure this machine with real MPICH (mpiexec -n 2) and\n"
           "                         write a platform file (see `ordex calibrate --help`)\n"
-          "  predict -n N --platform FILE PROG [ARGS]\n"
-          "                         predict the run time on the cluster FILE describes: time\n"
-          "                         per rank, critical resource, timeline; --sweep for\n"
+          "  predict -n N [--platform FILE] PROG [ARGS]\n"
+          "                         predict the run time on the cluster FILE describes (by\n"
+          "                         default the built-in platform: this machine): time per\n"
+          "                         rank, critical resource, timeline; --sweep for\n"
           "                         sensitivity (see `ordex predict --help`)\n"
+          "  version                print the version (also --version)\n"
           "\n"
           "exit status: 0 no error found, 1 an error was found, 2 ordex could not do its job\n"
           "see `ordex run --help` for the options of run\n",
@@ -64,6 +67,10 @@ int main(int argc, char **argv) {
         return ordex_calibrate(argc - 1, argv + 1);
     if (strcmp(cmd, "predict") == 0)
         return ordex_predict(argc - 1, argv + 1);
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
+        printf("ordex %s\n", ORDEX_VERSION);
+        return 0;
+    }
     if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
         usage(stdout);
         return 0;

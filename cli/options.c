@@ -122,7 +122,9 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o) {
          "ORDEX_SAMPLE charges count (repeatable predictions of communication)",
          NULL},
         {"platform", 0, 0, G_OPTION_ARG_FILENAME, &platform,
-         "The cluster to simulate: a platform file (see docs/platform.md; required)", "FILE"},
+         "The cluster to simulate: a platform file (see docs/platform.md); by default the "
+         "built-in platform, this machine as one node with shared memory",
+         "FILE"},
         {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets,
          "Override a platform key, e.g. --set network.latency=5us (repeatable)",
          "SECTION.KEY=VALUE"},
@@ -261,6 +263,23 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o) {
          !ordex_size_option(cmd, "--eager-limit", eager, 0, UINT64_MAX, &o->run.eager_limit)) ||
         (stack && !ordex_size_option(cmd, "--stack-size", stack, 16384, TiB, &o->run.stack_size)) ||
         (heap && !ordex_size_option(cmd, "--heap-size", heap, 65536, TiB, &o->run.heap_size))) {
+        rc = 2;
+        goto out;
+    }
+    /* Every rank's stack (and its guard page) and heap are reserved at
+     * start: together they must fit in the 128 TiB of a process's address
+     * space.  (At most 10^6 ranks of 2 TiB each: no overflow.) */
+    const uint64_t space = (uint64_t)128 << 40;
+    uint64_t per_rank = (uint64_t)o->run.stack_size + 4096 + (uint64_t)o->run.heap_size;
+    if (per_rank * (uint64_t)o->run.nranks > space) {
+        char *st = size_text(o->run.stack_size), *hp = size_text(o->run.heap_size);
+        fprintf(stderr,
+                "ordex %s: -n %d ranks with --stack-size %s and --heap-size %s need %.1f TiB of "
+                "address space, more than the 128 TiB a process has: lower --heap-size, "
+                "--stack-size or -n\n",
+                cmd, o->run.nranks, st, hp, (double)(per_rank * (uint64_t)o->run.nranks) / TiB);
+        g_free(st);
+        g_free(hp);
         rc = 2;
         goto out;
     }

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <glib.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,47 @@
 #include "predict/predict.h"
 #include "predict/sweep.h"
 
+/* The platform of the command: --platform FILE, else the built-in one. */
+static pm_platform *load_platform(const char *file, const char *const *sets, GError **err) {
+    return file ? pm_platform_load(file, sets, err) : pm_platform_load_builtin(sets, err);
+}
+
+/* How the report names the platform. */
+static char *platform_text(const pm_platform *p) {
+    if (strcmp(p->source, PM_PLATFORM_BUILTIN_NAME) == 0 && p->nodes == 1)
+        return g_strdup_printf("the built-in platform (this machine: 1 node x %d core%s, shared "
+                               "memory; docs/platform.md)",
+                               p->cores_per_node, p->cores_per_node == 1 ? "" : "s");
+    return g_strdup_printf("%s (%d node%s x %d core%s)", p->source, p->nodes,
+                           p->nodes == 1 ? "" : "s", p->cores_per_node,
+                           p->cores_per_node == 1 ? "" : "s");
+}
+
+/* ---------------------------------------------------------------------- */
+/* Interruption                                                            */
+
+/* SIGINT and SIGTERM stop the prediction (and the child simulating a
+ * placement); a second one ends ordex at once. */
+static void on_stop_signal(int sig) {
+    if (sg_run_interrupted()) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    pred_interrupt(sig);
+}
+
+/* True, having said so, when a signal stopped the prediction. */
+static bool interrupted(void) {
+    int sig = sg_run_interrupted();
+    if (sig)
+        fprintf(stderr, "ordex predict: interrupted (%s): no prediction\n",
+                sig == SIGINT    ? "SIGINT"
+                : sig == SIGTERM ? "SIGTERM"
+                                 : "a signal");
+    return sig != 0;
+}
+
 /* ---------------------------------------------------------------------- */
 /* Reports                                                                 */
 
@@ -34,6 +76,31 @@ static char *qty(double v, const char *unit) {
 
 static double pct(double part, double all) {
     return all > 0 ? 100.0 * part / all : 0;
+}
+
+/* Says when the machine was busy while the computation was measured. */
+static void print_measure_note(FILE *out, const sim_timed_measure *m) {
+    if (!pred_measure_disturbed(m))
+        return;
+    char *cpu = qty(m->compute_cpu_s, "s"), *wall = qty(m->compute_wall_s, "s");
+    fprintf(out,
+            "note: the machine was busy while the computation was measured: the OS gave the CPU "
+            "to other work %ld time%s, and the computation took %s of wall-clock time for %s of "
+            "CPU time; computation is charged as CPU time, which leaves those interruptions out, "
+            "but a busy machine also slows the CPU time itself (shared caches and memory): "
+            "predict on a quiet machine for steady numbers\n",
+            m->involuntary_switches, m->involuntary_switches == 1 ? "" : "s", wall, cpu);
+    g_free(cpu);
+    g_free(wall);
+}
+
+static void json_measure(out_json *w, const sim_timed_measure *m) {
+    out_json_object(w, "measurement");
+    out_json_num(w, "compute_cpu_s", m->compute_cpu_s);
+    out_json_num(w, "compute_wall_s", m->compute_wall_s);
+    out_json_int(w, "involuntary_context_switches", m->involuntary_switches);
+    out_json_bool(w, "disturbed", pred_measure_disturbed(m));
+    out_json_end(w);
 }
 
 static void print_rank_line(FILE *out, const char *label, double end, double c, double m,
@@ -48,11 +115,12 @@ static void print_rank_line(FILE *out, const char *label, double end, double c, 
 
 static void print_report(FILE *out, const pred_result *r, const pred_placements *pl,
                          const pm_platform *p, const char *prog, const char *trace_path,
-                         const char *svg_path) {
+                         const char *svg_path, const sim_timed_measure *measure) {
     out_print_finding_list(stderr, r->findings);
-    fprintf(out, "ordex predict: %s, %d rank%s on %s (%d node%s x %d core%s)\n", prog, r->nranks,
-            r->nranks == 1 ? "" : "s", p->source, p->nodes, p->nodes == 1 ? "" : "s",
-            p->cores_per_node, p->cores_per_node == 1 ? "" : "s");
+    char *on = platform_text(p);
+    fprintf(out, "ordex predict: %s, %d rank%s on %s\n", prog, r->nranks, r->nranks == 1 ? "" : "s",
+            on);
+    g_free(on);
     if (!r->finished) {
         fprintf(out, "no prediction: the program did not finish (see the error above)\n");
         if (pl->count > 0) {
@@ -74,9 +142,9 @@ static void print_report(FILE *out, const pred_result *r, const pred_placements 
         char *mean = qty(pl->mean, "s"), *lo = qty(pl->min, "s"), *hi = qty(pl->max, "s"),
              *mk = qty(r->makespan, "s");
         fprintf(out,
-                "predicted time: %s (%.9f s), the mean of %d placements of the polling ranks "
+                "predicted time: %s (%.9f s), the mean of %d placement%s of the polling ranks "
                 "on the cores\n",
-                mean, pl->mean, pl->finished);
+                mean, pl->mean, pl->finished, pl->finished == 1 ? "" : "s");
         fprintf(out, "  placements from %s to %s", lo, hi);
         if (!isnan(pl->std_error)) {
             char *se = qty(pl->std_error, "s");
@@ -105,8 +173,10 @@ static void print_report(FILE *out, const pred_result *r, const pred_placements 
         }
     }
     pred_totals t = pred_totals_of(r);
-    double n = r->nranks;
-    print_rank_line(out, "mean", r->makespan, t.compute / n, t.comm / n, t.blocked / n);
+    double n = r->nranks, ends = 0;
+    for (int i = 0; i < r->nranks; i++)
+        ends += r->ranks[i].end;
+    print_rank_line(out, "mean", ends / n, t.compute / n, t.comm / n, t.blocked / n);
     if (r->nranks > 16) {
         double lo[4] = {INFINITY, INFINITY, INFINITY, INFINITY}, hi[4] = {0, 0, 0, 0};
         for (int i = 0; i < r->nranks; i++) {
@@ -154,6 +224,7 @@ static void print_report(FILE *out, const pred_result *r, const pred_placements 
     if (trace_path || svg_path)
         fprintf(out, "timeline: %s%s%s\n", trace_path ? trace_path : "",
                 trace_path && svg_path ? ", " : "", svg_path ? svg_path : "");
+    print_measure_note(out, measure);
     fprintf(out, "simulated in %.3f s\n", r->elapsed_s);
 }
 
@@ -278,14 +349,15 @@ static int run_sweeps(const ordex_opts *o, const pred_options *po) {
             g_free(sw);
             return 2;
         }
-    printf("ordex predict: %s, %d rank%s, sweeping %d parameter%s\n\n", prog, po->run.nranks,
-           po->run.nranks == 1 ? "" : "s", nsweeps, nsweeps == 1 ? "" : "s");
+    sim_timed_measure measure = {0, 0, 0};
+    fprintf(stderr, "ordex predict: %s, %d rank%s, sweeping %d parameter%s\n\n", prog,
+            po->run.nranks, po->run.nranks == 1 ? "" : "s", nsweeps, nsweeps == 1 ? "" : "s");
     for (int i = 0; i < nsweeps && status != 2; i++) {
-        printf("  %-28s %16s\n", sw[i].key, "predicted time");
+        fprintf(stderr, "  %-28s %16s\n", sw[i].key, "predicted time");
         for (int k = 0; k < sw[i].n; k++) {
             char **over = pred_sweep_overrides(o->sets, sw[i].key, sw[i].values[k]);
             GError *err = NULL;
-            pm_platform *p = pm_platform_load(o->platform, (const char *const *)over, &err);
+            pm_platform *p = load_platform(o->platform, (const char *const *)over, &err);
             g_strfreev(over);
             if (!p) {
                 fprintf(stderr, "ordex predict: %s\n", err->message);
@@ -304,8 +376,12 @@ static int run_sweeps(const ordex_opts *o, const pred_options *po) {
                 status = 2;
                 break;
             }
-            double t = pred_time(po, p);
+            double t = pred_time(po, p, &measure);
             pm_platform_free(p);
+            if (interrupted()) {
+                status = 2;
+                break;
+            }
             if (t < 0) {
                 fprintf(stderr, "ordex predict: the simulation with %s=%s failed\n", sw[i].key,
                         sw[i].values[k]);
@@ -314,13 +390,15 @@ static int run_sweeps(const ordex_opts *o, const pred_options *po) {
             }
             sw[i].y[k] = t;
             char *ts = isnan(t) ? g_strdup("did not finish") : qty(t, "s");
-            printf("  %-28s %16s\n", sw[i].values[k], ts);
+            fprintf(stderr, "  %-28s %16s\n", sw[i].values[k], ts);
             g_free(ts);
             if (isnan(t))
                 status = 1;
         }
-        printf("\n");
+        fprintf(stderr, "\n");
     }
+    if (status != 2)
+        print_measure_note(stderr, &measure);
     if (status != 2) {
         out_sweep_series *series = g_new0(out_sweep_series, nsweeps);
         for (int i = 0; i < nsweeps; i++) {
@@ -335,10 +413,11 @@ static int run_sweeps(const ordex_opts *o, const pred_options *po) {
                     : o->svg       ? g_strdup(o->svg)
                                    : default_output(prog, ".sweep.svg");
         if (svg) {
-            char *title = g_strdup_printf("%s: predicted time, %d ranks", prog, po->run.nranks);
+            char *title = g_strdup_printf("%s: predicted time, %d rank%s", prog, po->run.nranks,
+                                          po->run.nranks == 1 ? "" : "s");
             GError *err = NULL;
             if (out_tl_write_sweep_svg(series, nsweeps, svg, title, &err)) {
-                printf("plot: %s\n", svg);
+                fprintf(stderr, "plot: %s\n", svg);
             } else {
                 fprintf(stderr, "ordex predict: %s\n", err->message);
                 g_error_free(err);
@@ -370,6 +449,7 @@ static int run_sweeps(const ordex_opts *o, const pred_options *po) {
             }
             out_json_end(&w);
             out_json_str(&w, "plot", svg);
+            json_measure(&w, &measure);
             out_json_end(&w);
             if (!write_file(o->json, s))
                 status = 2;
@@ -392,15 +472,22 @@ static int predict_single(const ordex_opts *o, const pred_options *po, const pm_
     bool record = !o->no_timeline;
     pred_placements pl;
     if (!pred_simulate_placements(po, p, &pl)) {
-        fprintf(stderr, "ordex predict: the simulation of a placement of the ranks failed\n");
+        if (!interrupted())
+            fprintf(stderr, "ordex predict: the simulation of a placement of the ranks failed\n");
         pred_placements_clear(&pl);
         return 2;
     }
     pred_result r;
     char *err = NULL;
     if (!pred_simulate(po, p, record, false, pl.shown, &r, &err)) {
-        fprintf(stderr, "ordex predict: %s\n", err);
+        if (!interrupted())
+            fprintf(stderr, "ordex predict: %s\n", err);
         g_free(err);
+        pred_placements_clear(&pl);
+        return 2;
+    }
+    if (interrupted()) { /* what it found is from a run cut short: no report */
+        pred_result_clear(&r);
         pred_placements_clear(&pl);
         return 2;
     }
@@ -421,7 +508,10 @@ static int predict_single(const ordex_opts *o, const pred_options *po, const pm_
         trace = o->trace_json ? g_strdup(o->trace_json) : default_output(prog, ".trace.json");
         svg = o->svg ? g_strdup(o->svg) : default_output(prog, ".svg");
         GError *gerr = NULL;
-        char *title = g_strdup_printf("%s on %s, %d ranks", prog, p->source, r.nranks);
+        bool builtin = strcmp(p->source, PM_PLATFORM_BUILTIN_NAME) == 0;
+        char *title = g_strdup_printf("%s on %s, %d rank%s", prog,
+                                      builtin ? "the built-in platform" : p->source, r.nranks,
+                                      r.nranks == 1 ? "" : "s");
         if (!out_tl_write_chrome(r.timeline, trace, &gerr) ||
             !out_tl_write_svg(r.timeline, svg, title, &gerr)) {
             fprintf(stderr, "ordex predict: %s\n", gerr->message);
@@ -430,8 +520,12 @@ static int predict_single(const ordex_opts *o, const pred_options *po, const pm_
         }
         g_free(title);
     }
+    sim_timed_measure measure = r.measure;
+    measure.compute_cpu_s += pl.measure.compute_cpu_s;
+    measure.compute_wall_s += pl.measure.compute_wall_s;
+    measure.involuntary_switches += pl.measure.involuntary_switches;
     fflush(stdout);
-    print_report(stdout, &r, &pl, p, prog, trace, svg);
+    print_report(stderr, &r, &pl, p, prog, trace, svg, &measure);
     if (o->json) {
         GString *s = g_string_new(NULL);
         out_json w;
@@ -441,6 +535,7 @@ static int predict_single(const ordex_opts *o, const pred_options *po, const pm_
         out_json_str(&w, "program", prog);
         out_json_int(&w, "nranks", r.nranks);
         json_prediction(&w, &r, &pl, p, trace, svg);
+        json_measure(&w, &measure);
         out_json_end(&w);
         if (!write_file(o->json, s))
             status = 2;
@@ -459,12 +554,6 @@ int ordex_predict(int argc, char **argv) {
         ordex_opts_free(&o);
         return 2;
     }
-    if (!o.platform) {
-        fprintf(stderr, "ordex predict: missing --platform FILE (the cluster to simulate; see "
-                        "docs/platform.md, or make one for this machine with `ordex calibrate`)\n");
-        ordex_opts_free(&o);
-        return 2;
-    }
     if (o.send_mode_given || o.run.eager_limit != SG_RUN_DEFAULT_EAGER_LIMIT) {
         fprintf(stderr, "ordex predict: --send-mode and --eager-limit do not apply: the "
                         "platform's network.eager_limit decides (e.g. --set "
@@ -473,7 +562,7 @@ int ordex_predict(int argc, char **argv) {
         return 2;
     }
     GError *err = NULL;
-    pm_platform *p = pm_platform_load(o.platform, (const char *const *)o.sets, &err);
+    pm_platform *p = load_platform(o.platform, (const char *const *)o.sets, &err);
     if (!p) {
         fprintf(stderr, "ordex predict: %s\n", err->message);
         g_error_free(err);
@@ -492,11 +581,19 @@ int ordex_predict(int argc, char **argv) {
     }
     const char *prog = o.run.argv[0];
     char *so = ordex_program_prepare(prog, o.run.nranks, true);
-    if (!so) {
+    if (!so || ordex_program_refuse_unsupported("ordex predict", prog, so, o.json) != 0) {
+        g_free(so);
         pm_platform_free(p);
         ordex_opts_free(&o);
         return 2;
     }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
     pred_options po = {0};
     po.run = o.run;
     po.run.so = so;

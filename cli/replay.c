@@ -179,8 +179,8 @@ int ordex_replay(int argc, char **argv) {
     }
     traced = true;
     if (nranks && nranks != t.nranks) {
-        fprintf(stderr, "ordex replay: %s was recorded with %d ranks, not %d\n", argv[1], t.nranks,
-                nranks);
+        fprintf(stderr, "ordex replay: %s was recorded with %d rank%s, not %d\n", argv[1], t.nranks,
+                t.nranks == 1 ? "" : "s", nranks);
         goto out;
     }
     so = g_str_has_suffix(t.program, ".c") ? ordex_compile_cached(t.program, true, false)
@@ -219,7 +219,28 @@ int ordex_replay(int argc, char **argv) {
     char **pargv = run.argv;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    if (!sg_oneshot_begin(&run, &err)) {
+    /* Under gdb, the program's copies go into the session's directory, which
+     * tools/gdb/ordex.py removes when gdb ends (gdb kills the replay at its
+     * end, before ordex removes them).  The ranks still see the TMPDIR they
+     * were given. */
+    const char *gdb_tmp = inferior ? g_getenv("ORDEX_GDB_TMPDIR") : NULL;
+    char *user_tmp = NULL;
+    bool had_tmp = false;
+    if (gdb_tmp && *gdb_tmp) {
+        had_tmp = g_getenv("TMPDIR") != NULL;
+        user_tmp = g_strdup(g_getenv("TMPDIR"));
+        g_setenv("TMPDIR", gdb_tmp, TRUE);
+    }
+    bool begun = sg_oneshot_begin(&run, &err);
+    if (gdb_tmp && *gdb_tmp) {
+        if (had_tmp)
+            g_setenv("TMPDIR", user_tmp, TRUE);
+        else
+            g_unsetenv("TMPDIR");
+        g_unsetenv("ORDEX_GDB_TMPDIR");
+        g_free(user_tmp);
+    }
+    if (!begun) {
         fprintf(stderr, "ordex replay: %s\n", err);
         g_free(err);
         g_free(pargv);
@@ -238,7 +259,7 @@ int ordex_replay(int argc, char **argv) {
         if (dump)
             for (int i = 0; i < t.nranks; i++) {
                 char *line = sg_oneshot_describe_rank(i);
-                printf("%s\n", line);
+                fprintf(stderr, "%s\n", line);
                 g_free(line);
             }
         status = 0;
@@ -255,6 +276,12 @@ int ordex_replay(int argc, char **argv) {
         if (t.finding && !quiet)
             fprintf(stderr, "ordex replay: the trace was recorded for: %s\n", t.finding);
         status = findings->len ? 1 : 0;
+        char *missed = sg_trace_unreproduced(&t, findings);
+        if (missed) {
+            fprintf(stderr, "ordex replay: %s: %s\n", argv[1], missed);
+            g_free(missed);
+            status = 2;
+        }
         char *werr = NULL;
         if (json && !out_write_json(json, findings, &sum, &werr)) {
             fprintf(stderr, "ordex replay: %s\n", werr);

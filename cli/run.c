@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <glib.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,17 @@
 #include "output/findings.h"
 #include "stategraph/oneshot.h"
 
+/* SIGINT and SIGTERM end the run where it is, with the output and findings
+ * so far; a second one ends ordex at once. */
+static void on_stop_signal(int sig) {
+    if (sg_run_interrupted()) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    sg_run_interrupt(sig);
+}
+
 int ordex_run(int argc, char **argv) {
     ordex_opts o;
     if (ordex_parse_common(argc, argv, "run", &o) != 0) {
@@ -26,12 +38,20 @@ int ordex_run(int argc, char **argv) {
     }
     const char *prog = o.run.argv[0];
     char *so = ordex_program_prepare(prog, o.run.nranks, false);
-    if (!so) {
+    if (!so || ordex_program_refuse_unsupported("ordex", prog, so, o.json) != 0) {
+        g_free(so);
         ordex_opts_free(&o);
         return 2;
     }
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
     o.run.so = so;
     o.run.reuse_freed_memory = true;
     char *why = NULL;
@@ -58,9 +78,14 @@ int ordex_run(int argc, char **argv) {
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     sum.peak_rss_bytes = (uint64_t)ru.ru_maxrss * 1024;
+    int sig = r == SCHED_RUN_STOPPED ? sg_run_interrupted() : 0;
+    sum.incomplete = !sig             ? NULL
+                     : sig == SIGINT  ? "ordex was interrupted (SIGINT)"
+                     : sig == SIGTERM ? "ordex was interrupted (SIGTERM)"
+                                      : "ordex was interrupted by a signal";
     GPtrArray *findings = res.findings;
-    out_print_findings(stderr, findings, &sum, o.quiet);
-    int status = findings->len > 0 ? 1 : 0;
+    out_print_findings(stderr, findings, &sum, o.quiet && !sig);
+    int status = findings->len > 0 ? 1 : sig ? 2 : 0;
     char *werr = NULL;
     if (o.json && !out_write_json(o.json, findings, &sum, &werr)) {
         fprintf(stderr, "ordex: %s\n", werr);

@@ -23,13 +23,17 @@ void out_print_findings(FILE *out, GPtrArray *findings, const out_run_summary *s
     if (quiet && findings->len == 0)
         return;
     fprintf(out,
-            "ordex: %d rank%s, %" G_GUINT64_FORMAT " messages delivered, predicted time %.6f s, "
-            "%.3f s to simulate; %s\n",
-            sum->nranks, sum->nranks == 1 ? "" : "s", sum->messages, sum->predicted_s,
-            sum->elapsed_s,
-            findings->len == 0   ? "no error found"
-            : findings->len == 1 ? "1 error found"
-                                 : "errors found");
+            "ordex: %d rank%s, %" G_GUINT64_FORMAT " message%s delivered, predicted time %.6f s, "
+            "%.3f s to simulate; ",
+            sum->nranks, sum->nranks == 1 ? "" : "s", sum->messages, sum->messages == 1 ? "" : "s",
+            sum->predicted_s, sum->elapsed_s);
+    if (findings->len == 0)
+        fprintf(out, "no error found");
+    else
+        fprintf(out, "%u error%s found", findings->len, findings->len == 1 ? "" : "s");
+    if (sum->incomplete)
+        fprintf(out, ", but the run did not finish: %s", sum->incomplete);
+    fputc('\n', out);
 }
 
 bool out_write_json(const char *path, GPtrArray *findings, const out_run_summary *sum, char **err) {
@@ -37,8 +41,10 @@ bool out_write_json(const char *path, GPtrArray *findings, const out_run_summary
     out_json w;
     out_json_init(&w, s, 2);
     out_json_object(&w, NULL);
-    out_json_str(&w, "verdict", findings->len ? "error" : "ok");
+    out_json_str(&w, "verdict", findings->len ? "error" : sum->incomplete ? "incomplete" : "ok");
     out_json_str(&w, "program", sum->program);
+    if (sum->incomplete)
+        out_json_str(&w, "incomplete", sum->incomplete);
     out_json_findings(&w, "findings", findings);
     out_json_object(&w, "stats");
     out_json_int(&w, "ranks", sum->nranks);
@@ -55,9 +61,9 @@ bool out_write_json(const char *path, GPtrArray *findings, const out_run_summary
     return ok;
 }
 
-void out_json_finding(out_json *w, const char *kind, const int *ranks, int nranks,
-                      const char *message, const char *location, const char *details,
-                      const char *trace) {
+void out_json_finding_open(out_json *w, const char *kind, const int *ranks, int nranks,
+                           const char *message, const char *location, const char *details,
+                           const char *trace) {
     out_json_object(w, NULL);
     out_json_str(w, "kind", kind);
     out_json_ints(w, "ranks", ranks, nranks);
@@ -65,6 +71,12 @@ void out_json_finding(out_json *w, const char *kind, const int *ranks, int nrank
     out_json_str(w, "location", location);
     out_json_str(w, "details", details);
     out_json_str(w, "trace", trace);
+}
+
+void out_json_finding(out_json *w, const char *kind, const int *ranks, int nranks,
+                      const char *message, const char *location, const char *details,
+                      const char *trace) {
+    out_json_finding_open(w, kind, ranks, nranks, message, location, details, trace);
     out_json_end(w);
 }
 

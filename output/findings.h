@@ -20,6 +20,7 @@ typedef struct out_run_summary {
     double predicted_s;
     double elapsed_s;
     uint64_t peak_rss_bytes;
+    const char *incomplete; /* why the run stopped before the program ended, or NULL */
 } out_run_summary;
 
 void out_print_findings(FILE *out, GPtrArray *findings, const out_run_summary *sum, bool quiet);
@@ -32,6 +33,12 @@ void out_print_finding_list(FILE *out, GPtrArray *findings);
 void out_json_finding(out_json *w, const char *kind, const int *ranks, int nranks,
                       const char *message, const char *location, const char *details,
                       const char *trace);
+
+/* The same object left open, for the caller to add keys of its own kind of
+ * finding and close it with out_json_end. */
+void out_json_finding_open(out_json *w, const char *kind, const int *ranks, int nranks,
+                           const char *message, const char *location, const char *details,
+                           const char *trace);
 
 /* The simulator's findings (sim_finding *) as an array under key. */
 void out_json_findings(out_json *w, const char *key, GPtrArray *findings);

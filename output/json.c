@@ -72,7 +72,7 @@ static void member(out_json *w, const char *key) {
     }
 }
 
-static void open(out_json *w, const char *key, char bracket, char closer) {
+static void open_container(out_json *w, const char *key, char bracket, char closer) {
     member(w, key);
     g_string_append_c(w->s, bracket);
     g_assert(w->depth < OUT_JSON_MAX_DEPTH);
@@ -81,11 +81,11 @@ static void open(out_json *w, const char *key, char bracket, char closer) {
 }
 
 void out_json_object(out_json *w, const char *key) {
-    open(w, key, '{', '}');
+    open_container(w, key, '{', '}');
 }
 
 void out_json_array(out_json *w, const char *key) {
-    open(w, key, '[', ']');
+    open_container(w, key, '[', ']');
 }
 
 void out_json_end(out_json *w) {

@@ -84,11 +84,9 @@ bool out_tl_add_message(out_timeline *t, int src, int dst, double sent, double a
 
 const char *out_tl_kind_name(out_tl_kind kind) {
     static const char *const names[ORDEX_TL_KIND_COUNT] = {
-        [ORDEX_TL_COMPUTE] = "compute",
-        [ORDEX_TL_SEND] = "send",
-        [ORDEX_TL_RECV] = "recv",
-        [ORDEX_TL_WAIT] = "wait",
-        [ORDEX_TL_COLLECTIVE] = "collective",
+        [ORDEX_TL_COMPUTE] = "compute", [ORDEX_TL_SEND] = "send",
+        [ORDEX_TL_RECV] = "recv",       [ORDEX_TL_SENDRECV] = "sendrecv",
+        [ORDEX_TL_WAIT] = "wait",       [ORDEX_TL_COLLECTIVE] = "collective",
         [ORDEX_TL_OTHER] = "other",
     };
     if ((int)kind < 0 || kind >= ORDEX_TL_KIND_COUNT)
@@ -118,9 +116,9 @@ static bool in_list_nonblocking(const char *name, size_t len, const char *const 
 }
 
 out_tl_kind out_tl_kind_of_call(const char *mpi_call) {
-    static const char *const sends[] = {"Send",     "Isend",           "Ssend", "Issend",
-                                        "Bsend",    "Ibsend",          "Rsend", "Irsend",
-                                        "Sendrecv", "Sendrecv_replace"};
+    static const char *const sends[] = {"Send",  "Isend",  "Ssend", "Issend",
+                                        "Bsend", "Ibsend", "Rsend", "Irsend"};
+    static const char *const sendrecvs[] = {"Sendrecv", "Sendrecv_replace"};
     static const char *const recvs[] = {"Recv",   "Irecv",   "Probe", "Iprobe",
                                         "Mprobe", "Improbe", "Mrecv", "Imrecv"};
     /* Each of these also exists with an I in front (the nonblocking form). */
@@ -171,6 +169,8 @@ out_tl_kind out_tl_kind_of_call(const char *mpi_call) {
 
     if (in_list(name, len, sends, G_N_ELEMENTS(sends)))
         return ORDEX_TL_SEND;
+    if (in_list(name, len, sendrecvs, G_N_ELEMENTS(sendrecvs)))
+        return ORDEX_TL_SENDRECV;
     if (in_list(name, len, recvs, G_N_ELEMENTS(recvs)))
         return ORDEX_TL_RECV;
     if (strncmp(name, "Wait", 4) == 0 || strncmp(name, "Test", 4) == 0)

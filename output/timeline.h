@@ -30,6 +30,7 @@ typedef enum out_tl_kind {
     ORDEX_TL_COMPUTE,    /* between MPI calls */
     ORDEX_TL_SEND,       /* in a point-to-point send */
     ORDEX_TL_RECV,       /* in a receive or probe */
+    ORDEX_TL_SENDRECV,   /* in MPI_Sendrecv(_replace): sending and receiving at once */
     ORDEX_TL_WAIT,       /* completing requests (MPI_Wait*, MPI_Test*) */
     ORDEX_TL_COLLECTIVE, /* in a collective, communicator creation included */
     ORDEX_TL_OTHER,      /* any other MPI call */
@@ -80,15 +81,17 @@ bool out_tl_add_span(out_timeline *t, int rank, double start, double end, out_tl
 bool out_tl_add_message(out_timeline *t, int src, int dst, double sent, double arrived,
                         uint64_t bytes);
 
-/* "compute", "send", "recv", "wait", "collective", "other"; "?" out of range.
+/* "compute", "send", "recv", "sendrecv", "wait", "collective", "other"; "?"
+ * out of range.
  * The Chrome trace uses these as event categories. */
 const char *out_tl_kind_name(out_tl_kind kind);
 
 /* The kind of time spent in an MPI function, by name ("MPI_Isend"; the
  * PMPI_ spelling and MPI-4's large-count "_c" suffix are accepted):
- *   SEND        Send, Isend, Ssend, Issend, Bsend, Ibsend, Rsend, Irsend,
- *               Sendrecv, Sendrecv_replace
+ *   SEND        Send, Isend, Ssend, Issend, Bsend, Ibsend, Rsend, Irsend
  *   RECV        Recv, Irecv, Probe, Iprobe, Mprobe, Improbe, Mrecv, Imrecv
+ *   SENDRECV    Sendrecv, Sendrecv_replace (their time is mostly the wait for
+ *               the message they receive, neither a send's nor a receive's)
  *   WAIT        Wait*, Test*
  *   COLLECTIVE  Barrier, Bcast, Gather(v), Scatter(v), Allgather(v),
  *               Alltoall(v,w), Reduce, Allreduce, Reduce_scatter(_block),

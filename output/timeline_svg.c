@@ -26,8 +26,9 @@
 
 /* Fill colours, by kind (colour-blind-safe Tableau-like palette). */
 static const char *const kind_colour[ORDEX_TL_KIND_COUNT] = {
-    [ORDEX_TL_COMPUTE] = "#4c78a8", [ORDEX_TL_SEND] = "#f58518",       [ORDEX_TL_RECV] = "#54a24b",
-    [ORDEX_TL_WAIT] = "#e45756",    [ORDEX_TL_COLLECTIVE] = "#b279a2", [ORDEX_TL_OTHER] = "#9d9d9d",
+    [ORDEX_TL_COMPUTE] = "#4c78a8",  [ORDEX_TL_SEND] = "#f58518", [ORDEX_TL_RECV] = "#54a24b",
+    [ORDEX_TL_SENDRECV] = "#72b7b2", [ORDEX_TL_WAIT] = "#e45756", [ORDEX_TL_COLLECTIVE] = "#b279a2",
+    [ORDEX_TL_OTHER] = "#9d9d9d",
 };
 
 typedef struct gantt {

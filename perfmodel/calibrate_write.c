@@ -108,8 +108,9 @@ char *pm_calibration_platform_text(const pm_calibration *c) {
         char *lat = pm_fmt_time(g->latency), *bw = pm_fmt_bandwidth(g->bandwidth);
         g_string_append_printf(s,
                                "#   %s to %s: %s + size / %s; error max %.1f%%, mean %.1f%% "
-                               "(%d sizes)%s\n",
+                               "(%d size%s)%s\n",
                                a, b, lat, bw, 100 * g->max_error, 100 * g->mean_error, g->npoints,
+                               g->npoints == 1 ? "" : "s",
                                g->fallback ? "; no slope in the data, bandwidth assumed" : "");
         g_free(a);
         g_free(b);
@@ -159,11 +160,13 @@ char *pm_calibration_platform_text(const pm_calibration *c) {
                        "busy_wait = true\n");
     if (c->timeslice_measured) {
         char *med = pm_fmt_time(c->ring.median), *mn = pm_fmt_time(c->ring.min);
-        g_string_append_printf(s,
-                               "# Measured: a token went around %d MPICH ranks on the %d cores in\n"
-                               "# %s a hop (median of %ld rounds; fastest %s).  ordex prices such\n"
-                               "# a hop as the message plus (ranks / cores - 1) x timeslice / 2.\n",
-                               c->ring.ranks, c->cores > 0 ? c->cores : 1, med, c->ring.rounds, mn);
+        g_string_append_printf(
+            s,
+            "# Measured: a token went around %d MPICH ranks on the %d core%s in\n"
+            "# %s a hop (median of %ld round%s; fastest %s).  ordex prices such\n"
+            "# a hop as the message plus (ranks / cores - 1) x timeslice / 2.\n",
+            c->ring.ranks, c->cores > 0 ? c->cores : 1, c->cores > 1 ? "s" : "", med,
+            c->ring.rounds, c->ring.rounds == 1 ? "" : "s", mn);
         g_free(med);
         g_free(mn);
     } else {
@@ -314,9 +317,10 @@ char *pm_calibration_table(const pm_calibration *c) {
     if (c->timeslice_measured) {
         char *h = pm_fmt_time(c->ring.median), *q = pm_fmt_time(c->timeslice);
         g_string_append_printf(s,
-                               "Time slice: %s (a token ring of %d ranks on %d cores took %s a "
-                               "hop, median of %ld rounds)\n",
-                               q, c->ring.ranks, c->cores, h, c->ring.rounds);
+                               "Time slice: %s (a token ring of %d ranks on %d core%s took %s a "
+                               "hop, median of %ld round%s)\n",
+                               q, c->ring.ranks, c->cores, c->cores == 1 ? "" : "s", h,
+                               c->ring.rounds, c->ring.rounds == 1 ? "" : "s");
         g_free(h);
         g_free(q);
     } else {

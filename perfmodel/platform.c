@@ -45,6 +45,18 @@ GQuark pm_platform_error_quark(void) {
 /* Default eager limit: the order of MPICH's eager thresholds. */
 #define DEFAULT_EAGER_LIMIT 65536
 
+/* What a platform can describe (docs/platform.md, "Ranges").  Past these a
+ * value describes no machine, and the simulation's sums of times stop
+ * meaning anything: bounded, they stay finite for any run (2^64 bytes at
+ * 1 B/s is 1.8e19 s; a double goes to 1.8e308). */
+#define MAX_TIME 1000.0       /* s: a latency, an overhead, a time slice */
+#define MAX_TIME_PER_BYTE 1.0 /* s per byte */
+#define MIN_BANDWIDTH 1.0     /* B/s */
+#define MAX_BANDWIDTH 1e15    /* B/s: 1000 TB/s */
+#define MIN_SPEED 1e-6
+#define MAX_SPEED 1e6
+#define MAX_EAGER_LIMIT ((uint64_t)1 << 40) /* 1 TiB */
+
 static const char *const known_sections[] = {"cluster", "network", "intranode", "fattree"};
 
 static const char *const cluster_keys[] = {"nodes",     "cores_per_node", "mapping",
@@ -336,27 +348,56 @@ static bool get_int(loader *l, const char *section, const char *key, int min, in
     return ok;
 }
 
-/* A non-negative time. */
-static bool get_time(loader *l, const char *section, const char *key, double *out, bool *present) {
+/* What is wrong with time t (text v) as a value from 0 to max (max
+ * written as max_text), or NULL. */
+static char *time_problem(double t, const char *v, double max, const char *max_text) {
+    if (!(t >= 0))
+        return g_strdup_printf("must not be negative, got \"%s\"", v);
+    if (!(t <= max))
+        return g_strdup_printf("must be at most %s, got \"%s\"", max_text, v);
+    return NULL;
+}
+
+/* What is wrong with bandwidth b (text v), or NULL. */
+static char *bandwidth_problem(double b, const char *v) {
+    if (!(b > 0))
+        return g_strdup_printf("must be positive, got \"%s\"", v);
+    if (!(b >= MIN_BANDWIDTH && b <= MAX_BANDWIDTH))
+        return g_strdup_printf("must be from 1Bps to 1000TBps, got \"%s\"", v);
+    return NULL;
+}
+
+/* A time from 0 to max (written max_text in messages). */
+static bool get_time_to(loader *l, const char *section, const char *key, double max,
+                        const char *max_text, double *out, bool *present) {
     char *v = raw(l, section, key);
     *present = v != NULL;
     if (!v)
         return true;
     char *problem = NULL;
     double t = 0;
-    bool ok = pm_parse_time(v, &t, &problem);
+    bool ok = pm_parse_time(v, &t, &problem) && !(problem = time_problem(t, v, max, max_text));
     if (!ok)
         fail(l, PM_PLATFORM_ERROR_VALUE, section, key, "%s", problem);
-    else if (t < 0) {
-        ok = fail(l, PM_PLATFORM_ERROR_VALUE, section, key, "must not be negative, got \"%s\"", v);
-    } else
+    else
         *out = t;
     g_free(problem);
     g_free(v);
     return ok;
 }
 
-/* A positive bandwidth. */
+/* A time from 0 to MAX_TIME. */
+static bool get_time(loader *l, const char *section, const char *key, double *out, bool *present) {
+    return get_time_to(l, section, key, MAX_TIME, "1000s", out, present);
+}
+
+/* A time per byte, from 0 to MAX_TIME_PER_BYTE. */
+static bool get_time_per_byte(loader *l, const char *section, const char *key, double *out,
+                              bool *present) {
+    return get_time_to(l, section, key, MAX_TIME_PER_BYTE, "1s (per byte)", out, present);
+}
+
+/* A bandwidth from MIN_BANDWIDTH to MAX_BANDWIDTH. */
 static bool get_bandwidth(loader *l, const char *section, const char *key, double *out,
                           bool *present) {
     char *v = raw(l, section, key);
@@ -365,28 +406,33 @@ static bool get_bandwidth(loader *l, const char *section, const char *key, doubl
         return true;
     char *problem = NULL;
     double b = 0;
-    bool ok = pm_parse_bandwidth(v, &b, &problem);
+    bool ok = pm_parse_bandwidth(v, &b, &problem) && !(problem = bandwidth_problem(b, v));
     if (!ok)
         fail(l, PM_PLATFORM_ERROR_VALUE, section, key, "%s", problem);
-    else if (!(b > 0)) {
-        ok = fail(l, PM_PLATFORM_ERROR_VALUE, section, key, "must be positive, got \"%s\"", v);
-    } else
+    else
         *out = b;
     g_free(problem);
     g_free(v);
     return ok;
 }
 
-static bool get_size(loader *l, const char *section, const char *key, uint64_t *out,
-                     bool *present) {
+/* A size of at most max bytes (written max_text in messages). */
+static bool get_size(loader *l, const char *section, const char *key, uint64_t max,
+                     const char *max_text, uint64_t *out, bool *present) {
     char *v = raw(l, section, key);
     *present = v != NULL;
     if (!v)
         return true;
     char *problem = NULL;
-    bool ok = pm_parse_size(v, out, &problem);
+    uint64_t n = 0;
+    bool ok = pm_parse_size(v, &n, &problem);
     if (!ok)
         fail(l, PM_PLATFORM_ERROR_VALUE, section, key, "%s", problem);
+    else if (n > max)
+        ok = fail(l, PM_PLATFORM_ERROR_VALUE, section, key, "must be at most %s, got \"%s\"",
+                  max_text, v);
+    else
+        *out = n;
     g_free(problem);
     g_free(v);
     return ok;
@@ -418,12 +464,10 @@ static bool parse_segment(loader *l, const char *key, pm_platform_segment *seg) 
              !pm_parse_time(parts[1], &seg->latency, &problem) ||
              !pm_parse_bandwidth(parts[2], &seg->bandwidth, &problem))
         fail(l, PM_PLATFORM_ERROR_VALUE, "network", key, "%s", problem);
-    else if (seg->latency < 0)
-        fail(l, PM_PLATFORM_ERROR_VALUE, "network", key,
-             "the latency must not be negative, got \"%s\"", parts[1]);
-    else if (!(seg->bandwidth > 0))
-        fail(l, PM_PLATFORM_ERROR_VALUE, "network", key,
-             "the bandwidth must be positive, got \"%s\"", parts[2]);
+    else if ((problem = time_problem(seg->latency, parts[1], MAX_TIME, "1000s")))
+        fail(l, PM_PLATFORM_ERROR_VALUE, "network", key, "the latency %s", problem);
+    else if ((problem = bandwidth_problem(seg->bandwidth, parts[2])))
+        fail(l, PM_PLATFORM_ERROR_VALUE, "network", key, "the bandwidth %s", problem);
     else
         ok = true;
     g_free(problem);
@@ -528,7 +572,7 @@ static bool load_network(loader *l) {
         return false;
 
     p->eager_limit = DEFAULT_EAGER_LIMIT;
-    if (!get_size(l, "network", "eager_limit", &p->eager_limit, &have))
+    if (!get_size(l, "network", "eager_limit", MAX_EAGER_LIMIT, "1TiB", &p->eager_limit, &have))
         return false;
     /* A rendezvous message's extra cost by default: one more round trip
      * (request to send, clear to send) at the smallest messages' latency.
@@ -537,9 +581,11 @@ static bool load_network(loader *l) {
     p->rendezvous_handshake = 2 * p->segments[0].latency;
     if (!get_time(l, "network", "rendezvous_handshake", &p->rendezvous_handshake, &have) ||
         !get_time(l, "network", "send_overhead", &p->send_overhead, &have) ||
-        !get_time(l, "network", "send_overhead_per_byte", &p->send_overhead_per_byte, &have) ||
+        !get_time_per_byte(l, "network", "send_overhead_per_byte", &p->send_overhead_per_byte,
+                           &have) ||
         !get_time(l, "network", "recv_overhead", &p->recv_overhead, &have) ||
-        !get_time(l, "network", "recv_overhead_per_byte", &p->recv_overhead_per_byte, &have))
+        !get_time_per_byte(l, "network", "recv_overhead_per_byte", &p->recv_overhead_per_byte,
+                           &have))
         return false;
     p->async_progress = false;
     return get_bool(l, "network", "async_progress",
@@ -703,7 +749,12 @@ static bool load_cluster(loader *l) {
         char *end = NULL;
         double s = g_ascii_strtod(speed, &end);
         ok = end != speed && *end == '\0' && isfinite(s) && s > 0;
-        if (ok)
+        if (ok && !(s >= MIN_SPEED && s <= MAX_SPEED))
+            ok = fail(l, PM_PLATFORM_ERROR_VALUE, "cluster", "speed",
+                      "must be from 0.000001 to 1000000 (2 = twice as fast as this machine), got "
+                      "\"%s\"",
+                      speed);
+        else if (ok)
             p->speed = s;
         else
             fail(l, PM_PLATFORM_ERROR_VALUE, "cluster", "speed",

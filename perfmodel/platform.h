@@ -22,7 +22,9 @@
  * errors (a misspelt key must not silently fall back to a default).
  *
  * Units: sizes, times and bandwidths are read by perfmodel/units.h, the
- * same grammar as the command line's size options.
+ * same grammar as the command line's size options.  Every value is then
+ * checked against the range a machine could have (docs/platform.md,
+ * "Ranges"), so that every simulated time stays finite.
  *
  * All times are in seconds, bandwidths in bytes per second, sizes in bytes.
  * The module has no state besides the pm_platform values it returns.
@@ -125,6 +127,20 @@ pm_platform *pm_platform_load_data(const char *name, const char *text, const cha
                                    GError **error);
 
 void pm_platform_free(pm_platform *p);
+
+/* The name (pm_platform.source) of the built-in platform. */
+#define PM_PLATFORM_BUILTIN_NAME "built-in"
+
+/* The text of the built-in platform, what `ordex predict` simulates without
+ * --platform (g_free): this machine as one node with a core per online CPU,
+ * oversubscription allowed, ranks polling while they wait, 4 ms time
+ * slices, and messages through shared memory at 0.5 us + size / 10 GB/s with
+ * an 8 KiB eager limit.  docs/platform.md shows it. */
+char *pm_platform_builtin_text(void);
+
+/* Loads the built-in platform with the overrides, as pm_platform_load loads
+ * a file (messages name it PM_PLATFORM_BUILTIN_NAME). */
+pm_platform *pm_platform_load_builtin(const char *const *overrides, GError **error);
 
 /* Places nranks ranks on nodes: node_of_rank[r] (nranks entries, written by
  * the call) is in [0, p->nodes).  Fails with PM_PLATFORM_ERROR_OVERSUBSCRIBED

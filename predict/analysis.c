@@ -45,9 +45,9 @@ char *pred_critical_resource(const pred_result *r, const pm_platform *p) {
         int node = crowded_node(r, p, &crowded);
         if (node >= 0)
             return g_strdup_printf("computation: %.0f%% of rank time, on nodes with more ranks "
-                                   "than cores (%s runs %d ranks on %d cores)",
+                                   "than cores (%s runs %d ranks on %d core%s)",
                                    pct(t.compute, t.all), p->node_names[node], crowded,
-                                   p->cores_per_node);
+                                   p->cores_per_node, p->cores_per_node == 1 ? "" : "s");
         return g_strdup_printf("computation: %.0f%% of rank time", pct(t.compute, t.all));
     }
     if (t.comm >= t.blocked) {
@@ -71,10 +71,11 @@ char *pred_critical_resource(const pred_result *r, const pm_platform *p) {
         char *sum = times >= 2 ? g_strdup_printf("%.1f times", times)
                                : g_strdup_printf("%.0f%% of", 100 * times);
         char *s = g_strdup_printf("cores: the ranks' waits for a core add up to %s the predicted "
-                                  "time (%s runs %d ranks on %d cores and they poll while they "
+                                  "time (%s runs %d ranks on %d core%s and they poll while they "
                                   "wait in MPI, so a rank whose wait has ended goes on only at "
                                   "its next time slice)",
-                                  sum, p->node_names[node], crowded, p->cores_per_node);
+                                  sum, p->node_names[node], crowded, p->cores_per_node,
+                                  p->cores_per_node == 1 ? "" : "s");
         g_free(sum);
         return s;
     }

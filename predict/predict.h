@@ -42,21 +42,31 @@ typedef struct pred_result {
     GArray *links; /* pm_net_link_stats of the most loaded links (names copied) */
     uint64_t messages;
     double elapsed_s;
-    out_timeline *timeline; /* when recorded */
+    out_timeline *timeline;    /* when recorded */
+    sim_timed_measure measure; /* how its computation was measured */
 } pred_result;
 
 /* The placements simulated for one prediction when ranks that poll share
  * cores (docs/platform.md): where the OS puts them decides how long a rank
  * waits for its core, so each is one possible run. */
 typedef struct pred_placements {
-    int count;             /* placements simulated; 0 when the placement did not matter */
-    double *times;         /* [count] each one's time, NAN when the program did not finish */
-    int finished;          /* how many finished */
-    double mean, min, max; /* over those */
-    double std_error;      /* of the mean: how far another draw of placements may land */
-    unsigned shown;        /* the placement (1 to count) closest to the mean */
-    double elapsed_s;      /* what simulating them took */
+    int count;                 /* placements simulated; 0 when the placement did not matter */
+    double *times;             /* [count] each one's time, NAN when the program did not finish */
+    int finished;              /* how many finished */
+    double mean, min, max;     /* over those */
+    double std_error;          /* of the mean: how far another draw of placements may land */
+    unsigned shown;            /* the placement (1 to count) closest to the mean */
+    double elapsed_s;          /* what simulating them took */
+    sim_timed_measure measure; /* their measurements, summed */
 } pred_placements;
+
+/* Whether a measurement was disturbed: the OS took the CPU from the ranks
+ * (involuntary context switches) for a noticeable part of their computation
+ * (its wall-clock time exceeds its CPU time by a tenth and a millisecond).
+ * Computation is charged as CPU time, which leaves those gaps out, but a
+ * machine busy enough for them also slows the CPU time itself (shared
+ * caches, memory bandwidth, clock frequency). */
+bool pred_measure_disturbed(const sim_timed_measure *m);
 
 /* Rank time summed over the ranks, seconds. */
 typedef struct pred_totals {
@@ -80,8 +90,16 @@ void pred_placements_clear(pred_placements *pl);
 
 /* The predicted time of o's program on p, simulated in child processes: the
  * mean over the placements when they matter.  NAN when the program did not
- * finish (in some placement), -1 when ordex failed. */
-double pred_time(const pred_options *o, const pm_platform *p);
+ * finish (in some placement), -1 when ordex failed.  The simulations'
+ * measurements are added to *measure (when not NULL). */
+double pred_time(const pred_options *o, const pm_platform *p, sim_timed_measure *measure);
+
+/* Stops the prediction under way because of signal `sig`
+ * (sg_run_interrupt), and ends the child process simulating a placement, if
+ * one runs: the functions above then return what they return when ordex
+ * fails, and sg_run_interrupted() says why.  Async-signal-safe, for a
+ * SIGINT/SIGTERM handler. */
+void pred_interrupt(int sig);
 
 pred_totals pred_totals_of(const pred_result *r);
 

@@ -5,9 +5,12 @@
 #define _GNU_SOURCE
 #include "predict/predict.h"
 
+#include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -130,6 +133,15 @@ bool pred_simulate(const pred_options *o, const pm_platform *p, bool record, boo
     sim_timed_ignore_measured(o->ignore_compute);
     uint64_t events = 0;
     sched_run_result rr = sched_run(choose_timed, &events);
+    if (sim_timed_failure()) {
+        sched_flush_output();
+        fflush(stdout);
+        *err = g_strdup(sim_timed_failure());
+        sim_timed_stop();
+        sim_destroy();
+        sched_fini();
+        return false;
+    }
     if (rr != SCHED_RUN_STOPPED)
         sim_conclude(rr == SCHED_RUN_STUCK);
     sched_flush_output();
@@ -171,6 +183,7 @@ bool pred_simulate(const pred_options *o, const pm_platform *p, bool record, boo
     out->messages = sim_messages_delivered();
     if (record)
         out->timeline = timeline_of(p, run.nranks);
+    sim_timed_measurement(&out->measure);
     sim_timed_stop();
     sim_destroy();
     sched_fini();
@@ -178,15 +191,47 @@ bool pred_simulate(const pred_options *o, const pm_platform *p, bool record, boo
     return true;
 }
 
+/* The child simulating a placement, while one runs. */
+static volatile pid_t g_child;
+
+void pred_interrupt(int sig) {
+    sg_run_interrupt(sig);
+    pid_t c = g_child;
+    if (c > 0)
+        kill(c, SIGKILL);
+}
+
+bool pred_measure_disturbed(const sim_timed_measure *m) {
+    double lost = m->compute_wall_s - m->compute_cpu_s;
+    return m->involuntary_switches > 0 && lost > 1e-3 && lost > m->compute_cpu_s / 10;
+}
+
+static void measure_add(sim_timed_measure *sum, const sim_timed_measure *m) {
+    sum->compute_cpu_s += m->compute_cpu_s;
+    sum->compute_wall_s += m->compute_wall_s;
+    sum->involuntary_switches += m->involuntary_switches;
+}
+
+/* What a child tells: the makespan and how it measured. */
+typedef struct child_answer {
+    double makespan;
+    sim_timed_measure measure;
+} child_answer;
+
 /* Predicts in a child process (each point loads the program afresh) and
  * returns the makespan, NAN when the program did not finish, or -1 when
- * ordex failed (the child said why on stderr). */
-static double predict_in_child(const pred_options *o, const pm_platform *p, unsigned placement) {
+ * ordex failed (the child said why on stderr) or was interrupted; adds the
+ * child's measurement to *measure (when not NULL). */
+static double predict_in_child(const pred_options *o, const pm_platform *p, unsigned placement,
+                               sim_timed_measure *measure) {
+    if (sg_run_interrupted())
+        return -1;
     int fd[2];
     if (pipe(fd) != 0)
         return -1;
     fflush(stdout);
     fflush(stderr);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         close(fd[0]);
@@ -194,27 +239,42 @@ static double predict_in_child(const pred_options *o, const pm_platform *p, unsi
         return -1;
     }
     if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL); /* it must not outlive ordex */
+        if (getppid() != parent)
+            _exit(3);
         close(fd[0]);
         pred_result r;
-        double v = -1;
+        child_answer a = {-1, {0, 0, 0}};
         char *err = NULL;
         if (pred_simulate(o, p, false, true, placement, &r, &err)) {
-            v = r.finished ? r.makespan : NAN;
+            a.makespan = r.finished ? r.makespan : NAN;
+            a.measure = r.measure;
             pred_result_clear(&r);
         } else {
             fprintf(stderr, "ordex predict: %s\n", err);
             g_free(err);
         }
-        ssize_t w = write(fd[1], &v, sizeof v);
-        _exit(w == (ssize_t)sizeof v ? 0 : 3);
+        ssize_t w = write(fd[1], &a, sizeof a);
+        _exit(w == (ssize_t)sizeof a ? 0 : 3);
     }
+    g_child = pid;
+    if (sg_run_interrupted()) /* before g_child was set: the handler could not end it */
+        kill(pid, SIGKILL);
     close(fd[1]);
-    double v = -1;
-    ssize_t got = read(fd[0], &v, sizeof v);
+    child_answer a = {-1, {0, 0, 0}};
+    ssize_t got;
+    while ((got = read(fd[0], &a, sizeof a)) < 0 && errno == EINTR)
+        ;
     close(fd[0]);
     int status = 0;
-    waitpid(pid, &status, 0);
-    return got == (ssize_t)sizeof v ? v : -1;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    g_child = 0;
+    if (got != (ssize_t)sizeof a || sg_run_interrupted())
+        return -1;
+    if (measure)
+        measure_add(measure, &a.measure);
+    return a.makespan;
 }
 
 bool pred_simulate_placements(const pred_options *o, const pm_platform *p, pred_placements *out) {
@@ -229,7 +289,7 @@ bool pred_simulate_placements(const pred_options *o, const pm_platform *p, pred_
     out->max = -INFINITY;
     double sum = 0;
     for (int i = 0; i < out->count; i++) {
-        double t = predict_in_child(o, p, (unsigned)i + 1);
+        double t = predict_in_child(o, p, (unsigned)i + 1, &out->measure);
         if (t < 0)
             return false;
         out->times[i] = t;
@@ -262,13 +322,17 @@ void pred_placements_clear(pred_placements *pl) {
     memset(pl, 0, sizeof *pl);
 }
 
-double pred_time(const pred_options *o, const pm_platform *p) {
+double pred_time(const pred_options *o, const pm_platform *p, sim_timed_measure *measure) {
     pred_placements pl;
     if (!pred_simulate_placements(o, p, &pl)) {
         pred_placements_clear(&pl);
         return -1;
     }
-    double t = !pl.count ? predict_in_child(o, p, 0) : pl.finished == pl.count ? pl.mean : NAN;
+    if (measure)
+        measure_add(measure, &pl.measure);
+    double t = !pl.count                 ? predict_in_child(o, p, 0, measure)
+               : pl.finished == pl.count ? pl.mean
+                                         : NAN;
     pred_placements_clear(&pl);
     return t;
 }

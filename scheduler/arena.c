@@ -20,6 +20,9 @@
 #define NCLASSES 64
 #define SMALL_MAX ((size_t)64 << 10)
 #define PAGE ((size_t)4096)
+/* The most address space all arenas together may take: a process has 128
+ * TiB, and nothing larger can be mapped. */
+#define ARENA_SPACE_MAX ((size_t)128 << 40)
 
 typedef struct chunk_hdr {
     uint32_t cls;    /* size class, or LARGE */
@@ -43,6 +46,7 @@ struct sched_arena {
     large_free *large;
     size_t in_use;
     bool exhausted;
+    size_t refused; /* the last request it could not serve, or 0 */
 };
 
 sched_arena *sched_arena_current;
@@ -53,8 +57,17 @@ static int g_nranks;
 static sched_arena *g_arenas;
 
 bool sched_arenas_reserve(int nranks, size_t per_rank) {
+    /* A product that wraps around would reserve a small range and lay the
+     * arenas out far beyond it. */
+    size_t total, table;
+    if (nranks < 1 || per_rank == 0 || per_rank > SIZE_MAX - (PAGE - 1) ||
+        __builtin_mul_overflow((per_rank + PAGE - 1) & ~(PAGE - 1), (size_t)nranks, &total) ||
+        total > ARENA_SPACE_MAX ||
+        __builtin_mul_overflow(sizeof(sched_arena), (size_t)nranks, &table)) {
+        errno = ENOMEM;
+        return false;
+    }
     per_rank = (per_rank + PAGE - 1) & ~(PAGE - 1);
-    size_t total = per_rank * (size_t)nranks;
     void *p = mmap((void *)ARENA_BASE, total, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
     if (p == MAP_FAILED) /* taken (e.g. under a sanitizer): any address will do */
@@ -62,8 +75,7 @@ bool sched_arenas_reserve(int nranks, size_t per_rank) {
                  -1, 0);
     if (p == MAP_FAILED)
         return false;
-    g_arenas = mmap(NULL, sizeof(sched_arena) * (size_t)nranks, PROT_READ | PROT_WRITE,
-                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    g_arenas = mmap(NULL, table, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (g_arenas == MAP_FAILED) {
         munmap(p, total);
         g_arenas = NULL;
@@ -132,6 +144,10 @@ static void *bump(sched_arena *a, size_t bytes) {
 }
 
 static void *alloc_large(sched_arena *a, size_t size) {
+    if (size > (size_t)(a->limit - a->base)) { /* larger than the arena: never fits */
+        a->exhausted = true;
+        return NULL;
+    }
     size_t bytes = (size + HDR + PAGE - 1) & ~(PAGE - 1);
     large_free **pp = &a->large;
     for (; *pp; pp = &(*pp)->next) {
@@ -170,10 +186,12 @@ static void *alloc_large(sched_arena *a, size_t size) {
 void *sched_arena_malloc(sched_arena *a, size_t size) {
     if (size > SMALL_MAX) {
         void *p = alloc_large(a, size);
-        if (p)
+        if (p) {
             a->in_use += ((chunk_hdr *)p - 1)->size;
-        else
+        } else {
             errno = ENOMEM;
+            a->refused = size;
+        }
         return p;
     }
     size_t rounded;
@@ -187,6 +205,7 @@ void *sched_arena_malloc(sched_arena *a, size_t size) {
         h = bump(a, rounded + HDR);
         if (!h) {
             errno = ENOMEM;
+            a->refused = size;
             return NULL;
         }
         h->cls = cls;
@@ -200,9 +219,18 @@ void *sched_arena_malloc(sched_arena *a, size_t size) {
 void *sched_arena_memalign(sched_arena *a, size_t align, size_t size) {
     if (align <= HDR)
         return sched_arena_malloc(a, size);
-    char *raw = sched_arena_malloc(a, size + align + HDR);
-    if (!raw)
+    size_t padded;
+    if (__builtin_add_overflow(size, align + HDR, &padded) || align > SIZE_MAX / 2) {
+        errno = ENOMEM;
+        a->exhausted = true;
+        a->refused = size;
         return NULL;
+    }
+    char *raw = sched_arena_malloc(a, padded);
+    if (!raw) {
+        a->refused = size;
+        return NULL;
+    }
     chunk_hdr *outer = (chunk_hdr *)raw - 1;
     uintptr_t user = ((uintptr_t)raw + HDR + align - 1) & ~(uintptr_t)(align - 1);
     chunk_hdr *h = (chunk_hdr *)user - 1;
@@ -257,6 +285,12 @@ size_t sched_arena_extent(const sched_arena *a) {
 }
 bool sched_arena_exhausted(const sched_arena *a) {
     return a->exhausted;
+}
+size_t sched_arena_refused(const sched_arena *a) {
+    return a->refused;
+}
+size_t sched_arena_size(const sched_arena *a) {
+    return (size_t)(a->limit - a->base);
 }
 const void *sched_arena_base(const sched_arena *a) {
     return a->base;

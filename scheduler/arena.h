@@ -20,8 +20,10 @@
 
 typedef struct sched_arena sched_arena;
 
-/* Reserves address space for nranks arenas of per_rank bytes each.
- * Returns false (errno set) when the range cannot be reserved. */
+/* Reserves address space for nranks arenas of per_rank bytes each (rounded
+ * up to whole pages).  Returns false (errno set) when the range cannot be
+ * reserved: also when nranks < 1, per_rank is 0, or the total passes the
+ * 128 TiB of a process's address space (or SIZE_MAX). */
 bool sched_arenas_reserve(int nranks, size_t per_rank);
 void sched_arenas_release(void);
 
@@ -49,7 +51,14 @@ size_t sched_arena_extent(const sched_arena *a);
 /* First address of the arena. */
 const void *sched_arena_base(const sched_arena *a);
 
-/* True when the last allocation failed because the arena is full. */
+/* True when an allocation has failed because the arena is full. */
 bool sched_arena_exhausted(const sched_arena *a);
+
+/* The size asked for by the last request (malloc, memalign) the arena
+ * could not serve, or 0 when it never refused one. */
+size_t sched_arena_refused(const sched_arena *a);
+
+/* Bytes of address space of the arena (its heap limit). */
+size_t sched_arena_size(const sched_arena *a);
 
 #endif

@@ -6,6 +6,11 @@
  * current rank's arena while rank code runs (arena.h) and to the C library's
  * own allocator otherwise; frees dispatch on the address.
  */
+/* Builds that bring their own allocator (the libFuzzer builds of tests/fuzz,
+ * --config=fuzz, whose static sanitizer runtime must own malloc) leave the
+ * malloc family to it: nothing they run has ranks. */
+#ifndef ORDEX_NO_HEAP_INTERPOSE
+
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
@@ -122,3 +127,5 @@ size_t malloc_usable_size(void *p) {
         return 0;
     return sched_arena_owning(p) ? sched_arena_usable(p) : libc_usable_size(p);
 }
+
+#endif /* ORDEX_NO_HEAP_INTERPOSE */

@@ -11,8 +11,8 @@
 #include <glib.h>
 #include <link.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -20,9 +20,6 @@
 static char *g_path;
 static char *g_bytes;
 static size_t g_len;
-static size_t g_load_bytes; /* prefix that holds every loadable segment */
-static char *g_tmpdir;
-static int g_copies;
 
 static bool read_program(const char *path, char **err) {
     if (g_path && strcmp(g_path, path) == 0)
@@ -51,18 +48,11 @@ static bool read_program(const char *path, char **err) {
         g_free(bytes);
         return false;
     }
-    const Elf64_Phdr *ph = (const Elf64_Phdr *)(bytes + eh->e_phoff);
-    size_t need = eh->e_phoff + (size_t)eh->e_phnum * sizeof(Elf64_Phdr);
-    for (int i = 0; i < eh->e_phnum; i++)
-        if (ph[i].p_type == PT_LOAD || ph[i].p_type == PT_DYNAMIC || ph[i].p_type == PT_NOTE)
-            if (ph[i].p_offset + ph[i].p_filesz > need)
-                need = ph[i].p_offset + ph[i].p_filesz;
     g_free(g_path);
     g_free(g_bytes);
     g_path = g_strdup(path);
     g_bytes = bytes;
     g_len = len;
-    g_load_bytes = need < len ? need : len;
     return true;
 }
 
@@ -107,67 +97,165 @@ fail:
     return false;
 }
 
-static int copy_to_memfd(void) {
-    int fd = memfd_create("ordex-rank", MFD_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    size_t off = 0;
-    while (off < g_load_bytes) {
-        ssize_t w = write(fd, g_bytes + off, g_load_bytes - off);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            close(fd);
-            return -1;
-        }
-        off += (size_t)w;
-    }
-    return fd;
+/* ----------------------------------------------------------------------- */
+/* System libraries                                                        */
+
+/* The directories of the distribution's libraries (with merged /usr, /lib
+ * is /usr/lib).  /usr/local/lib, /opt and home directories hold the user's
+ * own. */
+static const char *const system_dirs[] = {"/lib/",       "/lib64/",     "/lib32/",
+                                          "/libx32/",    "/usr/lib/",   "/usr/lib64/",
+                                          "/usr/lib32/", "/usr/libx32/"};
+
+static bool under_system_dir(const char *path) {
+    for (size_t i = 0; i < G_N_ELEMENTS(system_dirs); i++)
+        if (g_str_has_prefix(path, system_dirs[i]))
+            return true;
+    return false;
 }
 
-static char *copy_to_file(void) {
-    if (!g_tmpdir) {
-        g_tmpdir = g_dir_make_tmp("ordex-ranks-XXXXXX", NULL);
-        if (!g_tmpdir)
-            return NULL;
-    }
-    char *base = g_path_get_basename(g_path);
-    char *dest = g_strdup_printf("%s/rank%d-%s", g_tmpdir, g_copies++, base);
-    g_free(base);
-    if (!g_file_set_contents(dest, g_bytes, (gssize)g_len, NULL)) {
-        g_free(dest);
-        return NULL;
-    }
-    return dest;
+bool sched_is_system_library(const char *path) {
+    if (!path || !*path)
+        return true; /* the main program or the vDSO: never loaded by a rank */
+    /* Resolved, so that /usr/lib/../../home/x is not a system library. */
+    char *real = realpath(path, NULL);
+    bool sys = under_system_dir(real ? real : path);
+    free(real);
+    return sys;
 }
+
+/* Answers for the names the dynamic linker gave loaded objects: the same
+ * library comes once per rank. */
+static GHashTable *g_system_of;
+
+static bool is_system_object(const struct link_map *lm) {
+    if (!g_system_of)
+        g_system_of = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    gpointer v;
+    if (g_hash_table_lookup_extended(g_system_of, lm->l_name, NULL, &v))
+        return GPOINTER_TO_INT(v);
+    bool sys = sched_is_system_library(lm->l_name);
+    g_hash_table_insert(g_system_of, g_strdup(lm->l_name), GINT_TO_POINTER(sys));
+    return sys;
+}
+
+/* ----------------------------------------------------------------------- */
+/* Per-rank objects and the dynamic linker's list                          */
 
 /*
- * The dynamic linker walks its whole list of loaded objects several times
- * per dlopen, which makes loading thousands of copies quadratic (10,000
- * ranks: over 10 s).  While a batch of copies loads, each new copy is taken
- * off the end of that list (struct link_map's l_next/l_prev are public ABI),
- * and sched_images_loaded puts them all back, in order, before anything else
- * can look at the list (unwinding, dladdr, exit).
+ * The dynamic linker finds an object it has loaded before (by path, by the
+ * name a DT_NEEDED entry asked for, by soname or by device and inode) by
+ * walking its list of loaded objects, and then shares it.  A rank's copies
+ * must not be found by the next rank's dlopen, so while a batch of copies
+ * loads, every per-rank object (the program's copies, the copies of its own
+ * libraries, from this batch and from earlier ones) is taken off that list
+ * (struct link_map's l_next/l_prev are public ABI); system libraries stay on
+ * it and are shared.  Walking a short list also keeps loading linear in the
+ * number of ranks (with the whole list, 10,000 ranks took over 10 s).
+ * sched_images_loaded puts them all back, in order, before anything else can
+ * look at the list (unwinding, dladdr, exit).  Objects stay loaded for the
+ * life of the process (pending atexit handlers may point into them).
  */
-static GPtrArray *g_hidden;
+static GPtrArray *g_private;    /* every per-rank object ever loaded, in load order */
+static GPtrArray *g_hidden;     /* those off the list now, in load order */
+static bool g_batch;            /* a batch is loading: g_private are all hidden */
+static GPtrArray *g_regions;    /* the rw_start/rw_len arrays handed out */
+static bool g_announce;         /* keep_files: a debugger may watch the list */
+static GHashTable *g_libraries; /* load bias -> file of the ranks' copies of libraries */
 
-static void hide(struct link_map *lm) {
-    if (!lm || lm->l_next || !lm->l_prev)
-        return; /* not the tail: leave the list alone */
-    lm->l_prev->l_next = NULL;
-    if (!g_hidden)
-        g_hidden = g_ptr_array_new();
+static struct link_map *list_head(void) {
+    static struct link_map *head;
+    if (!head) {
+        void *self = dlopen(NULL, RTLD_NOW);
+        if (self)
+            dlinfo(self, RTLD_DI_LINKMAP, &head);
+    }
+    return head;
+}
+
+static struct link_map *list_tail(void) {
+    struct link_map *l = list_head();
+    while (l && l->l_next)
+        l = l->l_next;
+    return l;
+}
+
+/* Takes lm off the list; never the head (the main program). */
+static void unlink_object(struct link_map *lm) {
+    if (lm->l_prev)
+        lm->l_prev->l_next = lm->l_next;
+    if (lm->l_next)
+        lm->l_next->l_prev = lm->l_prev;
+    lm->l_next = lm->l_prev = NULL;
     g_ptr_array_add(g_hidden, lm);
 }
 
-void sched_images_loaded(void) {
-    if (!g_hidden || g_hidden->len == 0)
+static void restore_at_exit(void) {
+    sched_loader_cleanup();
+}
+
+/* Called when a batch starts and when it has ended, if a debugger may watch
+ * (keep_files): tools/gdb/ordex.py keeps breakpoints here (the names are
+ * exported, cli/exports.lds) and reads the copies' symbols only once they
+ * are all back on the list.  A debugger that looked at them while they were
+ * off it would take them for unloaded and leave its breakpoints in their
+ * code. */
+__attribute__((noinline)) void ordex_gdb_loading(void) {
+    __asm__ volatile("" ::: "memory");
+}
+
+__attribute__((noinline)) void ordex_gdb_loaded(void) {
+    __asm__ volatile("" ::: "memory");
+}
+
+static void begin_batch(bool debugger) {
+    if (g_batch)
         return;
-    struct link_map *tail = g_ptr_array_index(g_hidden, 0);
-    tail = tail->l_prev;
-    while (tail->l_next)
-        tail = tail->l_next;
-    for (guint i = 0; i < g_hidden->len; i++) {
+    g_announce = debugger;
+    if (debugger)
+        ordex_gdb_loading();
+    if (!g_private) {
+        g_private = g_ptr_array_new();
+        g_hidden = g_ptr_array_new();
+        g_regions = g_ptr_array_new_with_free_func(g_free);
+        /* The dynamic linker's exit-time check counts the objects on its
+         * list: a batch that a failure left open must still be closed. */
+        atexit(restore_at_exit);
+    }
+    g_batch = true;
+    for (guint i = 0; i < g_private->len; i++)
+        unlink_object(g_ptr_array_index(g_private, i));
+}
+
+/* A debugger that follows the dynamic linker's events (gdb, through the
+ * dynamic linker's probes) reads only the objects added since its last
+ * look, and re-reads the whole list when the dynamic linker says objects
+ * were removed.  Objects that were off the list when it looked are unknown
+ * to it: loading and unloading a library it has not seen makes it read the
+ * whole list again.  The candidates are glibc's empty compatibility
+ * libraries (their functions moved into libc), whose loading does nothing. */
+static void announce_to_debugger(void) {
+    static const char *const stubs[] = {"libanl.so.1", "libutil.so.1", "libdl.so.2", "librt.so.1",
+                                        "libpthread.so.0"};
+    for (size_t i = 0; i < G_N_ELEMENTS(stubs); i++) {
+        void *h = dlopen(stubs[i], RTLD_NOW | RTLD_NOLOAD);
+        if (h) { /* loaded already: unloading it would say nothing */
+            dlclose(h);
+            continue;
+        }
+        h = dlopen(stubs[i], RTLD_NOW | RTLD_LOCAL);
+        if (h) {
+            dlclose(h);
+            return;
+        }
+    }
+}
+
+void sched_images_loaded(void) {
+    if (!g_batch)
+        return;
+    struct link_map *tail = list_tail();
+    for (guint i = 0; tail && i < g_hidden->len; i++) {
         struct link_map *lm = g_ptr_array_index(g_hidden, i);
         tail->l_next = lm;
         lm->l_prev = tail;
@@ -175,95 +263,131 @@ void sched_images_loaded(void) {
         tail = lm;
     }
     g_ptr_array_set_size(g_hidden, 0);
+    g_batch = false;
+    if (g_announce) {
+        announce_to_debugger();
+        ordex_gdb_loaded();
+    }
+    g_announce = false;
+}
+
+/* The writable PT_LOAD segments of the objects in `want`, found while they
+ * are on the list. */
+typedef struct region_scan {
+    GPtrArray *want; /* struct link_map * */
+    GArray *start, *len;
+} region_scan;
+
+static int scan_object(struct dl_phdr_info *info, size_t size, void *data) {
+    region_scan *rs = data;
+    for (guint i = 0; i < rs->want->len; i++) {
+        const struct link_map *lm = g_ptr_array_index(rs->want, i);
+        if (lm->l_addr != info->dlpi_addr || lm->l_name != info->dlpi_name)
+            continue;
+        for (int k = 0; k < info->dlpi_phnum; k++) {
+            const ElfW(Phdr) *ph = &info->dlpi_phdr[k];
+            if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_W) || ph->p_memsz == 0)
+                continue;
+            uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+            size_t len = ph->p_memsz;
+            g_array_append_val(rs->start, start);
+            g_array_append_val(rs->len, len);
+        }
+    }
+    return 0;
+}
+
+/* Message for a failed dlopen of the program at path. */
+static char *load_error(const char *path) {
+    const char *why = dlerror();
+    const char *undef = why ? strstr(why, "undefined symbol: ") : NULL;
+    if (undef && (g_str_has_prefix(undef + 18, "MPI_") || g_str_has_prefix(undef + 18, "PMPI_")))
+        return g_strdup_printf("%s: the program calls %s, which ordex does not implement", path,
+                               undef + 18);
+    if (undef)
+        return g_strdup_printf("%s: the program needs %s, which neither ordex nor the libraries "
+                               "it was linked with define",
+                               path, undef + 18);
+    if (why && strstr(why, "cannot open shared object file"))
+        return g_strdup_printf("%s: cannot load the program: %s (give the library's directory "
+                               "in LD_LIBRARY_PATH, or link the program with -Wl,-rpath,DIR)",
+                               path, why);
+    return g_strdup_printf("%s: cannot load the program: %s", path, why ? why : "unknown");
 }
 
 bool sched_image_load(const char *path, bool keep_files, sched_image *img, char **err) {
     if (!read_program(path, err))
         return false;
-    char *file = NULL;
-    char *link = NULL;
-    int fd = -1;
-    if (keep_files) {
-        file = copy_to_file();
-    } else {
-        /* The dynamic linker takes a path it has loaded before for the same
-         * object, and fd numbers are reused once closed: reach each copy
-         * through a path of its own, a symbolic link to its memfd. */
-        fd = copy_to_memfd();
-        if (fd >= 0 && (g_tmpdir || (g_tmpdir = g_dir_make_tmp("ordex-ranks-XXXXXX", NULL)))) {
-            char *target = g_strdup_printf("/proc/%d/fd/%d", (int)getpid(), fd);
-            link = g_strdup_printf("%s/copy%d.so", g_tmpdir, g_copies++);
-            if (symlink(target, link) == 0)
-                file = g_strdup(link);
-            g_free(target);
-        }
-    }
-    if (!file) {
-        *err = g_strdup_printf("%s: cannot make a private copy for a rank: %s", path,
-                               g_strerror(errno));
-        return false;
-    }
+    begin_batch(keep_files);
+    /* A path with a slash, so that dlopen does not search for it. */
+    char *file = g_canonicalize_filename(path, NULL);
+    struct link_map *before = list_tail();
     void *h = dlopen(file, RTLD_NOW | RTLD_LOCAL);
-    if (fd >= 0)
-        close(fd);
-    if (link) {
-        unlink(link);
-        g_free(link);
-    }
     g_free(file);
     if (!h) {
-        const char *why = dlerror();
-        const char *undef = why ? strstr(why, "undefined symbol: ") : NULL;
-        if (undef &&
-            (g_str_has_prefix(undef + 18, "MPI_") || g_str_has_prefix(undef + 18, "PMPI_")))
-            *err = g_strdup_printf("%s: the program calls %s, which ordex does not implement", path,
-                                   undef + 18);
-        else if (undef)
-            *err = g_strdup_printf("%s: the program needs %s, which neither ordex nor the "
-                                   "libraries it was linked with define",
-                                   path, undef + 18);
-        else
-            *err = g_strdup_printf("%s: cannot load the program: %s", path, why ? why : "unknown");
+        *err = load_error(path);
         return false;
     }
     struct link_map *lm = NULL;
     dlinfo(h, RTLD_DI_LINKMAP, &lm);
-    if (!keep_files)
-        hide(lm);
-    img->handle = h;
-    img->base = lm ? lm->l_addr : 0;
-    img->n_rw = 0;
-    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)g_bytes;
-    const Elf64_Phdr *ph = (const Elf64_Phdr *)(g_bytes + eh->e_phoff);
-    for (int i = 0; i < eh->e_phnum && img->n_rw < 4; i++)
-        if (ph[i].p_type == PT_LOAD && (ph[i].p_flags & PF_W)) {
-            img->rw_start[img->n_rw] = img->base + ph[i].p_vaddr;
-            img->rw_len[img->n_rw] = ph[i].p_memsz;
-            img->n_rw++;
-        }
-    img->main = (sched_main_fn)dlsym(h, "main");
+    /* Everything after the old tail is new: the program's copy first, then
+     * the libraries it needed that no visible object provided. */
+    bool fresh = false;
+    GPtrArray *mine = g_ptr_array_new();
+    for (struct link_map *l = before ? before->l_next : NULL; l; l = l->l_next) {
+        if (l == lm)
+            fresh = true;
+        if (l == lm || !is_system_object(l))
+            g_ptr_array_add(mine, l);
+    }
+    img->main = fresh ? (sched_main_fn)dlsym(h, "main") : NULL;
     if (!img->main) {
-        *err = g_strdup_printf("%s: the program has no main function", path);
-        dlclose(h);
+        *err = fresh ? g_strdup_printf("%s: the program has no main function", path)
+                     : g_strdup_printf("%s: cannot make a private copy for a rank: the dynamic "
+                                       "linker shared a copy already loaded",
+                                       path);
+        g_ptr_array_free(mine, TRUE);
+        dlclose(h); /* still on the list: the dynamic linker takes it off */
         return false;
     }
+    region_scan rs = {mine, g_array_new(FALSE, FALSE, sizeof(uintptr_t)),
+                      g_array_new(FALSE, FALSE, sizeof(size_t))};
+    dl_iterate_phdr(scan_object, &rs);
+    img->handle = h;
+    img->base = lm->l_addr;
+    img->n_rw = (int)rs.start->len;
+    img->rw_start = (uintptr_t *)(void *)g_array_free(rs.start, FALSE);
+    img->rw_len = (size_t *)(void *)g_array_free(rs.len, FALSE);
+    g_ptr_array_add(g_regions, img->rw_start);
+    g_ptr_array_add(g_regions, img->rw_len);
+    for (guint i = 0; i < mine->len; i++) {
+        struct link_map *l = g_ptr_array_index(mine, i);
+        if (l != lm) {
+            if (!g_libraries)
+                g_libraries = g_hash_table_new(g_direct_hash, g_direct_equal);
+            g_hash_table_insert(g_libraries, GSIZE_TO_POINTER(l->l_addr), l->l_name);
+        }
+        g_ptr_array_add(g_private, l);
+        unlink_object(l);
+    }
+    g_ptr_array_free(mine, TRUE);
     return true;
 }
 
 void sched_loader_cleanup(void) {
-    if (!g_tmpdir)
-        return;
-    GDir *d = g_dir_open(g_tmpdir, 0, NULL);
-    if (d) {
-        const char *name;
-        while ((name = g_dir_read_name(d))) {
-            char *f = g_build_filename(g_tmpdir, name, NULL);
-            unlink(f);
-            g_free(f);
-        }
-        g_dir_close(d);
-    }
-    rmdir(g_tmpdir);
-    g_free(g_tmpdir);
-    g_tmpdir = NULL;
+    sched_images_loaded();
+}
+
+bool sched_rank_library_of(const void *addr, const char **path, uintptr_t *base) {
+    Dl_info info;
+    if (!g_libraries || !dladdr(addr, &info) || !info.dli_fbase)
+        return false;
+    const char *file = g_hash_table_lookup(g_libraries, info.dli_fbase);
+    if (!file)
+        return false;
+    if (path)
+        *path = file;
+    if (base)
+        *base = (uintptr_t)info.dli_fbase;
+    return true;
 }

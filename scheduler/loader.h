@@ -1,12 +1,23 @@
 /*
- * loader.h - one loaded copy of the program per rank.
+ * loader.h - one loaded copy of the program, and of its own libraries, per
+ * rank.
  *
  * Each rank gets its own copy of the program's shared object, so its
- * globals (.data, .bss) are its own, exactly as in separate processes.  The
- * dynamic linker treats files with different inodes as different objects, so
- * every rank loads a private in-memory copy (memfd) of the file's loadable
- * part; debug information stays in the original file, which is what
- * symbolisation reads.
+ * globals (.data, .bss) are its own, exactly as in separate processes; the
+ * same holds for every shared library the program loads that is not a
+ * system library (the user's own libmylib.so, found through the program's
+ * run path or LD_LIBRARY_PATH): each rank loads it afresh.  System libraries
+ * (those under /lib, /lib64, /usr/lib or /usr/lib64: the C library, libm,
+ * MPICH's, the distribution's packages) are loaded once and shared by every
+ * rank, as ordex's own are.
+ *
+ * The dynamic linker loads a file only once per process: it finds a loaded
+ * object by name, by soname or by file identity in its list of loaded
+ * objects.  So while a batch of copies loads, every per-rank object is kept
+ * off that list (see loader.c), and each rank's dlopen of the program loads
+ * the program and its own libraries anew, from their real files: a debugger
+ * reads their symbols and debug information there, and run paths with
+ * $ORIGIN work as they do outside ordex.  Nothing is written to disk.
  */
 #ifndef ORDEX_SCHED_LOADER_H
 #define ORDEX_SCHED_LOADER_H
@@ -21,9 +32,11 @@ typedef struct sched_image {
     void *handle;       /* dlopen handle */
     uintptr_t base;     /* load bias: address = base + file virtual address */
     sched_main_fn main; /* the program's main */
-    /* The copy's writable segments (.data, .bss, ...): the rank's globals. */
-    uintptr_t rw_start[4];
-    size_t rw_len[4];
+    /* The writable segments (.data, .bss, ...) of the copy and of the
+     * rank's copies of its own libraries: the rank's globals.  The arrays
+     * live as long as the process (copies are never unloaded). */
+    uintptr_t *rw_start;
+    size_t *rw_len;
     int n_rw;
 } sched_image;
 
@@ -35,16 +48,33 @@ typedef struct sched_image {
  * and sets *err (g_free) to one line naming the file and the problem. */
 bool sched_program_check(const char *path, char **err);
 
-/* Loads a private copy of the program at path.  keep_files: load from a
- * real file (complete, with debug info) instead of memory, for debuggers.
- * On failure returns false with *err set. */
+/* Loads a private copy of the program at path, with private copies of the
+ * non-system libraries it needs, and starts (or continues) a batch: until
+ * sched_images_loaded, the copies are off the dynamic linker's list.
+ * keep_files: a debugger watches the process (ordex replay --gdb); once the
+ * batch is loaded, the dynamic linker's debugger interface is made to
+ * announce every copy.  On failure returns false with *err set (one line);
+ * the copies loaded before stay valid. */
 bool sched_image_load(const char *path, bool keep_files, sched_image *img, char **err);
 
-/* Must follow a batch of sched_image_load calls before any other code runs
- * (it restores the dynamic linker's list of objects; see loader.c). */
+/* Ends a batch of sched_image_load calls: puts every copy back on the
+ * dynamic linker's list.  Must run before any other code looks at that list
+ * (unwinding through dladdr, dl_iterate_phdr, exit); sched_loader_cleanup
+ * and the process's exit do it too when a failure skipped it. */
 void sched_images_loaded(void);
 
-/* Removes the temporary files of loaded copies (the copies stay loaded). */
+/* Ends any unfinished batch (as sched_images_loaded); the copies stay
+ * loaded.  Safe to call at any time, also after a failed load. */
 void sched_loader_cleanup(void);
+
+/* Whether the shared library at path is a system library, loaded once for
+ * all ranks (see the top of this file); false for the user's own. */
+bool sched_is_system_library(const char *path);
+
+/* Whether addr is code or data of a rank's copy of one of the program's own
+ * libraries (not of the program itself); if so, and path/base are not NULL,
+ * sets *path to the library's file (valid for the life of the process) and
+ * *base to the copy's load bias. */
+bool sched_rank_library_of(const void *addr, const char **path, uintptr_t *base);
 
 #endif

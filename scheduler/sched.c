@@ -72,6 +72,9 @@ static uint64_t g_run_clock;
 static uint64_t g_tick_epoch;
 static int g_ticks;
 static bool g_timer_on;
+/* The check that stops a run (sched_set_interrupt), and whether it did. */
+static sched_interrupt_fn g_interrupt;
+static volatile sig_atomic_t g_interrupted;
 
 /* Fault recovery for sched_protected. */
 static sigjmp_buf *g_protect_jmp;
@@ -181,11 +184,19 @@ void sched_enter_sim(void) {
     sched_arena_current = NULL;
 }
 
+static _Noreturn void finish_current(sched_state state);
+
 void sched_leave_sim(void) {
     if (!g_current)
         return;
-    if (--g_current->sim_depth == 0)
+    if (--g_current->sim_depth == 0) {
+        if (g_interrupted) { /* stopped while inside MPI: end here, before its code runs on */
+            g_current->fault.kind = SCHED_FAIL_INTERRUPTED;
+            g_stop = true;
+            finish_current(SCHED_FAILED);
+        }
         sched_arena_current = sched_arena_of(g_current->id);
+    }
 }
 
 void sched_block(void) {
@@ -321,6 +332,7 @@ void exit(int code) {
 void sched_record_fault(sched_fault *f, int sig, siginfo_t *si, void *uctx) {
     ucontext_t *uc = uctx;
     f->signo = sig;
+    f->code = si ? si->si_code : 0;
     f->addr = si ? si->si_addr : NULL;
     f->pc = uc ? (void *)uc->uc_mcontext.gregs[REG_RIP] : NULL;
     f->nframes = backtrace(f->frames, SCHED_MAX_FRAMES);
@@ -361,7 +373,8 @@ static void on_fault(int sig, siginfo_t *si, void *uctx) {
         sched_sig_die(sig);
         return;
     }
-    bool overflow = (sig == SIGSEGV || sig == SIGBUS) && sched_ctx_in_guard(&r->ctx, si->si_addr);
+    bool overflow = (sig == SIGSEGV || sig == SIGBUS) && si->si_code > 0 &&
+                    sched_ctx_in_guard(&r->ctx, si->si_addr);
     const char *note = NULL;
     const sched_fault *first = NULL;
     if (r->sim_depth == 0) { /* the program's own code: its own dispositions count */
@@ -415,6 +428,25 @@ static void on_tick(int sig, siginfo_t *si, void *uctx) {
      * uses it, which is the running one. */
     if (r && !sched_ctx_on_thread(&r->ctx))
         return;
+    if (!g_interrupted && g_interrupt && g_interrupt())
+        g_interrupted = 1;
+    if (g_interrupted) {
+        g_stop = true;
+        if (!r || r->sim_depth > 0)
+            return; /* the scheduler stops, or the rank ends as it leaves MPI */
+        sched_arena_current = NULL;
+        r->fault.kind = SCHED_FAIL_INTERRUPTED;
+        sigset_t set;
+        sigemptyset(&set);
+        sigaddset(&set, sig);
+        pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+        r->sim_depth = 1;
+        r->state = SCHED_FAILED;
+        switch_out();
+        return;
+    }
+    if (g_opt.step_timeout_s <= 0)
+        return; /* the timer runs for the interrupt check only */
     if (!r || r->sim_depth > 0 || g_epoch != g_tick_epoch) {
         g_tick_epoch = g_epoch;
         g_ticks = 0;
@@ -575,10 +607,24 @@ bool sched_init(const sched_options *opt, char **err) {
     if (!opt->keep_files)
         sched_loader_cleanup();
     install_handlers();
+    g_interrupt = NULL;
+    g_interrupted = 0;
     g_timer_on = opt->step_timeout_s > 0;
     if (g_timer_on)
         arm_timer();
     return true;
+}
+
+void sched_set_interrupt(sched_interrupt_fn check) {
+    g_interrupt = check;
+    if (check && !g_timer_on) {
+        g_timer_on = true;
+        arm_timer();
+    }
+}
+
+bool sched_interrupted(void) {
+    return g_interrupted;
 }
 
 void sched_after_fork(void) {
@@ -671,6 +717,7 @@ sched_run_result sched_run(sched_choose_fn choose, void *user) {
             } else if (r->state == SCHED_FAILED) {
                 rankio_flush(&r->io);
                 if (r->fault.kind != SCHED_FAIL_ABORTED &&
+                    r->fault.kind != SCHED_FAIL_INTERRUPTED &&
                     (!g_fail_hook || g_fail_hook(r->id, &r->fault)))
                     g_stop = true;
             }

@@ -40,6 +40,7 @@ typedef enum sched_failure {
     SCHED_FAIL_TIMEOUT,        /* ran longer than the step timeout between MPI calls */
     SCHED_FAIL_ABORTED,        /* MPI_Abort or a fatal MPI error */
     SCHED_FAIL_HEAP,           /* its heap arena is full */
+    SCHED_FAIL_INTERRUPTED,    /* stopped by sched_set_interrupt's check: not the rank's fault */
 } sched_failure;
 
 #define SCHED_MAX_FRAMES 48
@@ -47,7 +48,9 @@ typedef enum sched_failure {
 typedef struct sched_fault {
     sched_failure kind;
     int signo;
-    void *addr;                     /* faulting address */
+    int code;                       /* si_code: > 0 a fault the kernel raised, <= 0 a signal
+                                     * sent (raise, kill, tgkill, sigqueue) */
+    void *addr;                     /* faulting address (meaningful when code > 0) */
     void *pc;                       /* instruction that faulted (or was running) */
     void *frames[SCHED_MAX_FRAMES]; /* backtrace at the fault */
     int nframes;
@@ -64,7 +67,7 @@ typedef struct sched_options {
     bool tag_output;       /* prefix forwarded lines with "[rank] " */
     uint64_t seed;         /* 0: ready ranks run in FIFO order; else random */
     double step_timeout_s; /* CPU seconds a rank may run between MPI calls; 0 = none */
-    bool keep_files;       /* load rank copies from files (for gdb) */
+    bool keep_files;       /* a debugger watches the loading (gdb; see loader.h) */
     const char *program;   /* path of the .so */
     int argc;              /* program arguments, argv[0] included */
     char **argv;
@@ -197,6 +200,20 @@ void sched_discard_output(bool discard);
 
 /* Flushes every rank's partial output lines. */
 void sched_flush_output(void);
+
+/* A check that the run must stop now (a time limit, a signal to ordex).
+ * It is called from a signal handler on every tick of the profiling timer
+ * (every 0.25 s of the process's CPU time), so it must be async-signal-safe.
+ * When it returns true, the run stops: a rank running its own code ends at
+ * once, one inside an MPI call when it leaves it, with the failure kind
+ * SCHED_FAIL_INTERRUPTED (no fail hook is called), and sched_run returns
+ * SCHED_RUN_STOPPED.  NULL removes the check; sched_init removes it too, so
+ * set it after sched_init.  A process forked after this keeps it. */
+typedef bool (*sched_interrupt_fn)(void);
+void sched_set_interrupt(sched_interrupt_fn check);
+
+/* Whether the check above stopped a run since sched_init. */
+bool sched_interrupted(void);
 
 /* The step timeout in force (CPU seconds; 0 = none). */
 double sched_step_timeout(void);

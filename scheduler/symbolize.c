@@ -32,6 +32,7 @@
 #include <sys/mman.h>
 
 #include "scheduler/context.h"
+#include "scheduler/loader.h"
 #include "scheduler/sched.h"
 
 #ifndef __SANITIZE_ADDRESS__
@@ -123,7 +124,7 @@ static int image_of(const void *addr) {
 }
 
 bool sched_is_program_code(const void *addr) {
-    return image_of(addr) >= 0;
+    return image_of(addr) >= 0 || sched_rank_library_of(addr, NULL, NULL);
 }
 
 /* The compilation unit holding a, also when .debug_aranges leaves it out
@@ -385,6 +386,10 @@ static sym_entry *lookup(const void *addr, bool is_return) {
     int r = image_of((const void *)a);
     if (r >= 0)
         return object_entry(sched_program_path(), a - sched_image_bias(r));
+    const char *lib;
+    uintptr_t base;
+    if (sched_rank_library_of((const void *)a, &lib, &base)) /* the user's own, with its lines */
+        return object_entry(lib, a - base);
     if (!g_other)
         g_other = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, entry_free);
     sym_entry *e = g_hash_table_lookup(g_other, (gpointer)a);

@@ -33,7 +33,8 @@ const char *sched_symbolize_line(const void *addr, bool is_return);
  * loaded. */
 const char *sched_symbolize_offset(const char *so_path, uintptr_t offset, bool is_return);
 
-/* True when addr is inside some rank's copy of the program. */
+/* True when addr is inside some rank's copy of the program, or of one of
+ * the program's own (non-system) libraries: the user's code. */
 bool sched_is_program_code(const void *addr);
 
 /* Forgets every cached answer and the debug information read, so that a

@@ -387,7 +387,8 @@ static int exec_split(sim_coll *c, bool by_type, int *err_rank, char **why) {
 /* Why two groups that should be equal are not, for an error message. */
 static char *group_difference_text(const sim_group *g, const sim_group *g0) {
     if (g->size != g0->size)
-        return g_strdup_printf("it has %d members, comm rank 0's group has %d", g->size, g0->size);
+        return g_strdup_printf("it has %d member%s, comm rank 0's group has %d", g->size,
+                               g->size == 1 ? "" : "s", g0->size);
     int i = 0;
     while (g->members[i] == g0->members[i])
         i++;

@@ -75,9 +75,12 @@ GPtrArray *sim_findings(void) {
 /* ---------------------------------------------------------------------- */
 /* Time                                                                    */
 
+/* The rank's computation between MPI calls is the CPU time of the thread it
+ * runs on (one thread for all ranks, or its own with --threads): time the
+ * machine gives to other processes does not count, nor time it sleeps. */
 static double now_s(void) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -87,7 +90,9 @@ double sim_transfer_time(size_t bytes) {
 
 void sim_clock_charge_compute(int world_rank) {
     sim_proc *p = sim_proc_of(world_rank);
-    if (sim_g->cfg.exploring || sim_timed_active()) /* exploring: the same path, the same times */
+    /* Exploring: the same path, the same times (sim_call_enter adds a fixed
+     * time per call instead). */
+    if (sim_g->cfg.exploring || sim_timed_active())
         return;
     double t = now_s();
     if (p->cpu_mark > 0 && t > p->cpu_mark)
@@ -148,6 +153,8 @@ void sim_call_enter(const char *fname, void *caller, void *frame) {
     sim_proc *p = sim_proc_of(self);
     if (p->call_depth++ == 0) {
         sim_clock_charge_compute(self);
+        if (sim_g->cfg.exploring)
+            p->clock += SIM_EXPLORE_CALL_TIME;
         p->call = fname;
         p->call_site = caller;
         p->entry_sp = (char *)frame + sizeof(void *); /* from the return address up */
@@ -506,18 +513,33 @@ void sim_digest_engine(sim_digest_feed feed, void *user) {
     sim_engine_digest(feed, user);
 }
 
+void sim_rank_observed(int rank, sim_observed_fn fn, void *user) {
+    sim_proc *p = sim_proc_of(rank);
+    for (guint i = 0; p->observed && i < p->observed->len; i++) {
+        const sim_observed *o = g_ptr_array_index(p->observed, i);
+        fn(user, o->name, o->final ? o->final : o->ptr, o->size);
+    }
+}
+
+typedef struct outcome_feed {
+    sim_digest_feed feed;
+    void *user;
+} outcome_feed;
+
+static void feed_observed(void *user, const char *name, const void *bytes, size_t size) {
+    outcome_feed *of = user;
+    of->feed(of->user, name, strlen(name));
+    of->feed(of->user, bytes, size);
+}
+
 void sim_outcome(sim_digest_feed feed, void *user) {
+    outcome_feed of = {feed, user};
     for (int r = 0; r < sim_g->nranks; r++) {
-        sim_proc *p = sim_proc_of(r);
         int64_t f[3] = {r, sched_rank_state(r), sched_rank_exit_code(r)};
         feed(user, f, sizeof f);
         uint64_t out = sched_rank_output_hash(r);
         feed(user, &out, sizeof out);
-        for (guint i = 0; p->observed && i < p->observed->len; i++) {
-            const sim_observed *o = g_ptr_array_index(p->observed, i);
-            feed(user, o->name, strlen(o->name));
-            feed(user, o->final ? o->final : o->ptr, o->size);
-        }
+        sim_rank_observed(r, feed_observed, &of);
     }
 }
 

@@ -190,8 +190,8 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
     TRY(group_check(group, "MPI_Comm_create", "group", &g));
     if (!newcomm)
         SIM_RETURN(null_arg(comm, "MPI_Comm_create", "newcomm"));
-    sim_call_args("comm=%s group=0x%08x (%d members)", sim_comm_describe(c), (unsigned)group,
-                  g->size);
+    sim_call_args("comm=%s group=0x%08x (%d member%s)", sim_comm_describe(c), (unsigned)group,
+                  g->size, g->size == 1 ? "" : "s");
     sim_coll_args a = {0};
     a.group = group;
     SIM_RETURN(post_constructor(c, SIM_COLL_COMM_CREATE, &a, newcomm));

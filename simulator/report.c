@@ -2,12 +2,14 @@
  * report.c - turning rank failures, deadlocks and leftovers into findings
  * that point at the program's source lines.
  */
+#define _GNU_SOURCE
 #include "simulator/report.h"
 
 #include <execinfo.h>
 #include <signal.h>
 #include <string.h>
 
+#include "scheduler/arena.h"
 #include "scheduler/sched.h"
 #include "scheduler/symbolize.h"
 #include "simulator/engine.h"
@@ -67,6 +69,39 @@ static const char *signal_text(int sig) {
     }
 }
 
+/* "4 MiB", "1536 KiB", "100 bytes": a size as whole units. */
+static char *size_text(size_t bytes) {
+    static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+    size_t i = 0;
+    while (i + 1 < G_N_ELEMENTS(units) && bytes >= 1024 && bytes % 1024 == 0) {
+        bytes /= 1024;
+        i++;
+    }
+    return g_strdup_printf("%zu %s", bytes, units[i]);
+}
+
+/* When the rank's heap had refused an allocation before it crashed, the
+ * crash is most likely the use of the NULL that malloc returned: says so
+ * and how to raise the limit ("" otherwise). */
+static char *heap_note(int rank) {
+    const void *start;
+    size_t len;
+    int count;
+    sched_arenas_span(&start, &len, &count);
+    const sched_arena *a = rank >= 0 && rank < count ? sched_arena_of(rank) : NULL;
+    size_t refused = a ? sched_arena_refused(a) : 0;
+    if (!refused)
+        return g_strdup("");
+    char *want = size_text(refused), *limit = size_text(sched_arena_size(a));
+    char *note = g_strdup_printf("; before it, the rank's heap limit was reached: an allocation "
+                                 "of %s failed (malloc returned NULL) in a heap of %s; if the "
+                                 "program used that NULL, raise --heap-size",
+                                 want, limit);
+    g_free(want);
+    g_free(limit);
+    return note;
+}
+
 void sim_report_fault(int rank, const sched_fault *fault) {
     GString *bt = g_string_new("  backtrace:\n");
     /* Frames from the signal handler: find the faulting instruction, then
@@ -115,17 +150,30 @@ void sim_report_fault(int rank, const sched_fault *fault) {
         msg = g_strdup_printf("rank %d ran out of heap (raise --heap-size)", rank);
         break;
     default: {
-        char *at = fault->signo == SIGSEGV || fault->signo == SIGBUS
+        /* si_code says whether the kernel raised the signal for a fault (a
+         * bad access: its address is known) or someone sent it: then the
+         * "address" holds the sender's ids, and no access failed. */
+        int sig = fault->signo;
+        bool sent = fault->code <= 0;
+        bool faults = sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL;
+        char *at = !sent && (sig == SIGSEGV || sig == SIGBUS)
                        ? g_strdup_printf(" at address %p", fault->addr)
                        : g_strdup("");
-        msg = g_strdup_printf("rank %d crashed: %s%s%s", rank, signal_text(fault->signo), at,
-                              in_call);
+        char *note = heap_note(rank);
+        if (sent && faults)
+            msg = g_strdup_printf("rank %d crashed: SIG%s sent by the program (raise() or "
+                                  "kill()), not by a fault%s%s",
+                                  rank, sigabbrev_np(sig), in_call, note);
+        else
+            msg = g_strdup_printf("rank %d crashed: %s%s%s%s", rank, signal_text(sig), at, in_call,
+                                  note);
+        g_free(note);
         g_free(at);
         break;
     }
     }
-    if (fault->note &&
-        fault->note[0]) { /* what the program's own signal handling had to do with it */
+    /* What the program's own signal handling had to do with it. */
+    if (own_code) {
         char *with = g_strdup_printf("%s; %s", msg, fault->note);
         g_free(msg);
         msg = with;
@@ -322,7 +370,8 @@ void sim_report_deadlock(void) {
         g_free(line);
     }
     if (blocked->len > (guint)show_max)
-        g_string_append_printf(d, "  ... and %u more blocked ranks\n", blocked->len - show_max);
+        g_string_append_printf(d, "  ... and %u more blocked rank%s\n", blocked->len - show_max,
+                               blocked->len - show_max == 1 ? "" : "s");
 
     GArray *cycle = find_cycle(edges, n);
     bool unbuffered = false;

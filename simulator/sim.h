@@ -29,12 +29,19 @@ typedef struct sim_config {
     uint64_t seed;      /* 0 = deterministic schedule */
     double latency_s;   /* simple network model of `ordex run` */
     double bandwidth_Bps;
-    bool exploring;         /* explore: no wall-clock time in simulated time */
+    bool exploring;         /* explore: no wall-clock time in simulated time; every MPI
+                               call takes SIM_EXPLORE_CALL_TIME instead */
     bool async_progress;    /* explore: messages may land in posted receives while the
                                receiver computes (pauses after MPI calls) */
     bool early_collectives; /* explore: members that may leave a collective early can */
     bool test_later;        /* explore: MPI_Test/MPI_Iprobe that could succeed may say "not yet" */
 } sim_config;
+
+/* Simulated seconds every MPI call (MPI_Wtime included) takes on its rank's
+ * clock when exploring or replaying: measured time would make the same
+ * ordering give different values, and without any time a program that waits
+ * on MPI_Wtime would wait forever. */
+#define SIM_EXPLORE_CALL_TIME 1e-6
 
 /* Kinds of enabled events. */
 typedef enum sim_event_kind {
@@ -113,6 +120,12 @@ void sim_digest_engine(sim_digest_feed feed, void *user);
  * status and the current bytes of the values it registered with
  * ordex_observe.  Orderings with different outcomes are message races. */
 void sim_outcome(sim_digest_feed feed, void *user);
+
+/* The values rank `rank` registered with ordex_observe, with the bytes
+ * sim_outcome takes for them: fn is called for each, in the order they were
+ * registered. */
+typedef void (*sim_observed_fn)(void *user, const char *name, const void *bytes, size_t size);
+void sim_rank_observed(int rank, sim_observed_fn fn, void *user);
 
 /* The program's stack pointer at the MPI call rank is blocked in (the start
  * of its live frames), or NULL. */

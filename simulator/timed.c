@@ -18,7 +18,9 @@
 #include "simulator/timed.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "perfmodel/collalgo.h"
@@ -36,8 +38,8 @@ typedef enum job_kind {
 
 typedef struct trank {
     int node;
-    /* The compute clock when it last left MPI. */
-    double cpu_mark;
+    /* The compute clock (and the wall clock) when it last left MPI. */
+    double cpu_mark, wall_mark;
     /* Work to charge at the next gate: receive overheads (comm) and
      * ordex_compute seconds (compute). */
     double pending_compute, pending_comm;
@@ -106,6 +108,10 @@ static struct {
     GArray *cpu_done, *net_done;
     GArray *spans, *messages;
     double clock_cost; /* what one clock reading takes (subtracted) */
+    /* The measurement: the computations' CPU and wall-clock time, and the
+     * thread's involuntary context switches when the run started. */
+    sim_timed_measure measure;
+    long nivcsw_start;
     /* The shortest computation measured so far, and how many were: ordex's
      * own way out of one MPI call and into the next (returning, the call,
      * the heap switch) is measured with every computation; the shortest
@@ -123,7 +129,28 @@ static struct {
      * ended, in the order of their turns; and each rank's core. */
     GArray **turns;
     int *core_of;
+    /* Why the simulation stopped short (simulated time would have left the
+     * finite numbers), or NULL. */
+    char *failure;
 } T;
+
+/* Stops the simulation: a time became infinite or not a number, which
+ * the model's arithmetic cannot go on with (the platform's ranges keep its
+ * own values far from that; an ordex_compute argument need not be). */
+static void time_failure(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+static void time_failure(const char *fmt, ...) {
+    if (!T.failure) {
+        va_list ap;
+        va_start(ap, fmt);
+        char *what = g_strdup_vprintf(fmt, ap);
+        va_end(ap);
+        T.failure = g_strdup_printf("simulated time overflowed at %g s: %s (an ordex_compute "
+                                    "argument or a platform value far beyond any machine's)",
+                                    T.now, what);
+        g_free(what);
+    }
+    sched_request_stop();
+}
 
 static void span_add(int rank, double start, double end, const char *name) {
     if (!T.record || end <= start)
@@ -139,16 +166,32 @@ static void message_add(int src, int dst, double sent, double arrived, uint64_t 
     g_array_append_val(T.messages, m);
 }
 
-/* The clock that measures computation.  Between leaving one MPI call and
- * entering the next only that rank runs on this thread, so elapsed time is
- * its computation.  A monotonic clock costs tens of nanoseconds to read (the
- * thread CPU-time clock is a system call of some hundreds, which made short
- * computations both dearer and noisier); time the machine takes this
- * thread away for counts, so predictions want a quiet machine. */
+/* The clock that measures computation: this thread's CPU time.  Between
+ * leaving one MPI call and entering the next only that rank runs on this
+ * thread, so the thread's CPU time in between is the rank's computation,
+ * and time the machine gives to other processes meanwhile is not: wall-clock
+ * time counted it, and one rank's computation on a busy machine could come
+ * out milliseconds longer.  The price: the clock is a system call (some
+ * hundreds of nanoseconds, twice per MPI call) where the monotonic clock is
+ * read in tens; that part of it is ordex's own path, subtracted below with
+ * the floor.  Time a rank sleeps or waits for I/O is not computation. */
 double sim_timed_clock(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Wall-clock time, to tell how much the machine interrupted the ranks. */
+static double wall_clock(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Involuntary context switches of this thread so far. */
+static long involuntary_switches(void) {
+    struct rusage ru;
+    return getrusage(RUSAGE_THREAD, &ru) == 0 ? ru.ru_nivcsw : 0;
 }
 
 /* The smallest gap between two clock readings: what measuring costs. */
@@ -167,10 +210,15 @@ static double measure_clock_cost(void) {
 
 /* Seconds the running rank computed since it last left MPI. */
 static double take_compute(trank *t) {
-    double now = sim_timed_clock();
+    double now = sim_timed_clock(), wall = wall_clock();
     double w = now - t->cpu_mark - T.clock_cost;
     bool started = t->cpu_mark >= 0 && !T.ignore_measured;
+    if (started) {
+        T.measure.compute_cpu_s += now - t->cpu_mark;
+        T.measure.compute_wall_s += wall - t->wall_mark;
+    }
     t->cpu_mark = now;
+    t->wall_mark = wall;
     /* Before its first MPI call a rank's CPU time cannot be told apart from
      * the ranks that ran before it on this thread: it counts as nothing. */
     if (!started)
@@ -209,6 +257,10 @@ static void run_cpu(int self, double work) {
     trank *t = &T.ranks[self];
     if (work <= 0)
         return;
+    if (!isfinite(T.now + work / T.platform->speed)) {
+        time_failure("rank %d computes for %g s", self, work);
+        return;
+    }
     bool polling = t->polling;
     set_polling(t, false); /* computing instead */
     uint64_t id = pm_cpu_start(T.cpu, T.now, t->node, work);
@@ -236,14 +288,17 @@ static gint by_wake(gconstpointer a, gconstpointer b, gpointer user) {
 static double next_turn(int rank, double t) {
     const GArray *on_core = T.turns[T.core_of[rank]];
     int k = (int)on_core->len;
-    if (k <= 1)
-        return t;
     double slice = T.platform->timeslice;
+    /* No slices (a time slice of 0), or slices too small to count at this
+     * time: every rank has its core at once. */
+    if (k <= 1 || !(slice > 0) || !(t / slice < 0x1p52))
+        return t;
     double m = floor(t / slice);
     int now = (int)fmod(m, k), mine = 0;
     while (mine < k && g_array_index(on_core, int, mine) != rank)
         mine++;
-    return mine == now ? t : (m + (mine - now + k) % k) * slice;
+    double at = mine == now ? t : (m + (mine - now + k) % k) * slice;
+    return at >= t ? at : t;
 }
 
 /* Places the ranks of every node on its cores and in their turns at random
@@ -320,6 +375,10 @@ static double pull_delay(const sim_message *m) {
 /* Blocks the running rank self until `delay` seconds from now. */
 static void sleep_for(int self, double delay) {
     trank *t = &T.ranks[self];
+    if (!isfinite(T.now + delay)) {
+        time_failure("rank %d waits %g s for a core", self, delay);
+        return;
+    }
     t->wake_at = T.now + delay;
     g_sequence_insert_sorted(T.wakes, t, by_wake, NULL);
     while (t->wake_at >= 0)
@@ -488,6 +547,7 @@ void sim_timed_call_leave(int self) {
     }
     set_polling(t, false);
     /* Measured from here: what the rank computes until its next call. */
+    t->wall_mark = wall_clock();
     t->cpu_mark = sim_timed_clock();
 }
 
@@ -897,6 +957,10 @@ bool sim_timed_step(void) {
     if (!hc && !hn && !hw && !isfinite(th))
         return false; /* messages held for a call that no rank will make */
     double t = fmin(fmin(tc, tn), fmin(tw, th));
+    if (!isfinite(t)) { /* an event at an infinite time: the models would loop on it */
+        time_failure("the next event would be at %g s", t);
+        return true; /* the run loop stops (sched_request_stop) */
+    }
     if (t < T.now)
         t = T.now;
     T.now = t;
@@ -986,6 +1050,7 @@ bool sim_timed_start(const pm_platform *platform, bool record, unsigned placemen
     T.runs = g_ptr_array_new();
     T.clock_cost = measure_clock_cost();
     T.floor = INFINITY;
+    T.nivcsw_start = involuntary_switches();
     T.active = true;
     return true;
 }
@@ -1013,7 +1078,17 @@ void sim_timed_stop(void) {
     g_free(T.turns);
     g_free(T.core_of);
     g_free(T.ranks);
+    g_free(T.failure);
     memset(&T, 0, sizeof T);
+}
+
+const char *sim_timed_failure(void) {
+    return T.failure;
+}
+
+void sim_timed_measurement(sim_timed_measure *m) {
+    *m = T.measure;
+    m->involuntary_switches = involuntary_switches() - T.nivcsw_start;
 }
 
 void sim_timed_ignore_measured(bool ignore) {

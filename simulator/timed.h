@@ -110,6 +110,12 @@ void sim_timed_ignore_measured(bool ignore);
 /* Turns it off and frees everything (after the run and its reports). */
 void sim_timed_stop(void);
 
+/* Why the simulation stopped short, or NULL: simulated time would have
+ * become infinite (an ordex_compute argument, or a platform value far past
+ * any machine's); the run loop was stopped (sched_request_stop) and no
+ * prediction can be made.  Valid until sim_timed_stop. */
+const char *sim_timed_failure(void);
+
 bool sim_timed_active(void);
 
 /* The run loop's strategy: fires the next thing in simulated-time order (an
@@ -117,9 +123,21 @@ bool sim_timed_active(void);
  * or transfer that ends).  Returns false when nothing is left to happen. */
 bool sim_timed_step(void);
 
-/* The clock that measures the ranks' computation (seconds, monotonic),
- * for anything else that measures it (ORDEX_SAMPLE). */
+/* The clock that measures the ranks' computation (seconds of this thread's
+ * CPU time), for anything else that measures it (ORDEX_SAMPLE). */
 double sim_timed_clock(void);
+
+/* How the computation was measured during the run so far: what tells that
+ * the machine was busy. */
+typedef struct sim_timed_measure {
+    double compute_cpu_s;      /* CPU time of the ranks' measured computations */
+    double compute_wall_s;     /* wall-clock time of the same computations */
+    long involuntary_switches; /* times the OS took the CPU from this thread
+                                * (getrusage's ru_nivcsw) since the run started */
+} sim_timed_measure;
+
+/* The measurement of the current run (call before sim_timed_stop). */
+void sim_timed_measurement(sim_timed_measure *m);
 
 /* The global clock, seconds. */
 double sim_timed_now(void);

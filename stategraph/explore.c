@@ -23,10 +23,13 @@
 #include "stategraph/explore_internal.h"
 
 #include <errno.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -42,10 +45,23 @@ shared *sgx_sh;
 explorer sgx_x;
 static size_t g_sh_bytes;
 
+/* The driver (the process that called sg_explore), its running pass root,
+ * and the signals it got (sg_explore_interrupt). */
+static pid_t g_driver, g_pass_root;
+static volatile sig_atomic_t g_driver_interrupts;
+
+/* Seconds the exploration processes get to stop by themselves once ordex is
+ * interrupted; then they are killed. */
+#define INTERRUPT_GRACE_S 3.0
+
 /* Runs the program along one path (forking snapshots for alternatives in
  * the fork mode), records it, and ends the process. */
 static _Noreturn void run_path(void) {
     sched_run_result r = sched_run(sgx_choose, NULL);
+    /* A rank stopped by the interrupt check (a limit, a signal) did not end:
+     * the path is no ordering, unless it had found errors before. */
+    if (sched_interrupted() && sim_findings()->len == 0)
+        sgx_x.cut = true;
     if (!sgx_x.cut) {
         if (r != SCHED_RUN_STOPPED)
             sim_conclude(r == SCHED_RUN_STUCK);
@@ -76,6 +92,8 @@ static _Noreturn void run_pass(const sg_explore_opts *o, int pass) {
         _exit(SGX_EXIT_LOAD_FAILED);
     }
     sched_discard_output(true);
+    /* Limits and signals must also stop a rank that computes. */
+    sched_set_interrupt(sgx_interrupt_check);
     sim_config cfg;
     sg_rundesc_sim_config(&run, &cfg);
     sim_create(&cfg);
@@ -126,6 +144,83 @@ static _Noreturn void run_pass(const sg_explore_opts *o, int pass) {
     _exit(0);
 }
 
+void sg_explore_interrupt(int sig) {
+    shared *sh = __atomic_load_n(&sgx_sh, __ATOMIC_ACQUIRE);
+    if (!sh)
+        return;
+    int none = 0;
+    __atomic_compare_exchange_n(&sh->interrupted, &none, sig, false, __ATOMIC_ACQ_REL,
+                                __ATOMIC_RELAXED);
+    sgx_stop_all(sig == SIGINT    ? "ordex was interrupted (SIGINT)"
+                 : sig == SIGTERM ? "ordex was interrupted (SIGTERM)"
+                                  : "ordex was interrupted by a signal");
+    /* Exploration processes inherit the handler (a terminal's Ctrl-C reaches
+     * all of them): only the driver counts and kills. */
+    if (getpid() == g_driver && ++g_driver_interrupts > 1 && g_pass_root > 0)
+        kill(g_pass_root, SIGKILL); /* its descendants die with it */
+}
+
+/* Waits for the pass root to end; once ordex is interrupted, kills it if it
+ * has not ended within the grace time. */
+static int wait_pass_root(pid_t pid) {
+    int pfd = (int)syscall(SYS_pidfd_open, pid, 0);
+    int status = 0;
+    double kill_at = 0;
+    for (;;) {
+        pid_t w = waitpid(pid, &status, WNOHANG);
+        if (w == pid || (w < 0 && errno != EINTR))
+            break;
+        int wait_ms = 1000;
+        if (__atomic_load_n(&sgx_sh->interrupted, __ATOMIC_ACQUIRE)) {
+            double now = sgx_now();
+            if (kill_at == 0)
+                kill_at = now + INTERRUPT_GRACE_S;
+            if (now >= kill_at) {
+                kill(pid, SIGKILL);
+                kill_at = now + 3600;
+            }
+            wait_ms = 50;
+        }
+        if (pfd >= 0) {
+            struct pollfd p = {pfd, POLLIN, 0};
+            poll(&p, 1, wait_ms); /* a signal ends it early */
+        } else {
+            struct timespec ts = {0, 5 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+        }
+    }
+    if (pfd >= 0)
+        close(pfd);
+    return status;
+}
+
+static const char *pass_name(int pass) {
+    return pass == 0 ? "buffered pass" : "unbuffered pass";
+}
+
+/* Why the exploration as a whole is incomplete (g_free), or NULL. */
+static char *incomplete_why(const sg_explore_result *res, int passes) {
+    if (res->interrupted)
+        return g_strdup(res->interrupted == SIGINT    ? "ordex was interrupted (SIGINT)"
+                        : res->interrupted == SIGTERM ? "ordex was interrupted (SIGTERM)"
+                                                      : "ordex was interrupted by a signal");
+    const sg_pass_result *a = &res->passes[0], *b = &res->passes[1];
+    if (passes == 1)
+        return g_strdup(a->stopped);
+    if (a->stopped && !b->ran)
+        return g_strdup_printf("%s (in the buffered pass; the unbuffered pass did not run)",
+                               a->stopped);
+    if (a->stopped && b->stopped)
+        return strcmp(a->stopped, b->stopped) == 0
+                   ? g_strdup_printf("%s (in both passes)", a->stopped)
+                   : g_strdup_printf("%s (in the buffered pass); %s (in the unbuffered pass)",
+                                     a->stopped, b->stopped);
+    if (a->stopped || b->stopped)
+        return g_strdup_printf("%s (in the %s)", a->stopped ? a->stopped : b->stopped,
+                               pass_name(a->stopped ? 0 : 1));
+    return NULL;
+}
+
 bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
     memset(res, 0, sizeof *res);
     res->findings = g_ptr_array_new_with_free_func(sgx_finding_free);
@@ -165,29 +260,72 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
     }
     GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     bool ok = true;
-    for (int pass = 0; pass < passes && ok && !sgx_sh->stop; pass++) {
-        if (pass > 0) { /* a fresh graph: states of the other semantics do not carry over */
+    g_driver = getpid();
+    g_driver_interrupts = 0;
+    for (int pass = 0; pass < passes && ok; pass++) {
+        if (__atomic_load_n(&sgx_sh->stop_all, __ATOMIC_ACQUIRE))
+            break;
+        if (pass > 0) {
+            /* The last pass's budget was spent, or it ended: this one starts
+             * afresh, with a fresh graph (states of the other semantics do
+             * not carry over) and no prefixes left over. */
+            sgx_sh->stopping = 0;
+            sgx_sh->stop_why[0] = '\0';
+            __atomic_store_n(&sgx_sh->stop, false, __ATOMIC_RELEASE);
+            if (__atomic_load_n(&sgx_sh->stop_all, __ATOMIC_ACQUIRE)) { /* a signal just came */
+                sgx_sh->stop = true;
+                break;
+            }
+            sgx_sh->stack_len = 0;
             sg_visited_destroy();
             sg_visited_create(vcap);
         }
+        bool last = pass == passes - 1;
+        sgx_sh->deadline =
+            o->max_time_s > 0 ? sgx_sh->start + (last ? o->max_time_s : o->max_time_s / 2) : 0;
+        sgx_sh->state_limit = o->max_states ? (last ? o->max_states : (o->max_states + 1) / 2) : 0;
+        uint64_t states0 = sgx_sh->states, transitions0 = sgx_sh->transitions;
+        uint64_t paths0 = sgx_sh->paths, crashed0 = sgx_sh->crashed_paths;
         fflush(NULL);
         sgx_sh->running = 1; /* the pass root */
         pid_t pid = fork();
-        if (pid == 0)
+        if (pid == 0) {
+            sgx_die_with_parent(g_driver);
             run_pass(o, pass);
-        int status = 0;
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-            ;
-        if (WIFEXITED(status) && WEXITSTATUS(status) == SGX_EXIT_LOAD_FAILED) {
+        }
+        g_pass_root = pid;
+        int status = pid > 0 ? wait_pass_root(pid) : 0;
+        g_pass_root = 0;
+        if (pid < 0) {
+            sgx_stop_all("fork failed: no memory or process limit for the exploration");
+        } else if (WIFEXITED(status) && WEXITSTATUS(status) == SGX_EXIT_LOAD_FAILED) {
             *err = g_strdup(sgx_sh->load_error);
             ok = false;
         } else if (WIFEXITED(status) && WEXITSTATUS(status) == CKPT_MEM_EXIT_RESTORE_FAILED) {
             sgx_stop_all("an in-process snapshot could not be restored (see above); explore with "
                          "--checkpoint=fork");
-        } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        } else if ((!WIFEXITED(status) || WEXITSTATUS(status) != 0) && !sgx_sh->interrupted) {
             sgx_sh->crashed_paths++;
         }
+        sg_pass_result *pr = &res->passes[pass];
+        pr->ran = true;
+        pr->states = sgx_sh->states - states0;
+        pr->transitions = sgx_sh->transitions - transitions0;
+        pr->paths = sgx_sh->paths - paths0;
+        uint64_t crashed = sgx_sh->crashed_paths - crashed0;
+        if (sgx_sh->stop)
+            pr->stopped = g_strdup(sgx_sh->stop_why);
+        else if (crashed)
+            pr->stopped = g_strdup_printf("%" G_GUINT64_FORMAT
+                                          " exploration process%s failed (an ordex error)",
+                                          crashed, crashed == 1 ? "" : "es");
+        pr->complete = pr->stopped == NULL;
     }
+    bool all_done = true;
+    for (int pass = 0; pass < passes; pass++)
+        all_done = all_done && res->passes[pass].complete;
+    /* A signal that came once every pass had ended stopped nothing. */
+    res->interrupted = all_done ? 0 : sgx_sh->interrupted;
     if (o->progress && sgx_sh->last_progress > 0)
         fputs("\r\033[K", stderr);
     sgx_read_log(res, seen);
@@ -208,28 +346,24 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
             res->peak_rss = (uint64_t)ru.ru_maxrss * 1024;
     }
     res->elapsed_s = sgx_now() - sgx_sh->start;
-    if (sgx_sh->stop) {
-        res->incomplete = true;
-        res->incomplete_why = g_strdup(sgx_sh->stop_why);
-    } else if (sgx_sh->crashed_paths) {
-        res->incomplete = true;
-        res->incomplete_why =
-            g_strdup_printf("%" G_GUINT64_FORMAT " exploration process%s failed (an ordex error)",
-                            sgx_sh->crashed_paths, sgx_sh->crashed_paths == 1 ? "" : "es");
-    }
+    res->incomplete_why = incomplete_why(res, passes);
+    res->incomplete = res->incomplete_why != NULL;
     sg_visited_destroy();
     sg_outcomes_destroy();
-    munmap(sgx_sh->stack, sgx_sh->stack_cap);
-    munmap(sgx_sh, g_sh_bytes);
-    sgx_sh = NULL;
+    shared *sh = sgx_sh;
+    __atomic_store_n(&sgx_sh, NULL, __ATOMIC_RELEASE); /* before a signal handler can see it go */
+    munmap(sh->stack, sh->stack_cap);
+    munmap(sh, g_sh_bytes);
     return ok;
 }
 
 void sg_explore_result_free(sg_explore_result *res) {
     if (res->findings)
         g_ptr_array_free(res->findings, TRUE);
-    for (int pass = 0; pass < 2; pass++)
+    for (int pass = 0; pass < 2; pass++) {
         sg_pass_outcomes_clear(&res->outcomes[pass]);
+        g_free(res->passes[pass].stopped);
+    }
     if (res->edges)
         g_array_free(res->edges, TRUE);
     g_free(res->incomplete_why);

@@ -107,6 +107,14 @@ typedef struct sg_edge {
     sg_step first;
 } sg_edge;
 
+/* What one pass (one semantics of standard sends) covered. */
+typedef struct sg_pass_result {
+    bool ran;      /* it started (a stop in the pass before may keep it from starting) */
+    bool complete; /* it was not stopped: the strategy ran every ordering it meant to */
+    char *stopped; /* why it stopped (when ran and not complete), or NULL */
+    uint64_t states, transitions, paths;
+} sg_pass_result;
+
 typedef struct sg_explore_result {
     GArray *edges;                /* sg_edge, when opts.graph */
     GPtrArray *findings;          /* sg_finding *, distinct (kind, location, message) */
@@ -121,6 +129,8 @@ typedef struct sg_explore_result {
     double elapsed_s;
     bool incomplete;
     char *incomplete_why;
+    sg_pass_result passes[2]; /* 0 buffered (or the one send mode given), 1 unbuffered */
+    int interrupted;          /* the signal that stopped the search (sg_explore_interrupt), or 0 */
 } sg_explore_result;
 
 /* Why snapshots copied inside the process (copy_checkpoints) cannot be
@@ -129,8 +139,19 @@ typedef struct sg_explore_result {
 const char *sg_copy_checkpoints_unavailable(void);
 
 /* Explores the program.  Returns false with *err set (g_free) when ordex
- * cannot do it (program cannot be loaded, ...). */
+ * cannot do it (program cannot be loaded, ...).  --max-time and --max-states
+ * are shared by the passes: the buffered pass may use half of each, the
+ * unbuffered pass what is left.  Every process the exploration starts ends
+ * before this returns, and is killed if this process dies. */
 bool sg_explore(const sg_explore_opts *opts, sg_explore_result *res, char **err);
+
+/* Stops the exploration under way, if any, because of signal `sig`: every
+ * exploration process stops (a rank that computes is interrupted; a process
+ * that does not end within seconds is killed), and sg_explore returns what
+ * was found so far, incomplete, with res->interrupted = sig.  A second call
+ * kills the exploration processes at once.  Async-signal-safe: meant for a
+ * SIGINT/SIGTERM handler, which the exploration processes inherit. */
+void sg_explore_interrupt(int sig);
 void sg_explore_result_free(sg_explore_result *res);
 
 #endif

@@ -39,9 +39,18 @@ typedef struct shared {
     uint64_t crashed_paths; /* ordex itself failed on a path */
     uint64_t bound_cuts;    /* dfs-branches: alternatives left out by the bound */
     double start;
+    /* The running pass's share of the limits: --max-time as a deadline
+     * (sgx_now; 0 = none) and --max-states as a count of `states` (0 =
+     * none).  The buffered pass gets half of each, the unbuffered pass what
+     * is left, so that one pass cannot starve the other. */
+    double deadline;
+    uint64_t state_limit;
     int running; /* processes exploring now (--jobs) */
     bool stop;
-    int stopping; /* the first stop_all writes stop_why */
+    bool stop_all;   /* the stop is not only the pass's: the next pass does not run */
+    int stopping;    /* the first stop writes stop_why */
+    int interrupted; /* the signal that interrupted ordex, or 0 */
+    int interrupts;  /* how many such signals came */
     char stop_why[256];
     char load_error[512]; /* why a pass root could not load the program */
     double last_progress;
@@ -82,10 +91,10 @@ typedef struct explorer {
     GArray *choices; /* alternative taken at every choice point so far (int) */
     GArray *prefix;  /* replay: choices to follow before exploring anew */
     guint prefix_pos;
-    GRand *rng;      /* random strategy */
-    uint64_t node;   /* the last branching state passed (0 = initial) */
-    guint node_step; /* path length when it was passed */
-    int budget;      /* dfs-branches: departures from the default still allowed */
+    GRand *rng;          /* random strategy */
+    uint64_t node;       /* the last branching state passed (0 = initial) */
+    guint node_step;     /* path length when it was passed */
+    int budget;          /* dfs-branches: departures from the default still allowed */
     sg_poll_watch polls; /* the state at the last release of pollers */
 } explorer;
 
@@ -95,10 +104,18 @@ extern explorer sgx_x;
 extern GArray *sgx_children;
 
 /* pool.c */
-double sgx_now(void);               /* monotonic seconds */
-void sgx_stop_all(const char *why); /* stops every process; the first why is kept */
-void sgx_check_limits(void);        /* --max-states, --max-time, --max-memory; progress */
-void sgx_note_rss(void);            /* this process's peak into the shared peak */
+double sgx_now(void);                /* monotonic seconds */
+void sgx_stop_all(const char *why);  /* stops every process and pass; the first why is kept */
+void sgx_stop_pass(const char *why); /* stops every process of this pass: its budget is spent */
+void sgx_check_limits(void);         /* --max-states, --max-time, --max-memory; progress */
+/* The scheduler's interrupt check (sched_set_interrupt) in exploration
+ * processes: true once the search stops, also when the pass's time is up. */
+bool sgx_interrupt_check(void);
+void sgx_note_rss(void); /* this process's peak into the shared peak */
+/* In a child just forked from `parent`: it is killed when its parent ends,
+ * so that no exploration process outlives the one that started it (a chain
+ * of such children ends with the driver, however the driver ends). */
+void sgx_die_with_parent(pid_t parent);
 /* Runs the rest of the path in a snapshot: true in the "child" (which goes
  * on with its alternative), false in the parent once it may go on. */
 bool sgx_fork_alternative(void);

@@ -7,8 +7,10 @@
 #include "stategraph/explore_internal.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -27,19 +29,46 @@ double sgx_now(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-void sgx_stop_all(const char *why) {
-    if (__atomic_exchange_n(&sgx_sh->stopping, 1, __ATOMIC_ACQ_REL) == 0)
-        g_strlcpy(sgx_sh->stop_why, why, sizeof sgx_sh->stop_why);
+/* Async-signal-safe (the interrupt check and signal handlers call it). */
+static void stop(const char *why, bool all) {
+    if (all)
+        __atomic_store_n(&sgx_sh->stop_all, true, __ATOMIC_RELEASE);
+    if (__atomic_exchange_n(&sgx_sh->stopping, 1, __ATOMIC_ACQ_REL) == 0) {
+        size_t i = 0;
+        for (; why[i] && i + 1 < sizeof sgx_sh->stop_why; i++)
+            sgx_sh->stop_why[i] = why[i];
+        sgx_sh->stop_why[i] = '\0';
+    }
     __atomic_store_n(&sgx_sh->stop, true, __ATOMIC_RELEASE);
+}
+
+void sgx_stop_all(const char *why) {
+    stop(why, true);
+}
+
+void sgx_stop_pass(const char *why) {
+    stop(why, false);
+}
+
+#define TIME_LIMIT_WHY "the time limit (--max-time) was reached"
+
+bool sgx_interrupt_check(void) {
+    if (__atomic_load_n(&sgx_sh->stop, __ATOMIC_ACQUIRE))
+        return true;
+    if (sgx_sh->deadline > 0 && sgx_now() > sgx_sh->deadline) {
+        sgx_stop_pass(TIME_LIMIT_WHY);
+        return true;
+    }
+    return false;
 }
 
 void sgx_check_limits(void) {
     const sg_explore_opts *o = sgx_x.opts;
     double t = sgx_now();
-    if (o->max_states && sgx_sh->states >= o->max_states)
-        sgx_stop_all("the state limit (--max-states) was reached");
-    if (o->max_time_s > 0 && t - sgx_sh->start > o->max_time_s)
-        sgx_stop_all("the time limit (--max-time) was reached");
+    if (sgx_sh->state_limit && sgx_sh->states >= sgx_sh->state_limit)
+        sgx_stop_pass("the state limit (--max-states) was reached");
+    if (sgx_sh->deadline > 0 && t > sgx_sh->deadline)
+        sgx_stop_pass(TIME_LIMIT_WHY);
     if (o->max_memory && t - sgx_sh->last_memory_check >= 0.01) {
         sgx_sh->last_memory_check = t; /* getrusage costs about as much as a step */
         struct rusage ru;
@@ -54,10 +83,18 @@ void sgx_check_limits(void) {
     if (o->progress && t - sgx_sh->last_progress > 1.0 && t - sgx_sh->start > 1.0) {
         sgx_sh->last_progress = t;
         fprintf(stderr,
-                "\rordex: %" G_GUINT64_FORMAT " states, %" G_GUINT64_FORMAT
-                " transitions, %" G_GUINT64_FORMAT " paths, %.0f s   ",
-                sgx_sh->states, sgx_sh->transitions, sgx_sh->paths, t - sgx_sh->start);
+                "\rordex: %" G_GUINT64_FORMAT " state%s, %" G_GUINT64_FORMAT
+                " transition%s, %" G_GUINT64_FORMAT " path%s, %.0f s   ",
+                sgx_sh->states, sgx_sh->states == 1 ? "" : "s", sgx_sh->transitions,
+                sgx_sh->transitions == 1 ? "" : "s", sgx_sh->paths, sgx_sh->paths == 1 ? "" : "s",
+                t - sgx_sh->start);
     }
+}
+
+void sgx_die_with_parent(pid_t parent) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) /* it ended before the line above */
+        _exit(0);
 }
 
 void sgx_note_rss(void) {
@@ -128,8 +165,10 @@ bool sgx_fork_alternative(void) {
     bool parallel = sgx_x.opts->jobs > 1 && take_place();
     GArray *files = parallel ? NULL : ckpt_files_note();
     ckpt_remap_before_fork();
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid == 0) {
+        sgx_die_with_parent(parent);
         ckpt_files_free(files);
         ckpt_remap_forked();
         sched_after_fork();

@@ -174,6 +174,8 @@ void sgx_read_log(sg_explore_result *res, GHashTable *seen) {
         const unsigned char *start = r.p;
         uint32_t type = get_u32(&r);
         uint32_t len = get_u32(&r);
+        if (len < 8 || len > (size_t)(r.end - start))
+            break; /* reserved by a process killed before it wrote the record */
         if (type == REC_FINDING) {
             sg_finding *f = g_new0(sg_finding, 1);
             f->pass = (int)get_u32(&r);

@@ -5,6 +5,7 @@
 
 #include <glib.h>
 #include <malloc.h>
+#include <signal.h>
 #include <string.h>
 
 void sg_rundesc_init(sg_rundesc *d) {
@@ -60,13 +61,30 @@ static void keep_freed_memory(void) {
     mallopt(M_TRIM_THRESHOLD, 64 << 20);
 }
 
+static volatile sig_atomic_t g_run_signal;
+
+void sg_run_interrupt(int sig) {
+    if (!g_run_signal)
+        g_run_signal = sig;
+}
+
+int sg_run_interrupted(void) {
+    return g_run_signal;
+}
+
+static bool run_interrupted(void) {
+    return g_run_signal != 0;
+}
+
 bool sg_rundesc_load(const sg_rundesc *d, char **why) {
     if (d->reuse_freed_memory)
         keep_freed_memory();
     sched_options so;
     sg_rundesc_sched_options(d, &so);
-    if (sched_init(&so, why))
+    if (sched_init(&so, why)) {
+        sched_set_interrupt(run_interrupted);
         return true;
+    }
     const char *prog = d->argv ? d->argv[0] : NULL;
     if (prog && strcmp(d->so, prog) != 0) { /* name the user's source, not the cached build */
         char **parts = g_strsplit(*why, d->so, -1);

@@ -81,6 +81,17 @@ void sg_rundesc_sim_config(const sg_rundesc *d, sim_config *cfg);
  * runs; the scheduler is then finished already. */
 bool sg_rundesc_load(const sg_rundesc *d, char **why);
 
+/* Stops the run of the program loaded by sg_rundesc_load (run, replay,
+ * predict) because of signal `sig`: within a tick of the scheduler's timer
+ * (0.25 s of CPU time) the running rank ends as interrupted (not a finding)
+ * and the run loop returns SCHED_RUN_STOPPED; later runs of this process
+ * stop at once.  Async-signal-safe, for a SIGINT/SIGTERM handler.
+ * Exploration has its own (sg_explore_interrupt). */
+void sg_run_interrupt(int sig);
+
+/* The first signal given to sg_run_interrupt, or 0. */
+int sg_run_interrupted(void);
+
 /* "eager", "rendezvous" or "auto", as options and traces spell it. */
 const char *sg_send_mode_name(sim_send_mode m);
 

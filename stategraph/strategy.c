@@ -251,7 +251,7 @@ bool sgx_choose(void *user) {
             return true;
         }
         if (full)
-            sgx_stop_all("the visited-state table is full");
+            sgx_stop_pass("the visited-state table is full"); /* each pass has its own */
         SHARED_ADD(states, 1);
         sgx_check_limits();
     }

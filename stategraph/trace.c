@@ -4,6 +4,7 @@
 #include "stategraph/trace.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,50 +118,63 @@ char *sg_file_sha256(const char *path) {
 
 bool sg_trace_write(const char *path, const sg_trace_header *h, const char *finding_kind,
                     const char *location, const char *message, GArray *steps) {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return false;
     char *sha = sg_file_sha256(h->so_path);
     const sg_rundesc *run = h->run;
-    fprintf(f, "ordex-trace 2\n");
-    fprintf(f, "# one explored ordering; replay it with: ordex replay %s\n", path);
-    fprintf(f, "program %s\n", h->program);
-    fprintf(f, "program-sha256 %s\n", sha);
-    fprintf(f, "ranks %d\n", run->nranks);
-    fprintf(f, "args");
+    GString *s = g_string_new(NULL);
+    g_string_append_printf(s, "ordex-trace %d\n", SG_TRACE_FORMAT);
+    g_string_append_printf(s, "# one explored ordering; replay it with: ordex replay %s\n", path);
+    g_string_append_printf(s, "program %s\n", h->program);
+    g_string_append_printf(s, "program-sha256 %s\n", sha);
+    g_string_append_printf(s, "ranks %d\n", run->nranks);
+    g_string_append(s, "args");
     for (int i = 1; i < run->argc; i++) {
         char *q = g_shell_quote(run->argv[i]);
-        fprintf(f, " %s", q);
+        g_string_append_printf(s, " %s", q);
         g_free(q);
     }
-    fprintf(f, "\n");
-    fprintf(f, "send-mode %s\n", sg_send_mode_name(run->send_mode));
-    fprintf(f, "eager-limit %zu\n", run->eager_limit);
-    fprintf(f, "async-progress %s\n", run->async_progress ? "yes" : "no");
-    fprintf(f, "early-collectives %s\n", run->early_collectives ? "yes" : "no");
-    fprintf(f, "test-later %s\n", run->test_later ? "yes" : "no");
-    fprintf(f, "stack-size %zu\n", run->stack_size);
-    fprintf(f, "heap-size %zu\n", run->heap_size);
-    fprintf(f, "step-timeout %.17g\n", run->step_timeout_s);
-    fprintf(f, "ordex-version %s\n", ORDEX_VERSION);
+    g_string_append(s, "\n");
+    g_string_append_printf(s, "send-mode %s\n", sg_send_mode_name(run->send_mode));
+    g_string_append_printf(s, "eager-limit %zu\n", run->eager_limit);
+    g_string_append_printf(s, "async-progress %s\n", run->async_progress ? "yes" : "no");
+    g_string_append_printf(s, "early-collectives %s\n", run->early_collectives ? "yes" : "no");
+    g_string_append_printf(s, "test-later %s\n", run->test_later ? "yes" : "no");
+    g_string_append_printf(s, "stack-size %zu\n", run->stack_size);
+    g_string_append_printf(s, "heap-size %zu\n", run->heap_size);
+    g_string_append_printf(s, "step-timeout %.17g\n", run->step_timeout_s);
+    g_string_append_printf(s, "ordex-version %s\n", ORDEX_VERSION);
     if (finding_kind) {
         char *flat = g_strdelimit(g_strdup(message ? message : ""), "\n", ' ');
-        fprintf(f, "finding %s %s %s\n", finding_kind, location ? location : "-", flat);
+        g_string_append_printf(s, "finding %s %s %s\n", finding_kind, location ? location : "-",
+                               flat);
         g_free(flat);
     }
     for (guint i = 0; i < steps->len; i++) {
         const sg_step *st = &g_array_index(steps, sg_step, i);
         if (st->kind == SG_STEP_CHOICE)
-            fprintf(f, "step %u choice dst=%d call=%s choice=%d/%d at=%s\n", i + 1, st->dst,
-                    st->what ? st->what : "?", st->choice + 1, st->nalts, where(st->site_a));
+            g_string_append_printf(s, "step %u choice dst=%d call=%s choice=%d/%d at=%s\n", i + 1,
+                                   st->dst, st->what ? st->what : "?", st->choice + 1, st->nalts,
+                                   where(st->site_a));
         else
-            fprintf(f, "step %u %s dst=%d src=%d tag=%d comm=%d choice=%d/%d at=%s from=%s\n",
-                    i + 1, kind_name(st->kind), st->dst, st->src, st->tag, st->comm, st->choice + 1,
-                    st->nalts, where(st->site_a), st->site_b ? where(st->site_b) : "-");
+            g_string_append_printf(
+                s, "step %u %s dst=%d src=%d tag=%d comm=%d choice=%d/%d at=%s from=%s\n", i + 1,
+                kind_name(st->kind), st->dst, st->src, st->tag, st->comm, st->choice + 1, st->nalts,
+                where(st->site_a), st->site_b ? where(st->site_b) : "-");
     }
-    fprintf(f, "end %u\n", steps->len); /* a truncated trace lacks this line */
+    g_string_append_printf(s, "end %u\n", steps->len); /* a truncated trace lacks this line */
+    /* Everything above, digested: an edit anywhere makes the trace another
+     * run's, which replay must refuse. */
+    char *digest = g_compute_checksum_for_string(G_CHECKSUM_SHA256, s->str, (gssize)s->len);
+    g_string_append_printf(s, "checksum %s\n", digest);
+    g_free(digest);
     g_free(sha);
-    int e = ferror(f);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        g_string_free(s, TRUE);
+        return false;
+    }
+    size_t w = fwrite(s->str, 1, s->len, f);
+    int e = ferror(f) || w != s->len;
+    g_string_free(s, TRUE);
     if (fclose(f) != 0 || e) {
         errno = errno ? errno : EIO;
         return false;
@@ -185,6 +199,8 @@ void sg_trace_free(sg_trace *t) {
     g_free(t->version);
     g_strfreev(t->args);
     g_free(t->finding);
+    g_free(t->finding_kind);
+    g_free(t->finding_location);
     if (t->steps) {
         for (guint i = 0; i < t->steps->len; i++)
             step_free(&g_array_index(t->steps, sg_trace_step, i));
@@ -207,8 +223,31 @@ static int kind_of(const char *word) {
     return -1;
 }
 
-/* Parses "key=value" fields of a step line into st. */
-static bool parse_fields(char **words, sg_trace_step *st, char **bad) {
+/* Which fields a step line gave. */
+enum { F_DST = 1, F_SRC = 2, F_TAG = 4, F_COMM = 8, F_CHOICE = 16, F_CALL = 32 };
+
+/* A field's integer: decimal, from lo to hi, nothing after it (a value that
+ * does not fit an int must not wrap into one that does). */
+static bool parse_int_field(const char *k, const char *v, long lo, long hi, int *out, char **bad) {
+    char *end = NULL;
+    errno = 0;
+    long n = strtol(v, &end, 10);
+    if (end == v || *end) {
+        *bad = g_strdup_printf("%s=%s is not a number", k, v);
+        return false;
+    }
+    if (errno == ERANGE || n < lo || n > hi) {
+        *bad = g_strdup_printf("%s=%s is out of range (%ld to %ld)", k, v, lo, hi);
+        return false;
+    }
+    *out = (int)n;
+    return true;
+}
+
+/* Parses "key=value" fields of a step line into st; *given gets the F_*
+ * bits of the fields present. */
+static bool parse_fields(char **words, sg_trace_step *st, unsigned *given, char **bad) {
+    *given = 0;
     for (int i = 0; words[i]; i++) {
         char *eq = strchr(words[i], '=');
         if (!eq) {
@@ -217,37 +256,83 @@ static bool parse_fields(char **words, sg_trace_step *st, char **bad) {
         }
         *eq = '\0';
         const char *k = words[i], *v = eq + 1;
-        char *end = NULL;
-        if (strcmp(k, "dst") == 0)
-            st->dst = (int)strtol(v, &end, 10);
-        else if (strcmp(k, "src") == 0)
-            st->src = (int)strtol(v, &end, 10);
-        else if (strcmp(k, "tag") == 0)
-            st->tag = (int)strtol(v, &end, 10);
-        else if (strcmp(k, "comm") == 0)
-            st->comm = (int)strtol(v, &end, 10);
-        else if (strcmp(k, "choice") == 0) {
-            if (sscanf(v, "%d/%d", &st->choice, &st->nalts) != 2 || st->choice < 1 ||
-                st->choice > st->nalts) {
+        unsigned bit = strcmp(k, "dst") == 0      ? F_DST
+                       : strcmp(k, "src") == 0    ? F_SRC
+                       : strcmp(k, "tag") == 0    ? F_TAG
+                       : strcmp(k, "comm") == 0   ? F_COMM
+                       : strcmp(k, "choice") == 0 ? F_CHOICE
+                       : strcmp(k, "call") == 0   ? F_CALL
+                                                  : 0;
+        if (bit & *given) {
+            *bad = g_strdup_printf("the field '%s' appears twice", k);
+            return false;
+        }
+        *given |= bit;
+        bool ok = true;
+        /* -1 stands for "none" where a step has no such value (the source
+         * of a collective, the tag of a resume). */
+        if (bit == F_DST)
+            ok = parse_int_field(k, v, 0, INT_MAX, &st->dst, bad);
+        else if (bit == F_SRC)
+            ok = parse_int_field(k, v, -1, INT_MAX, &st->src, bad);
+        else if (bit == F_TAG)
+            ok = parse_int_field(k, v, -1, INT_MAX, &st->tag, bad);
+        else if (bit == F_COMM)
+            ok = parse_int_field(k, v, -1, INT_MAX, &st->comm, bad);
+        else if (bit == F_CHOICE) {
+            int used = 0;
+            if (sscanf(v, "%d/%d%n", &st->choice, &st->nalts, &used) != 2 || v[used] ||
+                st->choice < 1 || st->choice > st->nalts) {
                 *bad = g_strdup_printf("choice=%s is not k/n with 1 <= k <= n", v);
                 return false;
             }
-        } else if (strcmp(k, "at") == 0)
+        } else if (strcmp(k, "at") == 0 && !st->at)
             st->at = g_strdup(v);
-        else if (strcmp(k, "from") == 0)
+        else if (strcmp(k, "from") == 0 && !st->from)
             st->from = g_strdup(v);
-        else if (strcmp(k, "call") == 0)
+        else if (bit == F_CALL)
             st->call = g_strdup(v);
         else {
-            *bad = g_strdup_printf("unknown field '%s'", k);
+            *bad = g_strdup_printf(strcmp(k, "at") == 0 || strcmp(k, "from") == 0
+                                       ? "the field '%s' appears twice"
+                                       : "unknown field '%s'",
+                                   k);
             return false;
         }
-        if (end && *end) {
-            *bad = g_strdup_printf("%s=%s is not a number", k, v);
+        if (!ok)
             return false;
-        }
     }
     return true;
+}
+
+/* What a step of its kind must hold, with ranks below nranks: NULL when it
+ * does, else the problem (g_free). */
+static char *step_problem(const sg_trace_step *st, unsigned given, int nranks) {
+    unsigned need = st->kind == SG_STEP_CHOICE      ? F_DST | F_CALL | F_CHOICE
+                    : st->kind == SIM_EV_COLLECTIVE ? F_DST | F_COMM | F_CHOICE
+                    : st->kind == SIM_EV_RESUME     ? F_DST | F_CHOICE
+                                                    : F_DST | F_SRC | F_TAG | F_COMM | F_CHOICE;
+    static const char *const names[] = {"dst", "src", "tag", "comm", "choice=k/n", "call"};
+    for (int b = 0; b < 6; b++)
+        if ((need & (1u << b)) && !(given & (1u << b)))
+            return g_strdup_printf("the step has no %s field", names[b]);
+    if (st->dst >= nranks)
+        return g_strdup_printf("dst=%d names a rank the run does not have (ranks %d)", st->dst,
+                               nranks);
+    if ((given & F_SRC) && st->src >= nranks)
+        return g_strdup_printf("src=%d names a rank the run does not have (ranks %d)", st->src,
+                               nranks);
+    if (st->kind == SIM_EV_DELIVER || st->kind == SIM_EV_PROBE) {
+        if (st->src < 0)
+            return g_strdup_printf("src=%d: a message comes from a rank", st->src);
+        if (st->tag < 0)
+            return g_strdup_printf("tag=%d: a message's tag is not negative", st->tag);
+        if (st->comm < 0)
+            return g_strdup_printf("comm=%d: a message travels on a communicator", st->comm);
+    }
+    if (st->kind == SIM_EV_COLLECTIVE && st->comm < 0)
+        return g_strdup_printf("comm=%d: a collective runs on a communicator", st->comm);
+    return NULL;
 }
 
 /* A header's byte count: digits only, at least `least`, at most what a
@@ -303,23 +388,35 @@ bool sg_trace_read(const char *path, sg_trace *t, char **err) {
     GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     int version = 0;
     char **lines = g_strsplit(text, "\n", -1);
-    g_free(text);
     bool ok = true, magic = false, ended = false;
     char *bad = NULL;
+    char *checksum = NULL;    /* the checksum line's value */
+    size_t checked_len = 0;   /* the bytes it covers: all before its line */
+    size_t off = 0, next = 0; /* offset of the current line and of the next */
     int ln = 0;
     for (; lines[ln] && ok; ln++) {
+        off = next;
+        next += strlen(lines[ln]) + 1;
         char *line = g_strstrip(lines[ln]);
+        if (checksum && *line) {
+            bad = g_strdup("text after the checksum line");
+            ok = false;
+            break;
+        }
         if (!*line || *line == '#')
             continue;
         if (!magic) {
-            if (strcmp(line, "ordex-trace 1") == 0 || strcmp(line, "ordex-trace 2") == 0) {
+            if (g_str_has_prefix(line, "ordex-trace ") && line[12] >= '1' &&
+                line[12] <= '0' + SG_TRACE_FORMAT && !line[13]) {
                 version = line[12] - '0';
             } else {
                 bad = g_str_has_prefix(line, "ordex-trace ")
                           ? g_strdup_printf("trace format '%s' is not supported (this ordex "
-                                            "reads versions 1 and 2)",
-                                            line + 12)
-                          : g_strdup("not an ordex trace (the first line must be 'ordex-trace 2')");
+                                            "reads versions 1 to %d)",
+                                            line + 12, SG_TRACE_FORMAT)
+                          : g_strdup_printf("not an ordex trace (the first line must be "
+                                            "'ordex-trace %d')",
+                                            SG_TRACE_FORMAT);
                 ok = false;
             }
             magic = true;
@@ -329,7 +426,14 @@ bool sg_trace_read(const char *path, sg_trace *t, char **err) {
         char *key = line, *val = sp ? sp + 1 : (char *)"";
         if (sp)
             *sp = '\0';
-        if (strcmp(key, "step") != 0 && !g_hash_table_add(seen, g_strdup(key))) {
+        if (version >= 3 && strcmp(key, "checksum") == 0) {
+            if (!ended) {
+                bad = g_strdup("the trace is truncated (no 'end' line before the checksum)");
+                ok = false;
+            }
+            checksum = g_strdup(val);
+            checked_len = off;
+        } else if (strcmp(key, "step") != 0 && !g_hash_table_add(seen, g_strdup(key))) {
             bad = g_strdup_printf("the '%s' line appears twice", key);
             ok = false;
         } else if (version >= 2 && strcmp(key, "stack-size") == 0) {
@@ -394,14 +498,23 @@ bool sg_trace_read(const char *path, sg_trace *t, char **err) {
             t->test_later = strcmp(val, "yes") == 0;
         } else if (strcmp(key, "ordex-version") == 0)
             t->version = g_strdup(val);
-        else if (strcmp(key, "finding") == 0)
+        else if (strcmp(key, "finding") == 0) {
             t->finding = g_strdup(val);
-        else if (strcmp(key, "end") == 0) {
+            char **w = g_strsplit(val, " ", 3);
+            if (!w[0] || !*w[0] || !w[1] || !*w[1]) {
+                bad = g_strdup("the finding line is not 'finding KIND LOCATION MESSAGE'");
+                ok = false;
+            } else {
+                t->finding_kind = g_strdup(w[0]);
+                t->finding_location = strcmp(w[1], "-") == 0 ? NULL : g_strdup(w[1]);
+            }
+            g_strfreev(w);
+        } else if (strcmp(key, "end") == 0) {
             char *end;
             long n = strtol(val, &end, 10);
             if (*end || n != (long)t->steps->len) {
-                bad = g_strdup_printf("the trace ends after %u steps but says %s", t->steps->len,
-                                      val);
+                bad = g_strdup_printf("the trace ends after %u step%s but says %s", t->steps->len,
+                                      t->steps->len == 1 ? "" : "s", val);
                 ok = false;
             }
             ended = true;
@@ -411,6 +524,7 @@ bool sg_trace_read(const char *path, sg_trace *t, char **err) {
         } else if (strcmp(key, "step") == 0) {
             char **w = g_strsplit_set(val, " ", -1);
             sg_trace_step st = {0};
+            unsigned given = 0;
             st.line = ln + 1;
             char *end;
             long num = w[0] ? strtol(w[0], &end, 10) : 0;
@@ -420,10 +534,12 @@ bool sg_trace_read(const char *path, sg_trace *t, char **err) {
             } else if (!w[1] || (st.kind = kind_of(w[1])) < 0) {
                 bad = g_strdup_printf("unknown step kind '%s'", w[1] ? w[1] : "");
                 ok = false;
-            } else if (!parse_fields(w + 2, &st, &bad)) {
+            } else if (t->nranks < 0) {
+                bad = g_strdup("a step before the ranks line");
                 ok = false;
-            } else if (st.nalts == 0) {
-                bad = g_strdup("the step has no choice=k/n field");
+            } else if (!parse_fields(w + 2, &st, &given, &bad)) {
+                ok = false;
+            } else if ((bad = step_problem(&st, given, t->nranks))) {
                 ok = false;
             }
             if (ok)
@@ -447,6 +563,23 @@ bool sg_trace_read(const char *path, sg_trace *t, char **err) {
         ok = false;
         ln = 0;
     }
+    if (ok && version >= 3) {
+        char *digest =
+            g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)text, checked_len);
+        if (!checksum) {
+            bad = g_strdup("the checksum line is missing (the trace is truncated or was edited)");
+            ok = false;
+            ln = 0;
+        } else if (strcmp(checksum, digest) != 0) {
+            bad = g_strdup("the trace was edited: its content does not match its checksum line "
+                           "(record a new trace with ordex explore)");
+            ok = false;
+            ln = 0;
+        }
+        g_free(digest);
+    }
+    g_free(checksum);
+    g_free(text);
     g_strfreev(lines);
     g_hash_table_destroy(seen);
     if (!ok) {
@@ -457,4 +590,22 @@ bool sg_trace_read(const char *path, sg_trace *t, char **err) {
         return false;
     }
     return true;
+}
+
+char *sg_trace_unreproduced(const sg_trace *t, GPtrArray *findings) {
+    /* A message race is a pair of orderings whose outcomes differ: one
+     * ordering alone has nothing to reproduce. */
+    if (!t->finding_kind || strcmp(t->finding_kind, "message_race") == 0)
+        return NULL;
+    for (guint i = 0; findings && i < findings->len; i++) {
+        const sim_finding *f = g_ptr_array_index(findings, i);
+        if (strcmp(sim_finding_kind_name(f->kind), t->finding_kind) == 0 &&
+            (!t->finding_location ||
+             (f->location && strcmp(f->location, t->finding_location) == 0)))
+            return NULL;
+    }
+    return g_strdup_printf("the replay did not reproduce the finding the trace was recorded "
+                           "for ([%s]%s%s): the program did not behave as when the trace was made",
+                           t->finding_kind, t->finding_location ? " at " : "",
+                           t->finding_location ? t->finding_location : "");
 }

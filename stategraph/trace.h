@@ -2,9 +2,9 @@
  * trace.h - trace files: one explored ordering, written so that a person can
  * read it and `ordex replay` can follow it.
  *
- * Format (version 2), line oriented, '#' starts a comment:
+ * Format (version 3), line oriented, '#' starts a comment:
  *
- *   ordex-trace 2
+ *   ordex-trace 3
  *   program <path of the program as given>
  *   program-sha256 <hex digest of the loaded .so>
  *   ranks <N>
@@ -24,14 +24,18 @@
  * from=<file:line>
  *   ...
  *   end <number of steps>
+ *   checksum <hex SHA-256 of every byte before this line> (version 3)
  *
  * kind is deliver, probe, collective, resume (a rank paused after an MPI call
  * goes on before more messages land in its posted receives) or choice (a
  * choice inside an MPI call such as MPI_Waitany; `call` names it).  choice k/of says which of
  * the `of` alternatives the ordering took at that step (1 = no choice).
- * Every header line appears at most once.  Version 1 traces (without the
- * sizes and the step timeout, which were then always the defaults) are
- * still read.
+ * Every header line appears at most once.  A step's ranks are below the
+ * ranks line's count, and its numbers fit an int (-1 where a kind has no
+ * such value: the src and tag of a collective).  The checksum makes any
+ * edit of a version 3 trace a refusal.  Versions 1 (without the sizes and
+ * the step timeout, which were then always the defaults) and 2 (without
+ * the checksum) are still read.
  */
 #ifndef ORDEX_SG_TRACE_H
 #define ORDEX_SG_TRACE_H
@@ -44,6 +48,9 @@
 #include "stategraph/rundesc.h"
 
 #define ORDEX_VERSION "0.1.0"
+
+/* The trace format written (earlier ones are read too). */
+#define SG_TRACE_FORMAT 3
 
 typedef struct sg_trace_header {
     const char *program;   /* as the user named it */
@@ -95,8 +102,10 @@ typedef struct sg_trace {
     bool test_later;
     size_t stack_size, heap_size;
     double step_timeout_s;
-    char *finding; /* the finding line's text, or NULL */
-    GArray *steps; /* sg_trace_step */
+    char *finding;          /* the finding line's text, or NULL */
+    char *finding_kind;     /* its first word (sim_finding_kind_name), or NULL */
+    char *finding_location; /* its second ("file:line"), NULL for "-" */
+    GArray *steps;          /* sg_trace_step */
 } sg_trace;
 
 /* The view of a step read back from a trace (its strings are st's). */
@@ -112,6 +121,11 @@ void sg_trace_free(sg_trace *t);
  * strings are t's) holding the program and its arguments.  The shared object
  * (d->so) and the output streams are left to the caller. */
 void sg_trace_rundesc(const sg_trace *t, sg_rundesc *d);
+
+/* NULL when the findings of a replay of t (sim_finding *) include the one t
+ * was recorded for (its kind, at its location), or t names none that one
+ * ordering shows (none, or a message race); else why not, one line (g_free). */
+char *sg_trace_unreproduced(const sg_trace *t, GPtrArray *findings);
 
 /* Hex SHA-256 of a file's content (g_free), "unknown" when unreadable. */
 char *sg_file_sha256(const char *path);

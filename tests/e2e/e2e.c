@@ -5,13 +5,17 @@
 
 #include <CUnit/Basic.h>
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 static char *g_root;      /* $TEST_SRCDIR/ordex: the workspace in the runfiles */
 static char *g_tmp;       /* $TEST_TMPDIR */
@@ -130,6 +134,123 @@ e2e_result *e2e_ordex_run(const char *arg, ...) {
     e2e_result *r = e2e_ordex_runv((const char *const *)a->pdata);
     g_ptr_array_free(a, TRUE);
     return r;
+}
+
+struct e2e_proc {
+    pid_t pid;
+    char *cmd, *out_path, *err_path;
+    double t0;
+};
+
+e2e_proc *e2e_ordex_start(const char *arg, ...) {
+    static int seq;
+    GPtrArray *a = g_ptr_array_new();
+    g_ptr_array_add(a, g_ordex);
+    va_list ap;
+    va_start(ap, arg);
+    for (const char *s = arg; s; s = va_arg(ap, const char *))
+        g_ptr_array_add(a, (gpointer)s);
+    va_end(ap);
+    g_ptr_array_add(a, NULL);
+    e2e_proc *p = g_new0(e2e_proc, 1);
+    p->cmd = g_strjoinv(" ", (char **)a->pdata);
+    seq++;
+    char *name = g_strdup_printf("background-%d.out", seq);
+    p->out_path = g_build_filename(g_tmp, name, NULL);
+    g_free(name);
+    name = g_strdup_printf("background-%d.err", seq);
+    p->err_path = g_build_filename(g_tmp, name, NULL);
+    g_free(name);
+    fflush(NULL);
+    p->t0 = now();
+    p->pid = fork();
+    if (p->pid == 0) {
+        int o = open(p->out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int e = open(p->err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (o < 0 || e < 0 || chdir(g_tmp) != 0)
+            _exit(127);
+        dup2(o, 1);
+        dup2(e, 2);
+        execve(g_ordex, (char **)a->pdata, g_env);
+        _exit(127);
+    }
+    g_ptr_array_free(a, TRUE);
+    return p;
+}
+
+int e2e_proc_pid(const e2e_proc *p) {
+    return p->pid;
+}
+
+e2e_result *e2e_proc_wait(e2e_proc *p, double limit_s) {
+    e2e_result *r = g_new0(e2e_result, 1);
+    r->cmd = p->cmd;
+    int status = 0;
+    bool killed = false;
+    for (;;) {
+        pid_t w = p->pid > 0 ? waitpid(p->pid, &status, WNOHANG) : -1;
+        if (w != 0)
+            break;
+        if (now() - p->t0 > limit_s && !killed) {
+            kill(p->pid, SIGKILL);
+            killed = true;
+        }
+        g_usleep(10000);
+    }
+    r->status = killed                ? 124
+                : WIFEXITED(status)   ? WEXITSTATUS(status)
+                : WIFSIGNALED(status) ? 128 + WTERMSIG(status)
+                                      : -1;
+    r->secs = now() - p->t0;
+    r->out = e2e_read_file(p->out_path);
+    r->err = e2e_read_file(p->err_path);
+    if (!r->out)
+        r->out = g_strdup("");
+    if (!r->err)
+        r->err = g_strdup("");
+    g_free(p->out_path);
+    g_free(p->err_path);
+    g_free(p);
+    return r;
+}
+
+bool e2e_wait_for_file(const char *path, double limit_s) {
+    double t0 = now();
+    while (!g_file_test(path, G_FILE_TEST_EXISTS)) {
+        if (now() - t0 > limit_s)
+            return false;
+        g_usleep(10000);
+    }
+    return true;
+}
+
+int e2e_processes_with_arg(const char *arg, bool kill_them) {
+    int n = 0;
+    DIR *d = opendir("/proc");
+    struct dirent *de;
+    while (d && (de = readdir(d))) {
+        char *end;
+        long pid = strtol(de->d_name, &end, 10);
+        if (*end || pid <= 0 || pid == getpid())
+            continue;
+        char *path = g_strdup_printf("/proc/%ld/cmdline", pid);
+        char *text = NULL;
+        gsize len = 0;
+        bool match = false;
+        if (g_file_get_contents(path, &text, &len, NULL))
+            for (gsize i = 0; i < len && !match; i += strlen(text + i) + 1)
+                match = strcmp(text + i, arg) == 0;
+        g_free(text);
+        g_free(path);
+        if (match) {
+            n++;
+            if (kill_them)
+                kill((pid_t)pid, SIGKILL);
+        }
+    }
+    if (d)
+        closedir(d);
+    return n;
 }
 
 e2e_result *e2e_exec(const char *const *argv) {

@@ -39,6 +39,22 @@ const char *e2e_ordex(void);
 /* Runs ordex with the given arguments (NULL-terminated). */
 e2e_result *e2e_ordex_run(const char *arg, ...) G_GNUC_NULL_TERMINATED;
 e2e_result *e2e_ordex_runv(const char *const *args);
+/* ordex started in the background, for tests that signal it: not under
+ * `timeout` (whose process group would receive the signal too), with its
+ * stdout and stderr in files of the scratch directory. */
+typedef struct e2e_proc e2e_proc;
+e2e_proc *e2e_ordex_start(const char *arg, ...) G_GNUC_NULL_TERMINATED;
+int e2e_proc_pid(const e2e_proc *p);
+/* Waits up to limit_s seconds for it to end (then kills it, status 124) and
+ * returns the run as e2e_ordex_run would; p is freed. */
+e2e_result *e2e_proc_wait(e2e_proc *p, double limit_s);
+/* Waits up to limit_s seconds for a file to exist. */
+bool e2e_wait_for_file(const char *path, double limit_s);
+/* Processes whose command line has an argument equal to `arg` (ordex and
+ * every process it forked, when arg is unique to the command); with
+ * kill_them, they are killed (SIGKILL). */
+int e2e_processes_with_arg(const char *arg, bool kill_them);
+
 /* Runs any command (argv[0] searched in PATH), same environment. */
 e2e_result *e2e_exec(const char *const *argv);
 void e2e_free(e2e_result *r);

@@ -25,6 +25,18 @@ record() {
     echo "expected/$name.out: $(wc -l <"$here/expected/$name.out") lines"
 }
 
+# A program linked with the user's own shared library (userlib_lib.c), found
+# next to the program through its run path.
+record_userlib() {
+    local name=$1 n=$2
+    mpicc.mpich -shared -fPIC -o "$work/libuserlib.so" "$top/tests/programs/userlib_lib.c"
+    mpicc.mpich -o "$work/userlib" "$top/tests/programs/userlib.c" -L"$work" -luserlib \
+        -Wl,-rpath,'$ORIGIN'
+    timeout 120 mpiexec.mpich -n "$n" "$work/userlib" >"$work/out" 2>/dev/null
+    LC_ALL=C sort "$work/out" >"$here/expected/$name.out"
+    echo "expected/$name.out: $(wc -l <"$here/expected/$name.out") lines"
+}
+
 mkdir -p "$here/expected"
 record ring.n4.k3 4 examples/ring.c 3
 record ring.n1.k5 1 examples/ring.c 5
@@ -82,6 +94,8 @@ record mprobe.n4 4 tests/programs/mprobe.c
 record comm_split.n4 4 tests/programs/comm_split.c
 record comm_split.n3 3 tests/programs/comm_split.c
 record errors_return.n4 4 tests/programs/errors_return.c
+record_userlib userlib.n3 3
+record_userlib userlib.n4 4
 record getopt_ranks.n4 4 tests/programs/getopt_ranks.c -m 4 extra -i 2
 record rand_ranks.n4 4 tests/programs/rand_ranks.c
 record strtok_ranks.n4 4 tests/programs/strtok_ranks.c

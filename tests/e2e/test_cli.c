@@ -2,10 +2,12 @@
  * test_cli.c - the command line: options of `ordex run`, determinism, JSON,
  * bad input (exit status 2 and a one-line message), and ordexcc.
  */
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "e2e.h"
@@ -152,7 +154,7 @@ static void test_json_write_error(void) {
         e2e_result *r = e2e_ordex_runv(args);
         EXPECT_STATUS(r, 2);
         EXPECT(r, strstr(r->err, "cannot write /dev/full") != NULL);
-        EXPECT(r, strstr(i == 0 ? r->err : r->out, "[deadlock]") != NULL);
+        EXPECT(r, strstr(r->err, "[deadlock]") != NULL); /* both report on stderr */
         e2e_free(r);
     }
 }
@@ -342,6 +344,15 @@ static void test_help(void) {
     EXPECT_OUT_HAS(r, "--step-timeout");
     EXPECT_OUT_HAS(r, "--send-mode");
     e2e_free(r);
+    /* The version, as mpirun and compilers print theirs. */
+    const char *version[] = {"--version", "version"};
+    for (int i = 0; i < 2; i++) {
+        r = RUN(version[i]);
+        EXPECT_STATUS(r, 0);
+        EXPECT(r, g_regex_match_simple("^ordex [0-9]+\\.[0-9]+\\.[0-9]+\n$", r->out, 0, 0));
+        EXPECT(r, r->err[0] == '\0');
+        e2e_free(r);
+    }
     /* No command at all: usage on stderr, status 2. */
     r = RUN(NULL);
     EXPECT_STATUS(r, 2);
@@ -384,10 +395,16 @@ static void test_bad_options(void) {
         {{"run", "--stack-size", "18446744073709551616", "-n", "2", ring},
          "--stack-size 18446744073709551616: too large"},
         {{"run", "--heap-size", "2TiB", "-n", "2", ring}, "--heap-size 2TiB: must be at most 1TiB"},
+        /* Stacks and heaps of all ranks past the address space: once a
+         * crash of the dynamic linker (exit 127) after loading 125 ranks. */
+        {{"run", "-n", "200", "--stack-size", "1TiB", ring},
+         "-n 200 ranks with --stack-size 1TiB and --heap-size 1GiB need 200.2 TiB of address "
+         "space, more than the 128 TiB"},
+        {{"run", "-n", "1000000", "--heap-size", "1TiB", ring}, "more than the 128 TiB"},
+        {{"explore", "-n", "200000", ring}, "need 196.8 TiB of address space"},
         {{"explore", "--max-memory", "nan", "-n", "2", ring}, "--max-memory nan: not a finite"},
         {{"run", "--seed", "-3", "-n", "2", ring}, "--seed -3"},
         {{"frobnicate", "-n", "2", ring}, "unknown command 'frobnicate'"},
-        {{"predict", "-n", "2", ring}, "missing --platform FILE"},
         {{"calibrate"}, "missing -o FILE"},
         {{"replay", "/nonexistent/x.trace"}, "cannot read the trace"},
     };
@@ -441,6 +458,106 @@ static void test_bad_files(void) {
     EXPECT_ERR_LACKS(r, "ordex: ERROR");
     EXPECT(r, r->out[0] == '\0');
     e2e_free(r);
+}
+
+/* Ranks whose stacks cannot all be mapped (here under a limit of 7.6 GiB
+ * of address space, which 1000 stacks of 8 MiB exceed): the one-line error
+ * and exit status 2.  It was followed by the dynamic linker's assertion
+ * "_dl_fini: Assertion `ns != LM_ID_BASE || i == nloaded' failed" and exit
+ * status 127, the loaded copies having been left off its list. */
+static void test_stacks_past_the_limit(void) {
+    char *cmd = g_strdup_printf("ulimit -v 8000000 && exec %s run -n 1000 --heap-size 64KiB %s 3",
+                                e2e_ordex(), S("examples/ring.c"));
+    const char *argv[] = {"sh", "-c", cmd, NULL};
+    e2e_result *r = e2e_exec(argv);
+    EXPECT_ONE_LINE_ERROR(r, "cannot map a 8388608-byte stack for rank");
+    EXPECT_ERR_LACKS(r, "Assertion");
+    e2e_free(r);
+    g_free(cmd);
+}
+
+/* Number of entries of dir whose name starts with prefix. */
+static int count_entries(const char *dir, const char *prefix) {
+    int n = 0;
+    GDir *d = g_dir_open(dir, 0, NULL);
+    const char *name;
+    while (d && (name = g_dir_read_name(d)))
+        n += g_str_has_prefix(name, prefix);
+    if (d)
+        g_dir_close(d);
+    return n;
+}
+
+/* Loading the program leaves nothing in the temporary directory, whether
+ * it is refused (an MPI function ordex does not implement, a library that
+ * cannot be found) or ordex dies while it loads: each once left an
+ * ordex-ranks-* directory there. */
+static void test_refused_leaves_no_files(void) {
+    const char *tmp = e2e_tmp("refused_tmpdir");
+    g_mkdir_with_parents(tmp, 0755);
+    char *env_tmp = g_strdup_printf("TMPDIR=%s", tmp);
+    const char *src = e2e_tmp("uses_rma.c");
+    g_file_set_contents(src,
+                        "#include <mpi.h>\n"
+                        "int main(int argc, char **argv) {\n"
+                        "    MPI_Init(&argc, &argv);\n"
+                        "    MPI_Win win;\n"
+                        "    static int buf[4];\n"
+                        "    MPI_Win_create(buf, sizeof buf, sizeof buf[0], MPI_INFO_NULL,\n"
+                        "                   MPI_COMM_WORLD, &win);\n"
+                        "    MPI_Finalize();\n"
+                        "    return 0;\n"
+                        "}\n",
+                        -1, NULL);
+    const char *argv[] = {"env", env_tmp, e2e_ordex(), "run", "-n", "2", src, NULL};
+    e2e_result *r = e2e_exec(argv);
+    EXPECT_ONE_LINE_ERROR(
+        r, "the program calls MPI_Win_create at uses_rma.c:6, which ordex does not implement");
+    EXPECT(r, count_entries(tmp, "ordex-ranks-") == 0);
+    e2e_free(r);
+    /* A program that needs a library nobody can find. */
+    const char *lib_c = e2e_tmp("libgone.c");
+    const char *lib_so = e2e_tmp("libgone.so");
+    const char *prog_c = e2e_tmp("needs_gone.c");
+    const char *prog_so = e2e_tmp("needs_gone.so");
+    g_file_set_contents(lib_c, "int gone(void) { return 1; }\n", -1, NULL);
+    g_file_set_contents(prog_c,
+                        "#include <mpi.h>\nint gone(void);\n"
+                        "int main(int argc, char **argv) {\n"
+                        "    MPI_Init(&argc, &argv);\n    MPI_Finalize();\n    return gone();\n}\n",
+                        -1, NULL);
+    r = RUN("cc", "-o", lib_so, lib_c);
+    EXPECT_STATUS(r, 0);
+    e2e_free(r);
+    char *ldir = g_strdup_printf("-L%s", e2e_tmp(""));
+    r = RUN("cc", "-o", prog_so, prog_c, ldir, "-lgone");
+    EXPECT_STATUS(r, 0);
+    e2e_free(r);
+    g_unlink(lib_so);
+    const char *argv2[] = {"env", env_tmp, e2e_ordex(), "run", "-n", "2", prog_so, NULL};
+    r = e2e_exec(argv2);
+    EXPECT_ONE_LINE_ERROR(r, "libgone.so: cannot open shared object file");
+    EXPECT(r, count_entries(tmp, "ordex-ranks-") == 0);
+    e2e_free(r);
+    g_free(ldir);
+    /* ordex ended by a signal while it loads (here the program's constructor
+     * crashes, before any rank runs): the directory of the program copies
+     * stayed behind, with a copy in it. */
+    const char *ctor_c = e2e_tmp("constructor_crash.c");
+    g_file_set_contents(ctor_c,
+                        "#include <mpi.h>\n"
+                        "__attribute__((constructor)) static void broken(void) {\n"
+                        "    *(volatile int *)0 = 1;\n"
+                        "}\n"
+                        "int main(int argc, char **argv) {\n"
+                        "    MPI_Init(&argc, &argv);\n    MPI_Finalize();\n    return 0;\n}\n",
+                        -1, NULL);
+    const char *argv3[] = {"env", env_tmp, e2e_ordex(), "run", "-n", "2", ctor_c, NULL};
+    r = e2e_exec(argv3);
+    EXPECT(r, r->status != 0);
+    EXPECT(r, count_entries(tmp, "ordex-ranks-") == 0);
+    e2e_free(r);
+    g_free(env_tmp);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -517,6 +634,139 @@ static void test_ordexcc_errors(void) {
     e2e_free(r);
 }
 
+/* ---------------------------------------------------------------------- */
+/* Counts in words                                                         */
+
+/* Nothing ordex printed says "1 ranks", "1 steps", ...: a count of one
+ * takes the singular. */
+static void expect_no_one_plural(const e2e_result *r, const char *file, int line) {
+    static const char pattern[] =
+        "(^|[^0-9.])1 (ranks|steps|messages|states|branching states|transitions|orderings|"
+        "snapshots|errors|placements|cores|nodes|alternatives|members|rounds|sizes|departures)\\b";
+    char *both = g_strconcat(r->out, r->err, NULL);
+    GMatchInfo *m = NULL;
+    GRegex *re = g_regex_new(pattern, G_REGEX_MULTILINE, 0, NULL);
+    bool bad = g_regex_match(re, both, 0, &m);
+    char *what = bad ? g_strdup_printf("no count of one in the plural (found \"%s\")",
+                                       g_match_info_fetch(m, 0))
+                     : g_strdup("no count of one in the plural");
+    e2e_check(!bad, r, what, file, line);
+    g_free(what);
+    g_match_info_free(m);
+    g_regex_unref(re);
+    g_free(both);
+}
+#define EXPECT_NO_ONE_PLURAL(r) expect_no_one_plural((r), __FILE__, __LINE__)
+
+static void test_plurals(void) {
+    e2e_result *r = RUN("run", "-n", "1", S("examples/ring.c"), "2");
+    EXPECT_STATUS(r, 0);
+    EXPECT_ERR_HAS(r, "ordex: 1 rank, ");
+    EXPECT_NO_ONE_PLURAL(r);
+    e2e_free(r);
+    r = RUN("run", "-n", "2", S("tests/programs/predict_p2p.c"), "overhead");
+    EXPECT_STATUS(r, 0);
+    EXPECT_ERR_HAS(r, " 1 message delivered");
+    EXPECT_NO_ONE_PLURAL(r);
+    e2e_free(r);
+    r = RUN("explore", "--trace-dir", e2e_tmp("plural_traces"), "-n", "1", S("examples/ring.c"),
+            "2");
+    EXPECT_STATUS(r, 0);
+    EXPECT_ERR_HAS(r, "ordex explore: 1 rank, ");
+    EXPECT_NO_ONE_PLURAL(r);
+    e2e_free(r);
+    /* One blocked rank, an ordering of one step. */
+    r = RUN("explore", "--trace-dir", e2e_tmp("plural_traces"), "-n", "3",
+            S("examples/wildcard_deadlock.c"));
+    EXPECT_STATUS(r, 1);
+    EXPECT_ERR_HAS(r, "deadlock: 1 rank blocked");
+    EXPECT_ERR_HAS(r, "  ordering (1 step):\n");
+    EXPECT_ERR_HAS(r, "ordex explore: 1 error found\n");
+    EXPECT_NO_ONE_PLURAL(r);
+    e2e_free(r);
+    r = RUN("predict", "-n", "1", "--no-timeline", "--set", "cluster.cores_per_node=1",
+            S("examples/ring.c"), "2");
+    EXPECT_STATUS(r, 0);
+    EXPECT_ERR_HAS(r, ", 1 rank on the built-in platform (this machine: 1 node x 1 core,");
+    EXPECT_NO_ONE_PLURAL(r);
+    e2e_free(r);
+}
+
+/* ---------------------------------------------------------------------- */
+/* The compile cache                                                       */
+
+/* Writes `text` to `path` and gives it the modification time `mtime`
+ * (seconds and nanoseconds of a stat), so that only the content differs. */
+static void set_file(const char *path, const char *text, const struct timespec *mtime) {
+    CU_ASSERT(g_file_set_contents(path, text, -1, NULL));
+    if (mtime) {
+        struct timespec times[2] = {*mtime, *mtime};
+        CU_ASSERT(utimensat(AT_FDCWD, path, times, 0) == 0);
+    }
+}
+
+/* `ordex run prog.c` compiles into the cache; editing a header the program
+ * includes (same size, same modification time) rebuilds it, and so does
+ * editing a header of a header. */
+static void test_cache_headers(void) {
+    const char *dir = e2e_tmp("cache_headers");
+    g_mkdir_with_parents(dir, 0755);
+    char *prog = g_build_filename(dir, "prog.c", NULL);
+    char *value = g_build_filename(dir, "value.h", NULL);
+    char *inner = g_build_filename(dir, "inner.h", NULL);
+    set_file(prog,
+             "#include <mpi.h>\n#include <stdio.h>\n#include \"value.h\"\n"
+             "int main(int argc, char **argv) {\n    MPI_Init(&argc, &argv);\n"
+             "    printf(\"value %d inner %d\\n\", VALUE, INNER);\n"
+             "    MPI_Finalize();\n    return 0;\n}\n",
+             NULL);
+    set_file(value, "#include \"inner.h\"\n#define VALUE 1\n", NULL);
+    set_file(inner, "#define INNER 5\n", NULL);
+    struct stat st;
+    CU_ASSERT_FATAL(stat(value, &st) == 0);
+    struct timespec vtime = st.st_mtim;
+    CU_ASSERT_FATAL(stat(inner, &st) == 0);
+    struct timespec itime = st.st_mtim;
+
+    e2e_result *r = RUN("run", "-n", "1", prog);
+    EXPECT_CLEAN(r);
+    EXPECT_OUT_HAS(r, "value 1 inner 5\n");
+    e2e_free(r);
+    r = RUN("run", "-n", "1", prog); /* from the cache, the same */
+    EXPECT_CLEAN(r);
+    EXPECT_OUT_HAS(r, "value 1 inner 5\n");
+    e2e_free(r);
+
+    set_file(value, "#include \"inner.h\"\n#define VALUE 2\n", &vtime);
+    r = RUN("run", "-n", "1", prog);
+    EXPECT_CLEAN(r);
+    EXPECT_OUT_HAS(r, "value 2 inner 5\n");
+    e2e_free(r);
+
+    set_file(inner, "#define INNER 6\n", &itime);
+    r = RUN("run", "-n", "1", prog);
+    EXPECT_CLEAN(r);
+    EXPECT_OUT_HAS(r, "value 2 inner 6\n");
+    e2e_free(r);
+
+    /* Back to an earlier content: right again (from the cache or not). */
+    set_file(value, "#include \"inner.h\"\n#define VALUE 1\n", &vtime);
+    r = RUN("run", "-n", "1", prog);
+    EXPECT_CLEAN(r);
+    EXPECT_OUT_HAS(r, "value 1 inner 6\n");
+    e2e_free(r);
+
+    /* The flags are part of the key: predict builds with -O2, run without;
+     * each sees the current header. */
+    r = RUN("predict", "-n", "1", "--no-timeline", prog);
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "value 1 inner 6\n");
+    e2e_free(r);
+    g_free(prog);
+    g_free(value);
+    g_free(inner);
+}
+
 static void e2e_add_cli_tests(CU_pSuite s) {
     CU_add_test(s, "--tag-output", test_tag_output);
     CU_add_test(s, "arguments after the program are the program's", test_program_arguments);
@@ -533,9 +783,15 @@ static void e2e_add_cli_tests(CU_pSuite s) {
     CU_add_test(s, "--help and usage", test_help);
     CU_add_test(s, "bad options: exit 2, one line", test_bad_options);
     CU_add_test(s, "bad program files: exit 2", test_bad_files);
+    CU_add_test(s, "stacks that cannot all be mapped: exit 2, one line",
+                test_stacks_past_the_limit);
+    CU_add_test(s, "a program refused at load leaves no temporary files",
+                test_refused_leaves_no_files);
     CU_add_test(s, "ordexcc builds a program ordex runs", test_ordexcc_build_and_run);
     CU_add_test(s, "ordexcc -c makes an object", test_ordexcc_object);
     CU_add_test(s, "ordexcc errors", test_ordexcc_errors);
+    CU_add_test(s, "the compile cache sees edited headers", test_cache_headers);
+    CU_add_test(s, "counts of one in the singular", test_plurals);
 }
 
 E2E_MAIN("command line", e2e_add_cli_tests)

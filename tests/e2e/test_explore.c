@@ -4,7 +4,7 @@
  * (same verdict, findings and outcomes), errors that happen in some orderings
  * only (exploration goes on), the JSON report, trace files and the options.
  *
- * explore prints its report on stdout:
+ * explore prints its report on stderr (stdout, the program's, stays empty):
  *   ERROR [kind] message            (WARNING [message_race] for a race)
  *     at file:line
  *     ...details...
@@ -16,6 +16,7 @@
  * limit is "incomplete" (exit 2), which every verdict check below rejects.
  */
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,10 +64,10 @@ static char *expect_xfinding(const e2e_result *r, int nfindings, const char *lev
                              const char *kind, const char *text, const char *src,
                              const char *marker, const char *end_marker, const char *file,
                              int line) {
-    char *what = g_strdup_printf("%d finding(s) on stdout", nfindings);
-    e2e_check(count_findings(r->out) == nfindings, r, what, file, line);
+    char *what = g_strdup_printf("%d finding(s) on stderr", nfindings);
+    e2e_check(count_findings(r->err) == nfindings, r, what, file, line);
     g_free(what);
-    char **lines = g_strsplit(r->out, "\n", -1);
+    char **lines = g_strsplit(r->err, "\n", -1);
     char *head = g_strdup_printf("%s [%s] ", level, kind);
     int at = -1;
     for (int i = 0; lines[i] && at < 0; i++)
@@ -115,19 +116,20 @@ static void expect_blocked_at(const e2e_result *r, const char *block, const char
  * line (with the race note when `race`), nothing incomplete. */
 static void expect_no_error(const e2e_result *r, bool race, const char *file, int line) {
     e2e_check(r->status == 0, r, "exit status 0", file, line);
-    e2e_check(!g_str_has_prefix(r->out, "ERROR [") && !strstr(r->out, "\nERROR ["), r,
+    e2e_check(!g_str_has_prefix(r->err, "ERROR [") && !strstr(r->err, "\nERROR ["), r,
               "no ERROR finding", file, line);
-    e2e_check(strstr(r->out, "INCOMPLETE") == NULL, r, "exploration complete (no INCOMPLETE)", file,
+    e2e_check(strstr(r->err, "INCOMPLETE") == NULL, r, "exploration complete (no INCOMPLETE)", file,
               line);
     const char *want =
         race ? NO_ERROR_LINE " (but the outcome depends on the ordering)\n" : NO_ERROR_LINE "\n";
-    e2e_check(g_str_has_suffix(r->out, want), r,
+    e2e_check(g_str_has_suffix(r->err, want), r,
               race ? "last line: no error exists (but the outcome depends on the ordering)"
                    : "last line: no error exists for this input",
               file, line);
     if (!race)
-        e2e_check(count_findings(r->out) == 0, r, "no finding at all (no WARNING)", file, line);
-    e2e_check(r->err[0] == '\0', r, "nothing on stderr", file, line);
+        e2e_check(count_findings(r->err) == 0, r, "no finding at all (no WARNING)", file, line);
+    /* explore shows no program output: stdout stays empty (README, "Output") */
+    e2e_check(r->out[0] == '\0', r, "nothing on stdout", file, line);
 }
 #define EXPECT_NO_ERROR(r) expect_no_error((r), false, __FILE__, __LINE__)
 #define EXPECT_NO_ERROR_RACE(r) expect_no_error((r), true, __FILE__, __LINE__)
@@ -137,12 +139,12 @@ static void expect_errors(const e2e_result *r, int n, const char *file, int line
     e2e_check(r->status == 1, r, "exit status 1", file, line);
     char *want = g_strdup_printf("ordex explore: %d error%s found\n", n, n == 1 ? "" : "s");
     char *what = g_strdup_printf("last line: %d error(s) found", n);
-    e2e_check(g_str_has_suffix(r->out, want), r, what, file, line);
+    e2e_check(g_str_has_suffix(r->err, want), r, what, file, line);
     g_free(what);
     g_free(want);
-    e2e_check(strstr(r->out, "INCOMPLETE") == NULL, r, "exploration complete (no INCOMPLETE)", file,
+    e2e_check(strstr(r->err, "INCOMPLETE") == NULL, r, "exploration complete (no INCOMPLETE)", file,
               line);
-    e2e_check(strstr(r->out, "no error exists") == NULL, r, "no \"no error exists\"", file, line);
+    e2e_check(strstr(r->err, "no error exists") == NULL, r, "no \"no error exists\"", file, line);
 }
 #define EXPECT_ERRORS(r, n) expect_errors((r), (n), __FILE__, __LINE__)
 
@@ -150,10 +152,10 @@ static void expect_errors(const e2e_result *r, int n, const char *file, int line
 static void expect_summary(const e2e_result *r, int nranks, bool both_modes, const char *file,
                            int line) {
     char *want = g_strdup_printf("ordex explore: %d ranks, with partial-order reduction: ", nranks);
-    e2e_check(strstr(r->out, want) != NULL, r, "summary line names ranks and reduction", file,
+    e2e_check(strstr(r->err, want) != NULL, r, "summary line names ranks and reduction", file,
               line);
     g_free(want);
-    bool both = strstr(r->out, ", standard sends both buffered and unbuffered\n") != NULL;
+    bool both = strstr(r->err, ", standard sends both buffered and unbuffered\n") != NULL;
     e2e_check(both == both_modes, r,
               both_modes ? "summary says both buffered and unbuffered sends were explored"
                          : "summary does not claim both send modes",
@@ -164,18 +166,20 @@ static void expect_summary(const e2e_result *r, int nranks, bool both_modes, con
 /* The number just before `label` in the summary line ("N merged into known
  * states"); -1 if absent. */
 static long stat_before(const e2e_result *r, const char *label) {
-    const char *p = strstr(r->out, label);
+    const char *p = strstr(r->err, label);
     if (!p)
         return -1;
     const char *q = p;
-    while (q > r->out && g_ascii_isdigit(q[-1]))
+    while (q > r->err && g_ascii_isdigit(q[-1]))
         q--;
     return q == p ? -1 : strtol(q, NULL, 10);
 }
 
-/* K of "K orderings run to the end" in the summary line; -1 if absent. */
+/* K of "K orderings run to the end" ("1 ordering run to the end") in the
+ * summary line; -1 if absent. */
 static long orderings_run(const e2e_result *r) {
-    return stat_before(r, " orderings run to the end");
+    long k = stat_before(r, " orderings run to the end");
+    return k >= 0 ? k : stat_before(r, " ordering run to the end") == 1 ? 1 : -1;
 }
 
 /* N of "  ordering (N steps):" in a finding's text; -1 if absent. */
@@ -207,7 +211,7 @@ static char *finding_trace(const e2e_result *r, const char *block, const char *f
 }
 #define FINDING_TRACE(r, block) finding_trace((r), (block), __FILE__, __LINE__)
 
-/* A trace file of format 1 for `kind` with `ranks` ranks, send mode `mode`
+/* A trace file of format 3 for `kind` with `ranks` ranks, send mode `mode`
  * and `steps` steps (-1: any number). */
 static void expect_trace_file(const e2e_result *r, const char *path, const char *kind, int ranks,
                               const char *mode, int steps, const char *file, int line) {
@@ -217,8 +221,9 @@ static void expect_trace_file(const e2e_result *r, const char *path, const char 
     g_free(what);
     if (!text)
         return;
-    e2e_check(g_str_has_prefix(text, "ordex-trace 2\n"), r, "trace: first line \"ordex-trace 2\"",
+    e2e_check(g_str_has_prefix(text, "ordex-trace 3\n"), r, "trace: first line \"ordex-trace 3\"",
               file, line);
+    e2e_check(strstr(text, "\nchecksum ") != NULL, r, "trace: a \"checksum\" line", file, line);
     e2e_check(strstr(text, "\nprogram ") != NULL, r, "trace: a \"program\" line", file, line);
     char *want = g_strdup_printf("\nranks %d\n", ranks);
     e2e_check(strstr(text, want) != NULL, r, "trace: \"ranks N\"", file, line);
@@ -312,13 +317,13 @@ static void test_waitany_race(void) {
     EXPECT_BLOCK_HAS(r, f, "  traces: ");
     EXPECT_BLOCK_LACKS(r, f, "not buffered");
     g_free(f);
-    EXPECT_OUT_LACKS(r, "[deadlock]");
+    EXPECT_ERR_LACKS(r, "[deadlock]");
     e2e_free(r);
 
     r = EX("--divergence=error", "-n", "4", EXAMPLE("waitany_race.c"));
     EXPECT_ERRORS(r, 1);
     g_free(EXPECT_XERROR(r, 1, "message_race", "6 different outcomes", NULL, NULL));
-    EXPECT_OUT_LACKS(r, "WARNING [");
+    EXPECT_ERR_LACKS(r, "WARNING [");
     e2e_free(r);
 
     r = EX("--divergence=ignore", "-n", "4", EXAMPLE("waitany_race.c"));
@@ -428,7 +433,7 @@ static void test_neighbor_exchange(void) {
 
     r = EX("-n", "3", EXAMPLE("neighbor_exchange.c"), "--fixed");
     EXPECT_NO_ERROR(r);
-    EXPECT_OUT_LACKS(r, "message_race");
+    EXPECT_ERR_LACKS(r, "message_race");
     e2e_free(r);
 
     r = EX("-n", "2", EXAMPLE("neighbor_exchange.c"));
@@ -634,9 +639,9 @@ static void test_rank_log(void) {
     }
     e2e_result *r = EX("--checkpoint=copy", "-n", "3", PROG("rank_log.c"), dir);
     EXPECT(r, r->status == 2);
-    EXPECT(r, strstr(r->out, "INCOMPLETE: a file the program had open at a snapshot was closed") !=
+    EXPECT(r, strstr(r->err, "INCOMPLETE: a file the program had open at a snapshot was closed") !=
                   NULL);
-    EXPECT(r, count_findings(r->out) == 0);
+    EXPECT(r, count_findings(r->err) == 0);
     e2e_free(r);
     for (int rank = 0; rank < 3; rank++) {
         char *name = g_strdup_printf("rank_log.%d", rank),
@@ -726,7 +731,7 @@ static void compare_with(const char *const *other, const char *prog, const char 
     EXPECT(rd, rd->status == 0 || rd->status == 1);
     EXPECT(ro, ro->status == 0 || ro->status == 1);
     if (nopor)
-        EXPECT(ro, strstr(ro->out, "without reduction") != NULL);
+        EXPECT(ro, strstr(ro->err, "without reduction") != NULL);
     if (rd->status != ro->status) {
         e2e_check(false, rd, "same exit status (default run)", __FILE__, __LINE__);
         e2e_check(false, ro, "same exit status (run with the other option)", __FILE__, __LINE__);
@@ -839,7 +844,7 @@ static void test_jobs(void) {
     g_free(EXPECT_XERROR(r, 2, "deadlock", "deadlock", src, FAULT));
     e2e_free(r);
     r = EX("--strategy=dfs-branches", "--branches", "1", "--jobs", "2", "-n", "3", e2e_src(src));
-    EXPECT_OUT_LACKS(r, "[deadlock]");
+    EXPECT_ERR_LACKS(r, "[deadlock]");
     e2e_free(r);
 }
 
@@ -905,9 +910,9 @@ static void test_copy_checkpoints(void) {
     e2e_free(r);
     r = EX("--checkpoint=copy", "-n", "3", PROG("mmap_rank.c"));
     EXPECT_STATUS(r, 2);
-    EXPECT(r, strstr(r->out, "INCOMPLETE") != NULL);
+    EXPECT(r, strstr(r->err, "INCOMPLETE") != NULL);
     EXPECT(r, strstr(r->err, "mapped or unmapped memory") != NULL);
-    EXPECT(r, strstr(r->out, "--checkpoint=fork") != NULL);
+    EXPECT(r, strstr(r->err, "--checkpoint=fork") != NULL);
     e2e_free(r);
 }
 
@@ -955,17 +960,17 @@ static void expect_json_verdict(const e2e_result *r, const char *j, const char *
 /* A bounded search that found nothing says so, never "no error exists". */
 static void expect_bounded_clean(const e2e_result *r, int k, const char *file, int line) {
     e2e_check(r->status == 0, r, "exit status 0", file, line);
-    e2e_check(strstr(r->out, "ERROR [") == NULL, r, "no ERROR finding", file, line);
-    e2e_check(strstr(r->out, "no error exists") == NULL, r, "no \"no error exists\"", file, line);
-    e2e_check(strstr(r->out, "INCOMPLETE") == NULL, r, "no limit hit", file, line);
+    e2e_check(strstr(r->err, "ERROR [") == NULL, r, "no ERROR finding", file, line);
+    e2e_check(strstr(r->err, "no error exists") == NULL, r, "no \"no error exists\"", file, line);
+    e2e_check(strstr(r->err, "INCOMPLETE") == NULL, r, "no limit hit", file, line);
     char *want = g_strdup_printf("ordex explore: bounded search: all orderings with at most %d "
                                  "departure%s from the default order were explored (",
                                  k, k == 1 ? "" : "s");
-    e2e_check(strstr(r->out, want) != NULL, r, "the report says the search was bounded", file,
+    e2e_check(strstr(r->err, want) != NULL, r, "the report says the search was bounded", file,
               line);
     g_free(want);
     want = g_strdup_printf("dfs-branches (at most %d departure", k);
-    e2e_check(strstr(r->out, want) != NULL, r, "the summary names the strategy and bound", file,
+    e2e_check(strstr(r->err, want) != NULL, r, "the summary names the strategy and bound", file,
               line);
     g_free(want);
 }
@@ -1020,7 +1025,7 @@ static void test_dfs_two_departures(void) {
         const char *j = json_path("dfs_two");
         e2e_result *r = EX(DFS, "--branches", kk, "--json", j, "-n", "3", PROG("two_departures.c"));
         EXPECT_BOUNDED_CLEAN(r, k);
-        EXPECT_OUT_LACKS(r, "[deadlock]");
+        EXPECT_ERR_LACKS(r, "[deadlock]");
         EXPECT_JSON_VERDICT(r, j, "incomplete", k);
         e2e_free(r);
     }
@@ -1032,7 +1037,7 @@ static void test_dfs_two_departures(void) {
     EXPECT_BLOCKED_AT(r, f, "rank 0: MPI_Recv(source=2, tag=9", src, FAULT);
     g_free(f);
     /* No ordering of this program has more than two departures. */
-    EXPECT_OUT_HAS(r, "no ordering needed more than 2 departures from the default order: every "
+    EXPECT_ERR_HAS(r, "no ordering needed more than 2 departures from the default order: every "
                       "ordering was explored");
     EXPECT_JSON_VERDICT(r, j, "error", 2);
     e2e_free(r);
@@ -1053,7 +1058,7 @@ static void test_dfs_merge_keeps_budget(void) {
     e2e_result *r = EX(DFS, "--branches=2", "-n", "3", PROG("budget_merge.c"));
     EXPECT_ERRORS(r, 1);
     g_free(EXPECT_XERROR(r, 2, "deadlock", "deadlock", src, FAULT));
-    EXPECT_OUT_HAS(r, "bounded search: all orderings with at most 2 departures");
+    EXPECT_ERR_HAS(r, "bounded search: all orderings with at most 2 departures");
     e2e_free(r);
     r = EX(DFS, "--branches=2", "--checkpoint=replay", "-n", "3", PROG("budget_merge.c"));
     EXPECT_ERRORS(r, 1);
@@ -1099,6 +1104,11 @@ static void test_iprobe_once(void) {
             if (!g_str_has_prefix(lines[i], "test-later "))
                 g_string_append_printf(g, "%s%s", lines[i], lines[i + 1] ? "\n" : "");
         g_strfreev(lines);
+        /* ... and of the format of then, without the checksum line. */
+        CU_ASSERT(g_string_replace(g, "ordex-trace 3\n", "ordex-trace 2\n", 1) == 1);
+        char *sum = strstr(g->str, "\nchecksum ");
+        if (sum)
+            g_string_truncate(g, (gsize)(sum - g->str) + 1);
         const char *old_path = e2e_tmp("iprobe_once-old.trace");
         EXPECT(r, g_file_set_contents(old_path, g->str, (gssize)g->len, NULL));
         rp = e2e_ordex_run("replay", old_path, NULL);
@@ -1169,7 +1179,7 @@ static void test_not_yet_loops(void) {
     r = EX("--strategy=random", "--runs", "20", "--send-mode=eager", "-n", "2", PROG("not_yet.c"),
            "loop");
     EXPECT_STATUS(r, 0);
-    EXPECT_OUT_HAS(r, "20 orderings run to the end");
+    EXPECT_ERR_HAS(r, "20 orderings run to the end");
     e2e_free(r);
     r = EX("--checkpoint=replay", "-n", "2", PROG("not_yet.c"), "loop");
     EXPECT_NO_ERROR(r);
@@ -1251,7 +1261,7 @@ static void test_json_error(void) {
         EXPECT(r, g_file_test(path, G_FILE_TEST_IS_REGULAR));
         g_free(path);
         char *printed = g_strdup_printf("  trace: %s (replay: ", trace);
-        EXPECT(r, strstr(r->out, printed) != NULL); /* the same file as in the text report */
+        EXPECT(r, strstr(r->err, printed) != NULL); /* the same file as in the text report */
         g_free(printed);
     }
     JsonNode *st = e2e_json_at(doc, "stats");
@@ -1385,7 +1395,7 @@ static void test_trace_format(void) {
     /* Both orderings of a message race get a trace. */
     r = EX("--trace-dir", dir, "-n", "3", EXAMPLE("waitany_race.c"));
     EXPECT_NO_ERROR_RACE(r);
-    const char *p = strstr(r->out, "  traces: ");
+    const char *p = strstr(r->err, "  traces: ");
     char **paths = NULL;
     if (p) {
         char *line = g_strndup(p + strlen("  traces: "), strcspn(p + strlen("  traces: "), "\n"));
@@ -1468,9 +1478,9 @@ static void test_strategy_bfs(void) {
     e2e_result *r = EX("--strategy=bfs", "--json", j, "-n", "3", EXAMPLE("wildcard_deadlock.c"));
     /* The natural order of wildcard_deadlock completes (as `ordex run` says). */
     EXPECT_STATUS(r, 0);
-    EXPECT_OUT_HAS(r, "not exhaustive");
-    EXPECT_OUT_LACKS(r, "no error exists");
-    EXPECT(r, count_findings(r->out) == 0);
+    EXPECT_ERR_HAS(r, "not exhaustive");
+    EXPECT_ERR_LACKS(r, "no error exists");
+    EXPECT(r, count_findings(r->err) == 0);
     JsonObject *doc = EXPECT_JSON_FILE(r, j);
     EXPECT(r, e2e_json_str_is(doc, "verdict", "incomplete"));
     e2e_json_free(doc);
@@ -1487,15 +1497,326 @@ static void test_incomplete(void) {
     e2e_result *r = e2e_ordex_run("explore", "--max-states", "1", "--json", j, "-n", "4",
                                   EXAMPLE("benign_any_source.c"), NULL);
     EXPECT_STATUS(r, 2);
-    EXPECT_OUT_HAS(r, "INCOMPLETE");
-    EXPECT_OUT_HAS(r, "--max-states");
-    EXPECT_OUT_LACKS(r, "no error exists");
-    EXPECT_OUT_LACKS(r, "error found");
-    EXPECT(r, count_findings(r->out) == 0);
+    EXPECT_ERR_HAS(r, "INCOMPLETE");
+    EXPECT_ERR_HAS(r, "--max-states");
+    EXPECT_ERR_LACKS(r, "no error exists");
+    EXPECT_ERR_LACKS(r, "error found");
+    EXPECT(r, count_findings(r->err) == 0);
     JsonObject *doc = EXPECT_JSON_FILE(r, j);
     EXPECT(r, e2e_json_str_is(doc, "verdict", "incomplete"));
     EXPECT(r, e2e_json_str(doc, "incomplete") != NULL);
     e2e_json_free(doc);
+    e2e_free(r);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Time: MPI_Wtime, --max-time in every phase and in both passes           */
+
+/* A rank that waits on MPI_Wtime: simulated time advances by a fixed amount
+ * per MPI call when exploring, so the loop ends (it used to hang). */
+static void test_wtime_wait(void) {
+    const char *j = json_path("wtime");
+    e2e_result *r = EX("--json", j, "-n", "3", PROG("wtime_wait.c"));
+    EXPECT_NO_ERROR(r);
+    EXPECT(r, orderings_run(r) >= 2);
+    JsonObject *doc = EXPECT_JSON_FILE(r, j);
+    EXPECT(r, e2e_json_num(doc, "stats.outcomes[0]") == 1 &&
+                  e2e_json_num(doc, "stats.outcomes[1]") == 1);
+    e2e_json_free(doc);
+    e2e_free(r);
+    r = e2e_ordex_run("run", "-n", "3", PROG("wtime_wait.c"), NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT(r, strcmp(r->out, "rank 0: sum 3\n") == 0);
+    e2e_free(r);
+}
+
+/* --max-time holds while a rank computes (no MPI call, no step timeout):
+ * the search stops, incomplete, and the stopped ordering is no finding. */
+static void test_max_time_while_computing(void) {
+    const char *j = json_path("spin_time");
+    const char *marker = e2e_tmp("spin-time.marker");
+    e2e_result *r = e2e_ordex_run("explore", "--step-timeout", "0", "--max-time", "1", "--json", j,
+                                  "-n", "3", PROG("spin_forever.c"), marker, "clean", NULL);
+    EXPECT_STATUS(r, 2);
+    EXPECT_ERR_HAS(r, "INCOMPLETE: the time limit (--max-time) was reached (in both passes)");
+    EXPECT_ERR_HAS(r, "buffered sends: stopped (the time limit (--max-time) was reached)");
+    EXPECT_ERR_HAS(r, "unbuffered sends: stopped (the time limit (--max-time) was reached)");
+    EXPECT(r, count_findings(r->err) == 0);
+    EXPECT(r, orderings_run(r) == 0);
+    JsonObject *doc = EXPECT_JSON_FILE(r, j);
+    EXPECT(r, e2e_json_str_is(doc, "verdict", "incomplete"));
+    EXPECT(r, e2e_json_len(doc, "findings") == 0);
+    EXPECT(r, e2e_json_bool(doc, "passes[0].complete") == 0 &&
+                  e2e_json_bool(doc, "passes[1].complete") == 0);
+    e2e_json_free(doc);
+    e2e_free(r);
+}
+
+/* The buffered pass of slow_buffered.c never ends; the unbuffered one finds
+ * a deadlock at once.  With --max-time, each pass gets its share: the
+ * deadlock is found, and the report says what each pass covered. */
+static void test_max_time_shared_by_passes(void) {
+    const char *src = "tests/programs/slow_buffered.c";
+    const char *j = json_path("slow_buffered");
+    e2e_result *r = e2e_ordex_run("explore", "--max-time", "4", "--json", j, "-n", "5",
+                                  PROG("slow_buffered.c"), NULL);
+    EXPECT_STATUS(r, 1);
+    EXPECT(r, count_findings(r->err) >= 1);
+    char **lines = g_strsplit(r->err, "\n", -1);
+    int at = -1;
+    for (int i = 0; lines[i] && at < 0; i++)
+        if (g_str_has_prefix(lines[i], "ERROR [deadlock] "))
+            at = i;
+    EXPECT(r, at >= 0);
+    char *f = e2e_finding_at((const char *const *)lines, at, src, "/* SEND */", NULL, r, __FILE__,
+                             __LINE__);
+    EXPECT_BLOCK_HAS(r, f, "not buffered");
+    g_free(f);
+    g_strfreev(lines);
+    EXPECT_ERR_HAS(r, "INCOMPLETE: the time limit (--max-time) was reached (in the buffered pass)");
+    EXPECT_ERR_HAS(r, "buffered sends: stopped (the time limit (--max-time) was reached) after ");
+    EXPECT_ERR_HAS(r, "; unbuffered sends: complete, ");
+    JsonObject *doc = EXPECT_JSON_FILE(r, j);
+    EXPECT(r, e2e_json_str_is(doc, "verdict", "error"));
+    EXPECT(r, e2e_json_count(doc, "findings", "kind", "deadlock") == 1);
+    EXPECT(r, e2e_json_str_is(doc, "passes[0].sends", "buffered") &&
+                  e2e_json_str_is(doc, "passes[1].sends", "unbuffered"));
+    EXPECT(r, e2e_json_bool(doc, "passes[0].ran") == 1 &&
+                  e2e_json_bool(doc, "passes[0].complete") == 0);
+    const char *why = e2e_json_str(doc, "passes[0].stopped");
+    EXPECT(r, why && strstr(why, "--max-time"));
+    EXPECT(r, e2e_json_num(doc, "passes[0].states") > 0);
+    EXPECT(r, e2e_json_bool(doc, "passes[1].ran") == 1 &&
+                  e2e_json_bool(doc, "passes[1].complete") == 1 &&
+                  e2e_json_is_null(doc, "passes[1].stopped"));
+    e2e_json_free(doc);
+    e2e_free(r);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Signals: findings so far, traces and JSON; no process left behind       */
+
+/* Starts ordex with `args` (spin_forever.c with `marker` among them), waits
+ * for the marker (a rank computes forever from then on), sends `sig` to
+ * ordex alone, and returns how ordex ended.  Checks that every process it
+ * started is gone (and kills any that is not). */
+static e2e_result *signal_ordex(const char *marker, int sig, const char *const *args) {
+    remove(marker);
+    e2e_proc *p = e2e_ordex_start(args[0], args[1], args[2], args[3], args[4], args[5], args[6],
+                                  args[7], args[8], args[9], args[10], args[11], args[12], args[13],
+                                  args[14], args[15], NULL);
+    bool started = e2e_wait_for_file(marker, 60);
+    int before = e2e_processes_with_arg(marker, false);
+    kill(e2e_proc_pid(p), sig);
+    e2e_result *r = e2e_proc_wait(p, 60);
+    EXPECT(r, started);
+    EXPECT(r, before >= 1);
+    int left = 0;
+    for (int i = 0; i < 500 && (left = e2e_processes_with_arg(marker, false)) > 0; i++)
+        g_usleep(10000); /* processes killed with their parent take a moment to go */
+    char *what = g_strdup_printf("no process left (%d were, %d still are)", before, left);
+    e2e_check(left == 0, r, what, __FILE__, __LINE__);
+    g_free(what);
+    e2e_processes_with_arg(marker, true);
+    return r;
+}
+
+/* A search stopped by SIGTERM (sent to ordex only, as a batch system does):
+ * the snapshot processes end too, and the report is written, incomplete. */
+static void test_sigterm_explore(void) {
+    const char *marker = e2e_tmp("sigterm-explore.marker");
+    const char *j = json_path("sigterm");
+    const char *args[16] = {"explore", "--step-timeout",       "0",    "--json", j,   "-n",
+                            "4",       PROG("spin_forever.c"), marker, "clean",  NULL};
+    e2e_result *r = signal_ordex(marker, SIGTERM, args);
+    EXPECT_STATUS(r, 2);
+    EXPECT_ERR_HAS(r, "INCOMPLETE: ordex was interrupted (SIGTERM)");
+    EXPECT(r, count_findings(r->err) == 0);
+    EXPECT(r, stat_before(r, " snapshots, peak") >= 1); /* there were processes to end */
+    JsonObject *doc = EXPECT_JSON_FILE(r, j);
+    EXPECT(r, e2e_json_str_is(doc, "verdict", "incomplete"));
+    const char *why = e2e_json_str(doc, "incomplete");
+    EXPECT(r, why && strstr(why, "SIGTERM"));
+    e2e_json_free(doc);
+    e2e_free(r);
+}
+
+/* SIGINT after a finding: the finding, its trace and the JSON are written,
+ * exit 1. */
+static void test_sigint_explore_with_finding(void) {
+    const char *marker = e2e_tmp("sigint-explore.marker");
+    const char *j = json_path("sigint");
+    const char *dir = e2e_tmp("sigint-traces");
+    const char *args[16] = {
+        "explore", "--step-timeout",       "0",    "--json", j,   "--trace-dir", dir, "-n",
+        "3",       PROG("spin_forever.c"), marker, "exit",   NULL};
+    e2e_result *r = signal_ordex(marker, SIGINT, args);
+    EXPECT_STATUS(r, 1);
+    EXPECT_ERR_HAS(r, "INCOMPLETE: ordex was interrupted (SIGINT)");
+    char *f = EXPECT_XERROR(r, 1, "mpi_error",
+                            "rank 1 ended (status 3) without calling MPI_Finalize", NULL, NULL);
+    char *trace = FINDING_TRACE(r, f);
+    EXPECT_TRACE_FILE(r, trace, "mpi_error", 3, "eager", ordering_steps(f));
+    g_free(trace);
+    g_free(f);
+    JsonObject *doc = EXPECT_JSON_FILE(r, j);
+    EXPECT(r, e2e_json_str_is(doc, "verdict", "error"));
+    EXPECT(r, e2e_json_len(doc, "findings") == 1);
+    const char *why = e2e_json_str(doc, "incomplete");
+    EXPECT(r, why && strstr(why, "SIGINT"));
+    e2e_json_free(doc);
+    e2e_free(r);
+}
+
+/* `ordex run` ends cleanly on SIGTERM: the output so far (a partial line
+ * included), a summary that says the run did not finish, exit 2. */
+static void test_sigterm_run(void) {
+    const char *marker = e2e_tmp("sigterm-run.marker");
+    const char *args[16] = {"run",  "--step-timeout", "0", "-n", "3", PROG("spin_forever.c"),
+                            marker, "clean",          NULL};
+    e2e_result *r = signal_ordex(marker, SIGTERM, args);
+    EXPECT_STATUS(r, 2);
+    EXPECT(r, strcmp(r->out, "rank 0: got 8\nrank 0: computing\n") == 0);
+    EXPECT_ERR_HAS(r, "the run did not finish: ordex was interrupted (SIGTERM)");
+    EXPECT_ERR_LACKS(r, "ERROR");
+    e2e_free(r);
+}
+
+/* `ordex predict` on SIGTERM while a child process simulates a placement:
+ * the child ends too, and ordex says it was interrupted. */
+static void test_sigterm_predict(void) {
+    const char *marker = e2e_tmp("sigterm-predict.marker");
+    const char *args[16] = {"predict",
+                            "--platform",
+                            PROG("predict.ini"),
+                            "--set",
+                            "cluster.nodes=1",
+                            "--set",
+                            "cluster.oversubscribe=true",
+                            "--placements",
+                            "4",
+                            "--step-timeout",
+                            "0",
+                            "-n",
+                            "2",
+                            PROG("spin_forever.c"),
+                            marker,
+                            "poll"};
+    e2e_result *r = signal_ordex(marker, SIGTERM, args);
+    EXPECT_STATUS(r, 2);
+    EXPECT_ERR_HAS(r, "ordex predict: interrupted (SIGTERM)");
+    e2e_free(r);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Trace directory; what differs in a message race                         */
+
+/* A trace directory that cannot be made is an error naming it (exit 2);
+ * the findings are still reported, in the text and the JSON. */
+static void test_trace_dir_unwritable(void) {
+    const char *file = e2e_tmp("plain-file");
+    g_file_set_contents(file, "", 0, NULL);
+    char *dir = g_build_filename(file, "traces", NULL);
+    const char *j = json_path("tracedir");
+    e2e_result *r = EX("--trace-dir", dir, "--json", j, "-n", "4", EXAMPLE("mergesort.c"));
+    EXPECT_STATUS(r, 2);
+    char *f = EXPECT_XERROR(r, 1, "mpi_error", "truncated", NULL, NULL);
+    EXPECT_BLOCK_LACKS(r, f, "  trace: ");
+    g_free(f);
+    EXPECT_ERR_HAS(r, "ordex explore: 1 error found");
+    char *want = g_strdup_printf("ordex: cannot create the trace directory %s: ", dir);
+    EXPECT(r, strstr(r->err, want) != NULL &&
+                  e2e_count(r->err, "cannot create the trace directory") == 1);
+    g_free(want);
+    JsonObject *doc = EXPECT_JSON_FILE(r, j);
+    EXPECT(r, e2e_json_str_is(doc, "verdict", "error"));
+    EXPECT(r, e2e_json_len(doc, "findings") == 1 && e2e_json_is_null(doc, "findings[0].trace"));
+    e2e_json_free(doc);
+    e2e_free(r);
+    g_free(dir);
+}
+
+/* The two lines "      A: ..." and "      B: ..." after `head` in the report
+ * (newly allocated, NULL when absent). */
+static void diff_lines(const char *out, const char *head, char **a, char **b) {
+    *a = *b = NULL;
+    const char *p = strstr(out, head);
+    if (!p)
+        return;
+    p += strlen(head);
+    if (g_str_has_prefix(p, "      A: ")) {
+        p += strlen("      A: ");
+        *a = g_strndup(p, strcspn(p, "\n"));
+        p += strcspn(p, "\n") + 1;
+    }
+    if (*a && g_str_has_prefix(p, "      B: ")) {
+        p += strlen("      B: ");
+        *b = g_strndup(p, strcspn(p, "\n"));
+    }
+}
+
+/* A message race shows what differs between its two orderings: the output
+ * lines (as a replay of each trace prints them), observed values. */
+static void test_race_differences(void) {
+    const char *j = json_path("race_diff");
+    const char *dir = e2e_tmp("race-diff-traces");
+    e2e_result *r = EX("--json", j, "--trace-dir", dir, "-n", "3", EXAMPLE("waitany_race.c"));
+    EXPECT_NO_ERROR_RACE(r);
+    EXPECT_ERR_HAS(r, "  what differs between the outcomes:\n");
+    char *a, *b;
+    diff_lines(r->err, "    rank 0, output line 1:\n", &a, &b);
+    const char *x = "waitany_race: order 1 2 result 259", *y = "waitany_race: order 2 1 result 349";
+    EXPECT(r, a && b &&
+                  ((strcmp(a, x) == 0 && strcmp(b, y) == 0) ||
+                   (strcmp(a, y) == 0 && strcmp(b, x) == 0)));
+    /* Ordering A's trace replays to A's line, B's to B's. */
+    const char *p = strstr(r->err, "  traces: ");
+    char **paths = NULL;
+    if (p) {
+        char *line = g_strndup(p + strlen("  traces: "), strcspn(p + strlen("  traces: "), "\n"));
+        paths = g_strsplit(line, " ", -1);
+        g_free(line);
+    }
+    EXPECT(r, paths && g_strv_length(paths) == 2);
+    for (int i = 0; paths && i < 2 && paths[i]; i++) {
+        char *ap = abs_path(paths[i]);
+        e2e_result *rp = e2e_ordex_run("replay", ap, NULL);
+        const char *want = i == 0 ? a : b;
+        EXPECT(rp, want && strstr(rp->out, want) != NULL);
+        e2e_free(rp);
+        g_free(ap);
+    }
+    g_strfreev(paths);
+    JsonObject *doc = EXPECT_JSON_FILE(r, j);
+    EXPECT(r, e2e_json_len(doc, "findings[0].differences") == 1);
+    EXPECT(r, e2e_json_str_is(doc, "findings[0].differences[0].what", "output"));
+    EXPECT(r, e2e_json_num(doc, "findings[0].differences[0].rank") == 0 &&
+                  e2e_json_num(doc, "findings[0].differences[0].line") == 1);
+    EXPECT(r, a && e2e_json_str_is(doc, "findings[0].differences[0].a", a));
+    EXPECT(r, b && e2e_json_str_is(doc, "findings[0].differences[0].b", b));
+    EXPECT(r, e2e_json_len(doc, "findings[0].traces") == 2);
+    e2e_json_free(doc);
+    g_free(a);
+    g_free(b);
+    e2e_free(r);
+
+    /* No output differs; a value registered with ordex_observe does. */
+    j = json_path("observe_diff");
+    r = EX("--json", j, "-n", "3", PROG("observe_race.c"));
+    EXPECT_NO_ERROR_RACE(r);
+    diff_lines(r->err, "    rank 0, observed value v:\n", &a, &b);
+    x = "12 (0x0000000c)";
+    y = "21 (0x00000015)";
+    EXPECT(r, a && b &&
+                  ((strcmp(a, x) == 0 && strcmp(b, y) == 0) ||
+                   (strcmp(a, y) == 0 && strcmp(b, x) == 0)));
+    EXPECT_ERR_LACKS(r, "output line");
+    doc = EXPECT_JSON_FILE(r, j);
+    EXPECT(r, e2e_json_str_is(doc, "findings[0].differences[0].what", "observed"));
+    EXPECT(r, e2e_json_str_is(doc, "findings[0].differences[0].name", "v"));
+    e2e_json_free(doc);
+    g_free(a);
+    g_free(b);
     e2e_free(r);
 }
 
@@ -1566,6 +1887,16 @@ static void e2e_add_explore_tests(CU_pSuite s) {
     CU_add_test(s, "bad options: exit 2", test_bad_options);
     CU_add_test(s, "--strategy=bfs: one ordering, not exhaustive", test_strategy_bfs);
     CU_add_test(s, "--max-states 1: incomplete, exit 2", test_incomplete);
+    CU_add_test(s, "MPI_Wtime advances when exploring: a wait on it ends", test_wtime_wait);
+    CU_add_test(s, "--max-time stops a rank that computes", test_max_time_while_computing);
+    CU_add_test(s, "--max-time is shared by the two passes", test_max_time_shared_by_passes);
+    CU_add_test(s, "SIGTERM: report, JSON, no process left", test_sigterm_explore);
+    CU_add_test(s, "SIGINT after a finding: finding, trace, exit 1",
+                test_sigint_explore_with_finding);
+    CU_add_test(s, "run: SIGTERM ends it cleanly, output kept", test_sigterm_run);
+    CU_add_test(s, "predict: SIGTERM ends it and its placement child", test_sigterm_predict);
+    CU_add_test(s, "a trace directory that cannot be made: exit 2", test_trace_dir_unwritable);
+    CU_add_test(s, "a message race shows what differs", test_race_differences);
 }
 
 E2E_MAIN("explore", e2e_add_explore_tests)

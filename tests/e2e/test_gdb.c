@@ -198,6 +198,55 @@ static void test_plain_gdb_breakpoint(void) {
     e2e_free(r);
 }
 
+/* A breakpoint set before the replay starts is pending until the ranks'
+ * copies of the program are loaded; while ordex loads them it keeps them
+ * off the dynamic linker's list, and gdb, which took a copy it lost sight of
+ * for unloaded, left its breakpoint instruction in the copy's code (the
+ * ranks then crashed or computed nonsense).  It must stop in rank 3 only,
+ * and the replay must run to its usual report. */
+static void test_breakpoint_before_start(void) {
+    if (!have_gdb())
+        return;
+    const char *trace = mergesort_trace();
+    if (!trace)
+        return;
+    int send = e2e_marker_line(MERGESORT, "[SEND]");
+    CU_ASSERT_FATAL(send > 0);
+    char *text = g_strdup_printf("source %s\n"
+                                 "file %s\n"
+                                 "set args replay --gdb-inferior %s\n"
+                                 "set breakpoint pending on\n"
+                                 /* Typed by hand: the test binary has no debug
+                                  * information, and ordex.py types ordex_rank
+                                  * only at the first stop. */
+                                 "break mergesort.c:%d if *(int *)&ordex_rank == 3\n"
+                                 "ordex start 1\n"
+                                 "continue\n"
+                                 "print $ordex_rank\n"
+                                 "delete\n"
+                                 "continue\n",
+                                 e2e_src("tools/gdb/ordex.py"), e2e_ordex(), trace, send);
+    const char *script = write_script("pending.gdb", text);
+    g_free(text);
+    const char *argv[] = {"gdb", "-nx",  "-batch", "-iex", "set debuginfod enabled off",
+                          "-x",  script, NULL};
+    e2e_result *r = e2e_exec(argv);
+    char *s = g_strdup_printf("mergesort.c:%d", send);
+    char *hit = e2e_grep(r->out, "\"rank 3\" hit Breakpoint");
+    EXPECT_BLOCK_HAS(r, hit, s);
+    g_free(hit);
+    g_free(s);
+    EXPECT_OUT_LACKS(r, "\"rank 0\" hit Breakpoint");
+    EXPECT_OUT_LACKS(r, "\"rank 1\" hit Breakpoint");
+    EXPECT_OUT_LACKS(r, "\"rank 2\" hit Breakpoint");
+    EXPECT_OUT_HAS(r, "$1 = 3\n");
+    EXPECT_OUT_LACKS(r, "received signal");
+    EXPECT_OUT_LACKS(r, "Temporarily disabling breakpoints");
+    EXPECT_ERR_LACKS(r, "Temporarily disabling breakpoints");
+    EXPECT_ERR_HAS(r, "ERROR [mpi_error] rank 0: MPI_Recv: message truncated");
+    e2e_free(r);
+}
+
 static void test_stop_at(void) {
     if (!have_gdb())
         return;
@@ -209,6 +258,40 @@ static void test_stop_at(void) {
         e2e_ordex_run("replay", "--gdb", "--stop-at", "2", "--gdb-batch", script, trace, NULL);
     EXPECT_OUT_HAS(r, "before step 2 of");
     EXPECT_OUT_HAS(r, "next: step 2: rank 2 receives from rank 1 (tag 6): sent at mergesort.c:");
+    e2e_free(r);
+}
+
+/* A gdb session leaves nothing in the temporary directory (neither the typed
+ * description of ordex_rank nor the replay's copies of the program, which
+ * gdb's end kills), and the program still sees the TMPDIR it was given. */
+static void test_gdb_leaves_no_files(void) {
+    if (!have_gdb())
+        return;
+    const char *trace = mergesort_trace();
+    if (!trace)
+        return;
+    const char *tmp = e2e_tmp("gdb-tmpdir");
+    CU_ASSERT_FATAL(g_mkdir_with_parents(tmp, 0700) == 0);
+    const char *script = write_script(
+        "tmpdir.gdb", "ordex ranks\nprint ordex_rank\nprint (char *) getenv(\"TMPDIR\")\n");
+    char *env = g_strdup_printf("TMPDIR=%s", tmp);
+    const char *argv[] = {"env",         env,    e2e_ordex(), "replay", "--gdb",
+                          "--gdb-batch", script, trace,       NULL};
+    e2e_result *r = e2e_exec(argv);
+    EXPECT_OUT_HAS(r, "  rank 0  blocked ");
+    EXPECT_OUT_HAS(r, "$1 = -1\n"); /* the typed ordex_rank was made and loaded */
+    char *seen = g_strdup_printf("\"%s\"", tmp);
+    EXPECT_OUT_HAS(r, seen);
+    g_free(seen);
+    GDir *d = g_dir_open(tmp, 0, NULL);
+    const char *left = d ? g_dir_read_name(d) : NULL;
+    e2e_check(d && !left, r, "the temporary directory is empty after gdb ended", __FILE__,
+              __LINE__);
+    if (left)
+        printf("left in %s: %s\n", tmp, left);
+    if (d)
+        g_dir_close(d);
+    g_free(env);
     e2e_free(r);
 }
 
@@ -231,8 +314,11 @@ static void test_gdb_usage(void) {
 static void e2e_add_gdb_tests(CU_pSuite s) {
     CU_add_test(s, "replay --gdb: ranks, threads, bt, step, end", test_replay_gdb);
     CU_add_test(s, "plain gdb: break mergesort.c:N if ordex_rank == 3", test_plain_gdb_breakpoint);
+    CU_add_test(s, "plain gdb: a breakpoint set before the replay starts",
+                test_breakpoint_before_start);
     CU_add_test(s, "replay --gdb --stop-at 2", test_stop_at);
     CU_add_test(s, "replay --gdb: usage errors, gdb missing", test_gdb_usage);
+    CU_add_test(s, "replay --gdb leaves no temporary files", test_gdb_leaves_no_files);
 }
 
 E2E_MAIN("gdb", e2e_add_gdb_tests)

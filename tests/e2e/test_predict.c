@@ -6,11 +6,16 @@
  * The expected values and their derivations are in the header comments of
  * tests/programs/predict_p2p.c and predict_coll.c.
  */
+#define _GNU_SOURCE
 #include <CUnit/Basic.h>
 #include <math.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "e2e.h"
 
@@ -67,7 +72,7 @@ static void test_pingpong(void) {
     e2e_result *r = predict("2", P2P, "pingpong", "--json", json, NULL, NULL);
     EXPECT_STATUS(r, 0);
     EXPECT_OUT_HAS(r, "pingpong 220.000 us\n");
-    EXPECT_OUT_HAS(r, "predicted time: 220 µs");
+    EXPECT_ERR_HAS(r, "predicted time: 220 µs");
     JsonObject *doc = EXPECT_JSON_FILE(r, json);
     EXPECT(r, e2e_json_str_is(doc, "verdict", "ok"));
     EXPECT(r, near(e2e_json_num(doc, "predicted_time_s"), 220e-6));
@@ -89,6 +94,10 @@ static void test_link_sharing(void) {
                 "network.eager_limit=16MiB");
     EXPECT_STATUS(r, 0);
     EXPECT(r, e2e_count(r->out, "recv at 1010.000 us\n") == 1);
+    /* The table's mean row is the mean of the ranks' ends (only rank 2 waits,
+     * 1010 us: 252.5 us), not the latest end. */
+    EXPECT_ERR_HAS(r, "\n  2               1.01 ms ");
+    EXPECT_ERR_HAS(r, "\n  mean          252.5 µs ");
     e2e_free(r);
 }
 
@@ -197,10 +206,10 @@ static void test_core_wait(void) {
     e2e_result *r = predict_argv("4", P2P, "token", token);
     EXPECT_STATUS(r, 0);
     EXPECT_OUT_HAS(r, "token back at 75400.160 us\n");
-    EXPECT_OUT_HAS(r, "(waiting for a core 25.0%)\n");
-    EXPECT_OUT_HAS(r, "critical resource: cores: the ranks' waits for a core add up to 99% of "
+    EXPECT_ERR_HAS(r, "(waiting for a core 25.0%)\n");
+    EXPECT_ERR_HAS(r, "critical resource: cores: the ranks' waits for a core add up to 99% of "
                       "the predicted time (node0 runs 4 ranks on 2 cores");
-    EXPECT_OUT_HAS(r, "note: the waits for a core depend on where the OS puts each polling rank");
+    EXPECT_ERR_HAS(r, "note: the waits for a core depend on where the OS puts each polling rank");
     JsonObject *doc = EXPECT_JSON_FILE(r, json);
     if (doc) {
         EXPECT(r, near(e2e_json_num(doc, "totals.core_wait_s"), 75e-3));
@@ -218,9 +227,9 @@ static void test_core_wait(void) {
     r = predict_argv("4", P2P, "token", token);
     EXPECT_STATUS(r, 0);
     EXPECT_OUT_HAS(r, "token back at 400.160 us\n");
-    EXPECT_OUT_LACKS(r, "waiting for a core");
-    EXPECT_OUT_HAS(r, "critical resource: waiting: ");
-    EXPECT_OUT_LACKS(r, "note: the waits for a core");
+    EXPECT_ERR_LACKS(r, "waiting for a core");
+    EXPECT_ERR_HAS(r, "critical resource: waiting: ");
+    EXPECT_ERR_LACKS(r, "note: the waits for a core");
     doc = EXPECT_JSON_FILE(r, json);
     EXPECT(r, near(e2e_json_num(doc, "totals.core_wait_s"), 0));
     e2e_json_free(doc);
@@ -234,9 +243,9 @@ static void test_core_wait(void) {
                           "--json",          json,    NULL};
     r = predict_argv("2", P2P, "pull", pull);
     EXPECT_STATUS(r, 0);
-    EXPECT_OUT_HAS(r, "(waiting for a core 0.1%)\n");
-    EXPECT_OUT_LACKS(r, "critical resource: cores");
-    EXPECT_OUT_LACKS(r, "note: the waits for a core");
+    EXPECT_ERR_HAS(r, "(waiting for a core 0.1%)\n");
+    EXPECT_ERR_LACKS(r, "critical resource: cores");
+    EXPECT_ERR_LACKS(r, "note: the waits for a core");
     doc = EXPECT_JSON_FILE(r, json);
     EXPECT(r, near(e2e_json_num(doc, "ranks[rank=0].core_wait_s"), 2e-3));
     EXPECT(r, near(e2e_json_num(doc, "ranks[rank=1].core_wait_s"), 2e-3));
@@ -252,7 +261,7 @@ static void test_placements(void) {
                             "--json",          json,    NULL};
     e2e_result *r = predict_argv("2", P2P, "poll", placed);
     EXPECT_STATUS(r, 0);
-    EXPECT_OUT_HAS(r, "the mean of 16 placements of the polling ranks on the cores\n"
+    EXPECT_ERR_HAS(r, "the mean of 16 placements of the polling ranks on the cores\n"
                       "  placements from 2 s to 2.004 s, standard error of the mean ");
     JsonObject *doc = EXPECT_JSON_FILE(r, json);
     const double on_turn = 2.000020008, next_turn = 2.004010004;
@@ -295,7 +304,7 @@ static void test_placements(void) {
     r = predict_argv("2", P2P, "poll", placed);
     EXPECT_STATUS(r, 0);
     EXPECT_OUT_HAS(r, "recv at 1000010.004 us\n");
-    EXPECT_OUT_LACKS(r, "placements of the polling ranks");
+    EXPECT_ERR_LACKS(r, "placements of the polling ranks");
     doc = EXPECT_JSON_FILE(r, json);
     EXPECT(r, e2e_json_is_null(doc, "placements"));
     e2e_json_free(doc);
@@ -315,9 +324,9 @@ static void test_placement_finding(void) {
     e2e_result *r = predict_argv("6", S("examples/mergesort.c"), NULL, placed);
     EXPECT_STATUS(r, 1);
     EXPECT_ERR_HAS(r, "ERROR [mpi_error] rank 0: MPI_Recv: message truncated");
-    EXPECT_OUT_HAS(r, "no prediction: the program did not finish (see the error above)\n"
+    EXPECT_ERR_HAS(r, "no prediction: the program did not finish (see the error above)\n"
                       "  that is placement ");
-    EXPECT_OUT_HAS(r, " of 8 placements (the others took ");
+    EXPECT_ERR_HAS(r, " of 8 placements (the others took ");
     JsonObject *doc = EXPECT_JSON_FILE(r, json);
     EXPECT(r, e2e_json_str_is(doc, "verdict", "error"));
     EXPECT(r, e2e_json_is_null(doc, "predicted_time_s"));
@@ -344,7 +353,7 @@ static void test_placement_finding(void) {
                            NULL};
     r = predict_argv("6", S("examples/mergesort.c"), NULL, sweep);
     EXPECT_STATUS(r, 1);
-    EXPECT_OUT_HAS(r, "did not finish\n");
+    EXPECT_ERR_HAS(r, "did not finish\n");
     e2e_free(r);
 }
 
@@ -454,7 +463,7 @@ static void test_timeline_files(void) {
     EXPECT(r, e2e_json_count(t, "traceEvents", "name", "MPI_Send") == 0);
     EXPECT(r, e2e_json_count(t, "traceEvents", "ph", "s") == 20);
     EXPECT(r, s && strstr(s, "<svg") && strstr(s, "rank 1 (node1)"));
-    EXPECT_OUT_HAS(r, "timeline: ");
+    EXPECT_ERR_HAS(r, "timeline: ");
     e2e_json_free(t);
     g_free(s);
     e2e_free(r);
@@ -466,7 +475,7 @@ static void test_sweep(void) {
         predict("2", P2P, "rendezvous", "--sweep", "bandwidth=1GBps,2GBps", "--json", json);
     (void)svg;
     EXPECT_STATUS(r, 0);
-    EXPECT_OUT_HAS(r, "network.bandwidth");
+    EXPECT_ERR_HAS(r, "network.bandwidth");
     JsonObject *doc = EXPECT_JSON_FILE(r, json);
     /* latency + handshake + 1 MB at each bandwidth */
     EXPECT(r, near(e2e_json_num(doc, "sweeps[0].points[value=1GBps].predicted_time_s"), 1030e-6));
@@ -511,11 +520,7 @@ static void test_sampling_and_fake_memory(void) {
 /* Bad input and failing programs                                          */
 
 static void test_bad_input(void) {
-    e2e_result *r = e2e_ordex_run("predict", "-n", "2", P2P, NULL);
-    EXPECT_STATUS(r, 2);
-    EXPECT_ONE_LINE_ERROR(r, "missing --platform FILE");
-    e2e_free(r);
-    r = predict("2", P2P, NULL, "--set", "network.latencyy=1us", NULL, NULL);
+    e2e_result *r = predict("2", P2P, NULL, "--set", "network.latencyy=1us", NULL, NULL);
     EXPECT_STATUS(r, 2);
     EXPECT_ONE_LINE_ERROR(r, "--set network.latencyy=1us: [network] latencyy: unknown key");
     e2e_free(r);
@@ -541,6 +546,158 @@ static void test_bad_input(void) {
     e2e_free(r);
 }
 
+/* Platform values that parse but describe no machine are refused like inf
+ * and nan; each was accepted and ended in a false deadlock (exit 1 on a
+ * correct ring), a hang, a flood of GLib criticals or a 280-digit time. */
+static void test_values_past_any_machine(void) {
+    static const struct {
+        const char *set, *text;
+    } cases[] = {
+        {"network.latency=1e308s", "[network] latency: must be at most 1000s"},
+        {"network.bandwidth=5e-324Bps", "[network] bandwidth: must be from 1Bps to 1000TBps"},
+        {"network.bandwidth=1e300TBps", "[network] bandwidth: too large"},
+        {"network.rendezvous_handshake=1e308s", "[network] rendezvous_handshake: must be at most"},
+        {"network.send_overhead=1e308s", "[network] send_overhead: must be at most 1000s"},
+        {"cluster.speed=5e-324", "[cluster] speed: must be from 0.000001 to 1000000"},
+        {"cluster.speed=1e-300", "[cluster] speed: must be from 0.000001 to 1000000"},
+        {"cluster.timeslice=1e308s", "[cluster] timeslice: must be at most 1000s"},
+        {"network.eager_limit=18446744073709551615", "[network] eager_limit: must be at most 1TiB"},
+    };
+    const char *ring = S("examples/ring.c");
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        e2e_result *r = predict("4", ring, "3", "--set", cases[i].set, NULL, NULL);
+        EXPECT_STATUS(r, 2);
+        EXPECT_ONE_LINE_ERROR(r, cases[i].text);
+        EXPECT_ERR_LACKS(r, "CRITICAL");
+        e2e_free(r);
+    }
+}
+
+/* Declared computation that takes simulated time past the largest double
+ * stops the simulation with one line; GLib criticals flooded stderr and
+ * the simulation never ended. */
+static void test_time_overflow(void) {
+    e2e_result *r =
+        predict("2", S("tests/programs/compute_overflow.c"), NULL, NULL, NULL, NULL, NULL);
+    EXPECT_STATUS(r, 2);
+    EXPECT_ONE_LINE_ERROR(r, "simulated time overflowed");
+    EXPECT_ERR_HAS(r, "ordex_compute");
+    e2e_free(r);
+}
+
+/* Without --platform: the built-in platform (docs/platform.md), this machine
+ * as one node with a core per online CPU and messages through shared memory
+ * at 0.5 us + size / 10 GB/s.  A 1000 B ping-pong (two cores, so that no rank
+ * waits for one) takes 0.5 + 0.1 us one way: 20 x 0.6 us. */
+static void test_builtin_platform(void) {
+    const char *json = e2e_tmp("builtin.json");
+    e2e_result *r =
+        e2e_ordex_run("predict", "-n", "2", "--ignore-compute", "--no-timeline", "--set",
+                      "cluster.cores_per_node=2", "--json", json, P2P, "pingpong", NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "pingpong 12.000 us\n");
+    EXPECT_ERR_HAS(r, "2 ranks on the built-in platform (this machine: 1 node x 2 cores");
+    JsonObject *doc = EXPECT_JSON_FILE(r, json);
+    EXPECT(r, e2e_json_str_is(doc, "platform", "built-in"));
+    EXPECT(r, near(e2e_json_num(doc, "predicted_time_s"), 12e-6));
+    e2e_json_free(doc);
+    e2e_free(r);
+    /* Unchanged, its cores are this machine's. */
+    r = e2e_ordex_run("predict", "-n", "1", "--ignore-compute", "--no-timeline", "--json", json,
+                      P2P, "cpu", NULL);
+    EXPECT_STATUS(r, 0);
+    doc = EXPECT_JSON_FILE(r, json);
+    EXPECT(r, near(e2e_json_num(doc, "nodes"), 1));
+    EXPECT(r, near(e2e_json_num(doc, "cores_per_node"), (double)sysconf(_SC_NPROCESSORS_ONLN)));
+    e2e_json_free(doc);
+    e2e_free(r);
+    /* An override that does not parse names the key, as with a file. */
+    r = e2e_ordex_run("predict", "-n", "2", "--set", "network.latency=soon", P2P, NULL);
+    EXPECT_STATUS(r, 2);
+    EXPECT_ONE_LINE_ERROR(r, "--set network.latency=soon: [network] latency");
+    e2e_free(r);
+}
+
+/* Computation is the CPU time a rank uses between MPI calls: a rank that
+ * sleeps 300 ms computes (almost) nothing, though 300 ms of wall-clock time
+ * passed (and are seen in the measurement). */
+static void test_compute_is_cpu_time(void) {
+    const char *json = e2e_tmp("sleep.json");
+    e2e_result *r = e2e_ordex_run("predict", "-n", "2", "--no-timeline", "--json", json,
+                                  S("tests/programs/predict_measure.c"), "sleep", NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "done\n");
+    JsonObject *doc = EXPECT_JSON_FILE(r, json);
+    EXPECT(r, e2e_json_num(doc, "ranks[rank=0].compute_s") < 0.1);
+    EXPECT(r, e2e_json_num(doc, "measurement.compute_wall_s") >= 0.3);
+    EXPECT(r, e2e_json_num(doc, "measurement.compute_cpu_s") < 0.1);
+    EXPECT(r, e2e_json_bool(doc, "measurement.disturbed") == 0); /* sleeping is no disturbance */
+    e2e_json_free(doc);
+    e2e_free(r);
+}
+
+/* The lowest CPU this process may run on. */
+static int first_cpu(void) {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0)
+        return 0;
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, &set))
+            return c;
+    return 0;
+}
+
+/* With another process busy on the same CPU, the OS takes the CPU from the
+ * computing rank again and again: its computation is still charged as the
+ * CPU time it used, and the report says the measurement was disturbed. */
+static void test_disturbed_measurement(void) {
+    char *cpu = g_strdup_printf("%d", first_cpu());
+    const char *busy[] = {"taskset", "-c", cpu, "sh", "-c", "while :; do :; done", NULL};
+    GPid pid = 0;
+    GError *err = NULL;
+    bool spawned = g_spawn_async(NULL, (char **)busy, NULL,
+                                 G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD |
+                                     G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                                 NULL, NULL, &pid, &err);
+    CU_ASSERT_FATAL(spawned);
+    const char *json = e2e_tmp("spin.json");
+    const char *argv[] = {"taskset",
+                          "-c",
+                          cpu,
+                          e2e_ordex(),
+                          "predict",
+                          "-n",
+                          "2",
+                          "--no-timeline",
+                          "--set",
+                          "cluster.cores_per_node=2",
+                          "--json",
+                          json,
+                          S("tests/programs/predict_measure.c"),
+                          "spin",
+                          NULL};
+    e2e_result *r = e2e_exec(argv);
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    g_spawn_close_pid(pid);
+    EXPECT_STATUS(r, 0);
+    EXPECT_ERR_HAS(r, "note: the machine was busy while the computation was measured: the OS "
+                      "gave the CPU to other work ");
+    JsonObject *doc = EXPECT_JSON_FILE(r, json);
+    EXPECT(r, e2e_json_bool(doc, "measurement.disturbed") == 1);
+    EXPECT(r, e2e_json_num(doc, "measurement.involuntary_context_switches") > 0);
+    double cpu_s = e2e_json_num(doc, "measurement.compute_cpu_s");
+    double wall_s = e2e_json_num(doc, "measurement.compute_wall_s");
+    EXPECT(r, cpu_s >= 0.3 && wall_s > cpu_s);
+    /* Charged: the CPU time (within ordex's own path per call), not the
+     * wall-clock time the interruptions lengthened. */
+    double charged = e2e_json_num(doc, "totals.compute_s");
+    EXPECT(r, charged <= cpu_s + 1e-3 && charged >= cpu_s - 1e-3);
+    e2e_json_free(doc);
+    e2e_free(r);
+    g_free(cpu);
+}
+
 static void test_deadlock_gives_no_prediction(void) {
     /* Synchronous sends in a cycle never finish: an error, not a time. */
     const char *json = e2e_tmp("dl.json");
@@ -548,7 +705,7 @@ static void test_deadlock_gives_no_prediction(void) {
         predict("2", S("tests/programs/ssend_cycle.c"), NULL, "--json", json, NULL, NULL);
     EXPECT_STATUS(r, 1);
     EXPECT_ERR_HAS(r, "ordex: ERROR [deadlock]");
-    EXPECT_OUT_HAS(r, "no prediction: the program did not finish");
+    EXPECT_ERR_HAS(r, "no prediction: the program did not finish");
     JsonObject *doc = EXPECT_JSON_FILE(r, json);
     EXPECT(r, e2e_json_is_null(doc, "predicted_time_s"));
     EXPECT(r, e2e_json_at(doc, "findings[kind=deadlock]") != NULL);
@@ -560,7 +717,7 @@ static void test_crash_is_a_finding(void) {
     e2e_result *r = predict("2", S("tests/programs/segv.c"), NULL, NULL, NULL, NULL, NULL);
     EXPECT_STATUS(r, 1);
     EXPECT_ERR_HAS(r, "ordex: ERROR [crash]");
-    EXPECT_OUT_HAS(r, "no prediction");
+    EXPECT_ERR_HAS(r, "no prediction");
     e2e_free(r);
 }
 
@@ -591,6 +748,13 @@ static void add_predict_tests(CU_pSuite s) {
     CU_add_test(s, "ORDEX_SAMPLE and ordex_fake_alloc", test_sampling_and_fake_memory);
     CU_add_test(s, "a .c program is built with -O2 for prediction", test_optimised_build);
     CU_add_test(s, "bad input: exit 2 with one line", test_bad_input);
+    CU_add_test(s, "platform values past any machine: exit 2 with one line",
+                test_values_past_any_machine);
+    CU_add_test(s, "simulated time past the largest double: exit 2 with one line",
+                test_time_overflow);
+    CU_add_test(s, "without --platform: the built-in platform", test_builtin_platform);
+    CU_add_test(s, "computation is CPU time: sleeping is none", test_compute_is_cpu_time);
+    CU_add_test(s, "a busy CPU: CPU time charged, the report says so", test_disturbed_measurement);
     CU_add_test(s, "a deadlock gives an error, no prediction", test_deadlock_gives_no_prediction);
     CU_add_test(s, "a crash is a finding", test_crash_is_a_finding);
 }

@@ -3,6 +3,7 @@
  * erroneous one must give its finding (kind, rank, source line of the marker
  * comment "FAULT"), each correct one the output of real MPICH.
  */
+#include <glib/gstdio.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,8 +24,20 @@ static void test_segv(void) {
     EXPECT_STATUS(r, 1);
     char *f = EXPECT_FINDING(r, 1, "crash", "rank 1 crashed: SIGSEGV", SRC("segv.c"), FAULT);
     EXPECT_BLOCK_HAS(r, f, "main (");
+    EXPECT_BLOCK_HAS(r, f, " at address "); /* the NULL pointer written through */
     EXPECT_OUT_LACKS(r, "rank 1: survived");
     EXPECT_ERR_HAS(r, "; 1 error found\n");
+    g_free(f);
+    e2e_free(r);
+    /* raise(SIGSEGV): no access failed, so there is no fault address. */
+    r = RUN("run", "-n", "4", P("segv.c"), "raise");
+    EXPECT_STATUS(r, 1);
+    f = EXPECT_FINDING(r, 1, "crash",
+                       "rank 1 crashed: SIGSEGV sent by the program (raise() or kill()), not by "
+                       "a fault",
+                       SRC("segv.c"), "/* RAISE */");
+    EXPECT_BLOCK_LACKS(r, f, "address");
+    EXPECT_OUT_LACKS(r, "rank 1: survived");
     g_free(f);
     e2e_free(r);
 }
@@ -120,7 +133,8 @@ static void test_poll_bounded(void) {
     e2e_free(r);
     r = RUN("explore", "--trace-dir", e2e_tmp("poll_traces"), "-n", "2", P("poll_bounded.c"));
     EXPECT_STATUS(r, 0);
-    EXPECT_OUT_HAS(r, "no error exists");
+    EXPECT_ERR_HAS(r, "no error exists");
+    EXPECT(r, r->out[0] == '\0'); /* explore shows no program output */
     e2e_free(r);
     r = RUN("explore", "--no-test-later", "--trace-dir", e2e_tmp("poll_traces"), "-n", "2",
             P("poll_bounded.c"));
@@ -129,7 +143,8 @@ static void test_poll_bounded(void) {
     r = RUN("predict", "--no-timeline", "--platform", P("predict.ini"), "-n", "2",
             P("poll_bounded.c"));
     EXPECT_STATUS(r, 0);
-    EXPECT(r, g_str_has_prefix(r->out, want));
+    EXPECT(r, strcmp(r->out, want) == 0); /* stdout: the program's output only */
+    EXPECT_ERR_HAS(r, "predicted time: ");
     e2e_free(r);
 }
 
@@ -153,7 +168,7 @@ static void test_poll_forever(void) {
     e2e_free(r);
     r = RUN("explore", "--trace-dir", e2e_tmp("poll_traces"), "-n", "2", P("poll_forever.c"));
     EXPECT_STATUS(r, 1);
-    EXPECT_OUT_HAS(r, "ERROR [livelock] livelock: rank 0 polls with MPI_Iprobe forever");
+    EXPECT_ERR_HAS(r, "ERROR [livelock] livelock: rank 0 polls with MPI_Iprobe forever");
     e2e_free(r);
 }
 
@@ -269,6 +284,116 @@ static void test_globals(void) {
     e2e_free(r);
 }
 
+/* Builds tests/programs/userlib_lib.c as libuserlib.so in DIR (a scratch
+ * directory named `dir`) and tests/programs/SRC as program `so` linked with
+ * it, with `link_flags` (NULL-terminated) after "-L DIR -luserlib"; returns
+ * the program's path (lives until e2e_fini) or NULL. */
+static const char *build_with_userlib(const char *dir, const char *so, const char *src,
+                                      const char *const *link_flags) {
+    const char *d = e2e_tmp(dir);
+    g_mkdir_with_parents(d, 0755);
+    char *lib = g_build_filename(d, "libuserlib.so", NULL);
+    e2e_result *r = RUN("cc", "-o", lib, P("userlib_lib.c"));
+    bool ok = EXPECT_STATUS(r, 0);
+    e2e_free(r);
+    g_free(lib);
+    char *rel = g_build_filename(dir, so, NULL);
+    const char *prog = e2e_tmp(rel);
+    g_free(rel);
+    char *ldir = g_strdup_printf("-L%s", d);
+    GPtrArray *a = g_ptr_array_new();
+    char *rel_src = g_build_filename("tests/programs", src, NULL);
+    const char *head[] = {"cc", "-o", prog, e2e_src(rel_src), ldir, "-luserlib"};
+    g_free(rel_src);
+    for (size_t i = 0; i < G_N_ELEMENTS(head); i++)
+        g_ptr_array_add(a, (gpointer)head[i]);
+    for (int i = 0; link_flags && link_flags[i]; i++)
+        g_ptr_array_add(a, (gpointer)link_flags[i]);
+    g_ptr_array_add(a, NULL);
+    r = e2e_ordex_runv((const char *const *)a->pdata);
+    ok = EXPECT_STATUS(r, 0) && ok;
+    e2e_free(r);
+    g_ptr_array_free(a, TRUE);
+    g_free(ldir);
+    return ok ? prog : NULL;
+}
+
+static const char *build_userlib(const char *dir, const char *so, const char *const *link_flags) {
+    return build_with_userlib(dir, so, "userlib.c", link_flags);
+}
+
+/* Globals of the user's own shared library are per rank, as under mpiexec
+ * (they were shared: rank 2 of 3 counted 6 calls instead of 3), whether the
+ * program finds the library through its run path ($ORIGIN, which ordex once
+ * pointed at a temporary directory, or a plain directory) or through
+ * LD_LIBRARY_PATH; in run and in explore. */
+static void test_userlib(void) {
+    const char *origin[] = {"-Wl,-rpath,$ORIGIN", NULL};
+    const char *prog = build_userlib("userlib", "userlib.so", origin);
+    if (!prog)
+        return;
+    e2e_result *r = RUN("run", "-n", "3", prog);
+    EXPECT_CLEAN(r);
+    EXPECT_OUT_HAS(r, "rank 2: library calls 3 total 1003 constructed 1 library rank 2\n");
+    EXPECT_MPICH_OUTPUT(r, "userlib.n3");
+    e2e_free(r);
+    r = RUN("run", "-n", "4", prog);
+    EXPECT_CLEAN(r);
+    EXPECT_MPICH_OUTPUT(r, "userlib.n4");
+    e2e_free(r);
+    r = RUN("explore", "-n", "3", prog);
+    EXPECT_STATUS(r, 0);
+    EXPECT(r, strstr(r->out, "no error exists") || strstr(r->err, "no error exists"));
+    e2e_free(r);
+
+    char *dir = g_path_get_dirname(prog);
+    char *rpath = g_strdup_printf("-Wl,-rpath,%s", dir);
+    const char *plain[] = {rpath, NULL};
+    const char *prog2 = build_userlib("userlib", "userlib_rpath.so", plain);
+    if (prog2) {
+        r = RUN("run", "-n", "4", prog2);
+        EXPECT_CLEAN(r);
+        EXPECT_MPICH_OUTPUT(r, "userlib.n4");
+        e2e_free(r);
+    }
+    const char *prog3 = build_userlib("userlib", "userlib_norpath.so", NULL);
+    if (prog3) {
+        char *env = g_strdup_printf("LD_LIBRARY_PATH=%s", dir);
+        const char *argv[] = {"env", env, e2e_ordex(), "run", "-n", "3", prog3, NULL};
+        r = e2e_exec(argv);
+        EXPECT_CLEAN(r);
+        EXPECT_MPICH_OUTPUT(r, "userlib.n3");
+        e2e_free(r);
+        g_free(env);
+        /* Not found: one line saying where a library is looked for. */
+        const char *unset[] = {"env", "-u", "LD_LIBRARY_PATH", e2e_ordex(), "run", "-n", "3",
+                               prog3, NULL};
+        r = e2e_exec(unset);
+        EXPECT_ONE_LINE_ERROR(r, "libuserlib.so: cannot open shared object file");
+        EXPECT_ERR_HAS(r, "LD_LIBRARY_PATH");
+        e2e_free(r);
+    }
+    g_free(rpath);
+    g_free(dir);
+}
+
+/* A finding in the user's own library names its source line. */
+static void test_userlib_deadlock(void) {
+    const char *origin[] = {"-Wl,-rpath,$ORIGIN", NULL};
+    const char *prog =
+        build_with_userlib("userlib_dl", "userlib_deadlock.so", "userlib_deadlock.c", origin);
+    if (!prog)
+        return;
+    e2e_result *r = RUN("run", "-n", "3", prog);
+    EXPECT_STATUS(r, 1);
+    char *f = EXPECT_FINDING(r, 1, "deadlock", "3 ranks blocked", SRC("userlib_lib.c"), FAULT);
+    EXPECT_BLOCK_HAS(r, f,
+                     "rank 2: MPI_Recv(source=0, tag=0, count=1, MPI_INT, MPI_COMM_WORLD) "
+                     "at userlib_lib.c:");
+    g_free(f);
+    e2e_free(r);
+}
+
 static void test_heap(void) {
     e2e_result *r = RUN("run", "-n", "4", P("heap.c"));
     EXPECT_CLEAN(r);
@@ -282,11 +407,96 @@ static void test_heap(void) {
     e2e_free(r);
 }
 
+/* A crash after malloc returned NULL for lack of heap (--heap-size) says
+ * that the rank's heap limit was reached and how to raise it; it read like
+ * the program's own SIGSEGV. */
+static void test_heap_null(void) {
+    e2e_result *r = RUN("run", "--heap-size", "1MiB", "-n", "2", P("heap_null.c"));
+    EXPECT_STATUS(r, 1);
+    char *f = EXPECT_FINDING(r, 1, "crash", "rank 1 crashed: SIGSEGV", SRC("heap_null.c"), FAULT);
+    EXPECT_BLOCK_HAS(r, f, "heap limit was reached: an allocation of 4 MiB failed");
+    EXPECT_BLOCK_HAS(r, f, "in a heap of 1 MiB");
+    EXPECT_BLOCK_HAS(r, f, "raise --heap-size");
+    g_free(f);
+    e2e_free(r);
+    r = RUN("run", "-n", "2", P("heap_null.c"));
+    EXPECT_CLEAN(r);
+    char *got = e2e_sorted_lines(r->out);
+    EXPECT(r, strcmp(got, "rank 0: done\nrank 1: done\n") == 0);
+    g_free(got);
+    e2e_free(r);
+    /* A crash with nothing refused before has no such note. */
+    r = RUN("run", "-n", "4", P("segv.c"));
+    EXPECT_STATUS(r, 1);
+    EXPECT_ERR_LACKS(r, "heap limit");
+    e2e_free(r);
+}
+
 static void test_nomain(void) {
     e2e_result *r = RUN("run", "-n", "2", P("nomain.c"));
     EXPECT_ONE_LINE_ERROR(r, "no main function");
     EXPECT_ERR_HAS(r, "nomain");
     e2e_free(r);
+}
+
+/* A program that calls MPI functions ordex does not implement is refused
+ * before it runs, in every command that runs it: one line naming the
+ * function main calls first and where, and the others; the JSON report has
+ * the verdict "unsupported" and every function with its call sites. */
+static void test_unsupported(void) {
+    const char *src = "tests/programs/unsupported_rma.c";
+    int create = e2e_marker_line(src, "/* WIN_CREATE */"),
+        fence = e2e_marker_line(src, "/* FENCE */"), fence2 = e2e_marker_line(src, "/* FENCE_2 */"),
+        put = e2e_marker_line(src, "/* PUT */"), wfree = e2e_marker_line(src, "/* WIN_FREE */");
+    CU_ASSERT_FATAL(create > 0 && fence > 0 && fence2 > 0 && put > 0 && wfree > 0);
+    char *line = g_strdup_printf(
+        "unsupported_rma.c: the program calls MPI_Win_create at unsupported_rma.c:%d, which ordex "
+        "does not implement (nor MPI_Win_fence at unsupported_rma.c:%d, MPI_Win_free at "
+        "unsupported_rma.c:%d, MPI_Put at unsupported_rma.c:%d)",
+        create, fence, wfree, put);
+    const char *cmds[] = {"run", "explore", "predict"};
+    for (int c = 0; c < 3; c++) {
+        const char *json = e2e_tmp("unsupported.json");
+        g_unlink(json);
+        e2e_result *r = RUN(cmds[c], "--json", json, "-n", "2", P("unsupported_rma.c"));
+        EXPECT_STATUS(r, 2);
+        EXPECT_ONE_LINE_ERROR(r, line);
+        EXPECT(r, r->out[0] == '\0');
+        JsonObject *doc = EXPECT_JSON_FILE(r, json);
+        EXPECT(r, e2e_json_str_is(doc, "verdict", "unsupported"));
+        EXPECT(r, e2e_json_len(doc, "unsupported") == 4);
+        EXPECT(r, e2e_json_str_is(doc, "unsupported[0].function", "MPI_Win_create"));
+        EXPECT(r, e2e_json_str_is(doc, "unsupported[3].function", "MPI_Put"));
+        char *at = g_strdup_printf("unsupported_rma.c:%d", put);
+        EXPECT(r, e2e_json_str_is(doc, "unsupported[function=MPI_Put].location", at));
+        g_free(at);
+        char *both =
+            g_strdup_printf("[\"unsupported_rma.c:%d\",\"unsupported_rma.c:%d\"]", fence, fence2);
+        char *got = e2e_json_compact(doc, "unsupported[function=MPI_Win_fence].locations");
+        EXPECT(r, got && strcmp(got, both) == 0);
+        g_free(got);
+        g_free(both);
+        EXPECT(r, e2e_json_len(doc, "findings") == 0);
+        EXPECT(r, e2e_json_str_is(doc, "message", strstr(line, "the program calls")));
+        e2e_json_free(doc);
+        e2e_free(r);
+    }
+    /* Built with -O2 (the helper inlined into main) and without the PLT:
+     * the same functions, located. */
+    const char *so = e2e_tmp("unsupported_noplt.so");
+    e2e_result *r = RUN("cc", "-O2", "-fno-plt", "-o", so, P("unsupported_rma.c"));
+    EXPECT_STATUS(r, 0);
+    e2e_free(r);
+    r = RUN("run", "-n", "2", so);
+    EXPECT_STATUS(r, 2);
+    char *at = g_strdup_printf("MPI_Put at unsupported_rma.c:%d", put);
+    EXPECT_ONE_LINE_ERROR(r, at);
+    g_free(at);
+    at = g_strdup_printf("the program calls MPI_Win_create at unsupported_rma.c:%d", create);
+    EXPECT_ERR_HAS(r, at);
+    g_free(at);
+    e2e_free(r);
+    g_free(line);
 }
 
 /* name of the program (without .c), number of ranks, expected output file */
@@ -368,6 +578,7 @@ static void test_comm_split(void) {
 }
 
 static void e2e_add_program_tests(CU_pSuite s) {
+    CU_add_test(s, "unsupported MPI functions: refused with where, JSON", test_unsupported);
     CU_add_test(s, "segv.c: SIGSEGV in rank 1", test_segv);
     CU_add_test(s, "assert_fail.c: failed assert in rank 2", test_assert_fail);
     CU_add_test(s, "fpe.c: division by zero in rank 0", test_fpe);
@@ -391,7 +602,11 @@ static void e2e_add_program_tests(CU_pSuite s) {
     CU_add_test(s, "ssend_cycle.c: Ssend deadlock in every send mode", test_ssend_cycle);
     CU_add_test(s, "errors_return.c: MPI_ERRORS_RETURN", test_errors_return);
     CU_add_test(s, "globals.c: globals are per rank", test_globals);
+    CU_add_test(s, "userlib.c: globals of the user's own library are per rank", test_userlib);
+    CU_add_test(s, "userlib_deadlock.c: a finding in the user's library names its line",
+                test_userlib_deadlock);
     CU_add_test(s, "heap.c: per-rank heap, deterministic", test_heap);
+    CU_add_test(s, "heap_null.c: a crash after the heap limit says so", test_heap_null);
     CU_add_test(s, "nomain.c: refused", test_nomain);
     CU_add_test(s, "wildcard.c", test_wildcard);
     CU_add_test(s, "persistent.c", test_persistent);

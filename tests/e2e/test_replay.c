@@ -51,8 +51,8 @@ static void test_replay_dump(void) {
     char *t = trace_path(dir, "mergesort-1.trace");
     e2e_result *r = e2e_ordex_run("replay", "--stop-at", "5", "--dump", t, NULL);
     EXPECT_STATUS(r, 0);
-    EXPECT_OUT_HAS(r, "rank 0: MPI_Recv(source=MPI_ANY_SOURCE");
-    EXPECT_OUT_HAS(r, "rank 3: ended");
+    EXPECT_ERR_HAS(r, "rank 0: MPI_Recv(source=MPI_ANY_SOURCE");
+    EXPECT_ERR_HAS(r, "rank 3: ended");
     EXPECT(r, strstr(r->err, "stopped before step 5") != NULL);
     e2e_free(r);
     g_free(t);
@@ -79,16 +79,28 @@ static void test_replay_distinct_orderings(void) {
     g_free(tb);
 }
 
-/* Writes a copy of trace `src` with `from` replaced by `to`. */
-static char *edited(const char *src, const char *name, const char *from, const char *to) {
+/* Writes a copy of trace `src` with `from` replaced by `to`; as a trace of
+ * format 2 (no checksum line, which refuses any edit) when v2. */
+static char *edited_as(bool v2, const char *src, const char *name, const char *from,
+                       const char *to) {
     char *text = e2e_read_file(src);
     GString *s = g_string_new(text);
-    g_string_replace(s, from, to, 1);
+    if (v2) {
+        CU_ASSERT_EQUAL(g_string_replace(s, "ordex-trace 3\n", "ordex-trace 2\n", 1), 1);
+        char *c = strstr(s->str, "\nchecksum ");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+        g_string_truncate(s, (gsize)(c - s->str) + 1);
+    }
+    CU_ASSERT_EQUAL(g_string_replace(s, from, to, 1), 1);
     char *dst = g_strdup(e2e_tmp(name));
     g_file_set_contents(dst, s->str, -1, NULL);
     g_string_free(s, TRUE);
     g_free(text);
     return dst;
+}
+
+static char *edited(const char *src, const char *name, const char *from, const char *to) {
+    return edited_as(false, src, name, from, to);
 }
 
 static void expect_refused(const char *trace, const char *text, const char *extra) {
@@ -113,21 +125,55 @@ static void test_replay_rejects_bad_traces(void) {
     /* edited */
     char *bad = edited(t, "kind.trace", " deliver ", " teleport ");
     expect_refused(bad, "unknown step kind", NULL);
-    /* another program */
-    char *other = edited(t, "other.trace", "program-sha256 ", "program-sha256 0");
-    expect_refused(other, "not the program", NULL);
     /* another rank count */
     expect_refused(t, "recorded with 4 ranks", "-n");
-    /* the program does not behave as recorded */
-    char *div = edited(t, "div.trace", "src=3 tag=7", "src=1 tag=7");
+    /* Edits whose lines all still make sense: the checksum refuses them. */
+    char *more = edited(t, "ranks5.trace", "\nranks 4\n", "\nranks 5\n");
+    expect_refused(more, "the trace was edited", NULL);
+    char *other = edited(t, "other.trace", "program-sha256 ", "program-sha256 0");
+    expect_refused(other, "the trace was edited", NULL);
+    char *src = edited(t, "src.trace", "src=3 tag=7", "src=1 tag=7");
+    expect_refused(src, "the trace was edited", NULL);
+    /* In a trace of format 2 too: numbers that do not fit wrap no more,
+     * ranks beyond the rank count are refused. */
+    char *tag = edited_as(true, t, "tag.trace", "src=3 tag=7", "src=3 tag=4294967303");
+    expect_refused(tag, "tag=4294967303 is out of range", NULL);
+    char *dst = edited_as(true, t, "dst.trace", " dst=2 src=3 ", " dst=4294967298 src=3 ");
+    expect_refused(dst, "dst=4294967298 is out of range", NULL);
+    char *fewer = edited_as(true, t, "ranks3.trace", "\nranks 4\n", "\nranks 3\n");
+    expect_refused(fewer, "names a rank the run does not have (ranks 3)", NULL);
+    /* The program does not behave as recorded: the replay leaves the trace,
+     * or ends without the finding the trace was recorded for. */
+    char *div = edited_as(true, t, "div.trace", "src=3 tag=7", "src=1 tag=7");
     expect_refused(div, "left the trace", NULL);
+    char *miss = edited_as(true, t, "miss.trace",
+                           "finding mpi_error mergesort.c:", "finding mpi_error mergesort.c:1");
+    expect_refused(miss, "the replay did not reproduce the finding the trace was recorded for",
+                   NULL);
+    /* The program changed since the trace was made. */
+    const char *copy = e2e_tmp("changed/mergesort.c");
+    g_mkdir_with_parents(e2e_tmp("changed"), 0755);
+    CU_ASSERT_FATAL(g_file_set_contents(copy, e2e_read_src("examples/mergesort.c"), -1, NULL));
+    const char *cdir = explore_into("tr_changed", "4", copy, NULL);
+    char *ct = trace_path(cdir, "mergesort-1.trace");
+    char *changed = g_strconcat(e2e_read_src("examples/mergesort.c"), "int changed;\n", NULL);
+    CU_ASSERT_FATAL(g_file_set_contents(copy, changed, -1, NULL));
+    expect_refused(ct, "not the program", NULL);
+    g_free(changed);
+    g_free(ct);
     /* not a trace */
     expect_refused(e2e_src("examples/ring.c"), "not an ordex trace", NULL);
     expect_refused("/nonexistent/x.trace", "cannot read", NULL);
     g_free(trunc);
     g_free(bad);
     g_free(other);
+    g_free(more);
+    g_free(src);
+    g_free(tag);
+    g_free(dst);
+    g_free(fewer);
     g_free(div);
+    g_free(miss);
     g_free(text);
     g_free(t);
 }
@@ -144,12 +190,12 @@ static void test_replay_keeps_sizes(void) {
         NULL};
     e2e_result *e = e2e_ordex_runv(args);
     EXPECT_STATUS(e, 1);
-    EXPECT_OUT_HAS(e, "[deadlock]");
+    EXPECT_ERR_HAS(e, "[deadlock]");
     e2e_free(e);
     char *t = trace_path(dir, "heap_gated-1.trace");
     char *text = e2e_read_file(t);
     CU_ASSERT_FATAL(text != NULL);
-    CU_ASSERT(strstr(text, "ordex-trace 2\n") != NULL);
+    CU_ASSERT(g_str_has_prefix(text, "ordex-trace 3\n"));
     CU_ASSERT(strstr(text, "\nheap-size 1048576\n") != NULL);
     CU_ASSERT(strstr(text, "\nstack-size 262144\n") != NULL);
     CU_ASSERT(strstr(text, "\nstep-timeout 3\n") != NULL);
@@ -171,13 +217,13 @@ static void test_early_collectives(void) {
     e2e_result *r =
         e2e_ordex_run("explore", "--early-collectives", "-n", "2", EXAMPLE("bcast_sync.c"), NULL);
     EXPECT_STATUS(r, 1);
-    EXPECT_OUT_HAS(r, "needs MPI_Bcast to synchronise");
-    EXPECT_OUT_HAS(r, "MPI_Bcast returns before the others arrive - no, it waits");
-    EXPECT_OUT_HAS(r, "4 orderings run to the end");
+    EXPECT_ERR_HAS(r, "needs MPI_Bcast to synchronise");
+    EXPECT_ERR_HAS(r, "MPI_Bcast returns before the others arrive - no, it waits");
+    EXPECT_ERR_HAS(r, "4 orderings run to the end");
     e2e_free(r);
     r = e2e_ordex_run("explore", "-n", "2", EXAMPLE("bcast_sync.c"), NULL);
     EXPECT_STATUS(r, 1);
-    EXPECT_OUT_HAS(r, "2 orderings run to the end");
+    EXPECT_ERR_HAS(r, "2 orderings run to the end");
     e2e_free(r);
     /* The finding's trace holds the early-leave choice and replays. */
     const char *dir = explore_into("tr_early", "2", EXAMPLE("bcast_sync.c"), "--early-collectives");
@@ -195,12 +241,12 @@ static void test_observe(void) {
     const char *prog = e2e_src("tests/programs/observe_race.c");
     e2e_result *r = e2e_ordex_run("explore", "-n", "3", prog, NULL);
     EXPECT_STATUS(r, 0);
-    EXPECT_OUT_HAS(r, "WARNING [message_race]");
-    EXPECT_OUT_HAS(r, "2 different outcomes");
+    EXPECT_ERR_HAS(r, "WARNING [message_race]");
+    EXPECT_ERR_HAS(r, "2 different outcomes");
     e2e_free(r);
     r = e2e_ordex_run("explore", "--divergence=error", "-n", "3", prog, NULL);
     EXPECT_STATUS(r, 1);
-    EXPECT_OUT_HAS(r, "ERROR [message_race]");
+    EXPECT_ERR_HAS(r, "ERROR [message_race]");
     e2e_free(r);
     r = e2e_ordex_run("run", "-n", "3", prog, NULL); /* one ordering: nothing to compare */
     EXPECT_STATUS(r, 0);

@@ -64,9 +64,9 @@ static void test_ordering_lines(void) {
         g_strdup_printf("rank 2 receives from rank 1 (tag 0): sent at backtrace.c:%d, "
                         "received at backtrace.c:%d",
                         e2e_marker_line(BT, "/* SEND */"), e2e_marker_line(BT, "/* RECV */"));
-    EXPECT_OUT_HAS(r, step);
+    EXPECT_ERR_HAS(r, step); /* explore's report, on stderr */
     char *frames = expected_frames(P("backtrace.c"));
-    EXPECT_OUT_HAS(r, frames);
+    EXPECT_ERR_HAS(r, frames);
     g_free(frames);
     g_free(step);
     e2e_free(r);

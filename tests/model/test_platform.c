@@ -492,6 +492,92 @@ static void test_segment_errors(void) {
     g_free(t);
 }
 
+/* Values that parse but describe no machine, each once accepted: past the
+ * unit they overflowed (1e308s), underflowed to a denormal (5e-324Bps: an
+ * infinite transfer time) or were absurd (speed 1e-300, a 280-digit time),
+ * and gave false deadlocks, hangs or floods of GLib criticals; an eager
+ * limit of 2^64 - 1 wrapped to 0 once a byte was added. */
+static void test_ranges(void) {
+    static const struct {
+        const char *set, *message;
+    } cases[] = {
+        {"network.latency=1e308s", "[network] latency: must be at most 1000s, got \"1e308s\""},
+        {"network.latency=1001s", "[network] latency: must be at most 1000s, got \"1001s\""},
+        {"network.bandwidth=1e308GBps", "[network] bandwidth: too large: \"1e308GBps\""},
+        {"network.bandwidth=1e290GBps",
+         "[network] bandwidth: must be from 1Bps to 1000TBps, got \"1e290GBps\""},
+        {"network.bandwidth=5e-324Bps",
+         "[network] bandwidth: must be from 1Bps to 1000TBps, got \"5e-324Bps\""},
+        {"network.bandwidth=1001TBps",
+         "[network] bandwidth: must be from 1Bps to 1000TBps, got \"1001TBps\""},
+        {"network.bandwidth=7bps", "[network] bandwidth: must be from 1Bps to 1000TBps, got "
+                                   "\"7bps\""},
+        {"network.rendezvous_handshake=1e308s",
+         "[network] rendezvous_handshake: must be at most 1000s, got \"1e308s\""},
+        {"network.send_overhead=1e308s",
+         "[network] send_overhead: must be at most 1000s, got \"1e308s\""},
+        {"network.recv_overhead=1e308s",
+         "[network] recv_overhead: must be at most 1000s, got \"1e308s\""},
+        {"network.send_overhead_per_byte=2s",
+         "[network] send_overhead_per_byte: must be at most 1s (per byte), got \"2s\""},
+        {"network.recv_overhead_per_byte=1e300s",
+         "[network] recv_overhead_per_byte: must be at most 1s (per byte), got \"1e300s\""},
+        {"network.eager_limit=18446744073709551615",
+         "[network] eager_limit: must be at most 1TiB, got \"18446744073709551615\""},
+        {"network.eager_limit=1.5TiB", "[network] eager_limit: must be at most 1TiB, got "
+                                       "\"1.5TiB\""},
+        {"network.segment.1=0B 1e308s 1GBps",
+         "[network] segment.1: the latency must be at most 1000s, got \"1e308s\""},
+        {"network.segment.1=0B 1us 5e-324Bps",
+         "[network] segment.1: the bandwidth must be from 1Bps to 1000TBps, got \"5e-324Bps\""},
+        {"cluster.timeslice=1e308s", "[cluster] timeslice: must be at most 1000s, got \"1e308s\""},
+        {"cluster.speed=1e-300",
+         "[cluster] speed: must be from 0.000001 to 1000000 (2 = twice as fast as this machine), "
+         "got \"1e-300\""},
+        {"cluster.speed=5e-324", "[cluster] speed: must be from 0.000001 to 1000000 (2 = twice "
+                                 "as fast as this machine), got \"5e-324\""},
+        {"cluster.speed=2e6", "[cluster] speed: must be from 0.000001 to 1000000 (2 = twice as "
+                              "fast as this machine), got \"2e6\""},
+        {"intranode.latency=1e308s", "[intranode] latency: must be at most 1000s, got \"1e308s\""},
+        {"intranode.bandwidth=1e20Bps",
+         "[intranode] bandwidth: must be from 1Bps to 1000TBps, got \"1e20Bps\""},
+        {"fattree.uplink_bandwidth=5e-324Bps",
+         "[fattree] uplink_bandwidth: must be from 1Bps to 1000TBps, got \"5e-324Bps\""},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        const char *const set[] = {cases[i].set, "intranode.latency=1us",
+                                   "intranode.bandwidth=1GBps", NULL};
+        /* An override of intranode's keys replaces the defaults given here. */
+        const char *const *overrides = set;
+        const char *const alone[] = {cases[i].set, NULL};
+        if (g_str_has_prefix(cases[i].set, "intranode."))
+            overrides = alone;
+        char *message = g_strdup_printf("--set %s: %s", cases[i].set, cases[i].message);
+        char *text = minimal_plus("[fattree]\nnodes_per_leaf = 2\nuplink_bandwidth = 1GBps\n");
+        expect_error(text, overrides, PM_PLATFORM_ERROR_VALUE, message);
+        g_free(text);
+        g_free(message);
+    }
+    /* The bounds themselves are fine. */
+    const char *const edges[] = {"network.latency=1000s",
+                                 "network.bandwidth=1000TBps",
+                                 "network.send_overhead_per_byte=1s",
+                                 "network.eager_limit=1TiB",
+                                 "cluster.speed=0.000001",
+                                 "cluster.timeslice=0",
+                                 "intranode.latency=0",
+                                 "intranode.bandwidth=1Bps",
+                                 NULL};
+    pm_platform *p = load_ok(MINIMAL, edges);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    EXACT(p->segments[0].latency, 1000.0);
+    EXACT(p->segments[0].bandwidth, 1e15);
+    CU_ASSERT_EQUAL(p->eager_limit, (uint64_t)1 << 40);
+    EXACT(p->speed, 1e-6);
+    EXACT(p->intranode_bandwidth, 1.0);
+    pm_platform_free(p);
+}
+
 static void test_missing_file(void) {
     GError *e = NULL;
     pm_platform *p = pm_platform_load("/nonexistent/dir/c.ini", NULL, &e);
@@ -837,6 +923,7 @@ int main(void) {
         {"value errors name file:line and key", test_file_errors},
         {"missing keys", test_missing_keys},
         {"segment errors", test_segment_errors},
+        {"values past what a platform can describe", test_ranges},
         {"missing platform file", test_missing_file},
         {"example cluster.ini", test_example_cluster},
         {"example fattree.ini", test_example_fattree},

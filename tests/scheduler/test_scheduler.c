@@ -1,17 +1,21 @@
 /*
  * test_scheduler.c - unit tests of the per-rank arenas and of fiber contexts.
  */
+#define _GNU_SOURCE
 #include <CUnit/Basic.h>
 #include <glib.h>
+#include <link.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <signal.h>
 #include <stdio.h>
 
 #include "scheduler/arena.h"
 #include "scheduler/context.h"
+#include "scheduler/loader.h"
 #include "scheduler/sched.h"
 #include "tests/skip.h"
 
@@ -78,6 +82,50 @@ static void test_arena_exhaustion(void) {
     CU_ASSERT(sched_arena_exhausted(a));
     /* The neighbour's arena is untouched by the failed request. */
     CU_ASSERT_PTR_NOT_NULL(sched_arena_malloc(sched_arena_of(1), 1000));
+    sched_arenas_release();
+}
+
+/* Sizes whose product with the rank count wraps around 2^64 reserved a
+ * small range, and the arenas were laid out far beyond it (a crash at the
+ * first allocation); a product of exactly 2^64 asked for 0 bytes. */
+static void test_arena_reserve_bounds(void) {
+    CU_ASSERT_FALSE(sched_arenas_reserve(4, (size_t)4611686018427453440ull)); /* 2^62 + 64 KiB */
+    CU_ASSERT_FALSE(sched_arenas_reserve(4, (size_t)1 << 62));                /* exactly 2^64 */
+    CU_ASSERT_FALSE(sched_arenas_reserve(2, SIZE_MAX));
+    CU_ASSERT_FALSE(sched_arenas_reserve(1000000, (size_t)1 << 40)); /* past 128 TiB */
+    CU_ASSERT_FALSE(sched_arenas_reserve(0, 1 << 20));
+    CU_ASSERT_FALSE(sched_arenas_reserve(2, 0));
+    const void *start;
+    size_t len;
+    int count;
+    sched_arenas_span(&start, &len, &count);
+    CU_ASSERT_EQUAL(count, 0); /* nothing reserved by the refusals */
+    CU_ASSERT_FATAL(sched_arenas_reserve(3, (size_t)1 << 20));
+    sched_arenas_span(&start, &len, &count);
+    CU_ASSERT_EQUAL(len, (size_t)3 << 20);
+    sched_arenas_release();
+}
+
+/* Requests near SIZE_MAX: the page rounding of a large chunk wrapped
+ * around, and malloc(SIZE_MAX) returned a 4 KiB chunk. */
+static void test_arena_huge_requests(void) {
+    CU_ASSERT_FATAL(sched_arenas_reserve(1, 1 << 20));
+    sched_arena *a = sched_arena_of(0);
+    CU_ASSERT_EQUAL(sched_arena_refused(a), 0);
+    CU_ASSERT_EQUAL(sched_arena_size(a), (size_t)1 << 20);
+    CU_ASSERT_PTR_NULL(sched_arena_malloc(a, SIZE_MAX));
+    CU_ASSERT_EQUAL(sched_arena_refused(a), SIZE_MAX);
+    CU_ASSERT_PTR_NULL(sched_arena_malloc(a, SIZE_MAX - 4000));
+    CU_ASSERT_PTR_NULL(sched_arena_memalign(a, 4096, SIZE_MAX - 100));
+    CU_ASSERT_EQUAL(sched_arena_refused(a), SIZE_MAX - 100);
+    CU_ASSERT_PTR_NULL(sched_arena_memalign(a, (size_t)1 << 63, 64));
+    CU_ASSERT_PTR_NULL(sched_arena_malloc(a, 2 << 20)); /* more than the arena */
+    CU_ASSERT_EQUAL(sched_arena_refused(a), (size_t)2 << 20);
+    CU_ASSERT(sched_arena_exhausted(a));
+    void *p = sched_arena_malloc(a, 1000); /* what fits still does */
+    CU_ASSERT_PTR_NOT_NULL(p);
+    CU_ASSERT_PTR_EQUAL(sched_arena_owning(p), a);
+    CU_ASSERT_EQUAL(sched_arena_refused(a), (size_t)2 << 20);
     sched_arenas_release();
 }
 
@@ -224,6 +272,129 @@ static void test_rank_stack(void) {
     g_free(path);
 }
 
+/* Loaded objects whose path is `path` (all when NULL). */
+typedef struct {
+    const char *path;
+    int n;
+} object_count;
+
+static int count_object(struct dl_phdr_info *info, size_t size, void *data) {
+    object_count *c = data;
+    if (!c->path || (info->dlpi_name && strcmp(info->dlpi_name, c->path) == 0))
+        c->n++;
+    return 0;
+}
+
+static int loaded_copies(const char *path) {
+    object_count c = {path, 0};
+    dl_iterate_phdr(count_object, &c);
+    return c.n;
+}
+
+/* Every load is a fresh copy with globals of its own, also when the same
+ * process loaded the program before, and the copies are on the dynamic
+ * linker's list once loaded. */
+static void test_fresh_copies(void) {
+    char *path = NULL;
+    if (!init_tiny(&path)) {
+        g_free(path);
+        return;
+    }
+    char *real = g_canonicalize_filename(path, NULL);
+    int before = loaded_copies(real);
+    uintptr_t bias[2] = {sched_image_bias(0), sched_image_bias(1)};
+    GArray *regions[2];
+    for (int r = 0; r < 2; r++) {
+        regions[r] = g_array_new(FALSE, FALSE, sizeof(sched_region));
+        sched_rank_regions(r, NULL, regions[r]);
+    }
+    /* The globals (the first region) of the two ranks are apart. */
+    sched_region a = g_array_index(regions[0], sched_region, 0);
+    sched_region b = g_array_index(regions[1], sched_region, 0);
+    CU_ASSERT(a.len > 0 && b.len > 0);
+    CU_ASSERT((const char *)a.start + a.len <= (const char *)b.start ||
+              (const char *)b.start + b.len <= (const char *)a.start);
+    CU_ASSERT_EQUAL(sched_run(no_event, NULL), SCHED_RUN_COMPLETE);
+    sched_fini();
+    /* Again in the same process: two more copies, at new addresses. */
+    CU_ASSERT_FATAL(init_tiny(&path));
+    CU_ASSERT_EQUAL(loaded_copies(real), before + 2);
+    for (int r = 0; r < 2; r++) {
+        CU_ASSERT_NOT_EQUAL(sched_image_bias(r), bias[0]);
+        CU_ASSERT_NOT_EQUAL(sched_image_bias(r), bias[1]);
+    }
+    CU_ASSERT_NOT_EQUAL(sched_image_bias(0), sched_image_bias(1));
+    CU_ASSERT_EQUAL(sched_run(no_event, NULL), SCHED_RUN_COMPLETE);
+    sched_fini();
+    for (int r = 0; r < 2; r++)
+        g_array_free(regions[r], TRUE);
+    g_free(real);
+    g_free(path);
+}
+
+/* sched_init failing after some copies were loaded (here: three stacks of
+ * 50 TiB do not fit in the address space) leaves the dynamic linker's list
+ * whole once sched_fini has run, as the run description's loader does.  The
+ * copies were left off it: the process then died at exit on the dynamic
+ * linker's own check ("_dl_fini: Assertion `ns != LM_ID_BASE || i ==
+ * nloaded' failed", exit status 127). */
+static void test_failed_init_restores_the_list(void) {
+    const char *srcdir = getenv("TEST_SRCDIR");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(srcdir);
+    char *path = g_build_filename(srcdir, "ordex", "tests", "scheduler", "tiny_program.so", NULL);
+    char *real = g_canonicalize_filename(path, NULL);
+    int before = loaded_copies(real);
+    static char *argv[2];
+    argv[0] = path;
+    sched_options o = {0};
+    o.nranks = 3;
+    o.stack_size = (size_t)50 << 40;
+    o.heap_size = (size_t)1 << 20;
+    o.program = path;
+    o.argc = 1;
+    o.argv = argv;
+    o.out = stdout;
+    o.err = stderr;
+    char *err = NULL;
+    CU_ASSERT_FALSE(sched_init(&o, &err));
+    CU_ASSERT(err && strstr(err, "cannot map a"));
+    g_free(err);
+    sched_fini();
+    CU_ASSERT(loaded_copies(real) >= before + 2); /* ranks 0 and 1 at least were loaded */
+    g_free(real);
+    g_free(path);
+}
+
+/* The libraries every rank shares are the system's; the user's own, also
+ * under /usr/local or reached through a path that leaves /usr/lib, are
+ * loaded once per rank. */
+static void test_system_libraries(void) {
+    CU_ASSERT_TRUE(sched_is_system_library("/usr/lib/x86_64-linux-gnu/libm.so.6"));
+    CU_ASSERT_TRUE(sched_is_system_library("/lib/x86_64-linux-gnu/libc.so.6"));
+    CU_ASSERT_TRUE(sched_is_system_library("/lib64/ld-linux-x86-64.so.2"));
+    CU_ASSERT_FALSE(sched_is_system_library("/usr/local/lib/libmylib.so"));
+    CU_ASSERT_FALSE(sched_is_system_library("/home/user/lib/libmylib.so"));
+    CU_ASSERT_FALSE(sched_is_system_library("/opt/hdf5/lib/libhdf5.so"));
+    CU_ASSERT_FALSE(sched_is_system_library("/usr/libexec/libx.so"));
+    /* Resolved before it is judged. */
+    char *dir = g_dir_make_tmp("loader-test-XXXXXX", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+    char *lib = g_build_filename(dir, "libmine.so", NULL);
+    CU_ASSERT_TRUE(g_file_set_contents(lib, "", 0, NULL));
+    char *sneaky = g_strdup_printf("/usr/lib/../..%s", lib);
+    CU_ASSERT_FALSE(sched_is_system_library(sneaky));
+    char *link = g_build_filename(dir, "libm.so.6", NULL);
+    CU_ASSERT_EQUAL(symlink("/lib/x86_64-linux-gnu/libm.so.6", link), 0);
+    CU_ASSERT_TRUE(sched_is_system_library(link));
+    unlink(link);
+    unlink(lib);
+    rmdir(dir);
+    g_free(link);
+    g_free(sneaky);
+    g_free(lib);
+    g_free(dir);
+}
+
 int main(void) {
     CU_initialize_registry();
     CU_pSuite s = CU_add_suite("scheduler", NULL, NULL);
@@ -231,6 +402,8 @@ int main(void) {
     CU_add_test(s, "arena ownership and alignment", test_arena_owner_and_alignment);
     CU_add_test(s, "large chunks are reused", test_arena_large_reuse);
     CU_add_test(s, "a full arena fails alone", test_arena_exhaustion);
+    CU_add_test(s, "arena reservations that overflow are refused", test_arena_reserve_bounds);
+    CU_add_test(s, "requests near SIZE_MAX fail", test_arena_huge_requests);
     /* Under AddressSanitizer its allocator owns malloc: the dispatch to
      * arenas is not in effect, and loading ranks, which replaces malloc for
      * them, is refused. */
@@ -245,6 +418,10 @@ int main(void) {
     test_add_unless(s, "a late timer tick after sched_fini is harmless", test_late_tick_after_fini,
                     asan);
     test_add_unless(s, "a rank's stack and saved stack pointer", test_rank_stack, asan);
+    test_add_unless(s, "every load is a fresh copy", test_fresh_copies, asan);
+    test_add_unless(s, "a failed sched_init leaves the dynamic linker's list whole",
+                    test_failed_init_restores_the_list, asan);
+    CU_add_test(s, "system libraries are shared, the user's are not", test_system_libraries);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     int failed = (int)CU_get_number_of_failures();

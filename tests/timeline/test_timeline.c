@@ -405,6 +405,7 @@ static void test_kind_names(void) {
     CU_ASSERT_STRING_EQUAL(out_tl_kind_name(ORDEX_TL_COMPUTE), "compute");
     CU_ASSERT_STRING_EQUAL(out_tl_kind_name(ORDEX_TL_SEND), "send");
     CU_ASSERT_STRING_EQUAL(out_tl_kind_name(ORDEX_TL_RECV), "recv");
+    CU_ASSERT_STRING_EQUAL(out_tl_kind_name(ORDEX_TL_SENDRECV), "sendrecv");
     CU_ASSERT_STRING_EQUAL(out_tl_kind_name(ORDEX_TL_WAIT), "wait");
     CU_ASSERT_STRING_EQUAL(out_tl_kind_name(ORDEX_TL_COLLECTIVE), "collective");
     CU_ASSERT_STRING_EQUAL(out_tl_kind_name(ORDEX_TL_OTHER), "other");
@@ -423,7 +424,9 @@ static void test_kind_of_call(void) {
         {"MPI_Bsend", ORDEX_TL_SEND},
         {"MPI_Rsend", ORDEX_TL_SEND},
         {"MPI_Irsend", ORDEX_TL_SEND},
-        {"MPI_Sendrecv", ORDEX_TL_SEND},
+        {"MPI_Sendrecv", ORDEX_TL_SENDRECV},
+        {"MPI_Sendrecv_replace", ORDEX_TL_SENDRECV},
+        {"PMPI_Sendrecv_c", ORDEX_TL_SENDRECV},
         {"PMPI_Send", ORDEX_TL_SEND},
         {"MPI_Send_c", ORDEX_TL_SEND},
         {"MPI_Recv", ORDEX_TL_RECV},
@@ -660,9 +663,9 @@ static void test_chrome_escaping(void) {
     /* Names come from user programs: quotes, backslashes, control
      * characters and bytes that are not UTF-8. */
     CU_ASSERT_TRUE(out_tl_add_span(t, 0, 0, 1 * US, ORDEX_TL_COMPUTE,
-                                     "a\"b\\c\nd\x01"
-                                     "e\tf\x1f/\xff"
-                                     "\xc3\xa9"));
+                                   "a\"b\\c\nd\x01"
+                                   "e\tf\x1f/\xff"
+                                   "\xc3\xa9"));
     CU_ASSERT_TRUE(out_tl_set_rank_label(t, 0, "node \"x\"\r"));
     char *text = write_chrome_text(t, "escape.json");
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
@@ -790,6 +793,40 @@ static void test_svg_layout(void) {
     g_ptr_array_free(legend, TRUE);
     CU_ASSERT_EQUAL(count_elems(d, "legend", "rect"), 3);
     CU_ASSERT_EQUAL(count_elems(d, "labels", "text"), 2);
+    doc_free(d);
+    out_tl_free(t);
+}
+
+/* Time in MPI_Sendrecv (mostly waiting for its message) has a colour and a
+ * legend entry of its own, neither a send's nor a receive's. */
+static void test_svg_sendrecv_legend(void) {
+    out_timeline *t = out_tl_new(2);
+    CU_ASSERT_TRUE(out_tl_add_span(t, 0, 0, 2 * US, ORDEX_TL_COMPUTE, "compute"));
+    CU_ASSERT_TRUE(
+        out_tl_add_span(t, 0, 2 * US, 6 * US, out_tl_kind_of_call("MPI_Sendrecv"), "MPI_Sendrecv"));
+    CU_ASSERT_TRUE(out_tl_add_span(t, 1, 0, 3 * US, out_tl_kind_of_call("MPI_Send"), "MPI_Send"));
+    doc *d = write_svg_doc(t, "sendrecv.svg", "exchange, 2 ranks");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    GPtrArray *legend = select_elems(d, "legend", "text");
+    CU_ASSERT_EQUAL_FATAL(legend->len, 3);
+    CU_ASSERT_STRING_EQUAL(((elem *)g_ptr_array_index(legend, 0))->text->str, "compute");
+    CU_ASSERT_STRING_EQUAL(((elem *)g_ptr_array_index(legend, 1))->text->str, "send");
+    CU_ASSERT_STRING_EQUAL(((elem *)g_ptr_array_index(legend, 2))->text->str, "sendrecv");
+    g_ptr_array_free(legend, TRUE);
+    /* The legend's boxes and the spans share one class per kind, and the
+     * Sendrecv's is not the send's. */
+    GPtrArray *boxes = select_elems(d, "legend", "rect");
+    CU_ASSERT_EQUAL_FATAL(boxes->len, 3);
+    const char *send_cls = str_attr(g_ptr_array_index(boxes, 1), "class");
+    const char *sr_cls = str_attr(g_ptr_array_index(boxes, 2), "class");
+    CU_ASSERT_STRING_NOT_EQUAL(send_cls, sr_cls);
+    GPtrArray *rects = select_elems(d, "spans", "rect");
+    int with_sr = 0;
+    for (guint i = 0; i < rects->len; i++)
+        with_sr += strcmp(str_attr(g_ptr_array_index(rects, i), "class"), sr_cls) == 0;
+    CU_ASSERT_EQUAL(with_sr, 1);
+    g_ptr_array_free(rects, TRUE);
+    g_ptr_array_free(boxes, TRUE);
     doc_free(d);
     out_tl_free(t);
 }
@@ -1203,6 +1240,7 @@ int main(void) {
         {"Chrome trace escaping", test_chrome_escaping},
         {"Chrome trace of no ranks", test_chrome_empty},
         {"SVG layout and coordinates", test_svg_layout},
+        {"SVG: MPI_Sendrecv has a colour and legend entry", test_svg_sendrecv_legend},
         {"SVG escaping", test_svg_escaping},
         {"SVG merging of tiny spans", test_svg_merging},
         {"SVG of 1024 ranks", test_svg_large},

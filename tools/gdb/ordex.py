@@ -22,12 +22,31 @@
 # The ordex binary built for tests carries no debug information, so
 # `ordex_rank` would have no type there; the first stop then loads a tiny
 # typed description of it (compiled with gcc, which ordex needs anyway).
+#
+# Temporary files of the session (that description, and the replay's copies
+# of the program, which ordex puts in $ORDEX_GDB_TMPDIR) live in one
+# directory, removed when gdb ends: gdb kills the replay at its end, before
+# ordex could remove its own.
 
+import atexit
 import os
+import shutil
 import subprocess
 import tempfile
 
 import gdb
+
+
+def _remove_session_dir(*_):
+    if _session_dir and os.path.isdir(_session_dir):
+        shutil.rmtree(_session_dir, ignore_errors=True)
+
+
+_session_dir = tempfile.mkdtemp(prefix="ordex-gdb-")
+if hasattr(gdb.events, "gdb_exiting"):
+    gdb.events.gdb_exiting.connect(_remove_session_dir)
+atexit.register(_remove_session_dir)
+gdb.execute("set environment ORDEX_GDB_TMPDIR %s" % _session_dir, to_string=True)
 
 
 class _State:
@@ -110,13 +129,42 @@ class _StopBreakpoint(gdb.Breakpoint):
         return True
 
 
+class _LoadBreakpoint(gdb.Breakpoint):
+    """ordex takes the ranks' copies of the program off the dynamic linker's
+    list while it loads them (scheduler/loader.c), between its calls of
+    ordex_gdb_loading() and ordex_gdb_loaded(): gdb would take a copy it saw
+    and then lost for unloaded, and leave the breakpoints it had put in it.
+    So gdb reads no shared library's symbols in between, and reads them all
+    once every copy is back."""
+
+    def __init__(self, spec, loading):
+        super().__init__(spec, type=gdb.BP_BREAKPOINT, internal=True)
+        self.silent = True
+        self.loading = loading
+
+    def stop(self):
+        if self.loading:
+            gdb.execute("set auto-solib-add off", to_string=True)
+        else:
+            gdb.execute("set auto-solib-add on", to_string=True)
+            gdb.execute("sharedlibrary", to_string=True)
+        return False
+
+
 _bp = None
+_load_bps = []
 
 
 def _ensure_breakpoint():
-    global _bp
+    global _bp, _load_bps
     if _bp is None or not _bp.is_valid():
         _bp = _StopBreakpoint()
+    if not _load_bps or not all(b.is_valid() for b in _load_bps):
+        for b in _load_bps:
+            if b.is_valid():
+                b.delete()
+        _load_bps = [_LoadBreakpoint("ordex_gdb_loading", True),
+                     _LoadBreakpoint("ordex_gdb_loaded", False)]
 
 
 def _typed_rank():
@@ -130,9 +178,8 @@ def _typed_rank():
         return
     try:
         addr = int(_value("(long) &ordex_rank"))
-        d = tempfile.mkdtemp(prefix="ordex-gdb-")
-        src = os.path.join(d, "ordex_rank.c")
-        obj = os.path.join(d, "ordex_rank.o")
+        src = os.path.join(_session_dir, "ordex_rank.c")
+        obj = os.path.join(_session_dir, "ordex_rank.o")
         with open(src, "w") as f:
             f.write("/* The running rank (-1: the scheduler); set by ordex. */\n"
                     "int ordex_rank;\n")
@@ -284,14 +331,32 @@ class OrdexGoto(gdb.Command):
         _resume("continue", n)
 
 
+# Where the system's shared libraries are (scheduler/loader.c says the same):
+# ordex shares these between ranks, and they are not the program's code.
+_SYSTEM_DIRS = ("/lib/", "/lib64/", "/lib32/", "/libx32/", "/usr/lib/", "/usr/lib64/",
+                "/usr/lib32/", "/usr/libx32/")
+
+
+def _is_program_code(objfile):
+    """Whether objfile is the program's own code: a rank's copy of the
+    program or of one of the user's own libraries, not ordex itself and not
+    a system library."""
+    if not objfile:
+        return False
+    real = os.path.realpath(objfile)
+    exe = gdb.current_progspace().filename
+    if exe and real == os.path.realpath(exe):
+        return False
+    return not real.startswith(_SYSTEM_DIRS)
+
+
 def _program_frame():
-    """The innermost frame of the selected thread in the program's own code
-    (the per-rank copies live in an ordex-ranks-* directory), or None."""
+    """The innermost frame of the selected thread in the program's own code,
+    or None."""
     frame = gdb.newest_frame()
     while frame is not None:
         sal = frame.find_sal()
-        objfile = sal.symtab.objfile.filename if sal.symtab else ""
-        if "/ordex-ranks-" in objfile:
+        if sal.symtab and _is_program_code(sal.symtab.objfile.filename):
             return frame
         frame = frame.older()
     return None
