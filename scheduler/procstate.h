@@ -38,9 +38,9 @@
 #include "scheduler/sched.h"
 
 /* Signals whose disposition ordex keeps per rank and never hands to the
- * kernel: the faults ordex reports as crashes, and SIGPROF (the step
- * timeout's tick). */
-#define SCHED_NVSIG 8
+ * kernel: the faults ordex reports as crashes, SIGPROF (the step timeout's
+ * tick), SIGINT and SIGTERM (which end ordex's run). */
+#define SCHED_NVSIG 10
 
 /* One rank's disposition of one of those signals, as sigaction set it. */
 typedef struct sched_sigact {

@@ -436,10 +436,7 @@ static void on_tick(int sig, siginfo_t *si, void *uctx) {
             return; /* the scheduler stops, or the rank ends as it leaves MPI */
         sched_arena_current = NULL;
         r->fault.kind = SCHED_FAIL_INTERRUPTED;
-        sigset_t set;
-        sigemptyset(&set);
-        sigaddset(&set, sig);
-        pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+        sched_sig_unblock(sig);
         r->sim_depth = 1;
         r->state = SCHED_FAILED;
         switch_out();

@@ -53,8 +53,15 @@
 
 #define NEXT SCHED_NEXT
 
-static const int g_vsigs[SCHED_NVSIG] = {SIGSEGV, SIGBUS,  SIGFPE, SIGILL,
-                                         SIGABRT, SIGTRAP, SIGSYS, SIGPROF};
+static const int g_vsigs[SCHED_NVSIG] = {SIGSEGV, SIGBUS, SIGFPE,  SIGILL, SIGABRT,
+                                         SIGTRAP, SIGSYS, SIGPROF, SIGINT, SIGTERM};
+
+/* Signals that end ordex's run when they come from outside (Ctrl-C, a batch
+ * system): a rank's handler for them runs only when the rank sends one to
+ * itself, and then without the kernel, whose handler is ordex's. */
+static bool own_only(int sig) {
+    return sig == SIGINT || sig == SIGTERM;
+}
 
 /* A handler that returns this many times in a row for the same fault (same
  * instruction, address and registers) would loop for ever. */
@@ -333,12 +340,63 @@ int sigaltstack(const stack_t *ss, stack_t *oss) {
 
 /* ---- sending signals to oneself ------------------------------------------ */
 
+/* SIGINT or SIGTERM that the rank sends itself, delivered as the kernel
+ * would to a process: before raise() returns. */
+static int raise_own(sched_procstate *ps, int sig) {
+    if (ps->blocked & bit(sig)) {
+        ps->pending |= bit(sig);
+        return 0;
+    }
+    sched_sigact *a = &ps->act[vslot(sig)];
+    sched_sigact act = *a;
+    if (act.handler == (void *)SIG_IGN)
+        return 0;
+    if (act.handler == (void *)SIG_DFL) { /* ends the process */
+        sched_fault f;
+        memset(&f, 0, sizeof f);
+        sched_record_fault(&f, sig, NULL, NULL);
+        f.kind = SCHED_FAIL_SIGNAL;
+        f.code = SI_TKILL;
+        char name[16];
+        snprintf(ps->note, SCHED_NOTE_LEN,
+                 "the program sent %s to itself, whose default action ends the process",
+                 sched_sig_name(sig, name));
+        f.note = ps->note;
+        sched_fail_current(&f);
+    }
+    siginfo_t si;
+    memset(&si, 0, sizeof si);
+    si.si_signo = sig;
+    si.si_code = SI_TKILL;
+    si.si_pid = getpid();
+    si.si_uid = getuid();
+    ucontext_t uc;
+    getcontext(&uc);
+    uint64_t saved = ps->blocked;
+    ps->blocked |= act.mask & ~NEVER_BLOCKED;
+    if (!(act.flags & SA_NODEFER))
+        ps->blocked |= bit(sig);
+    if (act.flags & SA_RESETHAND) {
+        a->handler = (void *)SIG_DFL;
+        a->flags &= ~SA_SIGINFO;
+    }
+    if (act.flags & SA_SIGINFO)
+        ((void (*)(int, siginfo_t *, void *))act.handler)(sig, &si, &uc);
+    else
+        ((void (*)(int))act.handler)(sig);
+    ps->blocked = saved;
+    deliver_pending(ps);
+    return 0;
+}
+
 /* raise() marks the signal as the rank's own doing: a SIGABRT that the rank
  * did not raise itself comes from abort(), whose handler must not return. */
 int raise(int sig) {
     sched_procstate *ps = sched_ps_running();
     if (!ps || vslot(sig) < 0)
         return NEXT(raise)(sig);
+    if (own_only(sig))
+        return raise_own(ps, sig);
     int outer = ps->raising;
     ps->raising = sig;
     int rc = NEXT(raise)(sig);

@@ -6,6 +6,7 @@
  * crashes of the rank, whatever the program did with its signals; a forked
  * child must not run the simulation a second time.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -289,6 +290,35 @@ static void test_signal_crashes_explore(void) {
     }
 }
 
+/* SIGINT and SIGTERM handlers of the program run only for what its ranks
+ * raise themselves, each in its own rank; the same signal from outside
+ * stops ordex (the program's handler used to take it over: ordex went on
+ * for ever, and the handler ran in whichever rank was running). */
+static void test_own_sigterm(void) {
+    const int sigs[] = {SIGTERM, SIGINT};
+    for (int i = 0; i < 2; i++) {
+        const char *marker = e2e_tmp(i == 0 ? "own_sigterm.marker" : "own_sigint.marker");
+        remove(marker);
+        e2e_proc *p = e2e_ordex_start("run", "--step-timeout", "0", "-n", "3", P("own_sigterm.c"),
+                                      marker, NULL);
+        bool started = e2e_wait_for_file(marker, 60);
+        kill(e2e_proc_pid(p), sigs[i]);
+        e2e_result *r = e2e_proc_wait(p, 60);
+        EXPECT(r, started);
+        EXPECT_STATUS(r, 2);
+        EXPECT_ERR_HAS(r, i == 0 ? "ordex was interrupted (SIGTERM)"
+                                 : "ordex was interrupted (SIGINT)");
+        for (int k = 0; k < 3; k++) {
+            char *l = g_strdup_printf("rank %d: handler got SIGTERM\n", k);
+            EXPECT(r, e2e_count(r->out, l) == 1);
+            g_free(l);
+        }
+        EXPECT(r, e2e_count(r->out, "handler got") == 3);
+        e2e_processes_with_arg(marker, true);
+        e2e_free(r);
+    }
+}
+
 static void add(CU_pSuite s) {
     CU_add_test(s, "getopt_ranks.c: each rank parses its options", test_getopt);
     CU_add_test(s, "rand_ranks.c: rand() per rank, as a new process", test_rand);
@@ -301,6 +331,7 @@ static void add(CU_pSuite s) {
     CU_add_test(s, "signal_ok.c: handlers a process survives", test_signal_handlers_survived);
     CU_add_test(s, "signal_crash.c: run", test_signal_crashes_run);
     CU_add_test(s, "signal_crash.c: explore", test_signal_crashes_explore);
+    CU_add_test(s, "own_sigterm.c: SIGINT/SIGTERM handlers, ordex still stops", test_own_sigterm);
 }
 
 E2E_MAIN("procstate", add)
