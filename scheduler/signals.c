@@ -3,10 +3,11 @@
  * the program's own handlers run for its faults (see procstate.h).
  *
  * ordex reports a rank's SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP
- * and SIGSYS as a crash of that rank, and SIGPROF is its step timeout's
- * tick: its own handlers for them stay installed in the kernel whatever
- * the program does.  For those signals a rank's sigaction, signal,
- * sigprocmask and sigaltstack act on the rank's own view (struct
+ * and SIGSYS as a crash of that rank, SIGPROF is its step timeout's tick,
+ * and SIGINT and SIGTERM stop its run: its own handlers for them stay
+ * installed in the kernel whatever the program does (a rank's handler for
+ * SIGINT or SIGTERM runs only when the rank raises the signal itself).  For those signals a rank's
+ * sigaction, signal, sigprocmask and sigaltstack act on the rank's own view (struct
  * sched_procstate), never on the kernel, and the view is what they report
  * back: a new rank starts with SIG_DFL everywhere, as a new process does.
  * Every other signal goes to the kernel as before: its disposition and its
