@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/compile.h"
+#include "toolchain/compile.h"
 #include "cli/options.h"
 #include "cli/program.h"
 #include "output/findings.h"
@@ -252,7 +252,7 @@ int ordex_explore(int argc, char **argv) {
     }
     const char *prog = o.run.argv[0];
     char *so =
-        g_str_has_suffix(prog, ".c") ? ordex_compile_cached(prog, true, false) : g_strdup(prog);
+        g_str_has_suffix(prog, ".c") ? tc_compile_cached(prog, true, false) : g_strdup(prog);
     if (!so) {
         ordex_opts_free(&o);
         return 2;

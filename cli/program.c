@@ -7,7 +7,7 @@
 #include <glib.h>
 #include <string.h>
 
-#include "cli/compile.h"
+#include "toolchain/compile.h"
 #include "output/json.h"
 #include "stategraph/unsupported.h"
 
@@ -39,7 +39,7 @@ static bool ensure_map_count(int nranks) {
 
 char *ordex_program_prepare(const char *prog, int nranks, bool optimize) {
     char *so =
-        g_str_has_suffix(prog, ".c") ? ordex_compile_cached(prog, true, optimize) : g_strdup(prog);
+        g_str_has_suffix(prog, ".c") ? tc_compile_cached(prog, true, optimize) : g_strdup(prog);
     if (!so)
         return NULL;
     if (!g_file_test(so, G_FILE_TEST_EXISTS)) {

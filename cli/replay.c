@@ -12,8 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/compile.h"
-#include "cli/datafile.h"
+#include "toolchain/compile.h"
+#include "toolchain/datafile.h"
 #include "output/findings.h"
 #include "stategraph/oneshot.h"
 #include "stategraph/replay.h"
@@ -38,7 +38,7 @@ static int exec_gdb(const char *trace, const sg_trace *t, int stop_at, const cha
         return 2;
     }
     char *where = NULL;
-    char *script = ordex_data_file("tools/gdb/ordex.py", &where);
+    char *script = tc_data_file("tools/gdb/ordex.py", &where);
     char *exe = g_file_read_link("/proc/self/exe", NULL);
     if (!script || !exe) {
         fprintf(stderr, "ordex replay: cannot find tools/gdb/ordex.py: %s\n",
@@ -183,7 +183,7 @@ int ordex_replay(int argc, char **argv) {
                 t.nranks == 1 ? "" : "s", nranks);
         goto out;
     }
-    so = g_str_has_suffix(t.program, ".c") ? ordex_compile_cached(t.program, true, false)
+    so = g_str_has_suffix(t.program, ".c") ? tc_compile_cached(t.program, true, false)
                                            : g_strdup(t.program);
     if (!so)
         goto out;

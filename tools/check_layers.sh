@@ -16,7 +16,8 @@ declare -A allowed=(
     [output]="simulator"
     [stategraph]="simulator scheduler checkpoint"
     [predict]="stategraph simulator scheduler perfmodel output"
-    [cli]="stategraph predict output perfmodel"
+    [toolchain]="scheduler"
+    [cli]="stategraph predict output perfmodel toolchain"
 )
 # The simulator's headers other packages may include: its API for the run
 # loop and the front end, the one for strategies, and simulated time.
@@ -24,7 +25,7 @@ public_sim="simulator/sim.h simulator/events.h simulator/timed.h"
 
 passed=0
 failed=0
-for pkg in scheduler perfmodel checkpoint simulator output stategraph predict cli; do
+for pkg in scheduler perfmodel checkpoint simulator output stategraph predict toolchain cli; do
     bad=0
     while IFS= read -r hit; do
         file=${hit%%:*}
