@@ -769,7 +769,8 @@ int sim_rma_start(sim_win *w, int me, const int *group, int n, int assert) {
 }
 
 /* Blocks the calling rank until done(w, me) holds; `kind` says what it
- * waits for, `describe` re-describes the call each time it blocks. */
+ * waits for, `describe` (if any) re-describes the call each time it blocks:
+ * whatever changes what it waits for wakes it. */
 static void block_until(sim_win *w, int me, rma_wait_kind kind, rma_lockreq *req,
                         bool (*done)(const sim_win *, int, const rma_lockreq *),
                         void (*describe)(const sim_win *, int)) {
@@ -918,24 +919,6 @@ static bool lock_granted(const sim_win *w, int me, const rma_lockreq *q) {
     return q->granted;
 }
 
-static void describe_lock(const sim_win *w, int me) {
-    const rma_lockreq *q = R.wait[world_of(w, me)].req;
-    GArray *holders = g_array_new(FALSE, FALSE, sizeof(int));
-    sim_rma_waits_of(world_of(w, me), holders);
-    char *who = ranks_text((const int *)(void *)holders->data, (int)holders->len);
-    if (q->target < 0)
-        sim_call_args("assert=0, win=0x%08x; waits for the exclusive lock%s of %s",
-                      (unsigned)w->handle, holders->len > 1 ? "s" : "", who);
-    else
-        sim_call_args("%s, rank=%d, win=0x%08x; waits for %s, which holds a%s lock on it",
-                      q->type == SIM_LK_EXCLUSIVE ? "MPI_LOCK_EXCLUSIVE" : "MPI_LOCK_SHARED",
-                      world_of(w, q->target), (unsigned)w->handle, who,
-                      holders->len > 1 ? ""
-                                       : (w->excl[q->target] >= 0 ? "n exclusive" : " shared"));
-    g_free(who);
-    g_array_free(holders, TRUE);
-}
-
 int sim_rma_lock(sim_win *w, int me, int type, int target, int assert) {
     sim_win_member *m = &w->m[me];
     const char *call = target < 0 ? "MPI_Win_lock_all" : "MPI_Win_lock";
@@ -993,7 +976,7 @@ int sim_rma_lock(sim_win *w, int me, int type, int target, int assert) {
     }
     g_queue_push_tail(&R.lockq, q);
     sim_events_changed();
-    block_until(w, me, RMA_WAIT_LOCK, q, lock_granted, describe_lock);
+    block_until(w, me, RMA_WAIT_LOCK, q, lock_granted, NULL);
     g_free(q);
     return MPI_SUCCESS;
 }
