@@ -87,6 +87,10 @@ static void test_ring_every_mode(void) {
     EXPECT_CLEAN(r);
     EXPECT_OUT_HAS(r, "rank 0: fence 0 pscw 1 lock 2 rput 3 get 0 rget 2\n");
     e2e_free(r);
+    /* Every order of the lock grants, MPI_Win_test polling: the same output. */
+    r = EX("-n", "3", PROG("rma_ring.c"));
+    EXPECT_EXPLORED_CLEAN(r);
+    e2e_free(r);
 }
 
 static void test_accumulates(void) {
@@ -96,7 +100,13 @@ static void test_accumulates(void) {
         char *l = g_strdup_printf("rank %d: noop fetched 1000\n", k);
         EXPECT_OUT_HAS(r, l);
         g_free(l);
+        l = g_strdup_printf("rank %d: rget_accumulate fetched 42\n", k);
+        EXPECT_OUT_HAS(r, l);
+        g_free(l);
     }
+    /* every flush variant made the fetched values available */
+    EXPECT_OUT_LACKS(r, "not ready");
+    EXPECT_OUT_HAS(r, "raccumulate 6\n"); /* 0 + 1 + 2 + 3 */
     /* SUM of 1..4, MAX of r*7%5 = 0,2,4,1, MIN with 100, BOR of r and r<<4,
      * REPLACE, 8 tickets, one CAS winner, distinct get_accumulate values;
      * w[0] got 1 from each get_accumulate. */

@@ -10,11 +10,17 @@
  *   MPI_Accumulate(42, MPI_REPLACE)   into w[5]   (all write 42) -> 42
  *   MPI_Get_accumulate(MPI_NO_OP)     of w[6] (= 1000): each fetches 1000
  * Then, under MPI_Win_lock_all:
- *   MPI_Fetch_and_op(+1, MPI_SUM) on w[7] twice per rank: the 2n values
- *   fetched are 0 .. 2n-1 (rank 0 checks after a gather);
+ *   MPI_Fetch_and_op(+1, MPI_SUM) on w[7] twice per rank, completed by
+ *   MPI_Win_flush and by MPI_Win_flush_local (the result is there after
+ *   either, or the rank prints "not ready"): the 2n values fetched are
+ *   0 .. 2n-1 (rank 0 checks after a gather);
  *   MPI_Compare_and_swap(0 -> r+1) on w[6] after rank 0 reset it to 0 under an
  *   exclusive lock: exactly one rank sees 0 and wins.
- *   MPI_Get_accumulate(MPI_SUM, 1) on w[0]: fetched values are distinct.
+ *   MPI_Get_accumulate(MPI_SUM, 1) on w[0] (MPI_Win_flush_all): fetched values
+ *   are distinct;
+ *   MPI_Raccumulate(r, MPI_SUM) into w[3] and MPI_Rget_accumulate(MPI_NO_OP)
+ *   of w[5], completed by MPI_Waitall: the fetch is 42;
+ *   MPI_Win_flush_local_all before MPI_Win_unlock_all.
  * Rank 0 prints
  *   sum S max M min m bor B replace R noop N fop-ok Y cas-winners W gacc-ok Z
  * and every rank "rank r: noop fetched 1000".  ordex must report no error and
@@ -58,6 +64,7 @@ int main(int argc, char **argv) {
     MPI_Get_accumulate(NULL, 0, MPI_LONG, &fetched, 1, MPI_LONG, 0, 6, 1, MPI_LONG, MPI_NO_OP, win);
     MPI_Win_fence(0, win);
     printf("rank %d: noop fetched %ld\n", rank, fetched);
+    long bor0 = w[3]; /* rank 0's: before the Raccumulates into it */
 
     if (rank == 0) {
         MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win);
@@ -68,11 +75,28 @@ int main(int argc, char **argv) {
     long tickets[2], inc = 1, cas_old = -1, cas_new = rank + 1, cas_cmp = 0, gacc = -1;
     MPI_Win_lock_all(0, win);
     for (int i = 0; i < 2; i++) {
+        tickets[i] = -1;
         MPI_Fetch_and_op(&inc, &tickets[i], MPI_LONG, 0, 7, MPI_SUM, win);
-        MPI_Win_flush(0, win);
+        if (i == 0)
+            MPI_Win_flush(0, win);
+        else
+            MPI_Win_flush_local(0, win);
+        if (tickets[i] < 0)
+            printf("rank %d: ticket %d not ready after the flush\n", rank, i);
     }
     MPI_Compare_and_swap(&cas_new, &cas_cmp, &cas_old, MPI_LONG, 0, 6, win);
     MPI_Get_accumulate(&inc, 1, MPI_LONG, &gacc, 1, MPI_LONG, 0, 0, 1, MPI_LONG, MPI_SUM, win);
+    MPI_Win_flush_all(win);
+    if (gacc < 0 || cas_old < 0)
+        printf("rank %d: fetches not ready after MPI_Win_flush_all\n", rank);
+    long racc = rank, rfetch = -1;
+    MPI_Request reqs[2];
+    MPI_Raccumulate(&racc, 1, MPI_LONG, 0, 3, 1, MPI_LONG, MPI_SUM, win, &reqs[0]);
+    MPI_Rget_accumulate(NULL, 0, MPI_LONG, &rfetch, 1, MPI_LONG, 0, 5, 1, MPI_LONG, MPI_NO_OP, win,
+                        &reqs[1]);
+    MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE);
+    printf("rank %d: rget_accumulate fetched %ld\n", rank, rfetch);
+    MPI_Win_flush_local_all(win);
     MPI_Win_unlock_all(win);
 
     long mine[4] = {tickets[0], tickets[1], cas_old == 0, gacc};
@@ -91,8 +115,9 @@ int main(int argc, char **argv) {
         MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
         printf("sum %ld max %ld min %ld bor %ld/%ld replace %ld counter %ld fop-ok %s "
                "cas-winners %d gacc-ok %s\n",
-               base, w[1], w[2], w[3], w[4], w[5], w[7], distinct(t, 2 * size, 0) ? "yes" : "no",
+               base, w[1], w[2], bor0, w[4], w[5], w[7], distinct(t, 2 * size, 0) ? "yes" : "no",
                winners, distinct(g, size, base) ? "yes" : "no");
+        printf("raccumulate %ld\n", w[3] - bor0);
         printf("final sum %ld\n", w[0]);
         MPI_Win_unlock(0, win);
         free(t);

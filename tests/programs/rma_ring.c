@@ -6,7 +6,8 @@
  * Phases, each on the same window of 8 ints per rank (slot = phase):
  *   fence:  MPI_Put between two MPI_Win_fence
  *   pscw:   MPI_Win_post to the left neighbour, MPI_Win_start to the right,
- *           MPI_Put, MPI_Win_complete, MPI_Win_wait
+ *           MPI_Put, MPI_Win_complete, MPI_Win_wait (odd ranks: MPI_Win_test
+ *           until it says done)
  *   lock:   MPI_Win_lock(MPI_LOCK_EXCLUSIVE) on the right neighbour, MPI_Put,
  *           MPI_Win_unlock
  *   rput:   MPI_Win_lock_all, MPI_Rput + MPI_Wait, MPI_Win_unlock_all
@@ -47,7 +48,13 @@ int main(int argc, char **argv) {
     MPI_Win_start(gr, 0, win);
     MPI_Put(&v1, 1, MPI_INT, right, 1, 1, MPI_INT, win);
     MPI_Win_complete(win);
-    MPI_Win_wait(win);
+    if (rank % 2) { /* odd ranks poll */
+        int done = 0;
+        while (!done)
+            MPI_Win_test(win, &done);
+    } else {
+        MPI_Win_wait(win);
+    }
     MPI_Barrier(MPI_COMM_WORLD);
 
     int v2 = rank * 10 + 2;
