@@ -267,9 +267,6 @@ int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
 }
 SIM_ALIAS(MPI_Win_shared_query);
 
-/* Memory handed out by MPI_Alloc_mem and not freed: address -> its rank. */
-static GHashTable *g_alloc_mem;
-
 int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr) {
     SIM_ENTER("MPI_Alloc_mem");
     TRY(sim_check_initialized());
@@ -282,9 +279,7 @@ int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr) {
     void *p = rank_alloc(size);
     if (!p)
         SIM_RETURN(no_memory(MPI_COMM_NULL, "MPI_Alloc_mem", size));
-    if (!g_alloc_mem)
-        g_alloc_mem = g_hash_table_new(g_direct_hash, g_direct_equal);
-    g_hash_table_insert(g_alloc_mem, p, GINT_TO_POINTER(sim_self() + 1));
+    sim_rma_alloc_mem_note(p, sim_self());
     *(void **)baseptr = p;
     SIM_RETURN(MPI_SUCCESS);
 }
@@ -293,13 +288,11 @@ SIM_ALIAS(MPI_Alloc_mem);
 int PMPI_Free_mem(void *base) {
     SIM_ENTER("MPI_Free_mem");
     TRY(sim_check_initialized());
-    int owner = g_alloc_mem ? GPOINTER_TO_INT(g_hash_table_lookup(g_alloc_mem, base)) - 1 : -1;
-    if (owner != sim_self())
+    if (!sim_rma_alloc_mem_take(base, sim_self()))
         SIM_RETURN(sim_error(MPI_COMM_NULL, MPI_ERR_ARG,
                              "MPI_Free_mem: %p is not memory that this rank got from "
                              "MPI_Alloc_mem (or it was freed already)",
                              base));
-    g_hash_table_remove(g_alloc_mem, base);
     sched_arena_free(base);
     SIM_RETURN(MPI_SUCCESS);
 }

@@ -45,6 +45,7 @@ static struct {
     int nshared;     /* live windows of flavor shared */
     sim_rma_observer obs;
     bool has_obs;
+    GHashTable *alloc_mem; /* MPI_Alloc_mem block -> its rank + 1 */
 } R;
 
 void sim_rma_init(int nranks) {
@@ -53,6 +54,18 @@ void sim_rma_init(int nranks) {
     R.wins = g_ptr_array_new();
     g_queue_init(&R.lockq);
     R.wait = g_new0(rma_wait, nranks);
+    R.alloc_mem = g_hash_table_new(g_direct_hash, g_direct_equal);
+}
+
+void sim_rma_alloc_mem_note(void *p, int rank) {
+    g_hash_table_insert(R.alloc_mem, p, GINT_TO_POINTER(rank + 1));
+}
+
+bool sim_rma_alloc_mem_take(void *p, int rank) {
+    if (GPOINTER_TO_INT(g_hash_table_lookup(R.alloc_mem, p)) != rank + 1)
+        return false;
+    g_hash_table_remove(R.alloc_mem, p);
+    return true;
 }
 
 static void op_free(sim_rma_op *op) {
@@ -98,6 +111,7 @@ void sim_rma_fini(void) {
     g_ptr_array_free(R.wins, TRUE);
     g_queue_clear_full(&R.lockq, g_free);
     g_free(R.wait);
+    g_hash_table_destroy(R.alloc_mem);
     memset(&R, 0, sizeof R);
 }
 

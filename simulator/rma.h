@@ -159,6 +159,11 @@ int sim_win_error(const sim_win *w, int errclass, const char *fmt, ...) G_GNUC_P
 MPI_Errhandler sim_win_errhandler(const sim_win *w, int me);
 void sim_win_set_errhandler(sim_win *w, int me, MPI_Errhandler errh);
 
+/* MPI_Alloc_mem's blocks: note that rank got p; take it back (false when p
+ * is not a block of that rank's, or was freed already). */
+void sim_rma_alloc_mem_note(void *p, int rank);
+bool sim_rma_alloc_mem_take(void *p, int rank);
+
 /* ---- window collectives (through coll.c) ---- */
 
 /* One member's arguments of a window collective (sim_coll_args.rma). */

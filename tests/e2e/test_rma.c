@@ -234,6 +234,8 @@ static const error_case errors[] = {
     {"locktype", "/* [LOCKTYPE] */", "lock_type 17 is neither MPI_LOCK_SHARED"},
     {"rput", "/* [RPUT] */", "valid only in a passive-target epoch"},
     {"noprecede", "/* [NOPRECEDE] */", "MPI_MODE_NOPRECEDE asserts"},
+    {"freemem", "/* [FREEMEM] */", "is not memory that this rank got from MPI_Alloc_mem"},
+    {"getinfo", "/* [GETINFO] */", "ordex implements no info objects"},
 };
 
 static void test_usage_errors(void) {

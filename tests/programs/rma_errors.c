@@ -25,6 +25,8 @@
  *   locktype     MPI_Win_lock with lock type 17
  *   rput         MPI_Rput in a fence epoch (request-based calls need a lock)
  *   noprecede    MPI_Win_fence(MPI_MODE_NOPRECEDE) after a put of this rank
+ *   freemem      MPI_Free_mem of memory that MPI_Alloc_mem did not give
+ *   getinfo      MPI_Win_get_info (ordex has no info objects to return)
  * and, without a finding (exit status 0):
  *   errreturn    the window's error handler is MPI_ERRORS_RETURN: MPI_Win_unlock
  *                without lock returns MPI_ERR_RMA_SYNC, printed by rank 0
@@ -109,6 +111,14 @@ int main(int argc, char **argv) {
         MPI_Win_fence(0, win);
         MPI_Put(&v, 1, MPI_INT, 1, 0, 1, MPI_INT, win);
         MPI_Win_fence(MPI_MODE_NOPRECEDE, win); /* [NOPRECEDE] */
+    } else if (!strcmp(c, "freemem")) {
+        void *mem;
+        MPI_Alloc_mem(16, MPI_INFO_NULL, &mem);
+        MPI_Free_mem(mem);
+        MPI_Free_mem(mem); /* [FREEMEM] */
+    } else if (!strcmp(c, "getinfo")) {
+        MPI_Info info;
+        MPI_Win_get_info(win, &info); /* [GETINFO] */
     } else if (!strcmp(c, "errreturn")) {
         MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
         int rc = MPI_Win_unlock(1, win); /* [ERRRETURN] */
