@@ -35,6 +35,8 @@ static const char *kind_name(int kind) {
         return "collective";
     case SIM_EV_RESUME:
         return "resume";
+    case SIM_EV_LOCK:
+        return "lock";
     case SG_STEP_CHOICE:
         return "choice";
     }
@@ -65,6 +67,17 @@ char *sg_step_describe(const sg_step_view *v) {
         s = g_strdup_printf("rank %d goes on after %s at %s before any more message lands in "
                             "its posted receives%s",
                             v->dst, what ? what : "its MPI call", v->at, choice);
+        break;
+    case SIM_EV_LOCK:
+        if (v->src < 0)
+            s = g_strdup_printf("rank %d gets the shared locks on every rank of the window of "
+                                "communicator %d that %s at %s asked for%s",
+                                v->dst, v->comm, what ? what : "MPI_Win_lock_all", v->at, choice);
+        else
+            s = g_strdup_printf("rank %d gets the %s lock on rank %d (window of communicator %d) "
+                                "that %s at %s asked for%s",
+                                v->dst, v->tag == SIM_LOCK_EXCLUSIVE ? "exclusive" : "shared",
+                                v->src, v->comm, what ? what : "MPI_Win_lock", v->at, choice);
         break;
     default:
         if (what && g_str_has_suffix(what, ":now-or-later"))
@@ -218,6 +231,8 @@ static int kind_of(const char *word) {
         return SIM_EV_COLLECTIVE;
     if (strcmp(word, "resume") == 0)
         return SIM_EV_RESUME;
+    if (strcmp(word, "lock") == 0)
+        return SIM_EV_LOCK;
     if (strcmp(word, "choice") == 0)
         return SG_STEP_CHOICE;
     return -1;
