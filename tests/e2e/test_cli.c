@@ -496,15 +496,15 @@ static void test_refused_leaves_no_files(void) {
     const char *tmp = e2e_tmp("refused_tmpdir");
     g_mkdir_with_parents(tmp, 0755);
     char *env_tmp = g_strdup_printf("TMPDIR=%s", tmp);
-    const char *src = e2e_tmp("uses_rma.c");
+    const char *src = e2e_tmp("uses_io.c");
     g_file_set_contents(src,
                         "#include <mpi.h>\n"
                         "int main(int argc, char **argv) {\n"
                         "    MPI_Init(&argc, &argv);\n"
-                        "    MPI_Win win;\n"
-                        "    static int buf[4];\n"
-                        "    MPI_Win_create(buf, sizeof buf, sizeof buf[0], MPI_INFO_NULL,\n"
-                        "                   MPI_COMM_WORLD, &win);\n"
+                        "    MPI_File fh;\n"
+                        "\n"
+                        "    MPI_File_open(MPI_COMM_WORLD, \"x\", MPI_MODE_RDONLY, MPI_INFO_NULL,\n"
+                        "                  &fh);\n"
                         "    MPI_Finalize();\n"
                         "    return 0;\n"
                         "}\n",
@@ -512,7 +512,7 @@ static void test_refused_leaves_no_files(void) {
     const char *argv[] = {"env", env_tmp, e2e_ordex(), "run", "-n", "2", src, NULL};
     e2e_result *r = e2e_exec(argv);
     EXPECT_ONE_LINE_ERROR(
-        r, "the program calls MPI_Win_create at uses_rma.c:6, which ordex does not implement");
+        r, "the program calls MPI_File_open at uses_io.c:6, which ordex does not implement");
     EXPECT(r, count_entries(tmp, "ordex-ranks-") == 0);
     e2e_free(r);
     /* A program that needs a library nobody can find. */

@@ -48,19 +48,19 @@ static void expect_blocked(const e2e_result *r, const char *block, const char *w
 /* explore found no error and the outcome is the same in every ordering. */
 static void expect_explored_clean(const e2e_result *r, const char *file, int line) {
     e2e_check(r->status == 0, r, "exit status 0", file, line);
-    e2e_check(strstr(r->out, "ERROR [") == NULL && strstr(r->out, "WARNING [") == NULL, r,
+    e2e_check(strstr(r->err, "ERROR [") == NULL && strstr(r->err, "WARNING [") == NULL, r,
               "no finding", file, line);
-    e2e_check(strstr(r->out, "INCOMPLETE") == NULL, r, "exploration complete", file, line);
-    e2e_check(g_str_has_suffix(r->out, NO_ERROR_LINE), r, "last line: no error exists", file, line);
+    e2e_check(strstr(r->err, "INCOMPLETE") == NULL, r, "exploration complete", file, line);
+    e2e_check(g_str_has_suffix(r->err, NO_ERROR_LINE), r, "last line: no error exists", file, line);
 }
 #define EXPECT_EXPLORED_CLEAN(r) expect_explored_clean((r), __FILE__, __LINE__)
 
 /* The number of orderings explore ran to the end ("N orderings run to the end"). */
 static long orderings(const e2e_result *r) {
-    const char *p = strstr(r->out, " orderings run to the end");
+    const char *p = strstr(r->err, " orderings run to the end");
     if (!p)
         return -1;
-    while (p > r->out && p[-1] >= '0' && p[-1] <= '9')
+    while (p > r->err && p[-1] >= '0' && p[-1] <= '9')
         p--;
     return strtol(p, NULL, 10);
 }
@@ -327,12 +327,12 @@ static void test_lock_order_explored_and_replayed(void) {
     const char *dir = e2e_tmp("rma_traces");
     r = EX("--trace-dir", dir, "-n", "3", e2e_src(src));
     EXPECT_STATUS(r, 1);
-    EXPECT(r, strstr(r->out, "ERROR [deadlock]") != NULL);
+    EXPECT(r, strstr(r->err, "ERROR [deadlock]") != NULL);
     char *line = g_strdup_printf("  rank 1: MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank=0, assert=0x0, "
                                  "win=0xa0000000) at rma_lock_order.c:%d\n",
                                  e2e_marker_line(src, "/* [LOCK1] */"));
-    EXPECT(r, strstr(r->out, line) != NULL);
-    EXPECT(r, strstr(r->out, "rank 2 gets the exclusive lock on rank 0") != NULL);
+    EXPECT(r, strstr(r->err, line) != NULL);
+    EXPECT(r, strstr(r->err, "rank 2 gets the exclusive lock on rank 0") != NULL);
     e2e_free(r);
     char *trace = g_build_filename(dir, "rma_lock_order-1.trace", NULL);
     char *text = e2e_read_file(trace);
@@ -367,10 +367,10 @@ static void test_lock_grant_orders(void) {
 
 /* The N of "N different outcomes" of a message race warning, 1 without one. */
 static long outcomes(const e2e_result *r) {
-    const char *p = strstr(r->out, " different outcomes");
+    const char *p = strstr(r->err, " different outcomes");
     if (!p)
-        return strstr(r->out, "WARNING [") ? -1 : 1;
-    while (p > r->out && p[-1] >= '0' && p[-1] <= '9')
+        return strstr(r->err, "WARNING [") ? -1 : 1;
+    while (p > r->err && p[-1] >= '0' && p[-1] <= '9')
         p--;
     return strtol(p, NULL, 10);
 }
@@ -383,7 +383,7 @@ static void test_lock_grants_reduced(void) {
     e2e_result *b = EX("--no-por", "-n", "4", PROG("rma_lock_mix.c"));
     EXPECT_STATUS(a, 0);
     EXPECT_STATUS(b, 0);
-    EXPECT(a, strstr(a->out, "WARNING [message_race]") != NULL);
+    EXPECT(a, strstr(a->err, "WARNING [message_race]") != NULL);
     EXPECT(a, outcomes(a) == 9); /* each reader: 0, 1 or 3 */
     EXPECT(b, outcomes(b) == 9);
     EXPECT(a, orderings(a) < orderings(b)); /* and it does save work */
@@ -403,9 +403,9 @@ static void test_shared_window_hashes(void) {
                           "4",   PROG("rma_shared_store.c"), NULL};
     e2e_result *r = e2e_exec(argv);
     EXPECT_STATUS(r, 0);
-    EXPECT(r, strstr(r->out, "INCOMPLETE") == NULL);
+    EXPECT(r, strstr(r->err, "INCOMPLETE") == NULL);
     EXPECT(r, strstr(r->err, "internal error") == NULL);
-    EXPECT(r, g_str_has_suffix(r->out, NO_ERROR_LINE));
+    EXPECT(r, g_str_has_suffix(r->err, NO_ERROR_LINE));
     EXPECT(r, orderings(r) > 2); /* wildcard receives: states were hashed and compared */
     e2e_free(r);
 }
