@@ -12,12 +12,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "toolchain/compile.h"
-#include "toolchain/datafile.h"
+#include "cli/program.h"
 #include "output/findings.h"
 #include "stategraph/oneshot.h"
 #include "stategraph/replay.h"
 #include "stategraph/trace.h"
+#include "toolchain/compile.h"
+#include "toolchain/datafile.h"
 
 /* The step to stop before: the first whose choice is not the default
  * schedule's (alternative 1), else the first. */
@@ -187,9 +188,11 @@ int ordex_replay(int argc, char **argv) {
                                            : g_strdup(t.program);
     if (!so)
         goto out;
-    if (!g_file_test(so, G_FILE_TEST_EXISTS)) {
-        fprintf(stderr, "ordex replay: %s: the program named by the trace does not exist\n",
-                t.program);
+    char *problem = ordex_program_problem(so);
+    if (problem) {
+        fprintf(stderr, "ordex replay: the program named by the trace cannot be run: %s\n",
+                problem);
+        g_free(problem);
         goto out;
     }
     char *sha = sg_file_sha256(so);

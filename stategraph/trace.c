@@ -7,9 +7,11 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "scheduler/symbolize.h"
 #include "simulator/sim.h"
+#include "util/files.h"
 
 static char *g_so;
 
@@ -120,12 +122,25 @@ void sg_trace_step_view(const sg_trace_step *st, sg_step_view *v) {
 }
 
 char *sg_file_sha256(const char *path) {
-    gchar *data;
-    gsize len;
-    if (!g_file_get_contents(path, &data, &len, NULL))
+    char *why = NULL;
+    int fd = util_open_regular(path, &why);
+    if (fd < 0) {
+        g_free(why);
         return g_strdup("unknown");
-    char *d = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)data, len);
-    g_free(data);
+    }
+    GChecksum *ck = g_checksum_new(G_CHECKSUM_SHA256);
+    guchar buf[65536];
+    ssize_t n;
+    while ((n = read(fd, buf, sizeof buf)) != 0) {
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            break;
+        g_checksum_update(ck, buf, n);
+    }
+    close(fd);
+    char *d = n < 0 ? g_strdup("unknown") : g_strdup(g_checksum_get_string(ck));
+    g_checksum_free(ck);
     return d;
 }
 
@@ -386,11 +401,11 @@ void sg_trace_rundesc(const sg_trace *t, sg_rundesc *d) {
 
 bool sg_trace_read(const char *path, sg_trace *t, char **err) {
     memset(t, 0, sizeof *t);
-    gchar *text;
-    GError *ge = NULL;
-    if (!g_file_get_contents(path, &text, NULL, &ge)) {
-        *err = g_strdup_printf("%s: cannot read the trace: %s", path, ge->message);
-        g_error_free(ge);
+    char *text, *why = NULL;
+    size_t len;
+    if (!util_read_regular(path, SG_TRACE_MAX_BYTES, &text, &len, &why)) {
+        *err = g_strdup_printf("%s: cannot read the trace: %s", path, why);
+        g_free(why);
         return false;
     }
     t->path = g_strdup(path);

@@ -114,7 +114,10 @@ typedef struct sg_trace {
 /* The view of a step read back from a trace (its strings are st's). */
 void sg_trace_step_view(const sg_trace_step *st, sg_step_view *v);
 
-/* Reads a trace file.  On failure returns false with *err set (g_free) to
+/* The largest trace file read (traces of a million steps stay well below). */
+#define SG_TRACE_MAX_BYTES ((size_t)1 << 30)
+
+/* Reads a trace file (a regular file: a FIFO or a device is refused).  On failure returns false with *err set (g_free) to
  * one line naming the file, the line and the problem. */
 bool sg_trace_read(const char *path, sg_trace *t, char **err);
 void sg_trace_free(sg_trace *t);
