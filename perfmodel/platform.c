@@ -806,8 +806,26 @@ static bool load_cluster(loader *l) {
     return true;
 }
 
+static pm_platform *load_checked(const char *name, const char *text, const char *const *overrides,
+                                 GError **error);
+
+/* Messages echo values, keys and file names the user wrote: each is made
+ * one printable line (a --set value with a newline gave two). */
 static pm_platform *load(const char *name, const char *text, const char *const *overrides,
                          GError **error) {
+    GError *e = NULL;
+    pm_platform *p = load_checked(name, text, overrides, &e);
+    if (e) {
+        char *line = util_printable(e->message);
+        g_free(e->message);
+        e->message = line;
+        g_propagate_error(error, e);
+    }
+    return p;
+}
+
+static pm_platform *load_checked(const char *name, const char *text, const char *const *overrides,
+                                 GError **error) {
     loader l = {
         .name = name,
         .dir = g_path_get_dirname(name),
@@ -856,19 +874,22 @@ pm_platform *pm_platform_load(const char *path, const char *const *overrides, GE
     g_return_val_if_fail(path != NULL, NULL);
     char *text = NULL, *why = NULL;
     size_t len = 0;
+    char *shown = util_printable(path);
     if (!util_read_regular(path, PM_PLATFORM_MAX_BYTES, &text, &len, &why)) {
         g_set_error(error, PM_PLATFORM_ERROR, PM_PLATFORM_ERROR_READ,
-                    "%s: cannot read the platform file: %s", path, why);
+                    "%s: cannot read the platform file: %s", shown, why);
         g_free(why);
+        g_free(shown);
         return NULL;
     }
     pm_platform *p = NULL;
     if (memchr(text, '\0', len))
         g_set_error(error, PM_PLATFORM_ERROR, PM_PLATFORM_ERROR_SYNTAX,
-                    "%s: not a platform file (it contains NUL bytes)", path);
+                    "%s: not a platform file (it contains NUL bytes)", shown);
     else
         p = load(path, text, overrides, error);
     g_free(text);
+    g_free(shown);
     return p;
 }
 

@@ -613,8 +613,10 @@ bool sg_trace_read(const char *path, sg_trace *t, char **err) {
     g_strfreev(lines);
     g_hash_table_destroy(seen);
     if (!ok) {
-        *err = ln > 0 ? g_strdup_printf("%s:%d: %s", path, ln, bad)
-                      : g_strdup_printf("%s: %s", path, bad);
+        char *line = ln > 0 ? g_strdup_printf("%s:%d: %s", path, ln, bad)
+                            : g_strdup_printf("%s: %s", path, bad);
+        *err = util_printable(line); /* it echoes the trace's bytes */
+        g_free(line);
         g_free(bad);
         sg_trace_free(t);
         return false;

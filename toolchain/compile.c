@@ -18,8 +18,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "toolchain/datafile.h"
 #include "scheduler/loader.h"
+#include "toolchain/datafile.h"
+#include "util/files.h"
 
 static const char *mpi_include_dir(void) {
     static const char *dirs[] = {"/usr/include/x86_64-linux-gnu/mpich", "/usr/include/mpich",
@@ -387,11 +388,14 @@ static double wall_now(void) {
 }
 
 char *tc_compile_cached(const char *source, bool quiet, bool optimize) {
-    GError *err = NULL;
-    gchar *text;
-    if (!g_file_get_contents(source, &text, NULL, &err)) {
-        fprintf(stderr, "ordex: %s: cannot read: %s\n", source, err->message);
-        g_error_free(err);
+    char *text = NULL, *why = NULL;
+    size_t len = 0;
+    /* A regular file only (a FIFO would block), within a bound. */
+    if (!util_read_regular(source, (size_t)256 << 20, &text, &len, &why)) {
+        char *shown = util_printable(source); /* the user's path, on one line */
+        fprintf(stderr, "ordex: %s: cannot read: %s\n", shown, why);
+        g_free(shown);
+        g_free(why);
         return NULL;
     }
     g_free(text);

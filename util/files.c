@@ -75,3 +75,29 @@ bool util_read_regular(const char *path, size_t max, char **text, size_t *len, c
     *text = g_string_free(s, FALSE);
     return true;
 }
+
+char *util_printable(const char *text) {
+    GString *s = g_string_new(NULL);
+    const char *p = text ? text : "";
+    while (*p) {
+        gunichar c = g_utf8_get_char_validated(p, -1);
+        if (c == (gunichar)-1 || c == (gunichar)-2) { /* not UTF-8: one byte */
+            g_string_append_printf(s, "\\x%02x", (unsigned char)*p);
+            p++;
+            continue;
+        }
+        const char *next = g_utf8_next_char(p);
+        if (c == '\n')
+            g_string_append(s, "\\n");
+        else if (c == '\r')
+            g_string_append(s, "\\r");
+        else if (c == '\t')
+            g_string_append(s, "\\t");
+        else if (c < 0x20 || c == 0x7f)
+            g_string_append_printf(s, "\\x%02x", (unsigned)c);
+        else
+            g_string_append_len(s, p, next - p);
+        p = next;
+    }
+    return g_string_free(s, FALSE);
+}

@@ -24,4 +24,9 @@ int util_open_regular(const char *path, char **why);
  * phrase: why it could not be opened, or "larger than N bytes". */
 bool util_read_regular(const char *path, size_t max, char **text, size_t *len, char **why);
 
+/* text as one printable line (g_free), for messages that echo what a user
+ * wrote: valid UTF-8 stays as it is, except that control characters become
+ * \n, \r, \t or \xNN; bytes that are not UTF-8 become \xNN. */
+char *util_printable(const char *text);
+
 #endif

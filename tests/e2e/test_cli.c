@@ -223,6 +223,26 @@ static void test_special_files(void) {
     g_unlink(fifo);
 }
 
+/* Messages that echo what the user wrote are one printable line: a --set
+ * value with a newline gave a two-line error, and control bytes and
+ * invalid UTF-8 of a trace went to the terminal as they were. */
+static void test_echoes_printable(void) {
+    e2e_result *r =
+        RUN("predict", "--set", "cluster.nodes=4\nfoo", "-n", "2", S("examples/ring.c"));
+    EXPECT_STATUS(r, 2);
+    EXPECT_ONE_LINE_ERROR(r, "--set cluster.nodes=4\\nfoo");
+    e2e_free(r);
+    const char *bad = e2e_tmp("bytes.trace");
+    g_file_set_contents(bad,
+                        "ordex-trace 2\n\x01\x0c"
+                        "bad\xe9line\r\n",
+                        -1, NULL);
+    r = RUN("replay", bad);
+    EXPECT_STATUS(r, 2);
+    EXPECT_ONE_LINE_ERROR(r, "unknown line '\\x01\\x0cbad\\xe9line");
+    e2e_free(r);
+}
+
 /* mpirun's spelling of the rank count. */
 static void test_np(void) {
     e2e_result *a = RUN("run", "-np", "3", S("examples/ring.c"), "2");
@@ -842,6 +862,7 @@ static void e2e_add_cli_tests(CU_pSuite s) {
     CU_add_test(s, "--json to a file that cannot be written: exit 2", test_json_write_error);
     CU_add_test(s, "-np N as mpirun spells it", test_np);
     CU_add_test(s, "FIFOs and devices are refused, never read", test_special_files);
+    CU_add_test(s, "echoed input is one printable line", test_echoes_printable);
     CU_add_test(s, "-q", test_quiet);
     CU_add_test(s, "--stack-size and --heap-size", test_sizes);
     CU_add_test(s, "--eager-limit 64kB, 64k, 64KiB", test_eager_limit_units);
