@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/datafile.h"
+#include "toolchain/datafile.h"
 #include "cli/options.h"
 #include "perfmodel/calibrate_fit.h"
 #include "perfmodel/calibrate_run.h"
@@ -36,7 +36,7 @@
 
 static char *find_bench_source(void) {
     char *where = NULL;
-    char *found = ordex_data_file(BENCH_REL, &where);
+    char *found = tc_data_file(BENCH_REL, &where);
     if (!found) {
         fprintf(stderr, "ordex calibrate: cannot find %s: %s\n", BENCH_REL, where);
         g_free(where);

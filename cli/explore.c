@@ -12,7 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/compile.h"
 #include "cli/options.h"
 #include "cli/program.h"
 #include "output/findings.h"
@@ -22,6 +21,7 @@
 #include "stategraph/outcome_diff.h"
 #include "stategraph/trace.h"
 #include "stategraph/verdict.h"
+#include "toolchain/compile.h"
 
 #define MAX_STEPS_SHOWN 40
 #define MAX_DIFFS_SHOWN 12
@@ -251,14 +251,15 @@ int ordex_explore(int argc, char **argv) {
         return 2;
     }
     const char *prog = o.run.argv[0];
-    char *so =
-        g_str_has_suffix(prog, ".c") ? ordex_compile_cached(prog, true, false) : g_strdup(prog);
+    char *so = g_str_has_suffix(prog, ".c") ? tc_compile_cached(prog, true, false) : g_strdup(prog);
     if (!so) {
         ordex_opts_free(&o);
         return 2;
     }
-    if (!g_file_test(so, G_FILE_TEST_EXISTS)) {
-        fprintf(stderr, "ordex: %s: no such file\n", so);
+    char *problem = ordex_program_problem(so);
+    if (problem) {
+        fprintf(stderr, "ordex: %s\n", problem);
+        g_free(problem);
         g_free(so);
         ordex_opts_free(&o);
         return 2;

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cli/calibrate.h"
-#include "cli/compile.h"
+#include "toolchain/compile.h"
 #include "cli/explore.h"
 #include "cli/predict.h"
 #include "cli/replay.h"
@@ -49,7 +49,7 @@ int main(int argc, char **argv) {
     bool as_cc = strcmp(self, "ordexcc") == 0;
     g_free(self);
     if (as_cc)
-        return ordex_cc(argc - 1, argv + 1);
+        return tc_cc(argc - 1, argv + 1);
     if (argc < 2) {
         usage(stderr);
         return 2;
@@ -62,7 +62,7 @@ int main(int argc, char **argv) {
     if (strcmp(cmd, "replay") == 0)
         return ordex_replay(argc - 1, argv + 1);
     if (strcmp(cmd, "cc") == 0)
-        return ordex_cc(argc - 2, argv + 2);
+        return tc_cc(argc - 2, argv + 2);
     if (strcmp(cmd, "calibrate") == 0)
         return ordex_calibrate(argc - 1, argv + 1);
     if (strcmp(cmd, "predict") == 0)

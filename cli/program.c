@@ -6,10 +6,12 @@
 
 #include <glib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "cli/compile.h"
 #include "output/json.h"
 #include "stategraph/unsupported.h"
+#include "toolchain/compile.h"
+#include "util/files.h"
 
 /* Loading a rank takes a handful of memory mappings (program segments,
  * stack and its guard).  Linux caps mappings per process. */
@@ -37,13 +39,27 @@ static bool ensure_map_count(int nranks) {
     return false;
 }
 
+char *ordex_program_problem(const char *so) {
+    char *why = NULL;
+    int fd = util_open_regular(so, &why);
+    if (fd >= 0) {
+        close(fd);
+        return NULL;
+    }
+    char *msg = g_strdup_printf("%s: %s", so, why);
+    g_free(why);
+    return msg;
+}
+
 char *ordex_program_prepare(const char *prog, int nranks, bool optimize) {
     char *so =
-        g_str_has_suffix(prog, ".c") ? ordex_compile_cached(prog, true, optimize) : g_strdup(prog);
+        g_str_has_suffix(prog, ".c") ? tc_compile_cached(prog, true, optimize) : g_strdup(prog);
     if (!so)
         return NULL;
-    if (!g_file_test(so, G_FILE_TEST_EXISTS)) {
-        fprintf(stderr, "ordex: %s: no such file\n", so);
+    char *problem = ordex_program_problem(so);
+    if (problem) {
+        fprintf(stderr, "ordex: %s\n", problem);
+        g_free(problem);
         g_free(so);
         return NULL;
     }

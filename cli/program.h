@@ -14,6 +14,11 @@
  * stderr (exit status 2). */
 char *ordex_program_prepare(const char *prog, int nranks, bool optimize);
 
+/* Why so cannot be a program (g_free): "PATH: No such file or directory",
+ * "PATH: not a regular file (a FIFO)", ...; NULL when it is a regular file.
+ * Nothing else is read, so a FIFO or a device never blocks ordex. */
+char *ordex_program_problem(const char *so);
+
 /* Refuses a program that calls MPI functions ordex does not implement: says
  * so on stderr in one line (the first such function with where the program
  * calls it, and the others), writes the verdict "unsupported" with every

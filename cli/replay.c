@@ -12,12 +12,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/compile.h"
-#include "cli/datafile.h"
+#include "cli/program.h"
 #include "output/findings.h"
 #include "stategraph/oneshot.h"
 #include "stategraph/replay.h"
 #include "stategraph/trace.h"
+#include "toolchain/compile.h"
+#include "toolchain/datafile.h"
 
 /* The step to stop before: the first whose choice is not the default
  * schedule's (alternative 1), else the first. */
@@ -38,7 +39,7 @@ static int exec_gdb(const char *trace, const sg_trace *t, int stop_at, const cha
         return 2;
     }
     char *where = NULL;
-    char *script = ordex_data_file("tools/gdb/ordex.py", &where);
+    char *script = tc_data_file("tools/gdb/ordex.py", &where);
     char *exe = g_file_read_link("/proc/self/exe", NULL);
     if (!script || !exe) {
         fprintf(stderr, "ordex replay: cannot find tools/gdb/ordex.py: %s\n",
@@ -183,13 +184,15 @@ int ordex_replay(int argc, char **argv) {
                 t.nranks == 1 ? "" : "s", nranks);
         goto out;
     }
-    so = g_str_has_suffix(t.program, ".c") ? ordex_compile_cached(t.program, true, false)
+    so = g_str_has_suffix(t.program, ".c") ? tc_compile_cached(t.program, true, false)
                                            : g_strdup(t.program);
     if (!so)
         goto out;
-    if (!g_file_test(so, G_FILE_TEST_EXISTS)) {
-        fprintf(stderr, "ordex replay: %s: the program named by the trace does not exist\n",
-                t.program);
+    char *problem = ordex_program_problem(so);
+    if (problem) {
+        fprintf(stderr, "ordex replay: the program named by the trace cannot be run: %s\n",
+                problem);
+        g_free(problem);
         goto out;
     }
     char *sha = sg_file_sha256(so);

@@ -13,7 +13,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "cli/compile.h"
+#include "toolchain/compile.h"
 #include "cli/options.h"
 #include "cli/program.h"
 #include "output/findings.h"

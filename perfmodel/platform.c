@@ -16,6 +16,7 @@
  * go through exactly the same checks.
  */
 #include "perfmodel/platform.h"
+#include "util/files.h"
 
 #include <errno.h>
 #include <glib.h>
@@ -630,12 +631,12 @@ static bool load_fattree(loader *l) {
  * lines skipped.  Fills nodes, node_names and slots. */
 static bool read_hostfile(loader *l, const char *path) {
     pm_platform *p = l->p;
-    char *text = NULL;
-    GError *e = NULL;
-    if (!g_file_get_contents(path, &text, NULL, &e)) {
+    char *text = NULL, *why = NULL;
+    size_t len;
+    if (!util_read_regular(path, PM_PLATFORM_MAX_BYTES, &text, &len, &why)) {
         bool r = fail(l, PM_PLATFORM_ERROR_READ, "cluster", "hostfile", "cannot read \"%s\": %s",
-                      path, e->message);
-        g_error_free(e);
+                      path, why);
+        g_free(why);
         return r;
     }
     GHashTable *index = g_hash_table_new(g_str_hash, g_str_equal);
@@ -805,8 +806,26 @@ static bool load_cluster(loader *l) {
     return true;
 }
 
+static pm_platform *load_checked(const char *name, const char *text, const char *const *overrides,
+                                 GError **error);
+
+/* Messages echo values, keys and file names the user wrote: each is made
+ * one printable line (a --set value with a newline gave two). */
 static pm_platform *load(const char *name, const char *text, const char *const *overrides,
                          GError **error) {
+    GError *e = NULL;
+    pm_platform *p = load_checked(name, text, overrides, &e);
+    if (e) {
+        char *line = util_printable(e->message);
+        g_free(e->message);
+        e->message = line;
+        g_propagate_error(error, e);
+    }
+    return p;
+}
+
+static pm_platform *load_checked(const char *name, const char *text, const char *const *overrides,
+                                 GError **error) {
     loader l = {
         .name = name,
         .dir = g_path_get_dirname(name),
@@ -853,31 +872,24 @@ pm_platform *pm_platform_load_data(const char *name, const char *text, const cha
 
 pm_platform *pm_platform_load(const char *path, const char *const *overrides, GError **error) {
     g_return_val_if_fail(path != NULL, NULL);
-    /* stdio rather than g_file_get_contents: the message wants the plain
-     * strerror text after our own "FILE: " prefix. */
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    char *text = NULL, *why = NULL;
+    size_t len = 0;
+    char *shown = util_printable(path);
+    if (!util_read_regular(path, PM_PLATFORM_MAX_BYTES, &text, &len, &why)) {
         g_set_error(error, PM_PLATFORM_ERROR, PM_PLATFORM_ERROR_READ,
-                    "%s: cannot read the platform file: %s", path, g_strerror(errno));
+                    "%s: cannot read the platform file: %s", shown, why);
+        g_free(why);
+        g_free(shown);
         return NULL;
     }
-    GString *text = g_string_new(NULL);
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        g_string_append_len(text, buf, (gssize)n);
-    int read_error = ferror(f) ? errno : 0;
-    fclose(f);
     pm_platform *p = NULL;
-    if (read_error)
-        g_set_error(error, PM_PLATFORM_ERROR, PM_PLATFORM_ERROR_READ,
-                    "%s: cannot read the platform file: %s", path, g_strerror(read_error));
-    else if (memchr(text->str, '\0', text->len))
+    if (memchr(text, '\0', len))
         g_set_error(error, PM_PLATFORM_ERROR, PM_PLATFORM_ERROR_SYNTAX,
-                    "%s: not a platform file (it contains NUL bytes)", path);
+                    "%s: not a platform file (it contains NUL bytes)", shown);
     else
-        p = load(path, text->str, overrides, error);
-    g_string_free(text, TRUE);
+        p = load(path, text, overrides, error);
+    g_free(text);
+    g_free(shown);
     return p;
 }
 

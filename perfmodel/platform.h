@@ -119,6 +119,9 @@ typedef struct pm_platform {
  * naming the file, line, section and key.  A relative hostfile path in the
  * file is taken relative to the file's directory, one given by --set
  * relative to the current directory. */
+/* The largest platform file or host file read. */
+#define PM_PLATFORM_MAX_BYTES ((size_t)16 << 20)
+
 pm_platform *pm_platform_load(const char *path, const char *const *overrides, GError **error);
 
 /* The same from text already in memory; `name` stands for the file name in

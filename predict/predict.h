@@ -62,7 +62,8 @@ typedef struct pred_placements {
 
 /* Whether a measurement was disturbed: the OS took the CPU from the ranks
  * (involuntary context switches) for a noticeable part of their computation
- * (its wall-clock time exceeds its CPU time by a tenth and a millisecond).
+ * (its wall-clock time exceeds its CPU time by a tenth and a millisecond,
+ * and the OS took the CPU from it more often than it blocked itself).
  * Computation is charged as CPU time, which leaves those gaps out, but a
  * machine busy enough for them also slows the CPU time itself (shared
  * caches, memory bandwidth, clock frequency). */

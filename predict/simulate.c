@@ -202,14 +202,19 @@ void pred_interrupt(int sig) {
 }
 
 bool pred_measure_disturbed(const sim_timed_measure *m) {
+    /* Wall-clock time the computation lost is either preemption (the OS ran
+     * other work) or the ranks' own blocking (sleep, I/O): only the first
+     * disturbs, and it shows as more involuntary than voluntary switches. */
     double lost = m->compute_wall_s - m->compute_cpu_s;
-    return m->involuntary_switches > 0 && lost > 1e-3 && lost > m->compute_cpu_s / 10;
+    return m->involuntary_switches > m->voluntary_switches && lost > 1e-3 &&
+           lost > m->compute_cpu_s / 10;
 }
 
 static void measure_add(sim_timed_measure *sum, const sim_timed_measure *m) {
     sum->compute_cpu_s += m->compute_cpu_s;
     sum->compute_wall_s += m->compute_wall_s;
     sum->involuntary_switches += m->involuntary_switches;
+    sum->voluntary_switches += m->voluntary_switches;
 }
 
 /* What a child tells: the makespan and how it measured. */
@@ -244,7 +249,7 @@ static double predict_in_child(const pred_options *o, const pm_platform *p, unsi
             _exit(3);
         close(fd[0]);
         pred_result r;
-        child_answer a = {-1, {0, 0, 0}};
+        child_answer a = {-1, {0, 0, 0, 0}};
         char *err = NULL;
         if (pred_simulate(o, p, false, true, placement, &r, &err)) {
             a.makespan = r.finished ? r.makespan : NAN;
@@ -261,7 +266,7 @@ static double predict_in_child(const pred_options *o, const pm_platform *p, unsi
     if (sg_run_interrupted()) /* before g_child was set: the handler could not end it */
         kill(pid, SIGKILL);
     close(fd[1]);
-    child_answer a = {-1, {0, 0, 0}};
+    child_answer a = {-1, {0, 0, 0, 0}};
     ssize_t got;
     while ((got = read(fd[0], &a, sizeof a)) < 0 && errno == EINTR)
         ;

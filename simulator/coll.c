@@ -6,6 +6,7 @@
 
 #include "scheduler/sched.h"
 #include "simulator/engine.h"
+#include "simulator/rma.h"
 
 void sim_coll_init(void) {}
 void sim_coll_fini(void) {}
@@ -268,7 +269,9 @@ typedef struct exec_ctx {
 
 static void exec_cb(void *p) {
     exec_ctx *e = p;
-    if (e->c->kind >= SIM_COLL_COMM_DUP)
+    if (e->c->kind >= SIM_COLL_WIN_CREATE)
+        e->rc = sim_rma_exec_coll(e->c, &e->err_rank, &e->why);
+    else if (e->c->kind >= SIM_COLL_COMM_DUP)
         e->rc = sim_comm_exec_create(e->c, &e->err_rank, &e->why);
     else
         e->rc = sim_coll_exec_data(e->c, &e->err_rank, &e->why);

@@ -43,6 +43,13 @@ typedef enum sim_coll_kind {
     SIM_COLL_COMM_SPLIT_TYPE,
     SIM_COLL_COMM_CREATE,
     SIM_COLL_CART_CREATE,
+    /* one-sided communication (rma.c): window creation, fence and free */
+    SIM_COLL_WIN_CREATE,
+    SIM_COLL_WIN_ALLOCATE,
+    SIM_COLL_WIN_ALLOCATE_SHARED,
+    SIM_COLL_WIN_CREATE_DYNAMIC,
+    SIM_COLL_WIN_FENCE,
+    SIM_COLL_WIN_FREE,
     SIM_COLL_KIND_COUNT
 } sim_coll_kind;
 
@@ -68,6 +75,7 @@ typedef struct sim_coll_args {
     const int *dims, *periods;
     int reorder;
     MPI_Comm *newcomm; /* where the new handle is written */
+    void *rma;         /* window collectives: the call's own arguments (rma.h) */
 } sim_coll_args;
 
 struct sim_coll {

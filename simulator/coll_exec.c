@@ -48,6 +48,12 @@ const char *sim_coll_name(sim_coll_kind kind) {
         [SIM_COLL_COMM_SPLIT_TYPE] = "MPI_Comm_split_type",
         [SIM_COLL_COMM_CREATE] = "MPI_Comm_create",
         [SIM_COLL_CART_CREATE] = "MPI_Cart_create",
+        [SIM_COLL_WIN_CREATE] = "MPI_Win_create",
+        [SIM_COLL_WIN_ALLOCATE] = "MPI_Win_allocate",
+        [SIM_COLL_WIN_ALLOCATE_SHARED] = "MPI_Win_allocate_shared",
+        [SIM_COLL_WIN_CREATE_DYNAMIC] = "MPI_Win_create_dynamic",
+        [SIM_COLL_WIN_FENCE] = "MPI_Win_fence",
+        [SIM_COLL_WIN_FREE] = "MPI_Win_free",
     };
     if ((unsigned)kind < SIM_COLL_KIND_COUNT && names[kind])
         return names[kind];

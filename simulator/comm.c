@@ -127,6 +127,14 @@ static sim_comm *comm_make(const sim_comm *parent, const char *how, int size, in
     return c;
 }
 
+sim_comm *sim_comm_make_private(const sim_comm *parent, const char *how) {
+    sim_comm *c = comm_make(parent, how, parent->size,
+                            g_memdup2(parent->members, sizeof(int) * (size_t)parent->size));
+    for (int i = 0; i < c->size; i++)
+        c->errh[i] = MPI_ERRORS_ARE_FATAL;
+    return c;
+}
+
 void sim_comm_init(int nranks) {
     if (st.world)
         sim_comm_fini();

@@ -155,6 +155,13 @@ void sim_comm_set_cart(sim_comm *comm, int ndims, const int *dims, const int *pe
  * New communicators inherit each member's error handler from comm. */
 int sim_comm_exec_create(sim_coll *c, int *err_rank, char **why);
 
+/* A communicator of parent's members in parent's order for ordex's own use
+ * (a window's synchronisation, error handler and reports): its handle is
+ * never given to the program.  Every member's error handler starts as
+ * MPI_ERRORS_ARE_FATAL; `how` names it in sim_comm_describe ("comm 7 (how
+ * of MPI_COMM_WORLD)"). */
+sim_comm *sim_comm_make_private(const sim_comm *parent, const char *how);
+
 /* Node of a world rank for MPI_COMM_TYPE_SHARED (0 unless a node map is set). */
 int sim_node_of(int world_rank);
 

@@ -14,6 +14,7 @@
 #include "simulator/events.h"
 #include "simulator/op.h"
 #include "simulator/report.h"
+#include "simulator/rma.h"
 #include "simulator/sim_internal.h"
 #include "simulator/timed.h"
 
@@ -166,6 +167,7 @@ void sim_call_enter(const char *fname, void *caller, void *frame) {
         p->noutputs = 0;
         if (sim_g->cfg.exploring)
             sim_capture_call_frame(caller, p->call_regs, &p->call_frames);
+        sim_rma_rank_entered(self);
         sim_timed_call_enter(self, fname);
     }
 }
@@ -439,6 +441,7 @@ void sim_create(const sim_config *cfg) {
     sim_engine_init(cfg->nranks);
     sim_events_init(cfg->nranks);
     sim_coll_init();
+    sim_rma_init(cfg->nranks);
     sched_set_exit_hook(on_rank_exit);
     sched_set_fail_hook(on_rank_fail);
 }
@@ -446,6 +449,7 @@ void sim_create(const sim_config *cfg) {
 void sim_destroy(void) {
     if (!sim_g)
         return;
+    sim_rma_fini();
     sim_coll_fini();
     sim_events_fini();
     sim_engine_fini();
@@ -511,6 +515,7 @@ void sim_digest_rank(int r, sim_digest_feed feed, void *user) {
 
 void sim_digest_engine(sim_digest_feed feed, void *user) {
     sim_engine_digest(feed, user);
+    sim_rma_digest(feed, user);
 }
 
 void sim_rank_observed(int rank, sim_observed_fn fn, void *user) {

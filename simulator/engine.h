@@ -26,6 +26,7 @@ typedef enum sim_req_kind {
     SIM_REQ_SEND,
     SIM_REQ_RECV,
     SIM_REQ_COLL,
+    SIM_REQ_RMA, /* MPI_Rput & co. (rma.c): complete when issued */
 } sim_req_kind;
 
 typedef enum sim_send_kind {

@@ -9,6 +9,7 @@
 #include "scheduler/sched.h"
 #include "simulator/coll.h"
 #include "simulator/report.h"
+#include "simulator/rma.h"
 #include "simulator/sim_internal.h"
 
 static GQueue g_touched;   /* destination ranks that may have enabled deliveries */
@@ -148,6 +149,7 @@ void sim_events_all(GArray *out) {
             sim_event ev = {SIM_EV_RESUME, r, -1, 0, NULL, NULL};
             g_array_append_val(out, ev);
         }
+    sim_rma_lock_events(out);
 }
 
 bool sim_events_first(sim_event *out, GRand *rng) {
@@ -161,6 +163,8 @@ bool sim_events_first(sim_event *out, GRand *rng) {
         *out = (sim_event){SIM_EV_COLLECTIVE, sim_comm_world(c->comm, 0), -1, c->seq, c, NULL};
         return true;
     }
+    if (sim_rma_first_lock_event(out)) /* the earliest request first */
+        return true;
     for (;;) {
         prune_head();
         if (!g_touched.length)
@@ -192,6 +196,12 @@ bool sim_events_first_ready(sim_event *out, sim_event_due_fn due, void *user) {
             *out = ev;
             return true;
         }
+    }
+    sim_event lock;
+    double lock_ready;
+    if (sim_rma_first_lock_event(&lock) && due(&lock, &lock_ready, user)) {
+        *out = lock;
+        return true;
     }
     static sim_event buf[PER_DST_MAX];
     while (g_touched.length) {
@@ -234,6 +244,8 @@ void sim_fire(const sim_event *ev) {
     }
     if (ev->kind == SIM_EV_RESUME) {
         sim_resume_rank(ev->rank);
+    } else if (ev->kind == SIM_EV_LOCK) {
+        sim_rma_fire_lock(ev);
     } else if (ev->kind == SIM_EV_COLLECTIVE) {
         g_queue_remove(&g_colls, ev->a);
         sim_coll_fire(ev->a);
@@ -251,6 +263,7 @@ bool sim_event_is_safe(const sim_event *ev) {
     case SIM_EV_PROBE:
         return sim_engine_probe_is_safe(ev->rank, ev->a);
     case SIM_EV_RESUME:
+    case SIM_EV_LOCK: /* another origin's request may come first */
         return false;
     }
     return false;
@@ -275,6 +288,10 @@ void sim_event_describe(const sim_event *ev, sim_event_info *out) {
         sim_engine_describe_resume(ev->rank, out);
         return;
     }
+    if (ev->kind == SIM_EV_LOCK) {
+        sim_rma_describe_lock(ev, out);
+        return;
+    }
     sim_engine_describe(ev, out);
 }
 
@@ -287,6 +304,8 @@ sim_event_key sim_event_key_of(const sim_event *ev) {
     } else if (ev->kind == SIM_EV_RESUME) {
         k.msg = 0;
         k.recv = sim_rank_progress_seq(ev->rank);
+    } else if (ev->kind == SIM_EV_LOCK) {
+        sim_rma_lock_key(ev, &k);
     } else {
         sim_engine_event_key(ev, &k.msg, &k.recv);
     }

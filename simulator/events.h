@@ -50,7 +50,10 @@ bool sim_event_is_safe(const sim_event *ev);
 
 /* A key that identifies an event within one execution lineage (an explorer
  * process and the snapshots forked from it): the message's send number and
- * the receive's post number, never reused. */
+ * the receive's post number, never reused.  A lock grant (SIM_EV_LOCK) has
+ * dst = the origin, recv = its request number + 1, and in msg the window's
+ * index (bits 63-33), the target's window rank + 1 (bits 32-1; 0 for every
+ * target, MPI_Win_lock_all) and whether the lock is exclusive (bit 0). */
 typedef struct sim_event_key {
     int kind;
     int dst;

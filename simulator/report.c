@@ -13,6 +13,7 @@
 #include "scheduler/sched.h"
 #include "scheduler/symbolize.h"
 #include "simulator/engine.h"
+#include "simulator/rma.h"
 
 /* Appends a backtrace, one frame per line: the frames outside the program
  * that lead to the fault (a C library function like abort(), or ordex's MPI
@@ -231,6 +232,7 @@ static GArray *waits_of_rank(int rank) {
         fake.peer = source;
         waits_of_request(&fake, rank, to);
     }
+    sim_rma_waits_of(rank, to); /* MPI_Win_complete, _wait, _lock */
     return to;
 }
 
@@ -516,6 +518,7 @@ void sim_report_leftovers(void) {
                         NULL);
     }
     g_ptr_array_free(reqs, TRUE);
+    sim_rma_report_leftovers();
 }
 
 char *sim_describe_rank(int rank) {

@@ -50,7 +50,13 @@ typedef enum sim_event_kind {
     SIM_EV_COLLECTIVE, /* every member of a collective has arrived */
     SIM_EV_RESUME,     /* exploring: a rank that paused at the end of an MPI call goes on
                           without (more) deliveries; see sim_call_leave */
+    SIM_EV_LOCK,       /* a waiting MPI_Win_lock or MPI_Win_lock_all is granted (rank: the
+                          origin; peer: the target, -1 for every target) */
 } sim_event_kind;
+
+/* The tag with which a SIM_EV_LOCK event describes its lock type
+ * (sim_event_describe). */
+enum { SIM_LOCK_SHARED = 0, SIM_LOCK_EXCLUSIVE = 1 };
 
 typedef struct sim_event {
     sim_event_kind kind;

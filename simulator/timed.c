@@ -111,7 +111,7 @@ static struct {
     /* The measurement: the computations' CPU and wall-clock time, and the
      * thread's involuntary context switches when the run started. */
     sim_timed_measure measure;
-    long nivcsw_start;
+    long nivcsw_start, nvcsw_start;
     /* The shortest computation measured so far, and how many were: ordex's
      * own way out of one MPI call and into the next (returning, the call,
      * the heap switch) is measured with every computation; the shortest
@@ -192,6 +192,12 @@ static double wall_clock(void) {
 static long involuntary_switches(void) {
     struct rusage ru;
     return getrusage(RUSAGE_THREAD, &ru) == 0 ? ru.ru_nivcsw : 0;
+}
+
+/* Voluntary ones: the thread blocked (a rank that sleeps or reads a file). */
+static long voluntary_switches(void) {
+    struct rusage ru;
+    return getrusage(RUSAGE_THREAD, &ru) == 0 ? ru.ru_nvcsw : 0;
 }
 
 /* The smallest gap between two clock readings: what measuring costs. */
@@ -821,7 +827,7 @@ void sim_timed_coll_fired(sim_coll *c) {
  * arrived, any rendezvous one), or a collective. */
 static bool event_due(const sim_event *ev, double *ready, void *user) {
     (void)user;
-    if (ev->kind == SIM_EV_COLLECTIVE) {
+    if (ev->kind == SIM_EV_COLLECTIVE || ev->kind == SIM_EV_LOCK) {
         *ready = T.now;
         return true;
     }
@@ -1051,6 +1057,7 @@ bool sim_timed_start(const pm_platform *platform, bool record, unsigned placemen
     T.clock_cost = measure_clock_cost();
     T.floor = INFINITY;
     T.nivcsw_start = involuntary_switches();
+    T.nvcsw_start = voluntary_switches();
     T.active = true;
     return true;
 }
@@ -1089,6 +1096,7 @@ const char *sim_timed_failure(void) {
 void sim_timed_measurement(sim_timed_measure *m) {
     *m = T.measure;
     m->involuntary_switches = involuntary_switches() - T.nivcsw_start;
+    m->voluntary_switches = voluntary_switches() - T.nvcsw_start;
 }
 
 void sim_timed_ignore_measured(bool ignore) {

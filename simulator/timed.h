@@ -134,6 +134,8 @@ typedef struct sim_timed_measure {
     double compute_wall_s;     /* wall-clock time of the same computations */
     long involuntary_switches; /* times the OS took the CPU from this thread
                                 * (getrusage's ru_nivcsw) since the run started */
+    long voluntary_switches;   /* times it gave the CPU up itself: it blocked, e.g. a
+                                * rank sleeping or waiting for a file (ru_nvcsw) */
 } sim_timed_measure;
 
 /* The measurement of the current run (call before sim_timed_stop). */

@@ -108,6 +108,7 @@ static bool choose(void *user) {
                     "the program did not behave as when the trace was made",
                     st->kind == SIM_EV_DELIVER ? "delivery"
                     : st->kind == SIM_EV_PROBE ? "probe"
+                    : st->kind == SIM_EV_LOCK  ? "lock grant"
                                                : "collective",
                     st->dst, st->src, st->tag);
             fired = true;

@@ -7,9 +7,11 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "scheduler/symbolize.h"
 #include "simulator/sim.h"
+#include "util/files.h"
 
 static char *g_so;
 
@@ -35,6 +37,8 @@ static const char *kind_name(int kind) {
         return "collective";
     case SIM_EV_RESUME:
         return "resume";
+    case SIM_EV_LOCK:
+        return "lock";
     case SG_STEP_CHOICE:
         return "choice";
     }
@@ -65,6 +69,17 @@ char *sg_step_describe(const sg_step_view *v) {
         s = g_strdup_printf("rank %d goes on after %s at %s before any more message lands in "
                             "its posted receives%s",
                             v->dst, what ? what : "its MPI call", v->at, choice);
+        break;
+    case SIM_EV_LOCK:
+        if (v->src < 0)
+            s = g_strdup_printf("rank %d gets the shared locks on every rank of the window of "
+                                "communicator %d that %s at %s asked for%s",
+                                v->dst, v->comm, what ? what : "MPI_Win_lock_all", v->at, choice);
+        else
+            s = g_strdup_printf("rank %d gets the %s lock on rank %d (window of communicator %d) "
+                                "that %s at %s asked for%s",
+                                v->dst, v->tag == SIM_LOCK_EXCLUSIVE ? "exclusive" : "shared",
+                                v->src, v->comm, what ? what : "MPI_Win_lock", v->at, choice);
         break;
     default:
         if (what && g_str_has_suffix(what, ":now-or-later"))
@@ -107,12 +122,25 @@ void sg_trace_step_view(const sg_trace_step *st, sg_step_view *v) {
 }
 
 char *sg_file_sha256(const char *path) {
-    gchar *data;
-    gsize len;
-    if (!g_file_get_contents(path, &data, &len, NULL))
+    char *why = NULL;
+    int fd = util_open_regular(path, &why);
+    if (fd < 0) {
+        g_free(why);
         return g_strdup("unknown");
-    char *d = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)data, len);
-    g_free(data);
+    }
+    GChecksum *ck = g_checksum_new(G_CHECKSUM_SHA256);
+    guchar buf[65536];
+    ssize_t n;
+    while ((n = read(fd, buf, sizeof buf)) != 0) {
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            break;
+        g_checksum_update(ck, buf, n);
+    }
+    close(fd);
+    char *d = n < 0 ? g_strdup("unknown") : g_strdup(g_checksum_get_string(ck));
+    g_checksum_free(ck);
     return d;
 }
 
@@ -218,6 +246,8 @@ static int kind_of(const char *word) {
         return SIM_EV_COLLECTIVE;
     if (strcmp(word, "resume") == 0)
         return SIM_EV_RESUME;
+    if (strcmp(word, "lock") == 0)
+        return SIM_EV_LOCK;
     if (strcmp(word, "choice") == 0)
         return SG_STEP_CHOICE;
     return -1;
@@ -371,11 +401,11 @@ void sg_trace_rundesc(const sg_trace *t, sg_rundesc *d) {
 
 bool sg_trace_read(const char *path, sg_trace *t, char **err) {
     memset(t, 0, sizeof *t);
-    gchar *text;
-    GError *ge = NULL;
-    if (!g_file_get_contents(path, &text, NULL, &ge)) {
-        *err = g_strdup_printf("%s: cannot read the trace: %s", path, ge->message);
-        g_error_free(ge);
+    char *text, *why = NULL;
+    size_t len;
+    if (!util_read_regular(path, SG_TRACE_MAX_BYTES, &text, &len, &why)) {
+        *err = g_strdup_printf("%s: cannot read the trace: %s", path, why);
+        g_free(why);
         return false;
     }
     t->path = g_strdup(path);
@@ -583,8 +613,10 @@ bool sg_trace_read(const char *path, sg_trace *t, char **err) {
     g_strfreev(lines);
     g_hash_table_destroy(seen);
     if (!ok) {
-        *err = ln > 0 ? g_strdup_printf("%s:%d: %s", path, ln, bad)
-                      : g_strdup_printf("%s: %s", path, bad);
+        char *line = ln > 0 ? g_strdup_printf("%s:%d: %s", path, ln, bad)
+                            : g_strdup_printf("%s: %s", path, bad);
+        *err = util_printable(line); /* it echoes the trace's bytes */
+        g_free(line);
         g_free(bad);
         sg_trace_free(t);
         return false;

@@ -27,7 +27,10 @@
  *   checksum <hex SHA-256 of every byte before this line> (version 3)
  *
  * kind is deliver, probe, collective, resume (a rank paused after an MPI call
- * goes on before more messages land in its posted receives) or choice (a
+ * goes on before more messages land in its posted receives), lock (rank dst
+ * gets the lock of type tag, 1 exclusive or 0 shared, on rank src of the
+ * window whose communicator is comm; src -1: the shared locks of
+ * MPI_Win_lock_all on every rank) or choice (a
  * choice inside an MPI call such as MPI_Waitany; `call` names it).  choice k/of says which of
  * the `of` alternatives the ordering took at that step (1 = no choice).
  * Every header line appears at most once.  A step's ranks are below the
@@ -111,7 +114,10 @@ typedef struct sg_trace {
 /* The view of a step read back from a trace (its strings are st's). */
 void sg_trace_step_view(const sg_trace_step *st, sg_step_view *v);
 
-/* Reads a trace file.  On failure returns false with *err set (g_free) to
+/* The largest trace file read (traces of a million steps stay well below). */
+#define SG_TRACE_MAX_BYTES ((size_t)1 << 30)
+
+/* Reads a trace file (a regular file: a FIFO or a device is refused).  On failure returns false with *err set (g_free) to
  * one line naming the file, the line and the problem. */
 bool sg_trace_read(const char *path, sg_trace *t, char **err);
 void sg_trace_free(sg_trace *t);

@@ -13,7 +13,7 @@ case "${BASH_SOURCE[0]}" in
 *) cd .. ;;
 esac
 bin=.cache/bin/ordex
-if [ -x "$bin" ] && [ -z "$(find cli scheduler simulator perfmodel predict output stategraph checkpoint include third_party \
+if [ -x "$bin" ] && [ -z "$(find cli toolchain util scheduler simulator perfmodel predict output stategraph checkpoint include third_party \
         tools/calibrate WORKSPACE BUILD copts.bzl .bazelrc -newer "$bin" -print -quit 2>/dev/null)" ]; then
     exit 0
 fi

@@ -9,14 +9,16 @@ cd "$top" || exit 2
 
 # package -> the packages whose headers it may include (besides its own).
 declare -A allowed=(
-    [scheduler]=""
-    [perfmodel]=""
-    [checkpoint]="scheduler"
-    [simulator]="scheduler perfmodel include"
-    [output]="simulator"
-    [stategraph]="simulator scheduler checkpoint"
-    [predict]="stategraph simulator scheduler perfmodel output"
-    [cli]="stategraph predict output perfmodel"
+    [util]=""
+    [scheduler]="util"
+    [perfmodel]="util"
+    [checkpoint]="scheduler util"
+    [simulator]="scheduler perfmodel include util"
+    [output]="simulator util"
+    [stategraph]="simulator scheduler checkpoint util"
+    [predict]="stategraph simulator scheduler perfmodel output util"
+    [toolchain]="scheduler util"
+    [cli]="stategraph predict output perfmodel toolchain util"
 )
 # The simulator's headers other packages may include: its API for the run
 # loop and the front end, the one for strategies, and simulated time.
@@ -24,7 +26,7 @@ public_sim="simulator/sim.h simulator/events.h simulator/timed.h"
 
 passed=0
 failed=0
-for pkg in scheduler perfmodel checkpoint simulator output stategraph predict cli; do
+for pkg in util scheduler perfmodel checkpoint simulator output stategraph predict toolchain cli; do
     bad=0
     while IFS= read -r hit; do
         file=${hit%%:*}

@@ -45,6 +45,8 @@ need=(
     libmpich-dev    # mpi.h; mpicc.mpich for `ordex calibrate` and the cross-check
     mpich           # mpiexec.mpich for the same
     gdb             # `ordex replay --gdb`
+    openmpi-bin     # mpirun.openmpi: the RMA programs' expected output (MPICH 4.0.2 gets RMA wrong here)
+    libopenmpi-dev  # mpicc.openmpi for the same (tests/e2e/record_expected_openmpi.sh)
 )
 [ "${ORDEX_SETUP_EXTRA:-}" ] && read -r -a extra <<<"$ORDEX_SETUP_EXTRA" && need+=("${extra[@]}")
 
@@ -119,6 +121,16 @@ if ! $sudo apt-get install -y -qq "${missing[@]}" >"$log" 2>&1; then
         exit 2
     fi
 fi
+# Installing Open MPI makes it Debian's default `mpicc`, `mpiexec` and mpi.h (it has the
+# higher alternatives priority); ordex's unqualified uses (tests/crosscheck_mpich.sh) and
+# the build mean MPICH, so point the alternatives back at it.
+for alt in "mpi /usr/bin/mpicc.mpich" "mpirun /usr/bin/mpirun.mpich" \
+    "mpi-x86_64-linux-gnu /usr/include/x86_64-linux-gnu/mpich"; do
+    read -r name path <<<"$alt"
+    if [ -e "$path" ] && update-alternatives --query "$name" >/dev/null 2>&1; then
+        $sudo update-alternatives --set "$name" "$path" >>"$log" 2>&1 || true
+    fi
+done
 : >"$began" # apt-get has rewritten dpkg's status: check from now on
 mapfile -t missing < <(missing_packages)
 if [ ${#missing[@]} -ne 0 ]; then

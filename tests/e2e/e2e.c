@@ -390,11 +390,16 @@ void e2e_expect_clean(const e2e_result *r, const char *file, int line) {
 
 void e2e_expect_mpich_output(const e2e_result *r, const char *name, const char *only,
                              const char *file, int line) {
+    e2e_expect_recorded_output(r, name, only, "MPICH", file, line);
+}
+
+void e2e_expect_recorded_output(const e2e_result *r, const char *name, const char *only,
+                                const char *mpi, const char *file, int line) {
     char *rel = g_strdup_printf("tests/e2e/expected/%s.out", name);
     const char *want = e2e_read_src(rel);
     g_free(rel);
     char *what =
-        g_strdup_printf("sorted stdout equals expected/%s.out (recorded with MPICH)", name);
+        g_strdup_printf("sorted stdout equals expected/%s.out (recorded with %s)", name, mpi);
     if (!want) {
         e2e_check(false, r, what, file, line);
         g_free(what);

@@ -112,6 +112,13 @@ void e2e_expect_clean(const e2e_result *r, const char *file, int line);
 void e2e_expect_mpich_output(const e2e_result *r, const char *name, const char *only,
                              const char *file, int line);
 #define EXPECT_MPICH_OUTPUT(r, name) e2e_expect_mpich_output((r), (name), NULL, __FILE__, __LINE__)
+/* The same for a file recorded with another MPI (`mpi` names it for the
+ * message): the RMA programs are recorded with Open MPI by
+ * record_expected_openmpi.sh. */
+void e2e_expect_recorded_output(const e2e_result *r, const char *name, const char *only,
+                                const char *mpi, const char *file, int line);
+#define EXPECT_OPENMPI_OUTPUT(r, name)                                                             \
+    e2e_expect_recorded_output((r), (name), NULL, "Open MPI", __FILE__, __LINE__)
 
 /* The report holds exactly `nfindings` findings, and one of them reads
  *   ordex: ERROR [KIND] ...TEXT...

@@ -159,6 +159,90 @@ static void test_json_write_error(void) {
     }
 }
 
+/* Files a user names are read only when they are regular files: a FIFO
+ * made replay and predict wait forever, /dev/zero made them read without
+ * end (8 GB and more), before any check. */
+static void test_special_files(void) {
+    const char *fifo = e2e_tmp("a.fifo");
+    g_unlink(fifo);
+    CU_ASSERT_FATAL(mkfifo(fifo, 0600) == 0);
+    /* A trace that is a FIFO or a device. */
+    const char *traces[] = {fifo, "/dev/zero"};
+    for (int i = 0; i < 2; i++) {
+        e2e_result *r = RUN("replay", traces[i]);
+        EXPECT_STATUS(r, 2);
+        EXPECT(r, strstr(r->err, "not a regular file") != NULL);
+        e2e_free(r);
+    }
+    /* A trace whose program is one. */
+    const char *dir = e2e_tmp("special_traces");
+    e2e_free(RUN("explore", "--trace-dir", dir, "-n", "4", S("examples/mergesort.c")));
+    char *good = g_build_filename(dir, "mergesort-1.trace", NULL);
+    char *text = e2e_read_file(good);
+    CU_ASSERT_FATAL(text != NULL);
+    const char *programs[] = {"/dev/zero", fifo};
+    for (int i = 0; i < 2; i++) {
+        char *line_start = strstr(text, "\nprogram ");
+        CU_ASSERT_FATAL(line_start != NULL);
+        char *line_end = strchr(line_start + 1, '\n');
+        GString *edited = g_string_new_len(text, line_start - text);
+        g_string_append_printf(edited, "\nprogram %s%s", programs[i], line_end);
+        char *path = g_strdup_printf("%s/special-%d.trace", dir, i);
+        g_file_set_contents(path, edited->str, -1, NULL);
+        e2e_result *r = RUN("replay", path);
+        EXPECT_STATUS(r, 2);
+        EXPECT(r, strstr(r->err, "not a regular file") != NULL ||
+                      strstr(r->err, "edited") != NULL); /* format 3 traces carry a digest */
+        e2e_free(r);
+        g_free(path);
+        g_string_free(edited, TRUE);
+    }
+    g_free(text);
+    g_free(good);
+    /* A platform file, and a host file, that is one. */
+    const char *platforms[] = {fifo, "/dev/zero"};
+    for (int i = 0; i < 2; i++) {
+        e2e_result *r = RUN("predict", "--platform", platforms[i], "-n", "2", S("examples/ring.c"));
+        EXPECT_STATUS(r, 2);
+        EXPECT_ONE_LINE_ERROR(r, "not a regular file");
+        e2e_free(r);
+    }
+    const char *ini = e2e_tmp("hostfile_fifo.ini");
+    char *conf = g_strdup_printf("[cluster]\nmapping = hostfile\nhostfile = %s\n", fifo);
+    g_file_set_contents(ini, conf, -1, NULL);
+    e2e_result *r = RUN("predict", "--platform", ini, "-n", "2", S("examples/ring.c"));
+    EXPECT_STATUS(r, 2);
+    EXPECT_ONE_LINE_ERROR(r, "not a regular file (a FIFO)");
+    e2e_free(r);
+    g_free(conf);
+    /* A program that is one. */
+    r = RUN("run", "-n", "2", "/dev/zero");
+    EXPECT_STATUS(r, 2);
+    EXPECT_ONE_LINE_ERROR(r, "/dev/zero: not a regular file (a character device)");
+    e2e_free(r);
+    g_unlink(fifo);
+}
+
+/* Messages that echo what the user wrote are one printable line: a --set
+ * value with a newline gave a two-line error, and control bytes and
+ * invalid UTF-8 of a trace went to the terminal as they were. */
+static void test_echoes_printable(void) {
+    e2e_result *r =
+        RUN("predict", "--set", "cluster.nodes=4\nfoo", "-n", "2", S("examples/ring.c"));
+    EXPECT_STATUS(r, 2);
+    EXPECT_ONE_LINE_ERROR(r, "--set cluster.nodes=4\\nfoo");
+    e2e_free(r);
+    const char *bad = e2e_tmp("bytes.trace");
+    g_file_set_contents(bad,
+                        "ordex-trace 2\n\x01\x0c"
+                        "bad\xe9line\r\n",
+                        -1, NULL);
+    r = RUN("replay", bad);
+    EXPECT_STATUS(r, 2);
+    EXPECT_ONE_LINE_ERROR(r, "unknown line '\\x01\\x0cbad\\xe9line");
+    e2e_free(r);
+}
+
 /* mpirun's spelling of the rank count. */
 static void test_np(void) {
     e2e_result *a = RUN("run", "-np", "3", S("examples/ring.c"), "2");
@@ -496,15 +580,15 @@ static void test_refused_leaves_no_files(void) {
     const char *tmp = e2e_tmp("refused_tmpdir");
     g_mkdir_with_parents(tmp, 0755);
     char *env_tmp = g_strdup_printf("TMPDIR=%s", tmp);
-    const char *src = e2e_tmp("uses_rma.c");
+    const char *src = e2e_tmp("uses_io.c");
     g_file_set_contents(src,
                         "#include <mpi.h>\n"
                         "int main(int argc, char **argv) {\n"
                         "    MPI_Init(&argc, &argv);\n"
-                        "    MPI_Win win;\n"
-                        "    static int buf[4];\n"
-                        "    MPI_Win_create(buf, sizeof buf, sizeof buf[0], MPI_INFO_NULL,\n"
-                        "                   MPI_COMM_WORLD, &win);\n"
+                        "    MPI_File fh;\n"
+                        "\n"
+                        "    MPI_File_open(MPI_COMM_WORLD, \"x\", MPI_MODE_RDONLY, MPI_INFO_NULL,\n"
+                        "                  &fh);\n"
                         "    MPI_Finalize();\n"
                         "    return 0;\n"
                         "}\n",
@@ -512,7 +596,7 @@ static void test_refused_leaves_no_files(void) {
     const char *argv[] = {"env", env_tmp, e2e_ordex(), "run", "-n", "2", src, NULL};
     e2e_result *r = e2e_exec(argv);
     EXPECT_ONE_LINE_ERROR(
-        r, "the program calls MPI_Win_create at uses_rma.c:6, which ordex does not implement");
+        r, "the program calls MPI_File_open at uses_io.c:6, which ordex does not implement");
     EXPECT(r, count_entries(tmp, "ordex-ranks-") == 0);
     e2e_free(r);
     /* A program that needs a library nobody can find. */
@@ -777,6 +861,8 @@ static void e2e_add_cli_tests(CU_pSuite s) {
     CU_add_test(s, "--json with a path that is not UTF-8", test_json_non_utf8_path);
     CU_add_test(s, "--json to a file that cannot be written: exit 2", test_json_write_error);
     CU_add_test(s, "-np N as mpirun spells it", test_np);
+    CU_add_test(s, "FIFOs and devices are refused, never read", test_special_files);
+    CU_add_test(s, "echoed input is one printable line", test_echoes_printable);
     CU_add_test(s, "-q", test_quiet);
     CU_add_test(s, "--stack-size and --heap-size", test_sizes);
     CU_add_test(s, "--eager-limit 64kB, 64k, 64KiB", test_eager_limit_units);

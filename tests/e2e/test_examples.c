@@ -498,7 +498,8 @@ static void test_bcast_sync(void) {
 
 /* ---------------------------------------------------------------------- */
 
-/* The examples this suite knows; a new example needs its tests here. */
+/* The examples this suite knows; a new example needs its tests here (the
+ * one-sided ones, rma_*.c, have theirs in test_rma.c). */
 static const char *const covered[] = {
     "barrier_comm.c",
     "bcast_sync.c",
@@ -516,6 +517,11 @@ static const char *const covered[] = {
     "pingpong.c",
     "probe_race.c",
     "ring.c",
+    "rma_counter.c",
+    "rma_halo.c",
+    "rma_lockq.c",
+    "rma_pscw.c",
+    "rma_shared.c",
     "waitany_race.c",
     "wildcard_deadlock.c",
 };

@@ -444,35 +444,35 @@ static void test_nomain(void) {
  * function main calls first and where, and the others; the JSON report has
  * the verdict "unsupported" and every function with its call sites. */
 static void test_unsupported(void) {
-    const char *src = "tests/programs/unsupported_rma.c";
-    int create = e2e_marker_line(src, "/* WIN_CREATE */"),
-        fence = e2e_marker_line(src, "/* FENCE */"), fence2 = e2e_marker_line(src, "/* FENCE_2 */"),
-        put = e2e_marker_line(src, "/* PUT */"), wfree = e2e_marker_line(src, "/* WIN_FREE */");
+    const char *src = "tests/programs/unsupported_io.c";
+    int create = e2e_marker_line(src, "/* FILE_OPEN */"),
+        fence = e2e_marker_line(src, "/* WRITE */"), fence2 = e2e_marker_line(src, "/* WRITE_2 */"),
+        put = e2e_marker_line(src, "/* SYNC */"), wfree = e2e_marker_line(src, "/* FILE_CLOSE */");
     CU_ASSERT_FATAL(create > 0 && fence > 0 && fence2 > 0 && put > 0 && wfree > 0);
     char *line = g_strdup_printf(
-        "unsupported_rma.c: the program calls MPI_Win_create at unsupported_rma.c:%d, which ordex "
-        "does not implement (nor MPI_Win_fence at unsupported_rma.c:%d, MPI_Win_free at "
-        "unsupported_rma.c:%d, MPI_Put at unsupported_rma.c:%d)",
+        "unsupported_io.c: the program calls MPI_File_open at unsupported_io.c:%d, which ordex "
+        "does not implement (nor MPI_File_write_at at unsupported_io.c:%d, MPI_File_close at "
+        "unsupported_io.c:%d, MPI_File_sync at unsupported_io.c:%d)",
         create, fence, wfree, put);
     const char *cmds[] = {"run", "explore", "predict"};
     for (int c = 0; c < 3; c++) {
         const char *json = e2e_tmp("unsupported.json");
         g_unlink(json);
-        e2e_result *r = RUN(cmds[c], "--json", json, "-n", "2", P("unsupported_rma.c"));
+        e2e_result *r = RUN(cmds[c], "--json", json, "-n", "2", P("unsupported_io.c"));
         EXPECT_STATUS(r, 2);
         EXPECT_ONE_LINE_ERROR(r, line);
         EXPECT(r, r->out[0] == '\0');
         JsonObject *doc = EXPECT_JSON_FILE(r, json);
         EXPECT(r, e2e_json_str_is(doc, "verdict", "unsupported"));
         EXPECT(r, e2e_json_len(doc, "unsupported") == 4);
-        EXPECT(r, e2e_json_str_is(doc, "unsupported[0].function", "MPI_Win_create"));
-        EXPECT(r, e2e_json_str_is(doc, "unsupported[3].function", "MPI_Put"));
-        char *at = g_strdup_printf("unsupported_rma.c:%d", put);
-        EXPECT(r, e2e_json_str_is(doc, "unsupported[function=MPI_Put].location", at));
+        EXPECT(r, e2e_json_str_is(doc, "unsupported[0].function", "MPI_File_open"));
+        EXPECT(r, e2e_json_str_is(doc, "unsupported[3].function", "MPI_File_sync"));
+        char *at = g_strdup_printf("unsupported_io.c:%d", put);
+        EXPECT(r, e2e_json_str_is(doc, "unsupported[function=MPI_File_sync].location", at));
         g_free(at);
         char *both =
-            g_strdup_printf("[\"unsupported_rma.c:%d\",\"unsupported_rma.c:%d\"]", fence, fence2);
-        char *got = e2e_json_compact(doc, "unsupported[function=MPI_Win_fence].locations");
+            g_strdup_printf("[\"unsupported_io.c:%d\",\"unsupported_io.c:%d\"]", fence, fence2);
+        char *got = e2e_json_compact(doc, "unsupported[function=MPI_File_write_at].locations");
         EXPECT(r, got && strcmp(got, both) == 0);
         g_free(got);
         g_free(both);
@@ -484,15 +484,15 @@ static void test_unsupported(void) {
     /* Built with -O2 (the helper inlined into main) and without the PLT:
      * the same functions, located. */
     const char *so = e2e_tmp("unsupported_noplt.so");
-    e2e_result *r = RUN("cc", "-O2", "-fno-plt", "-o", so, P("unsupported_rma.c"));
+    e2e_result *r = RUN("cc", "-O2", "-fno-plt", "-o", so, P("unsupported_io.c"));
     EXPECT_STATUS(r, 0);
     e2e_free(r);
     r = RUN("run", "-n", "2", so);
     EXPECT_STATUS(r, 2);
-    char *at = g_strdup_printf("MPI_Put at unsupported_rma.c:%d", put);
+    char *at = g_strdup_printf("MPI_File_sync at unsupported_io.c:%d", put);
     EXPECT_ONE_LINE_ERROR(r, at);
     g_free(at);
-    at = g_strdup_printf("the program calls MPI_Win_create at unsupported_rma.c:%d", create);
+    at = g_strdup_printf("the program calls MPI_File_open at unsupported_io.c:%d", create);
     EXPECT_ERR_HAS(r, at);
     g_free(at);
     e2e_free(r);

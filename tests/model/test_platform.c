@@ -585,8 +585,7 @@ static void test_missing_file(void) {
     CU_ASSERT_PTR_NOT_NULL_FATAL(e);
     CU_ASSERT_EQUAL(e->code, PM_PLATFORM_ERROR_READ);
     CU_ASSERT_STRING_EQUAL(e->message,
-                           "/nonexistent/dir/c.ini: cannot read the platform file: No such file "
-                           "or directory");
+                           "/nonexistent/dir/c.ini: cannot read the platform file: no such file");
     g_error_free(e);
 }
 

@@ -9,7 +9,7 @@
  * ordex or the C library.
  */
 #define _GNU_SOURCE
-#include "cli/compile.h"
+#include "toolchain/compile.h"
 
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -18,8 +18,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli/datafile.h"
-#include "stategraph/rundesc.h"
+#include "scheduler/loader.h"
+#include "toolchain/datafile.h"
+#include "util/files.h"
 
 static const char *mpi_include_dir(void) {
     static const char *dirs[] = {"/usr/include/x86_64-linux-gnu/mpich", "/usr/include/mpich",
@@ -36,7 +37,7 @@ static const char *mpi_include_dir(void) {
 
 /* Where ordex.h is: include/ of the source tree. */
 static char *ordex_include_dir(void) {
-    char *h = ordex_data_file("include/ordex.h", NULL);
+    char *h = tc_data_file("include/ordex.h", NULL);
     char *dir = h ? g_path_get_dirname(h) : NULL;
     g_free(h);
     return dir;
@@ -53,7 +54,7 @@ static char *cache_dir(void) {
 static char *stamp_source(void) {
     char *dir = cache_dir();
     /* Named by the ABI it declares: a new ABI writes a new file. */
-    char *name = g_strdup_printf("ordex_stamp_%s.c", SG_PROGRAM_ABI);
+    char *name = g_strdup_printf("ordex_stamp_%s.c", SCHED_PROGRAM_ABI);
     char *path = g_build_filename(dir, name, NULL);
     g_free(name);
     g_free(dir);
@@ -61,7 +62,7 @@ static char *stamp_source(void) {
         char *text = g_strdup_printf("/* Linked into every program built by ordexcc. */\n"
                                      "__attribute__((visibility(\"default\"), used))\n"
                                      "const char %s[] = \"%s\";\n",
-                                     SG_PROGRAM_MARKER, SG_PROGRAM_ABI);
+                                     SCHED_PROGRAM_MARKER, SCHED_PROGRAM_ABI);
         char *tmp = g_strdup_printf("%s.%d", path, (int)getpid());
         g_file_set_contents(tmp, text, -1, NULL);
         g_rename(tmp, path);
@@ -125,7 +126,7 @@ static void add_link_flags(GPtrArray *a) {
     g_ptr_array_add(a, g_strdup("-Wl,-z,noseparate-code"));
 }
 
-int ordex_cc(int argc, char **argv) {
+int tc_cc(int argc, char **argv) {
     if (!mpi_include_dir()) {
         fprintf(stderr, "ordexcc: MPICH's mpi.h is not installed (install the Debian package "
                         "libmpich-dev)\n");
@@ -190,7 +191,7 @@ int ordex_cc(int argc, char **argv) {
  * once per program ABI. */
 static char *stamp_object(void) {
     char *dir = cache_dir();
-    char *path = g_strdup_printf("%s/ordex_stamp_%s.o", dir, SG_PROGRAM_ABI);
+    char *path = g_strdup_printf("%s/ordex_stamp_%s.o", dir, SCHED_PROGRAM_ABI);
     g_free(dir);
     if (g_file_test(path, G_FILE_TEST_EXISTS))
         return path;
@@ -386,12 +387,15 @@ static double wall_now(void) {
     return (double)g_get_real_time() * 1e-6;
 }
 
-char *ordex_compile_cached(const char *source, bool quiet, bool optimize) {
-    GError *err = NULL;
-    gchar *text;
-    if (!g_file_get_contents(source, &text, NULL, &err)) {
-        fprintf(stderr, "ordex: %s: cannot read: %s\n", source, err->message);
-        g_error_free(err);
+char *tc_compile_cached(const char *source, bool quiet, bool optimize) {
+    char *text = NULL, *why = NULL;
+    size_t len = 0;
+    /* A regular file only (a FIFO would block), within a bound. */
+    if (!util_read_regular(source, (size_t)256 << 20, &text, &len, &why)) {
+        char *shown = util_printable(source); /* the user's path, on one line */
+        fprintf(stderr, "ordex: %s: cannot read: %s\n", shown, why);
+        g_free(shown);
+        g_free(why);
         return NULL;
     }
     g_free(text);

@@ -1,11 +1,11 @@
 /*
  * datafile.c - files of the source tree (see datafile.h).
  */
-#include "cli/datafile.h"
+#include "toolchain/datafile.h"
 
 #include <glib.h>
 
-char *ordex_data_file(const char *rel, char **where) {
+char *tc_data_file(const char *rel, char **where) {
     GPtrArray *cand = g_ptr_array_new_with_free_func(g_free);
     const char *home = g_getenv("ORDEX_HOME");
     if (home) {

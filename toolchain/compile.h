@@ -2,15 +2,15 @@
  * compile.h - building programs for ordex (ordexcc), and the cache that
  * lets `ordex run prog.c` compile on the fly.
  */
-#ifndef ORDEX_CLI_COMPILE_H
-#define ORDEX_CLI_COMPILE_H
+#ifndef ORDEX_TC_COMPILE_H
+#define ORDEX_TC_COMPILE_H
 
 #include <stdbool.h>
 
 /* Runs the C compiler like mpicc would, against MPICH's mpi.h, producing a
  * loadable program (or objects with -c).  args are the user's compiler
  * arguments.  Returns 0 on success, 2 after printing one line on failure. */
-int ordex_cc(int argc, char **argv);
+int tc_cc(int argc, char **argv);
 
 /* Compiles one C source into a cached program; returns its path (g_free)
  * or NULL after printing an error line.  optimize: with -O2, as a program
@@ -20,6 +20,6 @@ int ordex_cc(int argc, char **argv);
  * the compiler command (flags, source path, compiler) is the same and every
  * file the compiler read for it (the source and each header it included, by
  * the compiler's own dependency output) has the content it had then. */
-char *ordex_compile_cached(const char *source, bool quiet, bool optimize);
+char *tc_compile_cached(const char *source, bool quiet, bool optimize);
 
 #endif

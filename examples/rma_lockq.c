@@ -1,0 +1,92 @@
+/*
+ * rma_lockq.c - a work queue in rank 0's window, shared through exclusive
+ * locks (correct program).
+ *
+ * Rank 0's window holds the index of the next task and one result slot per
+ * task; T tasks (argv[1], default 4).  Every rank, rank 0 included, loops:
+ * in one exclusive epoch on rank 0 (MPI_Win_lock) it stores the result of
+ * its previous task (MPI_Put), reads the next index (MPI_Get, completed at
+ * once by MPI_Win_flush so that it can be tested) and, if a task is left,
+ * writes the index back incremented; after MPI_Win_unlock it computes the
+ * task (a small checksum) outside any epoch.  Which rank does which task
+ * depends on the order in which the locks are granted, the results do not.
+ * At the end rank 0 prints every result and their sum.
+ *
+ * Run:
+ *   ./ordex run     -n 3 examples/rma_lockq.c [T]
+ *   ./ordex explore -n 3 examples/rma_lockq.c [T]
+ *
+ * Expected ordex verdict: no error.  explore grants the contended locks at
+ * [LOCK] in every order; the index is read and written only under the
+ * exclusive lock, each result slot is written once.
+ *
+ * Expected stdout (lines may interleave):
+ *   rank q: done                               (one line per rank)
+ *   rma_lockq: task t result R                 (rank 0, one line per task)
+ *   rma_lockq: T tasks, sum S
+ * Recorded with Open MPI in expected/rma_lockq.n*.out.
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static long work(long t) {
+    long h = t + 1;
+    for (int i = 0; i < 1000; i++)
+        h = (h * 31 + i) % 1000003;
+    return h;
+}
+
+int main(int argc, char **argv) {
+    MPI_Init(&argc, &argv);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int tasks = argc > 1 ? atoi(argv[1]) : 4;
+
+    /* slot 0: the next task; slots 1..T: the results */
+    long *q = NULL;
+    MPI_Aint bytes = rank == 0 ? (MPI_Aint)(tasks + 1) * (MPI_Aint)sizeof(long) : 0;
+    MPI_Win win;
+    MPI_Win_allocate(bytes, sizeof(long), MPI_INFO_NULL, MPI_COMM_WORLD, &q, &win);
+    if (rank == 0) {
+        MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win);
+        for (int i = 0; i <= tasks; i++)
+            q[i] = i == 0 ? 0 : -1;
+        MPI_Win_unlock(0, win);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+
+    long task = -1, result = 0;
+    for (;;) {
+        MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win); /* [LOCK] */
+        if (task >= 0)
+            MPI_Put(&result, 1, MPI_LONG, 0, 1 + task, 1, MPI_LONG, win); /* [RESULT] */
+        long next;
+        MPI_Get(&next, 1, MPI_LONG, 0, 0, 1, MPI_LONG, win); /* [GET] */
+        MPI_Win_flush(0, win);
+        long taken = next + 1;
+        if (next < tasks)
+            MPI_Put(&taken, 1, MPI_LONG, 0, 0, 1, MPI_LONG, win); /* [TAKE] */
+        MPI_Win_unlock(0, win);
+        if (next >= tasks)
+            break;
+        task = next;
+        result = work(task);
+    }
+    printf("rank %d: done\n", rank);
+    MPI_Barrier(MPI_COMM_WORLD); /* every result is in */
+    if (rank == 0) {
+        MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
+        long sum = 0;
+        for (int t = 0; t < tasks; t++) {
+            printf("rma_lockq: task %d result %ld\n", t, q[1 + t]);
+            sum += q[1 + t];
+        }
+        MPI_Win_unlock(0, win);
+        printf("rma_lockq: %d tasks, sum %ld\n", tasks, sum);
+    }
+    MPI_Win_free(&win);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,665 @@
+/*
+ * mpi_rma.c - the MPI API of one-sided communication (MPI 3.1 chapter 11):
+ * windows (creation, memory, attributes, groups, names, error handlers)
+ * and the communication calls.  The synchronisation calls are
+ * mpi_rma_sync.c; what they all mean is rma.c's (see rma.h).
+ */
+#include <string.h>
+
+#include "scheduler/arena.h"
+#include "scheduler/sched.h"
+#include "simulator/engine.h"
+#include "simulator/rma.h"
+
+/* Returns from the MPI function when expr reports an error. */
+#define TRY(expr)                                                                                  \
+    do {                                                                                           \
+        int sim_try_rc_ = (expr);                                                                  \
+        if (sim_try_rc_ != MPI_SUCCESS)                                                            \
+            SIM_RETURN(sim_try_rc_);                                                               \
+    } while (0)
+
+/* ordex has no info objects: only MPI_INFO_NULL can be passed. */
+static int info_check(MPI_Comm comm, const char *call, MPI_Info info) {
+    if (info == MPI_INFO_NULL)
+        return MPI_SUCCESS;
+    return sim_error(comm, MPI_ERR_INFO,
+                     "%s: info 0x%08x is not MPI_INFO_NULL; ordex implements no info objects "
+                     "(MPI_Info_create ...), so it takes no hints",
+                     call, (unsigned)info);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Window creation                                                         */
+
+static int creation_checks(MPI_Comm comm, const char *call, MPI_Aint size, int disp_unit,
+                           MPI_Info info, const void *out) {
+    if (size < 0)
+        return sim_error(comm, MPI_ERR_SIZE, "%s: size %ld is negative", call, (long)size);
+    if (disp_unit <= 0)
+        return sim_error(comm, MPI_ERR_DISP, "%s: disp_unit %d is not positive", call, disp_unit);
+    int rc = info_check(comm, call, info);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!out)
+        return sim_error(comm, MPI_ERR_ARG, "%s: win is NULL", call);
+    return MPI_SUCCESS;
+}
+
+/* Posts the creation collective and waits for the window.  *win is
+ * MPI_WIN_NULL until the collective writes it. */
+static int post_create(sim_comm *c, sim_coll_kind kind, sim_rma_coll_args *a, MPI_Win *win) {
+    *win = MPI_WIN_NULL;
+    a->out = win;
+    sim_coll_args ca = {0};
+    ca.rma = a;
+    sim_request *req = sim_coll_post(c, kind, &ca);
+    if (!req)
+        return MPI_ERR_OTHER; /* a mismatch, reported already */
+    return sim_request_wait(req, MPI_STATUS_IGNORE);
+}
+
+int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                    MPI_Win *win) {
+    SIM_ENTER("MPI_Win_create");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(sim_comm_check(comm, &c));
+    sim_call_args("base=%p, size=%ld, disp_unit=%d, %s", base, (long)size, disp_unit,
+                  sim_comm_describe(c));
+    TRY(creation_checks(comm, "MPI_Win_create", size, disp_unit, info, win));
+    if (!base && size > 0)
+        SIM_RETURN(sim_error(comm, MPI_ERR_BASE,
+                             "MPI_Win_create: base is NULL but size is %ld bytes", (long)size));
+    sim_rma_coll_args a = {0};
+    a.base = base;
+    a.size = size;
+    a.disp_unit = disp_unit;
+    SIM_RETURN(post_create(c, SIM_COLL_WIN_CREATE, &a, win));
+}
+SIM_ALIAS(MPI_Win_create);
+
+/* size bytes (at least one) of the calling rank's heap, zeroed; NULL when
+ * the arena is full. */
+static void *rank_alloc(MPI_Aint size) {
+    size_t n = size > 0 ? (size_t)size : 1;
+    void *p = sched_arena_memalign(sched_arena_of(sim_self()), 64, n);
+    if (p)
+        memset(p, 0, n);
+    return p;
+}
+
+static int no_memory(MPI_Comm comm, const char *call, MPI_Aint size) {
+    return sim_error(comm, MPI_ERR_NO_MEM,
+                     "%s: %ld bytes do not fit into the rank's heap (raise --heap-size)", call,
+                     (long)size);
+}
+
+int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+                      MPI_Win *win) {
+    SIM_ENTER("MPI_Win_allocate");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(sim_comm_check(comm, &c));
+    sim_call_args("size=%ld, disp_unit=%d, %s", (long)size, disp_unit, sim_comm_describe(c));
+    TRY(creation_checks(comm, "MPI_Win_allocate", size, disp_unit, info, win));
+    if (!baseptr)
+        SIM_RETURN(sim_error(comm, MPI_ERR_ARG, "MPI_Win_allocate: baseptr is NULL"));
+    void *mem = rank_alloc(size);
+    if (!mem)
+        SIM_RETURN(no_memory(comm, "MPI_Win_allocate", size));
+    *(void **)baseptr = mem;
+    sim_rma_coll_args a = {0};
+    a.base = mem;
+    a.size = size;
+    a.disp_unit = disp_unit;
+    a.owned = mem;
+    SIM_RETURN(post_create(c, SIM_COLL_WIN_ALLOCATE, &a, win));
+}
+SIM_ALIAS(MPI_Win_allocate);
+
+int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                             void *baseptr, MPI_Win *win) {
+    SIM_ENTER("MPI_Win_allocate_shared");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(sim_comm_check(comm, &c));
+    sim_call_args("size=%ld, disp_unit=%d, %s", (long)size, disp_unit, sim_comm_describe(c));
+    TRY(creation_checks(comm, "MPI_Win_allocate_shared", size, disp_unit, info, win));
+    if (!baseptr)
+        SIM_RETURN(sim_error(comm, MPI_ERR_ARG, "MPI_Win_allocate_shared: baseptr is NULL"));
+    sim_rma_coll_args a = {0};
+    a.size = size;
+    a.disp_unit = disp_unit;
+    a.baseptr = baseptr;
+    SIM_RETURN(post_create(c, SIM_COLL_WIN_ALLOCATE_SHARED, &a, win));
+}
+SIM_ALIAS(MPI_Win_allocate_shared);
+
+int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win) {
+    SIM_ENTER("MPI_Win_create_dynamic");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(sim_comm_check(comm, &c));
+    sim_call_args("%s", sim_comm_describe(c));
+    TRY(creation_checks(comm, "MPI_Win_create_dynamic", 0, 1, info, win));
+    sim_rma_coll_args a = {0};
+    a.disp_unit = 1;
+    SIM_RETURN(post_create(c, SIM_COLL_WIN_CREATE_DYNAMIC, &a, win));
+}
+SIM_ALIAS(MPI_Win_create_dynamic);
+
+int PMPI_Win_free(MPI_Win *win) {
+    SIM_ENTER("MPI_Win_free");
+    TRY(sim_check_initialized());
+    if (!win)
+        SIM_RETURN(sim_error(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Win_free: win is NULL"));
+    sim_win *w;
+    int me;
+    TRY(sim_win_check(*win, "MPI_Win_free", &w, &me));
+    sim_call_args("win=0x%08x", (unsigned)*win);
+    SIM_RETURN(sim_rma_free(w, me, win));
+}
+SIM_ALIAS(MPI_Win_free);
+
+/* ---------------------------------------------------------------------- */
+/* Dynamic windows                                                         */
+
+static gint region_cmp(gconstpointer a, gconstpointer b) {
+    const sim_win_region *x = a, *y = b;
+    return x->base < y->base ? -1 : x->base > y->base;
+}
+
+int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size) {
+    SIM_ENTER("MPI_Win_attach");
+    TRY(sim_check_initialized());
+    sim_win *w;
+    int me;
+    TRY(sim_win_check(win, "MPI_Win_attach", &w, &me));
+    if (w->flavor != MPI_WIN_FLAVOR_DYNAMIC)
+        SIM_RETURN(sim_win_error(w, MPI_ERR_RMA_FLAVOR,
+                                 "MPI_Win_attach: window 0x%08x was made by %s; memory can be "
+                                 "attached only to windows of MPI_Win_create_dynamic",
+                                 (unsigned)win,
+                                 w->flavor == MPI_WIN_FLAVOR_ALLOCATE ? "MPI_Win_allocate"
+                                 : w->flavor == MPI_WIN_FLAVOR_SHARED ? "MPI_Win_allocate_shared"
+                                                                      : "MPI_Win_create"));
+    if (size < 0)
+        SIM_RETURN(
+            sim_win_error(w, MPI_ERR_SIZE, "MPI_Win_attach: size %ld is negative", (long)size));
+    if (!base && size > 0)
+        SIM_RETURN(sim_win_error(w, MPI_ERR_BASE,
+                                 "MPI_Win_attach: base is NULL but size is %ld bytes", (long)size));
+    GArray *regs = w->m[me].regions;
+    char *from = base, *to = from + size;
+    for (guint i = 0; i < regs->len; i++) {
+        const sim_win_region *r = &g_array_index(regs, sim_win_region, i);
+        if (from < r->base + r->size && r->base < to)
+            SIM_RETURN(sim_win_error(w, MPI_ERR_RMA_ATTACH,
+                                     "MPI_Win_attach: [%p, %p) overlaps memory attached before, "
+                                     "[%p, %p)",
+                                     (void *)from, (void *)to, (void *)r->base,
+                                     (void *)(r->base + r->size)));
+    }
+    sim_win_region r = {from, size};
+    g_array_append_val(regs, r);
+    g_array_sort(regs, region_cmp);
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Win_attach);
+
+int PMPI_Win_detach(MPI_Win win, const void *base) {
+    SIM_ENTER("MPI_Win_detach");
+    TRY(sim_check_initialized());
+    sim_win *w;
+    int me;
+    TRY(sim_win_check(win, "MPI_Win_detach", &w, &me));
+    if (w->flavor != MPI_WIN_FLAVOR_DYNAMIC)
+        SIM_RETURN(sim_win_error(w, MPI_ERR_RMA_FLAVOR,
+                                 "MPI_Win_detach: window 0x%08x is not a dynamic window",
+                                 (unsigned)win));
+    GArray *regs = w->m[me].regions;
+    for (guint i = 0; i < regs->len; i++)
+        if (g_array_index(regs, sim_win_region, i).base == base) {
+            g_array_remove_index(regs, i);
+            SIM_RETURN(MPI_SUCCESS);
+        }
+    SIM_RETURN(sim_win_error(w, MPI_ERR_RMA_ATTACH,
+                             "MPI_Win_detach: no memory attached at %p to window 0x%08x",
+                             (void *)base, (unsigned)win));
+}
+SIM_ALIAS(MPI_Win_detach);
+
+/* ---------------------------------------------------------------------- */
+/* Shared memory and memory allocation                                     */
+
+int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr) {
+    SIM_ENTER("MPI_Win_shared_query");
+    TRY(sim_check_initialized());
+    sim_win *w;
+    int me;
+    TRY(sim_win_check(win, "MPI_Win_shared_query", &w, &me));
+    if (w->flavor != MPI_WIN_FLAVOR_SHARED)
+        SIM_RETURN(sim_win_error(w, MPI_ERR_RMA_FLAVOR,
+                                 "MPI_Win_shared_query: window 0x%08x was not made by "
+                                 "MPI_Win_allocate_shared",
+                                 (unsigned)win));
+    if (rank != MPI_PROC_NULL && (rank < 0 || rank >= w->size))
+        SIM_RETURN(sim_win_error(w, MPI_ERR_RANK,
+                                 "MPI_Win_shared_query: rank %d is not a rank of the window's "
+                                 "group of %d",
+                                 rank, w->size));
+    if (!size || !disp_unit || !baseptr)
+        SIM_RETURN(sim_win_error(w, MPI_ERR_ARG, "MPI_Win_shared_query: %s is NULL",
+                                 !size        ? "size"
+                                 : !disp_unit ? "disp_unit"
+                                              : "baseptr"));
+    int r = rank;
+    if (r == MPI_PROC_NULL) { /* the lowest rank with memory (MPI 3.1 11.2.3) */
+        r = 0;
+        while (r < w->size - 1 && w->m[r].size == 0)
+            r++;
+    }
+    *size = w->m[r].size;
+    *disp_unit = w->m[r].disp_unit;
+    *(void **)baseptr = w->m[r].base;
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Win_shared_query);
+
+int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr) {
+    SIM_ENTER("MPI_Alloc_mem");
+    TRY(sim_check_initialized());
+    if (size < 0)
+        SIM_RETURN(sim_error(MPI_COMM_NULL, MPI_ERR_SIZE, "MPI_Alloc_mem: size %ld is negative",
+                             (long)size));
+    TRY(info_check(MPI_COMM_NULL, "MPI_Alloc_mem", info));
+    if (!baseptr)
+        SIM_RETURN(sim_error(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Alloc_mem: baseptr is NULL"));
+    void *p = rank_alloc(size);
+    if (!p)
+        SIM_RETURN(no_memory(MPI_COMM_NULL, "MPI_Alloc_mem", size));
+    sim_rma_alloc_mem_note(p, sim_self());
+    *(void **)baseptr = p;
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Alloc_mem);
+
+int PMPI_Free_mem(void *base) {
+    SIM_ENTER("MPI_Free_mem");
+    TRY(sim_check_initialized());
+    if (!sim_rma_alloc_mem_take(base, sim_self()))
+        SIM_RETURN(sim_error(MPI_COMM_NULL, MPI_ERR_ARG,
+                             "MPI_Free_mem: %p is not memory that this rank got from "
+                             "MPI_Alloc_mem (or it was freed already)",
+                             base));
+    sched_arena_free(base);
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Free_mem);
+
+/* ---------------------------------------------------------------------- */
+/* Attributes, groups, names, info, error handlers                         */
+
+int PMPI_Win_get_attr(MPI_Win win, int keyval, void *attribute_val, int *flag) {
+    SIM_ENTER("MPI_Win_get_attr");
+    TRY(sim_check_initialized());
+    sim_win *w;
+    int me;
+    TRY(sim_win_check(win, "MPI_Win_get_attr", &w, &me));
+    if (!attribute_val || !flag)
+        SIM_RETURN(sim_win_error(w, MPI_ERR_ARG, "MPI_Win_get_attr: %s is NULL",
+                                 !flag ? "flag" : "attribute_val"));
+    sim_win_member *m = &w->m[me];
+    void *val;
+    switch (keyval) {
+    case MPI_WIN_BASE: /* the base itself; the others point to their values */
+        val = m->attr_base;
+        break;
+    case MPI_WIN_SIZE:
+        val = &m->attr_size;
+        break;
+    case MPI_WIN_DISP_UNIT:
+        val = &m->attr_disp_unit;
+        break;
+    case MPI_WIN_CREATE_FLAVOR:
+        val = &m->attr_flavor;
+        break;
+    case MPI_WIN_MODEL:
+        val = &m->attr_model;
+        break;
+    default:
+        SIM_RETURN(sim_win_error(w, MPI_ERR_KEYVAL,
+                                 "MPI_Win_get_attr: keyval %d is not one of the predefined window "
+                                 "attributes (MPI_WIN_BASE, MPI_WIN_SIZE, MPI_WIN_DISP_UNIT, "
+                                 "MPI_WIN_CREATE_FLAVOR, MPI_WIN_MODEL), and ordex implements no "
+                                 "MPI_Win_create_keyval",
+                                 keyval));
+    }
+    *(void **)attribute_val = val;
+    *flag = 1;
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Win_get_attr);
+
+int PMPI_Win_get_group(MPI_Win win, MPI_Group *group) {
+    SIM_ENTER("MPI_Win_get_group");
+    TRY(sim_check_initialized());
+    sim_win *w;
+    int me;
+    TRY(sim_win_check(win, "MPI_Win_get_group", &w, &me));
+    if (!group)
+        SIM_RETURN(sim_win_error(w, MPI_ERR_ARG, "MPI_Win_get_group: group is NULL"));
+    int *members = g_new(int, w->size);
+    for (int i = 0; i < w->size; i++)
+        members[i] = w->m[i].world;
+    *group = sim_group_new_for(sim_self(), w->size, members);
+    g_free(members);
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Win_get_group);
+
+int PMPI_Win_set_name(MPI_Win win, const char *win_name) {
+    SIM_ENTER("MPI_Win_set_name");
+    TRY(sim_check_initialized());
+    sim_win *w;
+    int me;
+    TRY(sim_win_check(win, "MPI_Win_set_name", &w, &me));
+    if (!win_name)
+        SIM_RETURN(sim_win_error(w, MPI_ERR_ARG, "MPI_Win_set_name: win_name is NULL"));
+    g_strlcpy(w->m[me].name, win_name, sizeof w->m[me].name);
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Win_set_name);
+
+int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen) {
+    SIM_ENTER("MPI_Win_get_name");
+    TRY(sim_check_initialized());
+    sim_win *w;
+    int me;
+    TRY(sim_win_check(win, "MPI_Win_get_name", &w, &me));
+    if (!win_name || !resultlen)
+        SIM_RETURN(sim_win_error(w, MPI_ERR_ARG, "MPI_Win_get_name: %s is NULL",
+                                 !win_name ? "win_name" : "resultlen"));
+    g_strlcpy(win_name, w->m[me].name, MPI_MAX_OBJECT_NAME);
+    *resultlen = (int)strlen(win_name);
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Win_get_name);
+
+int PMPI_Win_set_info(MPI_Win win, MPI_Info info) {
+    SIM_ENTER("MPI_Win_set_info");
+    TRY(sim_check_initialized());
+    sim_win *w;
+    int me;
+    TRY(sim_win_check(win, "MPI_Win_set_info", &w, &me));
+    if (info != MPI_INFO_NULL)
+        SIM_RETURN(sim_win_error(w, MPI_ERR_INFO,
+                                 "MPI_Win_set_info: info 0x%08x is not MPI_INFO_NULL; ordex "
+                                 "implements no info objects, so it takes no hints",
+                                 (unsigned)info));
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Win_set_info);
+
+int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used) {
+    SIM_ENTER("MPI_Win_get_info");
+    TRY(sim_check_initialized());
+    sim_win *w;
+    int me;
+    TRY(sim_win_check(win, "MPI_Win_get_info", &w, &me));
+    SIM_RETURN(sim_win_error(w, MPI_ERR_INFO,
+                             "MPI_Win_get_info: ordex implements no info objects, so it cannot "
+                             "return the hints in use (MPI_Info_create, MPI_Info_get ... are not "
+                             "implemented either)"));
+}
+SIM_ALIAS(MPI_Win_get_info);
+
+int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler) {
+    SIM_ENTER("MPI_Win_set_errhandler");
+    TRY(sim_check_initialized());
+    sim_win *w;
+    int me;
+    TRY(sim_win_check(win, "MPI_Win_set_errhandler", &w, &me));
+    if (errhandler == MPI_ERRHANDLER_NULL || SIM_HANDLE_OBJ(errhandler) != SIM_OBJ_ERRHANDLER)
+        SIM_RETURN(sim_win_error(w, MPI_ERR_ARG,
+                                 "MPI_Win_set_errhandler: 0x%08x is not an error handler",
+                                 (unsigned)errhandler));
+    sim_win_set_errhandler(w, me, errhandler);
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Win_set_errhandler);
+
+int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler) {
+    SIM_ENTER("MPI_Win_get_errhandler");
+    TRY(sim_check_initialized());
+    sim_win *w;
+    int me;
+    TRY(sim_win_check(win, "MPI_Win_get_errhandler", &w, &me));
+    if (!errhandler)
+        SIM_RETURN(sim_win_error(w, MPI_ERR_ARG, "MPI_Win_get_errhandler: errhandler is NULL"));
+    *errhandler = sim_win_errhandler(w, me);
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Win_get_errhandler);
+
+/* ---------------------------------------------------------------------- */
+/* Communication                                                           */
+
+static int count_check(sim_win *w, const char *call, const char *name, int count) {
+    if (count < 0)
+        return sim_win_error(w, MPI_ERR_COUNT, "%s: %s %d is negative", call, name, count);
+    return MPI_SUCCESS;
+}
+
+static int type_check(sim_win *w, const char *call, const char *name, MPI_Datatype type) {
+    char *why = NULL;
+    const sim_datatype *dt = sim_dt_lookup(type, sim_self(), name, &why);
+    if (!dt) {
+        int rc = sim_win_error(w, MPI_ERR_TYPE, "%s: %s", call, why);
+        g_free(why);
+        return rc;
+    }
+    if (!sim_dt_committed(dt))
+        return sim_win_error(w, MPI_ERR_TYPE, "%s: %s %s is not committed (MPI_Type_commit)", call,
+                             name, sim_dt_name(type));
+    return MPI_SUCCESS;
+}
+
+/* Checks the arguments of an operation on `win` and issues it; the request
+ * of request-based calls goes to *request. */
+static int issue(MPI_Win win, sim_rma_issue_args *a, MPI_Request *request) {
+    int rc = sim_check_initialized();
+    if (rc != MPI_SUCCESS)
+        return rc;
+    sim_win *w;
+    int me;
+    if ((rc = sim_win_check(win, a->call, &w, &me)) != MPI_SUCCESS)
+        return rc;
+    const sim_rma_xfer *x = &a->x;
+    bool origin = x->kind == SIM_RMA_PUT || x->kind == SIM_RMA_GET || x->kind == SIM_RMA_ACC ||
+                  (x->kind == SIM_RMA_GET_ACC && x->op != MPI_NO_OP);
+    bool single = x->kind == SIM_RMA_FOP || x->kind == SIM_RMA_CAS;
+    if (origin && ((rc = count_check(w, a->call, "origin_count", x->ocount)) != MPI_SUCCESS ||
+                   (rc = type_check(w, a->call, "origin_datatype", x->otype)) != MPI_SUCCESS))
+        return rc;
+    if (x->kind == SIM_RMA_GET_ACC &&
+        ((rc = count_check(w, a->call, "result_count", x->rcount)) != MPI_SUCCESS ||
+         (rc = type_check(w, a->call, "result_datatype", x->rtype)) != MPI_SUCCESS))
+        return rc;
+    if (!single && (rc = count_check(w, a->call, "target_count", x->tcount)) != MPI_SUCCESS)
+        return rc;
+    if ((rc = type_check(w, a->call, single ? "datatype" : "target_datatype", x->ttype)) !=
+        MPI_SUCCESS)
+        return rc;
+    sim_request *req = NULL;
+    rc = sim_rma_issue(w, me, a, request ? &req : NULL);
+    if (rc != MPI_SUCCESS || !request)
+        return rc;
+    if (!req) { /* MPI_PROC_NULL: nothing to do, at once */
+        req = sim_req_new(SIM_REQ_RMA, a->call);
+        sim_req_complete(req);
+    }
+    *request = sim_request_publish(req);
+    return MPI_SUCCESS;
+}
+
+static sim_rma_issue_args op_args(const char *call, sim_rma_kind kind, const void *origin,
+                                  int ocount, MPI_Datatype otype, int target, MPI_Aint disp,
+                                  int tcount, MPI_Datatype ttype) {
+    sim_rma_issue_args a = {0};
+    a.call = call;
+    a.x.kind = kind;
+    a.x.origin = (void *)origin;
+    a.x.ocount = ocount;
+    a.x.otype = otype;
+    a.x.tcount = tcount;
+    a.x.ttype = ttype;
+    a.x.op = MPI_OP_NULL;
+    a.target = target;
+    a.disp = disp;
+    return a;
+}
+
+static int null_request(const char *call) {
+    return sim_error(MPI_COMM_NULL, MPI_ERR_ARG, "%s: request is NULL", call);
+}
+
+int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+             int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+             MPI_Win win) {
+    SIM_ENTER("MPI_Put");
+    sim_rma_issue_args a =
+        op_args("MPI_Put", SIM_RMA_PUT, origin_addr, origin_count, origin_datatype, target_rank,
+                target_disp, target_count, target_datatype);
+    SIM_RETURN(issue(win, &a, NULL));
+}
+SIM_ALIAS(MPI_Put);
+
+int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
+    SIM_ENTER("MPI_Get");
+    sim_rma_issue_args a =
+        op_args("MPI_Get", SIM_RMA_GET, origin_addr, origin_count, origin_datatype, target_rank,
+                target_disp, target_count, target_datatype);
+    SIM_RETURN(issue(win, &a, NULL));
+}
+SIM_ALIAS(MPI_Get);
+
+int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                    int target_rank, MPI_Aint target_disp, int target_count,
+                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
+    SIM_ENTER("MPI_Accumulate");
+    sim_rma_issue_args a =
+        op_args("MPI_Accumulate", SIM_RMA_ACC, origin_addr, origin_count, origin_datatype,
+                target_rank, target_disp, target_count, target_datatype);
+    a.x.op = op;
+    SIM_RETURN(issue(win, &a, NULL));
+}
+SIM_ALIAS(MPI_Accumulate);
+
+int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                        void *result_addr, int result_count, MPI_Datatype result_datatype,
+                        int target_rank, MPI_Aint target_disp, int target_count,
+                        MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
+    SIM_ENTER("MPI_Get_accumulate");
+    sim_rma_issue_args a =
+        op_args("MPI_Get_accumulate", SIM_RMA_GET_ACC, origin_addr, origin_count, origin_datatype,
+                target_rank, target_disp, target_count, target_datatype);
+    a.x.result = result_addr;
+    a.x.rcount = result_count;
+    a.x.rtype = result_datatype;
+    a.x.op = op;
+    SIM_RETURN(issue(win, &a, NULL));
+}
+SIM_ALIAS(MPI_Get_accumulate);
+
+int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
+                      int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win) {
+    SIM_ENTER("MPI_Fetch_and_op");
+    sim_rma_issue_args a = op_args("MPI_Fetch_and_op", SIM_RMA_FOP, origin_addr, 1, datatype,
+                                   target_rank, target_disp, 1, datatype);
+    a.x.result = result_addr;
+    a.x.rcount = 1;
+    a.x.rtype = datatype;
+    a.x.op = op;
+    SIM_RETURN(issue(win, &a, NULL));
+}
+SIM_ALIAS(MPI_Fetch_and_op);
+
+int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr,
+                          MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
+                          MPI_Win win) {
+    SIM_ENTER("MPI_Compare_and_swap");
+    sim_rma_issue_args a = op_args("MPI_Compare_and_swap", SIM_RMA_CAS, origin_addr, 1, datatype,
+                                   target_rank, target_disp, 1, datatype);
+    a.x.result = result_addr;
+    a.x.rcount = 1;
+    a.x.rtype = datatype;
+    a.x.compare = compare_addr;
+    SIM_RETURN(issue(win, &a, NULL));
+}
+SIM_ALIAS(MPI_Compare_and_swap);
+
+int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+              int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+              MPI_Win win, MPI_Request *request) {
+    SIM_ENTER("MPI_Rput");
+    if (!request)
+        SIM_RETURN(null_request("MPI_Rput"));
+    sim_rma_issue_args a =
+        op_args("MPI_Rput", SIM_RMA_PUT, origin_addr, origin_count, origin_datatype, target_rank,
+                target_disp, target_count, target_datatype);
+    a.request = true;
+    SIM_RETURN(issue(win, &a, request));
+}
+SIM_ALIAS(MPI_Rput);
+
+int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+              MPI_Request *request) {
+    SIM_ENTER("MPI_Rget");
+    if (!request)
+        SIM_RETURN(null_request("MPI_Rget"));
+    sim_rma_issue_args a =
+        op_args("MPI_Rget", SIM_RMA_GET, origin_addr, origin_count, origin_datatype, target_rank,
+                target_disp, target_count, target_datatype);
+    a.request = true;
+    SIM_RETURN(issue(win, &a, request));
+}
+SIM_ALIAS(MPI_Rget);
+
+int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                     int target_rank, MPI_Aint target_disp, int target_count,
+                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request) {
+    SIM_ENTER("MPI_Raccumulate");
+    if (!request)
+        SIM_RETURN(null_request("MPI_Raccumulate"));
+    sim_rma_issue_args a =
+        op_args("MPI_Raccumulate", SIM_RMA_ACC, origin_addr, origin_count, origin_datatype,
+                target_rank, target_disp, target_count, target_datatype);
+    a.x.op = op;
+    a.request = true;
+    SIM_RETURN(issue(win, &a, request));
+}
+SIM_ALIAS(MPI_Raccumulate);
+
+int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                         void *result_addr, int result_count, MPI_Datatype result_datatype,
+                         int target_rank, MPI_Aint target_disp, int target_count,
+                         MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                         MPI_Request *request) {
+    SIM_ENTER("MPI_Rget_accumulate");
+    if (!request)
+        SIM_RETURN(null_request("MPI_Rget_accumulate"));
+    sim_rma_issue_args a =
+        op_args("MPI_Rget_accumulate", SIM_RMA_GET_ACC, origin_addr, origin_count, origin_datatype,
+                target_rank, target_disp, target_count, target_datatype);
+    a.x.result = result_addr;
+    a.x.rcount = result_count;
+    a.x.rtype = result_datatype;
+    a.x.op = op;
+    a.request = true;
+    SIM_RETURN(issue(win, &a, request));
+}
+SIM_ALIAS(MPI_Rget_accumulate);
