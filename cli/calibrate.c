@@ -21,10 +21,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "toolchain/datafile.h"
 #include "cli/options.h"
 #include "perfmodel/calibrate_fit.h"
 #include "perfmodel/calibrate_run.h"
+#include "toolchain/datafile.h"
 
 #define BENCH_REL "tools/calibrate/mpibench.c"
 /* Largest --max-size: the benchmark's buffers are a few times this. */

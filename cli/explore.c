@@ -340,8 +340,11 @@ int ordex_explore(int argc, char **argv) {
     for (guint i = 0; i < v.errors->len; i++) {
         sg_finding *f = g_ptr_array_index(v.errors, i);
         const char *kind = sim_finding_kind_name(f->kind);
-        fprintf(out, "ERROR [%s] %s%s\n", kind, f->message,
-                sg_buffering_note(&eo, f->pass, f->message));
+        if (strcmp(kind, "unsupported") == 0) /* ordex's limit, not the program's error */
+            fprintf(out, "UNSUPPORTED %s\n", f->message);
+        else
+            fprintf(out, "ERROR [%s] %s%s\n", kind, f->message,
+                    sg_buffering_note(&eo, f->pass, f->message));
         if (f->location)
             fprintf(out, "  at %s\n", f->location);
         if (f->details)
@@ -456,7 +459,9 @@ int ordex_explore(int argc, char **argv) {
                     o.branches, o.branches == 1 ? "" : "s", res.bound_cuts,
                     res.bound_cuts == 1 ? "" : "s");
     }
-    if (v.nerrors)
+    if (strcmp(v.word, "unsupported") == 0)
+        fprintf(out, "ordex explore: the program needs what ordex does not support\n");
+    else if (v.nerrors)
         fprintf(out, "ordex explore: %d error%s found\n", v.nerrors, v.nerrors == 1 ? "" : "s");
     else if (!res.incomplete && v.every)
         fprintf(out, "ordex explore: all orderings explored: no error exists for this input%s\n",

@@ -10,12 +10,12 @@
 #include <string.h>
 
 #include "cli/calibrate.h"
-#include "toolchain/compile.h"
 #include "cli/explore.h"
 #include "cli/predict.h"
 #include "cli/replay.h"
 #include "cli/run.h"
 #include "stategraph/trace.h"
+#include "toolchain/compile.h"
 
 static void usage(FILE *to) {
     fputs("usage: ordex COMMAND [OPTIONS] ...\n"

@@ -243,7 +243,7 @@ static int predict_single(const ordex_opts *o, const pred_options *po, const pm_
         return 2;
     }
     r.elapsed_s += pl.elapsed_s;
-    int status = r.findings->len > 0 || !r.finished ? 1 : 0;
+    int status = r.findings->len > 0 ? out_findings_status(r.findings) : !r.finished ? 1 : 0;
     if (pl.finished < pl.count && r.finished) {
         /* Measured computation differs a little from run to run, and with it
          * the timing that led to the finding. */
@@ -286,7 +286,7 @@ static int predict_single(const ordex_opts *o, const pred_options *po, const pm_
         out_json w;
         out_json_init(&w, s, 2);
         out_json_object(&w, NULL);
-        out_json_str(&w, "verdict", status == 0 ? "ok" : "error");
+        out_json_str(&w, "verdict", status == 0 ? "ok" : status == 2 ? "unsupported" : "error");
         out_json_str(&w, "program", prog);
         out_json_int(&w, "nranks", r.nranks);
         pred_json_prediction(&w, &r, &pl, p, trace, svg);

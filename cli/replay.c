@@ -278,7 +278,7 @@ int ordex_replay(int argc, char **argv) {
         out_print_findings(stderr, findings, &sum, quiet);
         if (t.finding && !quiet)
             fprintf(stderr, "ordex replay: the trace was recorded for: %s\n", t.finding);
-        status = findings->len ? 1 : 0;
+        status = out_findings_status(findings);
         char *missed = sg_trace_unreproduced(&t, findings);
         if (missed) {
             fprintf(stderr, "ordex replay: %s: %s\n", argv[1], missed);

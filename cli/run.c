@@ -13,11 +13,11 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "toolchain/compile.h"
 #include "cli/options.h"
 #include "cli/program.h"
 #include "output/findings.h"
 #include "stategraph/oneshot.h"
+#include "toolchain/compile.h"
 
 /* SIGINT and SIGTERM end the run where it is, with the output and findings
  * so far; a second one ends ordex at once. */
@@ -85,7 +85,7 @@ int ordex_run(int argc, char **argv) {
                                       : "ordex was interrupted by a signal";
     GPtrArray *findings = res.findings;
     out_print_findings(stderr, findings, &sum, o.quiet && !sig);
-    int status = findings->len > 0 ? 1 : sig ? 2 : 0;
+    int status = findings->len > 0 ? out_findings_status(findings) : sig ? 2 : 0;
     char *werr = NULL;
     if (o.json && !out_write_json(o.json, findings, &sum, &werr)) {
         fprintf(stderr, "ordex: %s\n", werr);

@@ -10,12 +10,19 @@
 void out_print_finding_list(FILE *out, GPtrArray *findings) {
     for (guint i = 0; i < findings->len; i++) {
         const sim_finding *f = g_ptr_array_index(findings, i);
-        fprintf(out, "ordex: ERROR [%s] %s\n", sim_finding_kind_name(f->kind), f->message);
+        if (f->kind == SIM_F_UNSUPPORTED) /* ordex's limit, not the program's error */
+            fprintf(out, "ordex: UNSUPPORTED %s\n", f->message);
+        else
+            fprintf(out, "ordex: ERROR [%s] %s\n", sim_finding_kind_name(f->kind), f->message);
         if (f->location)
             fprintf(out, "  at %s\n", f->location);
         if (f->details)
             fputs(f->details, out);
     }
+}
+
+int out_findings_status(GPtrArray *findings) {
+    return sim_findings_unsupported(findings) ? 2 : findings->len ? 1 : 0;
 }
 
 void out_print_findings(FILE *out, GPtrArray *findings, const out_run_summary *sum, bool quiet) {
@@ -27,7 +34,9 @@ void out_print_findings(FILE *out, GPtrArray *findings, const out_run_summary *s
             "%.3f s to simulate; ",
             sum->nranks, sum->nranks == 1 ? "" : "s", sum->messages, sum->messages == 1 ? "" : "s",
             sum->predicted_s, sum->elapsed_s);
-    if (findings->len == 0)
+    if (sim_findings_unsupported(findings))
+        fprintf(out, "the program needs what ordex does not support");
+    else if (findings->len == 0)
         fprintf(out, "no error found");
     else
         fprintf(out, "%u error%s found", findings->len, findings->len == 1 ? "" : "s");
@@ -41,7 +50,11 @@ bool out_write_json(const char *path, GPtrArray *findings, const out_run_summary
     out_json w;
     out_json_init(&w, s, 2);
     out_json_object(&w, NULL);
-    out_json_str(&w, "verdict", findings->len ? "error" : sum->incomplete ? "incomplete" : "ok");
+    out_json_str(&w, "verdict",
+                 sim_findings_unsupported(findings) ? "unsupported"
+                 : findings->len                    ? "error"
+                 : sum->incomplete                  ? "incomplete"
+                                                    : "ok");
     out_json_str(&w, "program", sum->program);
     if (sum->incomplete)
         out_json_str(&w, "incomplete", sum->incomplete);

@@ -25,6 +25,11 @@ typedef struct out_run_summary {
 
 void out_print_findings(FILE *out, GPtrArray *findings, const out_run_summary *sum, bool quiet);
 
+/* The exit status the findings call for: 2 when one says the program
+ * needs what ordex lacks (kind "unsupported"), else 1 when there is any,
+ * else 0. */
+int out_findings_status(GPtrArray *findings);
+
 /* Just the findings: "ordex: ERROR [kind] message", location, details. */
 void out_print_finding_list(FILE *out, GPtrArray *findings);
 

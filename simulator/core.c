@@ -43,8 +43,53 @@ const char *sim_finding_kind_name(sim_finding_kind kind) {
         return "lost_message";
     case SIM_F_PENDING_REQUEST:
         return "pending_request";
+    case SIM_F_UNSUPPORTED:
+        return "unsupported";
     }
     return "error";
+}
+
+bool sim_findings_unsupported(GPtrArray *findings) {
+    for (guint i = 0; i < findings->len; i++)
+        if (((const sim_finding *)g_ptr_array_index(findings, i))->kind == SIM_F_UNSUPPORTED)
+            return true;
+    return false;
+}
+
+static const char *thread_level_name(int level) {
+    return level == MPI_THREAD_SINGLE       ? "MPI_THREAD_SINGLE"
+           : level == MPI_THREAD_FUNNELED   ? "MPI_THREAD_FUNNELED"
+           : level == MPI_THREAD_SERIALIZED ? "MPI_THREAD_SERIALIZED"
+                                            : "MPI_THREAD_MULTIPLE";
+}
+
+/* A rank that asked MPI_Init_thread for more than ordex provides and then
+ * stopped (aborted, exited with an error, ended without MPI_Finalize) most
+ * likely stopped because of that, as programs are written to: that is
+ * ordex's limit, reported as such instead of as the program's error. */
+static bool stopped_for_thread_level(sim_finding_kind kind, const int *ranks, int nranks,
+                                     char **message) {
+    if (kind != SIM_F_ABORT && kind != SIM_F_EXIT_STATUS && kind != SIM_F_NO_FINALIZE &&
+        kind != SIM_F_CRASH)
+        return false;
+    for (int i = 0; i < nranks; i++) {
+        if (ranks[i] < 0 || ranks[i] >= sim_g->nranks)
+            continue;
+        sim_proc *p = sim_proc_of(ranks[i]);
+        if (p->thread_required <= p->thread_level)
+            continue;
+        char *m = g_strdup_printf(
+            "the program needs %s, which ordex does not support (rank %d asked MPI_Init_thread for "
+            "it at %s and "
+            "stopped when ordex provided %s; ordex runs the ranks of a program as contexts of "
+            "one thread): %s",
+            thread_level_name(p->thread_required), ranks[i], sim_location(p->init_site),
+            thread_level_name(p->thread_level), *message);
+        g_free(*message);
+        *message = m;
+        return true;
+    }
+    return false;
 }
 
 static void finding_free(gpointer p) {
@@ -58,6 +103,8 @@ static void finding_free(gpointer p) {
 
 sim_finding *sim_add_finding(sim_finding_kind kind, const int *ranks, int nranks,
                              const char *location, char *message, char *details) {
+    if (stopped_for_thread_level(kind, ranks, nranks, &message))
+        kind = SIM_F_UNSUPPORTED;
     sim_finding *f = g_new0(sim_finding, 1);
     f->kind = kind;
     f->ranks = g_memdup2(ranks, sizeof(int) * (size_t)nranks);

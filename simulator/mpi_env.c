@@ -48,7 +48,10 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
     int level = required < MPI_THREAD_FUNNELED ? required : MPI_THREAD_FUNNELED;
     if (level < MPI_THREAD_SINGLE)
         level = MPI_THREAD_SINGLE;
-    sim_proc_of(sim_self())->thread_level = level;
+    sim_proc *me = sim_proc_of(sim_self());
+    me->thread_level = level;
+    me->thread_required = required;
+    me->init_site = me->call_site;
     if (provided)
         *provided = level;
     SIM_RETURN(MPI_SUCCESS);

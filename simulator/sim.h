@@ -78,6 +78,8 @@ typedef enum sim_finding_kind {
     SIM_F_NO_FINALIZE,     /* a rank ended without MPI_Finalize */
     SIM_F_EXIT_STATUS,     /* a rank ended with a non-zero status */
     SIM_F_HEAP,            /* a rank's heap arena is full */
+    SIM_F_UNSUPPORTED,     /* the program stopped because ordex lacks what it needs
+                              (a thread level): ordex's limit, not the program's error */
 } sim_finding_kind;
 
 typedef struct sim_finding {
@@ -91,6 +93,10 @@ typedef struct sim_finding {
 
 /* JSON name of a finding kind ("deadlock", "crash", "mpi_error", ...). */
 const char *sim_finding_kind_name(sim_finding_kind kind);
+
+/* Whether the findings hold one of kind SIM_F_UNSUPPORTED: then the verdict
+ * is "unsupported" and the exit status 2, whatever else was found. */
+bool sim_findings_unsupported(GPtrArray *findings);
 
 /* Sets up the simulated job: every module's state, hooks into the scheduler
  * (which must already be initialised with the same rank count). */

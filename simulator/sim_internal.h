@@ -129,7 +129,9 @@ typedef struct sim_proc {
     int rank;         /* world rank */
     bool initialized; /* MPI_Init done */
     bool finalized;   /* MPI_Finalize done */
-    int thread_level; /* granted by MPI_Init_thread */
+    int thread_level;    /* granted by MPI_Init_thread */
+    int thread_required; /* asked of MPI_Init_thread (MPI_Init: MPI_THREAD_SINGLE) */
+    void *init_site;     /* the MPI_Init or MPI_Init_thread call */
     const char *call; /* name of the MPI call in progress, NULL when none */
     void *call_site;  /* return address into the program, for file:line */
     char *call_args;  /* argument description of the call in progress */

@@ -37,8 +37,15 @@ void sg_verdict_of(const sg_explore_opts *o, const sg_explore_result *res, sg_di
      * every ordering: then it is as good as the exhaustive one. */
     v->every =
         o->strategy == SG_EXHAUSTIVE || (o->strategy == SG_DFS_BRANCHES && res->bound_cuts == 0);
-    v->word = v->nerrors ? "error" : res->incomplete || !v->every ? "incomplete" : "ok";
-    v->status = v->nerrors ? 1 : res->incomplete ? 2 : 0;
+    bool unsupported = false; /* the program needs what ordex lacks: ordex's limit */
+    for (guint i = 0; i < v->errors->len; i++)
+        unsupported |=
+            ((const sg_finding *)g_ptr_array_index(v->errors, i))->kind == SIM_F_UNSUPPORTED;
+    v->word = unsupported                    ? "unsupported"
+              : v->nerrors                   ? "error"
+              : res->incomplete || !v->every ? "incomplete"
+                                             : "ok";
+    v->status = unsupported ? 2 : v->nerrors ? 1 : res->incomplete ? 2 : 0;
 }
 
 void sg_verdict_clear(sg_verdict *v) {

@@ -172,6 +172,39 @@ static void test_poll_forever(void) {
     e2e_free(r);
 }
 
+/* A program that asks for MPI_THREAD_MULTIPLE, gets less and stops as it
+ * was written to is ordex's limit, not the program's error: exit status 2,
+ * verdict "unsupported", the level and the MPI_Init_thread call named (it
+ * was reported as the program's crash or error, exit status 1). */
+static void test_thread_level_unsupported(void) {
+    int init = e2e_marker_line("tests/programs/thread_multiple.c", "/* INIT */");
+    char *at = g_strdup_printf("rank 0 asked MPI_Init_thread for it at thread_multiple.c:%d", init);
+    const char *hows[] = {"abort", "exit"};
+    for (int i = 0; i < 2; i++) {
+        const char *json = e2e_tmp("thread.json");
+        e2e_result *r = RUN("run", "--json", json, "-n", "2", P("thread_multiple.c"), hows[i]);
+        EXPECT_STATUS(r, 2);
+        EXPECT_ERR_HAS(r, "ordex: UNSUPPORTED the program needs MPI_THREAD_MULTIPLE, which ordex "
+                          "does not support");
+        EXPECT_ERR_HAS(r, at);
+        EXPECT_ERR_LACKS(r, "ERROR [");
+        JsonObject *doc = EXPECT_JSON_FILE(r, json);
+        EXPECT(r, e2e_json_str_is(doc, "verdict", "unsupported"));
+        e2e_json_free(doc);
+        e2e_free(r);
+    }
+    e2e_result *r =
+        RUN("explore", "--trace-dir", e2e_tmp("thread_traces"), "-n", "2", P("thread_multiple.c"));
+    EXPECT_STATUS(r, 2);
+    EXPECT_ERR_HAS(r, "ordex explore: the program needs what ordex does not support");
+    e2e_free(r);
+    r = RUN("run", "-n", "2", P("thread_multiple.c"), "funneled");
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "rank 1: funneled ok\n");
+    e2e_free(r);
+    g_free(at);
+}
+
 /* ---------------------------------------------------------------------- */
 /* MPI usage errors                                                        */
 
@@ -594,6 +627,8 @@ static void e2e_add_program_tests(CU_pSuite s) {
     CU_add_test(s, "truncate.c: MPI_ERR_TRUNCATE", test_truncate);
     CU_add_test(s, "type_mismatch.c: MPI_INT vs MPI_DOUBLE", test_type_mismatch);
     CU_add_test(s, "poll_bounded.c: polling that gives up is no deadlock", test_poll_bounded);
+    CU_add_test(s, "thread_multiple.c: a thread level ordex lacks is unsupported, not an error",
+                test_thread_level_unsupported);
     CU_add_test(s, "poll_forever.c: polling for what never comes is a livelock", test_poll_forever);
     CU_add_test(s, "struct_array_mismatch.c: element 4997 of 1000 structs",
                 test_struct_array_mismatch);
