@@ -380,7 +380,7 @@ static char **env_writable(sched_procstate *ps) {
         /* The program's own array, or the shared start: copy (the old array
          * stays: the program may still hold it, as with the C library). */
         a = malloc(cap * sizeof *a);
-        if (a && n)
+        if (a && n && environ) /* n > 0 implies environ; said for the analyzer */
             memcpy(a, environ, n * sizeof *a);
     }
     if (!a) {
