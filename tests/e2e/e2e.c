@@ -947,3 +947,24 @@ int e2e_main(const char *name, void (*add)(CU_pSuite)) {
     e2e_fini();
     return failed || asserts_failed ? 1 : 0;
 }
+
+/* The finding's details hold a line "  WHO... at BASENAME(src):LINE" where
+ * LINE is the line of `marker` in `src` (e.g. who = "rank 1: MPI_Recv("). */
+void e2e_expect_blocked_at(const e2e_result *r, const char *block, const char *who, const char *src,
+                           const char *marker, const char *file, int line) {
+    int l = e2e_marker_line(src, marker);
+    char *base = g_path_get_basename(src);
+    char *tail = g_strdup_printf(" at %s:%d", base, l);
+    char *head = g_strdup_printf("  %s", who);
+    bool ok = false;
+    char **lines = g_strsplit(block ? block : "", "\n", -1);
+    for (int i = 0; lines[i] && !ok; i++)
+        ok = g_str_has_prefix(lines[i], head) && g_str_has_suffix(lines[i], tail);
+    g_strfreev(lines);
+    char *what = g_strdup_printf("the finding's details hold \"%s...%s\"", head, tail);
+    e2e_check(l > 0 && ok, r, what, file, line);
+    g_free(what);
+    g_free(head);
+    g_free(tail);
+    g_free(base);
+}

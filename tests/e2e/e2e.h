@@ -199,6 +199,13 @@ int e2e_json_count(JsonObject *o, const char *path, const char *key, const char 
  * newly allocated; NULL when there is none. */
 char *e2e_json_compact(JsonObject *o, const char *path);
 
+/* The finding's details hold a line "  WHO... at BASENAME(src):LINE" where
+ * LINE is the line of `marker` in `src` (e.g. who = "rank 1: MPI_Recv("). */
+void e2e_expect_blocked_at(const e2e_result *r, const char *block, const char *who, const char *src,
+                           const char *marker, const char *file, int line);
+#define EXPECT_BLOCKED_AT(r, block, who, src, marker)                                              \
+    e2e_expect_blocked_at((r), (block), (who), (src), (marker), __FILE__, __LINE__)
+
 /* Runs the CUnit suite `name` whose tests `add` registers, in verbose mode:
  * the body of an end-to-end test binary's main.  Under Bazel's sharding
  * (TEST_TOTAL_SHARDS, TEST_SHARD_INDEX) only the shard's share of the tests

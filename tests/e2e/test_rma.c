@@ -23,28 +23,6 @@
 #define EXAMPLE(name) e2e_src("examples/" name)
 #define NO_ERROR_LINE "ordex explore: all orderings explored: no error exists for this input\n"
 
-/* "  rank R: CALL... at FILE:LINE-of-marker" is one of the finding's lines. */
-static void expect_blocked(const e2e_result *r, const char *block, const char *who, const char *src,
-                           const char *marker, const char *file, int line) {
-    int l = e2e_marker_line(src, marker);
-    char *base = g_path_get_basename(src);
-    char *tail = g_strdup_printf(" at %s:%d", base, l);
-    char *head = g_strdup_printf("  %s", who);
-    bool ok = false;
-    char **lines = g_strsplit(block ? block : "", "\n", -1);
-    for (int i = 0; lines[i] && !ok; i++)
-        ok = g_str_has_prefix(lines[i], head) && g_str_has_suffix(lines[i], tail);
-    g_strfreev(lines);
-    char *what = g_strdup_printf("the finding lists \"%s...%s\"", head, tail);
-    e2e_check(l > 0 && ok, r, what, file, line);
-    g_free(what);
-    g_free(head);
-    g_free(tail);
-    g_free(base);
-}
-#define EXPECT_BLOCKED(r, block, who, src, marker)                                                 \
-    expect_blocked((r), (block), (who), (src), (marker), __FILE__, __LINE__)
-
 /* explore found no error and the outcome is the same in every ordering. */
 static void expect_explored_clean(const e2e_result *r, const char *file, int line) {
     e2e_check(r->status == 0, r, "exit status 0", file, line);
@@ -265,9 +243,9 @@ static void test_deadlock_fence(void) {
     e2e_result *r = RUN("-n", "3", e2e_src(src), "fence");
     EXPECT_STATUS(r, 1);
     char *f = EXPECT_FINDING(r, 1, "deadlock", "3 ranks blocked", src, "/* [FENCE] */");
-    EXPECT_BLOCKED(r, f, "rank 0: MPI_Win_fence(", src, "/* [FENCE] */");
-    EXPECT_BLOCKED(r, f, "rank 1: MPI_Win_fence(", src, "/* [FENCE] */");
-    EXPECT_BLOCKED(r, f, "rank 2: MPI_Recv(", src, "/* [SKIP] */");
+    EXPECT_BLOCKED_AT(r, f, "rank 0: MPI_Win_fence(", src, "/* [FENCE] */");
+    EXPECT_BLOCKED_AT(r, f, "rank 1: MPI_Win_fence(", src, "/* [FENCE] */");
+    EXPECT_BLOCKED_AT(r, f, "rank 2: MPI_Recv(", src, "/* [SKIP] */");
     g_free(f);
     e2e_free(r);
 }
@@ -277,11 +255,11 @@ static void test_deadlock_wait(void) {
     e2e_result *r = RUN("-n", "3", e2e_src(src), "wait");
     EXPECT_STATUS(r, 1);
     char *f = EXPECT_FINDING(r, 1, "deadlock", "blocked", src, "/* [NOCOMPLETE] */");
-    EXPECT_BLOCKED(r, f,
-                   "rank 1: MPI_Win_wait(win=0xa0000000; waits for the MPI_Win_complete of "
-                   "rank 0)",
-                   src, "/* [WAIT] */");
-    EXPECT_BLOCKED(r, f, "rank 0: MPI_Recv(", src, "/* [NOCOMPLETE] */");
+    EXPECT_BLOCKED_AT(r, f,
+                      "rank 1: MPI_Win_wait(win=0xa0000000; waits for the MPI_Win_complete of "
+                      "rank 0)",
+                      src, "/* [WAIT] */");
+    EXPECT_BLOCKED_AT(r, f, "rank 0: MPI_Recv(", src, "/* [NOCOMPLETE] */");
     EXPECT_BLOCK_HAS(r, f, "wait-for cycle: rank 0 -> rank 1 -> rank 0");
     g_free(f);
     e2e_free(r);
@@ -292,11 +270,11 @@ static void test_deadlock_complete(void) {
     e2e_result *r = RUN("-n", "3", e2e_src(src), "complete");
     EXPECT_STATUS(r, 1);
     char *f = EXPECT_FINDING(r, 1, "deadlock", "blocked", src, "/* [COMPLETE] */");
-    EXPECT_BLOCKED(r, f,
-                   "rank 0: MPI_Win_complete(win=0xa0000000; waits for the MPI_Win_post of "
-                   "rank 1)",
-                   src, "/* [COMPLETE] */");
-    EXPECT_BLOCKED(r, f, "rank 1: MPI_Recv(", src, "/* [NOPOST] */");
+    EXPECT_BLOCKED_AT(r, f,
+                      "rank 0: MPI_Win_complete(win=0xa0000000; waits for the MPI_Win_post of "
+                      "rank 1)",
+                      src, "/* [COMPLETE] */");
+    EXPECT_BLOCKED_AT(r, f, "rank 1: MPI_Recv(", src, "/* [NOPOST] */");
     g_free(f);
     e2e_free(r);
 }
@@ -306,8 +284,9 @@ static void test_deadlock_lock(void) {
     e2e_result *r = RUN("-n", "3", e2e_src(src), "lock");
     EXPECT_STATUS(r, 1);
     char *f = EXPECT_FINDING(r, 1, "deadlock", "blocked", src, "/* [HOLD] */");
-    EXPECT_BLOCKED(r, f, "rank 2: MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank=1", src, "/* [LOCK2] */");
-    EXPECT_BLOCKED(r, f, "rank 0: MPI_Recv(source=2", src, "/* [HOLD] */");
+    EXPECT_BLOCKED_AT(r, f, "rank 2: MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank=1", src,
+                      "/* [LOCK2] */");
+    EXPECT_BLOCKED_AT(r, f, "rank 0: MPI_Recv(source=2", src, "/* [HOLD] */");
     EXPECT_BLOCK_HAS(r, f, "wait-for cycle: rank 0 -> rank 2 -> rank 0");
     g_free(f);
     e2e_free(r);
