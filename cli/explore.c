@@ -264,11 +264,6 @@ int ordex_explore(int argc, char **argv) {
         ordex_opts_free(&o);
         return 2;
     }
-    if (ordex_program_refuse_unsupported("ordex explore", prog, so, o.json) != 0) {
-        g_free(so);
-        ordex_opts_free(&o);
-        return 2;
-    }
 
     sg_explore_opts eo = {0};
     eo.run = o.run;

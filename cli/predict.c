@@ -336,7 +336,7 @@ int ordex_predict(int argc, char **argv) {
     }
     const char *prog = o.run.argv[0];
     char *so = ordex_program_prepare(prog, o.run.nranks, true);
-    if (!so || ordex_program_refuse_unsupported("ordex predict", prog, so, o.json) != 0) {
+    if (!so) {
         g_free(so);
         pm_platform_free(p);
         ordex_opts_free(&o);

@@ -8,8 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "output/json.h"
-#include "stategraph/unsupported.h"
 #include "toolchain/compile.h"
 #include "util/files.h"
 
@@ -68,54 +66,4 @@ char *ordex_program_prepare(const char *prog, int nranks, bool optimize) {
         return NULL;
     }
     return so;
-}
-
-int ordex_program_refuse_unsupported(const char *cmd, const char *prog, const char *so,
-                                     const char *json) {
-    char *err = NULL;
-    GPtrArray *missing = sg_program_unsupported(so, &err);
-    if (!missing) {
-        g_free(err);
-        return 0;
-    }
-    if (missing->len == 0) {
-        g_ptr_array_free(missing, TRUE);
-        return 0;
-    }
-    char *why = sg_unsupported_message(missing);
-    fprintf(stderr, "%s: %s: %s\n", cmd, prog, why);
-    int status = 2;
-    if (json) {
-        GString *s = g_string_new(NULL);
-        out_json w;
-        out_json_init(&w, s, 2);
-        out_json_object(&w, NULL);
-        out_json_str(&w, "verdict", "unsupported");
-        out_json_str(&w, "program", prog);
-        out_json_str(&w, "message", why);
-        out_json_array(&w, "unsupported");
-        for (guint i = 0; i < missing->len; i++) {
-            const sg_unsupported *u = g_ptr_array_index(missing, i);
-            out_json_object(&w, NULL);
-            out_json_str(&w, "function", u->function);
-            out_json_str(&w, "location", u->locations[0]);
-            out_json_array(&w, "locations");
-            for (int k = 0; u->locations[k]; k++)
-                out_json_str(&w, NULL, u->locations[k]);
-            out_json_end(&w);
-            out_json_end(&w);
-        }
-        out_json_end(&w);
-        out_json_array(&w, "findings");
-        out_json_end(&w);
-        out_json_end(&w);
-        if (!out_json_save(s, json, &err)) {
-            fprintf(stderr, "%s: %s\n", cmd, err);
-            g_free(err);
-        }
-        g_string_free(s, TRUE);
-    }
-    g_free(why);
-    g_ptr_array_free(missing, TRUE);
-    return status;
 }

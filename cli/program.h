@@ -19,15 +19,4 @@ char *ordex_program_prepare(const char *prog, int nranks, bool optimize);
  * Nothing else is read, so a FIFO or a device never blocks ordex. */
 char *ordex_program_problem(const char *so);
 
-/* Refuses a program that calls MPI functions ordex does not implement: says
- * so on stderr in one line (the first such function with where the program
- * calls it, and the others), writes the verdict "unsupported" with every
- * function and its call sites to json (when not NULL), and returns 2 (or 2
- * after naming an unwritable json).  0 when nothing is missing, or when the
- * file cannot be examined (loading it then says why).  `cmd` names the
- * command in messages ("ordex", "ordex predict"); `prog` is the program as
- * the user named it, `so` the file to load. */
-int ordex_program_refuse_unsupported(const char *cmd, const char *prog, const char *so,
-                                     const char *json);
-
 #endif

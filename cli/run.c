@@ -38,7 +38,7 @@ int ordex_run(int argc, char **argv) {
     }
     const char *prog = o.run.argv[0];
     char *so = ordex_program_prepare(prog, o.run.nranks, false);
-    if (!so || ordex_program_refuse_unsupported("ordex", prog, so, o.json) != 0) {
+    if (!so) {
         g_free(so);
         ordex_opts_free(&o);
         return 2;

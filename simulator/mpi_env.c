@@ -7,6 +7,7 @@
 #include "scheduler/sched.h"
 #include "simulator/engine.h"
 #include "simulator/report.h"
+#include "simulator/stub.h"
 #include "simulator/timed.h"
 
 /* Objects that MPICH's mpi.h declares and programs may reference. */
@@ -154,6 +155,17 @@ int PMPI_Abort(MPI_Comm comm, int errorcode) {
     sched_abort_current();
 }
 SIM_ALIAS(MPI_Abort);
+
+void sim_unsupported_call(const char *fname, void *caller, void *frame) {
+    sim_call_enter(fname, caller, frame);
+    int self = sim_self();
+    int ranks[1] = {self};
+    sim_add_finding(
+        SIM_F_UNSUPPORTED, ranks, 1, sim_location(sim_proc_of(self)->call_site),
+        g_strdup_printf("rank %d called %s, which ordex does not implement", self, fname),
+        sim_report_backtrace_here());
+    sched_abort_current();
+}
 
 /* ---------------------------------------------------------------------- */
 /* Error classes and strings                                               */

@@ -572,10 +572,10 @@ static int count_entries(const char *dir, const char *prefix) {
     return n;
 }
 
-/* Loading the program leaves nothing in the temporary directory, whether
- * it is refused (an MPI function ordex does not implement, a library that
- * cannot be found) or ordex dies while it loads: each once left an
- * ordex-ranks-* directory there. */
+/* Running the program leaves nothing in the temporary directory, whether
+ * it stops at an MPI function ordex does not implement, is refused (a
+ * library that cannot be found) or ordex dies while it loads: each once
+ * left an ordex-ranks-* directory there. */
 static void test_refused_leaves_no_files(void) {
     const char *tmp = e2e_tmp("refused_tmpdir");
     g_mkdir_with_parents(tmp, 0755);
@@ -595,8 +595,9 @@ static void test_refused_leaves_no_files(void) {
                         -1, NULL);
     const char *argv[] = {"env", env_tmp, e2e_ordex(), "run", "-n", "2", src, NULL};
     e2e_result *r = e2e_exec(argv);
-    EXPECT_ONE_LINE_ERROR(
-        r, "the program calls MPI_File_open at uses_io.c:6, which ordex does not implement");
+    EXPECT_STATUS(r, 2);
+    EXPECT_ERR_HAS(r, "rank 0 called MPI_File_open, which ordex does not implement\n"
+                      "  at uses_io.c:6\n");
     EXPECT(r, count_entries(tmp, "ordex-ranks-") == 0);
     e2e_free(r);
     /* A program that needs a library nobody can find. */

@@ -472,64 +472,98 @@ static void test_nomain(void) {
     e2e_free(r);
 }
 
-/* A program that calls MPI functions ordex does not implement is refused
- * before it runs, in every command that runs it: one line naming the
- * function main calls first and where, and the others; the JSON report has
- * the verdict "unsupported" and every function with its call sites. */
+/* A program that calls an MPI function ordex does not implement loads and
+ * runs; the call stops the run, in every command that runs it, with a
+ * finding that names the function and the caller's line: exit status 2 and
+ * the JSON verdict "unsupported" (the program was refused before it ran,
+ * with nothing on stdout). */
 static void test_unsupported(void) {
     const char *src = "tests/programs/unsupported_io.c";
-    int create = e2e_marker_line(src, "/* FILE_OPEN */"),
-        fence = e2e_marker_line(src, "/* WRITE */"), fence2 = e2e_marker_line(src, "/* WRITE_2 */"),
-        put = e2e_marker_line(src, "/* SYNC */"), wfree = e2e_marker_line(src, "/* FILE_CLOSE */");
-    CU_ASSERT_FATAL(create > 0 && fence > 0 && fence2 > 0 && put > 0 && wfree > 0);
-    char *line = g_strdup_printf(
-        "unsupported_io.c: the program calls MPI_File_open at unsupported_io.c:%d, which ordex "
-        "does not implement (nor MPI_File_write_at at unsupported_io.c:%d, MPI_File_close at "
-        "unsupported_io.c:%d, MPI_File_sync at unsupported_io.c:%d)",
-        create, fence, wfree, put);
+    int open = e2e_marker_line(src, "/* FILE_OPEN */");
+    CU_ASSERT_FATAL(open > 0);
+    char *at = g_strdup_printf("unsupported_io.c:%d", open);
+    char *where = g_strdup_printf("\n  at %s\n", at);
     const char *cmds[] = {"run", "explore", "predict"};
     for (int c = 0; c < 3; c++) {
         const char *json = e2e_tmp("unsupported.json");
         g_unlink(json);
-        e2e_result *r = RUN(cmds[c], "--json", json, "-n", "2", P("unsupported_io.c"));
+        bool explore = strcmp(cmds[c], "explore") == 0;
+        e2e_result *r = explore
+                            ? RUN(cmds[c], "--json", json, "--trace-dir",
+                                  e2e_tmp("unsupported_traces"), "-n", "2", P("unsupported_io.c"))
+                            : RUN(cmds[c], "--json", json, "-n", "2", P("unsupported_io.c"));
         EXPECT_STATUS(r, 2);
-        EXPECT_ONE_LINE_ERROR(r, line);
-        EXPECT(r, r->out[0] == '\0');
+        if (!explore) { /* explore keeps the program's output to itself */
+            EXPECT_OUT_HAS(r, "rank 0: starting\n");
+            EXPECT_OUT_HAS(r, "rank 1: starting\n");
+        }
+        EXPECT_OUT_LACKS(r, "written");
+        /* Which rank calls first depends on the command's order (predict
+         * follows simulated time). */
+        EXPECT_ERR_HAS(r, " called MPI_File_open, which ordex does not implement\n");
+        EXPECT_ERR_HAS(r, "UNSUPPORTED rank ");
+        EXPECT_ERR_HAS(r, where);
+        EXPECT_ERR_LACKS(r, "MPI_File_write_at");
         JsonObject *doc = EXPECT_JSON_FILE(r, json);
         EXPECT(r, e2e_json_str_is(doc, "verdict", "unsupported"));
-        EXPECT(r, e2e_json_len(doc, "unsupported") == 4);
-        EXPECT(r, e2e_json_str_is(doc, "unsupported[0].function", "MPI_File_open"));
-        EXPECT(r, e2e_json_str_is(doc, "unsupported[3].function", "MPI_File_sync"));
-        char *at = g_strdup_printf("unsupported_io.c:%d", put);
-        EXPECT(r, e2e_json_str_is(doc, "unsupported[function=MPI_File_sync].location", at));
-        g_free(at);
-        char *both =
-            g_strdup_printf("[\"unsupported_io.c:%d\",\"unsupported_io.c:%d\"]", fence, fence2);
-        char *got = e2e_json_compact(doc, "unsupported[function=MPI_File_write_at].locations");
-        EXPECT(r, got && strcmp(got, both) == 0);
-        g_free(got);
-        g_free(both);
-        EXPECT(r, e2e_json_len(doc, "findings") == 0);
-        EXPECT(r, e2e_json_str_is(doc, "message", strstr(line, "the program calls")));
+        EXPECT(r, e2e_json_len(doc, "findings") == 1);
+        EXPECT(r, e2e_json_str_is(doc, "findings[0].kind", "unsupported"));
+        EXPECT(r, e2e_json_str_is(doc, "findings[0].location", at));
+        EXPECT(r,
+               e2e_json_str_is(doc, "findings[0].message",
+                               "rank 0 called MPI_File_open, which ordex does not implement") ||
+                   e2e_json_str_is(doc, "findings[0].message",
+                                   "rank 1 called MPI_File_open, which ordex does not implement"));
         e2e_json_free(doc);
         e2e_free(r);
     }
-    /* Built with -O2 (the helper inlined into main) and without the PLT:
-     * the same functions, located. */
-    const char *so = e2e_tmp("unsupported_noplt.so");
-    e2e_result *r = RUN("cc", "-O2", "-fno-plt", "-o", so, P("unsupported_io.c"));
-    EXPECT_STATUS(r, 0);
-    e2e_free(r);
-    r = RUN("run", "-n", "2", so);
+    g_free(where);
+    g_free(at);
+}
+
+/* A program that references an MPI function ordex does not implement only
+ * on a path it does not take runs to its end (it was refused). */
+static void test_unsupported_untaken(void) {
+    const char *cmds[] = {"run", "explore", "predict"};
+    for (int c = 0; c < 3; c++) {
+        e2e_result *r = RUN(cmds[c], "-n", "2", P("unsupported_untaken.c"));
+        EXPECT_STATUS(r, 0);
+        if (strcmp(cmds[c], "explore") != 0) /* explore keeps the output to itself */
+            EXPECT_OUT_HAS(r, "rank 1: got 42\n");
+        EXPECT_ERR_LACKS(r, "MPI_File_open");
+        e2e_free(r);
+    }
+}
+
+/* Explore reports the call of an unimplemented function for the ordering
+ * that reaches it, with that ordering and a trace whose replay stops at the
+ * same call; run, which takes the other ordering, ends well. */
+static void test_unsupported_ordering(void) {
+    const char *src = "tests/programs/unsupported_race.c";
+    int open = e2e_marker_line(src, "/* FILE_OPEN */");
+    CU_ASSERT_FATAL(open > 0);
+    char *where = g_strdup_printf("\n  at unsupported_race.c:%d\n", open);
+    const char *dir = e2e_tmp("unsupported_race_traces");
+    e2e_result *r = RUN("explore", "--trace-dir", dir, "-n", "3", P("unsupported_race.c"));
     EXPECT_STATUS(r, 2);
-    char *at = g_strdup_printf("MPI_File_sync at unsupported_io.c:%d", put);
-    EXPECT_ONE_LINE_ERROR(r, at);
-    g_free(at);
-    at = g_strdup_printf("the program calls MPI_File_open at unsupported_io.c:%d", create);
-    EXPECT_ERR_HAS(r, at);
-    g_free(at);
+    EXPECT_ERR_HAS(r, "UNSUPPORTED rank 0 called MPI_File_open, which ordex does not implement");
+    EXPECT_ERR_HAS(r, where);
+    EXPECT_ERR_HAS(r, "1. rank 0 receives from rank 2 (tag 0)");
+    EXPECT_ERR_HAS(r, "ordex explore: the program needs what ordex does not support");
     e2e_free(r);
-    g_free(line);
+    char *trace = g_build_filename(dir, "unsupported_race-1.trace", NULL);
+    r = RUN("replay", trace);
+    EXPECT_STATUS(r, 2);
+    EXPECT_ERR_HAS(r, "UNSUPPORTED rank 0 called MPI_File_open, which ordex does not implement");
+    EXPECT_ERR_HAS(r, where);
+    EXPECT_OUT_LACKS(r, "rank 0: first");
+    e2e_free(r);
+    r = RUN("run", "-n", "3", P("unsupported_race.c"));
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "rank 0: first 1\n");
+    e2e_free(r);
+    g_free(trace);
+    g_free(where);
 }
 
 /* name of the program (without .c), number of ranks, expected output file */
@@ -611,7 +645,12 @@ static void test_comm_split(void) {
 }
 
 static void e2e_add_program_tests(CU_pSuite s) {
-    CU_add_test(s, "unsupported MPI functions: refused with where, JSON", test_unsupported);
+    CU_add_test(s, "unsupported MPI function: the call stops the run, named with where, JSON",
+                test_unsupported);
+    CU_add_test(s, "unsupported MPI function on a path not taken: the program ends well",
+                test_unsupported_untaken);
+    CU_add_test(s, "unsupported MPI function: the ordering that calls it, replayed",
+                test_unsupported_ordering);
     CU_add_test(s, "segv.c: SIGSEGV in rank 1", test_segv);
     CU_add_test(s, "assert_fail.c: failed assert in rank 2", test_assert_fail);
     CU_add_test(s, "fpe.c: division by zero in rank 0", test_fpe);
