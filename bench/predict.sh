@@ -2,7 +2,7 @@
 # Prediction accuracy on this machine: for each program of bench/predict/ and
 # each rank count, the program's own timing ("elapsed_s", printed by rank 0
 # between two barriers) from
-#   - a real run with MPICH:             mpiexec -n N prog ARGS
+#   - a real run with MPICH:             mpiexec.mpich -n N prog ARGS
 #   - ordex's prediction:                ordex predict -n N --no-timeline --platform here.ini prog.so ARGS
 #   - SimGrid's SMPI:                    smpirun -np N -platform <XML made from here.ini> prog ARGS
 # (median of REPS runs each; under ordex and SMPI MPI_Wtime is simulated time),
@@ -118,7 +118,7 @@ export ORDEX_HOME="$top"
 ordex="$work/bin/ordex"
 
 for p in pingpong ring heat mergesort overlap; do
-    mpicc -O2 -o "$work/$p.mpi" "$src/$p.c" -lm
+    mpicc.mpich -O2 -o "$work/$p.mpi" "$src/$p.c" -lm
     "$work/bin/ordexcc" -O2 -o "$work/$p.so" "$src/$p.c" -lm
     smpicc -O2 -o "$work/$p.smpi" "$src/$p.c" -lm 2>/dev/null
 done
@@ -336,7 +336,7 @@ for c in "${cases[@]}"; do
     # The three tools take turns, so that a slow spell of the machine
     # touches all of them rather than one.
     for ((i = 0; i < reps; i++)); do
-        read -r e w m u < <(run "$work/out" mpiexec -n "$n" "$work/$prog.mpi" $args)
+        read -r e w m u < <(run "$work/out" mpiexec.mpich -n "$n" "$work/$prog.mpi" $args)
         re+=("$e"); rw+=("$w"); own=$(awk -v a="$own" -v b="$u" 'BEGIN { print a + b }')
         rm -f "$work/o.json"
         read -r e w m u < <(run "$work/out" "$ordex" predict -n "$n" --no-timeline --platform "$plat" \

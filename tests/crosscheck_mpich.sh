@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # crosscheck_mpich.sh - compare `ordex run` with real MPICH on the deterministic examples.
 #
-# For every case below, the example is built with mpicc (-Wall -Wextra -Werror) into a
-# temporary directory and run with `mpiexec -n N`; its stdout, sorted (ranks print
+# For every case below, the example is built with mpicc.mpich (-Wall -Wextra -Werror) into a
+# temporary directory and run with `mpiexec.mpich -n N`; its stdout, sorted (ranks print
 # concurrently, so only the set of lines is deterministic), must equal the sorted stdout
 # of `$ORDEX run -n N examples/X.c ARGS`.  Where examples/expected/X.nN.out exists, the
 # MPICH output must also equal that recorded file (it guards the examples themselves).
@@ -31,7 +31,7 @@ ORDEX_FLAGS=${ORDEX_FLAGS:-}
 ORDEX_STDOUT_FILTER=${ORDEX_STDOUT_FILTER:-'^ordex: '}
 timeout_s=${CROSSCHECK_TIMEOUT:-120}
 
-for tool in mpicc mpiexec timeout sort diff; do
+for tool in mpicc.mpich mpiexec.mpich timeout sort diff; do
     if ! command -v "$tool" >/dev/null 2>&1; then
         echo "crosscheck: $tool not found (install MPICH: libmpich-dev, mpich)" >&2
         exit 2
@@ -86,9 +86,9 @@ for entry in "${cases[@]}"; do
     exe="$work/$name"
     read -r -a argv <<<"$args"
     read -r -a oflags <<<"$ORDEX_FLAGS"
-    if ! mpicc -Wall -Wextra -Werror -o "$exe" "$src" >"$work/$name.build" 2>&1; then
+    if ! mpicc.mpich -Wall -Wextra -Werror -o "$exe" "$src" >"$work/$name.build" 2>&1; then
         for n in $ranks; do
-            fail "$name n=$n" "mpicc failed (see below)"
+            fail "$name n=$n" "mpicc.mpich failed (see below)"
         done
         sed 's/^/    /' "$work/$name.build" | head -20
         continue
@@ -96,10 +96,10 @@ for entry in "${cases[@]}"; do
     for n in $ranks; do
         label="$name n=$n"
         base="$work/$name.n$n"
-        timeout "$timeout_s" mpiexec -n "$n" "$exe" ${argv[@]+"${argv[@]}"} >"$base.mpich.raw" 2>"$base.mpich.err"
+        timeout "$timeout_s" mpiexec.mpich -n "$n" "$exe" ${argv[@]+"${argv[@]}"} >"$base.mpich.raw" 2>"$base.mpich.err"
         rc=$?
         if [ $rc -ne 0 ]; then
-            fail "$label" "mpiexec exited with status $rc (124 = timeout); stderr in $base.mpich.err"
+            fail "$label" "mpiexec.mpich exited with status $rc (124 = timeout); stderr in $base.mpich.err"
             continue
         fi
         LC_ALL=C sort "$base.mpich.raw" >"$base.mpich"

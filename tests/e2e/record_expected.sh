@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Records the expected stdout of the correct programs under real MPICH.
 #
-# Every entry: NAME N SOURCE [ARGS...].  The program is built with mpicc, run
-# with `mpiexec -n N`, and its stdout is written sorted by line (LC_ALL=C) to
+# Every entry: NAME N SOURCE [ARGS...].  The program is built with mpicc.mpich, run
+# with `mpiexec.mpich -n N`, and its stdout is written sorted by line (LC_ALL=C) to
 # expected/NAME.out; the end-to-end tests compare ordex's sorted stdout with it.
 # heap.c prints heap offsets that differ between allocators: only its
-# "contents" lines are kept.  Run from anywhere; needs mpicc and mpiexec.
+# "contents" lines are kept.  Run from anywhere; needs mpicc.mpich and mpiexec.mpich.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 top="$(cd "$here/../.." && pwd)"
@@ -15,8 +15,8 @@ trap 'rm -rf "$work"' EXIT
 record() {
     local name=$1 n=$2 src=$3
     shift 3
-    mpicc -o "$work/prog" "$top/$src"
-    timeout 120 mpiexec -n "$n" "$work/prog" "$@" >"$work/out" 2>/dev/null
+    mpicc.mpich -o "$work/prog" "$top/$src"
+    timeout 120 mpiexec.mpich -n "$n" "$work/prog" "$@" >"$work/out" 2>/dev/null
     if [ "$name" = heap.n4 ]; then
         grep ' contents ' "$work/out" >"$work/out2" || true
         mv "$work/out2" "$work/out"
