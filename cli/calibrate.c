@@ -112,20 +112,20 @@ int ordex_calibrate(int argc, char **argv) {
     char *output = NULL, *max_size = NULL, *mpiexec_opt = NULL, *mpicc_opt = NULL;
     char *report = NULL;
     gboolean quick = FALSE;
-    GOptionEntry entries[] = {{"output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
-                               "Write the platform file here (required)", "FILE"},
-                              {"quick", 0, 0, G_OPTION_ARG_NONE, &quick,
-                               "Fewer sizes and shorter measurements (about a second; noisier)",
-                               NULL},
-                              {"max-size", 0, 0, G_OPTION_ARG_STRING, &max_size,
-                               "Largest message measured (default 16MiB, at most 1GiB)", "SIZE"},
-                              {"mpiexec", 0, 0, G_OPTION_ARG_FILENAME, &mpiexec_opt,
-                               "MPICH's mpiexec (default $MPIEXEC, else mpiexec in PATH)", "PATH"},
-                              {"mpicc", 0, 0, G_OPTION_ARG_FILENAME, &mpicc_opt,
-                               "MPICH's mpicc (default $MPICC, else mpicc in PATH)", "PATH"},
-                              {"report", 0, 0, G_OPTION_ARG_FILENAME, &report,
-                               "Also save the benchmark's raw measurements here", "FILE"},
-                              {NULL, 0, 0, 0, NULL, NULL, NULL}};
+    GOptionEntry entries[] = {
+        {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
+         "Write the platform file here (required)", "FILE"},
+        {"quick", 0, 0, G_OPTION_ARG_NONE, &quick,
+         "Fewer sizes and shorter measurements (about a second; noisier)", NULL},
+        {"max-size", 0, 0, G_OPTION_ARG_STRING, &max_size,
+         "Largest message measured (default 16MiB, at most 1GiB)", "SIZE"},
+        {"mpiexec", 0, 0, G_OPTION_ARG_FILENAME, &mpiexec_opt,
+         "MPICH's mpiexec (default $MPIEXEC, else mpiexec.mpich in PATH)", "PATH"},
+        {"mpicc", 0, 0, G_OPTION_ARG_FILENAME, &mpicc_opt,
+         "MPICH's mpicc (default $MPICC, else mpicc.mpich in PATH)", "PATH"},
+        {"report", 0, 0, G_OPTION_ARG_FILENAME, &report,
+         "Also save the benchmark's raw measurements here", "FILE"},
+        {NULL, 0, 0, 0, NULL, NULL, NULL}};
     GOptionContext *ctx = g_option_context_new(
         "- measure this machine with real MPICH and write a platform file for ordex predict");
     g_option_context_add_main_entries(ctx, entries, NULL);
@@ -165,8 +165,8 @@ int ordex_calibrate(int argc, char **argv) {
         goto done;
     if (!writable(output) || (report && !writable(report)))
         goto done;
-    if (!(mpiexec = find_tool(mpiexec_opt, "MPIEXEC", "mpiexec", "mpich")) ||
-        !(mpicc = find_tool(mpicc_opt, "MPICC", "mpicc", "libmpich-dev")) ||
+    if (!(mpiexec = find_tool(mpiexec_opt, "MPIEXEC", "mpiexec.mpich", "mpich")) ||
+        !(mpicc = find_tool(mpicc_opt, "MPICC", "mpicc.mpich", "libmpich-dev")) ||
         !(bench = find_bench_source()))
         goto done;
 

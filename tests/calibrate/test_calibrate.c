@@ -203,7 +203,7 @@ static void test_no_mpiexec(void) {
     const char *args[] = {"calibrate", "--quick", "-o", ini, NULL};
     const char *env[] = {"MPIEXEC", "/nonexistent/bin/mpiexec", NULL};
     result r = run(env, args);
-    expect_one_line_error(&r, "mpiexec not found: /nonexistent/bin/mpiexec");
+    expect_one_line_error(&r, "mpiexec.mpich not found: /nonexistent/bin/mpiexec");
     CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "install the Debian package mpich"));
     CU_ASSERT_FALSE(g_file_test(ini, G_FILE_TEST_EXISTS));
     result_free(&r);
@@ -212,8 +212,8 @@ static void test_no_mpiexec(void) {
     const char *env2[] = {"MPIEXEC", NULL, "PATH", "/nonexistent", NULL};
     r = run(env2, args);
     expect_one_line_error(
-        &r,
-        "ordex calibrate: mpiexec not found (install the Debian package mpich, or set MPIEXEC)");
+        &r, "ordex calibrate: mpiexec.mpich not found (install the Debian package mpich, or set "
+            "MPIEXEC)");
     result_free(&r);
     g_free(ini);
 }
