@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "scheduler/sched.h"
+#include "simulator/access.h"
 #include "simulator/engine.h"
 #include "simulator/rma.h"
 
@@ -25,8 +26,12 @@ static sim_coll *coll_new(sim_comm *comm, sim_coll_kind kind, uint64_t seq) {
 }
 
 static void coll_free(sim_coll *c) {
-    for (int i = 0; i < c->comm->size; i++)
+    for (int i = 0; i < c->comm->size; i++) {
         g_free(c->snapshots[i]);
+        if (c->vcs)
+            sim_vc_free(c->vcs[i]);
+    }
+    g_free(c->vcs);
     g_free(c->left_early);
     g_free(c->snapshots);
     g_free(c->args);
@@ -248,6 +253,11 @@ sim_request *sim_coll_post(sim_comm *comm, sim_coll_kind kind, const sim_coll_ar
     c->args[me] = *args;
     c->reqs[me] = req;
     c->call_sites[me] = sim_proc_of(self)->call_site;
+    if (sim_access_enabled()) {
+        if (!c->vcs)
+            c->vcs = g_new0(struct sim_vc *, comm->size);
+        c->vcs[me] = sim_access_release(self);
+    }
     c->arrived++;
     sim_events_changed();
     if (c->arrived == comm->size)
@@ -297,6 +307,7 @@ void sim_coll_fire(sim_coll *c) {
                                 sim_coll_name(c->kind), fault.addr);
     }
     sim_timed_coll_fired(c);
+    sim_access_coll_fired(c);
     /* Everyone leaves after the last arrival, plus a tree's worth of latency. */
     double t = 0;
     for (int i = 0; i < comm->size; i++) {

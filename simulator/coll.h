@@ -92,6 +92,7 @@ struct sim_coll {
     bool *left_early; /* [comm->size] */
     void **snapshots; /* [comm->size] copies to free, or NULL */
     void *timed;      /* predict: its run of the point-to-point algorithm */
+    struct sim_vc **vcs; /* race checks: each member's clock at its arrival, or NULL */
 };
 
 const char *sim_coll_name(sim_coll_kind kind); /* "MPI_Bcast" */

@@ -9,6 +9,7 @@
 
 #include "scheduler/sched.h"
 #include "scheduler/symbolize.h"
+#include "simulator/access.h"
 #include "simulator/datatype.h"
 #include "simulator/engine.h"
 #include "simulator/events.h"
@@ -45,6 +46,8 @@ const char *sim_finding_kind_name(sim_finding_kind kind) {
         return "pending_request";
     case SIM_F_UNSUPPORTED:
         return "unsupported";
+    case SIM_F_DATA_RACE:
+        return "data_race";
     }
     return "error";
 }
@@ -489,6 +492,7 @@ void sim_create(const sim_config *cfg) {
     sim_events_init(cfg->nranks);
     sim_coll_init();
     sim_rma_init(cfg->nranks);
+    sim_access_init(cfg->nranks);
     sched_set_exit_hook(on_rank_exit);
     sched_set_fail_hook(on_rank_fail);
 }
@@ -496,6 +500,7 @@ void sim_create(const sim_config *cfg) {
 void sim_destroy(void) {
     if (!sim_g)
         return;
+    sim_access_fini();
     sim_rma_fini();
     sim_coll_fini();
     sim_events_fini();
@@ -563,6 +568,7 @@ void sim_digest_rank(int r, sim_digest_feed feed, void *user) {
 void sim_digest_engine(sim_digest_feed feed, void *user) {
     sim_engine_digest(feed, user);
     sim_rma_digest(feed, user);
+    sim_access_digest(feed, user);
 }
 
 void sim_rank_observed(int rank, sim_observed_fn fn, void *user) {

@@ -447,6 +447,23 @@ bool sim_dt_is_dense(const sim_datatype *dt, int count, MPI_Aint *offset) {
     return dense(dt, count > 0 ? (size_t)count : 0, offset);
 }
 
+void sim_dt_each_block(const sim_datatype *dt, int count, sim_block_fn fn, void *data) {
+    MPI_Aint offset;
+    if (count <= 0 || dt->size == 0)
+        return;
+    if (dense(dt, (size_t)count, &offset)) {
+        fn(offset, dt->size * (size_t)count, data);
+        return;
+    }
+    MPI_Aint extent = dt_extent(dt);
+    for (int i = 0; i < count; i++)
+        for (size_t r = 0; r < dt->nrep; r++)
+            for (guint b = 0; b < dt->unit->len; b++) {
+                const dt_block *blk = &g_array_index(dt->unit, dt_block, b);
+                fn((MPI_Aint)i * extent + (MPI_Aint)r * dt->rep_stride + blk->off, blk->len, data);
+            }
+}
+
 const sim_datatype *sim_dt_ref(const sim_datatype *dt) {
     if (!dt->predefined)
         ((sim_datatype *)dt)->refs++;

@@ -161,6 +161,11 @@ MPI_Count sim_dt_elements_of_x(const sim_datatype *dt, size_t bytes);
  * pack or unpack with it: MPI lets communication using a freed type
  * complete).  sim_dt_ref returns dt; every ref needs one sim_dt_unref.  No-ops
  * on predefined types. */
+/* Calls fn for every stretch of contiguous bytes that count elements of dt
+ * at address 0 touch, in typemap order (offsets relative to the buffer;
+ * stretches may repeat or overlap when the type map does). */
+typedef void (*sim_block_fn)(MPI_Aint off, size_t len, void *data);
+void sim_dt_each_block(const sim_datatype *dt, int count, sim_block_fn fn, void *data);
 const sim_datatype *sim_dt_ref(const sim_datatype *dt);
 void sim_dt_unref(const sim_datatype *dt);
 

@@ -1,6 +1,7 @@
 /*
  * engine.c - point-to-point messages, posted receives, and their matching.
  */
+#include "simulator/access.h"
 #include "simulator/engine.h"
 
 #include <string.h>
@@ -46,6 +47,7 @@ static void message_free(sim_message *m) {
         sim_timed_message_freed(m);
     g_free(m->data);
     sim_typesig_unref(m->sig);
+    sim_vc_free(m->vc);
     g_free(m);
 }
 
@@ -121,6 +123,7 @@ static int post_send_into(sim_request *req) {
     m->call_site = me->call_site;
     m->call = req->call;
     m->arrival = me->clock + sim_transfer_time(m->bytes);
+    m->vc = sim_access_release(me->rank);
     req->msg = m;
 
     bool buffered = false;
@@ -281,6 +284,12 @@ static void deliver(sim_message *m, sim_request *r) {
                                      "invalid buffer",
                                      r->buf, r->count, sim_dt_name(r->type)));
     sim_timed_delivered(m, r);
+    r->vc_acq = sim_vc_join(r->vc_acq, m->vc);
+    if (m->sreq && m->vc) { /* the sender learns that the receive began */
+        sim_vc *back = sim_access_release(r->owner);
+        m->sreq->vc_acq = sim_vc_join(m->sreq->vc_acq, back);
+        sim_vc_free(back);
+    }
     sim_proc *rp = sim_proc_of(r->owner);
     if (rp->clock < m->arrival)
         rp->clock = m->arrival;

@@ -58,6 +58,7 @@ struct sim_message {
     double ready_at;
     double sent_at;
     uint64_t xfer; /* its transfer in the network model, 0 if none */
+    struct sim_vc *vc; /* race checks: the sender's clock at the send */
     /* Predict: a rendezvous message held (hidden) until its waiting receiver
      * has a core to pull the data, and whether that wait is over. */
     bool held, pulled;
@@ -93,6 +94,10 @@ struct sim_request {
     bool early_offered; /* exploring: a pause for early delivery was made for it */
     /* collective */
     sim_coll *coll;
+    /* Race checks (access.c): the clock its owner joins when it learns of
+     * the completion, and the RMA operation whose local side ends then. */
+    struct sim_vc *vc_acq;
+    uint64_t access_key;
     /* Predict (timed.c): the collective run this member request belongs to. */
     void *timed_run;
     int timed_member;

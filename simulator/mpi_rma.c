@@ -10,6 +10,7 @@
 #include "scheduler/sched.h"
 #include "simulator/engine.h"
 #include "simulator/rma.h"
+#include "simulator/rma_internal.h"
 
 /* Returns from the MPI function when expr reports an error. */
 #define TRY(expr)                                                                                  \
@@ -204,6 +205,7 @@ int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size) {
     sim_win_region r = {from, size};
     g_array_append_val(regs, r);
     g_array_sort(regs, region_cmp);
+    rma_hook_region(w, me, from, size, true);
     SIM_RETURN(MPI_SUCCESS);
 }
 SIM_ALIAS(MPI_Win_attach);
@@ -221,6 +223,7 @@ int PMPI_Win_detach(MPI_Win win, const void *base) {
     GArray *regs = w->m[me].regions;
     for (guint i = 0; i < regs->len; i++)
         if (g_array_index(regs, sim_win_region, i).base == base) {
+            rma_hook_region(w, me, (void *)base, g_array_index(regs, sim_win_region, i).size, false);
             g_array_remove_index(regs, i);
             SIM_RETURN(MPI_SUCCESS);
         }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "scheduler/sched.h"
+#include "simulator/access.h"
 #include "simulator/engine.h"
 #include "simulator/events.h"
 #include "simulator/sim_internal.h"
@@ -68,6 +69,7 @@ void sim_req_release(sim_request *req) {
     g_queue_unlink(&g_live, &req->live_link);
     if (req->dt)
         sim_dt_unref(req->dt);
+    sim_vc_free(req->vc_acq);
     g_free(req->error_text);
     g_free(req);
 }
@@ -130,6 +132,7 @@ int sim_req_finish(sim_request *req, MPI_Status *status, MPI_Request *handle_slo
         status->count_hi_and_cancelled =
             (status->count_hi_and_cancelled & ~1) | (req->cancelled ? 1 : 0);
     }
+    sim_access_request_finished(req);
     int err = req->error;
     char *text = req->error_text;
     req->error_text = NULL;

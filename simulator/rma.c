@@ -99,6 +99,21 @@ static void hook_applied(const sim_win *w, const sim_rma_op *op) {
         R.obs.applied(w, op, R.obs.user);
 }
 
+void rma_hook_window(const sim_win *w, bool created) {
+    if (R.has_obs && R.obs.window)
+        R.obs.window(w, created, R.obs.user);
+}
+
+void rma_hook_region(const sim_win *w, int me, void *base, MPI_Aint size, bool attached) {
+    if (R.has_obs && R.obs.region)
+        R.obs.region(w, me, base, size, attached, R.obs.user);
+}
+
+void rma_hook_request(const sim_win *w, const sim_rma_op *op, sim_request *req) {
+    if (R.has_obs && R.obs.request)
+        R.obs.request(w, op, req, R.obs.user);
+}
+
 void rma_hook_sync(const sim_win *w, int rank, sim_rma_sync_kind kind, int peer) {
     if (R.has_obs && R.obs.sync)
         R.obs.sync(w, rank, kind, peer, R.obs.user);
@@ -371,6 +386,7 @@ int rma_exec_create(sim_coll *c, int *err_rank, char **why) {
     w->shared_block = block;
     if (block)
         R.nshared++;
+    rma_hook_window(w, true);
     return MPI_SUCCESS;
 }
 /* ---------------------------------------------------------------------- */

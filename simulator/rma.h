@@ -258,6 +258,7 @@ typedef enum sim_rma_sync_kind {
     SIM_RMA_SYNC_LOCK,     /* granted; peer the target, -1 for every target */
     SIM_RMA_SYNC_UNLOCK,   /* peer the target, -1 for every target */
     SIM_RMA_SYNC_FLUSH,    /* peer the target, -1 for every target */
+    SIM_RMA_SYNC_FLUSH_LOCAL, /* MPI_Win_flush_local(_all): local completion only */
     SIM_RMA_SYNC_WIN_SYNC, /* MPI_Win_sync (peer -1) */
 } sim_rma_sync_kind;
 
@@ -265,6 +266,12 @@ typedef struct sim_rma_observer {
     void (*issued)(const sim_win *w, const sim_rma_op *op, void *user);
     void (*applied)(const sim_win *w, const sim_rma_op *op, void *user);
     void (*sync)(const sim_win *w, int rank, sim_rma_sync_kind kind, int peer, void *user);
+    /* A window exists (every member set up) or is about to be freed. */
+    void (*window)(const sim_win *w, bool created, void *user);
+    /* MPI_Win_attach / MPI_Win_detach of member me. */
+    void (*region)(const sim_win *w, int me, void *base, MPI_Aint size, bool attached, void *user);
+    /* A request-based operation got its request (local completion at its wait). */
+    void (*request)(const sim_win *w, const sim_rma_op *op, sim_request *req, void *user);
     void *user;
 } sim_rma_observer;
 /* Installs an observer (copied), NULL for none. */

@@ -61,6 +61,9 @@ char *rma_ranks_text(const int *world, int n);
 int rma_world_of(const sim_win *w, int r);
 int rma_complete_ops(sim_win *w, int origin, int target, const sim_rma_op *upto, const char *call);
 int rma_pending_count(const sim_win *w, int origin, const sim_rma_op **first);
+void rma_hook_window(const sim_win *w, bool created);
+void rma_hook_region(const sim_win *w, int me, void *base, MPI_Aint size, bool attached);
+void rma_hook_request(const sim_win *w, const sim_rma_op *op, sim_request *req);
 void rma_hook_sync(const sim_win *w, int rank, sim_rma_sync_kind kind, int peer);
 int rma_apply_pending(sim_win *w, int origin, int target, const sim_rma_op *upto,
                       sim_rma_op **failed, char **why);

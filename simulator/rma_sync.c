@@ -67,6 +67,7 @@ static int exec_fence(sim_coll *c, int *err_rank, char **why) {
 static int exec_free(sim_coll *c) {
     const sim_rma_coll_args *a0 = c->args[0].rma;
     sim_win *w = a0->win;
+    rma_hook_window(w, false);
     for (int r = 0; r < w->size; r++)
         if (w->m[r].owned)
             sched_arena_free(w->m[r].owned);
@@ -227,6 +228,7 @@ int sim_rma_issue(sim_win *w, int me, const sim_rma_issue_args *a, sim_request *
     rma_hook_issued(w, op);
     if (!a->request)
         return MPI_SUCCESS;
+    sim_rma_op issued = *op; /* applying it frees op */
     /* A request-based operation completes locally when its request does,
      * which ordex makes the call itself: it takes effect now, after this
      * origin's earlier operations to the same target. */
@@ -234,6 +236,7 @@ int sim_rma_issue(sim_win *w, int me, const sim_rma_issue_args *a, sim_request *
     if (rc != MPI_SUCCESS)
         return rc;
     sim_request *r = sim_req_new(SIM_REQ_RMA, a->call);
+    rma_hook_request(w, &issued, r);
     sim_req_complete(r);
     *req = r;
     return MPI_SUCCESS;
@@ -480,8 +483,8 @@ static int no_exposure(const sim_win *w, const char *call) {
 static void end_exposure(sim_win *w, int me) {
     sim_win_member *m = &w->m[me];
     m->exposing = false;
+    rma_hook_sync(w, me, SIM_RMA_SYNC_WAIT, -1); /* it reads the post group */
     m->npost = 0;
-    rma_hook_sync(w, me, SIM_RMA_SYNC_WAIT, -1);
     sim_events_changed();
 }
 
@@ -658,7 +661,7 @@ int sim_rma_flush(sim_win *w, int me, int target, bool local) {
      * once its origin buffer may be reused). */
     int rc = rma_complete_ops(w, me, target, NULL, call);
     if (rc == MPI_SUCCESS)
-        rma_hook_sync(w, me, SIM_RMA_SYNC_FLUSH, target);
+        rma_hook_sync(w, me, local ? SIM_RMA_SYNC_FLUSH_LOCAL : SIM_RMA_SYNC_FLUSH, target);
     return rc;
 }
 

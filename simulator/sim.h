@@ -80,6 +80,7 @@ typedef enum sim_finding_kind {
     SIM_F_HEAP,            /* a rank's heap arena is full */
     SIM_F_UNSUPPORTED,     /* the program stopped because ordex lacks what it needs
                               (a thread level): ordex's limit, not the program's error */
+    SIM_F_DATA_RACE,       /* two conflicting accesses to memory, not ordered (RMA) */
 } sim_finding_kind;
 
 typedef struct sim_finding {

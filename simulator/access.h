@@ -1,0 +1,67 @@
+/*
+ * access.h - data races on one-sided communication: vector clocks, the
+ * accesses that may still race, and the conflict check (docs/rma.md,
+ * "The semantic model").  Private to simulator/.
+ *
+ * The module only observes: it never changes what the program sees.  It
+ * stays off (every function below returns at once) until the program
+ * creates its first window; from then on every rank has a vector clock,
+ * advanced at each synchronisation it makes and joined along every edge
+ * the simulator knows: a message from its send to the completion of its
+ * receive (and back, for a send that waited for its receive), a collective
+ * from the arrivals of the members whose data flows to a member to that
+ * member's completion, and the edges of RMA synchronisation (fence, PSCW,
+ * lock hand-over), which it takes from rma.c's observer.
+ *
+ * Accesses.  An RMA operation accesses its target bytes from its issue (in
+ * PSCW, from the matching post) to its remote completion (fence, unlock,
+ * flush, complete), and its origin and result buffers from its issue to its
+ * local completion (the same, flush_local, or the wait of its request).
+ * Plain loads and stores of the program into window memory come through
+ * the scheduler's access hook (scheduler/access_hook.h) when the program
+ * was built with ordexcc's instrumentation.  Each new access is checked
+ * against those recorded before it: two conflict when their bytes overlap,
+ * one writes, and they are not both accumulates of one basic type with
+ * compatible ops; they race when the earlier one's end does not happen
+ * before the later one's start.  A race is a finding of kind
+ * SIM_F_DATA_RACE naming both accesses; the run goes on.
+ */
+#ifndef ORDEX_SIM_ACCESS_H
+#define ORDEX_SIM_ACCESS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "simulator/sim.h"
+
+typedef struct sim_vc sim_vc; /* a vector clock: one counter per world rank */
+typedef struct sim_coll sim_coll;
+typedef struct sim_request sim_request;
+
+void sim_access_init(int nranks);
+void sim_access_fini(void);
+
+/* Turns the checks on (the first window exists).  Idempotent. */
+void sim_access_enable(void);
+bool sim_access_enabled(void);
+
+/* A release by rank: a copy of its clock for whoever synchronises with it
+ * later, after which its own counter moves on.  NULL while off. */
+sim_vc *sim_access_release(int rank);
+/* into joined with x (into may be NULL: a copy of x; x may be NULL: into). */
+sim_vc *sim_vc_join(sim_vc *into, const sim_vc *x);
+void sim_vc_free(sim_vc *vc);
+
+/* A collective fired: each member's request gets the join of the arrival
+ * clocks (c->vcs) of the members whose data reaches it. */
+void sim_access_coll_fired(sim_coll *c);
+
+/* The owner of req learns that it completed (sim_req_finish): joins the
+ * request's clock and ends the accesses tied to it. */
+void sim_access_request_finished(sim_request *req);
+
+/* Feeds the accesses that may still race, and which ranks each one is
+ * already ordered before (see sim_digest_engine). */
+void sim_access_digest(sim_digest_feed feed, void *user);
+
+#endif
