@@ -38,6 +38,10 @@
 #include "simulator/rma.h"
 #include "simulator/sim_internal.h"
 
+/* Keys of records: RMA operations have their issue order + 1, buffers of
+ * nonblocking operations BUFFER_KEY and up. */
+#define BUFFER_KEY (UINT64_C(1) << 62)
+
 struct sim_vc {
     uint32_t c[1]; /* [nranks] */
 };
@@ -49,6 +53,7 @@ typedef struct acc_block {
 /* Which side of an RMA operation a record stands for. */
 typedef enum acc_side {
     SIDE_PLAIN,  /* a load or store of the program */
+    SIDE_BUFFER, /* the buffer of a nonblocking send or receive: ends at its wait */
     SIDE_TARGET, /* the target bytes: ends at remote completion */
     SIDE_LOCAL,  /* origin, compare or result buffer: ends at local completion */
 } acc_side;
@@ -89,7 +94,8 @@ typedef struct lock_clocks {
 } lock_clocks;
 
 static struct {
-    bool on;
+    bool tracking; /* records and the access hook exist */
+    bool on;       /* clocks too: a window exists */
     int n;
     uint32_t *vc;           /* [n * n]: vc[r * n + q] */
     uint32_t *last_release; /* [n]: each rank's counter at its latest release */
@@ -103,6 +109,7 @@ static struct {
     GHashTable *completes;  /* "win/origin/target" -> GQueue of sim_vc */
     GHashTable *reported;   /* "site|site" pairs reported */
     GArray *regions;        /* acc_region of window memory */
+    uint64_t next_buffer;   /* keys of nonblocking buffers, from BUFFER_KEY */
 } A;
 
 /* ---------------------------------------------------------------------- */
@@ -128,6 +135,9 @@ void sim_vc_free(sim_vc *vc) {
 }
 
 static void prune(void);
+static bool settled(const acc_rec *r);
+static void drop_buffer(sim_request *req);
+static void start_tracking(void);
 
 sim_vc *sim_access_release(int rank) {
     if (!A.on || rank < 0)
@@ -257,9 +267,10 @@ static bool conflict(const acc_rec *a, const acc_rec *b) {
     return true;
 }
 
-/* Whether b's end happens before an access that starts at clock start. */
+/* Whether b's end happens before an access that starts at clock start
+ * (NULL while there are no clocks: only pending buffers are recorded then). */
 static bool ordered_before(const acc_rec *b, const uint32_t *start) {
-    return !b->pending && start[b->end_rank] >= b->end_clock;
+    return !b->pending && (!start || start[b->end_rank] >= b->end_clock);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -279,6 +290,10 @@ static char *describe(const acc_rec *r) {
 
 /* Why b (earlier) does not happen before a (later). */
 static char *why_unordered(const acc_rec *b, const acc_rec *a) {
+    if (b->side == SIDE_BUFFER)
+        return g_strdup_printf("%s at %s had not completed (no wait or test had returned its "
+                               "request) when %s at %s started",
+                               b->what, sim_location(b->site), a->what, sim_location(a->site));
     if (b->side != SIDE_PLAIN && b->pending) {
         const char *how = b->side == SIDE_TARGET ? "remotely" : "locally";
         if (b->epoch_call)
@@ -310,11 +325,13 @@ static void report_race(const acc_rec *b, const acc_rec *a, uintptr_t where) {
     uintptr_t base = 0;
     int owner = window_owner(where, &base);
     char *da = describe(a), *db = describe(b), *why = why_unordered(b, a);
+    const acc_rec *busy = b->side != SIDE_PLAIN ? b : a; /* the operation's side */
     char *mem = owner >= 0
                     ? g_strdup_printf("the window memory of rank %d (byte %" G_GUINTPTR_FORMAT
                                       " of its window)",
                                       owner, (guintptr)(where - base))
-                    : g_strdup("a buffer in use by an RMA operation");
+                    : g_strdup_printf("the %s of %s at %s", busy->role, busy->what,
+                                      sim_location(busy->site));
     /* The same race reached in either order reads the same. */
     bool swap = strcmp(db, da) > 0;
     char *msg =
@@ -348,13 +365,7 @@ static void prune(void) {
     guint k = 0;
     for (guint i = 0; i < A.records->len; i++) {
         acc_rec *r = g_ptr_array_index(A.records, i);
-        bool settled = !r->pending;
-        for (int q = 0; settled && q < A.n; q++)
-            settled = vc_of(q)[r->end_rank] >= r->end_clock;
-        for (guint d = 0; settled && d < A.deferred->len; d++)
-            settled = ((acc_rec *)g_ptr_array_index(A.deferred, d))->start->c[r->end_rank] >=
-                      r->end_clock;
-        if (settled) {
+        if (settled(r)) {
             for (int q = 0; q < A.n; q++)
                 if (A.last_plain[q] == r)
                     A.last_plain[q] = NULL;
@@ -439,7 +450,7 @@ static void region_remove(const void *base, MPI_Aint size) {
 
 static void plain_access(int rank, void *addr, size_t size, bool is_write, void *pc, void *user) {
     (void)user;
-    if (!A.on || rank < 0 || rank >= A.n || !size)
+    if (!A.tracking || rank < 0 || rank >= A.n || !size)
         return;
     uintptr_t lo = (uintptr_t)addr, hi = lo + size;
     acc_rec *last = A.last_plain[rank];
@@ -458,8 +469,8 @@ static void plain_access(int rank, void *addr, size_t size, bool is_write, void 
                      .win = -1,
                      .wtarget = -1,
                      .end_rank = rank,
-                     .end_clock = vc_of(rank)[rank]};
-    const uint32_t *start = vc_of(rank);
+                     .end_clock = A.on ? vc_of(rank)[rank] : 0};
+    const uint32_t *start = A.on ? vc_of(rank) : NULL;
     for (guint i = 0; i < A.records->len; i++) {
         const acc_rec *b = g_ptr_array_index(A.records, i);
         if (b->rank == rank && b->side == SIDE_PLAIN)
@@ -784,14 +795,14 @@ void sim_access_coll_fired(sim_coll *c) {
 }
 
 void sim_access_request_finished(sim_request *req) {
-    if (!A.on) {
-        sim_vc_free(req->vc_acq);
-        req->vc_acq = NULL;
-        return;
-    }
-    acquire(req->owner, req->vc_acq);
+    if (A.on)
+        acquire(req->owner, req->vc_acq);
     sim_vc_free(req->vc_acq);
     req->vc_acq = NULL;
+    if (req->access_key >= BUFFER_KEY) {
+        drop_buffer(req);
+        return;
+    }
     if (req->access_key) {
         for (guint i = 0; i < A.records->len; i++) {
             acc_rec *r = g_ptr_array_index(A.records, i);
@@ -805,6 +816,54 @@ void sim_access_request_finished(sim_request *req) {
         }
         req->access_key = 0;
     }
+}
+
+/* ---------------------------------------------------------------------- */
+/* Buffers of nonblocking point-to-point operations                        */
+
+static void drop_buffer(sim_request *req) {
+    guint k = 0;
+    for (guint i = 0; i < A.records->len; i++) {
+        acc_rec *r = g_ptr_array_index(A.records, i);
+        if (r->key == req->access_key) {
+            sched_access_unmark((const void *)r->lo, r->hi - r->lo);
+            rec_free(r);
+        } else {
+            A.records->pdata[k++] = r;
+        }
+    }
+    g_ptr_array_set_size(A.records, k);
+    req->access_key = 0;
+}
+
+void sim_access_request_started(sim_request *req) {
+    if (!sched_access_instrumented() || (req->kind != SIM_REQ_SEND && req->kind != SIM_REQ_RECV) ||
+        req->peer == MPI_PROC_NULL)
+        return;
+    start_tracking();
+    acc_rec *r = g_new0(acc_rec, 1);
+    r->rank = req->owner;
+    r->writes = req->kind == SIM_REQ_RECV;
+    r->side = SIDE_BUFFER;
+    r->what = req->call;
+    r->role = r->writes ? "receive buffer" : "send buffer";
+    r->site = req->call_site;
+    r->key = BUFFER_KEY + A.next_buffer++;
+    r->win = -1;
+    r->wtarget = -1;
+    r->pending = true;
+    if (!rec_set_bytes(r, req->buf, req->count, req->type)) {
+        rec_free(r);
+        return;
+    }
+    req->access_key = r->key;
+    sched_access_mark((const void *)r->lo, r->hi - r->lo);
+    check_and_add(r, A.on ? vc_of(r->rank) : NULL);
+}
+
+void sim_access_request_released(sim_request *req) {
+    if (A.tracking && req->access_key >= BUFFER_KEY)
+        drop_buffer(req);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -832,25 +891,32 @@ void sim_access_init(int nranks) {
     sim_rma_set_observer(&obs);
 }
 
-void sim_access_enable(void) {
-    if (A.on)
+static void start_tracking(void) {
+    if (A.tracking)
         return;
-    A.on = true;
-    A.vc = g_new0(uint32_t, (size_t)A.n * (size_t)A.n);
-    A.last_release = g_new0(uint32_t, (size_t)A.n);
+    A.tracking = true;
     A.last_plain = g_new0(acc_rec *, (size_t)A.n);
-    for (int r = 0; r < A.n; r++)
-        vc_of(r)[r] = 1; /* counter 0 stands for "before the checks began" */
     A.records = g_ptr_array_new();
     A.deferred = g_ptr_array_new();
     A.prune_at = 64;
+    A.reported = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    A.regions = g_array_new(FALSE, FALSE, sizeof(acc_region));
+    sched_access_set_hook(plain_access, NULL);
+}
+
+void sim_access_enable(void) {
+    if (A.on)
+        return;
+    start_tracking();
+    A.on = true;
+    A.vc = g_new0(uint32_t, (size_t)A.n * (size_t)A.n);
+    A.last_release = g_new0(uint32_t, (size_t)A.n);
+    for (int r = 0; r < A.n; r++)
+        vc_of(r)[r] = 1; /* counter 0 stands for "before the checks began" */
     A.locks = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, locks_free);
     A.held = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     A.posts = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, queue_free);
     A.completes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, queue_free);
-    A.reported = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-    A.regions = g_array_new(FALSE, FALSE, sizeof(acc_region));
-    sched_access_set_hook(plain_access, NULL);
 }
 
 bool sim_access_enabled(void) {
@@ -859,7 +925,7 @@ bool sim_access_enabled(void) {
 
 void sim_access_fini(void) {
     sim_rma_set_observer(NULL);
-    if (!A.on) {
+    if (!A.tracking) {
         memset(&A, 0, sizeof A);
         return;
     }
@@ -872,10 +938,12 @@ void sim_access_fini(void) {
     g_ptr_array_free(A.records, TRUE);
     g_ptr_array_foreach(A.deferred, (GFunc)(void (*)(void))rec_free, NULL);
     g_ptr_array_free(A.deferred, TRUE);
-    g_hash_table_destroy(A.locks);
-    g_hash_table_destroy(A.held);
-    g_hash_table_destroy(A.posts);
-    g_hash_table_destroy(A.completes);
+    if (A.on) {
+        g_hash_table_destroy(A.locks);
+        g_hash_table_destroy(A.held);
+        g_hash_table_destroy(A.posts);
+        g_hash_table_destroy(A.completes);
+    }
     g_hash_table_destroy(A.reported);
     g_array_free(A.regions, TRUE);
     g_free(A.vc);
@@ -902,6 +970,20 @@ static gint rec_order(gconstpointer pa, gconstpointer pb) {
     return a->writes - b->writes;
 }
 
+/* Whether every rank is ordered after r's end: nothing to come can race
+ * with it (a deferred access may still start earlier). */
+static bool settled(const acc_rec *r) {
+    if (r->pending || !A.on)
+        return false;
+    for (int q = 0; q < A.n; q++)
+        if (vc_of(q)[r->end_rank] < r->end_clock)
+            return false;
+    for (guint d = 0; d < A.deferred->len; d++)
+        if (((acc_rec *)g_ptr_array_index(A.deferred, d))->start->c[r->end_rank] < r->end_clock)
+            return false;
+    return true;
+}
+
 static void digest_rec(const acc_rec *r, sim_digest_feed feed, void *user) {
     int64_t f[9] = {(int64_t)r->lo, (int64_t)r->hi, r->rank, r->writes,
                     r->atomic,      (int64_t)r->op, r->side, (int64_t)(intptr_t)r->site,
@@ -909,18 +991,19 @@ static void digest_rec(const acc_rec *r, sim_digest_feed feed, void *user) {
     feed(user, f, sizeof f);
     /* Which ranks it is ordered before already: what decides whether it
      * can race with what comes next, whatever the counters' values. */
-    for (int q = 0; q < A.n; q++) {
+    for (int q = 0; A.on && q < A.n; q++) {
         uint8_t known = !r->pending && vc_of(q)[r->end_rank] >= r->end_clock;
         feed(user, &known, 1);
     }
 }
 
 void sim_access_digest(sim_digest_feed feed, void *user) {
-    if (!A.on)
+    if (!A.tracking)
         return;
     GPtrArray *all = g_ptr_array_new();
     for (guint i = 0; i < A.records->len; i++)
-        g_ptr_array_add(all, g_ptr_array_index(A.records, i));
+        if (!settled(g_ptr_array_index(A.records, i))) /* records not pruned yet */
+            g_ptr_array_add(all, g_ptr_array_index(A.records, i));
     for (guint i = 0; i < A.deferred->len; i++)
         g_ptr_array_add(all, g_ptr_array_index(A.deferred, i));
     g_ptr_array_sort(all, rec_order);

@@ -60,6 +60,13 @@ void sim_access_coll_fired(sim_coll *c);
  * request's clock and ends the accesses tied to it. */
 void sim_access_request_finished(sim_request *req);
 
+/* A nonblocking send or receive started (published, or MPI_Start): its
+ * buffer is in use until its wait or test returns it.  Only when the
+ * program is instrumented (plain accesses are seen). */
+void sim_access_request_started(sim_request *req);
+/* The request's memory is about to be freed. */
+void sim_access_request_released(sim_request *req);
+
 /* Feeds the accesses that may still race, and which ranks each one is
  * already ordered before (see sim_digest_engine). */
 void sim_access_digest(sim_digest_feed feed, void *user);

@@ -89,9 +89,9 @@ struct sim_coll {
     /* Members that left before the others arrived (MPI lets a root that only
      * sends, or a member that only contributes, return early); their
      * contribution was copied to `snapshots` and their request completed. */
-    bool *left_early; /* [comm->size] */
-    void **snapshots; /* [comm->size] copies to free, or NULL */
-    void *timed;      /* predict: its run of the point-to-point algorithm */
+    bool *left_early;    /* [comm->size] */
+    void **snapshots;    /* [comm->size] copies to free, or NULL */
+    void *timed;         /* predict: its run of the point-to-point algorithm */
     struct sim_vc **vcs; /* race checks: each member's clock at its arrival, or NULL */
 };
 

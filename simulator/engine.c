@@ -1,8 +1,8 @@
 /*
  * engine.c - point-to-point messages, posted receives, and their matching.
  */
-#include "simulator/access.h"
 #include "simulator/engine.h"
+#include "simulator/access.h"
 
 #include <string.h>
 

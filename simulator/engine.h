@@ -57,7 +57,7 @@ struct sim_message {
     bool hidden;
     double ready_at;
     double sent_at;
-    uint64_t xfer; /* its transfer in the network model, 0 if none */
+    uint64_t xfer;     /* its transfer in the network model, 0 if none */
     struct sim_vc *vc; /* race checks: the sender's clock at the send */
     /* Predict: a rendezvous message held (hidden) until its waiting receiver
      * has a core to pull the data, and whether that wait is over. */

@@ -150,6 +150,7 @@ void sim_events_all(GArray *out) {
             g_array_append_val(out, ev);
         }
     sim_rma_lock_events(out);
+    sim_rma_atomic_events(out);
 }
 
 bool sim_events_first(sim_event *out, GRand *rng) {
@@ -164,6 +165,8 @@ bool sim_events_first(sim_event *out, GRand *rng) {
         return true;
     }
     if (sim_rma_first_lock_event(out)) /* the earliest request first */
+        return true;
+    if (sim_rma_first_atomic_event(out))
         return true;
     for (;;) {
         prune_head();
@@ -200,6 +203,10 @@ bool sim_events_first_ready(sim_event *out, sim_event_due_fn due, void *user) {
     sim_event lock;
     double lock_ready;
     if (sim_rma_first_lock_event(&lock) && due(&lock, &lock_ready, user)) {
+        *out = lock;
+        return true;
+    }
+    if (sim_rma_first_atomic_event(&lock) && due(&lock, &lock_ready, user)) {
         *out = lock;
         return true;
     }
@@ -246,6 +253,8 @@ void sim_fire(const sim_event *ev) {
         sim_resume_rank(ev->rank);
     } else if (ev->kind == SIM_EV_LOCK) {
         sim_rma_fire_lock(ev);
+    } else if (ev->kind == SIM_EV_ATOMIC) {
+        sim_rma_fire_atomic(ev);
     } else if (ev->kind == SIM_EV_COLLECTIVE) {
         g_queue_remove(&g_colls, ev->a);
         sim_coll_fire(ev->a);
@@ -263,7 +272,8 @@ bool sim_event_is_safe(const sim_event *ev) {
     case SIM_EV_PROBE:
         return sim_engine_probe_is_safe(ev->rank, ev->a);
     case SIM_EV_RESUME:
-    case SIM_EV_LOCK: /* another origin's request may come first */
+    case SIM_EV_LOCK:   /* another origin's request may come first */
+    case SIM_EV_ATOMIC: /* another origin's accumulates may come first */
         return false;
     }
     return false;
@@ -292,6 +302,10 @@ void sim_event_describe(const sim_event *ev, sim_event_info *out) {
         sim_rma_describe_lock(ev, out);
         return;
     }
+    if (ev->kind == SIM_EV_ATOMIC) {
+        sim_rma_describe_atomic(ev, out);
+        return;
+    }
     sim_engine_describe(ev, out);
 }
 
@@ -306,6 +320,8 @@ sim_event_key sim_event_key_of(const sim_event *ev) {
         k.recv = sim_rank_progress_seq(ev->rank);
     } else if (ev->kind == SIM_EV_LOCK) {
         sim_rma_lock_key(ev, &k);
+    } else if (ev->kind == SIM_EV_ATOMIC) {
+        sim_rma_atomic_key(ev, &k);
     } else {
         sim_engine_event_key(ev, &k.msg, &k.recv);
     }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "scheduler/sched.h"
+#include "simulator/access.h"
 #include "simulator/engine.h"
 
 /* The largest tag (the MPI_TAG_UB attribute). */
@@ -322,7 +323,10 @@ static int start_one(MPI_Request *request) {
                          "it with MPI_Wait/MPI_Test before starting it again)",
                          req->call);
     req->call_site = sim_proc_of(sim_self())->call_site;
-    return sim_start(req);
+    int rc = sim_start(req);
+    if (rc == MPI_SUCCESS)
+        sim_access_request_started(req);
+    return rc;
 }
 
 int PMPI_Start(MPI_Request *request) {

@@ -223,7 +223,8 @@ int PMPI_Win_detach(MPI_Win win, const void *base) {
     GArray *regs = w->m[me].regions;
     for (guint i = 0; i < regs->len; i++)
         if (g_array_index(regs, sim_win_region, i).base == base) {
-            rma_hook_region(w, me, (void *)base, g_array_index(regs, sim_win_region, i).size, false);
+            rma_hook_region(w, me, (void *)base, g_array_index(regs, sim_win_region, i).size,
+                            false);
             g_array_remove_index(regs, i);
             SIM_RETURN(MPI_SUCCESS);
         }

@@ -43,6 +43,8 @@ MPI_Request sim_request_publish(sim_request *req) {
             g_ptr_array_add(p->requests, req);
         }
         req->index = (int)idx;
+        if (!req->persistent) /* a nonblocking call: its buffer is in use until the wait */
+            sim_access_request_started(req);
     }
     return SIM_HANDLE(SIM_HKIND_DIRECT, SIM_OBJ_REQUEST, req->index);
 }
@@ -65,6 +67,7 @@ void sim_req_unpublish(sim_request *req) {
 }
 
 void sim_req_release(sim_request *req) {
+    sim_access_request_released(req);
     sim_req_unpublish(req);
     g_queue_unlink(&g_live, &req->live_link);
     if (req->dt)

@@ -78,6 +78,7 @@ void sim_rma_fini(void) {
     }
     g_ptr_array_free(R.wins, TRUE);
     g_queue_clear_full(&R.lockq, g_free);
+    g_queue_clear(&R.atomq); /* the batches live in their origins' calls */
     g_free(R.wait);
     g_hash_table_destroy(R.alloc_mem);
     memset(&R, 0, sizeof R);
@@ -263,12 +264,52 @@ int rma_apply_pending(sim_win *w, int origin, int target, const sim_rma_op *upto
     return MPI_SUCCESS;
 }
 
+/* Whether origin's operations that rma_apply_pending would apply include
+ * an accumulate (whose order among origins the program can see). */
+static bool batch_has_atomic(const sim_win *w, int origin, int target, const sim_rma_op *upto) {
+    for (GList *l = w->pending.head; l; l = l->next) {
+        const sim_rma_op *op = l->data;
+        if (op->origin != origin || (target >= 0 && op->target != target))
+            continue;
+        if (op->x.kind != SIM_RMA_PUT && op->x.kind != SIM_RMA_GET)
+            return true;
+        if (op == upto)
+            break;
+    }
+    return false;
+}
+
 /* rma_apply_pending from the origin's own call (named `call`), reporting a
- * failure at the operation's call site. */
+ * failure at the operation's call site.  Accumulates wait for their turn:
+ * a SIM_EV_ATOMIC event applies them (sim_rma_fire_atomic). */
 int rma_complete_ops(sim_win *w, int origin, int target, const sim_rma_op *upto, const char *call) {
     sim_rma_op *failed;
     char *why;
-    int rc = rma_apply_pending(w, origin, target, upto, &failed, &why);
+    int rc;
+    int self = sim_self();
+    if (self >= 0 && batch_has_atomic(w, origin, target, upto)) {
+        rma_atomic_batch *b = g_new0(rma_atomic_batch, 1);
+        b->win = w;
+        b->origin = origin;
+        b->target = target;
+        b->upto = upto;
+        b->seq = R.seq++;
+        b->call = call;
+        b->call_site = sim_proc_of(self)->call_site;
+        g_queue_push_tail(&R.atomq, b);
+        sim_events_changed();
+        while (!b->done) {
+            R.wait[self] = (rma_wait){RMA_WAIT_ATOMIC, w, NULL};
+            sched_block();
+        }
+        R.wait[self] = (rma_wait){RMA_WAIT_NONE, NULL, NULL};
+        rc = b->rc;
+        failed = b->failed;
+        why = b->why;
+        g_free(b);
+    } else {
+        rc = rma_apply_pending(w, origin, target, upto, &failed, &why);
+    }
     if (rc != MPI_SUCCESS) {
         rc = op_error(w, rc, failed, "%s (to rank %d, completed by %s at %s): %s", failed->call,
                       rma_world_of(w, failed->target), call,
@@ -598,5 +639,15 @@ void sim_rma_digest(sim_digest_feed feed, void *user) {
         if (R.wait[r].kind != RMA_WAIT_NONE) {
             int64_t f[4] = {-5, r, R.wait[r].kind, R.wait[r].win ? R.wait[r].win->index : -1};
             feed_i64(feed, user, f, 4);
+        }
+    /* Accumulates waiting for their turn: each origin has one batch at most,
+     * so origin order is canonical. */
+    for (int o = 0; o < R.nranks; o++)
+        for (GList *l = R.atomq.head; l; l = l->next) {
+            const rma_atomic_batch *b = l->data;
+            if (rma_world_of(b->win, b->origin) == o) {
+                int64_t f[4] = {-6, b->win->index, b->origin, b->target};
+                feed_i64(feed, user, f, 4);
+            }
         }
 }

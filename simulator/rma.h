@@ -228,6 +228,20 @@ void sim_rma_describe_lock(const sim_event *ev, sim_event_info *out);
 /* The key of a lock grant (layout in events.h). */
 void sim_rma_lock_key(const sim_event *ev, sim_event_key *k);
 
+/* ---- accumulates applied in turn (SIM_EV_ATOMIC) ---- */
+
+/* Appends a SIM_EV_ATOMIC event for every origin whose completing call
+ * waits for its accumulates to apply, in arrival order. */
+void sim_rma_atomic_events(GArray *out);
+bool sim_rma_first_atomic_event(sim_event *out);
+void sim_rma_fire_atomic(const sim_event *ev);
+void sim_rma_describe_atomic(const sim_event *ev, sim_event_info *out);
+/* Key: msg as a lock grant's (events.h), with bit 0 set when the batch
+ * fetches or applies MPI_REPLACE: only then can another batch's order
+ * relative to it show (two batches of commutative accumulates commute;
+ * different ops on one location are a race, reported as such). */
+void sim_rma_atomic_key(const sim_event *ev, sim_event_key *k);
+
 /* ---- reports and state ---- */
 
 /* Adds the world ranks that rank, blocked in MPI_Win_complete, _wait or
@@ -250,16 +264,16 @@ void sim_rma_rank_entered(int rank);
  * completes operations, each with the rank that made it.  It never changes
  * what the program sees.  None is installed by default. */
 typedef enum sim_rma_sync_kind {
-    SIM_RMA_SYNC_FENCE,    /* a member leaves a fence (peer -1) */
-    SIM_RMA_SYNC_POST,     /* peer -1 */
-    SIM_RMA_SYNC_START,    /* peer -1 */
-    SIM_RMA_SYNC_COMPLETE, /* per target: peer */
-    SIM_RMA_SYNC_WAIT,     /* the exposure epoch ends (MPI_Win_wait or a true MPI_Win_test) */
-    SIM_RMA_SYNC_LOCK,     /* granted; peer the target, -1 for every target */
-    SIM_RMA_SYNC_UNLOCK,   /* peer the target, -1 for every target */
-    SIM_RMA_SYNC_FLUSH,    /* peer the target, -1 for every target */
+    SIM_RMA_SYNC_FENCE,       /* a member leaves a fence (peer -1) */
+    SIM_RMA_SYNC_POST,        /* peer -1 */
+    SIM_RMA_SYNC_START,       /* peer -1 */
+    SIM_RMA_SYNC_COMPLETE,    /* per target: peer */
+    SIM_RMA_SYNC_WAIT,        /* the exposure epoch ends (MPI_Win_wait or a true MPI_Win_test) */
+    SIM_RMA_SYNC_LOCK,        /* granted; peer the target, -1 for every target */
+    SIM_RMA_SYNC_UNLOCK,      /* peer the target, -1 for every target */
+    SIM_RMA_SYNC_FLUSH,       /* peer the target, -1 for every target */
     SIM_RMA_SYNC_FLUSH_LOCAL, /* MPI_Win_flush_local(_all): local completion only */
-    SIM_RMA_SYNC_WIN_SYNC, /* MPI_Win_sync (peer -1) */
+    SIM_RMA_SYNC_WIN_SYNC,    /* MPI_Win_sync (peer -1) */
 } sim_rma_sync_kind;
 
 typedef struct sim_rma_observer {

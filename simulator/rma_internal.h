@@ -19,7 +19,25 @@ typedef enum rma_wait_kind {
     RMA_WAIT_COMPLETE, /* MPI_Win_complete: the targets' posts */
     RMA_WAIT_WAIT,     /* MPI_Win_wait: the origins' completes */
     RMA_WAIT_LOCK,     /* MPI_Win_lock(_all): the rma_grant */
+    RMA_WAIT_ATOMIC,   /* its accumulates apply (SIM_EV_ATOMIC, always enabled) */
 } rma_wait_kind;
+
+/* An origin's operations to a target (or every target) that include
+ * accumulates, waiting in the origin's completing call for their turn at
+ * the targets: the order of concurrent accumulates is a choice
+ * (SIM_EV_ATOMIC). */
+typedef struct rma_atomic_batch {
+    sim_win *win;
+    int origin, target;     /* window ranks; target -1: every target */
+    const sim_rma_op *upto; /* the last operation to apply, or NULL: all */
+    uint64_t seq;
+    const char *call; /* the completing call */
+    void *call_site;
+    bool done; /* applied: rc, failed and why say how */
+    int rc;
+    sim_rma_op *failed;
+    char *why;
+} rma_atomic_batch;
 
 typedef struct rma_lockreq {
     sim_win *win;
@@ -41,6 +59,7 @@ typedef struct rma_state {
     int nranks;
     GPtrArray *wins; /* sim_win * by handle index */
     GQueue lockq;    /* rma_lockreq * waiting, in request order */
+    GQueue atomq;    /* rma_atomic_batch * waiting, in arrival order */
     rma_wait *wait;  /* [nranks] */
     uint64_t seq;    /* operations and lock requests, in issue order */
     int nshared;     /* live windows of flavor shared */

@@ -763,3 +763,68 @@ void sim_rma_lock_key(const sim_event *ev, sim_event_key *k) {
              (q->type == SIM_LK_EXCLUSIVE);
     k->recv = q->seq + 1;
 }
+
+/* ---------------------------------------------------------------------- */
+/* Accumulates applied in turn, as events                                  */
+
+static sim_event atomic_event(rma_atomic_batch *b) {
+    return (sim_event){SIM_EV_ATOMIC,
+                       rma_world_of(b->win, b->origin),
+                       b->target < 0 ? -1 : rma_world_of(b->win, b->target),
+                       b->seq,
+                       b,
+                       b->win};
+}
+
+void sim_rma_atomic_events(GArray *out) {
+    for (GList *l = R.atomq.head; l; l = l->next) {
+        sim_event ev = atomic_event(l->data);
+        g_array_append_val(out, ev);
+    }
+}
+
+bool sim_rma_first_atomic_event(sim_event *out) {
+    if (!R.atomq.head)
+        return false;
+    *out = atomic_event(R.atomq.head->data);
+    return true;
+}
+
+void sim_rma_fire_atomic(const sim_event *ev) {
+    rma_atomic_batch *b = ev->a;
+    g_queue_remove(&R.atomq, b);
+    b->rc = rma_apply_pending(b->win, b->origin, b->target, b->upto, &b->failed, &b->why);
+    b->done = true;
+    sched_wake(ev->rank);
+}
+
+void sim_rma_describe_atomic(const sim_event *ev, sim_event_info *out) {
+    const rma_atomic_batch *b = ev->a;
+    out->tag = 0;
+    out->comm = b->win->comm->id;
+    out->site_a = b->call_site;
+    out->what = b->call;
+}
+
+/* Whether the batch's order relative to other accumulates can show: it
+ * fetches, or it applies an op that does not commute with itself. */
+static bool batch_observes(const rma_atomic_batch *b) {
+    for (GList *l = b->win->pending.head; l; l = l->next) {
+        const sim_rma_op *op = l->data;
+        if (op->origin != b->origin || (b->target >= 0 && op->target != b->target))
+            continue;
+        if (op->x.kind != SIM_RMA_PUT && op->x.kind != SIM_RMA_GET &&
+            (op->x.kind != SIM_RMA_ACC || op->x.op == MPI_REPLACE))
+            return true;
+        if (op == b->upto)
+            break;
+    }
+    return false;
+}
+
+void sim_rma_atomic_key(const sim_event *ev, sim_event_key *k) {
+    const rma_atomic_batch *b = ev->a;
+    k->msg = ((uint64_t)b->win->index << 33) | ((uint64_t)(uint32_t)(b->target + 1) << 1) |
+             batch_observes(b);
+    k->recv = b->seq + 1;
+}

@@ -52,6 +52,9 @@ typedef enum sim_event_kind {
                           without (more) deliveries; see sim_call_leave */
     SIM_EV_LOCK,       /* a waiting MPI_Win_lock or MPI_Win_lock_all is granted (rank: the
                           origin; peer: the target, -1 for every target) */
+    SIM_EV_ATOMIC,     /* an origin's accumulates apply at their target, in the call that
+                          completes them (rank: the origin; peer: the target, -1 for every
+                          target): the order of concurrent accumulates is visible */
 } sim_event_kind;
 
 /* The tag with which a SIM_EV_LOCK event describes its lock type

@@ -827,7 +827,7 @@ void sim_timed_coll_fired(sim_coll *c) {
  * arrived, any rendezvous one), or a collective. */
 static bool event_due(const sim_event *ev, double *ready, void *user) {
     (void)user;
-    if (ev->kind == SIM_EV_COLLECTIVE || ev->kind == SIM_EV_LOCK) {
+    if (ev->kind == SIM_EV_COLLECTIVE || ev->kind == SIM_EV_LOCK || ev->kind == SIM_EV_ATOMIC) {
         *ready = T.now;
         return true;
     }

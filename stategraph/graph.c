@@ -30,6 +30,8 @@ static char *edge_label(const sg_edge *e) {
         shortl = g_strdup_printf("%d goes on", e->first.dst);
     else if (e->first.kind == SIM_EV_LOCK)
         shortl = g_strdup_printf("%d locks %d", e->first.dst, e->first.src);
+    else if (e->first.kind == SIM_EV_ATOMIC)
+        shortl = g_strdup_printf("%d's accumulates at %d", e->first.dst, e->first.src);
     else
         shortl = g_strdup_printf("%d: %s #%d", e->first.dst, e->first.what ? e->first.what : "?",
                                  e->first.choice + 1);

@@ -16,12 +16,24 @@ static bool locks_conflict(const sim_event_key *a, const sim_event_key *b) {
     return (a->msg & 1) || (b->msg & 1);
 }
 
+/* Two batches of accumulates conflict when they reach the same target of
+ * one window (or every target) and one of them fetches or replaces: then
+ * their order is visible (key layout in rma.h). */
+static bool atomics_conflict(const sim_event_key *a, const sim_event_key *b) {
+    if (a->kind != SIM_EV_ATOMIC || b->kind != SIM_EV_ATOMIC || (a->msg >> 33) != (b->msg >> 33))
+        return false;
+    uint64_t ta = (a->msg >> 1) & 0xffffffffu, tb = (b->msg >> 1) & 0xffffffffu;
+    if (ta && tb && ta != tb)
+        return false;
+    return (a->msg & 1) || (b->msg & 1);
+}
+
 /* Events at different ranks commute: each changes only its receiver's
  * queues and memory.  Collectives and events at the same rank may not, nor
  * conflicting lock grants. */
 static bool independent(const sim_event_key *a, const sim_event_key *b) {
     return a->dst != b->dst && a->kind != SIM_EV_COLLECTIVE && b->kind != SIM_EV_COLLECTIVE &&
-           !locks_conflict(a, b);
+           !locks_conflict(a, b) && !atomics_conflict(a, b);
 }
 
 static bool key_equal(const sim_event_key *a, const sim_event_key *b) {

@@ -106,10 +106,11 @@ static bool choose(void *user) {
         if (!fired) {
             diverge("the recorded event (%s to rank %d from rank %d, tag %d) is not enabled: "
                     "the program did not behave as when the trace was made",
-                    st->kind == SIM_EV_DELIVER ? "delivery"
-                    : st->kind == SIM_EV_PROBE ? "probe"
-                    : st->kind == SIM_EV_LOCK  ? "lock grant"
-                                               : "collective",
+                    st->kind == SIM_EV_DELIVER  ? "delivery"
+                    : st->kind == SIM_EV_PROBE  ? "probe"
+                    : st->kind == SIM_EV_LOCK   ? "lock grant"
+                    : st->kind == SIM_EV_ATOMIC ? "accumulates applying"
+                                                : "collective",
                     st->dst, st->src, st->tag);
             fired = true;
         }

@@ -39,6 +39,8 @@ static const char *kind_name(int kind) {
         return "resume";
     case SIM_EV_LOCK:
         return "lock";
+    case SIM_EV_ATOMIC:
+        return "atomic";
     case SG_STEP_CHOICE:
         return "choice";
     }
@@ -80,6 +82,16 @@ char *sg_step_describe(const sg_step_view *v) {
                                 "that %s at %s asked for%s",
                                 v->dst, v->tag == SIM_LOCK_EXCLUSIVE ? "exclusive" : "shared",
                                 v->src, v->comm, what ? what : "MPI_Win_lock", v->at, choice);
+        break;
+    case SIM_EV_ATOMIC:
+        if (v->src < 0)
+            s = g_strdup_printf("the accumulates of rank %d apply at every target of the window "
+                                "of communicator %d, completed by %s at %s%s",
+                                v->dst, v->comm, what ? what : "its call", v->at, choice);
+        else
+            s = g_strdup_printf("the accumulates of rank %d apply at rank %d (window of "
+                                "communicator %d), completed by %s at %s%s",
+                                v->dst, v->src, v->comm, what ? what : "its call", v->at, choice);
         break;
     default:
         if (what && g_str_has_suffix(what, ":now-or-later"))
@@ -248,6 +260,8 @@ static int kind_of(const char *word) {
         return SIM_EV_RESUME;
     if (strcmp(word, "lock") == 0)
         return SIM_EV_LOCK;
+    if (strcmp(word, "atomic") == 0)
+        return SIM_EV_ATOMIC;
     if (strcmp(word, "choice") == 0)
         return SG_STEP_CHOICE;
     return -1;
