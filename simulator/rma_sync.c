@@ -499,9 +499,19 @@ int sim_rma_wait(sim_win *w, int me) {
 int sim_rma_test(sim_win *w, int me, int *flag) {
     if (!w->m[me].exposing)
         return no_exposure(w, "MPI_Win_test");
-    if (!all_completed(w, me, NULL))
+    bool polled = false;
+    if (!all_completed(w, me, NULL)) {
         sim_poll_block(); /* others progress before the program asks again */
+        polled = true;
+    }
     *flag = all_completed(w, me, NULL);
+    /* Like MPI_Test, it may say "not yet" when it could say yes (exploring
+     * with --test-later): MPI does not promise immediate progress. */
+    if (*flag && sim_test_later("MPI_Win_test:now-or-later")) {
+        *flag = 0;
+        if (!polled)
+            sim_poll_later();
+    }
     if (*flag)
         end_exposure(w, me);
     return MPI_SUCCESS;

@@ -394,6 +394,23 @@ static void test_atomic_orders(void) {
     e2e_free(r);
 }
 
+/* MPI_Win_test that could succeed may say "not yet" (as MPI_Test). */
+static void test_win_test_later(void) {
+    e2e_result *a = EX("-n", "2", PROG("rma_win_test_later.c"));
+    EXPECT_STATUS(a, 0);
+    EXPECT(a, outcomes(a) == 2);
+    EXPECT_ERR_HAS(a, "more than one test: yes");
+    EXPECT_ERR_HAS(a, "more than one test: no");
+    e2e_free(a);
+    e2e_result *b = EX("--no-test-later", "-n", "2", PROG("rma_win_test_later.c"));
+    EXPECT_EXPLORED_CLEAN(b);
+    e2e_free(b);
+    e2e_result *r = RUN("-n", "2", PROG("rma_win_test_later.c"));
+    EXPECT_CLEAN(r);
+    EXPECT_OUT_HAS(r, "rank 0: buf 7, more than one test: no\n");
+    e2e_free(r);
+}
+
 /* ---------------------------------------------------------------------- */
 /* State hashing with shared-memory windows                                */
 
@@ -430,6 +447,7 @@ static void add(CU_pSuite s) {
     CU_add_test(s, "lock grant orders", test_lock_grant_orders);
     CU_add_test(s, "lock grants under partial-order reduction", test_lock_grants_reduced);
     CU_add_test(s, "concurrent accumulates apply in every order", test_atomic_orders);
+    CU_add_test(s, "MPI_Win_test may say not yet", test_win_test_later);
     CU_add_test(s, "shared windows and the state hash", test_shared_window_hashes);
 }
 
