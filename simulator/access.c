@@ -296,11 +296,17 @@ static char *why_unordered(const acc_rec *b, const acc_rec *a) {
                                b->what, sim_location(b->site), a->what, sim_location(a->site));
     if (b->side != SIDE_PLAIN && b->pending) {
         const char *how = b->side == SIDE_TARGET ? "remotely" : "locally";
+        /* MPI_Win_complete does not complete an operation at its target,
+         * which surprises: say what does. */
+        const char *pscw = b->side == SIDE_TARGET && g_strcmp0(b->epoch_call, "MPI_Win_start") == 0
+                               ? "; only the target's MPI_Win_wait completes it there"
+                               : "";
         if (b->epoch_call)
             return g_strdup_printf("%s at %s had not completed %s (its epoch opened with %s at "
-                                   "%s) when %s at %s started",
+                                   "%s%s) when %s at %s started",
                                    b->what, sim_location(b->site), how, b->epoch_call,
-                                   sim_location(b->epoch_site), a->what, sim_location(a->site));
+                                   sim_location(b->epoch_site), pscw, a->what,
+                                   sim_location(a->site));
         return g_strdup_printf("%s at %s had not completed %s when %s at %s started", b->what,
                                sim_location(b->site), how, a->what, sim_location(a->site));
     }
@@ -346,11 +352,24 @@ static void report_race(const acc_rec *b, const acc_rec *a, uintptr_t where) {
     g_free(mem);
 }
 
+/* Whether a and b are accumulates of one origin to the same location
+ * through one window, with one basic type: MPI orders those in issue order
+ * (MPI 3.1 11.7.2, accumulate_ordering rar,raw,war,waw by default; ordex
+ * takes no info key that relaxes it), so they cannot race whatever their
+ * ops. */
+static bool accumulates_ordered(const acc_rec *a, const acc_rec *b) {
+    return a->side == SIDE_TARGET && b->side == SIDE_TARGET && a->atomic && b->atomic &&
+           a->rank == b->rank && a->win == b->win && a->basic == b->basic &&
+           a->basic != MPI_DATATYPE_NULL;
+}
+
 /* Checks a new access against the records and adds it. */
 static void check_and_add(acc_rec *a, const uint32_t *start) {
     for (guint i = 0; i < A.records->len; i++) {
         const acc_rec *b = g_ptr_array_index(A.records, i);
         if (b->key && b->key == a->key) /* two sides of one operation */
+            continue;
+        if (accumulates_ordered(a, b))
             continue;
         if (!conflict(a, b) || ordered_before(b, start))
             continue;
@@ -378,18 +397,26 @@ static void prune(void) {
     A.prune_at = MAX(64u, 2 * k);
 }
 
+/* Which sides of an operation a completion ends. */
+enum {
+    END_LOCAL = 1,  /* local completion: origin, compare and result buffers */
+    END_TARGET = 2, /* the target bytes */
+    END_BOTH = 3,   /* remote completion, which implies local completion */
+};
+
 /* Ends the pending accesses of origin (world rank) on window win to
- * target (window rank, -1 every one): the target side when remote, the
- * local side always. */
-static void end_ops(int win, int origin, int target, bool remote, const char *call, void *site,
-                    uint32_t clock) {
+ * target (window rank, -1 every one), the sides that `which` names, at
+ * (end_rank, clock). */
+static void end_ops(int win, int origin, int target, int which, const char *call, void *site,
+                    int end_rank, uint32_t clock) {
     for (guint i = 0; i < A.records->len; i++) {
         acc_rec *r = g_ptr_array_index(A.records, i);
         if (!r->pending || r->win != win || r->rank != origin ||
-            (target >= 0 && r->wtarget != target) || (r->side == SIDE_TARGET && !remote))
+            (target >= 0 && r->wtarget != target) ||
+            !(which & (r->side == SIDE_TARGET ? END_TARGET : END_LOCAL)))
             continue;
         r->pending = false;
-        r->end_rank = origin;
+        r->end_rank = end_rank;
         r->end_clock = clock;
         r->end_call = call;
         r->end_site = site;
@@ -650,7 +677,8 @@ static void on_sync(const sim_win *w, int me, sim_rma_sync_kind kind, int peer, 
     case SIM_RMA_SYNC_FENCE:
         /* Operations complete at the fence every member has entered: their
          * end is this member's arrival, which the fence releases to all. */
-        end_ops(w->index, world, -1, true, "MPI_Win_fence", m->fence_site, A.last_release[world]);
+        end_ops(w->index, world, -1, END_BOTH, "MPI_Win_fence", m->fence_site, world,
+                A.last_release[world]);
         break;
     case SIM_RMA_SYNC_POST: {
         sim_vc *c = sim_access_release(world);
@@ -677,7 +705,11 @@ static void on_sync(const sim_win *w, int me, sim_rma_sync_kind kind, int peer, 
         }
         g_ptr_array_set_size(A.deferred, k);
         sim_vc_free(post);
-        end_ops(w->index, world, peer, true, "MPI_Win_complete", site, vc_of(world)[world]);
+        /* Complete ends the operations at the origin only; they are
+         * complete at the target when its MPI_Win_wait returns (MPI 3.1
+         * 11.7, rule 3), which ends their target sides. */
+        end_ops(w->index, world, peer, END_LOCAL, "MPI_Win_complete", site, world,
+                vc_of(world)[world]);
         sim_vc *c = sim_access_release(world);
         g_queue_push_tail(queue_of(A.completes, w->index, me, peer), c);
         break;
@@ -688,6 +720,13 @@ static void on_sync(const sim_win *w, int me, sim_rma_sync_kind kind, int peer, 
             acquire(world, c);
             sim_vc_free(c);
         }
+        /* The origins' operations of this exposure epoch are complete here
+         * now.  An origin's operations of its next epoch to this rank are
+         * still deferred (they wait for the next post), so the pending
+         * target sides are exactly this epoch's. */
+        for (int i = 0; i < m->npost; i++)
+            end_ops(w->index, sim_comm_world(w->comm, m->post_group[i]), me, END_TARGET,
+                    "MPI_Win_wait", site, world, vc_of(world)[world]);
         break;
     case SIM_RMA_SYNC_LOCK: {
         int from = peer < 0 ? 0 : peer, to = peer < 0 ? w->size : peer + 1;
@@ -699,8 +738,8 @@ static void on_sync(const sim_win *w, int me, sim_rma_sync_kind kind, int peer, 
         break;
     }
     case SIM_RMA_SYNC_UNLOCK: {
-        end_ops(w->index, world, peer, true, peer < 0 ? "MPI_Win_unlock_all" : "MPI_Win_unlock",
-                site, vc_of(world)[world]);
+        end_ops(w->index, world, peer, END_BOTH, peer < 0 ? "MPI_Win_unlock_all" : "MPI_Win_unlock",
+                site, world, vc_of(world)[world]);
         sim_vc *c = sim_access_release(world);
         int from = peer < 0 ? 0 : peer, to = peer < 0 ? w->size : peer + 1;
         for (int t = from; t < to; t++) {
@@ -718,7 +757,8 @@ static void on_sync(const sim_win *w, int me, sim_rma_sync_kind kind, int peer, 
         bool remote = kind == SIM_RMA_SYNC_FLUSH;
         const char *call = remote ? (peer < 0 ? "MPI_Win_flush_all" : "MPI_Win_flush")
                                   : (peer < 0 ? "MPI_Win_flush_local_all" : "MPI_Win_flush_local");
-        end_ops(w->index, world, peer, remote, call, site, vc_of(world)[world]);
+        end_ops(w->index, world, peer, remote ? END_BOTH : END_LOCAL, call, site, world,
+                vc_of(world)[world]);
         break;
     }
     case SIM_RMA_SYNC_WIN_SYNC:

@@ -15,8 +15,11 @@
  *
  * Accesses.  An RMA operation accesses its target bytes from its issue (in
  * PSCW, from the matching post) to its remote completion (fence, unlock,
- * flush, complete), and its origin and result buffers from its issue to its
- * local completion (the same, flush_local, or the wait of its request).
+ * flush, or the target's MPI_Win_wait: MPI_Win_complete completes at the
+ * origin only), and its origin and result buffers from its issue to its
+ * local completion (the same, complete, flush_local, or the wait of its
+ * request).  Accumulates of one origin to one location with one basic type
+ * are ordered (MPI's default accumulate_ordering) and never race.
  * Plain loads and stores of the program into window memory come through
  * the scheduler's access hook (scheduler/access_hook.h) when the program
  * was built with ordexcc's instrumentation.  Each new access is checked

@@ -210,7 +210,8 @@ void e2e_expect_blocked_at(const e2e_result *r, const char *block, const char *w
  * the body of an end-to-end test binary's main.  Under Bazel's sharding
  * (TEST_TOTAL_SHARDS, TEST_SHARD_INDEX) only the shard's share of the tests
  * is registered and run: those at positions index, index + total, ...
- * Returns the exit status: 0 when every test passed, 1 when one failed, 2
+ * A test that `add` registers inactive (tests/skip.h) stays inactive: skipped,
+ * not failed.  `add` runs once, after e2e_init.  Returns the exit status: 0 when every test passed, 1 when one failed, 2
  * when the suite could not start. */
 int e2e_main(const char *name, void (*add)(CU_pSuite));
 #define E2E_MAIN(name, add)                                                                        \

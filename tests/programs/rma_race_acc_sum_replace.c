@@ -1,0 +1,28 @@
+/* ordex-expect: ranks=3 race=A,B */
+/*
+ * rma_race_acc_sum_replace.c - in one fence epoch rank 0 accumulates into
+ * an int of rank 2's window with MPI_SUM and rank 1 with MPI_REPLACE.  The
+ * window's default accumulate_ops is same_op_no_op (MPI 3.1 11.2.1):
+ * concurrent accumulates to one location must use the same op or
+ * MPI_NO_OP; these do not: a data race.  The twin
+ * rma_race_acc_sum_replace_ok.c puts a fence between them.
+ */
+#include <mpi.h>
+
+int main(int argc, char **argv) {
+    int rank, buf[4] = {0, 0, 0, 0}, v;
+    MPI_Win win;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Win_create(buf, sizeof buf, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    v = rank + 1;
+    MPI_Win_fence(0, win);
+    if (rank == 0)
+        MPI_Accumulate(&v, 1, MPI_INT, 2, 1, 1, MPI_INT, MPI_SUM, win); /* [A] */
+    if (rank == 1)
+        MPI_Accumulate(&v, 1, MPI_INT, 2, 1, 1, MPI_INT, MPI_REPLACE, win); /* [B] */
+    MPI_Win_fence(0, win);
+    MPI_Win_free(&win);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,31 @@
+/* ordex-expect: ranks=3 clean */
+/*
+ * rma_race_flush_other_ok.c - twin of rma_race_flush_other.c: rank 0's
+ * MPI_Win_flush_all completes its put at rank 2 (MPI 3.1 11.5.4) before the
+ * barrier after which rank 1 puts.  Ordered: no race; rank 2 ends with 2.
+ */
+#include <mpi.h>
+#include <stdio.h>
+
+int main(int argc, char **argv) {
+    int rank, buf[4] = {0, 0, 0, 0}, v;
+    MPI_Win win;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Win_create(buf, sizeof buf, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    v = rank + 1;
+    MPI_Win_lock_all(0, win);
+    if (rank == 0) {
+        MPI_Put(&v, 1, MPI_INT, 2, 1, 1, MPI_INT, win);
+        MPI_Win_flush_all(win);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 1)
+        MPI_Put(&v, 1, MPI_INT, 2, 1, 1, MPI_INT, win);
+    MPI_Win_unlock_all(win);
+    MPI_Win_free(&win);
+    if (rank == 2)
+        printf("rank 2: %d\n", buf[1]);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,33 @@
+/* ordex-expect: ranks=3 clean */
+/*
+ * rma_race_gacc_acc_ok.c - under MPI_Win_lock_all, rank 0 does a
+ * get_accumulate (MPI_SUM) and rank 1 an accumulate (MPI_SUM) on the same
+ * int of rank 2's window, unordered.  Both are accumulates with the same op
+ * on the same basic type: atomic with each other (MPI 3.1 11.7.1), no race.
+ * Rank 0 fetched 0 or 2; after the barrier rank 2 holds 3.
+ */
+#include <mpi.h>
+#include <stdio.h>
+
+int main(int argc, char **argv) {
+    int rank, buf[4] = {0, 0, 0, 0}, v, got = -1;
+    MPI_Win win;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Win_create(buf, sizeof buf, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    v = rank + 1;
+    MPI_Win_lock_all(0, win);
+    if (rank == 0)
+        MPI_Get_accumulate(&v, 1, MPI_INT, &got, 1, MPI_INT, 2, 1, 1, MPI_INT, MPI_SUM, win);
+    if (rank == 1)
+        MPI_Accumulate(&v, 1, MPI_INT, 2, 1, 1, MPI_INT, MPI_SUM, win);
+    MPI_Win_unlock_all(win);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0)
+        printf("rank 0: fetched 0 or 2: %d\n", got == 0 || got == 2);
+    if (rank == 2)
+        printf("rank 2: %d\n", buf[1]);
+    MPI_Win_free(&win);
+    MPI_Finalize();
+    return 0;
+}
