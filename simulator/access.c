@@ -66,6 +66,7 @@ typedef struct acc_rec {
     MPI_Datatype basic; /* atomics: the basic type ... */
     MPI_Op op;          /* ... and the op (compare_and_swap: MPI_REPLACE) */
     acc_side side;
+    bool fetches; /* the target side of a get or a fetching accumulate */
     const char *what; /* "MPI_Put", "store", "load" */
     const char *role; /* "origin buffer", "result buffer", ... or NULL */
     void *site;
@@ -404,6 +405,15 @@ enum {
     END_BOTH = 3,   /* remote completion, which implies local completion */
 };
 
+/* The completions that end r: a fetching operation's target access is
+ * over once its result has arrived (MPI 3.1 11.3.5: a completed MPI_Rget
+ * holds the data), so local completion ends it too. */
+static int sides_of(const acc_rec *r) {
+    if (r->side != SIDE_TARGET)
+        return END_LOCAL;
+    return r->fetches ? END_TARGET | END_LOCAL : END_TARGET;
+}
+
 /* Ends the pending accesses of origin (world rank) on window win to
  * target (window rank, -1 every one), the sides that `which` names, at
  * (end_rank, clock). */
@@ -412,8 +422,7 @@ static void end_ops(int win, int origin, int target, int which, const char *call
     for (guint i = 0; i < A.records->len; i++) {
         acc_rec *r = g_ptr_array_index(A.records, i);
         if (!r->pending || r->win != win || r->rank != origin ||
-            (target >= 0 && r->wtarget != target) ||
-            !(which & (r->side == SIDE_TARGET ? END_TARGET : END_LOCAL)))
+            (target >= 0 && r->wtarget != target) || !(which & sides_of(r)))
             continue;
         r->pending = false;
         r->end_rank = end_rank;
@@ -630,6 +639,7 @@ static void on_issued(const sim_win *w, const sim_rma_op *op, void *user) {
         t->writes = !(x->kind != SIM_RMA_CAS && no_op);
         break;
     }
+    t->fetches = x->kind != SIM_RMA_PUT && x->kind != SIM_RMA_ACC;
     if (!rec_set_bytes(t, x->target, x->tcount, x->ttype)) {
         rec_free(t);
         return;
@@ -846,7 +856,7 @@ void sim_access_request_finished(sim_request *req) {
     if (req->access_key) {
         for (guint i = 0; i < A.records->len; i++) {
             acc_rec *r = g_ptr_array_index(A.records, i);
-            if (r->key == req->access_key && r->side == SIDE_LOCAL && r->pending) {
+            if (r->key == req->access_key && (sides_of(r) & END_LOCAL) && r->pending) {
                 r->pending = false;
                 r->end_rank = req->owner;
                 r->end_clock = vc_of(req->owner)[req->owner];

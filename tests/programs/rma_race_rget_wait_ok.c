@@ -1,5 +1,4 @@
-/* ordex-expect: ranks=3 clean known-bug: the target read of an MPI_Rget is taken to last until a
- * flush or unlock, although the data has arrived when its request completes */
+/* ordex-expect: ranks=3 clean */
 /*
  * rma_race_rget_wait_ok.c - under MPI_Win_lock_all, rank 0 gets an int of
  * rank 2's window with MPI_Rget and waits for the request; after a barrier
