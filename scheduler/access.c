@@ -7,18 +7,19 @@
  * Only the program is instrumented: ordex's own code never calls these
  * functions, so they are reached from the program's code alone (its
  * constructors at load, its code as a rank, or its callbacks that ordex
- * runs); only the second is reported.
+ * runs); only the second is reported.  The program's calls of the hooks
+ * that only look at an address are disarmed until the first mark
+ * (access_sites.h).
  */
 #define _GNU_SOURCE
 #include "scheduler/access_hook.h"
-
-#include "scheduler/access_sites.h"
 
 #include <errno.h>
 #include <glib.h>
 #include <stdint.h>
 #include <string.h>
 
+#include "scheduler/access_sites.h"
 #include "scheduler/arena.h"
 #include "scheduler/loader.h"
 #include "scheduler/procstate.h"
@@ -45,9 +46,8 @@ typedef struct access_chunk {
 } access_chunk;
 
 static access_chunk *g_dir[DIR_ENTRIES];
-/* Tables allocated: while there is none (no memory is tracked, the case of
- * every program without one-sided communication), an access costs one load
- * and a branch. */
+/* Tables allocated: while there is none (nothing tracked, now or any more),
+ * an armed call costs one load and a branch. */
 static size_t g_nchunks;
 /* The tables allocated, for sched_access_reset (which must not read the
  * whole directory: untouched .bss stays untouched). */

@@ -11,9 +11,11 @@
  * Most memory is never of interest, so the answer for an address that is
  * not tracked must be quick: a two-level table with one byte per 4 KiB page
  * of the 47-bit address space, allocated per GiB of address space that holds
- * tracked memory, answers in two loads.  Only accesses to pages with tracked
- * bytes look at the exact list of tracked ranges; only accesses that overlap
- * tracked bytes reach the callback.
+ * tracked memory, answers in two or three loads (one while nothing is
+ * tracked).  Only accesses to pages with tracked bytes look at the exact
+ * list of tracked ranges; only accesses that overlap tracked bytes reach the
+ * callback.  Until the first mark, the program's calls of the hooks that
+ * only look at an address are not even made (access_sites.h).
  *
  * Everything lives in ordex's own globals and heap, which both kinds of
  * snapshot cover: restoring a snapshot restores the marks made before it and
@@ -53,8 +55,10 @@ typedef void (*sched_access_fn)(int rank, void *addr, size_t size, bool is_write
 void sched_access_set_hook(sched_access_fn fn, void *user);
 
 /* Marks [addr, addr+len) as tracked.  Counted per byte: bytes marked k times
- * need k unmarks.  len 0 does nothing.  Allocates from ordex's heap whatever
- * heap is current. */
+ * need k unmarks.  len 0 does nothing; bytes at or past 2^47 (beyond the
+ * user address space) are never tracked.  Allocates from ordex's heap
+ * whatever heap is current.  The first mark after sched_init arms the hooks'
+ * calls in every rank's copy of the program (access_sites.h). */
 void sched_access_mark(const void *addr, size_t len);
 
 /* Undoes one mark of every byte of [addr, addr+len); bytes that are not

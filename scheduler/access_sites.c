@@ -187,7 +187,10 @@ bool sched_access_arm_copy(uintptr_t base, const GArray *vaddrs) {
     if (!vaddrs || vaddrs->len == 0)
         return true;
     /* One change of protection for the span of the calls: code pages of
-     * this copy alone (the file's mapping is private). */
+     * this copy alone (the file's mapping is private).  Writable without
+     * being executable meanwhile (no rank runs the program now): an
+     * emulator that translates code (valgrind) drops its translations of
+     * pages that lose execution. */
     uintptr_t lo = UINTPTR_MAX, hi = 0;
     for (guint i = 0; i < vaddrs->len; i++) {
         uintptr_t a = base + (uintptr_t)g_array_index(vaddrs, uint64_t, i);
@@ -196,7 +199,7 @@ bool sched_access_arm_copy(uintptr_t base, const GArray *vaddrs) {
     }
     uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
     uintptr_t from = lo & ~(page - 1), to = (hi + page - 1) & ~(page - 1);
-    if (mprotect((void *)from, to - from, PROT_READ | PROT_WRITE | PROT_EXEC) != 0)
+    if (mprotect((void *)from, to - from, PROT_READ | PROT_WRITE) != 0)
         return false;
     for (guint i = 0; i < vaddrs->len; i++) {
         uint8_t *p = (uint8_t *)(base + (uintptr_t)g_array_index(vaddrs, uint64_t, i));
