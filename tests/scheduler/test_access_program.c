@@ -177,8 +177,6 @@ static bool run_program(const char *so) {
 /* ---- the suite ------------------------------------------------------------- */
 
 static int suite_init(void) {
-    if (g_skip)
-        return 0;
     const char *srcdir = getenv("TEST_SRCDIR"), *tmp = getenv("TEST_TMPDIR");
     if (!srcdir || !tmp)
         return 1;
@@ -290,12 +288,12 @@ static void test_cache(void) {
 int main(void) {
     CU_initialize_registry();
     CU_pSuite s = CU_add_suite("access_program", suite_init, NULL);
-    test_add_unless(s, "ordexcc: instrumented without libtsan, or not at all", test_build, g_skip);
+    CU_add_test(s, "ordexcc: instrumented without libtsan, or not at all", test_build);
     test_add_unless(s, "the callback sees exactly the announced accesses", test_instrumented_run,
                     g_skip);
     test_add_unless(s, "a program without the instrumentation runs, unseen", test_plain_run,
                     g_skip);
-    test_add_unless(s, "the compile cache: run and predict builds", test_cache, g_skip);
+    CU_add_test(s, "the compile cache: run and predict builds", test_cache);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     int failed = (int)(CU_get_number_of_failures() + CU_get_number_of_suites_failed());
