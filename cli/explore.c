@@ -251,7 +251,8 @@ int ordex_explore(int argc, char **argv) {
         return 2;
     }
     const char *prog = o.run.argv[0];
-    char *so = g_str_has_suffix(prog, ".c") ? tc_compile_cached(prog, true, false) : g_strdup(prog);
+    char *so =
+        g_str_has_suffix(prog, ".c") ? tc_compile_cached(prog, true, false, true) : g_strdup(prog);
     if (!so) {
         ordex_opts_free(&o);
         return 2;

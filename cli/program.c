@@ -49,9 +49,10 @@ char *ordex_program_problem(const char *so) {
     return msg;
 }
 
-char *ordex_program_prepare(const char *prog, int nranks, bool optimize) {
-    char *so =
-        g_str_has_suffix(prog, ".c") ? tc_compile_cached(prog, true, optimize) : g_strdup(prog);
+char *ordex_program_prepare(const char *prog, int nranks, bool for_prediction) {
+    char *so = g_str_has_suffix(prog, ".c")
+                   ? tc_compile_cached(prog, true, for_prediction, !for_prediction)
+                   : g_strdup(prog);
     if (!so)
         return NULL;
     char *problem = ordex_program_problem(so);

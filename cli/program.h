@@ -9,10 +9,12 @@
 #include <stdio.h>
 
 /* The shared object to run for PROG (compiled and cached when it is a .c
- * file, with -O2 when `optimize`), checked to exist and to fit nranks ranks
- * in the process's memory mappings.  NULL after printing the problem on
- * stderr (exit status 2). */
-char *ordex_program_prepare(const char *prog, int nranks, bool optimize);
+ * file: for `ordex predict`, with -O2 and without the instrumentation of
+ * loads and stores, which would slow the computation it measures;
+ * otherwise without optimisation and with that instrumentation), checked to
+ * exist and to fit nranks ranks in the process's memory mappings.  NULL
+ * after printing the problem on stderr (exit status 2). */
+char *ordex_program_prepare(const char *prog, int nranks, bool for_prediction);
 
 /* Why so cannot be a program (g_free): "PATH: No such file or directory",
  * "PATH: not a regular file (a FIFO)", ...; NULL when it is a regular file.

@@ -184,7 +184,7 @@ int ordex_replay(int argc, char **argv) {
                 t.nranks == 1 ? "" : "s", nranks);
         goto out;
     }
-    so = g_str_has_suffix(t.program, ".c") ? tc_compile_cached(t.program, true, false)
+    so = g_str_has_suffix(t.program, ".c") ? tc_compile_cached(t.program, true, false, true)
                                            : g_strdup(t.program);
     if (!so)
         goto out;

@@ -4,6 +4,8 @@
 #define _GNU_SOURCE
 #include "scheduler/loader.h"
 
+#include "scheduler/access_sites.h"
+
 #include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
@@ -56,7 +58,39 @@ static bool read_program(const char *path, char **err) {
     return true;
 }
 
+/* Whether the program sched_program_check last accepted refers to
+ * __tsan_ functions, with the relocations that name its calls of them, and
+ * those of its calls that the file has disarmed (access_sites.h). */
+static bool g_instrumented;
+static GArray *g_sites;
+
+bool sched_program_instrumented(void) {
+    return g_instrumented;
+}
+
+const GArray *sched_program_access_sites(void) {
+    return g_sites;
+}
+
+/* Notes the disarmed calls of the program read last; false when its
+ * relocations do not name them. */
+static bool find_access_sites(void) {
+    if (!g_sites)
+        g_sites = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    g_array_set_size(g_sites, 0);
+    GArray *all = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    GArray *off = g_array_new(FALSE, FALSE, sizeof(gboolean));
+    bool ok = sched_access_sites(g_bytes, g_len, all, off);
+    for (guint i = 0; i < all->len; i++)
+        if (g_array_index(off, gboolean, i))
+            g_array_append_val(g_sites, g_array_index(all, uint64_t, i));
+    g_array_free(all, TRUE);
+    g_array_free(off, TRUE);
+    return ok;
+}
+
 bool sched_program_check(const char *path, char **err) {
+    g_instrumented = false;
     if (!read_program(path, err))
         return false;
     /* Look for the marker in the dynamic symbol table without loading. */
@@ -64,7 +98,7 @@ bool sched_program_check(const char *path, char **err) {
     if (eh->e_shoff == 0)
         goto fail;
     const Elf64_Shdr *sh = (const Elf64_Shdr *)(g_bytes + eh->e_shoff);
-    bool marker = false, has_main = false;
+    bool marker = false, has_main = false, instrumented = false;
     for (int i = 0; i < eh->e_shnum; i++) {
         if (sh[i].sh_type != SHT_DYNSYM)
             continue;
@@ -72,9 +106,12 @@ bool sched_program_check(const char *path, char **err) {
         const char *strtab = g_bytes + sh[sh[i].sh_link].sh_offset;
         size_t n = sh[i].sh_size / sizeof(Elf64_Sym);
         for (size_t k = 0; k < n; k++) {
-            if (sym[k].st_shndx == SHN_UNDEF)
-                continue;
             const char *name = strtab + sym[k].st_name;
+            if (sym[k].st_shndx == SHN_UNDEF) {
+                /* GCC's -fsanitize=thread: every object calls __tsan_init. */
+                instrumented = instrumented || g_str_has_prefix(name, "__tsan_");
+                continue;
+            }
             if (strcmp(name, SCHED_PROGRAM_MARKER) == 0)
                 marker = true;
             else if (strcmp(name, "main") == 0 && ELF64_ST_TYPE(sym[k].st_info) == STT_FUNC)
@@ -89,6 +126,9 @@ bool sched_program_check(const char *path, char **err) {
                                path);
         return false;
     }
+    /* A stripped program has lost the relocations that name its calls: its
+     * disarmed calls could not be armed, so it counts as not instrumented. */
+    g_instrumented = find_access_sites() && instrumented;
     return true;
 fail:
     *err = g_strdup_printf("%s: not a program built by ordexcc (no ordex marker); build it "

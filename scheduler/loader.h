@@ -22,6 +22,7 @@
 #ifndef ORDEX_SCHED_LOADER_H
 #define ORDEX_SCHED_LOADER_H
 
+#include <glib.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -47,6 +48,17 @@ typedef struct sched_image {
 /* Checks that path is a program built by ordexcc.  On failure returns false
  * and sets *err (g_free) to one line naming the file and the problem. */
 bool sched_program_check(const char *path, char **err);
+
+/* Whether the program that sched_program_check last accepted was compiled
+ * with ordexcc's instrumentation of loads and stores (access_hook.h): it
+ * calls __tsan_ functions, and its relocations name those calls (a stripped
+ * program counts as not instrumented).  False after a refusal. */
+bool sched_program_instrumented(void);
+
+/* The calls of load and store hooks that the file of that program has
+ * disarmed (access_sites.h): virtual addresses (uint64_t); empty when
+ * none.  Valid until the next sched_program_check. */
+const GArray *sched_program_access_sites(void);
 
 /* Loads a private copy of the program at path, with private copies of the
  * non-system libraries it needs, and starts (or continues) a batch: until

@@ -19,6 +19,8 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "scheduler/access_hook.h"
+#include "scheduler/access_sites.h"
 #include "scheduler/arena.h"
 #include "scheduler/context.h"
 #include "scheduler/loader.h"
@@ -81,6 +83,10 @@ static sigjmp_buf *g_protect_jmp;
 static sched_fault *g_protect_fault;
 
 static char *g_altstack;
+
+/* The ranks' calls of the load and store hooks are armed (access_sites.h),
+ * and whether arming one failed. */
+static bool g_access_armed, g_access_arm_failed;
 
 /* The running rank, -1 while the scheduler runs: a plain global of the
  * executable so that a debugger can test it in breakpoint conditions
@@ -526,6 +532,8 @@ bool sched_init(const sched_options *opt, char **err) {
     g_real_stderr = stderr;
     if (!sched_program_check(opt->program, err))
         return false;
+    sched_access_reset(); /* marks of an earlier run name memory that is gone */
+    g_access_armed = g_access_arm_failed = false;
     if (!sched_arenas_reserve(g_nranks, opt->heap_size)) {
         *err = g_strdup_printf("cannot reserve %zu bytes of address space for %d rank heaps "
                                "(lower --heap-size)",
@@ -598,6 +606,10 @@ bool sched_init(const sched_options *opt, char **err) {
         r->state = SCHED_READY;
         ready_push(i);
     }
+    /* Under a debugger, before it hears of the copies: arming later would
+     * write over the breakpoints it puts in their code. */
+    if (opt->keep_files)
+        sched_access_arm_ranks();
     sched_images_loaded();
     /* Memory copies are loaded through links that are gone by now: remove
      * their directory at once (exploration processes end with _exit). */
@@ -610,6 +622,20 @@ bool sched_init(const sched_options *opt, char **err) {
     if (g_timer_on)
         arm_timer();
     return true;
+}
+
+void sched_access_arm_ranks(void) {
+    if (g_access_armed || !g_ranks)
+        return;
+    g_access_armed = true;
+    const GArray *sites = sched_program_access_sites();
+    for (int i = 0; i < g_nranks; i++)
+        if (g_ranks[i].img.base && !sched_access_arm_copy(g_ranks[i].img.base, sites))
+            g_access_arm_failed = true;
+}
+
+bool sched_access_arm_ok(void) {
+    return !g_access_arm_failed;
 }
 
 void sched_set_interrupt(sched_interrupt_fn check) {
@@ -644,6 +670,7 @@ void sched_fini(void) {
     /* Program copies stay loaded: their code may still be referenced by
      * pending atexit handlers of the C library. */
     sched_loader_cleanup();
+    sched_access_reset();
     g_free(g_ranks);
     g_ranks = NULL;
     g_free(g_ready);

@@ -7,6 +7,15 @@
  * program's references to its own functions and globals bind inside the
  * program, as they would in an executable, even when a name also exists in
  * ordex or the C library.
+ *
+ * By default programs are also compiled with GCC's -fsanitize=thread
+ * instrumentation, whose calls at every load and store (and the program's
+ * memcpy, memmove and memset, redirected with --wrap) reach the functions
+ * of scheduler/access.c in the ordex executable: ordex sees the plain
+ * accesses to memory it tracks (MPI windows).  GCC's libtsan is never
+ * linked in.  The calls of the hooks that only look at an address are
+ * disarmed in the program file after the link, and armed by ordex when
+ * memory is first tracked (scheduler/access_sites.h).
  */
 #define _GNU_SOURCE
 #include "toolchain/compile.h"
@@ -18,6 +27,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "scheduler/access_sites.h"
 #include "scheduler/loader.h"
 #include "toolchain/datafile.h"
 #include "util/files.h"
@@ -109,6 +119,92 @@ static void add_common(GPtrArray *a) {
     g_free(own);
 }
 
+/* ---------------------------------------------------------------------- */
+/* The instrumentation of loads and stores                                 */
+
+/* Compiler flags of an instrumented build.  Function entry and exit are
+ * of no use to ordex (and cost a call each); builtin memcpy, memmove and
+ * memset would be expanded inline, unseen, where the calls are wrapped;
+ * a sibling call of them would report the caller's caller as the call
+ * site; -fno-plt calls through the GOT directly, one jump less per access
+ * (every call is bound at load anyway: -z now).  -Wno-tsan: GCC's warning
+ * that atomic_thread_fence is not supported concerns libtsan, which ordex
+ * replaces. */
+static void add_access_compile_flags(GPtrArray *a) {
+    static const char *const flags[] = {"-fsanitize=thread",
+                                        "--param=tsan-instrument-func-entry-exit=0",
+                                        "-fno-builtin-memcpy",
+                                        "-fno-builtin-memmove",
+                                        "-fno-builtin-memset",
+                                        "-fno-optimize-sibling-calls",
+                                        "-fno-plt",
+                                        "-Wno-tsan"};
+    for (size_t i = 0; i < G_N_ELEMENTS(flags); i++)
+        g_ptr_array_add(a, g_strdup(flags[i]));
+}
+
+/* The directory of an empty libtsan.so (a linker script with nothing in
+ * it): the compiler driver adds -ltsan to every link with
+ * -fsanitize=thread, and this directory, searched first, makes that link
+ * nothing, so that the program's __tsan_ calls stay undefined until ordex
+ * provides them.  NULL (with a message) when it cannot be written. */
+static char *no_libtsan_dir(const char *who) {
+    char *cache = cache_dir();
+    char *dir = g_build_filename(cache, "no-libtsan", NULL);
+    g_free(cache);
+    char *lib = g_build_filename(dir, "libtsan.so", NULL);
+    static const char text[] =
+        "/* Empty: programs built by ordexcc call the __tsan_ functions of the\n"
+        "   ordex executable, never GCC's libtsan. */\n";
+    bool ok = g_file_test(lib, G_FILE_TEST_IS_REGULAR);
+    if (!ok && g_mkdir_with_parents(dir, 0755) == 0) {
+        char *tmp = g_strdup_printf("%s.%d", lib, (int)getpid());
+        ok = g_file_set_contents(tmp, text, -1, NULL) && g_rename(tmp, lib) == 0;
+        g_unlink(tmp);
+        g_free(tmp);
+    }
+    g_free(lib);
+    if (!ok) {
+        fprintf(stderr,
+                "%s: cannot write %s/libtsan.so, which instrumented programs are linked with "
+                "(set ORDEX_CACHE to a writable directory, or build with --no-access-checks)\n",
+                who, dir);
+        g_free(dir);
+        return NULL;
+    }
+    return dir;
+}
+
+/* Link flags of an instrumented build; false (with a message) when they
+ * cannot be had.  --emit-relocs keeps the relocations that name each call
+ * of a hook, which the link's output then has disarmed (access_sites.h). */
+static bool add_access_link_flags(GPtrArray *a, const char *who) {
+    char *dir = no_libtsan_dir(who);
+    if (!dir)
+        return false;
+    g_ptr_array_add(a, g_strdup_printf("-L%s", dir));
+    g_free(dir);
+    g_ptr_array_add(a, g_strdup("-Wl,--wrap=memcpy,--wrap=memmove,--wrap=memset,"
+                                "--wrap=__memcpy_chk,--wrap=__memmove_chk,--wrap=__memset_chk"));
+    g_ptr_array_add(a, g_strdup("-Wl,--emit-relocs"));
+    return true;
+}
+
+/* Names what is done to an instrumented program after its link (the
+ * disarmed calls) in the compile cache's key: change it when that changes. */
+#define ACCESS_BUILD_VERSION "access-1"
+
+/* Disarms the calls of the hooks in the program just linked at path;
+ * false after printing why. */
+static bool disarm(const char *path, const char *who) {
+    char *err = NULL;
+    if (sched_access_disarm_file(path, &err) >= 0)
+        return true;
+    fprintf(stderr, "%s: %s\n", who, err);
+    g_free(err);
+    return false;
+}
+
 /* Names the link flags below in the compile cache's key: change it when
  * they change, so that cached programs are linked again. */
 #define LINK_FLAGS_VERSION "link-2"
@@ -132,12 +228,18 @@ int tc_cc(int argc, char **argv) {
                         "libmpich-dev)\n");
         return 2;
     }
-    bool compile_only = false, have_output = false, have_input = false;
+    bool compile_only = false, have_input = false, access = true;
+    const char *output = NULL;
     for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "-c") == 0 || strcmp(argv[i], "-S") == 0 || strcmp(argv[i], "-E") == 0)
+        if (strcmp(argv[i], TC_NO_ACCESS_CHECKS) == 0)
+            access = false;
+        else if (strcmp(argv[i], "-c") == 0 || strcmp(argv[i], "-S") == 0 ||
+                 strcmp(argv[i], "-E") == 0)
             compile_only = true;
-        else if (strcmp(argv[i], "-o") == 0 || g_str_has_prefix(argv[i], "-o"))
-            have_output = true;
+        else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+            output = argv[++i];
+        else if (g_str_has_prefix(argv[i], "-o"))
+            output = argv[i] + 2;
         else if (argv[i][0] != '-')
             have_input = true;
     }
@@ -148,15 +250,24 @@ int tc_cc(int argc, char **argv) {
     }
     GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
     add_common(a);
-    if (!compile_only)
+    if (access)
+        add_access_compile_flags(a);
+    if (!compile_only) {
         add_link_flags(a);
+        if (access && !add_access_link_flags(a, "ordexcc")) {
+            g_ptr_array_free(a, TRUE);
+            return 2;
+        }
+    }
     for (int i = 0; i < argc; i++)
-        g_ptr_array_add(a, g_strdup(argv[i]));
+        if (strcmp(argv[i], TC_NO_ACCESS_CHECKS) != 0)
+            g_ptr_array_add(a, g_strdup(argv[i]));
     if (!compile_only) {
         g_ptr_array_add(a, stamp_source());
-        if (!have_output) {
+        if (!output) {
+            output = "a.out";
             g_ptr_array_add(a, g_strdup("-o"));
-            g_ptr_array_add(a, g_strdup("a.out"));
+            g_ptr_array_add(a, g_strdup(output));
         }
         g_ptr_array_add(a, g_strdup("-lm"));
     }
@@ -164,6 +275,8 @@ int tc_cc(int argc, char **argv) {
     g_ptr_array_free(a, TRUE);
     if (rc != 0)
         fprintf(stderr, "ordexcc: compilation failed (see the compiler's messages above)\n");
+    else if (access && !compile_only && !disarm(output, "ordexcc"))
+        rc = 2;
     return rc;
 }
 
@@ -387,7 +500,7 @@ static double wall_now(void) {
     return (double)g_get_real_time() * 1e-6;
 }
 
-char *tc_compile_cached(const char *source, bool quiet, bool optimize) {
+char *tc_compile_cached(const char *source, bool quiet, bool optimize, bool access_checks) {
     char *text = NULL, *why = NULL;
     size_t len = 0;
     /* A regular file only (a FIFO would block), within a bound. */
@@ -410,12 +523,22 @@ char *tc_compile_cached(const char *source, bool quiet, bool optimize) {
                         "C compiler installed?)\n");
         return NULL;
     }
-    char *abs = g_canonicalize_filename(source, NULL); /* debug info names the file */
     GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
     add_common(a);
     if (optimize)
         g_ptr_array_add(a, g_strdup("-O2"));
     add_link_flags(a);
+    /* The flags are part of the key: an instrumented build and a plain one
+     * of the same source are two entries. */
+    if (access_checks) {
+        add_access_compile_flags(a);
+        if (!add_access_link_flags(a, "ordex")) {
+            g_ptr_array_free(a, TRUE);
+            g_free(stamp);
+            return NULL;
+        }
+    }
+    char *abs = g_canonicalize_filename(source, NULL); /* debug info names the file */
     g_ptr_array_add(a, abs);
     g_ptr_array_add(a, stamp);
     g_ptr_array_add(a, g_strdup("-lm"));
@@ -426,6 +549,8 @@ char *tc_compile_cached(const char *source, bool quiet, bool optimize) {
         g_checksum_update(ck, (const guchar *)s, (gssize)strlen(s) + 1);
     }
     g_checksum_update(ck, (const guchar *)LINK_FLAGS_VERSION, -1);
+    if (access_checks)
+        g_checksum_update(ck, (const guchar *)ACCESS_BUILD_VERSION, -1);
     char *dir = cache_dir();
     char *base = g_path_get_basename(source);
     char *dot = strrchr(base, '.');
@@ -450,7 +575,9 @@ char *tc_compile_cached(const char *source, bool quiet, bool optimize) {
     g_ptr_array_add(a, g_strdup(DEP_TARGET));
     double began = wall_now();
     int rc = run_compiler(a, quiet);
-    if (rc != 0) {
+    if (rc == 0 && access_checks && !disarm(tmp, "ordex")) {
+        g_unlink(tmp);
+    } else if (rc != 0) {
         fprintf(stderr, "ordex: %s: compilation failed (see the compiler's messages above)\n",
                 source);
         g_unlink(tmp);

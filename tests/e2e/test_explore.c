@@ -508,9 +508,17 @@ static void test_nbexchange(void) {
  * and status the next MPI_Waitany will overwrite are left out of the state,
  * and request handles are reused lowest first, not in the order freed.  The
  * first round's two orderings meet at the second round: 2 orderings run per
- * pass instead of 4. */
+ * pass instead of 4.  Built without the instrumentation of loads and
+ * stores: with it, GCC keeps the element it loaded in rbx across the
+ * instrumentation's calls, and that callee-saved register, part of the
+ * state at the next MPI call, holds a different value in each ordering. */
 static void test_waitany_merge(void) {
-    e2e_result *r = EX("-n", "3", PROG("waitany_merge.c"));
+    const char *so = e2e_tmp("waitany_merge.so");
+    e2e_result *r =
+        e2e_ordex_run("cc", "--no-access-checks", "-o", so, PROG("waitany_merge.c"), NULL);
+    CU_ASSERT_EQUAL_FATAL(r->status, 0);
+    e2e_free(r);
+    r = EX("-n", "3", so);
     EXPECT_NO_ERROR(r);
     EXPECT(r, orderings_run(r) == 4);
     EXPECT(r, stat_before(r, " merged into known states") == 2);

@@ -489,10 +489,12 @@ static void test_optimised_build(void) {
     EXPECT_STATUS(r, 0);
     EXPECT_OUT_HAS(r, "optimised build\n");
     EXPECT_OUT_LACKS(r, "unoptimised");
+    EXPECT_OUT_HAS(r, "loads and stores not instrumented\n");
     e2e_free(r);
     r = e2e_ordex_run("run", "-n", "2", P2P, "build", NULL);
     EXPECT_STATUS(r, 0);
     EXPECT_OUT_HAS(r, "unoptimised build\n");
+    EXPECT_OUT_HAS(r, "loads and stores instrumented\n");
     e2e_free(r);
 }
 
@@ -746,7 +748,8 @@ static void add_predict_tests(CU_pSuite s) {
     CU_add_test(s, "Chrome trace and SVG timeline", test_timeline_files);
     CU_add_test(s, "bandwidth sweep", test_sweep);
     CU_add_test(s, "ORDEX_SAMPLE and ordex_fake_alloc", test_sampling_and_fake_memory);
-    CU_add_test(s, "a .c program is built with -O2 for prediction", test_optimised_build);
+    CU_add_test(s, "a .c program is built with -O2 and no access checks for prediction",
+                test_optimised_build);
     CU_add_test(s, "bad input: exit 2 with one line", test_bad_input);
     CU_add_test(s, "platform values past any machine: exit 2 with one line",
                 test_values_past_any_machine);

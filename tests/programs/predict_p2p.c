@@ -72,7 +72,10 @@
  *               in: "recv done at 3000.000 us"
  *   build       how the program was compiled: "optimised build" under
  *               `ordex predict` (a .c file is built with -O2 there, since its
- *               computation is measured), "unoptimised build" under `ordex run`
+ *               computation is measured), "unoptimised build" under `ordex run`;
+ *               then "loads and stores instrumented" under `ordex run`, "loads
+ *               and stores not instrumented" under `ordex predict` (the
+ *               instrumentation would slow the computation it measures)
  */
 #include <mpi.h>
 #include <ordex.h>
@@ -148,6 +151,13 @@ int main(int argc, char **argv) {
 #else
         if (rank == 0)
             printf("unoptimised build\n");
+#endif
+#ifdef __SANITIZE_THREAD__
+        if (rank == 0)
+            printf("loads and stores instrumented\n");
+#else
+        if (rank == 0)
+            printf("loads and stores not instrumented\n");
 #endif
     } else if (strcmp(mode, "poll") == 0) {
         int v = 7;
