@@ -24,13 +24,13 @@
  *   mpicc -o neighbor_exchange examples/neighbor_exchange.c && mpiexec -n 3 ./neighbor_exchange
  *
  * Expected ordex verdicts:
- *   buggy, n >= 3: explore: message race - the per-rank checksums and the total
- *     differ between orderings; the diverging choice is which message completes
- *     the receive posted at line 92 of a middle rank: matched during
- *     MPI_Waitall at line 96 (wrong halo) or only at line 100 (correct).
- *     A checker of buffer accesses may also flag line 98: read of a buffer with
- *     a pending receive.  run: no error (a race needs two orderings); with
- *     buffered sends the natural order prints the correct output below, with
+ *   buggy, n >= 3: run and explore: data race - line 98 reads `border` while
+ *     the receive posted at line 92 into it is pending.  Built with `ordexcc
+ *     --no-access-checks`, explore reports a message race instead: checksums
+ *     and total differ with which message completes the receive of line 92
+ *     of a middle rank: matched during MPI_Waitall at line 96 (wrong halo)
+ *     or only at line 100 (correct).  With buffered sends the natural order
+ *     prints the correct output below, with
  *     --send-mode=rendezvous the middle ranks block in MPI_Waitall and the
  *     natural order already overwrites (n=3: "neighbor_exchange: total 1455411").
  *   buggy, n <= 2: no error (no rank has two neighbours).
