@@ -66,7 +66,7 @@ typedef struct acc_rec {
     MPI_Datatype basic; /* atomics: the basic type ... */
     MPI_Op op;          /* ... and the op (compare_and_swap: MPI_REPLACE) */
     acc_side side;
-    bool fetches; /* the target side of a get or a fetching accumulate */
+    bool fetches;     /* the target side of a get or a fetching accumulate */
     const char *what; /* "MPI_Put", "store", "load" */
     const char *role; /* "origin buffer", "result buffer", ... or NULL */
     void *site;
@@ -190,13 +190,18 @@ static void add_block(MPI_Aint off, size_t len, void *data) {
     g_array_append_val(b->blocks, k);
 }
 
-/* The bytes of count elements of type at buf into r (false: none). */
-static bool rec_set_bytes(acc_rec *r, const void *buf, int count, MPI_Datatype type) {
+/* Appends the bytes of count elements of type at buf to blocks. */
+static void collect_bytes(GArray *blocks, const void *buf, int count, MPI_Datatype type) {
     const sim_datatype *dt = sim_dt_get(type);
-    if (!dt || !buf || count <= 0)
-        return false;
-    block_ctx b = {(uintptr_t)buf, g_array_new(FALSE, FALSE, sizeof(acc_block))};
+    if (!dt || !buf || buf == MPI_IN_PLACE || count <= 0)
+        return;
+    block_ctx b = {(uintptr_t)buf, blocks};
     sim_dt_each_block(dt, count, add_block, &b);
+}
+
+/* Makes the collected blocks r's bytes (false, blocks freed: none). */
+static bool rec_take_blocks(acc_rec *r, GArray *blocks) {
+    block_ctx b = {0, blocks};
     if (b.blocks->len == 0) {
         g_array_free(b.blocks, TRUE);
         return false;
@@ -221,6 +226,13 @@ static bool rec_set_bytes(acc_rec *r, const void *buf, int count, MPI_Datatype t
     else
         r->blocks = b.blocks;
     return true;
+}
+
+/* The bytes of count elements of type at buf into r (false: none). */
+static bool rec_set_bytes(acc_rec *r, const void *buf, int count, MPI_Datatype type) {
+    GArray *blocks = g_array_new(FALSE, FALSE, sizeof(acc_block));
+    collect_bytes(blocks, buf, count, type);
+    return rec_take_blocks(r, blocks);
 }
 
 static const acc_block *rec_blocks(const acc_rec *r, guint *n, acc_block *one) {
@@ -886,9 +898,111 @@ static void drop_buffer(sim_request *req) {
     req->access_key = 0;
 }
 
+/* The bytes member me of a nonblocking collective reads (writes false) or
+ * writes (true), from its arguments (coll.h's contract on sim_coll_args). */
+static void coll_bytes(const sim_coll *c, int me, bool writes, GArray *blocks) {
+    const sim_coll_args *a = &c->args[me];
+    int n = c->comm->size;
+    bool root = me == a->root;
+    const sim_datatype *st = sim_dt_get(a->sendtype), *rt = sim_dt_get(a->recvtype);
+    MPI_Aint sx = st ? sim_dt_extent(st) : 0, rx = rt ? sim_dt_extent(rt) : 0;
+    switch (c->kind) {
+    case SIM_COLL_BCAST:
+        if (writes != root)
+            collect_bytes(blocks, a->recvbuf, a->recvcount, a->recvtype);
+        return;
+    case SIM_COLL_REDUCE:
+    case SIM_COLL_GATHER:
+    case SIM_COLL_GATHERV:
+        if (!writes)
+            collect_bytes(blocks, a->sendbuf, a->sendcount, a->sendtype);
+        else if (root && c->kind == SIM_COLL_REDUCE)
+            collect_bytes(blocks, a->recvbuf, a->recvcount, a->recvtype);
+        else if (root && c->kind == SIM_COLL_GATHER)
+            collect_bytes(blocks, a->recvbuf, a->recvcount * n, a->recvtype);
+        else if (root && a->recvcounts && a->rdispls)
+            for (int i = 0; i < n; i++)
+                collect_bytes(blocks, (char *)a->recvbuf + a->rdispls[i] * rx, a->recvcounts[i],
+                              a->recvtype);
+        return;
+    case SIM_COLL_SCATTER:
+    case SIM_COLL_SCATTERV:
+        if (writes)
+            collect_bytes(blocks, a->recvbuf, a->recvcount, a->recvtype);
+        else if (root && c->kind == SIM_COLL_SCATTER)
+            collect_bytes(blocks, a->sendbuf, a->sendcount * n, a->sendtype);
+        else if (root && a->sendcounts && a->sdispls)
+            for (int i = 0; i < n; i++)
+                collect_bytes(blocks, (const char *)a->sendbuf + a->sdispls[i] * sx,
+                              a->sendcounts[i], a->sendtype);
+        return;
+    case SIM_COLL_ALLREDUCE:
+    case SIM_COLL_SCAN:
+    case SIM_COLL_EXSCAN:
+        if (writes)
+            collect_bytes(blocks, a->recvbuf, a->recvcount, a->recvtype);
+        else
+            collect_bytes(blocks, a->sendbuf, a->sendcount, a->sendtype);
+        return;
+    case SIM_COLL_ALLGATHER:
+    case SIM_COLL_ALLTOALL:
+        if (writes)
+            collect_bytes(blocks, a->recvbuf, a->recvcount * n, a->recvtype);
+        else
+            collect_bytes(blocks, a->sendbuf,
+                          c->kind == SIM_COLL_ALLTOALL ? a->sendcount * n : a->sendcount,
+                          a->sendtype);
+        return;
+    case SIM_COLL_ALLGATHERV:
+        if (writes && a->recvcounts && a->rdispls)
+            for (int i = 0; i < n; i++)
+                collect_bytes(blocks, (char *)a->recvbuf + a->rdispls[i] * rx, a->recvcounts[i],
+                              a->recvtype);
+        else if (!writes)
+            collect_bytes(blocks, a->sendbuf, a->sendcount, a->sendtype);
+        return;
+    default: /* the v and w all-to-alls, reduce_scatter: not tracked */
+        return;
+    }
+}
+
+static void track_coll(sim_request *req) {
+    const sim_coll *c = req->coll;
+    int me = sim_comm_rank(c->comm, req->owner);
+    uint64_t key = BUFFER_KEY + A.next_buffer++;
+    for (int writes = 0; writes < 2; writes++) {
+        GArray *blocks = g_array_new(FALSE, FALSE, sizeof(acc_block));
+        coll_bytes(c, me, writes, blocks);
+        acc_rec *r = g_new0(acc_rec, 1);
+        r->rank = req->owner;
+        r->writes = writes;
+        r->side = SIDE_BUFFER;
+        r->what = req->call;
+        r->role = writes ? "receive buffer" : "send buffer";
+        r->site = req->call_site;
+        r->key = key;
+        r->win = -1;
+        r->wtarget = -1;
+        r->pending = true;
+        if (!rec_take_blocks(r, blocks)) {
+            rec_free(r);
+            continue;
+        }
+        req->access_key = key;
+        sched_access_mark((const void *)r->lo, r->hi - r->lo);
+        check_and_add(r, A.on ? vc_of(r->rank) : NULL);
+    }
+}
+
 void sim_access_request_started(sim_request *req) {
-    if (!sched_access_instrumented() || (req->kind != SIM_REQ_SEND && req->kind != SIM_REQ_RECV) ||
-        req->peer == MPI_PROC_NULL)
+    if (!sched_access_instrumented())
+        return;
+    if (req->kind == SIM_REQ_COLL && req->coll && req->coll->kind < SIM_COLL_COMM_DUP) {
+        start_tracking();
+        track_coll(req);
+        return;
+    }
+    if ((req->kind != SIM_REQ_SEND && req->kind != SIM_REQ_RECV) || req->peer == MPI_PROC_NULL)
         return;
     start_tracking();
     acc_rec *r = g_new0(acc_rec, 1);
