@@ -50,6 +50,7 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o) {
     memset(o, 0, sizeof *o);
     sg_rundesc_init(&o->run);
     char *np = NULL, *seed = NULL, *mode = NULL, *eager = NULL, *stack = NULL, *heap = NULL;
+    char *rma_model = NULL;
     double timeout = SG_RUN_DEFAULT_STEP_TIMEOUT;
     gboolean tag = FALSE, quiet = FALSE;
     char *json = NULL;
@@ -162,6 +163,10 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o) {
          "Standard sends: eager (buffered), rendezvous (wait for the receive), or auto "
          "(eager below --eager-limit; default)",
          "MODE"},
+        {"rma-model", 0, 0, G_OPTION_ARG_STRING, &rma_model,
+         "Memory model of RMA windows: unified (default) or separate (MPI_WIN_MODEL says "
+         "MPI_WIN_SEPARATE and races follow the separate model's stricter rules)",
+         "MODEL"},
         {"eager-limit", 0, 0, G_OPTION_ARG_STRING, &eager,
          "In auto mode, standard sends smaller than this are buffered (default 64KiB)", "BYTES"},
         {"stack-size", 0, 0, G_OPTION_ARG_STRING, &stack,
@@ -283,6 +288,12 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o) {
         rc = 2;
         goto out;
     }
+    if (rma_model && strcmp(rma_model, "unified") != 0 && strcmp(rma_model, "separate") != 0) {
+        fprintf(stderr, "ordex %s: --rma-model %s: expected unified or separate\n", cmd, rma_model);
+        rc = 2;
+        goto out;
+    }
+    o->run.rma_separate = rma_model && strcmp(rma_model, "separate") == 0;
     o->no_por = no_por;
     o->run.async_progress = async_progress;
     o->run.early_collectives = early_collectives;
@@ -376,6 +387,7 @@ out:
     g_free(np);
     g_free(seed);
     g_free(mode);
+    g_free(rma_model);
     g_free(eager);
     g_free(stack);
     g_free(heap);

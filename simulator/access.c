@@ -66,7 +66,13 @@ typedef struct acc_rec {
     MPI_Datatype basic; /* atomics: the basic type ... */
     MPI_Op op;          /* ... and the op (compare_and_swap: MPI_REPLACE) */
     acc_side side;
-    bool fetches;     /* the target side of a get or a fetching accumulate */
+    bool fetches; /* the target side of a get or a fetching accumulate */
+    /* Separate memory model: a store made visible in the public window copy,
+     * or a put or accumulate made visible in process memory, by the window
+     * owner's synchronisation at (vis_rank, vis_clock). */
+    bool visible;
+    int vis_rank;
+    uint32_t vis_clock;
     const char *what; /* "MPI_Put", "store", "load" */
     const char *role; /* "origin buffer", "result buffer", ... or NULL */
     void *site;
@@ -87,6 +93,7 @@ typedef struct acc_rec {
 typedef struct acc_region {
     uintptr_t lo, hi;
     int owner; /* world rank */
+    int win;   /* window index */
 } acc_region;
 
 typedef struct lock_clocks {
@@ -97,6 +104,7 @@ typedef struct lock_clocks {
 static struct {
     bool tracking; /* records and the access hook exist */
     bool on;       /* clocks too: a window exists */
+    bool separate; /* the separate memory model's rules (--rma-model separate) */
     int n;
     uint32_t *vc;           /* [n * n]: vc[r * n + q] */
     uint32_t *last_release; /* [n]: each rank's counter at its latest release */
@@ -139,6 +147,7 @@ static void prune(void);
 static bool settled(const acc_rec *r);
 static void drop_buffer(sim_request *req);
 static void start_tracking(void);
+static const struct acc_region *region_of(uintptr_t addr);
 
 sim_vc *sim_access_release(int rank) {
     if (!A.on || rank < 0)
@@ -332,7 +341,19 @@ static char *why_unordered(const acc_rec *b, const acc_rec *a) {
                            sim_location(b->site), a->what, sim_location(a->site));
 }
 
-static void report_race(const acc_rec *b, const acc_rec *a, uintptr_t where) {
+/* Why b (earlier) was not visible to a (later) in the separate model. */
+static char *why_not_visible(const acc_rec *b, const acc_rec *a, int owner) {
+    bool store = b->side == SIDE_PLAIN;
+    return g_strdup_printf("separate memory model: the %s at %s was not made visible in the %s "
+                           "window copy by a synchronisation of the owner, rank %d (%s), before "
+                           "%s at %s (MPI 3.1 11.7)",
+                           b->what, sim_location(b->site), store ? "public" : "private", owner,
+                           store ? "MPI_Win_sync, MPI_Win_fence, MPI_Win_post or MPI_Win_unlock"
+                                 : "MPI_Win_sync, MPI_Win_fence, MPI_Win_wait or MPI_Win_lock",
+                           a->what, sim_location(a->site));
+}
+
+static void report_race(const acc_rec *b, const acc_rec *a, uintptr_t where, bool separate) {
     const char *la = sim_location(a->site), *lb = sim_location(b->site);
     char *key = strcmp(la, lb) < 0 ? g_strdup_printf("%s|%s|%s|%s", la, lb, a->what, b->what)
                                    : g_strdup_printf("%s|%s|%s|%s", lb, la, b->what, a->what);
@@ -343,7 +364,8 @@ static void report_race(const acc_rec *b, const acc_rec *a, uintptr_t where) {
     g_hash_table_add(A.reported, key);
     uintptr_t base = 0;
     int owner = window_owner(where, &base);
-    char *da = describe(a), *db = describe(b), *why = why_unordered(b, a);
+    char *da = describe(a), *db = describe(b);
+    char *why = separate ? why_not_visible(b, a, owner) : why_unordered(b, a);
     const acc_rec *busy = b->side != SIDE_PLAIN ? b : a; /* the operation's side */
     char *mem = owner >= 0
                     ? g_strdup_printf("the window memory of rank %d (byte %" G_GUINTPTR_FORMAT
@@ -376,6 +398,71 @@ static bool accumulates_ordered(const acc_rec *a, const acc_rec *b) {
            a->basic != MPI_DATATYPE_NULL;
 }
 
+/* ---------------------------------------------------------------------- */
+/* The separate memory model (--rma-model separate)                        */
+
+/* MPI 3.1 11.7: in the separate model a window has a public copy (what RMA
+ * operations access) and a private one (what loads and stores access),
+ * reconciled only by the owner's synchronisation.  A put or accumulate and
+ * a store of the owner's process memory conflict anywhere in the window
+ * (rule 5's last paragraph), a store and a later RMA access or a put and a
+ * later load where their bytes overlap, and such a pair is ordered only
+ * when the first one was made visible (rules 5 and 6, marked by
+ * mark_visible) before the second started.  Whether the separate rules
+ * decide the pair (b before a); if so *races and *where say the verdict. */
+static bool separate_decides(const acc_rec *b, const acc_rec *a, const uint32_t *start, bool *races,
+                             uintptr_t *where) {
+    if (!A.separate)
+        return false;
+    const acc_rec *p = b->side == SIDE_PLAIN ? b : a, *r = b->side == SIDE_PLAIN ? a : b;
+    if (p->side != SIDE_PLAIN || r->side != SIDE_TARGET)
+        return false;
+    bool store_first = b == p && p->writes, remote_first = b == r && r->writes;
+    if (!store_first && !remote_first)
+        return false; /* a load before, or a get before a store: as unified */
+    const acc_region *gp = region_of(p->lo), *gr = region_of(r->lo);
+    if (!gp || gp != gr)
+        return false;
+    bool whole_window = store_first ? r->writes : p->writes; /* a store and a put/accumulate */
+    *where = whole_window ? r->lo : overlap(a, b);
+    if (!*where) {
+        *races = false;
+        return true;
+    }
+    *races = !(b->visible && start && start[b->vis_rank] >= b->vis_clock);
+    return true;
+}
+
+/* The owner (window rank me) of window w's memory synchronised: stores of
+ * its memory become visible in the public copy (MPI_Win_post, fence,
+ * unlock, MPI_Win_sync: rule 5), puts and accumulates to it in process
+ * memory (MPI_Win_wait, fence, lock, MPI_Win_sync: rule 6), provided they
+ * happened before.  At a fence every access of the epoch did. */
+static void mark_visible(const sim_win *w, int me, bool stores, bool updates, bool fence) {
+    if (!A.separate)
+        return;
+    int owner = sim_comm_world(w->comm, me);
+    uint32_t clock = fence ? A.last_release[owner] : vc_of(owner)[owner];
+    const uint32_t *known = vc_of(owner);
+    for (guint i = 0; i < A.records->len; i++) {
+        acc_rec *r = g_ptr_array_index(A.records, i);
+        if (r->visible || !r->writes)
+            continue;
+        bool want = (stores && r->side == SIDE_PLAIN) || (updates && r->side == SIDE_TARGET);
+        if (!want)
+            continue;
+        const acc_region *g = region_of(r->lo);
+        if (!g || g->owner != owner || g->win != w->index)
+            continue;
+        if (!fence && (r->pending || known[r->end_rank] < r->end_clock))
+            continue;
+        r->visible = true;
+        r->vis_rank = owner;
+        r->vis_clock = clock;
+    }
+    A.last_plain[owner] = NULL; /* later stores are not visible yet */
+}
+
 /* Checks a new access against the records and adds it. */
 static void check_and_add(acc_rec *a, const uint32_t *start) {
     for (guint i = 0; i < A.records->len; i++) {
@@ -384,11 +471,18 @@ static void check_and_add(acc_rec *a, const uint32_t *start) {
             continue;
         if (accumulates_ordered(a, b))
             continue;
+        bool races;
+        uintptr_t at;
+        if (separate_decides(b, a, start, &races, &at)) {
+            if (races)
+                report_race(b, a, at, true);
+            continue;
+        }
         if (!conflict(a, b) || ordered_before(b, start))
             continue;
         uintptr_t where = overlap(a, b);
         if (where)
-            report_race(b, a, where);
+            report_race(b, a, where, false);
     }
     g_ptr_array_add(A.records, a);
 }
@@ -458,10 +552,19 @@ static int window_owner(uintptr_t addr, uintptr_t *base) {
     return -1;
 }
 
-static void region_add(const void *base, MPI_Aint size, int owner) {
+static const acc_region *region_of(uintptr_t addr) {
+    for (guint i = 0; i < A.regions->len; i++) {
+        const acc_region *g = &g_array_index(A.regions, acc_region, i);
+        if (addr >= g->lo && addr < g->hi)
+            return g;
+    }
+    return NULL;
+}
+
+static void region_add(const void *base, MPI_Aint size, int owner, int win) {
     if (!base || size <= 0)
         return;
-    acc_region g = {(uintptr_t)base, (uintptr_t)base + (uintptr_t)size, owner};
+    acc_region g = {(uintptr_t)base, (uintptr_t)base + (uintptr_t)size, owner, win};
     g_array_append_val(A.regions, g);
     sched_access_mark(base, (size_t)size);
 }
@@ -523,11 +626,18 @@ static void plain_access(int rank, void *addr, size_t size, bool is_write, void 
         const acc_rec *b = g_ptr_array_index(A.records, i);
         if (b->rank == rank && b->side == SIDE_PLAIN)
             continue; /* program order */
+        bool races;
+        uintptr_t at;
+        if (separate_decides(b, &probe, start, &races, &at)) {
+            if (races)
+                report_race(b, &probe, at, true);
+            continue;
+        }
         if (!conflict(&probe, b) || ordered_before(b, start))
             continue;
         uintptr_t where = overlap(&probe, b);
         if (where)
-            report_race(b, &probe, where);
+            report_race(b, &probe, where, false);
     }
     /* Later operations need to see it only where they can reach it. */
     if (in_window) {
@@ -701,8 +811,10 @@ static void on_sync(const sim_win *w, int me, sim_rma_sync_kind kind, int peer, 
          * end is this member's arrival, which the fence releases to all. */
         end_ops(w->index, world, -1, END_BOTH, "MPI_Win_fence", m->fence_site, world,
                 A.last_release[world]);
+        mark_visible(w, me, true, true, true);
         break;
     case SIM_RMA_SYNC_POST: {
+        mark_visible(w, me, true, false, false);
         sim_vc *c = sim_access_release(world);
         for (int i = 0; i < m->npost; i++)
             g_queue_push_tail(queue_of(A.posts, w->index, me, m->post_group[i]),
@@ -749,6 +861,7 @@ static void on_sync(const sim_win *w, int me, sim_rma_sync_kind kind, int peer, 
         for (int i = 0; i < m->npost; i++)
             end_ops(w->index, sim_comm_world(w->comm, m->post_group[i]), me, END_TARGET,
                     "MPI_Win_wait", site, world, vc_of(world)[world]);
+        mark_visible(w, me, false, true, false);
         break;
     case SIM_RMA_SYNC_LOCK: {
         int from = peer < 0 ? 0 : peer, to = peer < 0 ? w->size : peer + 1;
@@ -757,11 +870,13 @@ static void on_sync(const sim_win *w, int me, sim_rma_sync_kind kind, int peer, 
             lock_acquire(w, world, t, excl);
             g_hash_table_insert(A.held, key3(w->index, me, t), GINT_TO_POINTER(excl ? 2 : 1));
         }
+        mark_visible(w, me, false, true, false);
         break;
     }
     case SIM_RMA_SYNC_UNLOCK: {
         end_ops(w->index, world, peer, END_BOTH, peer < 0 ? "MPI_Win_unlock_all" : "MPI_Win_unlock",
                 site, world, vc_of(world)[world]);
+        mark_visible(w, me, true, false, false);
         sim_vc *c = sim_access_release(world);
         int from = peer < 0 ? 0 : peer, to = peer < 0 ? w->size : peer + 1;
         for (int t = from; t < to; t++) {
@@ -784,6 +899,7 @@ static void on_sync(const sim_win *w, int me, sim_rma_sync_kind kind, int peer, 
         break;
     }
     case SIM_RMA_SYNC_WIN_SYNC:
+        mark_visible(w, me, true, true, false);
         break;
     }
 }
@@ -795,7 +911,7 @@ static void on_window(const sim_win *w, bool created, void *user) {
     for (int r = 0; r < w->size; r++) {
         const sim_win_member *m = &w->m[r];
         if (created) {
-            region_add(m->base, m->size, sim_comm_world(w->comm, r));
+            region_add(m->base, m->size, sim_comm_world(w->comm, r), w->index);
             continue;
         }
         region_remove(m->base, m->size);
@@ -810,7 +926,7 @@ static void on_region(const sim_win *w, int me, void *base, MPI_Aint size, bool 
                       void *user) {
     (void)user;
     if (attached)
-        region_add(base, size, sim_comm_world(w->comm, me));
+        region_add(base, size, sim_comm_world(w->comm, me), w->index);
     else
         region_remove(base, size);
 }
@@ -1044,9 +1160,10 @@ static void locks_free(gpointer p) {
     g_free(l);
 }
 
-void sim_access_init(int nranks) {
+void sim_access_init(int nranks, bool separate) {
     memset(&A, 0, sizeof A);
     A.n = nranks;
+    A.separate = separate;
     sim_rma_observer obs = {.issued = on_issued,
                             .sync = on_sync,
                             .window = on_window,
@@ -1149,9 +1266,9 @@ static bool settled(const acc_rec *r) {
 }
 
 static void digest_rec(const acc_rec *r, sim_digest_feed feed, void *user) {
-    int64_t f[9] = {(int64_t)r->lo, (int64_t)r->hi, r->rank, r->writes,
-                    r->atomic,      (int64_t)r->op, r->side, (int64_t)(intptr_t)r->site,
-                    r->pending};
+    int64_t f[10] = {(int64_t)r->lo, (int64_t)r->hi, r->rank, r->writes,
+                     r->atomic,      (int64_t)r->op, r->side, (int64_t)(intptr_t)r->site,
+                     r->pending,     r->visible};
     feed(user, f, sizeof f);
     /* Which ranks it is ordered before already: what decides whether it
      * can race with what comes next, whatever the counters' values. */

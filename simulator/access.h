@@ -41,7 +41,10 @@ typedef struct sim_vc sim_vc; /* a vector clock: one counter per world rank */
 typedef struct sim_coll sim_coll;
 typedef struct sim_request sim_request;
 
-void sim_access_init(int nranks);
+/* separate: check against the separate memory model's rules (MPI 3.1
+ * 11.7: stores and puts to one window need the owner's synchronisation
+ * between them), as --rma-model separate asks. */
+void sim_access_init(int nranks, bool separate);
 void sim_access_fini(void);
 
 /* Turns the checks on (the first window exists).  Idempotent. */

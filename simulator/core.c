@@ -492,7 +492,7 @@ void sim_create(const sim_config *cfg) {
     sim_events_init(cfg->nranks);
     sim_coll_init();
     sim_rma_init(cfg->nranks);
-    sim_access_init(cfg->nranks);
+    sim_access_init(cfg->nranks, cfg->rma_separate);
     sched_set_exit_hook(on_rank_exit);
     sched_set_fail_hook(on_rank_fail);
 }

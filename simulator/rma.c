@@ -421,7 +421,7 @@ int rma_exec_create(sim_coll *c, int *err_rank, char **why) {
         m->attr_size = m->size;
         m->attr_disp_unit = m->disp_unit;
         m->attr_flavor = flavor;
-        m->attr_model = MPI_WIN_UNIFIED;
+        m->attr_model = sim_g->cfg.rma_separate ? MPI_WIN_SEPARATE : MPI_WIN_UNIFIED;
         *a->out = w->handle;
     }
     w->shared_block = block;

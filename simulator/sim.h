@@ -35,6 +35,7 @@ typedef struct sim_config {
                                receiver computes (pauses after MPI calls) */
     bool early_collectives; /* explore: members that may leave a collective early can */
     bool test_later;        /* explore: MPI_Test/MPI_Iprobe that could succeed may say "not yet" */
+    bool rma_separate;      /* windows report MPI_WIN_SEPARATE and races follow its rules */
 } sim_config;
 
 /* Simulated seconds every MPI call (MPI_Wtime included) takes on its rank's

@@ -46,6 +46,7 @@ void sg_rundesc_sim_config(const sg_rundesc *d, sim_config *cfg) {
     cfg->async_progress = d->async_progress;
     cfg->early_collectives = d->early_collectives;
     cfg->test_later = d->test_later;
+    cfg->rma_separate = d->rma_separate;
 }
 
 /* A message's payload is ordex's own allocation, made at the send and freed

@@ -55,6 +55,7 @@ typedef struct sg_rundesc {
     bool async_progress;    /* messages may land in posted receives while the receiver computes */
     bool early_collectives; /* members that may leave a collective early can */
     bool test_later;        /* MPI_Test/MPI_Iprobe that could succeed may say "not yet" */
+    bool rma_separate;      /* RMA windows follow the separate memory model */
 
     /* How the ranks are run (no effect on what they compute). */
     bool tag_output;         /* prefix forwarded output lines with "[rank] " */

@@ -178,6 +178,7 @@ bool sg_trace_write(const char *path, const sg_trace_header *h, const char *find
     g_string_append_printf(s, "async-progress %s\n", run->async_progress ? "yes" : "no");
     g_string_append_printf(s, "early-collectives %s\n", run->early_collectives ? "yes" : "no");
     g_string_append_printf(s, "test-later %s\n", run->test_later ? "yes" : "no");
+    g_string_append_printf(s, "rma-model %s\n", run->rma_separate ? "separate" : "unified");
     g_string_append_printf(s, "stack-size %zu\n", run->stack_size);
     g_string_append_printf(s, "heap-size %zu\n", run->heap_size);
     g_string_append_printf(s, "step-timeout %.17g\n", run->step_timeout_s);
@@ -411,6 +412,7 @@ void sg_trace_rundesc(const sg_trace *t, sg_rundesc *d) {
     d->async_progress = t->async_progress;
     d->early_collectives = t->early_collectives;
     d->test_later = t->test_later;
+    d->rma_separate = t->rma_separate;
 }
 
 bool sg_trace_read(const char *path, sg_trace *t, char **err) {
@@ -540,6 +542,12 @@ bool sg_trace_read(const char *path, sg_trace *t, char **err) {
                 ok = false;
             }
             t->test_later = strcmp(val, "yes") == 0;
+        } else if (strcmp(key, "rma-model") == 0) {
+            if (strcmp(val, "unified") != 0 && strcmp(val, "separate") != 0) {
+                bad = g_strdup_printf("rma-model '%s' is not unified or separate", val);
+                ok = false;
+            }
+            t->rma_separate = strcmp(val, "separate") == 0;
         } else if (strcmp(key, "ordex-version") == 0)
             t->version = g_strdup(val);
         else if (strcmp(key, "finding") == 0) {

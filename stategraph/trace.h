@@ -103,6 +103,7 @@ typedef struct sg_trace {
     bool async_progress;
     bool early_collectives;
     bool test_later;
+    bool rma_separate; /* "rma-model separate" (absent: unified) */
     size_t stack_size, heap_size;
     double step_timeout_s;
     char *finding;          /* the finding line's text, or NULL */

@@ -411,6 +411,22 @@ static void test_win_test_later(void) {
     e2e_free(r);
 }
 
+/* --rma-model chooses what MPI_WIN_MODEL says; anything else is refused. */
+static void test_rma_model(void) {
+    e2e_result *r = RUN("-n", "2", PROG("rma_model_attr.c"));
+    EXPECT_CLEAN(r);
+    EXPECT_OUT_HAS(r, "rank 1: flag 1 model unified\n");
+    e2e_free(r);
+    r = RUN("--rma-model", "separate", "-n", "2", PROG("rma_model_attr.c"));
+    EXPECT_CLEAN(r);
+    EXPECT_OUT_HAS(r, "rank 0: flag 1 model separate\n");
+    e2e_free(r);
+    r = RUN("--rma-model", "weak", "-n", "2", PROG("rma_model_attr.c"));
+    EXPECT_ONE_LINE_ERROR(r, "--rma-model weak: expected unified or separate");
+    EXPECT_STATUS(r, 2);
+    e2e_free(r);
+}
+
 /* ---------------------------------------------------------------------- */
 /* State hashing with shared-memory windows                                */
 
@@ -448,6 +464,7 @@ static void add(CU_pSuite s) {
     CU_add_test(s, "lock grants under partial-order reduction", test_lock_grants_reduced);
     CU_add_test(s, "concurrent accumulates apply in every order", test_atomic_orders);
     CU_add_test(s, "MPI_Win_test may say not yet", test_win_test_later);
+    CU_add_test(s, "--rma-model and MPI_WIN_MODEL", test_rma_model);
     CU_add_test(s, "shared windows and the state hash", test_shared_window_hashes);
 }
 

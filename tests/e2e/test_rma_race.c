@@ -12,6 +12,8 @@
  *                                      (A = B: one line, on two ranks)
  *   ordex-expect: ranks=N clean        no finding at all
  *
+ * with "model=separate" among the words to explore under --rma-model
+ * separate (the separate memory model's rules),
  * optionally followed by "known-bug: WHY": ordex is known to answer wrongly
  * (the expectation stays the correct answer); the test is then skipped and
  * WHY printed, so that ./test counts it as skipped until ordex is fixed.
@@ -37,6 +39,7 @@
 typedef struct race_case {
     char *file;         /* base name, the test's name */
     char *ranks;        /* N of -n N */
+    char *model;        /* --rma-model: "unified" unless model=separate */
     bool clean;         /* expects no finding; else a race between marks a and b */
     char *a, *b;        /* the marks' names */
     char *known_bug;    /* why ordex is known to fail it, or NULL */
@@ -48,6 +51,7 @@ static GHashTable *cases; /* file -> race_case */
 static void case_free(gpointer p) {
     race_case *c = p;
     g_free(c->file);
+    g_free(c->model);
     g_free(c->ranks);
     g_free(c->a);
     g_free(c->b);
@@ -115,6 +119,9 @@ static void parse_case(race_case *c, const char *src) {
             continue;
         if (g_str_has_prefix(w, "ranks=") && atoi(w + 6) > 0 && !c->ranks) {
             c->ranks = g_strdup(w + 6);
+        } else if ((strcmp(w, "model=separate") == 0 || strcmp(w, "model=unified") == 0) &&
+                   !c->model) {
+            c->model = g_strdup(w + 6);
         } else if (strcmp(w, "clean") == 0 && !kind) {
             c->clean = kind = true;
         } else if (g_str_has_prefix(w, "race=") && !kind) {
@@ -128,8 +135,8 @@ static void parse_case(race_case *c, const char *src) {
             }
             g_strfreev(ab);
         } else {
-            c->header_error = g_strdup_printf("\"%s\" is not ranks=N, race=A,B, clean or "
-                                              "known-bug",
+            c->header_error = g_strdup_printf("\"%s\" is not ranks=N, model=M, race=A,B, "
+                                              "clean or known-bug",
                                               w);
         }
     }
@@ -181,8 +188,9 @@ static void run_race(const race_case *c, const char *rel, const char *src, const
     g_free(what);
     if (!marked)
         return;
-    e2e_result *r = e2e_ordex_run("explore", "-n", c->ranks, "--json", json, "--trace-dir", dir,
-                                  "--max-time", "60", src, NULL);
+    e2e_result *r =
+        e2e_ordex_run("explore", "-n", c->ranks, "--rma-model", c->model ? c->model : "unified",
+                      "--json", json, "--trace-dir", dir, "--max-time", "60", src, NULL);
     EXPECT_STATUS(r, 1);
     JsonObject *o = EXPECT_JSON_FILE(r, json);
     EXPECT(r, e2e_json_str_is(o, "verdict", "error"));
@@ -210,8 +218,9 @@ static void run_race(const race_case *c, const char *rel, const char *src, const
 }
 
 static void run_clean(const race_case *c, const char *src, const char *json, const char *dir) {
-    e2e_result *r = e2e_ordex_run("explore", "-n", c->ranks, "--json", json, "--trace-dir", dir,
-                                  "--max-time", "60", src, NULL);
+    e2e_result *r =
+        e2e_ordex_run("explore", "-n", c->ranks, "--rma-model", c->model ? c->model : "unified",
+                      "--json", json, "--trace-dir", dir, "--max-time", "60", src, NULL);
     EXPECT_STATUS(r, 0);
     JsonObject *o = EXPECT_JSON_FILE(r, json);
     EXPECT(r, e2e_json_str_is(o, "verdict", "ok"));
