@@ -93,6 +93,9 @@ record cart.n4 4 tests/programs/cart.c
 record mprobe.n4 4 tests/programs/mprobe.c
 record comm_split.n4 4 tests/programs/comm_split.c
 record comm_split.n3 3 tests/programs/comm_split.c
+record comm_create_disjoint.n4 4 tests/programs/comm_create_disjoint.c
+record comm_create_disjoint.n5 5 tests/programs/comm_create_disjoint.c
+record comm_create_disjoint.n1 1 tests/programs/comm_create_disjoint.c
 record errors_return.n4 4 tests/programs/errors_return.c
 record_userlib userlib.n3 3
 record_userlib userlib.n4 4
