@@ -19,6 +19,7 @@ static sim_coll *coll_new(sim_comm *comm, sim_coll_kind kind, uint64_t seq) {
     c->args = g_new0(sim_coll_args, comm->size);
     c->reqs = g_new0(sim_request *, comm->size);
     c->call_sites = g_new0(void *, comm->size);
+    c->calls = g_new0(const char *, comm->size);
     c->left_early = g_new0(bool, comm->size);
     c->snapshots = g_new0(void *, comm->size);
     return c;
@@ -32,6 +33,7 @@ static void coll_free(sim_coll *c) {
     g_free(c->args);
     g_free(c->reqs);
     g_free(c->call_sites);
+    g_free(c->calls);
     g_free(c);
 }
 
@@ -208,9 +210,60 @@ static void maybe_leave_early(sim_coll *c, int me) {
         sim_coll_leave_early(c, me);
 }
 
+/* "MPI_Ibcast(root=0)": a member's call for mismatch reports (g_free). */
+static char *call_text(const char *call, sim_coll_kind kind, int root) {
+    return rooted(kind) ? g_strdup_printf("%s(root=%d)", call, root) : g_strdup(call);
+}
+
+/* A member's call does not match the collective that the first member
+ * fixed: reports it naming both calls, the same whichever of the two
+ * arrived last (so that orderings in which they arrive the other way round
+ * find the same error). */
+static void report_mismatch(sim_coll *c, int first, int me, sim_coll_kind kind,
+                            const sim_coll_args *args, const char *call) {
+    sim_comm *comm = c->comm;
+    int a = first < me ? first : me, b = first < me ? me : first;
+    char *text[2];
+    void *site[2];
+    int world[2];
+    for (int i = 0; i < 2; i++) {
+        int r = i == 0 ? a : b;
+        bool mine = r == me;
+        text[i] = call_text(mine ? call : c->calls[r], mine ? kind : c->kind,
+                            mine ? args->root : c->args[r].root);
+        site[i] = mine ? sim_proc_of(sim_self())->call_site : c->call_sites[r];
+        world[i] = sim_comm_world(comm, r);
+    }
+    bool nb_differs = c->kind == kind && c->args[first].nonblocking != args->nonblocking;
+    const char *blocking_call = args->nonblocking ? c->calls[first] : call;
+    const char *nonblocking_call = args->nonblocking ? call : c->calls[first];
+    char *why = nb_differs ? g_strdup_printf("; %s is nonblocking and %s blocking: a nonblocking "
+                                             "collective never matches a blocking one (MPI 3.1 "
+                                             "section 5.12), and a real MPI may hang or mix up "
+                                             "their data",
+                                             nonblocking_call, blocking_call)
+                           : g_strdup("; all members must call the same collective, with the "
+                                      "same root, in the same order (MPI 3.1 section 5.12)");
+    char *loc0 = g_strdup(sim_location(site[0]));
+    char *where = world[0] == a && world[1] == b ? g_strdup("")
+                                                 : g_strdup_printf(" (comm ranks %d and %d)", a, b);
+    sim_error_ranks(comm->handle, MPI_ERR_OTHER, site[0], world, 2,
+                    "collective mismatch on %s: as their %" G_GUINT64_FORMAT
+                    "%s collective there, rank %d calls %s at %s and rank %d calls %s at %s%s%s",
+                    sim_comm_describe(comm), c->seq + 1, ordinal_suffix(c->seq + 1), world[0],
+                    text[0], loc0, world[1], text[1], sim_location(site[1]), where, why);
+    g_free(where);
+    g_free(loc0);
+    g_free(why);
+    g_free(text[0]);
+    g_free(text[1]);
+}
+
 sim_request *sim_coll_post(sim_comm *comm, sim_coll_kind kind, const sim_coll_args *args) {
     int self = sim_self();
     int me = sim_comm_rank(comm, self);
+    sim_proc *p = sim_proc_of(self);
+    const char *call = p->call ? p->call : sim_coll_name(kind);
     uint64_t seq = comm->coll_posted[me]++;
     sim_coll *c = g_hash_table_lookup(comm->colls, &seq);
     if (!c) {
@@ -224,30 +277,19 @@ sim_request *sim_coll_post(sim_comm *comm, sim_coll_kind kind, const sim_coll_ar
         for (int i = 0; i < comm->size && first < 0; i++)
             if (c->reqs[i] || c->left_early[i])
                 first = i;
-        if (c->kind != kind || (rooted(kind) && c->args[first].root != args->root)) {
-            char *mine = rooted(kind)
-                             ? g_strdup_printf("%s(root=%d)", sim_coll_name(kind), args->root)
-                             : g_strdup(sim_coll_name(kind));
-            char *theirs = rooted(c->kind) ? g_strdup_printf("%s(root=%d)", sim_coll_name(c->kind),
-                                                             c->args[first].root)
-                                           : g_strdup(sim_coll_name(c->kind));
-            int rc = sim_error(comm->handle, MPI_ERR_OTHER,
-                               "collective mismatch on %s: as its %" G_GUINT64_FORMAT
-                               "%s collective there, rank %d calls %s but rank %d called %s at %s",
-                               sim_comm_describe(comm), seq + 1, ordinal_suffix(seq + 1), me, mine,
-                               first, theirs, sim_location(c->call_sites[first]));
-            g_free(mine);
-            g_free(theirs);
-            (void)rc;
+        if (c->kind != kind || (rooted(kind) && c->args[first].root != args->root) ||
+            c->args[first].nonblocking != args->nonblocking) {
+            report_mismatch(c, first, me, kind, args, call);
             return NULL;
         }
     }
-    sim_request *req = sim_req_new(SIM_REQ_COLL, sim_coll_name(kind));
+    sim_request *req = sim_req_new(SIM_REQ_COLL, call);
     req->comm = comm;
     req->coll = c;
     c->args[me] = *args;
     c->reqs[me] = req;
-    c->call_sites[me] = sim_proc_of(self)->call_site;
+    c->call_sites[me] = p->call_site;
+    c->calls[me] = call;
     c->arrived++;
     sim_events_changed();
     if (c->arrived == comm->size)
@@ -294,7 +336,7 @@ void sim_coll_fire(sim_coll *c) {
         e.rc = MPI_ERR_BUFFER;
         e.err_rank = -1;
         e.why = g_strdup_printf("a buffer passed to %s cannot be accessed (invalid address %p)",
-                                sim_coll_name(c->kind), fault.addr);
+                                sim_coll_call(c), fault.addr);
     }
     sim_timed_coll_fired(c);
     /* Everyone leaves after the last arrival, plus a tree's worth of latency. */

@@ -391,7 +391,9 @@ int sim_check_initialized(void) {
     return MPI_SUCCESS;
 }
 
-static int error_common(MPI_Comm comm, int errclass, void *site, const char *fmt, va_list ap) {
+/* ranks == NULL: the error is the calling rank's alone. */
+static int error_common(MPI_Comm comm, int errclass, void *site, const int *ranks, int nranks,
+                        const char *fmt, va_list ap) {
     int self = sim_self();
     char *text = g_strdup_vprintf(fmt, ap);
     MPI_Errhandler eh = MPI_ERRORS_ARE_FATAL;
@@ -402,11 +404,11 @@ static int error_common(MPI_Comm comm, int errclass, void *site, const char *fmt
         g_free(text);
         return errclass;
     }
-    int ranks[1] = {self};
+    int own[1] = {self};
     const char *loc = sim_location(site);
-    char *msg = g_strdup_printf("rank %d: %s", self, text);
+    char *msg = ranks ? g_strdup(text) : g_strdup_printf("rank %d: %s", self, text);
     char *details = sim_report_backtrace_here();
-    sim_add_finding(SIM_F_MPI_ERROR, ranks, 1, loc, msg, details);
+    sim_add_finding(SIM_F_MPI_ERROR, ranks ? ranks : own, ranks ? nranks : 1, loc, msg, details);
     g_free(text);
     sched_abort_current();
 }
@@ -414,7 +416,7 @@ static int error_common(MPI_Comm comm, int errclass, void *site, const char *fmt
 int sim_error(MPI_Comm comm, int errclass, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    int rc = error_common(comm, errclass, sim_proc_of(sim_self())->call_site, fmt, ap);
+    int rc = error_common(comm, errclass, sim_proc_of(sim_self())->call_site, NULL, 0, fmt, ap);
     va_end(ap);
     return rc;
 }
@@ -422,8 +424,20 @@ int sim_error(MPI_Comm comm, int errclass, const char *fmt, ...) {
 int sim_error_at(MPI_Comm comm, int errclass, void *call_site, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    int rc = error_common(comm, errclass,
-                          call_site ? call_site : sim_proc_of(sim_self())->call_site, fmt, ap);
+    int rc =
+        error_common(comm, errclass, call_site ? call_site : sim_proc_of(sim_self())->call_site,
+                     NULL, 0, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+int sim_error_ranks(MPI_Comm comm, int errclass, void *call_site, const int *ranks, int nranks,
+                    const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int rc =
+        error_common(comm, errclass, call_site ? call_site : sim_proc_of(sim_self())->call_site,
+                     ranks, nranks, fmt, ap);
     va_end(ap);
     return rc;
 }

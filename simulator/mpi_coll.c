@@ -196,7 +196,9 @@ static sim_coll_args args_init(void) {
 /* Posts the contribution; blocking calls wait for the collective to
  * complete, nonblocking ones hand out the request. */
 static int post(const call *k, sim_coll_kind kind, const sim_coll_args *a) {
-    sim_request *req = sim_coll_post(k->comm, kind, a);
+    sim_coll_args mine = *a;
+    mine.nonblocking = k->request != NULL;
+    sim_request *req = sim_coll_post(k->comm, kind, &mine);
     if (!req)
         return MPI_ERR_OTHER; /* a mismatch already reported (non-fatally) */
     if (k->request) {

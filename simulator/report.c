@@ -340,13 +340,13 @@ static const char *early_exit_collective(int rank) {
         case SIM_COLL_SCATTER:
         case SIM_COLL_SCATTERV:
             if (me == root)
-                return sim_coll_name(c->kind);
+                return sim_coll_call(c);
             break;
         case SIM_COLL_REDUCE:
         case SIM_COLL_GATHER:
         case SIM_COLL_GATHERV:
             if (me != root)
-                return sim_coll_name(c->kind);
+                return sim_coll_call(c);
             break;
         default:
             break;

@@ -52,6 +52,7 @@ cases=(
     "pingpong|pingpong|2 4|"
     "neighbor_exchange.fixed|neighbor_exchange|2 4|--fixed"
     "comm_create_disjoint|tests/programs/comm_create_disjoint|1 4 5|"
+    "coll_blocking_mix|tests/programs/coll_blocking_mix|1 3 4|"
 )
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/crosscheck.XXXXXX") || exit 2
