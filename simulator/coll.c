@@ -6,6 +6,7 @@
 
 #include "scheduler/sched.h"
 #include "simulator/engine.h"
+#include "simulator/op.h"
 #include "simulator/rma.h"
 
 void sim_coll_init(void) {}
@@ -28,6 +29,14 @@ static sim_coll *coll_new(sim_comm *comm, sim_coll_kind kind, uint64_t seq) {
 static void coll_free(sim_coll *c) {
     for (int i = 0; i < c->comm->size; i++)
         g_free(c->snapshots[i]);
+    for (guint i = 0; c->held_types && i < c->held_types->len; i++)
+        sim_dt_unref(g_ptr_array_index(c->held_types, i));
+    if (c->held_types)
+        g_ptr_array_free(c->held_types, TRUE);
+    for (guint i = 0; c->held_ops && i < c->held_ops->len; i++)
+        sim_op_unref(g_array_index(c->held_ops, MPI_Op, i));
+    if (c->held_ops)
+        g_array_free(c->held_ops, TRUE);
     g_free(c->left_early);
     g_free(c->snapshots);
     g_free(c->args);
@@ -210,6 +219,35 @@ static void maybe_leave_early(sim_coll *c, int me) {
         sim_coll_leave_early(c, me);
 }
 
+static void hold_type(sim_coll *c, MPI_Datatype type) {
+    const sim_datatype *dt = type != MPI_DATATYPE_NULL ? sim_dt_get(type) : NULL;
+    if (!dt || sim_dt_is_predefined(type))
+        return;
+    if (!c->held_types)
+        c->held_types = g_ptr_array_new();
+    g_ptr_array_add(c->held_types, (gpointer)sim_dt_ref(dt));
+}
+
+/* Holds what a member's arguments name that the program may free before
+ * the collective completes: its derived datatypes and its user op. */
+static void hold_objects(sim_coll *c, const sim_coll_args *a) {
+    hold_type(c, a->sendtype);
+    hold_type(c, a->recvtype);
+    for (int i = 0; i < c->comm->size; i++) {
+        if (a->sendtypes && a->sendbuf != MPI_IN_PLACE)
+            hold_type(c, a->sendtypes[i]);
+        if (a->recvtypes)
+            hold_type(c, a->recvtypes[i]);
+    }
+    if (a->op != MPI_OP_NULL && a->op != 0 && sim_op_valid(a->op) &&
+        SIM_HANDLE_KIND(a->op) == SIM_HKIND_DIRECT) {
+        if (!c->held_ops)
+            c->held_ops = g_array_new(FALSE, FALSE, sizeof(MPI_Op));
+        sim_op_ref(a->op);
+        g_array_append_val(c->held_ops, a->op);
+    }
+}
+
 /* "MPI_Ibcast(root=0)": a member's call for mismatch reports (g_free). */
 static char *call_text(const char *call, sim_coll_kind kind, int root) {
     return rooted(kind) ? g_strdup_printf("%s(root=%d)", call, root) : g_strdup(call);
@@ -290,6 +328,7 @@ sim_request *sim_coll_post(sim_comm *comm, sim_coll_kind kind, const sim_coll_ar
     c->reqs[me] = req;
     c->call_sites[me] = p->call_site;
     c->calls[me] = call;
+    hold_objects(c, args);
     c->arrived++;
     sim_events_changed();
     if (c->arrived == comm->size)

@@ -98,7 +98,13 @@ struct sim_coll {
      * contribution was copied to `snapshots` and their request completed. */
     bool *left_early; /* [comm->size] */
     void **snapshots; /* [comm->size] copies to free, or NULL */
-    void *timed;      /* predict: its run of the point-to-point algorithm */
+    /* The members' derived datatypes and user ops, held until the
+     * collective is freed: MPI_Type_free and MPI_Op_free may come while it is
+     * pending, and it completes with them all the same (MPI 3.1 sections
+     * 4.1.9 and 5.9.5). */
+    GPtrArray *held_types; /* const sim_datatype * (sim_dt_ref) */
+    GArray *held_ops;      /* MPI_Op (sim_op_ref) */
+    void *timed;           /* predict: its run of the point-to-point algorithm */
 };
 
 const char *sim_coll_name(sim_coll_kind kind); /* "MPI_Bcast" */

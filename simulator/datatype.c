@@ -356,6 +356,8 @@ const sim_datatype *sim_dt_lookup(MPI_Datatype type, int rank, const char *argna
     else if (!dt)
         msg = g_strdup_printf("%s 0x%08x is not a valid datatype (freed or never created)", argname,
                               (unsigned)type);
+    else if (dt->freed)
+        msg = g_strdup_printf("%s %s was freed (MPI_Type_free)", argname, dt->label);
     else if (!dt->predefined && rank >= 0 && dt->creator >= 0 && dt->creator != rank)
         msg = g_strdup_printf("%s %s was created by rank %d; rank %d cannot use it "
                               "(datatype handles are local to a process)",
@@ -457,8 +459,16 @@ void sim_dt_unref(const sim_datatype *dt) {
     if (dt->predefined)
         return;
     sim_datatype *m = (sim_datatype *)dt;
-    if (--m->refs == 0)
-        sim_dt_destroy(m);
+    if (--m->refs > 0)
+        return;
+    /* The last holder of a freed type: its handle may be given out again. */
+    guint idx = SIM_HANDLE_INDEX((unsigned)m->handle);
+    if (direct_table && SIM_HANDLE_KIND((unsigned)m->handle) == SIM_HKIND_DIRECT &&
+        idx < direct_table->len && g_ptr_array_index(direct_table, idx) == m) {
+        g_ptr_array_index(direct_table, idx) = NULL;
+        first_free = MIN(first_free, idx);
+    }
+    sim_dt_destroy(m);
 }
 
 int sim_dt_commit(int rank, MPI_Datatype type, char **why) {
@@ -477,9 +487,7 @@ int sim_dt_free(int rank, MPI_Datatype type, char **why) {
     if (dt->predefined)
         return sim_dt_fail(why, MPI_ERR_TYPE, "datatype %s is predefined and cannot be freed",
                            sim_dt_name(type));
-    guint idx = SIM_HANDLE_INDEX((unsigned)type);
-    g_ptr_array_index(direct_table, idx) = NULL;
-    first_free = MIN(first_free, idx);
+    ((sim_datatype *)dt)->freed = true;
     sim_dt_unref(dt);
     return MPI_SUCCESS;
 }

@@ -450,7 +450,7 @@ static int mrecv(const char *name, void *buf, int count, MPI_Datatype type, MPI_
         return rc;
     if (count < 0)
         return sim_error(MPI_COMM_WORLD, MPI_ERR_COUNT, "%s: count %d is negative", name, count);
-    const sim_datatype *dt = sim_dt_get(type);
+    const sim_datatype *dt = sim_dt_lookup(type, sim_self(), "datatype", NULL);
     if (!dt || !sim_dt_committed(dt))
         return sim_error(MPI_COMM_WORLD, MPI_ERR_TYPE, "%s: invalid or uncommitted datatype", name);
     if (*message == MPI_MESSAGE_NO_PROC) {

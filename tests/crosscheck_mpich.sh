@@ -53,6 +53,7 @@ cases=(
     "neighbor_exchange.fixed|neighbor_exchange|2 4|--fixed"
     "comm_create_disjoint|tests/programs/comm_create_disjoint|1 4 5|"
     "coll_blocking_mix|tests/programs/coll_blocking_mix|1 3 4|"
+    "free_pending|tests/programs/free_pending|1 3 4|"
 )
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/crosscheck.XXXXXX") || exit 2

@@ -915,12 +915,27 @@ static void test_ref_keeps_freed_type(void) {
     OK(sim_dt_create_vector(R0, 2, 1, 2, MPI_INT, &v, NULL));
     const sim_datatype *held = sim_dt_ref(get(v));
     OK(sim_dt_free(R0, v, NULL));
-    CU_ASSERT_PTR_NULL(sim_dt_get(v));
+    /* Pending operations still find it by its handle; the program may not
+     * use it, and a new type does not get its handle while it is held. */
+    CU_ASSERT_PTR_EQUAL(sim_dt_get(v), held);
+    char *why = NULL;
+    CU_ASSERT_PTR_NULL(sim_dt_lookup(v, R0, "datatype", &why));
+    CU_ASSERT_PTR_NOT_NULL(strstr(why ? why : "", "was freed (MPI_Type_free)"));
+    g_free(why);
+    MPI_Datatype w;
+    OK(sim_dt_create_contiguous(R0, 2, MPI_INT, &w, NULL));
+    CU_ASSERT_NOT_EQUAL(w, v);
     int a[3] = {1, 2, 3}, packed[2];
     sim_dt_pack(held, a, 1, packed);
     CU_ASSERT_EQUAL(packed[0], 1);
     CU_ASSERT_EQUAL(packed[1], 3);
     sim_dt_unref(held);
+    CU_ASSERT_PTR_NULL(sim_dt_get(v)); /* gone with its last reference */
+    MPI_Datatype x;
+    OK(sim_dt_create_contiguous(R0, 3, MPI_INT, &x, NULL));
+    CU_ASSERT_EQUAL(x, v); /* its handle is given out again */
+    OK(sim_dt_free(R0, w, NULL));
+    OK(sim_dt_free(R0, x, NULL));
     /* Predefined types ignore references. */
     sim_dt_unref(sim_dt_ref(get(MPI_INT)));
     CU_ASSERT_EQUAL(sim_dt_size(get(MPI_INT)), 4);

@@ -99,6 +99,9 @@ record comm_create_disjoint.n1 1 tests/programs/comm_create_disjoint.c
 record coll_blocking_mix.n1 1 tests/programs/coll_blocking_mix.c
 record coll_blocking_mix.n3 3 tests/programs/coll_blocking_mix.c
 record coll_blocking_mix.n4 4 tests/programs/coll_blocking_mix.c
+record free_pending.n1 1 tests/programs/free_pending.c
+record free_pending.n3 3 tests/programs/free_pending.c
+record free_pending.n4 4 tests/programs/free_pending.c
 record errors_return.n4 4 tests/programs/errors_return.c
 record_userlib userlib.n3 3
 record_userlib userlib.n4 4

@@ -112,6 +112,43 @@ static void test_blocking_nonblocking_twin(void) {
     }
 }
 
+/* ---------------------------------------------------------------------- */
+/* MPI_Type_free and MPI_Op_free while operations are pending              */
+
+/* The types and ops are freed before the operations that use them
+ * complete, and new ones are made meanwhile: no error, MPICH's output (the
+ * freed type's handle used to go to the new type, which the pending
+ * MPI_Igather then used). */
+static void test_free_pending(void) {
+    const char *ns[] = {"1", "3", "4"};
+    for (size_t i = 0; i < G_N_ELEMENTS(ns); i++) {
+        e2e_result *r = RUN("run", "-n", ns[i], P("free_pending.c"));
+        EXPECT_CLEAN(r);
+        char *name = g_strdup_printf("free_pending.n%s", ns[i]);
+        EXPECT_MPICH_OUTPUT(r, name);
+        g_free(name);
+        e2e_free(r);
+    }
+    e2e_result *r = EX("-n", "3", P("free_pending.c"));
+    EXPECT_STATUS(r, 0);
+    EXPECT_ERR_HAS(r, "all orderings explored: no error exists for this input");
+    e2e_free(r);
+}
+
+/* An error of a nonblocking collective names the call the program made. */
+static void test_igather_named(void) {
+    e2e_result *r = RUN("run", "-n", "3", P("free_pending.c"), "mismatch");
+    EXPECT_STATUS(r, 1);
+    char *f =
+        EXPECT_FINDING(r, 1, "mpi_error",
+                       "rank 1: MPI_Igather: root 0 receives 8 bytes (2 x MPI_INT) but rank 1 "
+                       "sends 16 bytes (2 x derived type",
+                       SRC("free_pending.c"), "// FAULT");
+    EXPECT_BLOCK_LACKS(r, f, "MPI_Gather");
+    g_free(f);
+    e2e_free(r);
+}
+
 static void e2e_add_check_tests(CU_pSuite s) {
     CU_add_test(s,
                 "coll_blocking_mix.c: a blocking collective and its nonblocking twin, every kind",
@@ -120,6 +157,9 @@ static void e2e_add_check_tests(CU_pSuite s) {
                 test_blocking_nonblocking_mix_explore);
     CU_add_test(s, "coll_blocking_mix.c: blocking then nonblocking on all ranks is correct",
                 test_blocking_nonblocking_twin);
+    CU_add_test(s, "free_pending.c: types and ops freed while operations use them",
+                test_free_pending);
+    CU_add_test(s, "free_pending.c mismatch: the error names MPI_Igather", test_igather_named);
 }
 
 E2E_MAIN("checks", e2e_add_check_tests)
