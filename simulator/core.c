@@ -12,6 +12,7 @@
 #include "simulator/datatype.h"
 #include "simulator/engine.h"
 #include "simulator/events.h"
+#include "simulator/held.h"
 #include "simulator/op.h"
 #include "simulator/report.h"
 #include "simulator/rma.h"
@@ -45,8 +46,23 @@ const char *sim_finding_kind_name(sim_finding_kind kind) {
         return "pending_request";
     case SIM_F_UNSUPPORTED:
         return "unsupported";
+    case SIM_F_LEAK:
+        return "leak";
+    case SIM_F_ACTIVE_FREED:
+        return "freed_active_request";
     }
     return "error";
+}
+
+bool sim_finding_kind_advisory(sim_finding_kind kind) {
+    return kind == SIM_F_LEAK || kind == SIM_F_ACTIVE_FREED;
+}
+
+bool sim_findings_have_error(GPtrArray *findings) {
+    for (guint i = 0; i < findings->len; i++)
+        if (!sim_finding_kind_advisory(((const sim_finding *)g_ptr_array_index(findings, i))->kind))
+            return true;
+    return false;
 }
 
 bool sim_findings_unsupported(GPtrArray *findings) {
@@ -503,6 +519,8 @@ void sim_create(const sim_config *cfg) {
     sim_events_init(cfg->nranks);
     sim_coll_init();
     sim_rma_init(cfg->nranks);
+    sim_held_init(cfg->nranks);
+    sim_report_init();
     sched_set_exit_hook(on_rank_exit);
     sched_set_fail_hook(on_rank_fail);
 }
@@ -510,6 +528,8 @@ void sim_create(const sim_config *cfg) {
 void sim_destroy(void) {
     if (!sim_g)
         return;
+    sim_report_fini();
+    sim_held_fini();
     sim_rma_fini();
     sim_coll_fini();
     sim_events_fini();
@@ -572,6 +592,7 @@ void sim_digest_rank(int r, sim_digest_feed feed, void *user) {
     if (p->call && sim_g->cfg.exploring)
         feed(user, p->call_regs, sizeof p->call_regs);
     sim_req_digest_rank(r, feed, user);
+    sim_held_digest(r, feed, user);
 }
 
 void sim_digest_engine(sim_digest_feed feed, void *user) {

@@ -8,6 +8,7 @@
 
 #include "scheduler/sched.h"
 #include "simulator/engine.h"
+#include "simulator/held.h"
 
 /* The largest tag (the MPI_TAG_UB attribute). */
 #define SIM_TAG_UB 1073741823
@@ -514,6 +515,7 @@ int PMPI_Buffer_attach(void *buffer, int size) {
             sim_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Buffer_attach: size %d is negative", size));
     p->bsend_buf = buffer;
     p->bsend_size = size;
+    sim_held_add_here(SIM_HELD_BUFFER, 0);
     SIM_RETURN(MPI_SUCCESS);
 }
 SIM_ALIAS(MPI_Buffer_attach);
@@ -530,6 +532,8 @@ int PMPI_Buffer_detach(void *buffer_addr, int *size) {
         sim_poll_block();
     *(void **)buffer_addr = p->bsend_buf;
     *size = p->bsend_buf ? p->bsend_size : 0;
+    if (p->bsend_buf)
+        sim_held_drop_here(SIM_HELD_BUFFER, 0);
     p->bsend_buf = NULL;
     p->bsend_size = 0;
     SIM_RETURN(MPI_SUCCESS);

@@ -54,6 +54,9 @@ cases=(
     "comm_create_disjoint|tests/programs/comm_create_disjoint|1 4 5|"
     "coll_blocking_mix|tests/programs/coll_blocking_mix|1 3 4|"
     "free_pending|tests/programs/free_pending|1 3 4|"
+    "leaks.free|tests/programs/leaks|1 3 4|free"
+    "request_free_active|tests/programs/request_free_active|1 3|"
+    "request_free_active.wait|tests/programs/request_free_active|1 3|wait"
 )
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/crosscheck.XXXXXX") || exit 2

@@ -102,6 +102,10 @@ record coll_blocking_mix.n4 4 tests/programs/coll_blocking_mix.c
 record free_pending.n1 1 tests/programs/free_pending.c
 record free_pending.n3 3 tests/programs/free_pending.c
 record free_pending.n4 4 tests/programs/free_pending.c
+record leaks.n1 1 tests/programs/leaks.c free
+record leaks.n3 3 tests/programs/leaks.c free
+record leaks.n4 4 tests/programs/leaks.c free
+record request_free_active.n3 3 tests/programs/request_free_active.c wait
 record errors_return.n4 4 tests/programs/errors_return.c
 record_userlib userlib.n3 3
 record_userlib userlib.n4 4
