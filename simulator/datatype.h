@@ -158,6 +158,27 @@ MPI_Aint sim_dt_true_extent(const sim_datatype *dt); /* 0 for an empty type */
  * type, a predefined type, ...): the caller may then copy them directly. */
 bool sim_dt_is_dense(const sim_datatype *dt, int count, MPI_Aint *offset);
 
+/* One buffer argument of a call: count elements of dt at buf (buf may be
+ * MPI_BOTTOM with absolute displacements). */
+typedef struct sim_dt_region {
+    const void *buf;
+    int count;
+    const sim_datatype *dt; /* NULL: the region is empty */
+} sim_dt_region;
+
+/* Whether some byte belongs both to a region of a[0..na) and to one of
+ * b[0..nb) (MPI 3.1 section 2.3: an argument a call writes must not alias
+ * another).  A region's bytes are those of its type map: the gaps of a
+ * strided type belong to no region, so interleaved buffers do not overlap.
+ * Regions of no bytes (count <= 0, empty types, dt NULL) overlap nothing.
+ * Sides whose bounds (true extents) do not meet are decided at once; sides
+ * of more than SIM_DT_OVERLAP_MAX_BLOCKS blocks within those bounds are
+ * not compared and give false (no alarm that may be false).  On overlap,
+ * *first is an address in both. */
+enum { SIM_DT_OVERLAP_MAX_BLOCKS = 1 << 20 };
+bool sim_dt_regions_overlap(const sim_dt_region *a, int na, const sim_dt_region *b, int nb,
+                            uintptr_t *first);
+
 /* MPI_Get_elements_x: like sim_dt_elements_of without the int limit. */
 MPI_Count sim_dt_elements_of_x(const sim_datatype *dt, size_t bytes);
 

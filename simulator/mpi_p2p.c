@@ -4,6 +4,8 @@
  * the attached buffer of buffered sends.
  */
 #include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "scheduler/sched.h"
@@ -138,6 +140,24 @@ static int wait_pair(sim_request *s, sim_request *r, MPI_Status *status) {
     return rc != MPI_SUCCESS ? rc : rc2;
 }
 
+/* MPI 3.1 section 3.10: the send and receive buffers of MPI_Sendrecv must
+ * be disjoint (MPI_Sendrecv_replace is the call for one buffer).  Bytes in
+ * the gaps of a strided type belong to neither. */
+static int sendrecv_disjoint(MPI_Comm comm, const void *sendbuf, int sendcount,
+                             MPI_Datatype sendtype, const void *recvbuf, int recvcount,
+                             MPI_Datatype recvtype) {
+    sim_dt_region s = {sendbuf, sendcount, sim_dt_get(sendtype)};
+    sim_dt_region r = {recvbuf, recvcount, sim_dt_get(recvtype)};
+    uintptr_t at = 0;
+    if (!sim_dt_regions_overlap(&s, 1, &r, 1, &at))
+        return MPI_SUCCESS;
+    return sim_error(comm, MPI_ERR_BUFFER,
+                     "MPI_Sendrecv: the send and receive buffers overlap (recvbuf + %td is also "
+                     "sendbuf + %td); they must be disjoint (MPI 3.1 section 3.10): "
+                     "MPI_Sendrecv_replace sends and receives in one buffer",
+                     (ptrdiff_t)(at - (uintptr_t)recvbuf), (ptrdiff_t)(at - (uintptr_t)sendbuf));
+}
+
 int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
                   void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
                   MPI_Comm comm, MPI_Status *status) {
@@ -146,6 +166,8 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
     int rc = check_p2p("MPI_Sendrecv", sendcount, sendtype, dest, sendtag, comm, false, &c);
     if (rc == MPI_SUCCESS)
         rc = check_p2p("MPI_Sendrecv", recvcount, recvtype, source, recvtag, comm, true, &c);
+    if (rc == MPI_SUCCESS)
+        rc = sendrecv_disjoint(comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
     if (rc != MPI_SUCCESS)
         SIM_RETURN(rc);
     char pb[16], tb[16], pb2[16], tb2[16];

@@ -57,6 +57,7 @@ cases=(
     "leaks.free|tests/programs/leaks|1 3 4|free"
     "request_free_active|tests/programs/request_free_active|1 3|"
     "request_free_active.wait|tests/programs/request_free_active|1 3|wait"
+    "alias|tests/programs/alias|1 3 4|"
 )
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/crosscheck.XXXXXX") || exit 2

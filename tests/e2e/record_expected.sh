@@ -106,6 +106,9 @@ record leaks.n1 1 tests/programs/leaks.c free
 record leaks.n3 3 tests/programs/leaks.c free
 record leaks.n4 4 tests/programs/leaks.c free
 record request_free_active.n3 3 tests/programs/request_free_active.c wait
+record alias.n1 1 tests/programs/alias.c
+record alias.n3 3 tests/programs/alias.c
+record alias.n4 4 tests/programs/alias.c
 record errors_return.n4 4 tests/programs/errors_return.c
 record_userlib userlib.n3 3
 record_userlib userlib.n4 4

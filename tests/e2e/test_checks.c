@@ -348,6 +348,59 @@ static void test_request_free_active(void) {
     g_free(irecv);
 }
 
+/* ---------------------------------------------------------------------- */
+/* Buffers that must not alias                                             */
+
+static const struct {
+    const char *mode, *rank, *text, *marker;
+} aliases[] = {
+    {"sendrecv", "0",
+     "MPI_Sendrecv: the send and receive buffers overlap (recvbuf + 0 is also sendbuf + 8); they "
+     "must be disjoint (MPI 3.1 section 3.10)",
+     "// [SENDRECV]"},
+    {"allreduce", "0",
+     "MPI_Allreduce: sendbuf and recvbuf overlap (recvbuf + 0 is also sendbuf + 4); a buffer "
+     "that a call writes must not alias another argument (MPI 3.1 section 2.3): pass "
+     "MPI_IN_PLACE to use one buffer",
+     "// [ALLREDUCE]"},
+    {"gather", "2", "MPI_Gather: sendbuf and recvbuf overlap (recvbuf + 16 is also sendbuf + 0)",
+     "// [GATHER]"},
+    {"alltoallv", "0",
+     "MPI_Alltoallv: sendbuf and recvbuf overlap (recvbuf + 32 is also sendbuf + 32)",
+     "// [ALLTOALLV]"},
+};
+
+/* Overlapping buffers: an MPI error at the call, in run and explore. */
+static void test_alias(void) {
+    for (size_t i = 0; i < G_N_ELEMENTS(aliases); i++) {
+        e2e_result *r = RUN("run", "-n", "3", P("alias.c"), aliases[i].mode);
+        EXPECT_STATUS(r, 1);
+        char *text = g_strdup_printf("rank %s: %s", aliases[i].rank, aliases[i].text);
+        g_free(EXPECT_FINDING(r, 1, "mpi_error", text, SRC("alias.c"), aliases[i].marker));
+        g_free(text);
+        e2e_free(r);
+    }
+    e2e_result *r = EX("-n", "3", P("alias.c"), "allreduce");
+    EXPECT_STATUS(r, 1);
+    EXPECT(r, explore_findings(r, "ERROR [mpi_error] rank 0: MPI_Allreduce: sendbuf and recvbuf "
+                                  "overlap") == 1);
+    e2e_free(r);
+}
+
+/* The twin: interleaved strided buffers, halves of one array, MPI_IN_PLACE:
+ * nothing overlaps; MPICH's output. */
+static void test_alias_twin(void) {
+    const char *ns[] = {"1", "3", "4"};
+    for (size_t i = 0; i < G_N_ELEMENTS(ns); i++) {
+        e2e_result *r = RUN("run", "-n", ns[i], P("alias.c"));
+        EXPECT_CLEAN(r);
+        char *name = g_strdup_printf("alias.n%s", ns[i]);
+        EXPECT_MPICH_OUTPUT(r, name);
+        g_free(name);
+        e2e_free(r);
+    }
+}
+
 static void e2e_add_check_tests(CU_pSuite s) {
     CU_add_test(s,
                 "coll_blocking_mix.c: a blocking collective and its nonblocking twin, every kind",
@@ -367,6 +420,9 @@ static void e2e_add_check_tests(CU_pSuite s) {
     CU_add_test(s, "leak_race.c: a leaking program's race is still found", test_leak_race);
     CU_add_test(s, "request_free_active.c: active requests freed, warnings",
                 test_request_free_active);
+    CU_add_test(s, "alias.c: overlapping send and receive buffers", test_alias);
+    CU_add_test(s, "alias.c: buffers that interleave or are in place do not overlap",
+                test_alias_twin);
 }
 
 E2E_MAIN("checks", e2e_add_check_tests)
