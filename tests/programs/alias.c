@@ -28,12 +28,16 @@
 
 enum { N = 16 };
 
+/* This rank's lines, written at once at the end: under mpiexec the ranks'
+ * outputs may interleave inside a line otherwise. */
+static char out[2048];
+static size_t outlen;
+
 static void show(int rank, const char *what, const int *a, int n) {
-    char line[256];
-    int at = snprintf(line, sizeof line, "rank %d: %s", rank, what);
+    outlen += (size_t)snprintf(out + outlen, sizeof out - outlen, "rank %d: %s", rank, what);
     for (int i = 0; i < n; i++)
-        at += snprintf(line + at, sizeof line - (size_t)at, " %d", a[i]);
-    printf("%s\n", line);
+        outlen += (size_t)snprintf(out + outlen, sizeof out - outlen, " %d", a[i]);
+    outlen += (size_t)snprintf(out + outlen, sizeof out - outlen, "\n");
 }
 
 int main(int argc, char **argv) {
@@ -85,6 +89,8 @@ int main(int argc, char **argv) {
         if (rank == 0)
             show(rank, "gather", g + 2, 2 * size);
     }
+    fwrite(out, 1, outlen, stdout);
+    fflush(stdout);
     MPI_Finalize();
     return 0;
 }

@@ -18,16 +18,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* This rank's lines, written at once at the end: under mpiexec the ranks'
+ * outputs may interleave inside a line otherwise. */
+static char text[1024];
+static size_t textlen;
+
 static void report(int rank, const char *what, MPI_Comm c) {
     if (c == MPI_COMM_NULL) {
-        printf("rank %d: %s none\n", rank, what);
+        textlen += (size_t)snprintf(text + textlen, sizeof text - textlen, "rank %d: %s none\n",
+                                    rank, what);
         return;
     }
     int k, n, sum;
     MPI_Comm_rank(c, &k);
     MPI_Comm_size(c, &n);
     MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, c);
-    printf("rank %d: %s rank %d of %d sum %d\n", rank, what, k, n, sum);
+    textlen += (size_t)snprintf(text + textlen, sizeof text - textlen,
+                                "rank %d: %s rank %d of %d sum %d\n", rank, what, k, n, sum);
 }
 
 int main(int argc, char **argv) {
@@ -79,6 +86,8 @@ int main(int argc, char **argv) {
 
     MPI_Group_free(&world);
     free(ranks);
+    fwrite(text, 1, textlen, stdout);
+    fflush(stdout);
     MPI_Finalize();
     return 0;
 }

@@ -67,8 +67,14 @@ int main(int argc, char **argv) {
     MPI_Bsend(&token, 1, MPI_INT, (rank + 1) % size, 7, dup);
     MPI_Wait(&persist, MPI_STATUS_IGNORE);
     MPI_Win_fence(0, win);
-    printf("rank %d: max %d %d first %d %d half rank %d of %d got %d\n", rank, max[0], max[1],
-           first[0], first[1], k, hn, got);
+    /* One write: under mpiexec the ranks' outputs may interleave inside a
+     * line otherwise. */
+    char line[160];
+    int len =
+        snprintf(line, sizeof line, "rank %d: max %d %d first %d %d half rank %d of %d got %d\n",
+                 rank, max[0], max[1], first[0], first[1], k, hn, got);
+    fwrite(line, 1, (size_t)len, stdout);
+    fflush(stdout);
 
     if (frees || rank % 2 == 1)
         MPI_Comm_free(&half);

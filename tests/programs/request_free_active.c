@@ -31,7 +31,12 @@ int main(int argc, char **argv) {
     int first = 10 * rank, got = -1;
     MPI_Sendrecv(&first, 1, MPI_INT, right, 1, &got, 1, MPI_INT, left, 1, MPI_COMM_WORLD,
                  MPI_STATUS_IGNORE);
-    printf("rank %d: got %d\n", rank, got);
+    /* One write: under mpiexec the ranks' outputs may interleave inside a
+     * line otherwise. */
+    char line[64];
+    int len = snprintf(line, sizeof line, "rank %d: got %d\n", rank, got);
+    fwrite(line, 1, (size_t)len, stdout);
+    fflush(stdout);
 
     static int out, in;
     out = 100 + rank;
