@@ -124,6 +124,8 @@ static GPtrArray *sorted_keys(int rank) {
 }
 
 void sim_held_digest(int rank, sim_digest_feed feed, void *user) {
+    if (!g_held || rank < 0 || rank >= g_nranks || !g_held[rank])
+        return; /* most ranks hold nothing: no allocation */
     GPtrArray *keys = sorted_keys(rank);
     for (guint i = 0; i < keys->len; i++) {
         const uint64_t *key = g_ptr_array_index(keys, i);
@@ -208,8 +210,8 @@ void sim_held_report(void) {
     guint next_req = 0;
     for (int r = 0; r < g_nranks; r++) {
         bool finalized = sim_proc_of(r)->finalized;
-        GPtrArray *keys = sorted_keys(r);
-        for (guint i = 0; finalized && i < keys->len; i++) {
+        GPtrArray *keys = finalized && g_held[r] ? sorted_keys(r) : g_ptr_array_new();
+        for (guint i = 0; i < keys->len; i++) {
             const uint64_t *key = g_ptr_array_index(keys, i);
             const GArray *copies = g_hash_table_lookup(g_held[r], key);
             for (guint c = 0; c < copies->len; c++) {
