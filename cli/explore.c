@@ -314,7 +314,7 @@ int ordex_explore(int argc, char **argv) {
     rcx.th.run = &rcx.run;
     rcx.trace_dir = g_strdup(o.trace_dir ? o.trace_dir : "ordex-traces");
     sg_verdict v;
-    sg_verdict_of(&eo, &res, o.divergence, &v);
+    sg_verdict_of(&eo, &res, o.divergence, o.leaks, &v);
     GString *j = g_string_new(NULL);
     out_json_init(&rcx.json, j, 2);
     out_json_object(&rcx.json, NULL);
@@ -333,25 +333,33 @@ int ordex_explore(int argc, char **argv) {
     out_json_array(&rcx.json, "findings");
     FILE *out = stderr; /* ordex's report; stdout is the program's (README, "Output") */
 
-    for (guint i = 0; i < v.errors->len; i++) {
-        sg_finding *f = g_ptr_array_index(v.errors, i);
+    /* Errors, then warnings. */
+    for (guint i = 0; i < v.errors->len + v.warnings->len; i++) {
+        bool warning = i >= v.errors->len;
+        sg_finding *f = warning ? g_ptr_array_index(v.warnings, i - v.errors->len)
+                                : g_ptr_array_index(v.errors, i);
         const char *kind = sim_finding_kind_name(f->kind);
         if (strcmp(kind, "unsupported") == 0) /* ordex's limit, not the program's error */
             fprintf(out, "UNSUPPORTED %s\n", f->message);
         else
-            fprintf(out, "ERROR [%s] %s%s\n", kind, f->message,
+            fprintf(out, "%s [%s] %s%s\n", warning ? "WARNING" : "ERROR", kind, f->message,
                     sg_buffering_note(&eo, f->pass, f->message));
         if (f->location)
             fprintf(out, "  at %s\n", f->location);
         if (f->details)
             fputs(f->details, out);
-        fprintf(out, "  ordering (%u step%s):\n", f->path->len, f->path->len == 1 ? "" : "s");
-        print_path(out, f->path, 0, (int)f->path->len);
-        char *trace = write_trace(&rcx, kind, f->location, f->message, f->path, f->pass);
-        if (trace)
-            fprintf(out, "  trace: %s (replay: ordex replay %s)\n", trace, trace);
-        out_json_finding(&rcx.json, kind, f->ranks, f->nranks, f->message, f->location, f->details,
-                         trace);
+        /* A warning (a leak) is seldom about the ordering: no ordering, no
+         * trace, which would be one file per leaked handle's call site. */
+        char *trace = NULL;
+        if (!warning) {
+            fprintf(out, "  ordering (%u step%s):\n", f->path->len, f->path->len == 1 ? "" : "s");
+            print_path(out, f->path, 0, (int)f->path->len);
+            trace = write_trace(&rcx, kind, f->location, f->message, f->path, f->pass);
+            if (trace)
+                fprintf(out, "  trace: %s (replay: ordex replay %s)\n", trace, trace);
+        }
+        out_json_finding(&rcx.json, kind, warning, f->ranks, f->nranks, f->message, f->location,
+                         f->details, trace);
         g_free(trace);
         fputc('\n', out);
     }
@@ -392,7 +400,8 @@ int ordex_explore(int argc, char **argv) {
         int ranks[1] = {d->dst};
         char *msg =
             g_strdup_printf("the outcome depends on the message ordering (%s outcomes)", noutcomes);
-        out_json_finding_open(&rcx.json, "message_race", ranks, 1, msg, NULL, NULL, ta);
+        out_json_finding_open(&rcx.json, "message_race", !v.race_is_error, ranks, 1, msg, NULL,
+                              NULL, ta);
         if (ta && tb) {
             out_json_array(&rcx.json, "traces");
             out_json_str(&rcx.json, NULL, ta);
@@ -455,21 +464,28 @@ int ordex_explore(int argc, char **argv) {
                     o.branches, o.branches == 1 ? "" : "s", res.bound_cuts,
                     res.bound_cuts == 1 ? "" : "s");
     }
+    char *warned =
+        v.nwarnings ? g_strdup_printf(" (%d warning%s)", v.nwarnings, v.nwarnings == 1 ? "" : "s")
+                    : g_strdup("");
     if (strcmp(v.word, "unsupported") == 0)
         fprintf(out, "ordex explore: the program needs what ordex does not support\n");
     else if (v.nerrors)
-        fprintf(out, "ordex explore: %d error%s found\n", v.nerrors, v.nerrors == 1 ? "" : "s");
+        fprintf(out, "ordex explore: %d error%s found%s\n", v.nerrors, v.nerrors == 1 ? "" : "s",
+                warned);
     else if (!res.incomplete && v.every)
-        fprintf(out, "ordex explore: all orderings explored: no error exists for this input%s\n",
-                v.race_pass >= 0 ? " (but the outcome depends on the ordering)" : "");
+        fprintf(out, "ordex explore: all orderings explored: no error exists for this input%s%s\n",
+                v.race_pass >= 0 ? " (but the outcome depends on the ordering)" : "", warned);
     else if (!res.incomplete && bounded)
         fprintf(out,
                 "ordex explore: no error found with at most %d departure%s from the default "
-                "order (not exhaustive: orderings with more departures may still fail)\n",
-                o.branches, o.branches == 1 ? "" : "s");
+                "order (not exhaustive: orderings with more departures may still fail)%s\n",
+                o.branches, o.branches == 1 ? "" : "s", warned);
     else if (!res.incomplete)
-        fprintf(out, "ordex explore: no error found in the orderings run (not exhaustive: other "
-                     "orderings may still fail)\n");
+        fprintf(out,
+                "ordex explore: no error found in the orderings run (not exhaustive: other "
+                "orderings may still fail)%s\n",
+                warned);
+    g_free(warned);
 
     int status = v.status;
     if (o.graph) {
@@ -528,6 +544,7 @@ int ordex_explore(int argc, char **argv) {
     g_string_free(j, TRUE);
     g_free(rcx.trace_dir);
     g_free(abs_prog);
+    sg_verdict_clear(&v);
     sg_explore_result_free(&res);
     g_free(so);
     ordex_opts_free(&o);

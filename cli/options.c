@@ -53,7 +53,7 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o) {
     char *rma_model = NULL;
     double timeout = SG_RUN_DEFAULT_STEP_TIMEOUT;
     gboolean tag = FALSE, quiet = FALSE;
-    char *json = NULL;
+    char *json = NULL, *leaks = NULL;
     char *max_states = NULL, *max_memory = NULL, *divergence = NULL;
     double max_time = 0;
     gboolean no_por = FALSE, async_progress = FALSE, early_collectives = FALSE;
@@ -182,6 +182,10 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o) {
         {"json", 0, 0, G_OPTION_ARG_FILENAME, &json, "Write the verdict and findings as JSON",
          "FILE"},
         {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print only findings", NULL},
+        {"leaks", 0, 0, G_OPTION_ARG_STRING, &leaks,
+         "Handles (and an attached buffer) not freed before MPI_Finalize: warn (default: "
+         "reported, the exit status stays 0), error, or off",
+         "MODE"},
         {NULL, 0, 0, 0, NULL, NULL, NULL}};
     char *usage = g_strdup_printf(
         "- %s an MPI program: ordex %s [OPTIONS] -n N PROGRAM.so|PROGRAM.c [ARGS...]", cmd, cmd);
@@ -340,6 +344,12 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o) {
         rc = 2;
         goto out;
     }
+    o->leaks = SG_LEAKS_WARN;
+    if (leaks && !sg_leaks_parse(leaks, &o->leaks)) {
+        fprintf(stderr, "ordex %s: --leaks %s: expected error, warn or off\n", cmd, leaks);
+        rc = 2;
+        goto out;
+    }
     o->divergence = SG_DIVERGENCE_WARN;
     if (divergence) {
         if (strcmp(divergence, "ignore") == 0)
@@ -392,6 +402,7 @@ out:
     g_free(stack);
     g_free(heap);
     g_free(json);
+    g_free(leaks);
     g_free(max_states);
     g_free(max_memory);
     g_free(divergence);

@@ -21,6 +21,8 @@ typedef struct ordex_opts {
     bool send_mode_given;
     bool quiet;
     char *json;
+    sg_leaks
+        leaks; /* --leaks: handles never freed are warnings (default), errors or not reported */
     /* explore */
     bool no_por;
     uint64_t max_states;

@@ -243,7 +243,10 @@ static int predict_single(const ordex_opts *o, const pred_options *po, const pm_
         return 2;
     }
     r.elapsed_s += pl.elapsed_s;
-    int status = r.findings->len > 0 ? out_findings_status(r.findings) : !r.finished ? 1 : 0;
+    sg_findings_classify(r.findings, o->leaks);
+    int status = out_findings_status(r.findings);
+    if (status == 0 && !r.finished)
+        status = 1;
     if (pl.finished < pl.count && r.finished) {
         /* Measured computation differs a little from run to run, and with it
          * the timing that led to the finding. */

@@ -17,6 +17,7 @@
 #include "stategraph/oneshot.h"
 #include "stategraph/replay.h"
 #include "stategraph/trace.h"
+#include "stategraph/verdict.h"
 #include "toolchain/compile.h"
 #include "toolchain/datafile.h"
 
@@ -31,7 +32,7 @@ static int divergence_step(const sg_trace *t) {
 
 /* Replaces ordex with gdb replaying the trace; returns only on failure. */
 static int exec_gdb(const char *trace, const sg_trace *t, int stop_at, const char *batch, bool tag,
-                    bool quiet, const char *json) {
+                    bool quiet, const char *json, const char *leaks) {
     char *gdb = g_find_program_in_path("gdb");
     if (!gdb) {
         fprintf(stderr, "ordex replay: --gdb needs gdb, which is not installed (install the "
@@ -100,6 +101,8 @@ static int exec_gdb(const char *trace, const sg_trace *t, int stop_at, const cha
         g_ptr_array_add(a, g_strdup("--quiet"));
     if (json)
         g_ptr_array_add(a, g_strdup_printf("--json=%s", json));
+    if (leaks)
+        g_ptr_array_add(a, g_strdup_printf("--leaks=%s", leaks));
     g_ptr_array_add(a, g_canonicalize_filename(trace, NULL)); /* never taken for an option */
     g_ptr_array_add(a, NULL);
     fflush(stdout);
@@ -118,7 +121,7 @@ static int exec_gdb(const char *trace, const sg_trace *t, int stop_at, const cha
 int ordex_replay(int argc, char **argv) {
     int stop_at = 0, nranks = 0;
     gboolean dump = FALSE, gdb = FALSE, tag = FALSE, quiet = FALSE, inferior = FALSE;
-    char *json = NULL, *gdb_batch = NULL;
+    char *json = NULL, *gdb_batch = NULL, *leaks_text = NULL;
     GOptionEntry entries[] = {
         {"stop-at", 0, 0, G_OPTION_ARG_INT, &stop_at, "Stop before step N of the trace", "N"},
         {"dump", 0, 0, G_OPTION_ARG_NONE, &dump,
@@ -136,6 +139,8 @@ int ordex_replay(int argc, char **argv) {
          "Rank count (must be the trace's; the trace's by default)", "N"},
         {"json", 0, 0, G_OPTION_ARG_FILENAME, &json, "Write the result as JSON", "FILE"},
         {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print only findings", NULL},
+        {"leaks", 0, 0, G_OPTION_ARG_STRING, &leaks_text,
+         "Handles not freed before MPI_Finalize: warn (default), error, or off", "MODE"},
         {NULL, 0, 0, 0, NULL, NULL, NULL}};
     GOptionContext *ctx =
         g_option_context_new("TRACE - re-run one ordering recorded by ordex explore");
@@ -148,6 +153,11 @@ int ordex_replay(int argc, char **argv) {
     if (!g_option_context_parse(ctx, &argc, &argv, &ge)) {
         fprintf(stderr, "ordex replay: %s (see ordex replay --help)\n", ge->message);
         g_error_free(ge);
+        goto out;
+    }
+    sg_leaks leaks = SG_LEAKS_WARN;
+    if (leaks_text && !sg_leaks_parse(leaks_text, &leaks)) {
+        fprintf(stderr, "ordex replay: --leaks %s: expected error, warn or off\n", leaks_text);
         goto out;
     }
     if (argc != 2) {
@@ -206,7 +216,7 @@ int ordex_replay(int argc, char **argv) {
         goto out;
     }
     if (gdb) {
-        status = exec_gdb(argv[1], &t, stop_at, gdb_batch, tag, quiet, json);
+        status = exec_gdb(argv[1], &t, stop_at, gdb_batch, tag, quiet, json, leaks_text);
         goto out;
     }
 
@@ -253,6 +263,7 @@ int ordex_replay(int argc, char **argv) {
     sched_run_result r = inferior ? sg_replay_stepwise(&rp) : sg_replay_run(&rp);
     sg_oneshot_result res = {0};
     sg_oneshot_conclude(rp.divergence || rp.stopped ? SCHED_RUN_STOPPED : r, &res);
+    sg_findings_classify(res.findings, leaks);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (rp.divergence) {
         fprintf(stderr, "ordex replay: the replay left the trace at %s\n", rp.divergence);
@@ -301,6 +312,7 @@ out:
     g_free(so);
     g_free(json);
     g_free(gdb_batch);
+    g_free(leaks_text);
     g_option_context_free(ctx);
     return status;
 }

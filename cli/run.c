@@ -65,6 +65,7 @@ int ordex_run(int argc, char **argv) {
     sg_oneshot_result res = {0};
     sched_run_result r = sg_oneshot_run(o.run.seed, &res.events);
     sg_oneshot_conclude(r, &res);
+    sg_findings_classify(res.findings, o.leaks);
     clock_gettime(CLOCK_MONOTONIC, &t1);
 
     out_run_summary sum = {0};
@@ -85,7 +86,9 @@ int ordex_run(int argc, char **argv) {
                                       : "ordex was interrupted by a signal";
     GPtrArray *findings = res.findings;
     out_print_findings(stderr, findings, &sum, o.quiet && !sig);
-    int status = findings->len > 0 ? out_findings_status(findings) : sig ? 2 : 0;
+    int status = out_findings_status(findings);
+    if (status == 0 && sig)
+        status = 2;
     char *werr = NULL;
     if (o.json && !out_write_json(o.json, findings, &sum, &werr)) {
         fprintf(stderr, "ordex: %s\n", werr);

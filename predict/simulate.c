@@ -167,6 +167,7 @@ bool pred_simulate(const pred_options *o, const pm_platform *p, bool record, boo
         c->message = g_strdup(f->message);
         c->details = g_strdup(f->details);
         c->location = g_strdup(f->location);
+        c->warning = f->warning;
         g_ptr_array_add(out->findings, c);
     }
     const pm_net *net = sim_timed_net();

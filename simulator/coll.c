@@ -7,6 +7,7 @@
 #include "scheduler/sched.h"
 #include "simulator/access.h"
 #include "simulator/engine.h"
+#include "simulator/op.h"
 #include "simulator/rma.h"
 
 void sim_coll_init(void) {}
@@ -20,6 +21,7 @@ static sim_coll *coll_new(sim_comm *comm, sim_coll_kind kind, uint64_t seq) {
     c->args = g_new0(sim_coll_args, comm->size);
     c->reqs = g_new0(sim_request *, comm->size);
     c->call_sites = g_new0(void *, comm->size);
+    c->calls = g_new0(const char *, comm->size);
     c->left_early = g_new0(bool, comm->size);
     c->snapshots = g_new0(void *, comm->size);
     return c;
@@ -32,11 +34,20 @@ static void coll_free(sim_coll *c) {
             sim_vc_free(c->vcs[i]);
     }
     g_free(c->vcs);
+    for (guint i = 0; c->held_types && i < c->held_types->len; i++)
+        sim_dt_unref(g_ptr_array_index(c->held_types, i));
+    if (c->held_types)
+        g_ptr_array_free(c->held_types, TRUE);
+    for (guint i = 0; c->held_ops && i < c->held_ops->len; i++)
+        sim_op_unref(g_array_index(c->held_ops, MPI_Op, i));
+    if (c->held_ops)
+        g_array_free(c->held_ops, TRUE);
     g_free(c->left_early);
     g_free(c->snapshots);
     g_free(c->args);
     g_free(c->reqs);
     g_free(c->call_sites);
+    g_free(c->calls);
     g_free(c);
 }
 
@@ -213,9 +224,89 @@ static void maybe_leave_early(sim_coll *c, int me) {
         sim_coll_leave_early(c, me);
 }
 
+static void hold_type(sim_coll *c, MPI_Datatype type) {
+    const sim_datatype *dt = type != MPI_DATATYPE_NULL ? sim_dt_get(type) : NULL;
+    if (!dt || sim_dt_is_predefined(type))
+        return;
+    if (!c->held_types)
+        c->held_types = g_ptr_array_new();
+    g_ptr_array_add(c->held_types, (gpointer)sim_dt_ref(dt));
+}
+
+/* Holds what a member's arguments name that the program may free before
+ * the collective completes: its derived datatypes and its user op. */
+static void hold_objects(sim_coll *c, const sim_coll_args *a) {
+    hold_type(c, a->sendtype);
+    hold_type(c, a->recvtype);
+    for (int i = 0; i < c->comm->size; i++) {
+        if (a->sendtypes && a->sendbuf != MPI_IN_PLACE)
+            hold_type(c, a->sendtypes[i]);
+        if (a->recvtypes)
+            hold_type(c, a->recvtypes[i]);
+    }
+    if (a->op != MPI_OP_NULL && a->op != 0 && sim_op_valid(a->op) &&
+        SIM_HANDLE_KIND(a->op) == SIM_HKIND_DIRECT) {
+        if (!c->held_ops)
+            c->held_ops = g_array_new(FALSE, FALSE, sizeof(MPI_Op));
+        sim_op_ref(a->op);
+        g_array_append_val(c->held_ops, a->op);
+    }
+}
+
+/* "MPI_Ibcast(root=0)": a member's call for mismatch reports (g_free). */
+static char *call_text(const char *call, sim_coll_kind kind, int root) {
+    return rooted(kind) ? g_strdup_printf("%s(root=%d)", call, root) : g_strdup(call);
+}
+
+/* A member's call does not match the collective that the first member
+ * fixed: reports it naming both calls, the same whichever of the two
+ * arrived last (so that orderings in which they arrive the other way round
+ * find the same error). */
+static void report_mismatch(sim_coll *c, int first, int me, sim_coll_kind kind,
+                            const sim_coll_args *args, const char *call) {
+    sim_comm *comm = c->comm;
+    int a = first < me ? first : me, b = first < me ? me : first;
+    char *text[2];
+    void *site[2];
+    int world[2];
+    for (int i = 0; i < 2; i++) {
+        int r = i == 0 ? a : b;
+        bool mine = r == me;
+        text[i] = call_text(mine ? call : c->calls[r], mine ? kind : c->kind,
+                            mine ? args->root : c->args[r].root);
+        site[i] = mine ? sim_proc_of(sim_self())->call_site : c->call_sites[r];
+        world[i] = sim_comm_world(comm, r);
+    }
+    bool nb_differs = c->kind == kind && c->args[first].nonblocking != args->nonblocking;
+    const char *blocking_call = args->nonblocking ? c->calls[first] : call;
+    const char *nonblocking_call = args->nonblocking ? call : c->calls[first];
+    char *why = nb_differs ? g_strdup_printf("; %s is nonblocking and %s blocking: a nonblocking "
+                                             "collective never matches a blocking one (MPI 3.1 "
+                                             "section 5.12), and a real MPI may hang or mix up "
+                                             "their data",
+                                             nonblocking_call, blocking_call)
+                           : g_strdup("; all members must call the same collective, with the "
+                                      "same root, in the same order (MPI 3.1 section 5.12)");
+    char *loc0 = g_strdup(sim_location(site[0]));
+    char *where = world[0] == a && world[1] == b ? g_strdup("")
+                                                 : g_strdup_printf(" (comm ranks %d and %d)", a, b);
+    sim_error_ranks(comm->handle, MPI_ERR_OTHER, site[0], world, 2,
+                    "collective mismatch on %s: as their %" G_GUINT64_FORMAT
+                    "%s collective there, rank %d calls %s at %s and rank %d calls %s at %s%s%s",
+                    sim_comm_describe(comm), c->seq + 1, ordinal_suffix(c->seq + 1), world[0],
+                    text[0], loc0, world[1], text[1], sim_location(site[1]), where, why);
+    g_free(where);
+    g_free(loc0);
+    g_free(why);
+    g_free(text[0]);
+    g_free(text[1]);
+}
+
 sim_request *sim_coll_post(sim_comm *comm, sim_coll_kind kind, const sim_coll_args *args) {
     int self = sim_self();
     int me = sim_comm_rank(comm, self);
+    sim_proc *p = sim_proc_of(self);
+    const char *call = p->call ? p->call : sim_coll_name(kind);
     uint64_t seq = comm->coll_posted[me]++;
     sim_coll *c = g_hash_table_lookup(comm->colls, &seq);
     if (!c) {
@@ -229,30 +320,20 @@ sim_request *sim_coll_post(sim_comm *comm, sim_coll_kind kind, const sim_coll_ar
         for (int i = 0; i < comm->size && first < 0; i++)
             if (c->reqs[i] || c->left_early[i])
                 first = i;
-        if (c->kind != kind || (rooted(kind) && c->args[first].root != args->root)) {
-            char *mine = rooted(kind)
-                             ? g_strdup_printf("%s(root=%d)", sim_coll_name(kind), args->root)
-                             : g_strdup(sim_coll_name(kind));
-            char *theirs = rooted(c->kind) ? g_strdup_printf("%s(root=%d)", sim_coll_name(c->kind),
-                                                             c->args[first].root)
-                                           : g_strdup(sim_coll_name(c->kind));
-            int rc = sim_error(comm->handle, MPI_ERR_OTHER,
-                               "collective mismatch on %s: as its %" G_GUINT64_FORMAT
-                               "%s collective there, rank %d calls %s but rank %d called %s at %s",
-                               sim_comm_describe(comm), seq + 1, ordinal_suffix(seq + 1), me, mine,
-                               first, theirs, sim_location(c->call_sites[first]));
-            g_free(mine);
-            g_free(theirs);
-            (void)rc;
+        if (c->kind != kind || (rooted(kind) && c->args[first].root != args->root) ||
+            c->args[first].nonblocking != args->nonblocking) {
+            report_mismatch(c, first, me, kind, args, call);
             return NULL;
         }
     }
-    sim_request *req = sim_req_new(SIM_REQ_COLL, sim_coll_name(kind));
+    sim_request *req = sim_req_new(SIM_REQ_COLL, call);
     req->comm = comm;
     req->coll = c;
     c->args[me] = *args;
     c->reqs[me] = req;
-    c->call_sites[me] = sim_proc_of(self)->call_site;
+    c->call_sites[me] = p->call_site;
+    c->calls[me] = call;
+    hold_objects(c, args);
     if (sim_access_enabled()) {
         if (!c->vcs)
             c->vcs = g_new0(struct sim_vc *, comm->size);
@@ -304,7 +385,7 @@ void sim_coll_fire(sim_coll *c) {
         e.rc = MPI_ERR_BUFFER;
         e.err_rank = -1;
         e.why = g_strdup_printf("a buffer passed to %s cannot be accessed (invalid address %p)",
-                                sim_coll_name(c->kind), fault.addr);
+                                sim_coll_call(c), fault.addr);
     }
     sim_timed_coll_fired(c);
     sim_access_coll_fired(c);

@@ -8,7 +8,10 @@
  * order).  When every member has arrived the collective is an enabled event;
  * firing it executes the data movement for all members at once and completes
  * every member's request.  A member arriving with a different operation or
- * root than the first arrival is an MPI usage error.
+ * root than the first arrival, or with the nonblocking variant of a blocking
+ * one (or the reverse: MPI 3.1 section 5.12 says they never match), is an
+ * MPI usage error.  Requests and reports name the MPI call each member made
+ * (MPI_Igather, MPI_Cart_sub), not only the kind.
  */
 #ifndef ORDEX_SIM_COLL_H
 #define ORDEX_SIM_COLL_H
@@ -76,6 +79,8 @@ typedef struct sim_coll_args {
     int reorder;
     MPI_Comm *newcomm; /* where the new handle is written */
     void *rma;         /* window collectives: the call's own arguments (rma.h) */
+    bool nonblocking;  /* posted by a nonblocking call (MPI_Ibcast, MPI_Comm_idup...): its
+                          request goes to the program; never matches a blocking call */
 } sim_coll_args;
 
 struct sim_coll {
@@ -86,20 +91,34 @@ struct sim_coll {
     sim_coll_args *args; /* [comm->size], indexed by comm rank */
     sim_request **reqs;  /* [comm->size] */
     void **call_sites;   /* [comm->size] call site of each member, for reports */
+    const char **calls;  /* [comm->size] the MPI call each member made ("MPI_Igather"):
+                            static strings, NULL until the member arrives */
     /* Members that left before the others arrived (MPI lets a root that only
      * sends, or a member that only contributes, return early); their
      * contribution was copied to `snapshots` and their request completed. */
-    bool *left_early;    /* [comm->size] */
-    void **snapshots;    /* [comm->size] copies to free, or NULL */
-    void *timed;         /* predict: its run of the point-to-point algorithm */
-    struct sim_vc **vcs; /* race checks: each member's clock at its arrival, or NULL */
+    bool *left_early; /* [comm->size] */
+    void **snapshots; /* [comm->size] copies to free, or NULL */
+    /* The members' derived datatypes and user ops, held until the
+     * collective is freed: MPI_Type_free and MPI_Op_free may come while it is
+     * pending, and it completes with them all the same (MPI 3.1 sections
+     * 4.1.9 and 5.9.5). */
+    GPtrArray *held_types; /* const sim_datatype * (sim_dt_ref) */
+    GArray *held_ops;      /* MPI_Op (sim_op_ref) */
+    void *timed;           /* predict: its run of the point-to-point algorithm */
+    struct sim_vc **vcs;   /* race checks: each member's clock at its arrival, or NULL */
 };
 
 const char *sim_coll_name(sim_coll_kind kind); /* "MPI_Bcast" */
 
+/* The MPI call that made collective c, as its members called it
+ * ("MPI_Igather"; all members made the same call, or the mismatch stopped
+ * them): the first arrived member's, or sim_coll_name of its kind. */
+const char *sim_coll_call(const sim_coll *c);
+
 /* Posts the calling rank's contribution to the next collective on comm and
- * returns its request (blocking collectives then wait on it).  Returns NULL
- * after reporting a mismatch through sim_error when it was not fatal. */
+ * returns its request (blocking collectives then wait on it), named after
+ * the rank's MPI call in progress.  Returns NULL after reporting a mismatch
+ * through sim_error when it was not fatal. */
 sim_request *sim_coll_post(sim_comm *comm, sim_coll_kind kind, const sim_coll_args *args);
 
 /* Executes a data-movement collective (all kinds before SIM_COLL_COMM_DUP)

@@ -60,6 +60,13 @@ const char *sim_coll_name(sim_coll_kind kind) {
     return "an unknown collective";
 }
 
+const char *sim_coll_call(const sim_coll *c) {
+    for (int i = 0; c->calls && i < c->comm->size; i++)
+        if (c->calls[i])
+            return c->calls[i];
+    return sim_coll_name(c->kind);
+}
+
 /* ---------------------------------------------------------------------- */
 /* Point-to-point pieces of a collective                                   */
 
@@ -621,7 +628,7 @@ static int exec_reduction(exec *e) {
 
 int sim_coll_exec_data(sim_coll *c, int *err_rank, char **why) {
     exec e = {.c = c,
-              .name = sim_coll_name(c->kind),
+              .name = sim_coll_call(c),
               .root = -1,
               .xfers = g_array_new(FALSE, TRUE, sizeof(xfer)),
               .err_rank = err_rank,

@@ -392,51 +392,85 @@ static int exec_split(sim_coll *c, bool by_type, int *err_rank, char **why) {
     return MPI_SUCCESS;
 }
 
-/* Why two groups that should be equal are not, for an error message. */
-static char *group_difference_text(const sim_group *g, const sim_group *g0) {
-    if (g->size != g0->size)
-        return g_strdup_printf("it has %d member%s, comm rank 0's group has %d", g->size,
-                               g->size == 1 ? "" : "s", g0->size);
-    int i = 0;
-    while (g->members[i] == g0->members[i])
-        i++;
-    return g_strdup_printf(
-        "its group rank %d is world rank %d, in comm rank 0's group world rank %d", i,
-        g->members[i], g0->members[i]);
+/* "world ranks 2, 0" (at most 8 of them), or "MPI_GROUP_EMPTY". */
+static char *members_text(const sim_group *g) {
+    if (g->size == 0)
+        return g_strdup("MPI_GROUP_EMPTY");
+    GString *t = g_string_new(g->size == 1 ? "world rank " : "world ranks ");
+    for (int i = 0; i < g->size && i < 8; i++)
+        g_string_append_printf(t, i ? ", %d" : "%d", g->members[i]);
+    if (g->size > 8)
+        g_string_append_printf(t, ", ... (%d in all)", g->size);
+    return g_string_free(t, FALSE);
 }
 
+/* MPI_Comm_create (MPI 3.1 section 6.4.2): members may pass different
+ * groups (since MPI 2.2), each a subgroup of comm, as long as every member
+ * of a non-empty group passes that same group (same ranks, same order);
+ * the groups passed are then disjoint.  One communicator is made per group,
+ * for its members; a process outside the group it passes (MPI_GROUP_EMPTY,
+ * say) gets MPI_COMM_NULL. */
 static int exec_create_from_group(sim_coll *c, int *err_rank, char **why) {
     sim_comm *p = c->comm;
-    sim_group *g0 = NULL;
-    for (int r = 0; r < p->size; r++) {
+    sim_group **g = g_new0(sim_group *, p->size);
+    int rc = MPI_SUCCESS;
+    for (int r = 0; r < p->size && rc == MPI_SUCCESS; r++) {
         MPI_Group h = c->args[r].group;
-        sim_group *g = sim_group_get(h);
-        if (!g)
-            return create_error(c, r, MPI_ERR_GROUP, err_rank, why,
-                                g_strdup_printf("group 0x%x is not a valid group", (unsigned)h));
-        if (r == 0) {
-            g0 = g;
-            for (int i = 0; i < g->size; i++)
-                if (sim_comm_rank(p, g->members[i]) < 0)
-                    return create_error(c, 0, MPI_ERR_GROUP, err_rank, why,
-                                        g_strdup_printf("the group is not a subgroup of the "
-                                                        "communicator: its rank %d is world rank "
-                                                        "%d, not a member",
-                                                        i, g->members[i]));
-        } else if (g != g0 && sim_group_compare(g, g0) != MPI_IDENT) {
-            char *diff = group_difference_text(g, g0);
-            char *msg = g_strdup_printf("all members must pass the same group, but %s", diff);
-            g_free(diff);
-            return create_error(c, r, MPI_ERR_GROUP, err_rank, why, msg);
+        g[r] = sim_group_get(h);
+        if (!g[r]) {
+            rc = create_error(c, r, MPI_ERR_GROUP, err_rank, why,
+                              g_strdup_printf("group 0x%x is not a valid group", (unsigned)h));
+            break;
         }
+        for (int i = 0; i < g[r]->size; i++)
+            if (sim_comm_rank(p, g[r]->members[i]) < 0) {
+                rc = create_error(c, r, MPI_ERR_GROUP, err_rank, why,
+                                  g_strdup_printf("the group is not a subgroup of the "
+                                                  "communicator: its rank %d is world rank "
+                                                  "%d, not a member",
+                                                  i, g[r]->members[i]));
+                break;
+            }
+    }
+    /* Every member of each group passes that group. */
+    for (int r = 0; r < p->size && rc == MPI_SUCCESS; r++)
+        for (int i = 0; i < g[r]->size; i++) {
+            int m = sim_comm_rank(p, g[r]->members[i]);
+            if (g[m] == g[r] || sim_group_compare(g[m], g[r]) == MPI_IDENT)
+                continue;
+            char *mine = members_text(g[r]), *theirs = members_text(g[m]);
+            rc = create_error(c, r, MPI_ERR_GROUP, err_rank, why,
+                              g_strdup_printf("its group (%s) includes comm rank %d, which passes "
+                                              "another group (%s); every member of a group must "
+                                              "pass the same group, so the groups are disjoint "
+                                              "(MPI 3.1 section 6.4.2)",
+                                              mine, m, theirs));
+            g_free(mine);
+            g_free(theirs);
+            break;
+        }
+    if (rc != MPI_SUCCESS) {
+        g_free(g);
+        return rc;
     }
     give_null_to_all(c);
-    if (!g0 || g0->size == 0)
-        return MPI_SUCCESS;
-    sim_comm *nc =
-        comm_make(p, "create", g0->size, g_memdup2(g0->members, sizeof(int) * (size_t)g0->size));
-    for (int i = 0; i < nc->size; i++)
-        give_handle(c, sim_comm_rank(p, nc->members[i]), nc->handle);
+    /* One communicator per group, made in the order of the groups' lowest
+     * comm ranks: a member's group is made when its turn comes. */
+    bool *done = g_new0(bool, p->size);
+    for (int r = 0; r < p->size; r++) {
+        if (done[r] || sim_group_rank(g[r], p->members[r]) < 0)
+            continue;
+        sim_group *own = g[r];
+        sim_comm *nc = comm_make(p, "create", own->size,
+                                 g_memdup2(own->members, sizeof(int) * (size_t)own->size));
+        for (int i = 0; i < nc->size; i++) {
+            int m = sim_comm_rank(p, nc->members[i]);
+            done[m] = true;
+            give_handle(c, m, nc->handle);
+        }
+    }
+    g_free(done);
+    g_free(g);
     return MPI_SUCCESS;
 }
 

@@ -148,8 +148,12 @@ void sim_comm_set_cart(sim_comm *comm, int ndims, const int *dims, const int *pe
  *     type or MPI_UNDEFINED.  MPI_COMM_TYPE_SHARED groups ranks by
  *     sim_node_of; MPI_COMM_TYPE_HW_GUIDED/_UNGUIDED give MPI_COMM_NULL (no
  *     hardware hierarchy is modelled, which MPI 4.0 allows).
- *   CREATE: every member passes a group with the same members, all members
- *     of comm; ranks outside it get MPI_COMM_NULL.
+ *   CREATE: each member passes a subgroup of comm; members may pass
+ *     different groups (MPI 2.2 on), but every member of a non-empty group
+ *     must pass that group (same ranks, same order), so the groups are
+ *     disjoint.  Each member of a group gets that group's communicator
+ *     (made in the order of the groups' lowest comm ranks); a rank outside
+ *     the group it passes gets MPI_COMM_NULL.
  *   CART_CREATE: every member passes the same ndims, dims and periods; the
  *     first prod(dims) ranks form the new communicator (reorder ignored).
  * New communicators inherit each member's error handler from comm. */

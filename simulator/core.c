@@ -13,6 +13,7 @@
 #include "simulator/datatype.h"
 #include "simulator/engine.h"
 #include "simulator/events.h"
+#include "simulator/held.h"
 #include "simulator/op.h"
 #include "simulator/report.h"
 #include "simulator/rma.h"
@@ -48,8 +49,23 @@ const char *sim_finding_kind_name(sim_finding_kind kind) {
         return "unsupported";
     case SIM_F_DATA_RACE:
         return "data_race";
+    case SIM_F_LEAK:
+        return "leak";
+    case SIM_F_ACTIVE_FREED:
+        return "freed_active_request";
     }
     return "error";
+}
+
+bool sim_finding_kind_advisory(sim_finding_kind kind) {
+    return kind == SIM_F_LEAK || kind == SIM_F_ACTIVE_FREED;
+}
+
+bool sim_findings_have_error(GPtrArray *findings) {
+    for (guint i = 0; i < findings->len; i++)
+        if (!sim_finding_kind_advisory(((const sim_finding *)g_ptr_array_index(findings, i))->kind))
+            return true;
+    return false;
 }
 
 bool sim_findings_unsupported(GPtrArray *findings) {
@@ -394,7 +410,9 @@ int sim_check_initialized(void) {
     return MPI_SUCCESS;
 }
 
-static int error_common(MPI_Comm comm, int errclass, void *site, const char *fmt, va_list ap) {
+/* ranks == NULL: the error is the calling rank's alone. */
+static int error_common(MPI_Comm comm, int errclass, void *site, const int *ranks, int nranks,
+                        const char *fmt, va_list ap) {
     int self = sim_self();
     char *text = g_strdup_vprintf(fmt, ap);
     MPI_Errhandler eh = MPI_ERRORS_ARE_FATAL;
@@ -405,11 +423,11 @@ static int error_common(MPI_Comm comm, int errclass, void *site, const char *fmt
         g_free(text);
         return errclass;
     }
-    int ranks[1] = {self};
+    int own[1] = {self};
     const char *loc = sim_location(site);
-    char *msg = g_strdup_printf("rank %d: %s", self, text);
+    char *msg = ranks ? g_strdup(text) : g_strdup_printf("rank %d: %s", self, text);
     char *details = sim_report_backtrace_here();
-    sim_add_finding(SIM_F_MPI_ERROR, ranks, 1, loc, msg, details);
+    sim_add_finding(SIM_F_MPI_ERROR, ranks ? ranks : own, ranks ? nranks : 1, loc, msg, details);
     g_free(text);
     sched_abort_current();
 }
@@ -417,7 +435,7 @@ static int error_common(MPI_Comm comm, int errclass, void *site, const char *fmt
 int sim_error(MPI_Comm comm, int errclass, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    int rc = error_common(comm, errclass, sim_proc_of(sim_self())->call_site, fmt, ap);
+    int rc = error_common(comm, errclass, sim_proc_of(sim_self())->call_site, NULL, 0, fmt, ap);
     va_end(ap);
     return rc;
 }
@@ -425,8 +443,20 @@ int sim_error(MPI_Comm comm, int errclass, const char *fmt, ...) {
 int sim_error_at(MPI_Comm comm, int errclass, void *call_site, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    int rc = error_common(comm, errclass,
-                          call_site ? call_site : sim_proc_of(sim_self())->call_site, fmt, ap);
+    int rc =
+        error_common(comm, errclass, call_site ? call_site : sim_proc_of(sim_self())->call_site,
+                     NULL, 0, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+int sim_error_ranks(MPI_Comm comm, int errclass, void *call_site, const int *ranks, int nranks,
+                    const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int rc =
+        error_common(comm, errclass, call_site ? call_site : sim_proc_of(sim_self())->call_site,
+                     ranks, nranks, fmt, ap);
     va_end(ap);
     return rc;
 }
@@ -493,6 +523,8 @@ void sim_create(const sim_config *cfg) {
     sim_coll_init();
     sim_rma_init(cfg->nranks);
     sim_access_init(cfg->nranks, cfg->rma_separate);
+    sim_held_init(cfg->nranks);
+    sim_report_init();
     sched_set_exit_hook(on_rank_exit);
     sched_set_fail_hook(on_rank_fail);
 }
@@ -501,6 +533,8 @@ void sim_destroy(void) {
     if (!sim_g)
         return;
     sim_access_fini();
+    sim_report_fini();
+    sim_held_fini();
     sim_rma_fini();
     sim_coll_fini();
     sim_events_fini();
@@ -563,6 +597,7 @@ void sim_digest_rank(int r, sim_digest_feed feed, void *user) {
     if (p->call && sim_g->cfg.exploring)
         feed(user, p->call_regs, sizeof p->call_regs);
     sim_req_digest_rank(r, feed, user);
+    sim_held_digest(r, feed, user);
 }
 
 void sim_digest_engine(sim_digest_feed feed, void *user) {

@@ -356,6 +356,8 @@ const sim_datatype *sim_dt_lookup(MPI_Datatype type, int rank, const char *argna
     else if (!dt)
         msg = g_strdup_printf("%s 0x%08x is not a valid datatype (freed or never created)", argname,
                               (unsigned)type);
+    else if (dt->freed)
+        msg = g_strdup_printf("%s %s was freed (MPI_Type_free)", argname, dt->label);
     else if (!dt->predefined && rank >= 0 && dt->creator >= 0 && dt->creator != rank)
         msg = g_strdup_printf("%s %s was created by rank %d; rank %d cannot use it "
                               "(datatype handles are local to a process)",
@@ -474,8 +476,16 @@ void sim_dt_unref(const sim_datatype *dt) {
     if (dt->predefined)
         return;
     sim_datatype *m = (sim_datatype *)dt;
-    if (--m->refs == 0)
-        sim_dt_destroy(m);
+    if (--m->refs > 0)
+        return;
+    /* The last holder of a freed type: its handle may be given out again. */
+    guint idx = SIM_HANDLE_INDEX((unsigned)m->handle);
+    if (direct_table && SIM_HANDLE_KIND((unsigned)m->handle) == SIM_HKIND_DIRECT &&
+        idx < direct_table->len && g_ptr_array_index(direct_table, idx) == m) {
+        g_ptr_array_index(direct_table, idx) = NULL;
+        first_free = MIN(first_free, idx);
+    }
+    sim_dt_destroy(m);
 }
 
 int sim_dt_commit(int rank, MPI_Datatype type, char **why) {
@@ -494,9 +504,7 @@ int sim_dt_free(int rank, MPI_Datatype type, char **why) {
     if (dt->predefined)
         return sim_dt_fail(why, MPI_ERR_TYPE, "datatype %s is predefined and cannot be freed",
                            sim_dt_name(type));
-    guint idx = SIM_HANDLE_INDEX((unsigned)type);
-    g_ptr_array_index(direct_table, idx) = NULL;
-    first_free = MIN(first_free, idx);
+    ((sim_datatype *)dt)->freed = true;
     sim_dt_unref(dt);
     return MPI_SUCCESS;
 }
@@ -586,6 +594,115 @@ void sim_dt_unpack(const sim_datatype *dt, const void *in, size_t bytes, void *b
     if (count > 0)
         copy_elements(dt, buf, (char *)in, (size_t)count, MIN(bytes, dt->size * (size_t)count),
                       false);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Overlap of buffer arguments                                             */
+
+typedef struct span {
+    uintptr_t lo, hi; /* [lo, hi) */
+} span;
+
+/* The bounds of a region's bytes; false when it has none. */
+static bool region_bounds(const sim_dt_region *r, span *out) {
+    if (!r->dt || r->count <= 0 || r->dt->size == 0)
+        return false;
+    MPI_Aint ext = dt_extent(r->dt), last = (MPI_Aint)(r->count - 1) * ext;
+    MPI_Aint lo = r->dt->true_lb + MIN(0, last);
+    MPI_Aint hi = r->dt->true_ub + MAX(0, last);
+    out->lo = (uintptr_t)r->buf + (uintptr_t)lo;
+    out->hi = (uintptr_t)r->buf + (uintptr_t)hi;
+    return out->lo < out->hi;
+}
+
+/* The hull of a side; false when it has no bytes. */
+static bool side_bounds(const sim_dt_region *rs, int n, span *out) {
+    bool any = false;
+    for (int i = 0; i < n; i++) {
+        span s;
+        if (!region_bounds(&rs[i], &s))
+            continue;
+        if (!any)
+            *out = s;
+        out->lo = MIN(out->lo, s.lo);
+        out->hi = MAX(out->hi, s.hi);
+        any = true;
+    }
+    return any;
+}
+
+/* Appends the blocks of a side that meet `within`; false when there are more
+ * than the limit. */
+static bool side_blocks(const sim_dt_region *rs, int n, span within, GArray *out) {
+    for (int i = 0; i < n; i++) {
+        const sim_dt_region *r = &rs[i];
+        span b;
+        if (!region_bounds(r, &b) || b.hi <= within.lo || within.hi <= b.lo)
+            continue;
+        const sim_datatype *dt = r->dt;
+        MPI_Aint off;
+        if (dense(dt, (size_t)r->count, &off)) {
+            span s = {(uintptr_t)at(r->buf, off),
+                      (uintptr_t)at(r->buf, off) + dt->size * (size_t)r->count};
+            g_array_append_val(out, s);
+            continue;
+        }
+        MPI_Aint ext = dt_extent(dt);
+        for (int e = 0; e < r->count; e++)
+            for (size_t rep = 0; rep < dt->nrep; rep++) {
+                MPI_Aint base = (MPI_Aint)e * ext + (MPI_Aint)rep * dt->rep_stride;
+                for (guint k = 0; k < dt->unit->len; k++) {
+                    const dt_block *blk = &g_array_index(dt->unit, dt_block, k);
+                    span s = {(uintptr_t)at(r->buf, base + blk->off), 0};
+                    s.hi = s.lo + blk->len;
+                    if (s.hi <= within.lo || within.hi <= s.lo)
+                        continue;
+                    if (out->len >= SIM_DT_OVERLAP_MAX_BLOCKS)
+                        return false;
+                    g_array_append_val(out, s);
+                }
+            }
+    }
+    return true;
+}
+
+static gint span_cmp(gconstpointer a, gconstpointer b) {
+    const span *x = a, *y = b;
+    return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+bool sim_dt_regions_overlap(const sim_dt_region *a, int na, const sim_dt_region *b, int nb,
+                            uintptr_t *first) {
+    span ha, hb;
+    if (!side_bounds(a, na, &ha) || !side_bounds(b, nb, &hb) || ha.hi <= hb.lo || hb.hi <= ha.lo)
+        return false;
+    span both = {MAX(ha.lo, hb.lo), MIN(ha.hi, hb.hi)};
+    GArray *sa = g_array_new(FALSE, FALSE, sizeof(span));
+    GArray *sb = g_array_new(FALSE, FALSE, sizeof(span));
+    bool found = false;
+    if (side_blocks(a, na, both, sa) && side_blocks(b, nb, both, sb)) {
+        g_array_sort(sa, span_cmp);
+        g_array_sort(sb, span_cmp);
+        /* Blocks of one side may overlap each other (a type may touch a
+         * byte twice); the sweep keeps, per side, the end of what it has
+         * covered so far. */
+        guint i = 0, j = 0;
+        while (i < sa->len && j < sb->len && !found) {
+            const span *x = &g_array_index(sa, span, i), *y = &g_array_index(sb, span, j);
+            uintptr_t lo = MAX(x->lo, y->lo), hi = MIN(x->hi, y->hi);
+            if (lo < hi) {
+                found = true;
+                *first = lo;
+            } else if (x->hi <= y->hi) {
+                i++;
+            } else {
+                j++;
+            }
+        }
+    }
+    g_array_free(sa, TRUE);
+    g_array_free(sb, TRUE);
+    return found;
 }
 
 /* ---------------------------------------------------------------------- */

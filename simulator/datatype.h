@@ -42,7 +42,11 @@ typedef struct sim_datatype sim_datatype;
  * a reference; "count elements of dt" is (sim_dt_typesig(dt), count). */
 typedef struct sim_typesig sim_typesig;
 
-/* Looks a handle up; NULL when it is not a datatype (or a freed one). */
+/* Looks a handle up; NULL when it is not a datatype.  A type freed by
+ * MPI_Type_free is still found while operations that use it are pending
+ * (they hold sim_dt_ref references; MPI lets them complete): this is the
+ * lookup of execution, argument checks use sim_dt_lookup, which refuses
+ * it. */
 const sim_datatype *sim_dt_get(MPI_Datatype type);
 
 /* True when the type may be used in communication (predefined, or committed). */
@@ -133,10 +137,10 @@ void sim_dt_fini(void);
 /* Additions: lookup with the caller's checks, more queries               */
 
 /* Like sim_dt_get, for an argument named argname ("oldtype") of an MPI call
- * made by world rank `rank`: also refuses MPI_DATATYPE_NULL, MPI_LB/MPI_UB
- * and derived types created by another rank (handles are local to the rank
- * that made them; rank -1 skips that check).  On failure returns NULL and sets *why (g_free it) to
- * a message naming the argument, e.g. "oldtype is MPI_DATATYPE_NULL". */
+ * made by world rank `rank`: also refuses MPI_DATATYPE_NULL, MPI_LB/MPI_UB,
+ * types freed with MPI_Type_free and derived types created by another rank (handles are local to
+ * the rank that made them; rank -1 skips that check).  On failure returns NULL and sets *why
+ * (g_free it) to a message naming the argument, e.g. "oldtype is MPI_DATATYPE_NULL". */
 const sim_datatype *sim_dt_lookup(MPI_Datatype type, int rank, const char *argname, char **why);
 
 MPI_Datatype sim_dt_handle(const sim_datatype *dt);
@@ -154,18 +158,40 @@ MPI_Aint sim_dt_true_extent(const sim_datatype *dt); /* 0 for an empty type */
  * type, a predefined type, ...): the caller may then copy them directly. */
 bool sim_dt_is_dense(const sim_datatype *dt, int count, MPI_Aint *offset);
 
+/* One buffer argument of a call: count elements of dt at buf (buf may be
+ * MPI_BOTTOM with absolute displacements). */
+typedef struct sim_dt_region {
+    const void *buf;
+    int count;
+    const sim_datatype *dt; /* NULL: the region is empty */
+} sim_dt_region;
+
+/* Whether some byte belongs both to a region of a[0..na) and to one of
+ * b[0..nb) (MPI 3.1 section 2.3: an argument a call writes must not alias
+ * another).  A region's bytes are those of its type map: the gaps of a
+ * strided type belong to no region, so interleaved buffers do not overlap.
+ * Regions of no bytes (count <= 0, empty types, dt NULL) overlap nothing.
+ * Sides whose bounds (true extents) do not meet are decided at once; sides
+ * of more than SIM_DT_OVERLAP_MAX_BLOCKS blocks within those bounds are
+ * not compared and give false (no alarm that may be false).  On overlap,
+ * *first is an address in both. */
+enum { SIM_DT_OVERLAP_MAX_BLOCKS = 1 << 20 };
+bool sim_dt_regions_overlap(const sim_dt_region *a, int na, const sim_dt_region *b, int nb,
+                            uintptr_t *first);
+
 /* MPI_Get_elements_x: like sim_dt_elements_of without the int limit. */
 MPI_Count sim_dt_elements_of_x(const sim_datatype *dt, size_t bytes);
 
-/* Keeps dt alive across MPI_Type_free (a pending operation that still has to
- * pack or unpack with it: MPI lets communication using a freed type
- * complete).  sim_dt_ref returns dt; every ref needs one sim_dt_unref.  No-ops
- * on predefined types. */
 /* Calls fn for every stretch of contiguous bytes that count elements of dt
  * at address 0 touch, in typemap order (offsets relative to the buffer;
  * stretches may repeat or overlap when the type map does). */
 typedef void (*sim_block_fn)(MPI_Aint off, size_t len, void *data);
 void sim_dt_each_block(const sim_datatype *dt, int count, sim_block_fn fn, void *data);
+
+/* Keeps dt alive across MPI_Type_free (a pending operation that still has to
+ * pack or unpack with it: MPI lets communication using a freed type
+ * complete), and its handle naming it for sim_dt_get.  sim_dt_ref returns
+ * dt; every ref needs one sim_dt_unref.  No-ops on predefined types. */
 const sim_datatype *sim_dt_ref(const sim_datatype *dt);
 void sim_dt_unref(const sim_datatype *dt);
 
@@ -221,8 +247,9 @@ int sim_dt_dup(int rank, MPI_Datatype oldtype, MPI_Datatype *newtype, char **why
 int sim_dt_commit(int rank, MPI_Datatype type, char **why);
 
 /* MPI_Type_free: refuses predefined types and other ranks' types.  The handle
- * is invalid at once (and may be handed out again); the object lives on
- * while sim_dt_ref references remain. */
+ * is invalid for the program at once (sim_dt_lookup refuses it); the object,
+ * and its handle for sim_dt_get, live on while sim_dt_ref references remain,
+ * and the handle is handed out again only after the last. */
 int sim_dt_free(int rank, MPI_Datatype type, char **why);
 
 /* MPI_Type_set_name / MPI_Type_get_name as seen by `rank` (names of

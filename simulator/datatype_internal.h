@@ -65,6 +65,8 @@ struct sim_datatype {
     int refs;    /* the table's own plus sim_dt_ref holds */
     bool predefined;
     bool committed;
+    bool freed;     /* MPI_Type_free came; the handle names it only for the pending operations
+                       that hold references, and is given out again after the last */
     bool lb_marked; /* lb comes from a sticky marker */
     bool ub_marked;
     size_t size;     /* data bytes in one element */

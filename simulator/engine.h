@@ -79,7 +79,8 @@ struct sim_request {
     char *error_text; /* explanation of that error */
     MPI_Status status;
     const char *call; /* the MPI call that made it */
-    void *call_site;
+    void *call_site;  /* where that call was made, or the MPI_Start that started it */
+    void *made_site;  /* where the request was made (MPI_Start leaves it) */
     /* point-to-point */
     sim_comm *comm;
     int peer; /* comm rank of source (recv) or destination (send), or wildcard */

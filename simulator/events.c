@@ -288,7 +288,7 @@ void sim_event_describe(const sim_event *ev, sim_event_info *out) {
         sim_coll *c = ev->a;
         out->comm = c->comm->id;
         out->tag = -1;
-        out->what = sim_coll_name(c->kind);
+        out->what = sim_coll_call(c);
         out->site_a = c->call_sites[0];
         return;
     }

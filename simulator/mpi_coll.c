@@ -17,6 +17,9 @@
  * sdispls.  Unused fields are zero, types MPI_DATATYPE_NULL, op MPI_OP_NULL
  * and root 0 for collectives without a root.
  */
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "simulator/coll.h"
@@ -172,15 +175,70 @@ static int no_in_place(const call *k, const void *buf, const char *arg, const ch
 
 static const char ONLY_ROOT[] = " except at the root";
 
-/* MPI forbids passing one buffer as both send and receive buffer; it
- * offers MPI_IN_PLACE instead (MPI 3.1 section 2.3). */
-static int no_alias(const call *k, const void *sendbuf, const void *recvbuf, bool moves_data) {
-    if (moves_data && sendbuf && sendbuf != MPI_IN_PLACE && sendbuf == recvbuf)
-        return sim_error(k->handle, MPI_ERR_BUFFER,
-                         "%s: sendbuf and recvbuf are the same buffer %p; use MPI_IN_PLACE to "
-                         "reuse the buffer",
-                         k->fn, sendbuf);
-    return MPI_SUCCESS;
+/* The bytes a buffer argument covers, as regions of its type map (the
+ * blocks of a v or w collective, a contiguous run of elements otherwise). */
+typedef struct buffer {
+    const void *buf;
+    GArray *regions; /* sim_dt_region */
+} buffer;
+
+static void buffer_init(buffer *b, const void *buf) {
+    b->buf = buf;
+    b->regions = g_array_new(FALSE, FALSE, sizeof(sim_dt_region));
+}
+
+/* count elements of type starting `byte_off` bytes into the buffer. */
+static void buffer_add(buffer *b, MPI_Aint byte_off, int count, MPI_Datatype type) {
+    sim_dt_region r = {(const void *)((uintptr_t)b->buf + (uintptr_t)byte_off), count,
+                       count > 0 ? sim_dt_get(type) : NULL};
+    g_array_append_val(b->regions, r);
+}
+
+/* The same in displacements of type's extent. */
+static void buffer_add_at(buffer *b, MPI_Aint disp, int count, MPI_Datatype type) {
+    const sim_datatype *dt = sim_dt_get(type);
+    buffer_add(b, dt ? disp * sim_dt_extent(dt) : 0, count, type);
+}
+
+/* MPI forbids a buffer a call writes to alias another argument (MPI 3.1
+ * section 2.3), and offers MPI_IN_PLACE to reuse one buffer: the send and
+ * receive buffers must not share a byte (the gaps of strided types do not
+ * count).  Frees both buffers. */
+static int disjoint(const call *k, buffer *send, buffer *recv) {
+    uintptr_t at = 0;
+    bool overlap = send->buf != MPI_IN_PLACE && recv->buf != MPI_IN_PLACE &&
+                   sim_dt_regions_overlap((const sim_dt_region *)(void *)send->regions->data,
+                                          (int)send->regions->len,
+                                          (const sim_dt_region *)(void *)recv->regions->data,
+                                          (int)recv->regions->len, &at);
+    g_array_free(send->regions, TRUE);
+    g_array_free(recv->regions, TRUE);
+    if (!overlap)
+        return MPI_SUCCESS;
+    return sim_error(k->handle, MPI_ERR_BUFFER,
+                     "%s: sendbuf and recvbuf overlap (recvbuf + %td is also sendbuf + %td); "
+                     "a buffer that a call writes must not alias another argument (MPI 3.1 "
+                     "section 2.3): pass MPI_IN_PLACE to use one buffer",
+                     k->fn, (ptrdiff_t)(at - (uintptr_t)recv->buf),
+                     (ptrdiff_t)(at - (uintptr_t)send->buf));
+}
+
+/* The common case: count elements of sendtype and of recvtype. */
+static int disjoint_plain(const call *k, const void *sendbuf, int scount, MPI_Datatype stype,
+                          const void *recvbuf, int rcount, MPI_Datatype rtype) {
+    buffer s, r;
+    buffer_init(&s, sendbuf);
+    buffer_init(&r, recvbuf);
+    buffer_add(&s, 0, scount, stype);
+    buffer_add(&r, 0, rcount, rtype);
+    return disjoint(k, &s, &r);
+}
+
+/* count * n elements, without overflowing an int: the elements of a
+ * block-per-member buffer. */
+static int times(int count, int n) {
+    long v = (long)count * n;
+    return v > INT_MAX ? INT_MAX : (int)v;
 }
 
 static sim_coll_args args_init(void) {
@@ -196,7 +254,9 @@ static sim_coll_args args_init(void) {
 /* Posts the contribution; blocking calls wait for the collective to
  * complete, nonblocking ones hand out the request. */
 static int post(const call *k, sim_coll_kind kind, const sim_coll_args *a) {
-    sim_request *req = sim_coll_post(k->comm, kind, a);
+    sim_coll_args mine = *a;
+    mine.nonblocking = k->request != NULL;
+    sim_request *req = sim_coll_post(k->comm, kind, &mine);
     if (!req)
         return MPI_ERR_OTHER; /* a mismatch already reported (non-fatally) */
     if (k->request) {
@@ -249,7 +309,7 @@ static int do_reduce(const char *fn, sim_coll_kind kind, const void *sendbuf, vo
         TRY(no_in_place(&k, sendbuf, "sendbuf", ONLY_ROOT));
     if (has_result) {
         TRY(no_in_place(&k, recvbuf, "recvbuf", ""));
-        TRY(no_alias(&k, sendbuf, recvbuf, count > 0));
+        TRY(disjoint_plain(&k, sendbuf, count, datatype, recvbuf, count, datatype));
     }
     sim_coll_args a = args_init();
     a.sendbuf = sendbuf;
@@ -277,7 +337,14 @@ static int do_reduce_scatter(const char *fn, sim_coll_kind kind, const void *sen
     TRY(check_type(&k, datatype, "datatype"));
     TRY(check_op(&k, op, datatype));
     TRY(no_in_place(&k, recvbuf, "recvbuf", ""));
-    TRY(no_alias(&k, sendbuf, recvbuf, mine > 0));
+    long sum = 0; /* what each rank contributes */
+    if (kind == SIM_COLL_REDUCE_SCATTER)
+        for (int i = 0; i < k.comm->size; i++)
+            sum += recvcounts[i];
+    else
+        sum = (long)recvcount * k.comm->size;
+    int total = sum > INT_MAX ? INT_MAX : (int)sum;
+    TRY(disjoint_plain(&k, sendbuf, total, datatype, recvbuf, mine, datatype));
     sim_coll_args a = args_init();
     a.sendbuf = sendbuf;
     a.recvbuf = recvbuf;
@@ -313,7 +380,16 @@ static int do_gather(const char *fn, sim_coll_kind kind, const void *sendbuf, in
         }
         TRY(check_type(&k, recvtype, "recvtype"));
         TRY(no_in_place(&k, recvbuf, "recvbuf", ""));
-        TRY(no_alias(&k, sendbuf, recvbuf, sendcount > 0));
+        buffer s, r;
+        buffer_init(&s, sendbuf);
+        buffer_init(&r, recvbuf);
+        buffer_add(&s, 0, sendcount, sendtype);
+        if (kind == SIM_COLL_GATHERV)
+            for (int i = 0; i < k.comm->size; i++)
+                buffer_add_at(&r, displs[i], recvcounts[i], recvtype);
+        else
+            buffer_add(&r, 0, times(recvcount, k.comm->size), recvtype);
+        TRY(disjoint(&k, &s, &r));
     }
     sim_coll_args a = args_init();
     a.sendbuf = sendbuf;
@@ -353,8 +429,18 @@ static int do_scatter(const char *fn, sim_coll_kind kind, const void *sendbuf, i
     } else {
         TRY(check_count(&k, recvcount, "recvcount"));
         TRY(check_type(&k, recvtype, "recvtype"));
-        if (at_root)
-            TRY(no_alias(&k, sendbuf, recvbuf, recvcount > 0));
+        if (at_root) {
+            buffer sb, rb;
+            buffer_init(&sb, sendbuf);
+            buffer_init(&rb, recvbuf);
+            if (kind == SIM_COLL_SCATTERV)
+                for (int i = 0; i < k.comm->size; i++)
+                    buffer_add_at(&sb, displs[i], sendcounts[i], sendtype);
+            else
+                buffer_add(&sb, 0, times(sendcount, k.comm->size), sendtype);
+            buffer_add(&rb, 0, recvcount, recvtype);
+            TRY(disjoint(&k, &sb, &rb));
+        }
     }
     sim_coll_args a = args_init();
     a.sendbuf = sendbuf;
@@ -388,7 +474,16 @@ static int do_allgather(const char *fn, sim_coll_kind kind, const void *sendbuf,
     }
     TRY(check_type(&k, recvtype, "recvtype"));
     TRY(no_in_place(&k, recvbuf, "recvbuf", ""));
-    TRY(no_alias(&k, sendbuf, recvbuf, sendcount > 0));
+    buffer sb, rb;
+    buffer_init(&sb, sendbuf);
+    buffer_init(&rb, recvbuf);
+    buffer_add(&sb, 0, sendcount, sendtype);
+    if (kind == SIM_COLL_ALLGATHERV)
+        for (int i = 0; i < k.comm->size; i++)
+            buffer_add_at(&rb, displs[i], recvcounts[i], recvtype);
+    else
+        buffer_add(&rb, 0, times(recvcount, k.comm->size), recvtype);
+    TRY(disjoint(&k, &sb, &rb));
     sim_coll_args a = args_init();
     a.sendbuf = sendbuf;
     a.sendcount = sendcount;
@@ -413,7 +508,8 @@ static int do_alltoall(const char *fn, const void *sendbuf, int sendcount, MPI_D
     TRY(check_count(&k, recvcount, "recvcount"));
     TRY(check_type(&k, recvtype, "recvtype"));
     TRY(no_in_place(&k, recvbuf, "recvbuf", ""));
-    TRY(no_alias(&k, sendbuf, recvbuf, sendcount > 0));
+    TRY(disjoint_plain(&k, sendbuf, times(sendcount, k.comm->size), sendtype, recvbuf,
+                       times(recvcount, k.comm->size), recvtype));
     sim_coll_args a = args_init();
     a.sendbuf = sendbuf;
     a.sendcount = sendcount;
@@ -422,13 +518,6 @@ static int do_alltoall(const char *fn, const void *sendbuf, int sendcount, MPI_D
     a.recvcount = recvcount;
     a.recvtype = recvtype;
     return post(&k, SIM_COLL_ALLTOALL, &a);
-}
-
-static bool any_positive(const int *counts, int n) {
-    for (int i = 0; counts && i < n; i++)
-        if (counts[i] > 0)
-            return true;
-    return false;
 }
 
 /* Alltoallv (one type per side) and Alltoallw (types per peer: sendtypes /
@@ -456,8 +545,21 @@ static int do_alltoallv(const char *fn, sim_coll_kind kind, const void *sendbuf,
     else
         TRY(check_type(&k, recvtype, "recvtype"));
     TRY(no_in_place(&k, recvbuf, "recvbuf", ""));
-    TRY(no_alias(&k, sendbuf, recvbuf,
-                 sendbuf != MPI_IN_PLACE && any_positive(sendcounts, k.comm->size)));
+    if (sendbuf != MPI_IN_PLACE) {
+        buffer sb, rb;
+        buffer_init(&sb, sendbuf);
+        buffer_init(&rb, recvbuf);
+        for (int i = 0; i < k.comm->size; i++) {
+            if (w) { /* displacements in bytes */
+                buffer_add(&sb, sdispls[i], sendcounts[i], sendtypes[i]);
+                buffer_add(&rb, rdispls[i], recvcounts[i], recvtypes[i]);
+            } else {
+                buffer_add_at(&sb, sdispls[i], sendcounts[i], sendtype);
+                buffer_add_at(&rb, rdispls[i], recvcounts[i], recvtype);
+            }
+        }
+        TRY(disjoint(&k, &sb, &rb));
+    }
     sim_coll_args a = args_init();
     a.sendbuf = sendbuf;
     a.sendcounts = sendcounts;

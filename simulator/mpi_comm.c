@@ -11,6 +11,7 @@
 
 #include "simulator/coll.h"
 #include "simulator/comm.h"
+#include "simulator/held.h"
 #include "simulator/request.h"
 #include "simulator/sim_internal.h"
 
@@ -94,7 +95,10 @@ static int post_constructor(sim_comm *c, sim_coll_kind kind, sim_coll_args *a, M
     sim_request *req = sim_coll_post(c, kind, a);
     if (!req)
         return MPI_ERR_OTHER; /* the mismatch went through sim_error already */
-    return sim_request_wait(req, MPI_STATUS_IGNORE);
+    int rc = sim_request_wait(req, MPI_STATUS_IGNORE);
+    if (rc == MPI_SUCCESS && *newcomm != MPI_COMM_NULL)
+        sim_held_add_here(SIM_HELD_COMM, (uint32_t)*newcomm);
+    return rc;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -209,6 +213,7 @@ int PMPI_Comm_free(MPI_Comm *comm) {
         SIM_RETURN(sim_error(*comm, MPI_ERR_COMM, "MPI_Comm_free: %s cannot be freed",
                              *comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD" : "MPI_COMM_SELF"));
     sim_comm_release(c, sim_self());
+    sim_held_drop_here(SIM_HELD_COMM, (uint32_t)*comm);
     *comm = MPI_COMM_NULL;
     SIM_RETURN(MPI_SUCCESS);
 }
@@ -235,6 +240,8 @@ int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group) {
     if (!group)
         SIM_RETURN(null_arg(comm, "MPI_Comm_group", "group"));
     *group = sim_comm_group(c, sim_self());
+    if (*group != MPI_GROUP_EMPTY)
+        sim_held_add_here(SIM_HELD_GROUP, (uint32_t)*group);
     SIM_RETURN(MPI_SUCCESS);
 }
 SIM_ALIAS(MPI_Comm_group);
@@ -367,6 +374,8 @@ static int new_group(const char *fn, int rc, char *why, int *members, int n, MPI
     if (rc != MPI_SUCCESS)
         return report(MPI_COMM_NULL, fn, rc, why);
     *newgroup = sim_group_new_for(sim_self(), n, members);
+    if (*newgroup != MPI_GROUP_EMPTY)
+        sim_held_add_here(SIM_HELD_GROUP, (uint32_t)*newgroup);
     g_free(members);
     return MPI_SUCCESS;
 }
@@ -506,6 +515,7 @@ int PMPI_Group_free(MPI_Group *group) {
     if (*group != MPI_GROUP_EMPTY) {
         TRY(group_check(*group, "MPI_Group_free", "group", &g));
         sim_group_release_for(g, sim_self());
+        sim_held_drop_here(SIM_HELD_GROUP, (uint32_t)*group);
     }
     *group = MPI_GROUP_NULL;
     SIM_RETURN(MPI_SUCCESS);

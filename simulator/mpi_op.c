@@ -5,6 +5,7 @@
  */
 #include "scheduler/sched.h"
 #include "simulator/datatype.h"
+#include "simulator/held.h"
 #include "simulator/op.h"
 #include "simulator/sim_internal.h"
 
@@ -19,6 +20,7 @@ int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op) {
     if (!op)
         SIM_RETURN(sim_error(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Op_create: op is NULL"));
     *op = sim_op_create(user_fn, commute != 0);
+    sim_held_add_here(SIM_HELD_OP, (uint32_t)*op);
     SIM_RETURN(MPI_SUCCESS);
 }
 SIM_ALIAS(MPI_Op_create);
@@ -37,6 +39,7 @@ int PMPI_Op_free(MPI_Op *op) {
         SIM_RETURN(sim_error(MPI_COMM_NULL, MPI_ERR_OP,
                              "MPI_Op_free: %s is predefined and cannot be freed",
                              sim_op_name(*op)));
+    sim_held_drop_here(SIM_HELD_OP, (uint32_t)*op);
     *op = MPI_OP_NULL;
     SIM_RETURN(MPI_SUCCESS);
 }

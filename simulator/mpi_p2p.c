@@ -4,11 +4,14 @@
  * the attached buffer of buffered sends.
  */
 #include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "scheduler/sched.h"
 #include "simulator/access.h"
 #include "simulator/engine.h"
+#include "simulator/held.h"
 
 /* The largest tag (the MPI_TAG_UB attribute). */
 #define SIM_TAG_UB 1073741823
@@ -138,6 +141,24 @@ static int wait_pair(sim_request *s, sim_request *r, MPI_Status *status) {
     return rc != MPI_SUCCESS ? rc : rc2;
 }
 
+/* MPI 3.1 section 3.10: the send and receive buffers of MPI_Sendrecv must
+ * be disjoint (MPI_Sendrecv_replace is the call for one buffer).  Bytes in
+ * the gaps of a strided type belong to neither. */
+static int sendrecv_disjoint(MPI_Comm comm, const void *sendbuf, int sendcount,
+                             MPI_Datatype sendtype, const void *recvbuf, int recvcount,
+                             MPI_Datatype recvtype) {
+    sim_dt_region s = {sendbuf, sendcount, sim_dt_get(sendtype)};
+    sim_dt_region r = {recvbuf, recvcount, sim_dt_get(recvtype)};
+    uintptr_t at = 0;
+    if (!sim_dt_regions_overlap(&s, 1, &r, 1, &at))
+        return MPI_SUCCESS;
+    return sim_error(comm, MPI_ERR_BUFFER,
+                     "MPI_Sendrecv: the send and receive buffers overlap (recvbuf + %td is also "
+                     "sendbuf + %td); they must be disjoint (MPI 3.1 section 3.10): "
+                     "MPI_Sendrecv_replace sends and receives in one buffer",
+                     (ptrdiff_t)(at - (uintptr_t)recvbuf), (ptrdiff_t)(at - (uintptr_t)sendbuf));
+}
+
 int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
                   void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
                   MPI_Comm comm, MPI_Status *status) {
@@ -146,6 +167,8 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
     int rc = check_p2p("MPI_Sendrecv", sendcount, sendtype, dest, sendtag, comm, false, &c);
     if (rc == MPI_SUCCESS)
         rc = check_p2p("MPI_Sendrecv", recvcount, recvtype, source, recvtag, comm, true, &c);
+    if (rc == MPI_SUCCESS)
+        rc = sendrecv_disjoint(comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
     if (rc != MPI_SUCCESS)
         SIM_RETURN(rc);
     char pb[16], tb[16], pb2[16], tb2[16];
@@ -454,7 +477,7 @@ static int mrecv(const char *name, void *buf, int count, MPI_Datatype type, MPI_
         return rc;
     if (count < 0)
         return sim_error(MPI_COMM_WORLD, MPI_ERR_COUNT, "%s: count %d is negative", name, count);
-    const sim_datatype *dt = sim_dt_get(type);
+    const sim_datatype *dt = sim_dt_lookup(type, sim_self(), "datatype", NULL);
     if (!dt || !sim_dt_committed(dt))
         return sim_error(MPI_COMM_WORLD, MPI_ERR_TYPE, "%s: invalid or uncommitted datatype", name);
     if (*message == MPI_MESSAGE_NO_PROC) {
@@ -518,6 +541,7 @@ int PMPI_Buffer_attach(void *buffer, int size) {
             sim_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Buffer_attach: size %d is negative", size));
     p->bsend_buf = buffer;
     p->bsend_size = size;
+    sim_held_add_here(SIM_HELD_BUFFER, 0);
     SIM_RETURN(MPI_SUCCESS);
 }
 SIM_ALIAS(MPI_Buffer_attach);
@@ -534,6 +558,8 @@ int PMPI_Buffer_detach(void *buffer_addr, int *size) {
         sim_poll_block();
     *(void **)buffer_addr = p->bsend_buf;
     *size = p->bsend_buf ? p->bsend_size : 0;
+    if (p->bsend_buf)
+        sim_held_drop_here(SIM_HELD_BUFFER, 0);
     p->bsend_buf = NULL;
     p->bsend_size = 0;
     SIM_RETURN(MPI_SUCCESS);

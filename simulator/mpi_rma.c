@@ -9,6 +9,7 @@
 #include "scheduler/arena.h"
 #include "scheduler/sched.h"
 #include "simulator/engine.h"
+#include "simulator/held.h"
 #include "simulator/rma.h"
 #include "simulator/rma_internal.h"
 
@@ -57,7 +58,10 @@ static int post_create(sim_comm *c, sim_coll_kind kind, sim_rma_coll_args *a, MP
     sim_request *req = sim_coll_post(c, kind, &ca);
     if (!req)
         return MPI_ERR_OTHER; /* a mismatch, reported already */
-    return sim_request_wait(req, MPI_STATUS_IGNORE);
+    int rc = sim_request_wait(req, MPI_STATUS_IGNORE);
+    if (rc == MPI_SUCCESS && *win != MPI_WIN_NULL)
+        sim_held_add_here(SIM_HELD_WIN, (uint32_t)*win);
+    return rc;
 }
 
 int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
@@ -159,6 +163,7 @@ int PMPI_Win_free(MPI_Win *win) {
     int me;
     TRY(sim_win_check(*win, "MPI_Win_free", &w, &me));
     sim_call_args("win=0x%08x", (unsigned)*win);
+    sim_held_drop_here(SIM_HELD_WIN, (uint32_t)*win);
     SIM_RETURN(sim_rma_free(w, me, win));
 }
 SIM_ALIAS(MPI_Win_free);
@@ -358,6 +363,8 @@ int PMPI_Win_get_group(MPI_Win win, MPI_Group *group) {
     for (int i = 0; i < w->size; i++)
         members[i] = w->m[i].world;
     *group = sim_group_new_for(sim_self(), w->size, members);
+    if (*group != MPI_GROUP_EMPTY)
+        sim_held_add_here(SIM_HELD_GROUP, (uint32_t)*group);
     g_free(members);
     SIM_RETURN(MPI_SUCCESS);
 }

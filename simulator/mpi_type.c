@@ -13,6 +13,7 @@
 
 #include "simulator/comm.h"
 #include "simulator/datatype.h"
+#include "simulator/held.h"
 #include "simulator/sim_internal.h"
 
 /* Reports a failure described by the datatype module; takes `why`.  The
@@ -40,6 +41,13 @@ static int finish(const char *fname, int rc, char *why) {
     return rc == MPI_SUCCESS ? MPI_SUCCESS : report(MPI_COMM_WORLD, fname, rc, why);
 }
 
+/* The same for a constructor: the new type is the rank's to free. */
+static int made(const char *fname, int rc, char *why, const MPI_Datatype *newtype) {
+    if (rc == MPI_SUCCESS)
+        sim_held_add_here(SIM_HELD_DATATYPE, (uint32_t)*newtype);
+    return finish(fname, rc, why);
+}
+
 /* ---------------------------------------------------------------------- */
 /* Constructors                                                            */
 
@@ -51,7 +59,7 @@ int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
     sim_call_args("count=%d oldtype=%s", count, sim_dt_name(oldtype));
     char *why = NULL;
     rc = sim_dt_create_contiguous(sim_self(), count, oldtype, newtype, &why);
-    SIM_RETURN(finish("MPI_Type_contiguous", rc, why));
+    SIM_RETURN(made("MPI_Type_contiguous", rc, why, newtype));
 }
 SIM_ALIAS(MPI_Type_contiguous);
 
@@ -65,7 +73,7 @@ int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtyp
                   sim_dt_name(oldtype));
     char *why = NULL;
     rc = sim_dt_create_vector(sim_self(), count, blocklength, stride, oldtype, newtype, &why);
-    SIM_RETURN(finish("MPI_Type_vector", rc, why));
+    SIM_RETURN(made("MPI_Type_vector", rc, why, newtype));
 }
 SIM_ALIAS(MPI_Type_vector);
 
@@ -75,7 +83,7 @@ static int hvector(const char *fname, int count, int blocklength, MPI_Aint strid
                   sim_dt_name(oldtype));
     char *why = NULL;
     int rc = sim_dt_create_hvector(sim_self(), count, blocklength, stride, oldtype, newtype, &why);
-    return finish(fname, rc, why);
+    return made(fname, rc, why, newtype);
 }
 
 int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
@@ -109,7 +117,7 @@ int PMPI_Type_indexed(int count, const int array_of_blocklengths[],
     char *why = NULL;
     rc = sim_dt_create_indexed(sim_self(), count, array_of_blocklengths, array_of_displacements,
                                oldtype, newtype, &why);
-    SIM_RETURN(finish("MPI_Type_indexed", rc, why));
+    SIM_RETURN(made("MPI_Type_indexed", rc, why, newtype));
 }
 SIM_ALIAS(MPI_Type_indexed);
 
@@ -120,7 +128,7 @@ static int hindexed(const char *fname, int count, const int array_of_blocklength
     char *why = NULL;
     int rc = sim_dt_create_hindexed(sim_self(), count, array_of_blocklengths,
                                     array_of_displacements, oldtype, newtype, &why);
-    return finish(fname, rc, why);
+    return made(fname, rc, why, newtype);
 }
 
 int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
@@ -156,7 +164,7 @@ int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_o
     char *why = NULL;
     rc = sim_dt_create_indexed_block(sim_self(), count, blocklength, array_of_displacements,
                                      oldtype, newtype, &why);
-    SIM_RETURN(finish("MPI_Type_create_indexed_block", rc, why));
+    SIM_RETURN(made("MPI_Type_create_indexed_block", rc, why, newtype));
 }
 SIM_ALIAS(MPI_Type_create_indexed_block);
 
@@ -171,7 +179,7 @@ int PMPI_Type_create_hindexed_block(int count, int blocklength,
     char *why = NULL;
     rc = sim_dt_create_hindexed_block(sim_self(), count, blocklength, array_of_displacements,
                                       oldtype, newtype, &why);
-    SIM_RETURN(finish("MPI_Type_create_hindexed_block", rc, why));
+    SIM_RETURN(made("MPI_Type_create_hindexed_block", rc, why, newtype));
 }
 SIM_ALIAS(MPI_Type_create_hindexed_block);
 
@@ -182,7 +190,7 @@ static int type_struct(const char *fname, int count, const int array_of_blocklen
     char *why = NULL;
     int rc = sim_dt_create_struct(sim_self(), count, array_of_blocklengths, array_of_displacements,
                                   array_of_types, newtype, &why);
-    return finish(fname, rc, why);
+    return made(fname, rc, why, newtype);
 }
 
 int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
@@ -217,7 +225,7 @@ int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
     sim_call_args("oldtype=%s lb=%ld extent=%ld", sim_dt_name(oldtype), (long)lb, (long)extent);
     char *why = NULL;
     rc = sim_dt_create_resized(sim_self(), oldtype, lb, extent, newtype, &why);
-    SIM_RETURN(finish("MPI_Type_create_resized", rc, why));
+    SIM_RETURN(made("MPI_Type_create_resized", rc, why, newtype));
 }
 SIM_ALIAS(MPI_Type_create_resized);
 
@@ -229,7 +237,7 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype) {
     sim_call_args("oldtype=%s", sim_dt_name(oldtype));
     char *why = NULL;
     rc = sim_dt_dup(sim_self(), oldtype, newtype, &why);
-    SIM_RETURN(finish("MPI_Type_dup", rc, why));
+    SIM_RETURN(made("MPI_Type_dup", rc, why, newtype));
 }
 SIM_ALIAS(MPI_Type_dup);
 
@@ -262,6 +270,7 @@ int PMPI_Type_free(MPI_Datatype *datatype) {
     rc = sim_dt_free(sim_self(), *datatype, &why);
     if (rc != MPI_SUCCESS)
         SIM_RETURN(report(MPI_COMM_WORLD, "MPI_Type_free", rc, why));
+    sim_held_drop_here(SIM_HELD_DATATYPE, (uint32_t)*datatype);
     *datatype = MPI_DATATYPE_NULL;
     SIM_RETURN(MPI_SUCCESS);
 }

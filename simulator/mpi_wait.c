@@ -10,6 +10,7 @@
 
 #include "scheduler/sched.h"
 #include "simulator/engine.h"
+#include "simulator/report.h"
 
 static void empty_status(MPI_Status *st) {
     if (st == MPI_STATUS_IGNORE || st == MPI_STATUSES_IGNORE)
@@ -384,6 +385,9 @@ int PMPI_Request_free(MPI_Request *request) {
                              "MPI_Request_free: a nonblocking collective request (%s) cannot be "
                              "freed; complete it with MPI_Wait/MPI_Test",
                              req->call));
+    /* Legal, but nothing tells the program any more when the operation
+     * is over (MPI 3.1 section 3.7.3 advises against it for receives). */
+    sim_report_active_freed(req);
     req->persistent = false;
     if (req->complete) {
         sim_req_release(req);

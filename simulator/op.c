@@ -203,12 +203,15 @@ static const predef_op predef_ops[OPI_COUNT] = {
 typedef struct user_op {
     MPI_User_function *fn;
     bool commute;
-    bool live;
+    bool live;  /* the slot is taken: the handle is valid, or freed but still held */
+    bool freed; /* MPI_Op_free came while pending operations held it */
+    int holds;  /* sim_op_ref references of pending operations */
     char name[32];
 } user_op;
 
 /* User ops by handle index; freed slots are reused lowest-first so that
- * handle values do not depend on anything but the program's calls. */
+ * handle values do not depend on anything but the program's calls (and on
+ * when the operations that hold a freed op complete). */
 static GArray *user_ops;
 
 static int predef_index(MPI_Op op) {
@@ -240,7 +243,27 @@ void sim_op_fini(void) {
 }
 
 bool sim_op_valid(MPI_Op op) {
-    return predef_index(op) != 0 || user_lookup(op) != NULL;
+    if (predef_index(op) != 0)
+        return true;
+    user_op *u = user_lookup(op);
+    return u && !u->freed;
+}
+
+void sim_op_ref(MPI_Op op) {
+    user_op *u = user_lookup(op);
+    if (u)
+        u->holds++;
+}
+
+void sim_op_unref(MPI_Op op) {
+    user_op *u = user_lookup(op);
+    if (!u || u->holds <= 0)
+        return;
+    if (--u->holds == 0 && u->freed) {
+        u->live = false;
+        u->freed = false;
+        u->fn = NULL;
+    }
 }
 
 bool sim_op_commutative(MPI_Op op) {
@@ -265,14 +288,20 @@ MPI_Op sim_op_create(MPI_User_function *fn, bool commute) {
     u->fn = fn;
     u->commute = commute;
     u->live = true;
+    u->freed = false;
+    u->holds = 0;
     g_snprintf(u->name, sizeof u->name, "user op 0x%08x", (unsigned)h);
     return h;
 }
 
 bool sim_op_free(MPI_Op op) {
     user_op *u = user_lookup(op);
-    if (!u)
+    if (!u || u->freed)
         return false;
+    if (u->holds > 0) { /* pending operations still apply it (MPI 3.1 section 5.9.5) */
+        u->freed = true;
+        return true;
+    }
     u->live = false;
     u->fn = NULL;
     return true;

@@ -9,8 +9,18 @@
 #include <mpi.h>
 #include <stdbool.h>
 
-/* True when op is a valid operation handle (predefined or live user op). */
+/* True when op is a valid operation handle (predefined or live user op):
+ * what argument checks ask.  A user op freed by MPI_Op_free while pending
+ * operations hold it is not valid, but it still applies, commutes and is
+ * named for them. */
 bool sim_op_valid(MPI_Op op);
+
+/* A pending operation (a nonblocking reduction) keeps user op `op` for when
+ * it executes, across MPI_Op_free; every sim_op_ref needs one sim_op_unref,
+ * after which a freed op's handle may be given out again.  No-ops on
+ * predefined and invalid ops. */
+void sim_op_ref(MPI_Op op);
+void sim_op_unref(MPI_Op op);
 
 /* True when op is commutative (all predefined ops; user ops as created). */
 bool sim_op_commutative(MPI_Op op);
@@ -24,7 +34,7 @@ int sim_op_apply(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype
 
 /* MPI_Op_create / MPI_Op_free bodies (argument checks are the caller's). */
 MPI_Op sim_op_create(MPI_User_function *fn, bool commute);
-bool sim_op_free(MPI_Op op); /* false for predefined or invalid ops */
+bool sim_op_free(MPI_Op op); /* false for predefined, invalid or already freed ops */
 
 const char *sim_op_name(MPI_Op op); /* "MPI_SUM", "user op 0x98000001" */
 

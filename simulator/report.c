@@ -13,6 +13,7 @@
 #include "scheduler/sched.h"
 #include "scheduler/symbolize.h"
 #include "simulator/engine.h"
+#include "simulator/held.h"
 #include "simulator/rma.h"
 
 /* Appends a backtrace, one frame per line: the frames outside the program
@@ -340,13 +341,13 @@ static const char *early_exit_collective(int rank) {
         case SIM_COLL_SCATTER:
         case SIM_COLL_SCATTERV:
             if (me == root)
-                return sim_coll_name(c->kind);
+                return sim_coll_call(c);
             break;
         case SIM_COLL_REDUCE:
         case SIM_COLL_GATHER:
         case SIM_COLL_GATHERV:
             if (me != root)
-                return sim_coll_name(c->kind);
+                return sim_coll_call(c);
             break;
         default:
             break;
@@ -519,6 +520,93 @@ void sim_report_leftovers(void) {
     }
     g_ptr_array_free(reqs, TRUE);
     sim_rma_report_leftovers();
+    sim_held_report();
+}
+
+char *sim_ranks_text(const int *ranks, int n) {
+    GString *s = g_string_new(n == 1 ? "rank " : "ranks ");
+    int runs = 0;
+    for (int i = 0; i < n;) {
+        int j = i;
+        while (j + 1 < n && ranks[j + 1] == ranks[j] + 1)
+            j++;
+        if (runs++ == 8) {
+            g_string_append_printf(s, ", ... (%d ranks)", n);
+            break;
+        }
+        const char *sep = i ? ", " : "";
+        if (j == i)
+            g_string_append_printf(s, "%s%d", sep, ranks[i]);
+        else if (j == i + 1)
+            g_string_append_printf(s, "%s%d, %d", sep, ranks[i], ranks[j]);
+        else
+            g_string_append_printf(s, "%s%d-%d", sep, ranks[i], ranks[j]);
+        i = j + 1;
+    }
+    return g_string_free(s, FALSE);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Active requests freed                                                   */
+
+/* "free line|request line" -> the finding made for that pair; its ranks
+ * grow as more ranks do the same. */
+static GHashTable *g_active_freed;
+
+void sim_report_init(void) {
+    sim_report_fini();
+    g_active_freed = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+}
+
+void sim_report_fini(void) {
+    if (g_active_freed)
+        g_hash_table_destroy(g_active_freed);
+    g_active_freed = NULL;
+}
+
+static char *active_freed_message(const sim_request *req, const int *ranks, int n) {
+    char *who = sim_ranks_text(ranks, n);
+    bool recv = req->kind == SIM_REQ_RECV;
+    char *msg = g_strdup_printf(
+        "MPI_Request_free freed the active request of %s at %s: the operation goes on, but the "
+        "program can no longer learn when it completes (%s) (on %s)",
+        req->call, sim_location(req->call_site),
+        recv ? "when the received data is in the buffer" : "when the buffer may be reused", who);
+    g_free(who);
+    return msg;
+}
+
+void sim_report_active_freed(const sim_request *req) {
+    int self = sim_self();
+    void *here = sim_proc_of(self)->call_site;
+    /* By source line: every rank runs its own copy of the program. */
+    char *key = g_strdup_printf("%s|%s", sim_location(here), sim_location(req->call_site));
+    sim_finding *f = g_active_freed ? g_hash_table_lookup(g_active_freed, key) : NULL;
+    if (!f) {
+        int ranks[1] = {self};
+        f = sim_add_finding(SIM_F_ACTIVE_FREED, ranks, 1, sim_location(here),
+                            active_freed_message(req, ranks, 1), NULL);
+        if (g_active_freed)
+            g_hash_table_insert(g_active_freed, key, f);
+        else
+            g_free(key);
+        return;
+    }
+    g_free(key);
+    for (int i = 0; i < f->nranks; i++)
+        if (f->ranks[i] == self)
+            return;
+    /* Ranks in ascending order, as the message lists them. */
+    f->ranks = g_renew(int, f->ranks, f->nranks + 1);
+    int at = f->nranks;
+    while (at > 0 && f->ranks[at - 1] > self) {
+        f->ranks[at] = f->ranks[at - 1];
+        at--;
+    }
+    f->ranks[at] = self;
+    f->nranks++;
+    g_free(f->message);
+    f->message = active_freed_message(req, f->ranks, f->nranks);
 }
 
 char *sim_describe_rank(int rank) {

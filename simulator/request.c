@@ -22,6 +22,7 @@ sim_request *sim_req_new(sim_req_kind kind, const char *call) {
     req->owner = sim_self();
     req->call = call;
     req->call_site = sim_proc_of(req->owner)->call_site;
+    req->made_site = req->call_site;
     return req;
 }
 

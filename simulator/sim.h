@@ -85,6 +85,10 @@ typedef enum sim_finding_kind {
     SIM_F_UNSUPPORTED,     /* the program stopped because ordex lacks what it needs
                               (a thread level): ordex's limit, not the program's error */
     SIM_F_DATA_RACE,       /* two conflicting accesses to memory, not ordered (RMA) */
+    SIM_F_LEAK,            /* an object a rank made (a handle, an attached buffer) was not
+                              freed before its MPI_Finalize; located at the call that made it */
+    SIM_F_ACTIVE_FREED,    /* MPI_Request_free of an active request: legal, but the program
+                              can no longer learn when the operation completes */
 } sim_finding_kind;
 
 typedef struct sim_finding {
@@ -94,10 +98,25 @@ typedef struct sim_finding {
     char *message;  /* one line */
     char *details;  /* further lines (blocked calls, backtrace), or NULL */
     char *location; /* "file.c:line" of the program, or NULL */
+    bool warning;   /* reported as a warning, which makes no verdict an error: decided by
+                       the verdict (stategraph/verdict.h) from the kind and the options;
+                       false as the simulator makes it */
 } sim_finding;
 
-/* JSON name of a finding kind ("deadlock", "crash", "mpi_error", ...). */
+/* JSON name of a finding kind ("deadlock", "crash", "mpi_error", "leak",
+ * ...). */
 const char *sim_finding_kind_name(sim_finding_kind kind);
+
+/* Whether findings of this kind are advisory: what MPI allows but a program
+ * rarely means (a handle never freed, an active request freed).  They never
+ * stop a run nor make an ordering erroneous (explore still compares its
+ * outcome); the verdict reports them as warnings unless an option makes
+ * them errors (--leaks=error) or drops them (--leaks=off). */
+bool sim_finding_kind_advisory(sim_finding_kind kind);
+
+/* Whether findings (sim_finding *) hold one that is not advisory: an
+ * ordering with such a finding is erroneous. */
+bool sim_findings_have_error(GPtrArray *findings);
 
 /* Whether the findings hold one of kind SIM_F_UNSUPPORTED: then the verdict
  * is "unsupported" and the exit status 2, whatever else was found. */

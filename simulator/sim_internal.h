@@ -101,6 +101,14 @@ int sim_error(MPI_Comm comm, int errclass, const char *fmt, ...) G_GNUC_PRINTF(3
 int sim_error_at(MPI_Comm comm, int errclass, void *call_site, const char *fmt, ...)
     G_GNUC_PRINTF(4, 5);
 
+/* Like sim_error_at, for an error that lies between several ranks' calls
+ * (a collective mismatch): the finding names `ranks` (world ranks), and the
+ * message, which names them itself, gets no "rank N: " prefix, so that it
+ * reads the same whichever of them detected it.  The error handler applied
+ * is still the calling rank's. */
+int sim_error_ranks(MPI_Comm comm, int errclass, void *call_site, const int *ranks, int nranks,
+                    const char *fmt, ...) G_GNUC_PRINTF(6, 7);
+
 /* "file.c:line" of a call site in the program ("?" when unknown).  The string
  * lives until the simulator is destroyed. */
 const char *sim_location(void *call_site);

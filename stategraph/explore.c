@@ -60,15 +60,16 @@ static _Noreturn void run_path(void) {
     sched_run_result r = sched_run(sgx_choose, NULL);
     /* A rank stopped by the interrupt check (a limit, a signal) did not end:
      * the path is no ordering, unless it had found errors before. */
-    if (sched_interrupted() && sim_findings()->len == 0)
+    if (sched_interrupted() && !sim_findings_have_error(sim_findings()))
         sgx_x.cut = true;
     if (!sgx_x.cut) {
         if (r != SCHED_RUN_STOPPED)
             sim_conclude(r == SCHED_RUN_STUCK);
         uint64_t id = SHARED_ADD(paths, 1);
         sgx_record_path();
-        sgx_record_edge(id | (1ull << 63),
-                        sim_findings()->len ? SG_NODE_END_ERROR : SG_NODE_END_OK);
+        sgx_record_edge(id | (1ull << 63), sim_findings_have_error(sim_findings())
+                                               ? SG_NODE_END_ERROR
+                                               : SG_NODE_END_OK);
     }
     sgx_note_rss();
     sgx_end_process();

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# crosscheck_mpich.sh - compare `ordex run` with real MPICH on the deterministic examples.
+# crosscheck_mpich.sh - compare `ordex run` with real MPICH on the deterministic examples
+# and on the correct programs of tests/programs/ that check MPI semantics.
 #
 # For every case below, the example is built with mpicc.mpich (-Wall -Wextra -Werror) into a
 # temporary directory and run with `mpiexec.mpich -n N`; its stdout, sorted (ranks print
@@ -38,7 +39,7 @@ for tool in mpicc.mpich mpiexec.mpich timeout sort diff; do
     fi
 done
 
-# name | example file | rank counts | program arguments
+# name | example file (or a path from the repository's root) | rank counts | program arguments
 cases=(
     "ring|ring|2 4|10"
     "heat|heat|2 4|"
@@ -50,6 +51,13 @@ cases=(
     "lu|lu|2 4|"
     "pingpong|pingpong|2 4|"
     "neighbor_exchange.fixed|neighbor_exchange|2 4|--fixed"
+    "comm_create_disjoint|tests/programs/comm_create_disjoint|1 4 5|"
+    "coll_blocking_mix|tests/programs/coll_blocking_mix|1 3 4|"
+    "free_pending|tests/programs/free_pending|1 3 4|"
+    "leaks.free|tests/programs/leaks|1 3 4|free"
+    "request_free_active|tests/programs/request_free_active|1 3|"
+    "request_free_active.wait|tests/programs/request_free_active|1 3|wait"
+    "alias|tests/programs/alias|1 3 4|"
 )
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/crosscheck.XXXXXX") || exit 2
@@ -82,7 +90,10 @@ selected() { # name: true if no CASE arguments were given or name is among them
 for entry in "${cases[@]}"; do
     IFS='|' read -r name file ranks args <<<"$entry"
     selected "$name" "$@" || continue
-    src="examples/$file.c"
+    case $file in
+    */*) src="$file.c" ;;
+    *) src="examples/$file.c" ;;
+    esac
     exe="$work/$name"
     read -r -a argv <<<"$args"
     read -r -a oflags <<<"$ORDEX_FLAGS"

@@ -310,6 +310,38 @@ static void vec_fn(void *in, void *inout, int *len, MPI_Datatype *type) {
     }
 }
 
+/* A user op freed while a pending operation holds it still applies for it;
+ * the program may not use its handle, and a new op does not get the handle
+ * until the last hold goes. */
+static void test_user_op_held(void) {
+    MPI_Op op = sim_op_create(sub_fn, false);
+    sim_op_ref(op);
+    CU_ASSERT_TRUE(sim_op_free(op));
+    CU_ASSERT_FALSE(sim_op_valid(op));
+    CU_ASSERT_FALSE(sim_op_free(op)); /* freed once */
+    CU_ASSERT_FALSE(sim_op_commutative(op));
+    CU_ASSERT_PTR_NOT_NULL(strstr(sim_op_name(op), "user op 0x"));
+    MPI_Op other = sim_op_create(sub_fn, true);
+    CU_ASSERT_NOT_EQUAL(other, op);
+    int in[2] = {10, 20}, io[2] = {1, 2};
+    char *why = NULL;
+    calls = 0;
+    CU_ASSERT_EQUAL(sim_op_apply_packed(op, in, io, 2, MPI_INT, &why), MPI_SUCCESS);
+    CU_ASSERT_EQUAL(calls, 1);
+    CU_ASSERT(io[0] == 9 && io[1] == 18);
+    sim_op_unref(op);
+    CU_ASSERT_EQUAL(sim_op_apply_packed(op, in, io, 2, MPI_INT, &why), MPI_ERR_OP);
+    g_free(why);
+    MPI_Op again = sim_op_create(sub_fn, true);
+    CU_ASSERT_EQUAL(again, op); /* its slot is free now */
+    /* A held op that is not freed stays valid after the hold. */
+    sim_op_ref(again);
+    sim_op_unref(again);
+    CU_ASSERT_TRUE(sim_op_valid(again));
+    CU_ASSERT_TRUE(sim_op_free(again));
+    CU_ASSERT_TRUE(sim_op_free(other));
+}
+
 static void test_user_ops(void) {
     MPI_Op op = sim_op_create(sub_fn, false);
     CU_ASSERT_TRUE(sim_op_valid(op));
@@ -406,6 +438,7 @@ int main(void) {
     CU_add_test(s, "MAXLOC and MINLOC", test_loc);
     CU_add_test(s, "derived datatypes", test_derived);
     CU_add_test(s, "user operations", test_user_ops);
+    CU_add_test(s, "user operations held by pending operations", test_user_op_held);
     CU_add_test(s, "MPI_REPLACE and MPI_NO_OP", test_replace_noop);
     CU_add_test(s, "packed pairs", test_packed_pairs);
     CU_basic_set_mode(CU_BRM_VERBOSE);

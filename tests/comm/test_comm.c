@@ -392,6 +392,81 @@ static void test_create_subgroup(void) {
     sim_comm_fini();
 }
 
+/* MPI 2.2 on: disjoint groups, one communicator each. */
+static void test_create_disjoint(void) {
+    sim_comm_init(5);
+    int even[] = {2, 0}, odd[] = {1, 3};
+    MPI_Group ge = sim_group_new(2, even), go = sim_group_new(2, odd);
+    MPI_Group go2 = sim_group_new(2, odd); /* the same group under another handle */
+    fake_coll *f = fake_new(world(), SIM_COLL_COMM_CREATE);
+    f->c.args[0].group = ge;
+    f->c.args[1].group = go;
+    f->c.args[2].group = ge;
+    f->c.args[3].group = go2;
+    f->c.args[4].group = go; /* not a member of the group it passes: MPI_COMM_NULL */
+    fake_exec_ok(f);
+    CU_ASSERT_EQUAL(f->out[0], DIRECT_COMM(0)); /* the group of comm rank 0 comes first */
+    CU_ASSERT_EQUAL(f->out[2], DIRECT_COMM(0));
+    CU_ASSERT_EQUAL(f->out[1], DIRECT_COMM(1));
+    CU_ASSERT_EQUAL(f->out[3], DIRECT_COMM(1));
+    CU_ASSERT_EQUAL(f->out[4], MPI_COMM_NULL);
+    assert_members(sim_comm_get(DIRECT_COMM(0), 0), 2, even);
+    assert_members(sim_comm_get(DIRECT_COMM(1), 3), 2, odd);
+    CU_ASSERT_PTR_NULL(sim_comm_get(DIRECT_COMM(0), 1));
+    fake_free(f);
+
+    /* Every rank alone in its own group: each gets a communicator of one. */
+    f = fake_new(world(), SIM_COLL_COMM_CREATE);
+    MPI_Group single[5];
+    for (int r = 0; r < 5; r++) {
+        single[r] = sim_group_new(1, &r);
+        f->c.args[r].group = single[r];
+    }
+    fake_exec_ok(f);
+    for (int r = 0; r < 5; r++) {
+        CU_ASSERT_EQUAL(f->out[r], DIRECT_COMM(2 + r));
+        sim_comm *c = sim_comm_get(f->out[r], r);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+        assert_members(c, 1, &r);
+    }
+    fake_free(f);
+
+    /* Rank 0 outside every group, the others in one. */
+    int rest[] = {1, 2, 3, 4};
+    MPI_Group gr = sim_group_new(4, rest);
+    f = fake_new(world(), SIM_COLL_COMM_CREATE);
+    f->c.args[0].group = MPI_GROUP_EMPTY;
+    for (int r = 1; r < 5; r++)
+        f->c.args[r].group = gr;
+    fake_exec_ok(f);
+    CU_ASSERT_EQUAL(f->out[0], MPI_COMM_NULL);
+    for (int r = 1; r < 5; r++)
+        CU_ASSERT_EQUAL(f->out[r], DIRECT_COMM(7));
+    fake_free(f);
+
+    /* Overlapping groups are erroneous: comm rank 1 is in rank 0's group
+     * but passes another. */
+    int a[] = {0, 1}, b[] = {1, 2};
+    MPI_Group ga = sim_group_new(2, a), gb = sim_group_new(2, b);
+    f = fake_new(world(), SIM_COLL_COMM_CREATE);
+    f->c.args[0].group = ga;
+    f->c.args[1].group = gb;
+    f->c.args[2].group = gb;
+    f->c.args[3].group = MPI_GROUP_EMPTY;
+    f->c.args[4].group = MPI_GROUP_EMPTY;
+    fake_exec_err(f, MPI_ERR_GROUP, 0,
+                  "includes comm rank 1, which passes another group (world ranks 1, 2)");
+    fake_free(f);
+
+    /* A member passing MPI_GROUP_EMPTY while its group's others name it. */
+    f = fake_new(world(), SIM_COLL_COMM_CREATE);
+    for (int r = 0; r < 5; r++)
+        f->c.args[r].group = r == 3 ? MPI_GROUP_EMPTY : go;
+    fake_exec_err(f, MPI_ERR_GROUP, 0, "every member of a group must pass the same group");
+    fake_free(f);
+    sim_comm_fini();
+}
+
 static void test_create_errors(void) {
     sim_comm_init(4);
     int gm[] = {0, 1}, other[] = {1, 0}, bigger[] = {0, 1, 2};
@@ -408,7 +483,7 @@ static void test_create_errors(void) {
     for (int r = 0; r < 4; r++)
         f->c.args[r].group = g;
     f->c.args[3].group = gb;
-    fake_exec_err(f, MPI_ERR_GROUP, 3, "3 members");
+    fake_exec_err(f, MPI_ERR_GROUP, 3, "(world ranks 0, 1, 2) includes comm rank 0");
     fake_free(f);
 
     f = fake_new(world(), SIM_COLL_COMM_CREATE);
@@ -1086,6 +1161,7 @@ int main(void) {
         {"split_type other types and errors", test_split_type_other_and_errors},
         {"create with a subgroup", test_create_subgroup},
         {"create errors", test_create_errors},
+        {"create with disjoint groups", test_create_disjoint},
         {"cart_create", test_cart_create},
         {"cart_create errors", test_cart_create_errors},
         {"unknown constructor kind", test_unknown_kind},

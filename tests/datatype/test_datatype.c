@@ -910,17 +910,92 @@ static void test_free_rules(void) {
     CU_ASSERT_EQUAL(sim_dt_size(get(e)), 20);
 }
 
+/* Buffer arguments overlap when a byte of one type map is in the other:
+ * gaps do not count, bounds decide at once when they do not meet. */
+static void test_regions_overlap(void) {
+    int buf[16];
+    const sim_datatype *i1 = get(MPI_INT);
+    uintptr_t at = 0;
+    sim_dt_region a = {buf, 4, i1}, b = {buf + 4, 4, i1};
+    CU_ASSERT_FALSE(sim_dt_regions_overlap(&a, 1, &b, 1, &at)); /* adjacent */
+    b.buf = buf + 3;
+    CU_ASSERT_TRUE(sim_dt_regions_overlap(&a, 1, &b, 1, &at));
+    CU_ASSERT_EQUAL(at, (uintptr_t)(buf + 3));
+    CU_ASSERT_TRUE(sim_dt_regions_overlap(&b, 1, &a, 1, &at)); /* symmetric */
+    CU_ASSERT_EQUAL(at, (uintptr_t)(buf + 3));
+    b.count = 0; /* nothing to overlap with */
+    CU_ASSERT_FALSE(sim_dt_regions_overlap(&a, 1, &b, 1, &at));
+    b.count = 4;
+    b.dt = NULL;
+    CU_ASSERT_FALSE(sim_dt_regions_overlap(&a, 1, &b, 1, &at));
+
+    /* Every other int, and the ints between: interleaved, disjoint. */
+    MPI_Datatype every_other;
+    OK(sim_dt_create_vector(R0, 4, 1, 2, MPI_INT, &every_other, NULL));
+    const sim_datatype *v = get(every_other);
+    sim_dt_region even = {buf, 1, v}, odd = {buf + 1, 1, v};
+    CU_ASSERT_FALSE(sim_dt_regions_overlap(&even, 1, &odd, 1, &at));
+    sim_dt_region shifted = {buf + 6, 1, v}; /* ints 6, 8, 10, 12 */
+    CU_ASSERT_TRUE(sim_dt_regions_overlap(&even, 1, &shifted, 1, &at));
+    CU_ASSERT_EQUAL(at, (uintptr_t)(buf + 6));
+    /* Two elements of the vector: the second starts at the first's extent
+     * (7 ints), so int 7 belongs to it and to odd. */
+    even.count = 2;
+    CU_ASSERT_TRUE(sim_dt_regions_overlap(&even, 1, &odd, 1, &at));
+    CU_ASSERT_EQUAL(at, (uintptr_t)(buf + 7));
+
+    /* Several regions a side: the blocks of a v collective. */
+    sim_dt_region blocks[2] = {{buf, 2, i1}, {buf + 8, 2, i1}};
+    sim_dt_region gap = {buf + 2, 6, i1}, into = {buf + 9, 1, i1};
+    CU_ASSERT_FALSE(sim_dt_regions_overlap(blocks, 2, &gap, 1, &at));
+    CU_ASSERT_TRUE(sim_dt_regions_overlap(&gap, 1, blocks, 2, &at) == false);
+    sim_dt_region both[2] = {gap, into};
+    CU_ASSERT_TRUE(sim_dt_regions_overlap(blocks, 2, both, 2, &at));
+    CU_ASSERT_EQUAL(at, (uintptr_t)(buf + 9));
+    OK(sim_dt_free(R0, every_other, NULL));
+}
+
+/* More blocks than are compared: no verdict rather than a wrong one. */
+static void test_regions_overlap_limit(void) {
+    size_t n = (size_t)SIM_DT_OVERLAP_MAX_BLOCKS + 8;
+    char *buf = g_malloc0(2 * n + 2);
+    MPI_Datatype every_other;
+    OK(sim_dt_create_vector(R0, (int)n, 1, 2, MPI_CHAR, &every_other, NULL));
+    sim_dt_region a = {buf, 1, get(every_other)}, b = {buf + 2, 1, get(every_other)};
+    uintptr_t at = 0;
+    CU_ASSERT_FALSE(sim_dt_regions_overlap(&a, 1, &b, 1, &at));
+    b.count = 0;
+    CU_ASSERT_FALSE(sim_dt_regions_overlap(&a, 1, &b, 1, &at));
+    OK(sim_dt_free(R0, every_other, NULL));
+    g_free(buf);
+}
+
 static void test_ref_keeps_freed_type(void) {
     MPI_Datatype v;
     OK(sim_dt_create_vector(R0, 2, 1, 2, MPI_INT, &v, NULL));
     const sim_datatype *held = sim_dt_ref(get(v));
     OK(sim_dt_free(R0, v, NULL));
-    CU_ASSERT_PTR_NULL(sim_dt_get(v));
+    /* Pending operations still find it by its handle; the program may not
+     * use it, and a new type does not get its handle while it is held. */
+    CU_ASSERT_PTR_EQUAL(sim_dt_get(v), held);
+    char *why = NULL;
+    CU_ASSERT_PTR_NULL(sim_dt_lookup(v, R0, "datatype", &why));
+    CU_ASSERT_PTR_NOT_NULL(strstr(why ? why : "", "was freed (MPI_Type_free)"));
+    g_free(why);
+    MPI_Datatype w;
+    OK(sim_dt_create_contiguous(R0, 2, MPI_INT, &w, NULL));
+    CU_ASSERT_NOT_EQUAL(w, v);
     int a[3] = {1, 2, 3}, packed[2];
     sim_dt_pack(held, a, 1, packed);
     CU_ASSERT_EQUAL(packed[0], 1);
     CU_ASSERT_EQUAL(packed[1], 3);
     sim_dt_unref(held);
+    CU_ASSERT_PTR_NULL(sim_dt_get(v)); /* gone with its last reference */
+    MPI_Datatype x;
+    OK(sim_dt_create_contiguous(R0, 3, MPI_INT, &x, NULL));
+    CU_ASSERT_EQUAL(x, v); /* its handle is given out again */
+    OK(sim_dt_free(R0, w, NULL));
+    OK(sim_dt_free(R0, x, NULL));
     /* Predefined types ignore references. */
     sim_dt_unref(sim_dt_ref(get(MPI_INT)));
     CU_ASSERT_EQUAL(sim_dt_size(get(MPI_INT)), 4);
@@ -1622,6 +1697,8 @@ int main(void) {
         {"signature: deep nesting", test_sig_deep_nesting},
         {"signature: runs joined across structure", test_sig_runs_joined_across_structure},
         {"signature: outlives its type", test_sig_outlives_its_type},
+        {"buffer arguments that overlap", test_regions_overlap},
+        {"buffer arguments of too many blocks", test_regions_overlap_limit},
         {"signature: random types against the spelled-out rules",
          test_sig_random_against_spelled_out},
     };

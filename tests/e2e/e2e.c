@@ -384,6 +384,7 @@ bool e2e_check_block(const e2e_result *r, const char *block, const char *text, b
 void e2e_expect_clean(const e2e_result *r, const char *file, int line) {
     e2e_check(r->status == 0, r, "exit status 0", file, line);
     e2e_check(strstr(r->err, "ordex: ERROR") == NULL, r, "no finding", file, line);
+    e2e_check(strstr(r->err, "ordex: WARNING") == NULL, r, "no warning", file, line);
     e2e_check(strstr(r->err, "; no error found\n") != NULL, r,
               "summary line ends with \"no error found\"", file, line);
 }
@@ -459,20 +460,23 @@ char *e2e_finding_at(const char *const *lines, int at, const char *src, const ch
     return block;
 }
 
-char *e2e_expect_finding(const e2e_result *r, int nfindings, const char *kind, const char *text,
-                         const char *src, const char *marker, const char *end_marker,
-                         const char *file, int line) {
+/* severity: "ERROR" or "WARNING". */
+static char *expect_finding(const e2e_result *r, const char *severity, int nfindings,
+                            const char *kind, const char *text, const char *src, const char *marker,
+                            const char *end_marker, const char *file, int line) {
     char **lines = g_strsplit(r->err, "\n", -1);
-    char *head = g_strdup_printf("ordex: ERROR [%s] ", kind);
+    char *head = g_strdup_printf("ordex: %s [%s] ", severity, kind);
+    char *any = g_strdup_printf("ordex: %s [", severity);
     int count = 0, at = -1;
     for (int i = 0; lines[i]; i++) {
-        if (!g_str_has_prefix(lines[i], "ordex: ERROR ["))
+        if (!g_str_has_prefix(lines[i], any))
             continue;
         count++;
         if (at < 0 && g_str_has_prefix(lines[i], head) && strstr(lines[i], text))
             at = i;
     }
-    char *what = g_strdup_printf("%d finding(s)", nfindings);
+    g_free(any);
+    char *what = g_strdup_printf("%d finding(s) of severity %s", nfindings, severity);
     e2e_check(count == nfindings, r, what, file, line);
     g_free(what);
     what = g_strdup_printf("a finding \"%s...%s...\"", head, text);
@@ -483,6 +487,17 @@ char *e2e_expect_finding(const e2e_result *r, int nfindings, const char *kind, c
     g_free(head);
     g_strfreev(lines);
     return block;
+}
+
+char *e2e_expect_finding(const e2e_result *r, int nfindings, const char *kind, const char *text,
+                         const char *src, const char *marker, const char *end_marker,
+                         const char *file, int line) {
+    return expect_finding(r, "ERROR", nfindings, kind, text, src, marker, end_marker, file, line);
+}
+
+char *e2e_expect_warning(const e2e_result *r, int nwarnings, const char *kind, const char *text,
+                         const char *src, const char *marker, const char *file, int line) {
+    return expect_finding(r, "WARNING", nwarnings, kind, text, src, marker, NULL, file, line);
 }
 
 void e2e_expect_one_line_error(const e2e_result *r, const char *text, const char *file, int line) {

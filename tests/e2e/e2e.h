@@ -102,7 +102,8 @@ bool e2e_check_block(const e2e_result *r, const char *block, const char *text, b
 #define EXPECT_ERR_LACKS(r, s)                                                                     \
     e2e_check(strstr((r)->err, (s)) == NULL, (r), "stderr lacks " #s, __FILE__, __LINE__)
 
-/* ordex's verdict line "ordex: ... no error found" and no finding. */
+/* ordex's verdict line "ordex: ... no error found", no finding and no
+ * warning. */
 void e2e_expect_clean(const e2e_result *r, const char *file, int line);
 #define EXPECT_CLEAN(r) e2e_expect_clean((r), __FILE__, __LINE__)
 
@@ -137,6 +138,12 @@ char *e2e_finding_at(const char *const *lines, int at, const char *src, const ch
 char *e2e_expect_finding(const e2e_result *r, int nfindings, const char *kind, const char *text,
                          const char *src, const char *marker, const char *end_marker,
                          const char *file, int line);
+/* The same for warnings: exactly `nwarnings` lines "ordex: WARNING [...",
+ * one of them of `kind` with `text`, located at `marker`'s line of src. */
+char *e2e_expect_warning(const e2e_result *r, int nwarnings, const char *kind, const char *text,
+                         const char *src, const char *marker, const char *file, int line);
+#define EXPECT_WARNING(r, n, kind, text, src, marker)                                              \
+    e2e_expect_warning((r), (n), (kind), (text), (src), (marker), __FILE__, __LINE__)
 #define EXPECT_FINDING(r, n, kind, text, src, marker)                                              \
     e2e_expect_finding((r), (n), (kind), (text), (src), (marker), NULL, __FILE__, __LINE__)
 #define EXPECT_FINDING_IN(r, n, kind, text, src, marker, end)                                      \

@@ -93,6 +93,22 @@ record cart.n4 4 tests/programs/cart.c
 record mprobe.n4 4 tests/programs/mprobe.c
 record comm_split.n4 4 tests/programs/comm_split.c
 record comm_split.n3 3 tests/programs/comm_split.c
+record comm_create_disjoint.n4 4 tests/programs/comm_create_disjoint.c
+record comm_create_disjoint.n5 5 tests/programs/comm_create_disjoint.c
+record comm_create_disjoint.n1 1 tests/programs/comm_create_disjoint.c
+record coll_blocking_mix.n1 1 tests/programs/coll_blocking_mix.c
+record coll_blocking_mix.n3 3 tests/programs/coll_blocking_mix.c
+record coll_blocking_mix.n4 4 tests/programs/coll_blocking_mix.c
+record free_pending.n1 1 tests/programs/free_pending.c
+record free_pending.n3 3 tests/programs/free_pending.c
+record free_pending.n4 4 tests/programs/free_pending.c
+record leaks.n1 1 tests/programs/leaks.c free
+record leaks.n3 3 tests/programs/leaks.c free
+record leaks.n4 4 tests/programs/leaks.c free
+record request_free_active.n3 3 tests/programs/request_free_active.c wait
+record alias.n1 1 tests/programs/alias.c
+record alias.n3 3 tests/programs/alias.c
+record alias.n4 4 tests/programs/alias.c
 record errors_return.n4 4 tests/programs/errors_return.c
 record_userlib userlib.n3 3
 record_userlib userlib.n4 4

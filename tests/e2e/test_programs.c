@@ -235,6 +235,14 @@ static void test_bad_count(void) {
 static void test_bad_type(void) {
     mpi_error("bad_type.c", 0, "not committed", "MPI_Send");
 }
+/* MPI 2.2's MPI_Comm_create takes a group per process, but groups that
+ * overlap are erroneous; the twin with disjoint groups runs clean below. */
+static void test_comm_create_overlap(void) {
+    mpi_error("comm_create_overlap.c", 0,
+              "MPI_Comm_create: its group (world ranks 0, 1) includes comm rank 1, which passes "
+              "another group (world ranks 1, 2)",
+              "the groups are disjoint");
+}
 static void test_truncate(void) {
     mpi_error("truncate.c", 1, "truncated", "MPI_Recv");
 }
@@ -587,6 +595,9 @@ static const struct {
     {"mprobe", "4", "mprobe.n4"},
     {"comm_split", "4", "comm_split.n4"},
     {"comm_split", "3", "comm_split.n3"},
+    {"comm_create_disjoint", "4", "comm_create_disjoint.n4"},
+    {"comm_create_disjoint", "5", "comm_create_disjoint.n5"},
+    {"comm_create_disjoint", "1", "comm_create_disjoint.n1"},
 };
 
 static void run_output(const char *prog, const char *mode) {
@@ -643,6 +654,9 @@ static void test_mprobe(void) {
 static void test_comm_split(void) {
     run_output("comm_split", NULL);
 }
+static void test_comm_create_disjoint(void) {
+    run_output("comm_create_disjoint", NULL);
+}
 
 static void e2e_add_program_tests(CU_pSuite s) {
     CU_add_test(s, "unsupported MPI function: the call stops the run, named with where, JSON",
@@ -694,6 +708,10 @@ static void e2e_add_program_tests(CU_pSuite s) {
     CU_add_test(s, "cart.c", test_cart);
     CU_add_test(s, "mprobe.c", test_mprobe);
     CU_add_test(s, "comm_split.c", test_comm_split);
+    CU_add_test(s, "comm_create_disjoint.c: MPI_Comm_create with disjoint groups",
+                test_comm_create_disjoint);
+    CU_add_test(s, "comm_create_overlap.c: MPI_Comm_create with overlapping groups",
+                test_comm_create_overlap);
 }
 
 E2E_MAIN("programs", e2e_add_program_tests)
