@@ -310,6 +310,41 @@ static char *describe(const acc_rec *r) {
     return g_string_free(s, FALSE);
 }
 
+/* describe() and, for an RMA operation, its epoch: the call that opened it
+ * and the one that completed the operation (for the details). */
+static char *describe_long(const acc_rec *r) {
+    GString *s = g_string_new(NULL);
+    char *d = describe(r);
+    g_string_append(s, d);
+    g_free(d);
+    if (r->side == SIDE_TARGET || r->side == SIDE_LOCAL) {
+        if (r->epoch_call)
+            g_string_append_printf(s, "; in the epoch of %s at %s", r->epoch_call,
+                                   sim_location(r->epoch_site));
+        if (!r->pending && r->end_call)
+            g_string_append_printf(s, "; completed by %s at %s", r->end_call,
+                                   sim_location(r->end_site));
+        else if (r->pending)
+            g_string_append(s, "; still pending then");
+    }
+    return g_string_free(s, FALSE);
+}
+
+/* The run of r's bytes that holds `where` ([where, where+1) if none). */
+static void run_at(const acc_rec *r, uintptr_t where, uintptr_t *lo, uintptr_t *hi) {
+    acc_block one;
+    guint n;
+    const acc_block *v = rec_blocks(r, &n, &one);
+    for (guint i = 0; i < n; i++)
+        if (where >= v[i].lo && where < v[i].hi) {
+            *lo = v[i].lo;
+            *hi = v[i].hi;
+            return;
+        }
+    *lo = where;
+    *hi = where + 1;
+}
+
 /* Why b (earlier) does not happen before a (later). */
 static char *why_unordered(const acc_rec *b, const acc_rec *a) {
     if (b->side == SIDE_BUFFER)
@@ -367,17 +402,28 @@ static void report_race(const acc_rec *b, const acc_rec *a, uintptr_t where, boo
     char *da = describe(a), *db = describe(b);
     char *why = separate ? why_not_visible(b, a, owner) : why_unordered(b, a);
     const acc_rec *busy = b->side != SIDE_PLAIN ? b : a; /* the operation's side */
+    /* The bytes both touch around `where` (for the separate model's
+     * whole-window conflicts, the operation's). */
+    uintptr_t alo, ahi, blo, bhi;
+    run_at(a, where, &alo, &ahi);
+    run_at(b, where, &blo, &bhi);
+    uintptr_t lo = MAX(alo, blo), hi = MIN(ahi, bhi);
+    if (hi <= lo)
+        run_at(busy, where, &lo, &hi);
     char *mem = owner >= 0
-                    ? g_strdup_printf("the window memory of rank %d (byte %" G_GUINTPTR_FORMAT
-                                      " of its window)",
-                                      owner, (guintptr)(where - base))
+                    ? g_strdup_printf("the window memory of rank %d (bytes %" G_GUINTPTR_FORMAT
+                                      "-%" G_GUINTPTR_FORMAT " of its window)",
+                                      owner, (guintptr)(lo - base), (guintptr)(hi - 1 - base))
                     : g_strdup_printf("the %s of %s at %s", busy->role, busy->what,
                                       sim_location(busy->site));
     /* The same race reached in either order reads the same. */
     bool swap = strcmp(db, da) > 0;
     char *msg =
         g_strdup_printf("data race on %s: %s and %s conflict", mem, swap ? da : db, swap ? db : da);
-    char *details = g_strdup_printf("    %s\n    %s\n    %s\n", db, da, why);
+    char *ldb = describe_long(b), *lda = describe_long(a);
+    char *details = g_strdup_printf("    first:  %s\n    second: %s\n    %s\n", ldb, lda, why);
+    g_free(ldb);
+    g_free(lda);
     int ranks[2] = {b->rank, a->rank};
     sim_add_finding(SIM_F_DATA_RACE, ranks, b->rank == a->rank ? 1 : 2, swap ? la : lb, msg,
                     details);
