@@ -279,6 +279,10 @@ static bool batch_has_atomic(const sim_win *w, int origin, int target, const sim
     return false;
 }
 
+bool rma_has_accumulates(const sim_win *w, int origin) {
+    return batch_has_atomic(w, origin, -1, NULL);
+}
+
 /* rma_apply_pending from the origin's own call (named `call`), reporting a
  * failure at the operation's call site.  Accumulates wait for their turn:
  * a SIM_EV_ATOMIC event applies them (sim_rma_fire_atomic). */

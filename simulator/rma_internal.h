@@ -78,6 +78,8 @@ bool rma_posted_for(const sim_win *w, int o, int t);
 void rma_grant(rma_lockreq *q);
 char *rma_ranks_text(const int *world, int n);
 int rma_world_of(const sim_win *w, int r);
+/* Whether origin's pending operations on w include an accumulate. */
+bool rma_has_accumulates(const sim_win *w, int origin);
 int rma_complete_ops(sim_win *w, int origin, int target, const sim_rma_op *upto, const char *call);
 int rma_pending_count(const sim_win *w, int origin, const sim_rma_op **first);
 void rma_hook_window(const sim_win *w, bool created);

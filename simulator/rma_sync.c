@@ -292,6 +292,17 @@ int sim_rma_fence(sim_win *w, int me, int assert) {
                              "no operation of this rank, but it issued %d since the last fence "
                              "(the first: %s at %s)",
                              n, first->call, sim_location(first->call_site));
+    /* Accumulates of different origins in one fence epoch apply in an order
+     * the program can see (fetched values): each origin's take their turn
+     * as it enters the fence (SIM_EV_ATOMIC), so that exploration tries
+     * every order.  Applying its puts and gets then too changes nothing a
+     * race-free program can see: no other access to their bytes may
+     * happen in this epoch. */
+    if (n && rma_has_accumulates(w, me)) {
+        int rc = rma_complete_ops(w, me, -1, NULL, "MPI_Win_fence");
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
     sim_rma_coll_args a = {0};
     a.win = w;
     a.assert = assert;

@@ -386,6 +386,12 @@ static void test_atomic_orders(void) {
     EXPECT_ERR_HAS(a, "the accumulates of rank ");
     e2e_free(a);
     e2e_free(b);
+    /* The same inside one fence epoch. */
+    a = EX("-n", "4", PROG("rma_atomic_fence_order.c"));
+    EXPECT_STATUS(a, 0);
+    EXPECT(a, outcomes(a) == 6);
+    EXPECT(a, strstr(a->err, "ERROR [") == NULL);
+    e2e_free(a);
     /* run takes the first: the ranks in order. */
     e2e_result *r = RUN("-n", "3", PROG("rma_atomic_order.c"));
     EXPECT_CLEAN(r);
