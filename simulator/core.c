@@ -9,9 +9,12 @@
 
 #include "scheduler/sched.h"
 #include "scheduler/symbolize.h"
+#include "simulator/attr.h"
 #include "simulator/datatype.h"
 #include "simulator/engine.h"
+#include "simulator/errhandler.h"
 #include "simulator/events.h"
+#include "simulator/info.h"
 #include "simulator/op.h"
 #include "simulator/report.h"
 #include "simulator/rma.h"
@@ -391,17 +394,20 @@ int sim_check_initialized(void) {
     return MPI_SUCCESS;
 }
 
-static int error_common(MPI_Comm comm, int errclass, void *site, const char *fmt, va_list ap) {
+/* Calls the program's error handler fn for an error with `code` on c (a
+ * window's own communicator stands for the window). */
+static void call_user_handler(sim_errh_fn fn, MPI_Comm comm, const sim_comm *c, int code) {
+    MPI_Win win = c ? sim_rma_win_of_comm(c) : MPI_WIN_NULL;
+    int handle = win != MPI_WIN_NULL ? win : comm;
+    /* Program code: its heap, its MPI calls. */
+    sched_leave_sim();
+    fn(&handle, &code);
+    sched_enter_sim();
+}
+
+static _Noreturn void fatal_common(void *site, const char *fmt, va_list ap) {
     int self = sim_self();
     char *text = g_strdup_vprintf(fmt, ap);
-    MPI_Errhandler eh = MPI_ERRORS_ARE_FATAL;
-    sim_comm *c = sim_comm_get(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm, self);
-    if (c)
-        eh = sim_comm_errhandler(c, self);
-    if (eh == MPI_ERRORS_RETURN) {
-        g_free(text);
-        return errclass;
-    }
     int ranks[1] = {self};
     const char *loc = sim_location(site);
     char *msg = g_strdup_printf("rank %d: %s", self, text);
@@ -409,6 +415,30 @@ static int error_common(MPI_Comm comm, int errclass, void *site, const char *fmt
     sim_add_finding(SIM_F_MPI_ERROR, ranks, 1, loc, msg, details);
     g_free(text);
     sched_abort_current();
+}
+
+static int error_common(MPI_Comm comm, int errclass, void *site, const char *fmt, va_list ap) {
+    int self = sim_self();
+    if (comm == MPI_COMM_NULL)
+        comm = MPI_COMM_WORLD;
+    MPI_Errhandler eh = MPI_ERRORS_ARE_FATAL;
+    sim_comm *c = sim_comm_get(comm, self);
+    if (c)
+        eh = sim_comm_errhandler(c, self);
+    if (eh == MPI_ERRORS_RETURN)
+        return errclass;
+    sim_errh_fn fn = sim_errh_function(self, eh);
+    if (fn) {
+        call_user_handler(fn, comm, c, errclass);
+        return errclass;
+    }
+    fatal_common(site, fmt, ap);
+}
+
+void sim_fatal_error(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fatal_common(sim_proc_of(sim_self())->call_site, fmt, ap);
 }
 
 int sim_error(MPI_Comm comm, int errclass, const char *fmt, ...) {
@@ -489,6 +519,11 @@ void sim_create(const sim_config *cfg) {
     sim_events_init(cfg->nranks);
     sim_coll_init();
     sim_rma_init(cfg->nranks);
+    sim_attr_init(cfg->nranks);
+    sim_errh_init(cfg->nranks);
+    sim_info_init(cfg->nranks);
+    if (sched_program_path())
+        sim_info_set_command(sched_program_path());
     sched_set_exit_hook(on_rank_exit);
     sched_set_fail_hook(on_rank_fail);
 }
@@ -496,6 +531,9 @@ void sim_create(const sim_config *cfg) {
 void sim_destroy(void) {
     if (!sim_g)
         return;
+    sim_info_fini();
+    sim_errh_fini();
+    sim_attr_fini();
     sim_rma_fini();
     sim_coll_fini();
     sim_events_fini();
@@ -558,6 +596,10 @@ void sim_digest_rank(int r, sim_digest_feed feed, void *user) {
     if (p->call && sim_g->cfg.exploring)
         feed(user, p->call_regs, sizeof p->call_regs);
     sim_req_digest_rank(r, feed, user);
+    /* What is local to the rank's process: it changes only while the rank runs. */
+    sim_attr_digest_rank(r, feed, user);
+    sim_errh_digest_rank(r, feed, user);
+    sim_info_digest_rank(r, feed, user);
 }
 
 void sim_digest_engine(sim_digest_feed feed, void *user) {

@@ -9,8 +9,11 @@
  */
 #include <string.h>
 
+#include "simulator/attr.h"
 #include "simulator/coll.h"
 #include "simulator/comm.h"
+#include "simulator/errhandler.h"
+#include "simulator/info.h"
 #include "simulator/request.h"
 #include "simulator/sim_internal.h"
 
@@ -71,12 +74,6 @@ static int cart_check(MPI_Comm comm, const char *fn, sim_comm **out) {
     return MPI_SUCCESS;
 }
 
-/* Only the predefined handlers and handles of the errhandler kind can be
- * checked here; which user handlers exist is the errhandler module's. */
-static bool errhandler_plausible(MPI_Errhandler e) {
-    return e != MPI_ERRHANDLER_NULL && SIM_HANDLE_OBJ(e) == SIM_OBJ_ERRHANDLER;
-}
-
 static char *ints_text(int n, const int *v) {
     GString *s = g_string_new("(");
     for (int i = 0; v && i < n; i++)
@@ -95,6 +92,32 @@ static int post_constructor(sim_comm *c, sim_coll_kind kind, sim_coll_args *a, M
     if (!req)
         return MPI_ERR_OTHER; /* the mismatch went through sim_error already */
     return sim_request_wait(req, MPI_STATUS_IGNORE);
+}
+
+/* The end of MPI_Comm_dup and its variants, once the new communicator
+ * exists: the calling rank's attributes are copied (their copy callbacks
+ * decide) and its hints set.  A failing copy callback fails the call:
+ * the rank's handle to the new communicator is freed again. */
+static int dup_finish(const char *fn, MPI_Comm comm, const sim_info *hints, MPI_Comm *newcomm) {
+    int self = sim_self();
+    char *why = NULL;
+    int rc = sim_attr_copy_all(sim_self(), SIM_ATTR_COMM, comm, *newcomm, &why);
+    if (rc != MPI_SUCCESS) {
+        sim_comm_release(sim_comm_get(*newcomm, self), self);
+        *newcomm = MPI_COMM_NULL;
+        return report(comm, fn, rc, why);
+    }
+    sim_hints_set(self, SIM_HINT_COMM, *newcomm, hints);
+    return MPI_SUCCESS;
+}
+
+static int dup_common(const char *fn, MPI_Comm comm, sim_comm *c, const sim_info *hints,
+                      MPI_Comm *newcomm) {
+    sim_coll_args a = {0};
+    int rc = post_constructor(c, SIM_COLL_COMM_DUP, &a, newcomm);
+    if (rc != MPI_SUCCESS || *newcomm == MPI_COMM_NULL)
+        return rc;
+    return dup_finish(fn, comm, hints, newcomm);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -132,10 +155,50 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
     if (!newcomm)
         SIM_RETURN(null_arg(comm, "MPI_Comm_dup", "newcomm"));
     sim_call_args("comm=%s", sim_comm_describe(c));
-    sim_coll_args a = {0};
-    SIM_RETURN(post_constructor(c, SIM_COLL_COMM_DUP, &a, newcomm));
+    SIM_RETURN(dup_common("MPI_Comm_dup", comm, c, sim_hints_get(sim_self(), SIM_HINT_COMM, comm),
+                          newcomm));
 }
 SIM_ALIAS(MPI_Comm_dup);
+
+int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm) {
+    SIM_ENTER("MPI_Comm_dup_with_info");
+    sim_comm *c;
+    const sim_info *hints;
+    TRY(sim_check_initialized());
+    TRY(sim_comm_check(comm, &c));
+    TRY(sim_info_arg(comm, "MPI_Comm_dup_with_info", info, &hints));
+    if (!newcomm)
+        SIM_RETURN(null_arg(comm, "MPI_Comm_dup_with_info", "newcomm"));
+    sim_call_args("comm=%s info=0x%08x", sim_comm_describe(c), (unsigned)info);
+    SIM_RETURN(dup_common("MPI_Comm_dup_with_info", comm, c, hints, newcomm));
+}
+SIM_ALIAS(MPI_Comm_dup_with_info);
+
+int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
+    SIM_ENTER("MPI_Comm_set_info");
+    sim_comm *c;
+    const sim_info *given;
+    TRY(sim_check_initialized());
+    TRY(sim_comm_check(comm, &c));
+    TRY(sim_info_arg(comm, "MPI_Comm_set_info", info, &given));
+    sim_hints_update(sim_self(), SIM_HINT_COMM, comm, given);
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Comm_set_info);
+
+int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used) {
+    SIM_ENTER("MPI_Comm_get_info");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(sim_comm_check(comm, &c));
+    if (!info_used)
+        SIM_RETURN(null_arg(comm, "MPI_Comm_get_info", "info_used"));
+    /* ordex acts on no communicator hint: it returns those the program
+     * gave, as given. */
+    *info_used = sim_info_dup(sim_self(), sim_hints_get(sim_self(), SIM_HINT_COMM, comm));
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Comm_get_info);
 
 int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
     SIM_ENTER("MPI_Comm_split");
@@ -165,6 +228,8 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
     sim_comm *c;
     TRY(sim_check_initialized());
     TRY(sim_comm_check(comm, &c));
+    const sim_info *hints;
+    TRY(sim_info_arg(comm, "MPI_Comm_split_type", info, &hints));
     if (!newcomm)
         SIM_RETURN(null_arg(comm, "MPI_Comm_split_type", "newcomm"));
     if (split_type != MPI_UNDEFINED && split_type != MPI_COMM_TYPE_SHARED &&
@@ -208,6 +273,13 @@ int PMPI_Comm_free(MPI_Comm *comm) {
     if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
         SIM_RETURN(sim_error(*comm, MPI_ERR_COMM, "MPI_Comm_free: %s cannot be freed",
                              *comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD" : "MPI_COMM_SELF"));
+    /* The attributes go first (MPI 3.1 section 6.7.2): a delete callback
+     * that fails leaves the communicator as it was. */
+    char *why = NULL;
+    int rc = sim_attr_delete_all(sim_self(), SIM_ATTR_COMM, *comm, &why);
+    if (rc != MPI_SUCCESS)
+        SIM_RETURN(report(*comm, "MPI_Comm_free", rc, why));
+    sim_hints_drop(sim_self(), SIM_HINT_COMM, *comm);
     sim_comm_release(c, sim_self());
     *comm = MPI_COMM_NULL;
     SIM_RETURN(MPI_SUCCESS);
@@ -285,9 +357,10 @@ static int set_errhandler(const char *fn, MPI_Comm comm, MPI_Errhandler errhandl
     int rc = sim_comm_check(comm, &c);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (!errhandler_plausible(errhandler))
-        return sim_error(comm, MPI_ERR_ARG, "%s: errhandler 0x%08x is not an error handler", fn,
-                         (unsigned)errhandler);
+    char *why = NULL;
+    rc = sim_errh_check(sim_self(), errhandler, SIM_ERRH_COMM, &why);
+    if (rc != MPI_SUCCESS)
+        return report(comm, fn, rc, why);
     sim_comm_set_errhandler(c, sim_self(), errhandler);
     return MPI_SUCCESS;
 }
@@ -300,6 +373,8 @@ static int get_errhandler(const char *fn, MPI_Comm comm, MPI_Errhandler *errhand
     if (!errhandler)
         return null_arg(comm, fn, "errhandler");
     *errhandler = sim_comm_errhandler(c, sim_self());
+    sim_errh_ref(sim_self(),
+                 *errhandler); /* a new handle the program frees (MPI 3.1 section 8.3.1) */
     return MPI_SUCCESS;
 }
 

@@ -7,10 +7,8 @@
 #include <string.h>
 
 #include "scheduler/sched.h"
+#include "simulator/attr.h"
 #include "simulator/engine.h"
-
-/* The largest tag (the MPI_TAG_UB attribute). */
-#define SIM_TAG_UB 1073741823
 
 /* Validates the arguments common to point-to-point calls.  is_recv: peer
  * is a source and may be MPI_ANY_SOURCE, tag may be MPI_ANY_TAG. */

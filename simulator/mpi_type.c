@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <string.h>
 
+#include "simulator/attr.h"
 #include "simulator/comm.h"
 #include "simulator/datatype.h"
 #include "simulator/sim_internal.h"
@@ -229,7 +230,19 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype) {
     sim_call_args("oldtype=%s", sim_dt_name(oldtype));
     char *why = NULL;
     rc = sim_dt_dup(sim_self(), oldtype, newtype, &why);
-    SIM_RETURN(finish("MPI_Type_dup", rc, why));
+    if (rc != MPI_SUCCESS)
+        SIM_RETURN(finish("MPI_Type_dup", rc, why));
+    /* The attributes follow their copy callbacks; a failing one fails the
+     * call and takes the copy back. */
+    rc = sim_attr_copy_all(sim_self(), SIM_ATTR_TYPE, oldtype, *newtype, &why);
+    if (rc != MPI_SUCCESS) {
+        char *ignored = NULL;
+        sim_dt_free(sim_self(), *newtype, &ignored);
+        g_free(ignored);
+        *newtype = MPI_DATATYPE_NULL;
+        SIM_RETURN(report(MPI_COMM_WORLD, "MPI_Type_dup", rc, why));
+    }
+    SIM_RETURN(MPI_SUCCESS);
 }
 SIM_ALIAS(MPI_Type_dup);
 
@@ -259,6 +272,14 @@ int PMPI_Type_free(MPI_Datatype *datatype) {
         SIM_RETURN(null_arg("MPI_Type_free", "datatype"));
     sim_call_args("datatype=%s", sim_dt_name(*datatype));
     char *why = NULL;
+    /* The attributes go first, once the handle is known to be freeable: a
+     * delete callback that fails leaves the type as it was. */
+    const sim_datatype *dt = sim_dt_lookup(*datatype, sim_self(), "datatype", &why);
+    g_free(why);
+    why = NULL;
+    if (dt && !sim_dt_is_predefined(*datatype) &&
+        (rc = sim_attr_delete_all(sim_self(), SIM_ATTR_TYPE, *datatype, &why)) != MPI_SUCCESS)
+        SIM_RETURN(report(MPI_COMM_WORLD, "MPI_Type_free", rc, why));
     rc = sim_dt_free(sim_self(), *datatype, &why);
     if (rc != MPI_SUCCESS)
         SIM_RETURN(report(MPI_COMM_WORLD, "MPI_Type_free", rc, why));

@@ -94,6 +94,10 @@ record mprobe.n4 4 tests/programs/mprobe.c
 record comm_split.n4 4 tests/programs/comm_split.c
 record comm_split.n3 3 tests/programs/comm_split.c
 record errors_return.n4 4 tests/programs/errors_return.c
+record attrs.n3 3 tests/programs/attrs.c
+record attrs.n1 1 tests/programs/attrs.c
+record errhandlers.n2 2 tests/programs/errhandlers.c
+record info.n2 2 tests/programs/info.c
 record_userlib userlib.n3 3
 record_userlib userlib.n4 4
 record getopt_ranks.n4 4 tests/programs/getopt_ranks.c -m 4 extra -i 2

@@ -587,6 +587,10 @@ static const struct {
     {"mprobe", "4", "mprobe.n4"},
     {"comm_split", "4", "comm_split.n4"},
     {"comm_split", "3", "comm_split.n3"},
+    {"attrs", "3", "attrs.n3"},
+    {"attrs", "1", "attrs.n1"},
+    {"errhandlers", "2", "errhandlers.n2"},
+    {"info", "2", "info.n2"},
 };
 
 static void run_output(const char *prog, const char *mode) {
@@ -644,6 +648,63 @@ static void test_comm_split(void) {
     run_output("comm_split", NULL);
 }
 
+static void test_attrs(void) {
+    run_output("attrs", NULL);
+}
+static void test_errhandlers(void) {
+    run_output("errhandlers", NULL);
+}
+static void test_info(void) {
+    run_output("info", NULL);
+}
+
+/* Usage errors of attributes, error handlers and info objects: the case
+ * (argv[1] of api_errors.c), its marker and what the finding says. */
+static const struct {
+    const char *arg, *marker, *text;
+} api_errors[] = {
+    {"freedkey", "/* [FREEDKEY] */", "MPI_Comm_set_attr: keyval 0xa4000000 was freed"},
+    {"wrongkind", "/* [WRONGKIND] */",
+     "MPI_Comm_set_attr: keyval 0xa4000000 was made by MPI_Type_create_keyval, for datatypes; a "
+     "communicator needs one of MPI_Comm_create_keyval"},
+    {"predefined", "/* [PREDEFINED] */", "keyval 0x64400001 is predefined"},
+    {"winkey", "/* [WINKEY] */",
+     "keyval 0x66000001 is predefined for windows, not for communicators"},
+    {"baddelete", "/* [BADDELETE] */",
+     "MPI_Comm_free: the delete callback of keyval 0xa4000000 returned error code 15"},
+    {"badcopy", "/* [BADCOPY] */",
+     "MPI_Comm_dup: the copy callback of keyval 0xa4000000 returned error code 15"},
+    {"ehkind", "/* [EHKIND] */",
+     "MPI_Comm_set_errhandler: error handler 0x94000000 was made for windows"},
+    {"ehfreed", "/* [EHFREED] */", "error handler 0x94000000 was freed (MPI_Errhandler_free)"},
+    {"fatalcall", "/* [FATALCALL] */",
+     "rank 1: MPI_Comm_call_errhandler: the program raised MPI_ERR_TAG (Invalid tag argument) on "
+     "MPI_COMM_WORLD, whose error handler is fatal"},
+    {"errstring", "/* [ERRSTRING] */", "the strings of predefined codes are fixed"},
+    {"emptykey", "/* [EMPTYKEY] */", "MPI_Info_set: key is the empty string"},
+    {"nokey", "/* [NOKEY] */", "MPI_Info_delete: key \"b\" is not set in info 0x9c000000"},
+    {"infofreed", "/* [INFOFREED] */", "MPI_Info_get_nkeys: info 0x9c000000 was freed"},
+    {"infoenv", "/* [INFOENV] */", "MPI_INFO_ENV is predefined and cannot be freed"},
+    {"nthkey", "/* [NTHKEY] */", "n = 1 is out of range (the info has 1 key)"},
+    {"badinfo", "/* [BADINFO] */", "MPI_Comm_dup_with_info: info 0x00012345 is not an info handle"},
+};
+
+static void test_api_errors(void) {
+    for (size_t i = 0; i < G_N_ELEMENTS(api_errors); i++) {
+        e2e_result *r = RUN("run", "-n", "2", P("api_errors.c"), api_errors[i].arg);
+        EXPECT_STATUS(r, 1);
+        g_free(EXPECT_FINDING(r, 1, "mpi_error", api_errors[i].text, SRC("api_errors.c"),
+                              api_errors[i].marker));
+        e2e_free(r);
+    }
+    /* Under MPI_ERRORS_RETURN the callback's code comes back, and the
+     * communicator stays. */
+    e2e_result *r = RUN("run", "-n", "2", P("api_errors.c"), "returncode");
+    EXPECT_CLEAN(r);
+    EXPECT_OUT_HAS(r, "rank 1: MPI_Comm_free returned MPI_ERR_OTHER 1, comm of size 2\n");
+    e2e_free(r);
+}
+
 static void e2e_add_program_tests(CU_pSuite s) {
     CU_add_test(s, "unsupported MPI function: the call stops the run, named with where, JSON",
                 test_unsupported);
@@ -694,6 +755,11 @@ static void e2e_add_program_tests(CU_pSuite s) {
     CU_add_test(s, "cart.c", test_cart);
     CU_add_test(s, "mprobe.c", test_mprobe);
     CU_add_test(s, "comm_split.c", test_comm_split);
+    CU_add_test(s, "attrs.c: keyvals, attributes, callbacks, predefined attributes", test_attrs);
+    CU_add_test(s, "errhandlers.c: user error handlers, added codes and strings", test_errhandlers);
+    CU_add_test(s, "info.c: info objects, communicator and window hints", test_info);
+    CU_add_test(s, "api_errors.c: usage errors of attributes, handlers and info objects",
+                test_api_errors);
 }
 
 E2E_MAIN("programs", e2e_add_program_tests)

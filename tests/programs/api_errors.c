@@ -1,0 +1,121 @@
+/*
+ * api_errors.c - one usage error of attributes, error handlers or info
+ * objects per case (argv[1]); run with 2 ranks.
+ *
+ * ordex must report, for each case, one [mpi_error] at the line marked with
+ * the case's name in capitals (e.g. [FREEDKEY]), exit status 1:
+ *   freedkey     MPI_Comm_set_attr with a keyval freed before
+ *   wrongkind    MPI_Comm_set_attr with a datatype keyval
+ *   predefined   MPI_Comm_set_attr of MPI_TAG_UB
+ *   winkey       MPI_Comm_get_attr with MPI_WIN_BASE
+ *   baddelete    MPI_Comm_free whose delete callback returns MPI_ERR_OTHER
+ *   badcopy      MPI_Comm_dup whose copy callback returns MPI_ERR_OTHER
+ *   ehkind       MPI_Comm_set_errhandler with a window error handler
+ *   ehfreed      MPI_Comm_set_errhandler with a handler freed before
+ *   fatalcall    MPI_Comm_call_errhandler under MPI_ERRORS_ARE_FATAL
+ *   errstring    MPI_Add_error_string for the predefined MPI_ERR_TAG
+ *   emptykey     MPI_Info_set with the empty key
+ *   nokey        MPI_Info_delete of a key that is not set
+ *   infofreed    MPI_Info_get_nkeys on an info freed before
+ *   infoenv      MPI_Info_free(MPI_INFO_ENV)
+ *   nthkey       MPI_Info_get_nthkey past the last key
+ *   badinfo      MPI_Comm_dup_with_info with a handle that is no info
+ * and, without a finding (exit status 0):
+ *   returncode   MPI_ERRORS_RETURN: MPI_Comm_free with a failing delete
+ *                callback returns its code and leaves the communicator
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+
+static int bad_delete(MPI_Comm comm, int keyval, void *value, void *extra) {
+    return MPI_ERR_OTHER;
+}
+
+static int bad_copy(MPI_Comm comm, int keyval, void *extra, void *in, void *out, int *flag) {
+    return MPI_ERR_OTHER;
+}
+
+static void handler(MPI_Win *win, int *code, ...) {}
+
+int main(int argc, char **argv) {
+    MPI_Init(&argc, &argv);
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    const char *c = argc > 1 ? argv[1] : "";
+    int key, other;
+    MPI_Comm comm;
+    MPI_Info info;
+    MPI_Errhandler eh;
+    if (!strcmp(c, "freedkey")) {
+        MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &key, NULL);
+        other = key;
+        MPI_Comm_free_keyval(&key);
+        MPI_Comm_set_attr(MPI_COMM_WORLD, other, NULL); /* [FREEDKEY] */
+    } else if (!strcmp(c, "wrongkind")) {
+        MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, &key, NULL);
+        MPI_Comm_set_attr(MPI_COMM_WORLD, key, NULL); /* [WRONGKIND] */
+    } else if (!strcmp(c, "predefined")) {
+        MPI_Comm_set_attr(MPI_COMM_WORLD, MPI_TAG_UB, NULL); /* [PREDEFINED] */
+    } else if (!strcmp(c, "winkey")) {
+        void *v;
+        int flag;
+        MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_WIN_BASE, &v, &flag); /* [WINKEY] */
+    } else if (!strcmp(c, "baddelete") || !strcmp(c, "returncode")) {
+        MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+        MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, bad_delete, &key, NULL);
+        MPI_Comm_set_attr(comm, key, NULL);
+        if (!strcmp(c, "returncode")) {
+            MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+            int rc = MPI_Comm_free(&comm);
+            int size;
+            MPI_Comm_size(comm, &size);
+            printf("rank %d: MPI_Comm_free returned MPI_ERR_OTHER %d, comm of size %d\n", rank,
+                   rc == MPI_ERR_OTHER, size);
+        } else {
+            MPI_Comm_free(&comm); /* [BADDELETE] */
+        }
+    } else if (!strcmp(c, "badcopy")) {
+        MPI_Comm_create_keyval(bad_copy, MPI_COMM_NULL_DELETE_FN, &key, NULL);
+        MPI_Comm_set_attr(MPI_COMM_WORLD, key, NULL);
+        MPI_Comm_dup(MPI_COMM_WORLD, &comm); /* [BADCOPY] */
+    } else if (!strcmp(c, "ehkind")) {
+        MPI_Win_create_errhandler(handler, &eh);
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, eh); /* [EHKIND] */
+    } else if (!strcmp(c, "ehfreed")) {
+        MPI_Comm_create_errhandler((MPI_Comm_errhandler_function *)handler, &eh);
+        MPI_Errhandler copy = eh;
+        MPI_Errhandler_free(&eh);
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, copy); /* [EHFREED] */
+    } else if (!strcmp(c, "fatalcall") && rank == 1) {
+        MPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_TAG); /* [FATALCALL] */
+    } else if (!strcmp(c, "errstring")) {
+        MPI_Add_error_string(MPI_ERR_TAG, "mine"); /* [ERRSTRING] */
+    } else if (!strcmp(c, "emptykey")) {
+        MPI_Info_create(&info);
+        MPI_Info_set(info, "", "value"); /* [EMPTYKEY] */
+    } else if (!strcmp(c, "nokey")) {
+        MPI_Info_create(&info);
+        MPI_Info_set(info, "a", "1");
+        MPI_Info_delete(info, "b"); /* [NOKEY] */
+    } else if (!strcmp(c, "infofreed")) {
+        MPI_Info_create(&info);
+        MPI_Info copy = info;
+        MPI_Info_free(&info);
+        int n;
+        MPI_Info_get_nkeys(copy, &n); /* [INFOFREED] */
+    } else if (!strcmp(c, "infoenv")) {
+        info = MPI_INFO_ENV;
+        MPI_Info_free(&info); /* [INFOENV] */
+    } else if (!strcmp(c, "nthkey")) {
+        MPI_Info_create(&info);
+        MPI_Info_set(info, "a", "1");
+        char k[MPI_MAX_INFO_KEY + 1];
+        MPI_Info_get_nthkey(info, 1, k); /* [NTHKEY] */
+    } else if (!strcmp(c, "badinfo")) {
+        MPI_Comm_dup_with_info(MPI_COMM_WORLD, (MPI_Info)0x12345, &comm); /* [BADINFO] */
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Finalize();
+    return 0;
+}
