@@ -290,13 +290,32 @@ int sim_attr_delete(int rank, sim_attr_kind kind, int handle, int keyval_h, char
     return MPI_SUCCESS;
 }
 
-int sim_attr_copy_all(int rank, sim_attr_kind kind, int from, int to, char **why) {
+struct sim_attr_list {
+    GArray *attrs; /* attr */
+};
+
+/* Runs the delete callbacks of a list's attributes, the last first, as if
+ * they were set on `handle`; errors are ignored (a rollback). */
+static void delete_list(rank_attrs *ra, sim_attr_kind kind, int handle, GArray *a) {
+    for (guint i = a->len; i-- > 0;) {
+        attr at = g_array_index(a, attr, i);
+        char *ignored = NULL;
+        call_delete(ra, kind, handle, at.kv, at.value, &ignored);
+        g_free(ignored);
+        keyval *k = g_ptr_array_index(ra->keyvals, at.kv);
+        k->uses--;
+        keyval_maybe_destroy(ra, at.kv);
+    }
+}
+
+int sim_attr_copy_out(int rank, sim_attr_kind kind, int from, int to, sim_attr_list **out,
+                      char **why) {
     rank_attrs *ra = &g_ranks[rank];
+    *out = NULL;
     GArray *src = attrs_of(ra, kind, from, false);
-    if (!src)
-        return MPI_SUCCESS;
+    GArray *copies = g_array_new(FALSE, FALSE, sizeof(attr));
     /* A snapshot: callbacks may change the source's list. */
-    GArray *todo = g_array_copy(src);
+    GArray *todo = src ? g_array_copy(src) : g_array_new(FALSE, FALSE, sizeof(attr));
     int rc = MPI_SUCCESS;
     for (guint i = 0; i < todo->len && rc == MPI_SUCCESS; i++) {
         attr at = g_array_index(todo, attr, i);
@@ -304,10 +323,10 @@ int sim_attr_copy_all(int rank, sim_attr_kind kind, int from, int to, char **why
         if (!k || !k->copy)
             continue;
         int h = SIM_HANDLE(SIM_HKIND_DIRECT, SIM_OBJ_KEYVAL, at.kv);
-        void *out = NULL;
+        void *value = NULL;
         int flag = 0;
         sched_leave_sim();
-        rc = k->copy(from, h, k->extra, at.value, &out, &flag);
+        rc = k->copy(from, h, k->extra, at.value, &value, &flag);
         sched_enter_sim();
         if (rc != MPI_SUCCESS) {
             *why =
@@ -316,16 +335,45 @@ int sim_attr_copy_all(int rank, sim_attr_kind kind, int from, int to, char **why
         }
         if (!flag)
             continue;
-        attr n = {at.kv, out};
-        g_array_append_val(attrs_of(ra, kind, to, true), n);
+        attr n = {at.kv, value};
+        g_array_append_val(copies, n);
         k->uses++;
     }
     g_array_free(todo, TRUE);
     if (rc != MPI_SUCCESS) {
-        char *ignored = NULL;
-        sim_attr_delete_all(rank, kind, to, &ignored);
-        g_free(ignored);
+        delete_list(ra, kind, to, copies);
+        g_array_free(copies, TRUE);
+        return rc;
     }
+    *out = g_new(sim_attr_list, 1);
+    (*out)->attrs = copies;
+    return MPI_SUCCESS;
+}
+
+void sim_attr_attach(int rank, sim_attr_kind kind, int handle, sim_attr_list *list) {
+    rank_attrs *ra = &g_ranks[rank];
+    if (list->attrs->len)
+        g_array_append_vals(attrs_of(ra, kind, handle, true), list->attrs->data, list->attrs->len);
+    g_array_free(list->attrs, TRUE);
+    g_free(list);
+}
+
+void sim_attr_discard(int rank, sim_attr_list *list) {
+    rank_attrs *ra = &g_ranks[rank];
+    for (guint i = 0; i < list->attrs->len; i++) {
+        int kv = g_array_index(list->attrs, attr, i).kv;
+        ((keyval *)g_ptr_array_index(ra->keyvals, kv))->uses--;
+        keyval_maybe_destroy(ra, kv);
+    }
+    g_array_free(list->attrs, TRUE);
+    g_free(list);
+}
+
+int sim_attr_copy_all(int rank, sim_attr_kind kind, int from, int to, char **why) {
+    sim_attr_list *l;
+    int rc = sim_attr_copy_out(rank, kind, from, to, &l, why);
+    if (rc == MPI_SUCCESS)
+        sim_attr_attach(rank, kind, to, l);
     return rc;
 }
 

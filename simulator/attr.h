@@ -89,6 +89,19 @@ int sim_attr_delete(int rank, sim_attr_kind kind, int handle, int keyval, char *
  * (their delete callbacks run) and its code is returned with *why. */
 int sim_attr_copy_all(int rank, sim_attr_kind kind, int from, int to, char **why);
 
+/* The same in two steps, for MPI_Comm_idup, whose new communicator exists
+ * only when the collective completes: the copies are made at the call
+ * (callbacks as above; `to` is the handle their rollback's delete
+ * callbacks get) into a list of their own, which the new object gets
+ * later (it must have no attributes yet), or which is dropped without
+ * callbacks when there is none.  The list's keyvals count its copies as
+ * uses meanwhile. */
+typedef struct sim_attr_list sim_attr_list;
+int sim_attr_copy_out(int rank, sim_attr_kind kind, int from, int to, sim_attr_list **out,
+                      char **why);
+void sim_attr_attach(int rank, sim_attr_kind kind, int handle, sim_attr_list *list);
+void sim_attr_discard(int rank, sim_attr_list *list);
+
 /* Deletes every attribute of the rank on the object (it is being
  * freed), the last set first, as MPICH does.  Stops at the first delete
  * callback that fails (that attribute and the ones set before it stay)

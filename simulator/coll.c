@@ -296,6 +296,10 @@ void sim_coll_fire(sim_coll *c) {
         e.why = g_strdup_printf("a buffer passed to %s cannot be accessed (invalid address %p)",
                                 sim_coll_name(c->kind), fault.addr);
     }
+    if (c->kind == SIM_COLL_COMM_DUP)
+        for (int i = 0; i < comm->size; i++)
+            if (c->args[i].idup)
+                sim_comm_idup_done(sim_comm_world(comm, i), &c->args[i], e.rc == MPI_SUCCESS);
     sim_timed_coll_fired(c);
     /* Everyone leaves after the last arrival, plus a tree's worth of latency. */
     double t = 0;

@@ -75,6 +75,8 @@ typedef struct sim_coll_args {
     const int *dims, *periods;
     int reorder;
     MPI_Comm *newcomm; /* where the new handle is written */
+    void *idup;        /* MPI_Comm_idup: what the member's new communicator gets on completion
+                          (mpi_comm.c's sim_comm_idup_done); NULL otherwise */
     void *rma;         /* window collectives: the call's own arguments (rma.h) */
 } sim_coll_args;
 

@@ -21,9 +21,10 @@
 static struct {
     int nranks;
     sim_comm *world;
-    sim_comm **selves; /* [nranks] */
-    GPtrArray *comms;  /* direct communicators by handle index */
-    int *node_map;     /* [nranks] or NULL */
+    sim_comm **selves;       /* [nranks] */
+    GPtrArray *comms;        /* direct communicators by handle index */
+    int *node_map;           /* [nranks] or NULL */
+    GHashTable *group_comms; /* "parent id/tag/members" -> sim_comm * (MPI_Comm_create_group) */
 } st;
 
 /* ---------------------------------------------------------------------- */
@@ -127,6 +128,24 @@ static sim_comm *comm_make(const sim_comm *parent, const char *how, int size, in
     return c;
 }
 
+sim_comm *sim_comm_for_group(sim_comm *parent, const sim_group *g, int tag) {
+    GString *key = g_string_new(NULL);
+    g_string_append_printf(key, "%d/%d/", parent->id, tag);
+    for (int i = 0; i < g->size; i++)
+        g_string_append_printf(key, "%d,", g->members[i]);
+    sim_comm *c = g_hash_table_lookup(st.group_comms, key->str);
+    if (c) {
+        g_string_free(key, TRUE);
+        return c;
+    }
+    char *how = g_strdup_printf("group of tag %d", tag);
+    c = comm_make(parent, how, g->size, g_memdup2(g->members, sizeof(int) * (size_t)g->size));
+    g_free(how);
+    c->origin = parent;
+    g_hash_table_insert(st.group_comms, g_string_free(key, FALSE), c);
+    return c;
+}
+
 sim_comm *sim_comm_make_private(const sim_comm *parent, const char *how) {
     sim_comm *c = comm_make(parent, how, parent->size,
                             g_memdup2(parent->members, sizeof(int) * (size_t)parent->size));
@@ -152,6 +171,7 @@ void sim_comm_init(int nranks) {
         st.selves[r]->desc = g_strdup("MPI_COMM_SELF");
     }
     st.comms = g_ptr_array_new();
+    st.group_comms = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     sim_group_table_init();
 }
 
@@ -165,6 +185,8 @@ void sim_comm_fini(void) {
             comm_free(g_ptr_array_index(st.comms, i));
         g_ptr_array_free(st.comms, TRUE);
     }
+    if (st.group_comms)
+        g_hash_table_destroy(st.group_comms);
     sim_group_table_fini();
     g_free(st.node_map);
     memset(&st, 0, sizeof st);
@@ -310,8 +332,12 @@ static void give_null_to_all(sim_coll *c) {
 
 static int exec_dup(sim_coll *c) {
     sim_comm *p = c->comm;
-    sim_comm *n =
-        comm_make(p, "dup", p->size, g_memdup2(p->members, sizeof(int) * (size_t)p->size));
+    /* On a group's own communicator it is MPI_Comm_create_group: the new
+     * communicator descends from the one the group was taken from. */
+    sim_comm *n = p->origin ? comm_make(p->origin, "create_group", p->size,
+                                        g_memdup2(p->members, sizeof(int) * (size_t)p->size))
+                            : comm_make(p, "dup", p->size,
+                                        g_memdup2(p->members, sizeof(int) * (size_t)p->size));
     if (p->cart)
         sim_comm_set_cart(n, p->ndims, p->dims, p->periods);
     for (int r = 0; r < p->size; r++)

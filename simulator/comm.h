@@ -68,6 +68,9 @@ typedef struct sim_comm {
     int ndims;
     int *dims;
     int *periods; /* 0 or 1 */
+    /* A group's own communicator (sim_comm_for_group): the communicator the
+     * group was taken from; NULL for every other. */
+    struct sim_comm *origin;
 } sim_comm;
 
 /* Sets up MPI_COMM_WORLD (all ranks) and the MPI_COMM_SELF of each rank,
@@ -141,7 +144,8 @@ void sim_comm_set_cart(sim_comm *comm, int ndims, const int *dims, const int *pe
  * (or MPI_COMM_NULL) through its args.newcomm.  Returns MPI_SUCCESS or an
  * error class with *err_rank (comm rank) and *why (g_free) set; on error
  * no communicator is made and every member gets MPI_COMM_NULL.
- *   DUP: same members, same topology; no name.
+ *   DUP: same members, same topology; no name (on a group's communicator:
+ *     see sim_comm_for_group).
  *   SPLIT: colour >= 0 or MPI_UNDEFINED (-> MPI_COMM_NULL); members ordered by
  *     key then old rank; the new communicators are made by increasing colour.
  *   SPLIT_TYPE: args.color is the split type; all members must pass the same
@@ -161,6 +165,14 @@ int sim_comm_exec_create(sim_coll *c, int *err_rank, char **why);
  * MPI_ERRORS_ARE_FATAL; `how` names it in sim_comm_describe ("comm 7 (how
  * of MPI_COMM_WORLD)"). */
 sim_comm *sim_comm_make_private(const sim_comm *parent, const char *how);
+
+/* MPI_Comm_create_group is collective over the members of a group only:
+ * they meet on a communicator of their own, one per parent, tag and group
+ * (members in group order), made by the first of them to call and never
+ * given to the program.  Its MPI_Comm_dup (SIM_COLL_COMM_DUP) makes the new
+ * communicator, described as "create_group of" parent, with the members'
+ * error handlers on parent.  g's members must be parent's. */
+sim_comm *sim_comm_for_group(sim_comm *parent, const sim_group *g, int tag);
 
 /* Node of a world rank for MPI_COMM_TYPE_SHARED (0 unless a node map is set). */
 int sim_node_of(int world_rank);

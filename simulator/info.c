@@ -48,6 +48,14 @@ static sim_info *info_copy(const sim_info *from) {
     return i;
 }
 
+sim_info *sim_info_clone(const sim_info *from) {
+    return info_copy(from);
+}
+
+void sim_info_release(sim_info *info) {
+    info_destroy(info);
+}
+
 void sim_info_init(int nranks) {
     sim_info_fini();
     g_nranks = nranks;

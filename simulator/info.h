@@ -63,6 +63,11 @@ MPI_Info sim_info_dup(int rank, const sim_info *from);
 /* MPI_Info_free: the handle (checked, not MPI_INFO_ENV) is free again. */
 void sim_info_free(int rank, MPI_Info h);
 
+/* A copy that belongs to no rank's table (NULL: an empty one), and its
+ * end: what a pending call keeps of an info the program may free. */
+sim_info *sim_info_clone(const sim_info *from);
+void sim_info_release(sim_info *info);
+
 int sim_info_nkeys(const sim_info *info);
 /* The n-th key (0 <= n < nkeys). */
 const char *sim_info_nthkey(const sim_info *info, int n);

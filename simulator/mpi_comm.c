@@ -174,6 +174,89 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm) {
 }
 SIM_ALIAS(MPI_Comm_dup_with_info);
 
+/* What a member's MPI_Comm_idup prepared for its new communicator. */
+typedef struct idup_pending {
+    sim_attr_list *attrs;
+    sim_info *hints; /* a copy, or NULL */
+} idup_pending;
+
+void sim_comm_idup_done(int world_rank, sim_coll_args *args, bool ok) {
+    idup_pending *p = args->idup;
+    args->idup = NULL;
+    MPI_Comm h = ok ? *args->newcomm : MPI_COMM_NULL;
+    if (h != MPI_COMM_NULL) {
+        sim_attr_attach(world_rank, SIM_ATTR_COMM, h, p->attrs);
+        sim_hints_set(world_rank, SIM_HINT_COMM, h, p->hints);
+    } else {
+        sim_attr_discard(world_rank, p->attrs);
+    }
+    if (p->hints)
+        sim_info_release(p->hints);
+    g_free(p);
+}
+
+/* MPI_Comm_idup and MPI_Comm_idup_with_info: the attributes are copied at
+ * the call (their callbacks run now, as MPICH runs them), the new
+ * communicator gets them when the collective completes. */
+static int idup_common(const char *fn, MPI_Comm comm, sim_comm *c, const sim_info *hints,
+                       MPI_Comm *newcomm, MPI_Request *request) {
+    int self = sim_self();
+    idup_pending *p = g_new0(idup_pending, 1);
+    char *why = NULL;
+    int rc = sim_attr_copy_out(self, SIM_ATTR_COMM, comm, MPI_COMM_NULL, &p->attrs, &why);
+    if (rc != MPI_SUCCESS) {
+        g_free(p);
+        return report(comm, fn, rc, why);
+    }
+    p->hints = hints ? sim_info_clone(hints) : NULL;
+    *newcomm = MPI_COMM_NULL;
+    sim_coll_args a = {0};
+    a.newcomm = newcomm;
+    a.idup = p;
+    sim_request *req = sim_coll_post(c, SIM_COLL_COMM_DUP, &a);
+    if (!req) {
+        sim_attr_discard(self, p->attrs);
+        if (p->hints)
+            sim_info_release(p->hints);
+        g_free(p);
+        return MPI_ERR_OTHER; /* the mismatch went through sim_error already */
+    }
+    *request = sim_request_publish(req);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request) {
+    SIM_ENTER("MPI_Comm_idup");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(sim_comm_check(comm, &c));
+    if (!newcomm)
+        SIM_RETURN(null_arg(comm, "MPI_Comm_idup", "newcomm"));
+    if (!request)
+        SIM_RETURN(null_arg(comm, "MPI_Comm_idup", "request"));
+    sim_call_args("comm=%s", sim_comm_describe(c));
+    SIM_RETURN(idup_common("MPI_Comm_idup", comm, c, sim_hints_get(sim_self(), SIM_HINT_COMM, comm),
+                           newcomm, request));
+}
+SIM_ALIAS(MPI_Comm_idup);
+
+int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
+                             MPI_Request *request) {
+    SIM_ENTER("MPI_Comm_idup_with_info");
+    sim_comm *c;
+    const sim_info *hints;
+    TRY(sim_check_initialized());
+    TRY(sim_comm_check(comm, &c));
+    TRY(sim_info_arg(comm, "MPI_Comm_idup_with_info", info, &hints));
+    if (!newcomm)
+        SIM_RETURN(null_arg(comm, "MPI_Comm_idup_with_info", "newcomm"));
+    if (!request)
+        SIM_RETURN(null_arg(comm, "MPI_Comm_idup_with_info", "request"));
+    sim_call_args("comm=%s info=0x%08x", sim_comm_describe(c), (unsigned)info);
+    SIM_RETURN(idup_common("MPI_Comm_idup_with_info", comm, c, hints, newcomm, request));
+}
+SIM_ALIAS(MPI_Comm_idup_with_info);
+
 int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
     SIM_ENTER("MPI_Comm_set_info");
     sim_comm *c;
@@ -262,6 +345,40 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
     SIM_RETURN(post_constructor(c, SIM_COLL_COMM_CREATE, &a, newcomm));
 }
 SIM_ALIAS(MPI_Comm_create);
+
+int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm) {
+    SIM_ENTER("MPI_Comm_create_group");
+    sim_comm *c;
+    sim_group *g;
+    TRY(sim_check_initialized());
+    TRY(sim_comm_check(comm, &c));
+    TRY(group_check(group, "MPI_Comm_create_group", "group", &g));
+    if (!newcomm)
+        SIM_RETURN(null_arg(comm, "MPI_Comm_create_group", "newcomm"));
+    if (tag < 0 || tag > SIM_TAG_UB)
+        SIM_RETURN(sim_error(comm, MPI_ERR_TAG,
+                             "MPI_Comm_create_group: tag %d is outside 0..MPI_TAG_UB (%d)", tag,
+                             SIM_TAG_UB));
+    for (int i = 0; i < g->size; i++)
+        if (sim_comm_rank(c, g->members[i]) < 0)
+            SIM_RETURN(sim_error(comm, MPI_ERR_GROUP,
+                                 "MPI_Comm_create_group: the group is not a subgroup of %s: its "
+                                 "rank %d is world rank %d, not a member",
+                                 sim_comm_describe(c), i, g->members[i]));
+    sim_call_args("comm=%s group=0x%08x (%d member%s) tag=%d", sim_comm_describe(c),
+                  (unsigned)group, g->size, g->size == 1 ? "" : "s", tag);
+    int self = sim_self();
+    /* Collective over the group's members only; the others get
+     * MPI_COMM_NULL at once (as for MPI_GROUP_EMPTY). */
+    if (sim_group_rank(g, self) < 0) {
+        *newcomm = MPI_COMM_NULL;
+        SIM_RETURN(MPI_SUCCESS);
+    }
+    sim_comm *gc = sim_comm_for_group(c, g, tag);
+    sim_coll_args a = {0};
+    SIM_RETURN(post_constructor(gc, SIM_COLL_COMM_DUP, &a, newcomm));
+}
+SIM_ALIAS(MPI_Comm_create_group);
 
 int PMPI_Comm_free(MPI_Comm *comm) {
     SIM_ENTER("MPI_Comm_free");

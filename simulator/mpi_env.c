@@ -12,9 +12,28 @@
 #include "simulator/stub.h"
 #include "simulator/timed.h"
 
-/* Objects that MPICH's mpi.h declares and programs may reference. */
+/* Objects that MPICH's mpi.h declares and programs may reference.  The
+ * loader resolves a program's references to data against these: a
+ * missing one would refuse the program at load, as no stub can stand for
+ * data. */
 MPI_Fint *MPI_F_STATUS_IGNORE = NULL;
 MPI_Fint *MPI_F_STATUSES_IGNORE = NULL;
+MPI_F08_status MPIR_F08_MPI_STATUS_IGNORE_OBJ;
+MPI_F08_status MPIR_F08_MPI_STATUSES_IGNORE_OBJ[1];
+int MPIR_F08_MPI_IN_PLACE;
+int MPIR_F08_MPI_BOTTOM;
+MPI_F08_status *MPI_F08_STATUS_IGNORE = &MPIR_F08_MPI_STATUS_IGNORE_OBJ;
+MPI_F08_status *MPI_F08_STATUSES_IGNORE = MPIR_F08_MPI_STATUSES_IGNORE_OBJ;
+/* MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY (distributed graph topologies) only
+ * need to be distinct addresses that no program array has, and not
+ * MPI_BOTTOM (NULL). */
+static int g_unweighted, g_weights_empty;
+int *const MPI_UNWEIGHTED = &g_unweighted;
+int *const MPI_WEIGHTS_EMPTY = &g_weights_empty;
+/* The tools interface's "every handle" marker (MPI_T is not implemented). */
+static char g_pvar_all_handles;
+struct MPIR_T_pvar_handle_s *const MPI_T_PVAR_ALL_HANDLES =
+    (struct MPIR_T_pvar_handle_s *)&g_pvar_all_handles;
 
 int MPIR_Dup_fn(MPI_Comm comm, int keyval, void *extra, void *in, void *out, int *flag);
 int MPIR_Dup_fn(MPI_Comm comm, int keyval, void *extra, void *in, void *out, int *flag) {

@@ -214,6 +214,12 @@ uint64_t sim_rank_progress_seq(int rank);
 void sim_engine_describe_resume(int rank, sim_event_info *out);
 void sim_resume_rank(int rank);
 
+/* MPI_Comm_idup's collective has completed (ok) or failed: the new
+ * communicator of world_rank (*args->newcomm) gets the attributes and hints
+ * its call prepared in args->idup, which is consumed (mpi_comm.c). */
+struct sim_coll_args;
+void sim_comm_idup_done(int world_rank, struct sim_coll_args *args, bool ok);
+
 /* Records that the simulator may have written into the rank's memory (see
  * sim_rank_touched; core.c). */
 void sim_touch_rank(int rank);

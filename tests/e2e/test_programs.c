@@ -591,6 +591,8 @@ static const struct {
     {"attrs", "1", "attrs.n1"},
     {"errhandlers", "2", "errhandlers.n2"},
     {"info", "2", "info.n2"},
+    {"typearrays", "4", "typearrays.n4"},
+    {"comm_more", "4", "comm_more.n4"},
 };
 
 static void run_output(const char *prog, const char *mode) {
@@ -657,6 +659,12 @@ static void test_errhandlers(void) {
 static void test_info(void) {
     run_output("info", NULL);
 }
+static void test_typearrays(void) {
+    run_output("typearrays", NULL);
+}
+static void test_comm_more(void) {
+    run_output("comm_more", NULL);
+}
 
 /* Usage errors of attributes, error handlers and info objects: the case
  * (argv[1] of api_errors.c), its marker and what the finding says. */
@@ -687,6 +695,19 @@ static const struct {
     {"infoenv", "/* [INFOENV] */", "MPI_INFO_ENV is predefined and cannot be freed"},
     {"nthkey", "/* [NTHKEY] */", "n = 1 is out of range (the info has 1 key)"},
     {"badinfo", "/* [BADINFO] */", "MPI_Comm_dup_with_info: info 0x00012345 is not an info handle"},
+    {"outsidegroup", "/* [OUTSIDEGROUP] */",
+     "MPI_Comm_create_group: the group is not a subgroup of comm"},
+    {"datarep", "/* [DATAREP] */", "MPI_Pack_external: datarep \"native\" is not \"external32\""},
+    {"conversion", "/* [CONVERSION] */",
+     "MPI_Pack_external: basic element 0 (MPI_LONG) has a value that external32 cannot "
+     "represent in its 4 bytes"},
+    {"subarray", "/* [SUBARRAY] */",
+     "MPI_Type_create_subarray: array_of_starts[0] = 2 puts the subarray (3 long) outside the "
+     "array's 4 elements"},
+    {"darray", "/* [DARRAY] */",
+     "MPI_Type_create_darray: array_of_dargs[0] = 2: blocks of 2 on 2 processes do not cover the "
+     "10 elements"},
+    {"setelements", "/* [SETELEMENTS] */", "MPI_Status_set_elements: count -1 is negative"},
 };
 
 static void test_api_errors(void) {
@@ -758,7 +779,9 @@ static void e2e_add_program_tests(CU_pSuite s) {
     CU_add_test(s, "attrs.c: keyvals, attributes, callbacks, predefined attributes", test_attrs);
     CU_add_test(s, "errhandlers.c: user error handlers, added codes and strings", test_errhandlers);
     CU_add_test(s, "info.c: info objects, communicator and window hints", test_info);
-    CU_add_test(s, "api_errors.c: usage errors of attributes, handlers and info objects",
+    CU_add_test(s, "typearrays.c: subarray, darray, external32, status setters", test_typearrays);
+    CU_add_test(s, "comm_more.c: MPI_Comm_idup, _idup_with_info, _create_group", test_comm_more);
+    CU_add_test(s, "api_errors.c: usage errors of attributes, handlers, info, types",
                 test_api_errors);
 }
 

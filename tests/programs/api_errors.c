@@ -20,6 +20,12 @@
  *   infoenv      MPI_Info_free(MPI_INFO_ENV)
  *   nthkey       MPI_Info_get_nthkey past the last key
  *   badinfo      MPI_Comm_dup_with_info with a handle that is no info
+ *   outsidegroup MPI_Comm_create_group with a group holding a rank outside the communicator
+ *   datarep      MPI_Pack_external with the representation "native"
+ *   conversion   MPI_Pack_external of a long that needs more than 32 bits
+ *   subarray     MPI_Type_create_subarray reaching past the array
+ *   darray       MPI_Type_create_darray with blocks that do not cover a dimension
+ *   setelements  MPI_Status_set_elements with a negative count
  * and, without a finding (exit status 0):
  *   returncode   MPI_ERRORS_RETURN: MPI_Comm_free with a failing delete
  *                callback returns its code and leaves the communicator
@@ -114,6 +120,31 @@ int main(int argc, char **argv) {
         MPI_Info_get_nthkey(info, 1, k); /* [NTHKEY] */
     } else if (!strcmp(c, "badinfo")) {
         MPI_Comm_dup_with_info(MPI_COMM_WORLD, (MPI_Info)0x12345, &comm); /* [BADINFO] */
+    } else if (!strcmp(c, "outsidegroup")) {
+        MPI_Group world;
+        MPI_Comm_group(MPI_COMM_WORLD, &world);
+        MPI_Comm_split(MPI_COMM_WORLD, rank, 0, &comm); /* each rank alone */
+        MPI_Comm_create_group(comm, world, 0, &comm);   /* [OUTSIDEGROUP] */
+    } else if (!strcmp(c, "datarep")) {
+        char buf[8];
+        MPI_Aint pos = 0;
+        MPI_Pack_external("native", &rank, 1, MPI_INT, buf, 8, &pos); /* [DATAREP] */
+    } else if (!strcmp(c, "conversion")) {
+        long big = 1L << 40;
+        char buf[8];
+        MPI_Aint pos = 0;
+        MPI_Pack_external("external32", &big, 1, MPI_LONG, buf, 8, &pos); /* [CONVERSION] */
+    } else if (!strcmp(c, "subarray")) {
+        int sizes[1] = {4}, sub[1] = {3}, starts[1] = {2};
+        MPI_Datatype t;
+        MPI_Type_create_subarray(1, sizes, sub, starts, MPI_ORDER_C, MPI_INT, &t); /* [SUBARRAY] */
+    } else if (!strcmp(c, "darray")) {
+        int g = 10, d = MPI_DISTRIBUTE_BLOCK, da = 2, p = 2, o = MPI_ORDER_C;
+        MPI_Datatype t;
+        MPI_Type_create_darray(2, rank, 1, &g, &d, &da, &p, o, MPI_INT, &t); /* [DARRAY] */
+    } else if (!strcmp(c, "setelements")) {
+        MPI_Status st;
+        MPI_Status_set_elements(&st, MPI_INT, -1); /* [SETELEMENTS] */
     }
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Finalize();
