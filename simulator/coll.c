@@ -6,6 +6,7 @@
 
 #include "scheduler/sched.h"
 #include "simulator/engine.h"
+#include "simulator/intercomm.h"
 #include "simulator/rma.h"
 
 void sim_coll_init(void) {}
@@ -271,6 +272,8 @@ static void exec_cb(void *p) {
     exec_ctx *e = p;
     if (e->c->kind >= SIM_COLL_WIN_CREATE)
         e->rc = sim_rma_exec_coll(e->c, &e->err_rank, &e->why);
+    else if (e->c->kind == SIM_COLL_INTERCOMM_CREATE)
+        e->rc = sim_intercomm_exec_create(e->c, &e->err_rank, &e->why);
     else if (e->c->kind >= SIM_COLL_COMM_DUP)
         e->rc = sim_comm_exec_create(e->c, &e->err_rank, &e->why);
     else
@@ -296,7 +299,7 @@ void sim_coll_fire(sim_coll *c) {
         e.why = g_strdup_printf("a buffer passed to %s cannot be accessed (invalid address %p)",
                                 sim_coll_name(c->kind), fault.addr);
     }
-    if (c->kind == SIM_COLL_COMM_DUP)
+    if (c->kind == SIM_COLL_COMM_DUP || c->kind == SIM_COLL_INTERCOMM_DUP)
         for (int i = 0; i < comm->size; i++)
             if (c->args[i].idup)
                 sim_comm_idup_done(sim_comm_world(comm, i), &c->args[i], e.rc == MPI_SUCCESS);

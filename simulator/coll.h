@@ -43,6 +43,9 @@ typedef enum sim_coll_kind {
     SIM_COLL_COMM_SPLIT_TYPE,
     SIM_COLL_COMM_CREATE,
     SIM_COLL_CART_CREATE,
+    SIM_COLL_INTERCOMM_MERGE,  /* on an intercommunicator's `both` */
+    SIM_COLL_INTERCOMM_DUP,    /* on an intercommunicator's `both` */
+    SIM_COLL_INTERCOMM_CREATE, /* one group's side of MPI_Intercomm_create (intercomm.c) */
     /* one-sided communication (rma.c): window creation, fence and free */
     SIM_COLL_WIN_CREATE,
     SIM_COLL_WIN_ALLOCATE,
@@ -78,6 +81,7 @@ typedef struct sim_coll_args {
     void *idup;        /* MPI_Comm_idup: what the member's new communicator gets on completion
                           (mpi_comm.c's sim_comm_idup_done); NULL otherwise */
     void *rma;         /* window collectives: the call's own arguments (rma.h) */
+    void *inter;       /* MPI_Intercomm_create: the call's own arguments (intercomm.c) */
 } sim_coll_args;
 
 struct sim_coll {

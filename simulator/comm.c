@@ -146,6 +146,41 @@ sim_comm *sim_comm_for_group(sim_comm *parent, const sim_group *g, int tag) {
     return c;
 }
 
+/* The comm's label in descriptions: "MPI_COMM_WORLD" or "comm 3". */
+static char *label_of(const sim_comm *c) {
+    const char *l = comm_label(c);
+    return l ? g_strdup(l) : g_strdup_printf("comm %d", c->id);
+}
+
+sim_comm *sim_comm_make_inter(const sim_comm *pa, int na, int *a, const sim_comm *pb, int nb,
+                              int *b) {
+    sim_comm *sa = comm_make(pa, "intercomm", na, a);
+    sim_comm *sb = comm_make(pb, "intercomm", nb, b);
+    char *la = label_of(pa), *lb = label_of(pb);
+    g_free(sa->desc);
+    g_free(sb->desc);
+    sa->desc =
+        g_strdup_printf("comm %d (intercomm: the group of %s, to comm %d)", sa->id, la, sb->id);
+    sb->desc =
+        g_strdup_printf("comm %d (intercomm: the group of %s, to comm %d)", sb->id, lb, sa->id);
+    g_free(la);
+    g_free(lb);
+    int *all = g_new(int, na + nb);
+    memcpy(all, a, sizeof(int) * (size_t)na);
+    memcpy(all + na, b, sizeof(int) * (size_t)nb);
+    guint index = st.comms->len;
+    int id = st.nranks + 1 + (int)index;
+    sim_comm *u = comm_alloc(id, SIM_HANDLE(SIM_HKIND_DIRECT, SIM_OBJ_COMM, index), na + nb, all);
+    u->desc = g_strdup_printf("comm %d (both groups of intercomm %d/%d)", id, sa->id, sb->id);
+    g_ptr_array_add(st.comms, u);
+    sa->remote = sb;
+    sb->remote = sa;
+    sa->both = sb->both = u;
+    sa->first = sb->first = sa;
+    u->inter = sa;
+    return sa;
+}
+
 sim_comm *sim_comm_make_private(const sim_comm *parent, const char *how) {
     sim_comm *c = comm_make(parent, how, parent->size,
                             g_memdup2(parent->members, sizeof(int) * (size_t)parent->size));
@@ -509,6 +544,52 @@ static int exec_cart_create(sim_coll *c, int *err_rank, char **why) {
     return MPI_SUCCESS;
 }
 
+/* The side of an intercommunicator that world rank w belongs to. */
+static sim_comm *side_of(sim_comm *first, int w) {
+    return sim_comm_rank(first, w) >= 0 ? first : first->remote;
+}
+
+static int exec_intercomm_merge(sim_coll *c, int *err_rank, char **why) {
+    sim_comm *u = c->comm, *a = u->inter, *b = a->remote;
+    /* Union ranks 0..na-1 are a's group, the rest b's. */
+    int high[2] = {-1, -1}, first_of[2] = {0, a->size};
+    for (int r = 0; r < u->size; r++) {
+        int side = r >= a->size, h = c->args[r].color != 0;
+        if (high[side] < 0)
+            high[side] = h;
+        else if (high[side] != h)
+            return create_error(c, r, MPI_ERR_ARG, err_rank, why,
+                                g_strdup_printf("high = %d differs from %d, which rank %d of the "
+                                                "same group passed (a group passes one value)",
+                                                h, high[side], first_of[side]));
+    }
+    bool a_first = high[0] <= high[1];
+    int *m = g_new(int, u->size), n = 0;
+    const sim_comm *order[2] = {a_first ? a : b, a_first ? b : a};
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < order[k]->size; i++)
+            m[n++] = order[k]->members[i];
+    sim_comm *nc = comm_make(u, "merge", n, m);
+    char *la = label_of(a);
+    g_free(nc->desc);
+    nc->desc = g_strdup_printf("comm %d (merge of intercomm %s)", nc->id, la);
+    g_free(la);
+    for (int i = 0; i < n; i++)
+        nc->errh[i] = sim_comm_errhandler(side_of(a, nc->members[i]), nc->members[i]);
+    for (int r = 0; r < u->size; r++)
+        give_handle(c, r, nc->handle);
+    return MPI_SUCCESS;
+}
+
+static int exec_intercomm_dup(sim_coll *c) {
+    sim_comm *u = c->comm, *a = u->inter, *b = a->remote;
+    sim_comm *na = sim_comm_make_inter(a, a->size, g_memdup2(a->members, sizeof(int) * a->size), b,
+                                       b->size, g_memdup2(b->members, sizeof(int) * b->size));
+    for (int r = 0; r < u->size; r++)
+        give_handle(c, r, r < a->size ? na->handle : na->remote->handle);
+    return MPI_SUCCESS;
+}
+
 int sim_comm_exec_create(sim_coll *c, int *err_rank, char **why) {
     switch (c->kind) {
     case SIM_COLL_COMM_DUP:
@@ -521,6 +602,10 @@ int sim_comm_exec_create(sim_coll *c, int *err_rank, char **why) {
         return exec_create_from_group(c, err_rank, why);
     case SIM_COLL_CART_CREATE:
         return exec_cart_create(c, err_rank, why);
+    case SIM_COLL_INTERCOMM_MERGE:
+        return exec_intercomm_merge(c, err_rank, why);
+    case SIM_COLL_INTERCOMM_DUP:
+        return exec_intercomm_dup(c);
     default:
         return create_error(
             c, 0, MPI_ERR_INTERN, err_rank, why,

@@ -71,6 +71,17 @@ typedef struct sim_comm {
     /* A group's own communicator (sim_comm_for_group): the communicator the
      * group was taken from; NULL for every other. */
     struct sim_comm *origin;
+    /* Intercommunicators (MPI 3.1 section 6.6) are two objects, one per
+     * group, each holding its group as members (so size and ranks are the
+     * local group's, as MPI_Comm_size and _rank report them) and pointing
+     * to the other as `remote`; a point-to-point peer is a rank of remote.
+     * `both` is ordex's own communicator of both groups (remote's members
+     * after first's), never given to the program, on which the
+     * collectives that span the groups meet; its `inter` is `first`. */
+    struct sim_comm *remote; /* NULL for an intracommunicator */
+    struct sim_comm *both;
+    struct sim_comm *first; /* the side whose group comes first in `both` */
+    struct sim_comm *inter; /* on a `both`: the first side */
 } sim_comm;
 
 /* Sets up MPI_COMM_WORLD (all ranks) and the MPI_COMM_SELF of each rank,
@@ -156,6 +167,11 @@ void sim_comm_set_cart(sim_comm *comm, int ndims, const int *dims, const int *pe
  *     of comm; ranks outside it get MPI_COMM_NULL.
  *   CART_CREATE: every member passes the same ndims, dims and periods; the
  *     first prod(dims) ranks form the new communicator (reorder ignored).
+ *   INTERCOMM_MERGE (on an intercommunicator's `both`): args.color is
+ *     `high`, the same for every member of a group; the group with high
+ *     false comes first (the first side when both are the same); each
+ *     member keeps its error handler of the intercommunicator.
+ *   INTERCOMM_DUP (on `both`): a new intercommunicator of the same groups.
  * New communicators inherit each member's error handler from comm. */
 int sim_comm_exec_create(sim_coll *c, int *err_rank, char **why);
 
@@ -173,6 +189,13 @@ sim_comm *sim_comm_make_private(const sim_comm *parent, const char *how);
  * communicator, described as "create_group of" parent, with the members'
  * error handlers on parent.  g's members must be parent's. */
 sim_comm *sim_comm_for_group(sim_comm *parent, const sim_group *g, int tag);
+
+/* Makes an intercommunicator of group a (na world ranks, members of pa,
+ * taken) and group b (of pb, taken), the groups disjoint: returns a's side,
+ * whose remote is b's.  Each member's error handler is the one it has on
+ * its parent. */
+sim_comm *sim_comm_make_inter(const sim_comm *pa, int na, int *a, const sim_comm *pb, int nb,
+                              int *b);
 
 /* Node of a world rank for MPI_COMM_TYPE_SHARED (0 unless a node map is set). */
 int sim_node_of(int world_rank);

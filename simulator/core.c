@@ -15,6 +15,7 @@
 #include "simulator/errhandler.h"
 #include "simulator/events.h"
 #include "simulator/info.h"
+#include "simulator/intercomm.h"
 #include "simulator/op.h"
 #include "simulator/report.h"
 #include "simulator/rma.h"
@@ -519,6 +520,7 @@ void sim_create(const sim_config *cfg) {
     sim_events_init(cfg->nranks);
     sim_coll_init();
     sim_rma_init(cfg->nranks);
+    sim_intercomm_init();
     sim_attr_init(cfg->nranks);
     sim_errh_init(cfg->nranks);
     sim_info_init(cfg->nranks);
@@ -534,6 +536,7 @@ void sim_destroy(void) {
     sim_info_fini();
     sim_errh_fini();
     sim_attr_fini();
+    sim_intercomm_fini();
     sim_rma_fini();
     sim_coll_fini();
     sim_events_fini();
@@ -605,6 +608,7 @@ void sim_digest_rank(int r, sim_digest_feed feed, void *user) {
 void sim_digest_engine(sim_digest_feed feed, void *user) {
     sim_engine_digest(feed, user);
     sim_rma_digest(feed, user);
+    sim_intercomm_digest(feed, user);
 }
 
 void sim_rank_observed(int rank, sim_observed_fn fn, void *user) {

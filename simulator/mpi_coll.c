@@ -74,6 +74,8 @@ static int begin(call *k, const char *fn, MPI_Comm comm, bool nonblocking, MPI_R
     k->handle = comm;
     TRY(sim_check_initialized());
     TRY(sim_comm_check(comm, &k->comm));
+    if (k->comm->remote)
+        sim_unsupported("%s on an intercommunicator (%s)", fn, sim_comm_describe(k->comm));
     k->me = sim_comm_rank(k->comm, sim_self());
     if (nonblocking) {
         if (!request)

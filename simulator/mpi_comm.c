@@ -14,6 +14,7 @@
 #include "simulator/comm.h"
 #include "simulator/errhandler.h"
 #include "simulator/info.h"
+#include "simulator/intercomm.h"
 #include "simulator/request.h"
 #include "simulator/sim_internal.h"
 
@@ -114,10 +115,26 @@ static int dup_finish(const char *fn, MPI_Comm comm, const sim_info *hints, MPI_
 static int dup_common(const char *fn, MPI_Comm comm, sim_comm *c, const sim_info *hints,
                       MPI_Comm *newcomm) {
     sim_coll_args a = {0};
-    int rc = post_constructor(c, SIM_COLL_COMM_DUP, &a, newcomm);
+    /* An intercommunicator's duplicate is made by both groups together. */
+    int rc = c->remote ? post_constructor(c->both, SIM_COLL_INTERCOMM_DUP, &a, newcomm)
+                       : post_constructor(c, SIM_COLL_COMM_DUP, &a, newcomm);
     if (rc != MPI_SUCCESS || *newcomm == MPI_COMM_NULL)
         return rc;
     return dup_finish(fn, comm, hints, newcomm);
+}
+
+/* Calls that take intracommunicators only: an intercommunicator is an
+ * MPI error, or (mpi_allows) one of the uses MPI allows that ordex does not
+ * implement. */
+static int intra_only(sim_comm *c, const char *fn, bool mpi_allows) {
+    if (!c->remote)
+        return MPI_SUCCESS;
+    if (mpi_allows)
+        sim_unsupported("%s on an intercommunicator (%s)", fn, sim_comm_describe(c));
+    return sim_error(c->handle, MPI_ERR_COMM,
+                     "%s: %s is an intercommunicator; %s takes an "
+                     "intracommunicator",
+                     fn, sim_comm_describe(c), fn);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -213,7 +230,8 @@ static int idup_common(const char *fn, MPI_Comm comm, sim_comm *c, const sim_inf
     sim_coll_args a = {0};
     a.newcomm = newcomm;
     a.idup = p;
-    sim_request *req = sim_coll_post(c, SIM_COLL_COMM_DUP, &a);
+    sim_request *req = c->remote ? sim_coll_post(c->both, SIM_COLL_INTERCOMM_DUP, &a)
+                                 : sim_coll_post(c, SIM_COLL_COMM_DUP, &a);
     if (!req) {
         sim_attr_discard(self, p->attrs);
         if (p->hints)
@@ -288,6 +306,7 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
     sim_comm *c;
     TRY(sim_check_initialized());
     TRY(sim_comm_check(comm, &c));
+    TRY(intra_only(c, "MPI_Comm_split", true));
     if (!newcomm)
         SIM_RETURN(null_arg(comm, "MPI_Comm_split", "newcomm"));
     if (color < 0 && color != MPI_UNDEFINED)
@@ -311,6 +330,7 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
     sim_comm *c;
     TRY(sim_check_initialized());
     TRY(sim_comm_check(comm, &c));
+    TRY(intra_only(c, "MPI_Comm_split_type", false));
     const sim_info *hints;
     TRY(sim_info_arg(comm, "MPI_Comm_split_type", info, &hints));
     if (!newcomm)
@@ -335,6 +355,7 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
     sim_group *g;
     TRY(sim_check_initialized());
     TRY(sim_comm_check(comm, &c));
+    TRY(intra_only(c, "MPI_Comm_create", true));
     TRY(group_check(group, "MPI_Comm_create", "group", &g));
     if (!newcomm)
         SIM_RETURN(null_arg(comm, "MPI_Comm_create", "newcomm"));
@@ -352,6 +373,7 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
     sim_group *g;
     TRY(sim_check_initialized());
     TRY(sim_comm_check(comm, &c));
+    TRY(intra_only(c, "MPI_Comm_create_group", false));
     TRY(group_check(group, "MPI_Comm_create_group", "group", &g));
     if (!newcomm)
         SIM_RETURN(null_arg(comm, "MPI_Comm_create_group", "newcomm"));
@@ -411,7 +433,17 @@ int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result) {
     TRY(sim_comm_check(comm2, &b));
     if (!result)
         SIM_RETURN(null_arg(comm1, "MPI_Comm_compare", "result"));
-    *result = sim_comm_compare(a, b);
+    if (!a->remote != !b->remote) {
+        *result = MPI_UNEQUAL; /* an intercommunicator and an intracommunicator */
+    } else if (a == b || !a->remote) {
+        *result = sim_comm_compare(a, b);
+    } else {
+        /* Two intercommunicators: their local and their remote groups. */
+        int local = sim_comm_compare(a, b), remote = sim_comm_compare(a->remote, b->remote);
+        *result = local == MPI_UNEQUAL || remote == MPI_UNEQUAL   ? MPI_UNEQUAL
+                  : local == MPI_SIMILAR || remote == MPI_SIMILAR ? MPI_SIMILAR
+                                                                  : MPI_CONGRUENT;
+    }
     SIM_RETURN(MPI_SUCCESS);
 }
 SIM_ALIAS(MPI_Comm_compare);
@@ -435,10 +467,120 @@ int PMPI_Comm_test_inter(MPI_Comm comm, int *flag) {
     TRY(sim_comm_check(comm, &c));
     if (!flag)
         SIM_RETURN(null_arg(comm, "MPI_Comm_test_inter", "flag"));
-    *flag = 0; /* ordex makes no intercommunicators */
+    *flag = c->remote != NULL;
     SIM_RETURN(MPI_SUCCESS);
 }
 SIM_ALIAS(MPI_Comm_test_inter);
+
+/* The intercommunicator argument of a call that needs one. */
+static int inter_check(MPI_Comm comm, const char *fn, sim_comm **out) {
+    int rc = sim_comm_check(comm, out);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!(*out)->remote)
+        return sim_error(comm, MPI_ERR_COMM, "%s: %s is not an intercommunicator", fn,
+                         sim_comm_describe(*out));
+    return MPI_SUCCESS;
+}
+
+int PMPI_Comm_remote_size(MPI_Comm comm, int *size) {
+    SIM_ENTER("MPI_Comm_remote_size");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(inter_check(comm, "MPI_Comm_remote_size", &c));
+    if (!size)
+        SIM_RETURN(null_arg(comm, "MPI_Comm_remote_size", "size"));
+    *size = c->remote->size;
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Comm_remote_size);
+
+int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group) {
+    SIM_ENTER("MPI_Comm_remote_group");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(inter_check(comm, "MPI_Comm_remote_group", &c));
+    if (!group)
+        SIM_RETURN(null_arg(comm, "MPI_Comm_remote_group", "group"));
+    *group = sim_comm_group(c->remote, sim_self());
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Comm_remote_group);
+
+int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
+                          int remote_leader, int tag, MPI_Comm *newintercomm) {
+    SIM_ENTER("MPI_Intercomm_create");
+    const char *fn = "MPI_Intercomm_create";
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(sim_comm_check(local_comm, &c));
+    TRY(intra_only(c, fn, false));
+    if (!newintercomm)
+        SIM_RETURN(null_arg(local_comm, fn, "newintercomm"));
+    if (local_leader < 0 || local_leader >= c->size)
+        SIM_RETURN(sim_error(local_comm, MPI_ERR_RANK,
+                             "%s: local_leader %d is not a rank of %s (size %d)", fn, local_leader,
+                             sim_comm_describe(c), c->size));
+    int self = sim_self();
+    sim_intercomm_args *ia = g_new0(sim_intercomm_args, 1);
+    /* peer_comm, remote_leader and tag count at the local leader only. */
+    if (sim_comm_rank(c, self) == local_leader) {
+        sim_comm *peer;
+        int rc = sim_comm_check(peer_comm, &peer);
+        if (rc == MPI_SUCCESS && peer->remote)
+            rc = sim_error(local_comm, MPI_ERR_COMM,
+                           "%s: peer_comm %s is an intercommunicator; the leaders meet on an "
+                           "intracommunicator",
+                           fn, sim_comm_describe(peer));
+        if (rc == MPI_SUCCESS && (remote_leader < 0 || remote_leader >= peer->size))
+            rc = sim_error(local_comm, MPI_ERR_RANK,
+                           "%s: remote_leader %d is not a rank of peer_comm %s (size %d)", fn,
+                           remote_leader, sim_comm_describe(peer), peer->size);
+        if (rc == MPI_SUCCESS && sim_comm_world(peer, remote_leader) == self)
+            rc = sim_error(local_comm, MPI_ERR_RANK,
+                           "%s: remote_leader %d of peer_comm is this rank, the local leader; "
+                           "the other group's leader is another process",
+                           fn, remote_leader);
+        if (rc == MPI_SUCCESS && (tag < 0 || tag > SIM_TAG_UB))
+            rc = sim_error(local_comm, MPI_ERR_TAG, "%s: tag %d is outside 0..MPI_TAG_UB (%d)", fn,
+                           tag, SIM_TAG_UB);
+        if (rc != MPI_SUCCESS) {
+            g_free(ia);
+            SIM_RETURN(rc);
+        }
+        ia->peer = peer;
+        ia->remote_leader = remote_leader;
+        ia->tag = tag;
+        sim_call_args("local_comm=%s local_leader=%d peer_comm=%s remote_leader=%d tag=%d",
+                      sim_comm_describe(c), local_leader, sim_comm_describe(peer), remote_leader,
+                      tag);
+    } else {
+        sim_call_args("local_comm=%s local_leader=%d", sim_comm_describe(c), local_leader);
+    }
+    sim_coll_args a = {0};
+    a.root = local_leader;
+    a.inter = ia;
+    int rc = post_constructor(c, SIM_COLL_INTERCOMM_CREATE, &a, newintercomm);
+    g_free(ia); /* read by the group's collective, which has run */
+    if (rc == MPI_SUCCESS)
+        rc = sim_intercomm_await(self, newintercomm);
+    SIM_RETURN(rc);
+}
+SIM_ALIAS(MPI_Intercomm_create);
+
+int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm) {
+    SIM_ENTER("MPI_Intercomm_merge");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(inter_check(intercomm, "MPI_Intercomm_merge", &c));
+    if (!newintracomm)
+        SIM_RETURN(null_arg(intercomm, "MPI_Intercomm_merge", "newintracomm"));
+    sim_call_args("intercomm=%s high=%d", sim_comm_describe(c), high);
+    sim_coll_args a = {0};
+    a.color = high != 0;
+    SIM_RETURN(post_constructor(c->both, SIM_COLL_INTERCOMM_MERGE, &a, newintracomm));
+}
+SIM_ALIAS(MPI_Intercomm_merge);
 
 int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name) {
     SIM_ENTER("MPI_Comm_set_name");
@@ -713,6 +855,7 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int p
     sim_comm *c;
     TRY(sim_check_initialized());
     TRY(sim_comm_check(comm_old, &c));
+    TRY(intra_only(c, "MPI_Cart_create", false));
     if (!comm_cart)
         SIM_RETURN(null_arg(comm_old, "MPI_Cart_create", "comm_cart"));
     char *why = NULL;

@@ -3,6 +3,7 @@
  * time, versions, abort.  Error handlers, classes and strings are
  * mpi_errhandler.c's.
  */
+#include <stdarg.h>
 #include <string.h>
 
 #include "scheduler/sched.h"
@@ -197,5 +198,19 @@ void sim_unsupported_call(const char *fname, void *caller, void *frame) {
         SIM_F_UNSUPPORTED, ranks, 1, sim_location(sim_proc_of(self)->call_site),
         g_strdup_printf("rank %d called %s, which ordex does not implement", self, fname),
         sim_report_backtrace_here());
+    sched_abort_current();
+}
+
+void sim_unsupported(const char *fmt, ...) {
+    int self = sim_self();
+    int ranks[1] = {self};
+    va_list ap;
+    va_start(ap, fmt);
+    char *what = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    sim_add_finding(SIM_F_UNSUPPORTED, ranks, 1, sim_location(sim_proc_of(self)->call_site),
+                    g_strdup_printf("rank %d: %s, which ordex does not implement", self, what),
+                    sim_report_backtrace_here());
+    g_free(what);
     sched_abort_current();
 }

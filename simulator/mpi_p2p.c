@@ -34,11 +34,14 @@ static int check_p2p(const char *name, int count, MPI_Datatype type, int peer, i
                          "%s: datatype %s is not committed (call MPI_Type_commit first)", name,
                          sim_dt_name(type));
     const char *what = is_recv ? "source" : "dest";
+    /* On an intercommunicator, peers are ranks of the other group. */
+    const sim_comm *peers = (*out)->remote ? (*out)->remote : *out;
     bool peer_ok = peer == MPI_PROC_NULL || (is_recv && peer == MPI_ANY_SOURCE) ||
-                   (peer >= 0 && peer < (*out)->size);
+                   (peer >= 0 && peer < peers->size);
     if (!peer_ok)
-        return sim_error(comm, MPI_ERR_RANK, "%s: %s %d is not a rank of %s (size %d)", name, what,
-                         peer, sim_comm_describe(*out), (*out)->size);
+        return sim_error(comm, MPI_ERR_RANK, "%s: %s %d is not a rank of %s%s (size %d)", name,
+                         what, peer, (*out)->remote ? "the remote group of " : "",
+                         sim_comm_describe(*out), peers->size);
     bool tag_ok = (tag >= 0 && tag <= SIM_TAG_UB) || (is_recv && tag == MPI_ANY_TAG);
     if (!tag_ok)
         return sim_error(comm, MPI_ERR_TAG, "%s: tag %d is invalid (allowed: 0..%d%s)", name, tag,

@@ -27,6 +27,12 @@
 
 static int creation_checks(MPI_Comm comm, const char *call, MPI_Aint size, int disp_unit,
                            MPI_Info info, const sim_info **hints, const void *out) {
+    const sim_comm *c = sim_comm_get(comm, sim_self());
+    if (c && c->remote)
+        return sim_error(comm, MPI_ERR_COMM,
+                         "%s: %s is an intercommunicator; windows are made on "
+                         "intracommunicators",
+                         call, sim_comm_describe(c));
     if (size < 0)
         return sim_error(comm, MPI_ERR_SIZE, "%s: size %ld is negative", call, (long)size);
     if (disp_unit <= 0)

@@ -101,6 +101,11 @@ int sim_error(MPI_Comm comm, int errclass, const char *fmt, ...) G_GNUC_PRINTF(3
  * communicator's: MPI_FILE_NULL's). */
 _Noreturn void sim_fatal_error(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 
+/* Stops the run at the current call with a finding of kind
+ * SIM_F_UNSUPPORTED: "rank N: <what>, which ordex does not implement"
+ * (what printf-like, e.g. "MPI_Bcast on an intercommunicator"). */
+_Noreturn void sim_unsupported(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+
 /* Like sim_error, but the error belongs to the call made at call_site (a
  * nonblocking operation whose failure shows at its completion). */
 int sim_error_at(MPI_Comm comm, int errclass, void *call_site, const char *fmt, ...)

@@ -1067,6 +1067,72 @@ static void test_node_map(void) {
     sim_comm_fini();
 }
 
+/* Intercommunicators: two sides, each with its group; merge and dup on the
+ * communicator of both groups. */
+static void test_intercomm(void) {
+    sim_comm_init(4);
+    int a[] = {0, 2}, b[] = {3, 1};
+    sim_comm_set_errhandler(world(), 2, MPI_ERRORS_RETURN);
+    sim_comm *sa =
+        sim_comm_make_inter(world(), 2, g_memdup2(a, sizeof a), world(), 2, g_memdup2(b, sizeof b));
+    sim_comm *sb = sa->remote;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sb);
+    CU_ASSERT_PTR_EQUAL(sb->remote, sa);
+    CU_ASSERT_NOT_EQUAL(sa->handle, sb->handle);
+    assert_members(sa, 2, a);
+    assert_members(sb, 2, b);
+    /* Each member reaches its own side, not the other. */
+    CU_ASSERT_PTR_EQUAL(sim_comm_get(sa->handle, 2), sa);
+    CU_ASSERT_PTR_NULL(sim_comm_get(sa->handle, 1));
+    CU_ASSERT_PTR_EQUAL(sim_comm_get(sb->handle, 1), sb);
+    CU_ASSERT_EQUAL(sim_comm_rank(sb, 1), 1);
+    CU_ASSERT_EQUAL(sim_comm_errhandler(sa, 2), MPI_ERRORS_RETURN);
+    sim_comm *u = sa->both;
+    CU_ASSERT_PTR_EQUAL(sb->both, u);
+    CU_ASSERT_PTR_EQUAL(u->inter, sa);
+    const int all[] = {0, 2, 3, 1};
+    assert_members(u, 4, all);
+
+    /* Merge: the group with high false first, whichever side it is. */
+    fake_coll *f = fake_new(u, SIM_COLL_INTERCOMM_MERGE);
+    for (int r = 0; r < 4; r++)
+        f->c.args[r].color = r < 2; /* side a high */
+    fake_exec_ok(f);
+    sim_comm *m = sim_comm_get(f->out[0], 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    const int b_first[] = {3, 1, 0, 2};
+    assert_members(m, 4, b_first);
+    CU_ASSERT_PTR_NULL(m->remote);
+    CU_ASSERT_EQUAL(sim_comm_errhandler(m, 2), MPI_ERRORS_RETURN); /* as on the intercomm */
+    CU_ASSERT_EQUAL(sim_comm_errhandler(m, 3), MPI_ERRORS_ARE_FATAL);
+    for (int r = 1; r < 4; r++)
+        CU_ASSERT_EQUAL(f->out[r], f->out[0]);
+    fake_free(f);
+    f = fake_new(u, SIM_COLL_INTERCOMM_MERGE); /* the same high: the first side first */
+    fake_exec_ok(f);
+    assert_members(sim_comm_get(f->out[0], 0), 4, all);
+    fake_free(f);
+    f = fake_new(u, SIM_COLL_INTERCOMM_MERGE);
+    f->c.args[3].color = 1; /* world 1 disagrees with world 3, its group's other member */
+    fake_exec_err(f, MPI_ERR_ARG, 3, "high = 1 differs from 0");
+    fake_free(f);
+
+    /* Dup: a new pair of the same groups. */
+    f = fake_new(u, SIM_COLL_INTERCOMM_DUP);
+    fake_exec_ok(f);
+    sim_comm *da = sim_comm_get(f->out[0], 0), *db = sim_comm_get(f->out[2], 3);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(da);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(db);
+    CU_ASSERT_PTR_EQUAL(da->remote, db);
+    CU_ASSERT_EQUAL(f->out[1], da->handle);
+    CU_ASSERT_EQUAL(f->out[3], db->handle);
+    assert_members(da, 2, a);
+    assert_members(db, 2, b);
+    CU_ASSERT_EQUAL(sim_comm_errhandler(da, 2), MPI_ERRORS_RETURN);
+    fake_free(f);
+    sim_comm_fini();
+}
+
 int main(void) {
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 2;
@@ -1107,6 +1173,7 @@ int main(void) {
         {"dims_create errors", test_dims_create_errors},
         {"dims_create is balanced", test_dims_create_balanced},
         {"node map", test_node_map},
+        {"intercommunicators: sides, merge, dup", test_intercomm},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(tests); i++)
         CU_add_test(s, tests[i].name, tests[i].fn);

@@ -593,6 +593,7 @@ static const struct {
     {"info", "2", "info.n2"},
     {"typearrays", "4", "typearrays.n4"},
     {"comm_more", "4", "comm_more.n4"},
+    {"intercomm", "4", "intercomm.n4"},
 };
 
 static void run_output(const char *prog, const char *mode) {
@@ -726,6 +727,46 @@ static void test_api_errors(void) {
     e2e_free(r);
 }
 
+static void test_intercomm(void) {
+    run_output("intercomm", NULL);
+}
+
+static void test_intercomm_errors(void) {
+    const char *src = SRC("intercomm_errors.c");
+    e2e_result *r = RUN("run", "-n", "4", P("intercomm_errors.c"), "samecomm");
+    EXPECT_STATUS(r, 1);
+    g_free(EXPECT_FINDING(r, 1, "mpi_error",
+                          "MPI_Intercomm_create: local_leader = 1 at rank 1 of MPI_COMM_WORLD "
+                          "differs from 0 at its rank 0",
+                          src, "/* [SAMECOMM] */"));
+    e2e_free(r);
+    r = RUN("run", "-n", "4", P("intercomm_errors.c"), "notinter");
+    EXPECT_STATUS(r, 1);
+    g_free(EXPECT_FINDING(r, 1, "mpi_error",
+                          "MPI_Comm_remote_size: MPI_COMM_WORLD is not an intercommunicator", src,
+                          "/* [NOTINTER] */"));
+    e2e_free(r);
+    r = RUN("run", "-n", "4", P("intercomm_errors.c"), "remoterank");
+    EXPECT_STATUS(r, 1);
+    g_free(EXPECT_FINDING(r, 1, "mpi_error",
+                          "MPI_Send: dest 2 is not a rank of the remote group of", src,
+                          "/* [REMOTERANK] */"));
+    e2e_free(r);
+    r = RUN("run", "-n", "4", P("intercomm_errors.c"), "tags");
+    EXPECT_STATUS(r, 1);
+    char *f = EXPECT_FINDING(r, 1, "deadlock", "4 ranks blocked", src, "/* [TAGS] */");
+    EXPECT_BLOCK_HAS(r, f, "rank 0: MPI_Intercomm_create(");
+    EXPECT_BLOCK_HAS(r, f, "remote_leader=1 tag=0)");
+    EXPECT_BLOCK_HAS(r, f, "remote_leader=0 tag=1)");
+    g_free(f);
+    e2e_free(r);
+    r = RUN("run", "-n", "4", P("intercomm_errors.c"), "collective");
+    EXPECT_STATUS(r, 2);
+    EXPECT_ERR_HAS(r, "UNSUPPORTED rank 0: MPI_Barrier on an intercommunicator");
+    EXPECT_ERR_HAS(r, "at intercomm_errors.c:");
+    e2e_free(r);
+}
+
 static void e2e_add_program_tests(CU_pSuite s) {
     CU_add_test(s, "unsupported MPI function: the call stops the run, named with where, JSON",
                 test_unsupported);
@@ -781,6 +822,9 @@ static void e2e_add_program_tests(CU_pSuite s) {
     CU_add_test(s, "info.c: info objects, communicator and window hints", test_info);
     CU_add_test(s, "typearrays.c: subarray, darray, external32, status setters", test_typearrays);
     CU_add_test(s, "comm_more.c: MPI_Comm_idup, _idup_with_info, _create_group", test_comm_more);
+    CU_add_test(s, "intercomm.c: intercommunicators, point-to-point, dup, merge", test_intercomm);
+    CU_add_test(s, "intercomm_errors.c: misuses and collectives on intercommunicators",
+                test_intercomm_errors);
     CU_add_test(s, "api_errors.c: usage errors of attributes, handlers, info, types",
                 test_api_errors);
 }
