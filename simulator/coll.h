@@ -38,6 +38,11 @@ typedef enum sim_coll_kind {
     SIM_COLL_REDUCE_SCATTER_BLOCK,
     SIM_COLL_SCAN,
     SIM_COLL_EXSCAN,
+    SIM_COLL_NEIGHBOR_ALLGATHER, /* neighbourhood collectives (MPI 3.1 section 7.6) */
+    SIM_COLL_NEIGHBOR_ALLGATHERV,
+    SIM_COLL_NEIGHBOR_ALLTOALL,
+    SIM_COLL_NEIGHBOR_ALLTOALLV,
+    SIM_COLL_NEIGHBOR_ALLTOALLW,
     SIM_COLL_COMM_DUP,
     SIM_COLL_COMM_SPLIT,
     SIM_COLL_COMM_SPLIT_TYPE,
@@ -46,6 +51,9 @@ typedef enum sim_coll_kind {
     SIM_COLL_INTERCOMM_MERGE,  /* on an intercommunicator's `both` */
     SIM_COLL_INTERCOMM_DUP,    /* on an intercommunicator's `both` */
     SIM_COLL_INTERCOMM_CREATE, /* one group's side of MPI_Intercomm_create (intercomm.c) */
+    SIM_COLL_GRAPH_CREATE,
+    SIM_COLL_DIST_GRAPH_CREATE_ADJACENT,
+    SIM_COLL_DIST_GRAPH_CREATE,
     /* one-sided communication (rma.c): window creation, fence and free */
     SIM_COLL_WIN_CREATE,
     SIM_COLL_WIN_ALLOCATE,
@@ -69,6 +77,7 @@ typedef struct sim_coll_args {
     MPI_Datatype recvtype;
     const int *recvcounts, *rdispls;
     const MPI_Datatype *recvtypes;
+    const MPI_Aint *sbdispls, *rbdispls; /* MPI_Neighbor_alltoallw: displacements in bytes */
     MPI_Op op;
     int root; /* comm rank */
     /* communicator constructors */
@@ -82,6 +91,7 @@ typedef struct sim_coll_args {
                           (mpi_comm.c's sim_comm_idup_done); NULL otherwise */
     void *rma;         /* window collectives: the call's own arguments (rma.h) */
     void *inter;       /* MPI_Intercomm_create: the call's own arguments (intercomm.c) */
+    const struct sim_topo_args *topo; /* graph topology constructors (comm.h) */
 } sim_coll_args;
 
 struct sim_coll {

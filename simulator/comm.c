@@ -87,6 +87,50 @@ static sim_comm *comm_alloc(int id, MPI_Comm handle, int size, int *members) {
     return c;
 }
 
+static void dist_free(sim_comm *c) {
+    for (int r = 0; c->adj && r < c->size; r++) {
+        g_free(c->adj[r].sources);
+        g_free(c->adj[r].sourceweights);
+        g_free(c->adj[r].destinations);
+        g_free(c->adj[r].destweights);
+    }
+    g_free(c->adj);
+    c->adj = NULL;
+}
+
+/* Copies n ints (NULL stays NULL; an empty list is an allocation). */
+static int *ints_copy(const int *v, int n) {
+    return v ? g_memdup2(v, sizeof(int) * (size_t)(n > 0 ? n : 0) + sizeof(int)) : NULL;
+}
+
+/* Gives c a graph topology (copies index and edges). */
+static void set_graph(sim_comm *c, int nnodes, const int *index, const int *edges) {
+    c->nnodes = nnodes;
+    c->index = ints_copy(index, nnodes);
+    c->edges = ints_copy(edges, nnodes ? index[nnodes - 1] : 0);
+}
+
+/* Gives c (without one) a distributed graph topology: adj[size] is taken. */
+static void set_dist(sim_comm *c, sim_dist_adj *adj, bool weighted) {
+    dist_free(c);
+    c->adj = adj;
+    c->weighted = weighted;
+}
+
+static sim_dist_adj *dist_copy(const sim_comm *p) {
+    sim_dist_adj *adj = g_new0(sim_dist_adj, p->size);
+    for (int r = 0; r < p->size; r++) {
+        const sim_dist_adj *a = &p->adj[r];
+        adj[r].indegree = a->indegree;
+        adj[r].outdegree = a->outdegree;
+        adj[r].sources = ints_copy(a->sources, a->indegree);
+        adj[r].sourceweights = ints_copy(a->sourceweights, a->indegree);
+        adj[r].destinations = ints_copy(a->destinations, a->outdegree);
+        adj[r].destweights = ints_copy(a->destweights, a->outdegree);
+    }
+    return adj;
+}
+
 static void comm_free(sim_comm *c) {
     if (!c)
         return;
@@ -101,6 +145,9 @@ static void comm_free(sim_comm *c) {
     g_free(c->desc);
     g_free(c->dims);
     g_free(c->periods);
+    g_free(c->index);
+    g_free(c->edges);
+    dist_free(c);
     g_free(c); /* c->group belongs to the group table */
 }
 
@@ -375,6 +422,10 @@ static int exec_dup(sim_coll *c) {
                                         g_memdup2(p->members, sizeof(int) * (size_t)p->size));
     if (p->cart)
         sim_comm_set_cart(n, p->ndims, p->dims, p->periods);
+    if (p->nnodes > 0)
+        set_graph(n, p->nnodes, p->index, p->edges);
+    if (p->adj)
+        set_dist(n, dist_copy(p), p->weighted);
     for (int r = 0; r < p->size; r++)
         give_handle(c, r, n->handle);
     return MPI_SUCCESS;
@@ -590,6 +641,161 @@ static int exec_intercomm_dup(sim_coll *c) {
     return MPI_SUCCESS;
 }
 
+static bool same_ints(const int *a, const int *b, int n) {
+    return n <= 0 || (a && b && memcmp(a, b, sizeof(int) * (size_t)n) == 0);
+}
+
+static int exec_graph_create(sim_coll *c, int *err_rank, char **why) {
+    sim_comm *p = c->comm;
+    const sim_topo_args *a0 = c->args[0].topo;
+    for (int r = 1; r < p->size; r++) {
+        const sim_topo_args *a = c->args[r].topo;
+        const char *what =
+            a->nnodes != a0->nnodes                                                       ? "nnodes"
+            : !same_ints(a->index, a0->index, a0->nnodes)                                 ? "index"
+            : !same_ints(a->edges, a0->edges, a0->nnodes ? a0->index[a0->nnodes - 1] : 0) ? "edges"
+                                                                                          : NULL;
+        if (what)
+            return create_error(
+                c, r, MPI_ERR_TOPOLOGY, err_rank, why,
+                g_strdup_printf("%s differs from comm rank 0's (every member passes the same "
+                                "graph)",
+                                what));
+    }
+    give_null_to_all(c);
+    if (a0->nnodes == 0)
+        return MPI_SUCCESS;
+    sim_comm *nc = comm_make(p, "graph_create", a0->nnodes,
+                             g_memdup2(p->members, sizeof(int) * (size_t)a0->nnodes));
+    set_graph(nc, a0->nnodes, a0->index, a0->edges);
+    for (int r = 0; r < a0->nnodes; r++)
+        give_handle(c, r, nc->handle);
+    return MPI_SUCCESS;
+}
+
+/* Times src lists dst among its destinations minus times dst lists src
+ * among its sources. */
+static int edge_balance(const sim_dist_adj *adj, int src, int dst) {
+    int n = 0;
+    for (int i = 0; i < adj[src].outdegree; i++)
+        n += adj[src].destinations[i] == dst;
+    for (int i = 0; i < adj[dst].indegree; i++)
+        n -= adj[dst].sources[i] == src;
+    return n;
+}
+
+static int exec_dist_adjacent(sim_coll *c, int *err_rank, char **why) {
+    sim_comm *p = c->comm;
+    bool weighted = false;
+    sim_dist_adj *adj = g_new0(sim_dist_adj, p->size);
+    for (int r = 0; r < p->size; r++) {
+        const sim_topo_args *a = c->args[r].topo;
+        adj[r].indegree = a->indegree;
+        adj[r].outdegree = a->outdegree;
+        adj[r].sources = ints_copy(a->sources, a->indegree);
+        adj[r].destinations = ints_copy(a->destinations, a->outdegree);
+        if (!a->unweighted) {
+            adj[r].sourceweights = ints_copy(a->sourceweights, a->indegree);
+            adj[r].destweights = ints_copy(a->destweights, a->outdegree);
+            weighted = true;
+        }
+    }
+    /* Both ends of every edge must list it (MPI 3.1 section 7.5.4). */
+    for (int r = 0; r < p->size; r++)
+        for (int pass = 0; pass < 2; pass++) {
+            const int *list = pass ? adj[r].sources : adj[r].destinations;
+            int n = pass ? adj[r].indegree : adj[r].outdegree;
+            for (int i = 0; i < n; i++) {
+                int src = pass ? list[i] : r, dst = pass ? r : list[i];
+                int bal = edge_balance(adj, src, dst);
+                if (bal != 0) {
+                    sim_comm tmp = {.size = p->size, .adj = adj};
+                    dist_free(&tmp);
+                    return create_error(
+                        c, bal > 0 ? dst : src, MPI_ERR_TOPOLOGY, err_rank, why,
+                        g_strdup_printf("comm rank %d lists %d as a destination %d time(s) more "
+                                        "than comm rank %d lists %d as a source (both ends of an "
+                                        "edge list it)",
+                                        src, dst, bal, dst, src));
+                }
+            }
+        }
+    give_null_to_all(c);
+    sim_comm *nc = comm_make(p, "dist_graph_create_adjacent", p->size,
+                             g_memdup2(p->members, sizeof(int) * (size_t)p->size));
+    set_dist(nc, adj, weighted);
+    for (int r = 0; r < p->size; r++)
+        give_handle(c, r, nc->handle);
+    return MPI_SUCCESS;
+}
+
+static void adj_append(GArray *list, GArray *weights, int v, int w) {
+    g_array_append_val(list, v);
+    g_array_append_val(weights, w);
+}
+
+static int exec_dist_create(sim_coll *c, int *err_rank, char **why) {
+    sim_comm *p = c->comm;
+    int n = p->size;
+    GArray **ins = g_new(GArray *, n), **inw = g_new(GArray *, n);
+    GArray **outs = g_new(GArray *, n), **outw = g_new(GArray *, n);
+    for (int r = 0; r < n; r++) {
+        ins[r] = g_array_new(FALSE, FALSE, sizeof(int));
+        inw[r] = g_array_new(FALSE, FALSE, sizeof(int));
+        outs[r] = g_array_new(FALSE, FALSE, sizeof(int));
+        outw[r] = g_array_new(FALSE, FALSE, sizeof(int));
+    }
+    bool weighted = false;
+    int unweighted_at = -1;
+    for (int r = 0; r < n; r++) {
+        const sim_topo_args *a = c->args[r].topo;
+        if (a->unweighted && unweighted_at < 0)
+            unweighted_at = r;
+        weighted = weighted || !a->unweighted;
+        for (int i = 0, e = 0; i < a->n; i++)
+            for (int k = 0; k < a->degrees[i]; k++, e++) {
+                int src = a->srcs[i], dst = a->dests[e], w = a->unweighted ? 1 : a->weights[e];
+                adj_append(outs[src], outw[src], dst, w);
+                adj_append(ins[dst], inw[dst], src, w);
+            }
+    }
+    int rc = MPI_SUCCESS;
+    if (weighted && unweighted_at >= 0) {
+        rc = create_error(c, unweighted_at, MPI_ERR_TOPOLOGY, err_rank, why,
+                          g_strdup("weights is MPI_UNWEIGHTED here but not at every member "
+                                   "(all give weights, or none)"));
+    } else {
+        give_null_to_all(c);
+        sim_dist_adj *adj = g_new0(sim_dist_adj, n);
+        for (int r = 0; r < n; r++) {
+            adj[r].indegree = (int)ins[r]->len;
+            adj[r].outdegree = (int)outs[r]->len;
+            adj[r].sources = ints_copy((const int *)ins[r]->data, adj[r].indegree);
+            adj[r].destinations = ints_copy((const int *)outs[r]->data, adj[r].outdegree);
+            if (weighted) {
+                adj[r].sourceweights = ints_copy((const int *)inw[r]->data, adj[r].indegree);
+                adj[r].destweights = ints_copy((const int *)outw[r]->data, adj[r].outdegree);
+            }
+        }
+        sim_comm *nc =
+            comm_make(p, "dist_graph_create", n, g_memdup2(p->members, sizeof(int) * (size_t)n));
+        set_dist(nc, adj, weighted);
+        for (int r = 0; r < n; r++)
+            give_handle(c, r, nc->handle);
+    }
+    for (int r = 0; r < n; r++) {
+        g_array_free(ins[r], TRUE);
+        g_array_free(inw[r], TRUE);
+        g_array_free(outs[r], TRUE);
+        g_array_free(outw[r], TRUE);
+    }
+    g_free(ins);
+    g_free(inw);
+    g_free(outs);
+    g_free(outw);
+    return rc;
+}
+
 int sim_comm_exec_create(sim_coll *c, int *err_rank, char **why) {
     switch (c->kind) {
     case SIM_COLL_COMM_DUP:
@@ -606,6 +812,12 @@ int sim_comm_exec_create(sim_coll *c, int *err_rank, char **why) {
         return exec_intercomm_merge(c, err_rank, why);
     case SIM_COLL_INTERCOMM_DUP:
         return exec_intercomm_dup(c);
+    case SIM_COLL_GRAPH_CREATE:
+        return exec_graph_create(c, err_rank, why);
+    case SIM_COLL_DIST_GRAPH_CREATE_ADJACENT:
+        return exec_dist_adjacent(c, err_rank, why);
+    case SIM_COLL_DIST_GRAPH_CREATE:
+        return exec_dist_create(c, err_rank, why);
     default:
         return create_error(
             c, 0, MPI_ERR_INTERN, err_rank, why,

@@ -1033,7 +1033,349 @@ int PMPI_Topo_test(MPI_Comm comm, int *status) {
     TRY(sim_comm_check(comm, &c));
     if (!status)
         SIM_RETURN(null_arg(comm, "MPI_Topo_test", "status"));
-    *status = c->cart ? MPI_CART : MPI_UNDEFINED;
+    *status = c->cart         ? MPI_CART
+              : c->nnodes > 0 ? MPI_GRAPH
+              : c->adj        ? MPI_DIST_GRAPH
+                              : MPI_UNDEFINED;
     SIM_RETURN(MPI_SUCCESS);
 }
 SIM_ALIAS(MPI_Topo_test);
+
+int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank) {
+    SIM_ENTER("MPI_Cart_map");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(sim_comm_check(comm, &c));
+    TRY(intra_only(c, "MPI_Cart_map", false));
+    char *why = NULL;
+    int rc = sim_cart_check(ndims, dims, c->size, &why);
+    if (rc != MPI_SUCCESS)
+        SIM_RETURN(report(comm, "MPI_Cart_map", rc, why));
+    if (!newrank)
+        SIM_RETURN(null_arg(comm, "MPI_Cart_map", "newrank"));
+    /* No reordering: the first prod(dims) ranks keep theirs. */
+    long prod = 1;
+    for (int i = 0; i < ndims; i++)
+        prod *= dims[i];
+    int r = sim_comm_rank(c, sim_self());
+    *newrank = r < prod ? r : MPI_UNDEFINED;
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Cart_map);
+
+/* ---------------------------------------------------------------------- */
+/* Graph topologies (MPI 3.1 section 7.5.3)                                */
+
+static int graph_check(MPI_Comm comm, const char *fn, sim_comm **out) {
+    int rc = sim_comm_check(comm, out);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if ((*out)->nnodes <= 0)
+        return sim_error(comm, MPI_ERR_TOPOLOGY, "%s: %s has no graph topology (MPI_Graph_create)",
+                         fn, sim_comm_describe(*out));
+    return MPI_SUCCESS;
+}
+
+int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[],
+                      int reorder, MPI_Comm *comm_graph) {
+    SIM_ENTER("MPI_Graph_create");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(sim_comm_check(comm_old, &c));
+    TRY(intra_only(c, "MPI_Graph_create", false));
+    if (!comm_graph)
+        SIM_RETURN(null_arg(comm_old, "MPI_Graph_create", "comm_graph"));
+    char *why = NULL;
+    int rc = sim_graph_check(nnodes, index, edges, c->size, &why);
+    if (rc != MPI_SUCCESS)
+        SIM_RETURN(report(comm_old, "MPI_Graph_create", rc, why));
+    char *ix = ints_text(nnodes, index);
+    sim_call_args("comm=%s nnodes=%d index=%s reorder=%d", sim_comm_describe(c), nnodes, ix,
+                  reorder);
+    g_free(ix);
+    sim_topo_args t = {0};
+    t.nnodes = nnodes;
+    t.index = index;
+    t.edges = edges;
+    sim_coll_args a = {0};
+    a.topo = &t;
+    SIM_RETURN(post_constructor(c, SIM_COLL_GRAPH_CREATE, &a, comm_graph));
+}
+SIM_ALIAS(MPI_Graph_create);
+
+int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int *newrank) {
+    SIM_ENTER("MPI_Graph_map");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(sim_comm_check(comm, &c));
+    TRY(intra_only(c, "MPI_Graph_map", false));
+    char *why = NULL;
+    int rc = sim_graph_check(nnodes, index, edges, c->size, &why);
+    if (rc != MPI_SUCCESS)
+        SIM_RETURN(report(comm, "MPI_Graph_map", rc, why));
+    if (!newrank)
+        SIM_RETURN(null_arg(comm, "MPI_Graph_map", "newrank"));
+    int r = sim_comm_rank(c, sim_self());
+    *newrank = r < nnodes ? r : MPI_UNDEFINED;
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Graph_map);
+
+int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges) {
+    SIM_ENTER("MPI_Graphdims_get");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(graph_check(comm, "MPI_Graphdims_get", &c));
+    if (!nnodes || !nedges)
+        SIM_RETURN(null_arg(comm, "MPI_Graphdims_get", !nnodes ? "nnodes" : "nedges"));
+    *nnodes = c->nnodes;
+    *nedges = c->index[c->nnodes - 1];
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Graphdims_get);
+
+int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]) {
+    SIM_ENTER("MPI_Graph_get");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(graph_check(comm, "MPI_Graph_get", &c));
+    if (maxindex < 0 || maxedges < 0)
+        SIM_RETURN(sim_error(comm, MPI_ERR_ARG, "MPI_Graph_get: %s %d is negative",
+                             maxindex < 0 ? "maxindex" : "maxedges",
+                             maxindex < 0 ? maxindex : maxedges));
+    int ni = MIN(maxindex, c->nnodes), ne = MIN(maxedges, c->index[c->nnodes - 1]);
+    if ((ni > 0 && !index) || (ne > 0 && !edges))
+        SIM_RETURN(null_arg(comm, "MPI_Graph_get", ni > 0 && !index ? "index" : "edges"));
+    memcpy(index, c->index, sizeof(int) * (size_t)ni);
+    memcpy(edges, c->edges, sizeof(int) * (size_t)ne);
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Graph_get);
+
+static int graph_rank_check(MPI_Comm comm, const char *fn, const sim_comm *c, int rank) {
+    if (rank < 0 || rank >= c->nnodes)
+        return sim_error(comm, MPI_ERR_RANK, "%s: rank %d is not a node of %s's graph (0..%d)", fn,
+                         rank, sim_comm_describe(c), c->nnodes - 1);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors) {
+    SIM_ENTER("MPI_Graph_neighbors_count");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(graph_check(comm, "MPI_Graph_neighbors_count", &c));
+    TRY(graph_rank_check(comm, "MPI_Graph_neighbors_count", c, rank));
+    if (!nneighbors)
+        SIM_RETURN(null_arg(comm, "MPI_Graph_neighbors_count", "nneighbors"));
+    *nneighbors = c->index[rank] - (rank ? c->index[rank - 1] : 0);
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Graph_neighbors_count);
+
+int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[]) {
+    SIM_ENTER("MPI_Graph_neighbors");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(graph_check(comm, "MPI_Graph_neighbors", &c));
+    TRY(graph_rank_check(comm, "MPI_Graph_neighbors", c, rank));
+    if (maxneighbors < 0)
+        SIM_RETURN(sim_error(comm, MPI_ERR_ARG, "MPI_Graph_neighbors: maxneighbors %d is negative",
+                             maxneighbors));
+    int from = rank ? c->index[rank - 1] : 0;
+    int n = MIN(maxneighbors, c->index[rank] - from);
+    if (n > 0 && !neighbors)
+        SIM_RETURN(null_arg(comm, "MPI_Graph_neighbors", "neighbors"));
+    memcpy(neighbors, c->edges + from, sizeof(int) * (size_t)(n > 0 ? n : 0));
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Graph_neighbors);
+
+/* ---------------------------------------------------------------------- */
+/* Distributed graph topologies (MPI 3.1 section 7.5.4)                    */
+
+/* n ranks of c (MPI_ERR_RANK) at `list`, present when n > 0. */
+static int ranks_check(MPI_Comm comm, const char *fn, const char *arg, const sim_comm *c, int n,
+                       const int *list) {
+    if (n > 0 && !list)
+        return null_arg(comm, fn, arg);
+    for (int i = 0; i < n; i++)
+        if (list[i] < 0 || list[i] >= c->size)
+            return sim_error(comm, MPI_ERR_RANK, "%s: %s[%d] = %d is not a rank of %s (size %d)",
+                             fn, arg, i, list[i], sim_comm_describe(c), c->size);
+    return MPI_SUCCESS;
+}
+
+/* n weights at `w`: MPI_UNWEIGHTED (*unweighted), MPI_WEIGHTS_EMPTY for
+ * n = 0, or n non-negative integers. */
+static int weights_check(MPI_Comm comm, const char *fn, const char *arg, int n, const int *w,
+                         bool *unweighted) {
+    *unweighted = w == MPI_UNWEIGHTED;
+    if (*unweighted || (w == MPI_WEIGHTS_EMPTY && n == 0))
+        return MPI_SUCCESS;
+    if (w == MPI_WEIGHTS_EMPTY)
+        return sim_error(comm, MPI_ERR_ARG,
+                         "%s: %s is MPI_WEIGHTS_EMPTY, which stands for no weights, but %d are "
+                         "needed",
+                         fn, arg, n);
+    if (n > 0 && !w)
+        return null_arg(comm, fn, arg);
+    for (int i = 0; i < n; i++)
+        if (w[i] < 0)
+            return sim_error(comm, MPI_ERR_ARG, "%s: %s[%d] = %d is negative", fn, arg, i, w[i]);
+    return MPI_SUCCESS;
+}
+
+static int degree_check(MPI_Comm comm, const char *fn, const char *arg, int n) {
+    if (n < 0)
+        return sim_error(comm, MPI_ERR_ARG, "%s: %s %d is negative", fn, arg, n);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
+                                    const int sourceweights[], int outdegree,
+                                    const int destinations[], const int destweights[],
+                                    MPI_Info info, int reorder, MPI_Comm *comm_dist_graph) {
+    SIM_ENTER("MPI_Dist_graph_create_adjacent");
+    const char *fn = "MPI_Dist_graph_create_adjacent";
+    sim_comm *c;
+    const sim_info *hints;
+    TRY(sim_check_initialized());
+    TRY(sim_comm_check(comm_old, &c));
+    TRY(intra_only(c, fn, false));
+    TRY(degree_check(comm_old, fn, "indegree", indegree));
+    TRY(degree_check(comm_old, fn, "outdegree", outdegree));
+    TRY(ranks_check(comm_old, fn, "sources", c, indegree, sources));
+    TRY(ranks_check(comm_old, fn, "destinations", c, outdegree, destinations));
+    bool su, du;
+    TRY(weights_check(comm_old, fn, "sourceweights", indegree, sourceweights, &su));
+    TRY(weights_check(comm_old, fn, "destweights", outdegree, destweights, &du));
+    if (su != du)
+        SIM_RETURN(sim_error(
+            comm_old, MPI_ERR_ARG, "%s: %s is MPI_UNWEIGHTED but %s is not (both are, or neither)",
+            fn, su ? "sourceweights" : "destweights", su ? "destweights" : "sourceweights"));
+    TRY(sim_info_arg(comm_old, fn, info, &hints));
+    if (!comm_dist_graph)
+        SIM_RETURN(null_arg(comm_old, fn, "comm_dist_graph"));
+    char *in = ints_text(indegree, sources), *out = ints_text(outdegree, destinations);
+    sim_call_args("comm=%s sources=%s destinations=%s", sim_comm_describe(c), in, out);
+    g_free(in);
+    g_free(out);
+    sim_topo_args t = {0};
+    t.indegree = indegree;
+    t.sources = sources;
+    t.sourceweights = su ? NULL : sourceweights;
+    t.outdegree = outdegree;
+    t.destinations = destinations;
+    t.destweights = du ? NULL : destweights;
+    t.unweighted = su;
+    sim_coll_args a = {0};
+    a.topo = &t;
+    int rc = post_constructor(c, SIM_COLL_DIST_GRAPH_CREATE_ADJACENT, &a, comm_dist_graph);
+    if (rc == MPI_SUCCESS && *comm_dist_graph != MPI_COMM_NULL)
+        sim_hints_set(sim_self(), SIM_HINT_COMM, *comm_dist_graph, hints);
+    SIM_RETURN(rc);
+}
+SIM_ALIAS(MPI_Dist_graph_create_adjacent);
+
+int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[],
+                           const int destinations[], const int weights[], MPI_Info info,
+                           int reorder, MPI_Comm *comm_dist_graph) {
+    SIM_ENTER("MPI_Dist_graph_create");
+    const char *fn = "MPI_Dist_graph_create";
+    sim_comm *c;
+    const sim_info *hints;
+    TRY(sim_check_initialized());
+    TRY(sim_comm_check(comm_old, &c));
+    TRY(intra_only(c, fn, false));
+    TRY(degree_check(comm_old, fn, "n", n));
+    TRY(ranks_check(comm_old, fn, "sources", c, n, sources));
+    if (n > 0 && !degrees)
+        SIM_RETURN(null_arg(comm_old, fn, "degrees"));
+    int nedges = 0;
+    for (int i = 0; i < n; i++) {
+        if (degrees[i] < 0)
+            SIM_RETURN(sim_error(comm_old, MPI_ERR_ARG, "%s: degrees[%d] = %d is negative", fn, i,
+                                 degrees[i]));
+        nedges += degrees[i];
+    }
+    TRY(ranks_check(comm_old, fn, "destinations", c, nedges, destinations));
+    bool unweighted;
+    TRY(weights_check(comm_old, fn, "weights", nedges, weights, &unweighted));
+    TRY(sim_info_arg(comm_old, fn, info, &hints));
+    if (!comm_dist_graph)
+        SIM_RETURN(null_arg(comm_old, fn, "comm_dist_graph"));
+    sim_call_args("comm=%s n=%d edges=%d", sim_comm_describe(c), n, nedges);
+    sim_topo_args t = {0};
+    t.n = n;
+    t.srcs = sources;
+    t.degrees = degrees;
+    t.dests = destinations;
+    t.weights = unweighted ? NULL : weights;
+    t.unweighted = unweighted;
+    sim_coll_args a = {0};
+    a.topo = &t;
+    int rc = post_constructor(c, SIM_COLL_DIST_GRAPH_CREATE, &a, comm_dist_graph);
+    if (rc == MPI_SUCCESS && *comm_dist_graph != MPI_COMM_NULL)
+        sim_hints_set(sim_self(), SIM_HINT_COMM, *comm_dist_graph, hints);
+    SIM_RETURN(rc);
+}
+SIM_ALIAS(MPI_Dist_graph_create);
+
+static int dist_check(MPI_Comm comm, const char *fn, sim_comm **out) {
+    int rc = sim_comm_check(comm, out);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!(*out)->adj)
+        return sim_error(comm, MPI_ERR_TOPOLOGY,
+                         "%s: %s has no distributed graph topology (MPI_Dist_graph_create)", fn,
+                         sim_comm_describe(*out));
+    return MPI_SUCCESS;
+}
+
+int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree, int *weighted) {
+    SIM_ENTER("MPI_Dist_graph_neighbors_count");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(dist_check(comm, "MPI_Dist_graph_neighbors_count", &c));
+    if (!indegree || !outdegree || !weighted)
+        SIM_RETURN(null_arg(comm, "MPI_Dist_graph_neighbors_count",
+                            !indegree    ? "indegree"
+                            : !outdegree ? "outdegree"
+                                         : "weighted"));
+    const sim_dist_adj *a = &c->adj[sim_comm_rank(c, sim_self())];
+    *indegree = a->indegree;
+    *outdegree = a->outdegree;
+    *weighted = c->weighted;
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Dist_graph_neighbors_count);
+
+/* Copies the first min(max, n) entries (n entries exist). */
+static void copy_some(int *to, const int *from, int max, int n) {
+    if (to && from && to != MPI_UNWEIGHTED && max > 0)
+        memcpy(to, from, sizeof(int) * (size_t)MIN(max, n));
+}
+
+int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[],
+                              int maxoutdegree, int destinations[], int destweights[]) {
+    SIM_ENTER("MPI_Dist_graph_neighbors");
+    const char *fn = "MPI_Dist_graph_neighbors";
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(dist_check(comm, fn, &c));
+    TRY(degree_check(comm, fn, "maxindegree", maxindegree));
+    TRY(degree_check(comm, fn, "maxoutdegree", maxoutdegree));
+    const sim_dist_adj *a = &c->adj[sim_comm_rank(c, sim_self())];
+    if ((MIN(maxindegree, a->indegree) > 0 && !sources) ||
+        (MIN(maxoutdegree, a->outdegree) > 0 && !destinations))
+        SIM_RETURN(null_arg(comm, fn, !sources ? "sources" : "destinations"));
+    /* Fewer slots than neighbours: the first ones (MPI 3.1 section 7.5.5). */
+    copy_some(sources, a->sources, maxindegree, a->indegree);
+    copy_some(destinations, a->destinations, maxoutdegree, a->outdegree);
+    if (c->weighted) {
+        copy_some(sourceweights, a->sourceweights, maxindegree, a->indegree);
+        copy_some(destweights, a->destweights, maxoutdegree, a->outdegree);
+    }
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Dist_graph_neighbors);

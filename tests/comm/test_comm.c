@@ -1133,6 +1133,139 @@ static void test_intercomm(void) {
     sim_comm_fini();
 }
 
+/* Graph topologies: MPI_Graph_create's checks and its collective, the
+ * distributed graph constructors, neighbours and how edges pair up. */
+static void test_graph_topologies(void) {
+    char *why = NULL;
+    int idx[3] = {1, 2, 4}, edg[4] = {1, 0, 0, 1};
+    CU_ASSERT_EQUAL(sim_graph_check(3, idx, edg, 3, &why), MPI_SUCCESS);
+    int bad_idx[3] = {1, 0, 4};
+    CU_ASSERT_EQUAL(sim_graph_check(3, bad_idx, edg, 3, &why), MPI_ERR_ARG);
+    CU_ASSERT_PTR_NOT_NULL(strstr(why, "index[1] = 0 is less than the entry before"));
+    g_free(why);
+    int bad_edg[4] = {1, 0, 3, 1};
+    CU_ASSERT_EQUAL(sim_graph_check(3, idx, bad_edg, 3, &why), MPI_ERR_TOPOLOGY);
+    CU_ASSERT_PTR_NOT_NULL(strstr(why, "edges[2] = 3 is not a node"));
+    g_free(why);
+    CU_ASSERT_EQUAL(sim_graph_check(4, idx, edg, 3, &why), MPI_ERR_TOPOLOGY);
+    g_free(why);
+
+    sim_comm_init(4);
+    /* MPI_Graph_create on 3 of 4 ranks. */
+    sim_topo_args t = {.nnodes = 3, .index = idx, .edges = edg};
+    fake_coll *f = fake_new(world(), SIM_COLL_GRAPH_CREATE);
+    for (int r = 0; r < 4; r++)
+        f->c.args[r].topo = &t;
+    fake_exec_ok(f);
+    CU_ASSERT_EQUAL(f->out[3], MPI_COMM_NULL);
+    sim_comm *g = sim_comm_get(f->out[0], 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    CU_ASSERT_EQUAL(g->size, 3);
+    CU_ASSERT_EQUAL(g->nnodes, 3);
+    int *in, *out, nin, nout;
+    CU_ASSERT_TRUE(sim_comm_neighbors(g, 2, &in, &nin, &out, &nout));
+    CU_ASSERT_EQUAL(nin, 2);
+    CU_ASSERT_EQUAL(out[0], 0);
+    CU_ASSERT_EQUAL(out[1], 1);
+    g_free(in);
+    g_free(out);
+    /* Node 2 lists 0 and 1, but they do not list 2. */
+    int dst, slot;
+    CU_ASSERT_FALSE(sim_comm_neighbor_slot(g, 2, 0, &dst, &slot, &why));
+    CU_ASSERT_PTR_NOT_NULL(strstr(why, "rank 0 does not have rank 2 among its"));
+    g_free(why);
+    CU_ASSERT_TRUE(sim_comm_neighbor_slot(g, 0, 0, &dst, &slot, &why));
+    CU_ASSERT_EQUAL(dst, 1);
+    CU_ASSERT_EQUAL(slot, 0);
+    fake_free(f);
+    /* Members that pass different graphs. */
+    int other[4] = {1, 0, 1, 0};
+    sim_topo_args t2 = {.nnodes = 3, .index = idx, .edges = other};
+    f = fake_new(world(), SIM_COLL_GRAPH_CREATE);
+    for (int r = 0; r < 4; r++)
+        f->c.args[r].topo = r == 2 ? &t2 : &t;
+    fake_exec_err(f, MPI_ERR_TOPOLOGY, 2, "edges differs from comm rank 0's");
+    fake_free(f);
+
+    /* Adjacent: 0 -> 1 twice (weights 5 and 6), 1 -> 0 once. */
+    int s0[1] = {1}, d0[2] = {1, 1}, w0[2] = {5, 6}, s1[2] = {0, 0}, d1[1] = {0}, sw1[2] = {5, 6};
+    int one[1] = {9};
+    sim_topo_args a[4] = {{.indegree = 1,
+                           .sources = s0,
+                           .sourceweights = one,
+                           .outdegree = 2,
+                           .destinations = d0,
+                           .destweights = w0},
+                          {.indegree = 2,
+                           .sources = s1,
+                           .sourceweights = sw1,
+                           .outdegree = 1,
+                           .destinations = d1,
+                           .destweights = one},
+                          {0},
+                          {0}};
+    f = fake_new(world(), SIM_COLL_DIST_GRAPH_CREATE_ADJACENT);
+    for (int r = 0; r < 4; r++)
+        f->c.args[r].topo = &a[r];
+    fake_exec_ok(f);
+    sim_comm *d = sim_comm_get(f->out[1], 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    CU_ASSERT_TRUE(d->weighted);
+    CU_ASSERT_EQUAL(d->adj[0].outdegree, 2);
+    CU_ASSERT_EQUAL(d->adj[1].sourceweights[1], 6);
+    /* The second edge 0 -> 1 is rank 1's second in-neighbour. */
+    CU_ASSERT_TRUE(sim_comm_neighbor_slot(d, 0, 1, &dst, &slot, &why));
+    CU_ASSERT_EQUAL(dst, 1);
+    CU_ASSERT_EQUAL(slot, 1);
+    fake_free(f);
+    /* Rank 1 lists rank 0 once only: the edge lists disagree. */
+    a[1].indegree = 1;
+    f = fake_new(world(), SIM_COLL_DIST_GRAPH_CREATE_ADJACENT);
+    for (int r = 0; r < 4; r++)
+        f->c.args[r].topo = &a[r];
+    fake_exec_err(f, MPI_ERR_TOPOLOGY, 1,
+                  "comm rank 0 lists 1 as a destination 1 time(s) more than comm rank 1 lists 0");
+    fake_free(f);
+
+    /* General: rank 3 gives every edge of a star around 0, unweighted. */
+    int srcs[2] = {0, 2}, degs[2] = {2, 1}, dsts[3] = {1, 2, 0};
+    sim_topo_args none = {.n = 0, .unweighted = true};
+    sim_topo_args all = {.n = 2, .srcs = srcs, .degrees = degs, .dests = dsts, .unweighted = true};
+    f = fake_new(world(), SIM_COLL_DIST_GRAPH_CREATE);
+    for (int r = 0; r < 4; r++)
+        f->c.args[r].topo = r == 3 ? &all : &none;
+    fake_exec_ok(f);
+    sim_comm *st = sim_comm_get(f->out[0], 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+    CU_ASSERT_FALSE(st->weighted);
+    CU_ASSERT_EQUAL(st->adj[0].outdegree, 2);
+    CU_ASSERT_EQUAL(st->adj[0].indegree, 1);
+    CU_ASSERT_EQUAL(st->adj[0].sources[0], 2);
+    CU_ASSERT_EQUAL(st->adj[2].destinations[0], 0);
+    CU_ASSERT_EQUAL(st->adj[3].indegree + st->adj[3].outdegree, 0);
+    CU_ASSERT_PTR_NULL(st->adj[0].sourceweights);
+    fake_free(f);
+    /* Some weighted, some not: an error. */
+    int wts[3] = {1, 1, 1};
+    sim_topo_args wall = all;
+    wall.unweighted = false;
+    wall.weights = wts;
+    f = fake_new(world(), SIM_COLL_DIST_GRAPH_CREATE);
+    for (int r = 0; r < 4; r++)
+        f->c.args[r].topo = r == 3 ? &wall : &none;
+    fake_exec_err(f, MPI_ERR_TOPOLOGY, 0, "MPI_UNWEIGHTED here but not at every member");
+    fake_free(f);
+    /* A dup keeps the topology. */
+    f = fake_new(d, SIM_COLL_COMM_DUP);
+    fake_exec_ok(f);
+    sim_comm *dd = sim_comm_get(f->out[0], 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dd);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dd->adj);
+    CU_ASSERT_EQUAL(dd->adj[1].indegree, 2);
+    fake_free(f);
+    sim_comm_fini();
+}
+
 int main(void) {
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 2;
@@ -1174,6 +1307,7 @@ int main(void) {
         {"dims_create is balanced", test_dims_create_balanced},
         {"node map", test_node_map},
         {"intercommunicators: sides, merge, dup", test_intercomm},
+        {"graph and distributed graph topologies", test_graph_topologies},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(tests); i++)
         CU_add_test(s, tests[i].name, tests[i].fn);

@@ -594,6 +594,7 @@ static const struct {
     {"typearrays", "4", "typearrays.n4"},
     {"comm_more", "4", "comm_more.n4"},
     {"intercomm", "4", "intercomm.n4"},
+    {"topo_graph", "4", "topo_graph.n4"},
 };
 
 static void run_output(const char *prog, const char *mode) {
@@ -709,6 +710,17 @@ static const struct {
      "MPI_Type_create_darray: array_of_dargs[0] = 2: blocks of 2 on 2 processes do not cover the "
      "10 elements"},
     {"setelements", "/* [SETELEMENTS] */", "MPI_Status_set_elements: count -1 is negative"},
+    {"notopo", "/* [NOTOPO] */",
+     "MPI_Neighbor_allgather: MPI_COMM_WORLD has no topology (Cartesian, graph or distributed "
+     "graph)"},
+    {"asymmetric", "/* [ASYMMETRIC] */",
+     "rank 0: MPI_Neighbor_allgather: rank 0 has rank 1 among its neighbours, but rank 1 does not "
+     "have rank 0 among its"},
+    {"adjacent", "/* [ADJACENT] */",
+     "rank 1: MPI_Dist_graph_create_adjacent: comm rank 0 lists 1 as a destination 1 time(s) "
+     "more than comm rank 1 lists 0 as a source"},
+    {"halfweights", "/* [HALFWEIGHTS] */",
+     "MPI_Dist_graph_create_adjacent: destweights is MPI_UNWEIGHTED but sourceweights is not"},
 };
 
 static void test_api_errors(void) {
@@ -729,6 +741,9 @@ static void test_api_errors(void) {
 
 static void test_intercomm(void) {
     run_output("intercomm", NULL);
+}
+static void test_topo_graph(void) {
+    run_output("topo_graph", NULL);
 }
 
 static void test_intercomm_errors(void) {
@@ -825,6 +840,7 @@ static void e2e_add_program_tests(CU_pSuite s) {
     CU_add_test(s, "intercomm.c: intercommunicators, point-to-point, dup, merge", test_intercomm);
     CU_add_test(s, "intercomm_errors.c: misuses and collectives on intercommunicators",
                 test_intercomm_errors);
+    CU_add_test(s, "topo_graph.c: graph topologies, neighbourhood collectives", test_topo_graph);
     CU_add_test(s, "api_errors.c: usage errors of attributes, handlers, info, types",
                 test_api_errors);
 }

@@ -26,6 +26,11 @@
  *   subarray     MPI_Type_create_subarray reaching past the array
  *   darray       MPI_Type_create_darray with blocks that do not cover a dimension
  *   setelements  MPI_Status_set_elements with a negative count
+ *   notopo       MPI_Neighbor_allgather on MPI_COMM_WORLD, which has no topology
+ *   asymmetric   a graph where node 0 lists node 1 but not the other way: the
+ *                neighbour allgather has nowhere to put node 0's data
+ *   adjacent     MPI_Dist_graph_create_adjacent whose edge 0 -> 1 rank 1 does not list
+ *   halfweights  MPI_Dist_graph_create_adjacent with weights for the sources only
  * and, without a finding (exit status 0):
  *   returncode   MPI_ERRORS_RETURN: MPI_Comm_free with a failing delete
  *                callback returns its code and leaves the communicator
@@ -142,6 +147,23 @@ int main(int argc, char **argv) {
         int g = 10, d = MPI_DISTRIBUTE_BLOCK, da = 2, p = 2, o = MPI_ORDER_C;
         MPI_Datatype t;
         MPI_Type_create_darray(2, rank, 1, &g, &d, &da, &p, o, MPI_INT, &t); /* [DARRAY] */
+    } else if (!strcmp(c, "notopo")) {
+        int in = rank, out[2];
+        MPI_Neighbor_allgather(&in, 1, MPI_INT, out, 1, MPI_INT, MPI_COMM_WORLD); /* [NOTOPO] */
+    } else if (!strcmp(c, "asymmetric")) {
+        int index[2] = {1, 1}, edges[1] = {1}, in = rank, out[1];
+        MPI_Graph_create(MPI_COMM_WORLD, 2, index, edges, 0, &comm);
+        MPI_Neighbor_allgather(&in, 1, MPI_INT, out, 1, MPI_INT, comm); /* [ASYMMETRIC] */
+    } else if (!strcmp(c, "adjacent")) {
+        int one = 1, w = 1, deg = rank == 0, *e = MPI_WEIGHTS_EMPTY;
+        MPI_Info ni = MPI_INFO_NULL;
+        MPI_Comm wc = MPI_COMM_WORLD;
+        MPI_Dist_graph_create_adjacent(wc, 0, e, e, deg, &one, &w, ni, 0, &comm); /* [ADJACENT] */
+    } else if (!strcmp(c, "halfweights")) {
+        int p = 1 - rank, w = 1, *u = MPI_UNWEIGHTED;
+        MPI_Info ni = MPI_INFO_NULL;
+        MPI_Comm wc = MPI_COMM_WORLD;
+        MPI_Dist_graph_create_adjacent(wc, 1, &p, &w, 1, &p, u, ni, 0, &comm); /* [HALFWEIGHTS] */
     } else if (!strcmp(c, "setelements")) {
         MPI_Status st;
         MPI_Status_set_elements(&st, MPI_INT, -1); /* [SETELEMENTS] */
