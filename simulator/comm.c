@@ -615,8 +615,8 @@ static int exec_intercomm_merge(sim_coll *c, int *err_rank, char **why) {
                                                 h, high[side], first_of[side]));
     }
     bool a_first = high[0] <= high[1];
-    int *m = g_new(int, u->size), n = 0;
     const sim_comm *order[2] = {a_first ? a : b, a_first ? b : a};
+    int *m = g_new(int, (size_t)order[0]->size + (size_t)order[1]->size), n = 0;
     for (int k = 0; k < 2; k++)
         for (int i = 0; i < order[k]->size; i++)
             m[n++] = order[k]->members[i];
