@@ -599,7 +599,9 @@ void sim_digest_rank(int r, sim_digest_feed feed, void *user) {
     if (p->call && sim_g->cfg.exploring)
         feed(user, p->call_regs, sizeof p->call_regs);
     sim_req_digest_rank(r, feed, user);
-    /* What is local to the rank's process: it changes only while the rank runs. */
+    /* What is local to the rank's process: it changes while the rank runs,
+     * or when a collective (which touches every rank) hands it what it
+     * prepared (MPI_Comm_idup's attributes, a window's hints). */
     sim_attr_digest_rank(r, feed, user);
     sim_errh_digest_rank(r, feed, user);
     sim_info_digest_rank(r, feed, user);
