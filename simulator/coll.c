@@ -8,6 +8,7 @@
 #include "simulator/access.h"
 #include "simulator/engine.h"
 #include "simulator/op.h"
+#include "simulator/intercomm.h"
 #include "simulator/rma.h"
 
 void sim_coll_init(void) {}
@@ -362,6 +363,8 @@ static void exec_cb(void *p) {
     exec_ctx *e = p;
     if (e->c->kind >= SIM_COLL_WIN_CREATE)
         e->rc = sim_rma_exec_coll(e->c, &e->err_rank, &e->why);
+    else if (e->c->kind == SIM_COLL_INTERCOMM_CREATE)
+        e->rc = sim_intercomm_exec_create(e->c, &e->err_rank, &e->why);
     else if (e->c->kind >= SIM_COLL_COMM_DUP)
         e->rc = sim_comm_exec_create(e->c, &e->err_rank, &e->why);
     else
@@ -387,6 +390,10 @@ void sim_coll_fire(sim_coll *c) {
         e.why = g_strdup_printf("a buffer passed to %s cannot be accessed (invalid address %p)",
                                 sim_coll_call(c), fault.addr);
     }
+    if (c->kind == SIM_COLL_COMM_DUP || c->kind == SIM_COLL_INTERCOMM_DUP)
+        for (int i = 0; i < comm->size; i++)
+            if (c->args[i].idup)
+                sim_comm_idup_done(sim_comm_world(comm, i), &c->args[i], e.rc == MPI_SUCCESS);
     sim_timed_coll_fired(c);
     sim_access_coll_fired(c);
     /* Everyone leaves after the last arrival, plus a tree's worth of latency. */

@@ -41,11 +41,22 @@ typedef enum sim_coll_kind {
     SIM_COLL_REDUCE_SCATTER_BLOCK,
     SIM_COLL_SCAN,
     SIM_COLL_EXSCAN,
+    SIM_COLL_NEIGHBOR_ALLGATHER, /* neighbourhood collectives (MPI 3.1 section 7.6) */
+    SIM_COLL_NEIGHBOR_ALLGATHERV,
+    SIM_COLL_NEIGHBOR_ALLTOALL,
+    SIM_COLL_NEIGHBOR_ALLTOALLV,
+    SIM_COLL_NEIGHBOR_ALLTOALLW,
     SIM_COLL_COMM_DUP,
     SIM_COLL_COMM_SPLIT,
     SIM_COLL_COMM_SPLIT_TYPE,
     SIM_COLL_COMM_CREATE,
     SIM_COLL_CART_CREATE,
+    SIM_COLL_INTERCOMM_MERGE,  /* on an intercommunicator's `both` */
+    SIM_COLL_INTERCOMM_DUP,    /* on an intercommunicator's `both` */
+    SIM_COLL_INTERCOMM_CREATE, /* one group's side of MPI_Intercomm_create (intercomm.c) */
+    SIM_COLL_GRAPH_CREATE,
+    SIM_COLL_DIST_GRAPH_CREATE_ADJACENT,
+    SIM_COLL_DIST_GRAPH_CREATE,
     /* one-sided communication (rma.c): window creation, fence and free */
     SIM_COLL_WIN_CREATE,
     SIM_COLL_WIN_ALLOCATE,
@@ -69,6 +80,7 @@ typedef struct sim_coll_args {
     MPI_Datatype recvtype;
     const int *recvcounts, *rdispls;
     const MPI_Datatype *recvtypes;
+    const MPI_Aint *sbdispls, *rbdispls; /* MPI_Neighbor_alltoallw: displacements in bytes */
     MPI_Op op;
     int root; /* comm rank */
     /* communicator constructors */
@@ -78,9 +90,13 @@ typedef struct sim_coll_args {
     const int *dims, *periods;
     int reorder;
     MPI_Comm *newcomm; /* where the new handle is written */
+    void *idup;        /* MPI_Comm_idup: what the member's new communicator gets on completion
+                          (mpi_comm.c's sim_comm_idup_done); NULL otherwise */
     void *rma;         /* window collectives: the call's own arguments (rma.h) */
     bool nonblocking;  /* posted by a nonblocking call (MPI_Ibcast, MPI_Comm_idup...): its
                           request goes to the program; never matches a blocking call */
+    void *inter;       /* MPI_Intercomm_create: the call's own arguments (intercomm.c) */
+    const struct sim_topo_args *topo; /* graph topology constructors (comm.h) */
 } sim_coll_args;
 
 struct sim_coll {

@@ -43,11 +43,22 @@ const char *sim_coll_name(sim_coll_kind kind) {
         [SIM_COLL_REDUCE_SCATTER_BLOCK] = "MPI_Reduce_scatter_block",
         [SIM_COLL_SCAN] = "MPI_Scan",
         [SIM_COLL_EXSCAN] = "MPI_Exscan",
+        [SIM_COLL_NEIGHBOR_ALLGATHER] = "MPI_Neighbor_allgather",
+        [SIM_COLL_NEIGHBOR_ALLGATHERV] = "MPI_Neighbor_allgatherv",
+        [SIM_COLL_NEIGHBOR_ALLTOALL] = "MPI_Neighbor_alltoall",
+        [SIM_COLL_NEIGHBOR_ALLTOALLV] = "MPI_Neighbor_alltoallv",
+        [SIM_COLL_NEIGHBOR_ALLTOALLW] = "MPI_Neighbor_alltoallw",
         [SIM_COLL_COMM_DUP] = "MPI_Comm_dup",
         [SIM_COLL_COMM_SPLIT] = "MPI_Comm_split",
         [SIM_COLL_COMM_SPLIT_TYPE] = "MPI_Comm_split_type",
         [SIM_COLL_COMM_CREATE] = "MPI_Comm_create",
         [SIM_COLL_CART_CREATE] = "MPI_Cart_create",
+        [SIM_COLL_INTERCOMM_MERGE] = "MPI_Intercomm_merge",
+        [SIM_COLL_INTERCOMM_DUP] = "MPI_Comm_dup",
+        [SIM_COLL_INTERCOMM_CREATE] = "MPI_Intercomm_create",
+        [SIM_COLL_GRAPH_CREATE] = "MPI_Graph_create",
+        [SIM_COLL_DIST_GRAPH_CREATE_ADJACENT] = "MPI_Dist_graph_create_adjacent",
+        [SIM_COLL_DIST_GRAPH_CREATE] = "MPI_Dist_graph_create",
         [SIM_COLL_WIN_CREATE] = "MPI_Win_create",
         [SIM_COLL_WIN_ALLOCATE] = "MPI_Win_allocate",
         [SIM_COLL_WIN_ALLOCATE_SHARED] = "MPI_Win_allocate_shared",
@@ -625,6 +636,90 @@ static int exec_reduction(exec *e) {
 }
 
 /* ---------------------------------------------------------------------- */
+/* Neighbourhood collectives (MPI 3.1 section 7.6)                         */
+
+/* Every member sends to each of its out-neighbours and receives from each
+ * of its in-neighbours; sim_comm_neighbor_slot says which of the
+ * receiver's slots an edge fills.  Slots of MPI_PROC_NULL neighbours are
+ * left alone. */
+static int exec_neighbor(exec *e, sim_coll_kind kind) {
+    const sim_coll_args *A = e->c->args;
+    const sim_comm *comm = e->c->comm;
+    for (int r = 0; r < comm->size; r++) {
+        int *in, *out, nin, nout;
+        if (!sim_comm_neighbors(comm, r, &in, &nin, &out, &nout))
+            return fail(
+                e, MPI_ERR_TOPOLOGY, r,
+                g_strdup_printf("%s: %s has no topology", e->name, sim_comm_describe(comm)));
+        g_free(in);
+        g_free(out);
+        const sim_coll_args *S = &A[r];
+        for (int j = 0; j < nout; j++) {
+            int d, slot;
+            char *msg = NULL;
+            if (!sim_comm_neighbor_slot(comm, r, j, &d, &slot, &msg)) {
+                int rc = fail(e, MPI_ERR_TOPOLOGY, r, g_strdup_printf("%s: %s", e->name, msg));
+                g_free(msg);
+                return rc;
+            }
+            if (d < 0)
+                continue;
+            const sim_coll_args *R = &A[d];
+            const void *sbuf;
+            int scount;
+            MPI_Datatype stype;
+            void *rbuf;
+            int rcount;
+            MPI_Datatype rtype;
+            switch (kind) {
+            case SIM_COLL_NEIGHBOR_ALLGATHER:
+            case SIM_COLL_NEIGHBOR_ALLGATHERV:
+                sbuf = S->sendbuf;
+                scount = S->sendcount;
+                stype = S->sendtype;
+                break;
+            case SIM_COLL_NEIGHBOR_ALLTOALL:
+                sbuf = at(S->sendbuf, (MPI_Aint)j * S->sendcount * extent_of(S->sendtype));
+                scount = S->sendcount;
+                stype = S->sendtype;
+                break;
+            case SIM_COLL_NEIGHBOR_ALLTOALLV:
+                sbuf = at(S->sendbuf, (MPI_Aint)S->sdispls[j] * extent_of(S->sendtype));
+                scount = S->sendcounts[j];
+                stype = S->sendtype;
+                break;
+            default: /* alltoallw: displacements in bytes, a type per neighbour */
+                sbuf = at(S->sendbuf, S->sbdispls[j]);
+                scount = S->sendcounts[j];
+                stype = S->sendtypes[j];
+                break;
+            }
+            switch (kind) {
+            case SIM_COLL_NEIGHBOR_ALLGATHER:
+            case SIM_COLL_NEIGHBOR_ALLTOALL:
+                rbuf = at(R->recvbuf, (MPI_Aint)slot * R->recvcount * extent_of(R->recvtype));
+                rcount = R->recvcount;
+                rtype = R->recvtype;
+                break;
+            case SIM_COLL_NEIGHBOR_ALLGATHERV:
+            case SIM_COLL_NEIGHBOR_ALLTOALLV:
+                rbuf = at(R->recvbuf, (MPI_Aint)R->rdispls[slot] * extent_of(R->recvtype));
+                rcount = R->recvcounts[slot];
+                rtype = R->recvtype;
+                break;
+            default:
+                rbuf = at(R->recvbuf, R->rbdispls[slot]);
+                rcount = R->recvcounts[slot];
+                rtype = R->recvtypes[slot];
+                break;
+            }
+            add_xfer(e, r, sbuf, scount, stype, d, rbuf, rcount, rtype, d);
+        }
+    }
+    return run_xfers(e);
+}
+
+/* ---------------------------------------------------------------------- */
 
 int sim_coll_exec_data(sim_coll *c, int *err_rank, char **why) {
     exec e = {.c = c,
@@ -677,6 +772,13 @@ int sim_coll_exec_data(sim_coll *c, int *err_rank, char **why) {
     case SIM_COLL_SCAN:
     case SIM_COLL_EXSCAN:
         rc = exec_reduction(&e);
+        break;
+    case SIM_COLL_NEIGHBOR_ALLGATHER:
+    case SIM_COLL_NEIGHBOR_ALLGATHERV:
+    case SIM_COLL_NEIGHBOR_ALLTOALL:
+    case SIM_COLL_NEIGHBOR_ALLTOALLV:
+    case SIM_COLL_NEIGHBOR_ALLTOALLW:
+        rc = exec_neighbor(&e, c->kind);
         break;
     default:
         rc = fail(&e, MPI_ERR_INTERN, 0,

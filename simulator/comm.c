@@ -21,9 +21,10 @@
 static struct {
     int nranks;
     sim_comm *world;
-    sim_comm **selves; /* [nranks] */
-    GPtrArray *comms;  /* direct communicators by handle index */
-    int *node_map;     /* [nranks] or NULL */
+    sim_comm **selves;       /* [nranks] */
+    GPtrArray *comms;        /* direct communicators by handle index */
+    int *node_map;           /* [nranks] or NULL */
+    GHashTable *group_comms; /* "parent id/tag/members" -> sim_comm * (MPI_Comm_create_group) */
 } st;
 
 /* ---------------------------------------------------------------------- */
@@ -86,6 +87,50 @@ static sim_comm *comm_alloc(int id, MPI_Comm handle, int size, int *members) {
     return c;
 }
 
+static void dist_free(sim_comm *c) {
+    for (int r = 0; c->adj && r < c->size; r++) {
+        g_free(c->adj[r].sources);
+        g_free(c->adj[r].sourceweights);
+        g_free(c->adj[r].destinations);
+        g_free(c->adj[r].destweights);
+    }
+    g_free(c->adj);
+    c->adj = NULL;
+}
+
+/* Copies n ints (NULL stays NULL; an empty list is an allocation). */
+static int *ints_copy(const int *v, int n) {
+    return v ? g_memdup2(v, sizeof(int) * (size_t)(n > 0 ? n : 0) + sizeof(int)) : NULL;
+}
+
+/* Gives c a graph topology (copies index and edges). */
+static void set_graph(sim_comm *c, int nnodes, const int *index, const int *edges) {
+    c->nnodes = nnodes;
+    c->index = ints_copy(index, nnodes);
+    c->edges = ints_copy(edges, nnodes ? index[nnodes - 1] : 0);
+}
+
+/* Gives c (without one) a distributed graph topology: adj[size] is taken. */
+static void set_dist(sim_comm *c, sim_dist_adj *adj, bool weighted) {
+    dist_free(c);
+    c->adj = adj;
+    c->weighted = weighted;
+}
+
+static sim_dist_adj *dist_copy(const sim_comm *p) {
+    sim_dist_adj *adj = g_new0(sim_dist_adj, p->size);
+    for (int r = 0; r < p->size; r++) {
+        const sim_dist_adj *a = &p->adj[r];
+        adj[r].indegree = a->indegree;
+        adj[r].outdegree = a->outdegree;
+        adj[r].sources = ints_copy(a->sources, a->indegree);
+        adj[r].sourceweights = ints_copy(a->sourceweights, a->indegree);
+        adj[r].destinations = ints_copy(a->destinations, a->outdegree);
+        adj[r].destweights = ints_copy(a->destweights, a->outdegree);
+    }
+    return adj;
+}
+
 static void comm_free(sim_comm *c) {
     if (!c)
         return;
@@ -100,6 +145,9 @@ static void comm_free(sim_comm *c) {
     g_free(c->desc);
     g_free(c->dims);
     g_free(c->periods);
+    g_free(c->index);
+    g_free(c->edges);
+    dist_free(c);
     g_free(c); /* c->group belongs to the group table */
 }
 
@@ -127,6 +175,59 @@ static sim_comm *comm_make(const sim_comm *parent, const char *how, int size, in
     return c;
 }
 
+sim_comm *sim_comm_for_group(sim_comm *parent, const sim_group *g, int tag) {
+    GString *key = g_string_new(NULL);
+    g_string_append_printf(key, "%d/%d/", parent->id, tag);
+    for (int i = 0; i < g->size; i++)
+        g_string_append_printf(key, "%d,", g->members[i]);
+    sim_comm *c = g_hash_table_lookup(st.group_comms, key->str);
+    if (c) {
+        g_string_free(key, TRUE);
+        return c;
+    }
+    char *how = g_strdup_printf("group of tag %d", tag);
+    c = comm_make(parent, how, g->size, g_memdup2(g->members, sizeof(int) * (size_t)g->size));
+    g_free(how);
+    c->origin = parent;
+    g_hash_table_insert(st.group_comms, g_string_free(key, FALSE), c);
+    return c;
+}
+
+/* The comm's label in descriptions: "MPI_COMM_WORLD" or "comm 3". */
+static char *label_of(const sim_comm *c) {
+    const char *l = comm_label(c);
+    return l ? g_strdup(l) : g_strdup_printf("comm %d", c->id);
+}
+
+sim_comm *sim_comm_make_inter(const sim_comm *pa, int na, int *a, const sim_comm *pb, int nb,
+                              int *b) {
+    sim_comm *sa = comm_make(pa, "intercomm", na, a);
+    sim_comm *sb = comm_make(pb, "intercomm", nb, b);
+    char *la = label_of(pa), *lb = label_of(pb);
+    g_free(sa->desc);
+    g_free(sb->desc);
+    sa->desc =
+        g_strdup_printf("comm %d (intercomm: the group of %s, to comm %d)", sa->id, la, sb->id);
+    sb->desc =
+        g_strdup_printf("comm %d (intercomm: the group of %s, to comm %d)", sb->id, lb, sa->id);
+    g_free(la);
+    g_free(lb);
+    int *all = g_new(int, na + nb);
+    memcpy(all, a, sizeof(int) * (size_t)na);
+    memcpy(all + na, b, sizeof(int) * (size_t)nb);
+    guint index = st.comms->len;
+    int id = st.nranks + 1 + (int)index;
+    sim_comm *u = comm_alloc(id, SIM_HANDLE(SIM_HKIND_DIRECT, SIM_OBJ_COMM, index), na + nb, all);
+    u->desc = g_strdup_printf("comm %d (both groups of intercomm %d/%d)", id, sa->id, sb->id);
+    g_ptr_array_add(st.comms, u);
+    sa->remote = sb;
+    sb->remote = sa;
+    sa->both = sb->both = u;
+    sa->first = sb->first = sa;
+    u->inter = sa;
+    return sa;
+}
+
 sim_comm *sim_comm_make_private(const sim_comm *parent, const char *how) {
     sim_comm *c = comm_make(parent, how, parent->size,
                             g_memdup2(parent->members, sizeof(int) * (size_t)parent->size));
@@ -152,6 +253,7 @@ void sim_comm_init(int nranks) {
         st.selves[r]->desc = g_strdup("MPI_COMM_SELF");
     }
     st.comms = g_ptr_array_new();
+    st.group_comms = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     sim_group_table_init();
 }
 
@@ -165,6 +267,8 @@ void sim_comm_fini(void) {
             comm_free(g_ptr_array_index(st.comms, i));
         g_ptr_array_free(st.comms, TRUE);
     }
+    if (st.group_comms)
+        g_hash_table_destroy(st.group_comms);
     sim_group_table_fini();
     g_free(st.node_map);
     memset(&st, 0, sizeof st);
@@ -310,10 +414,18 @@ static void give_null_to_all(sim_coll *c) {
 
 static int exec_dup(sim_coll *c) {
     sim_comm *p = c->comm;
-    sim_comm *n =
-        comm_make(p, "dup", p->size, g_memdup2(p->members, sizeof(int) * (size_t)p->size));
+    /* On a group's own communicator it is MPI_Comm_create_group: the new
+     * communicator descends from the one the group was taken from. */
+    sim_comm *n = p->origin ? comm_make(p->origin, "create_group", p->size,
+                                        g_memdup2(p->members, sizeof(int) * (size_t)p->size))
+                            : comm_make(p, "dup", p->size,
+                                        g_memdup2(p->members, sizeof(int) * (size_t)p->size));
     if (p->cart)
         sim_comm_set_cart(n, p->ndims, p->dims, p->periods);
+    if (p->nnodes > 0)
+        set_graph(n, p->nnodes, p->index, p->edges);
+    if (p->adj)
+        set_dist(n, dist_copy(p), p->weighted);
     for (int r = 0; r < p->size; r++)
         give_handle(c, r, n->handle);
     return MPI_SUCCESS;
@@ -517,6 +629,207 @@ static int exec_cart_create(sim_coll *c, int *err_rank, char **why) {
     return MPI_SUCCESS;
 }
 
+/* The side of an intercommunicator that world rank w belongs to. */
+static sim_comm *side_of(sim_comm *first, int w) {
+    return sim_comm_rank(first, w) >= 0 ? first : first->remote;
+}
+
+static int exec_intercomm_merge(sim_coll *c, int *err_rank, char **why) {
+    sim_comm *u = c->comm, *a = u->inter, *b = a->remote;
+    /* Union ranks 0..na-1 are a's group, the rest b's. */
+    int high[2] = {-1, -1}, first_of[2] = {0, a->size};
+    for (int r = 0; r < u->size; r++) {
+        int side = r >= a->size, h = c->args[r].color != 0;
+        if (high[side] < 0)
+            high[side] = h;
+        else if (high[side] != h)
+            return create_error(c, r, MPI_ERR_ARG, err_rank, why,
+                                g_strdup_printf("high = %d differs from %d, which rank %d of the "
+                                                "same group passed (a group passes one value)",
+                                                h, high[side], first_of[side]));
+    }
+    bool a_first = high[0] <= high[1];
+    const sim_comm *order[2] = {a_first ? a : b, a_first ? b : a};
+    int *m = g_new(int, (size_t)order[0]->size + (size_t)order[1]->size), n = 0;
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < order[k]->size; i++)
+            m[n++] = order[k]->members[i];
+    sim_comm *nc = comm_make(u, "merge", n, m);
+    char *la = label_of(a);
+    g_free(nc->desc);
+    nc->desc = g_strdup_printf("comm %d (merge of intercomm %s)", nc->id, la);
+    g_free(la);
+    for (int i = 0; i < n; i++)
+        nc->errh[i] = sim_comm_errhandler(side_of(a, nc->members[i]), nc->members[i]);
+    for (int r = 0; r < u->size; r++)
+        give_handle(c, r, nc->handle);
+    return MPI_SUCCESS;
+}
+
+static int exec_intercomm_dup(sim_coll *c) {
+    sim_comm *u = c->comm, *a = u->inter, *b = a->remote;
+    sim_comm *na = sim_comm_make_inter(a, a->size, g_memdup2(a->members, sizeof(int) * a->size), b,
+                                       b->size, g_memdup2(b->members, sizeof(int) * b->size));
+    for (int r = 0; r < u->size; r++)
+        give_handle(c, r, r < a->size ? na->handle : na->remote->handle);
+    return MPI_SUCCESS;
+}
+
+static bool same_ints(const int *a, const int *b, int n) {
+    return n <= 0 || (a && b && memcmp(a, b, sizeof(int) * (size_t)n) == 0);
+}
+
+static int exec_graph_create(sim_coll *c, int *err_rank, char **why) {
+    sim_comm *p = c->comm;
+    const sim_topo_args *a0 = c->args[0].topo;
+    for (int r = 1; r < p->size; r++) {
+        const sim_topo_args *a = c->args[r].topo;
+        const char *what =
+            a->nnodes != a0->nnodes                                                       ? "nnodes"
+            : !same_ints(a->index, a0->index, a0->nnodes)                                 ? "index"
+            : !same_ints(a->edges, a0->edges, a0->nnodes ? a0->index[a0->nnodes - 1] : 0) ? "edges"
+                                                                                          : NULL;
+        if (what)
+            return create_error(
+                c, r, MPI_ERR_TOPOLOGY, err_rank, why,
+                g_strdup_printf("%s differs from comm rank 0's (every member passes the same "
+                                "graph)",
+                                what));
+    }
+    give_null_to_all(c);
+    if (a0->nnodes == 0)
+        return MPI_SUCCESS;
+    sim_comm *nc = comm_make(p, "graph_create", a0->nnodes,
+                             g_memdup2(p->members, sizeof(int) * (size_t)a0->nnodes));
+    set_graph(nc, a0->nnodes, a0->index, a0->edges);
+    for (int r = 0; r < a0->nnodes; r++)
+        give_handle(c, r, nc->handle);
+    return MPI_SUCCESS;
+}
+
+/* Times src lists dst among its destinations minus times dst lists src
+ * among its sources. */
+static int edge_balance(const sim_dist_adj *adj, int src, int dst) {
+    int n = 0;
+    for (int i = 0; i < adj[src].outdegree; i++)
+        n += adj[src].destinations[i] == dst;
+    for (int i = 0; i < adj[dst].indegree; i++)
+        n -= adj[dst].sources[i] == src;
+    return n;
+}
+
+static int exec_dist_adjacent(sim_coll *c, int *err_rank, char **why) {
+    sim_comm *p = c->comm;
+    bool weighted = false;
+    sim_dist_adj *adj = g_new0(sim_dist_adj, p->size);
+    for (int r = 0; r < p->size; r++) {
+        const sim_topo_args *a = c->args[r].topo;
+        adj[r].indegree = a->indegree;
+        adj[r].outdegree = a->outdegree;
+        adj[r].sources = ints_copy(a->sources, a->indegree);
+        adj[r].destinations = ints_copy(a->destinations, a->outdegree);
+        if (!a->unweighted) {
+            adj[r].sourceweights = ints_copy(a->sourceweights, a->indegree);
+            adj[r].destweights = ints_copy(a->destweights, a->outdegree);
+            weighted = true;
+        }
+    }
+    /* Both ends of every edge must list it (MPI 3.1 section 7.5.4). */
+    for (int r = 0; r < p->size; r++)
+        for (int pass = 0; pass < 2; pass++) {
+            const int *list = pass ? adj[r].sources : adj[r].destinations;
+            int n = pass ? adj[r].indegree : adj[r].outdegree;
+            for (int i = 0; i < n; i++) {
+                int src = pass ? list[i] : r, dst = pass ? r : list[i];
+                int bal = edge_balance(adj, src, dst);
+                if (bal != 0) {
+                    sim_comm tmp = {.size = p->size, .adj = adj};
+                    dist_free(&tmp);
+                    return create_error(
+                        c, bal > 0 ? dst : src, MPI_ERR_TOPOLOGY, err_rank, why,
+                        g_strdup_printf("comm rank %d lists %d as a destination %d time(s) more "
+                                        "than comm rank %d lists %d as a source (both ends of an "
+                                        "edge list it)",
+                                        src, dst, bal, dst, src));
+                }
+            }
+        }
+    give_null_to_all(c);
+    sim_comm *nc = comm_make(p, "dist_graph_create_adjacent", p->size,
+                             g_memdup2(p->members, sizeof(int) * (size_t)p->size));
+    set_dist(nc, adj, weighted);
+    for (int r = 0; r < p->size; r++)
+        give_handle(c, r, nc->handle);
+    return MPI_SUCCESS;
+}
+
+static void adj_append(GArray *list, GArray *weights, int v, int w) {
+    g_array_append_val(list, v);
+    g_array_append_val(weights, w);
+}
+
+static int exec_dist_create(sim_coll *c, int *err_rank, char **why) {
+    sim_comm *p = c->comm;
+    int n = p->size;
+    GArray **ins = g_new(GArray *, n), **inw = g_new(GArray *, n);
+    GArray **outs = g_new(GArray *, n), **outw = g_new(GArray *, n);
+    for (int r = 0; r < n; r++) {
+        ins[r] = g_array_new(FALSE, FALSE, sizeof(int));
+        inw[r] = g_array_new(FALSE, FALSE, sizeof(int));
+        outs[r] = g_array_new(FALSE, FALSE, sizeof(int));
+        outw[r] = g_array_new(FALSE, FALSE, sizeof(int));
+    }
+    bool weighted = false;
+    int unweighted_at = -1;
+    for (int r = 0; r < n; r++) {
+        const sim_topo_args *a = c->args[r].topo;
+        if (a->unweighted && unweighted_at < 0)
+            unweighted_at = r;
+        weighted = weighted || !a->unweighted;
+        for (int i = 0, e = 0; i < a->n; i++)
+            for (int k = 0; k < a->degrees[i]; k++, e++) {
+                int src = a->srcs[i], dst = a->dests[e], w = a->unweighted ? 1 : a->weights[e];
+                adj_append(outs[src], outw[src], dst, w);
+                adj_append(ins[dst], inw[dst], src, w);
+            }
+    }
+    int rc = MPI_SUCCESS;
+    if (weighted && unweighted_at >= 0) {
+        rc = create_error(c, unweighted_at, MPI_ERR_TOPOLOGY, err_rank, why,
+                          g_strdup("weights is MPI_UNWEIGHTED here but not at every member "
+                                   "(all give weights, or none)"));
+    } else {
+        give_null_to_all(c);
+        sim_dist_adj *adj = g_new0(sim_dist_adj, n);
+        for (int r = 0; r < n; r++) {
+            adj[r].indegree = (int)ins[r]->len;
+            adj[r].outdegree = (int)outs[r]->len;
+            adj[r].sources = ints_copy((const int *)ins[r]->data, adj[r].indegree);
+            adj[r].destinations = ints_copy((const int *)outs[r]->data, adj[r].outdegree);
+            if (weighted) {
+                adj[r].sourceweights = ints_copy((const int *)inw[r]->data, adj[r].indegree);
+                adj[r].destweights = ints_copy((const int *)outw[r]->data, adj[r].outdegree);
+            }
+        }
+        sim_comm *nc =
+            comm_make(p, "dist_graph_create", n, g_memdup2(p->members, sizeof(int) * (size_t)n));
+        set_dist(nc, adj, weighted);
+        for (int r = 0; r < n; r++)
+            give_handle(c, r, nc->handle);
+    }
+    for (int r = 0; r < n; r++) {
+        g_array_free(ins[r], TRUE);
+        g_array_free(inw[r], TRUE);
+        g_array_free(outs[r], TRUE);
+        g_array_free(outw[r], TRUE);
+    }
+    g_free(ins);
+    g_free(inw);
+    g_free(outs);
+    g_free(outw);
+    return rc;
+}
+
 int sim_comm_exec_create(sim_coll *c, int *err_rank, char **why) {
     switch (c->kind) {
     case SIM_COLL_COMM_DUP:
@@ -529,6 +842,16 @@ int sim_comm_exec_create(sim_coll *c, int *err_rank, char **why) {
         return exec_create_from_group(c, err_rank, why);
     case SIM_COLL_CART_CREATE:
         return exec_cart_create(c, err_rank, why);
+    case SIM_COLL_INTERCOMM_MERGE:
+        return exec_intercomm_merge(c, err_rank, why);
+    case SIM_COLL_INTERCOMM_DUP:
+        return exec_intercomm_dup(c);
+    case SIM_COLL_GRAPH_CREATE:
+        return exec_graph_create(c, err_rank, why);
+    case SIM_COLL_DIST_GRAPH_CREATE_ADJACENT:
+        return exec_dist_adjacent(c, err_rank, why);
+    case SIM_COLL_DIST_GRAPH_CREATE:
+        return exec_dist_create(c, err_rank, why);
     default:
         return create_error(
             c, 0, MPI_ERR_INTERN, err_rank, why,

@@ -47,6 +47,14 @@ typedef struct sim_group {
     GHashTable *holders; /* world rank -> handles that rank holds (NULL: untracked refs only) */
 } sim_group;
 
+/* One member's neighbours in a distributed graph topology (MPI 3.1 section
+ * 7.5.4), in the order given; the weights are NULL when unweighted. */
+typedef struct sim_dist_adj {
+    int indegree, outdegree;
+    int *sources, *sourceweights;
+    int *destinations, *destweights;
+} sim_dist_adj;
+
 typedef struct sim_comm {
     MPI_Comm handle;
     int id; /* creation order, 0 = MPI_COMM_WORLD, 1 = MPI_COMM_SELF of rank 0 ... */
@@ -68,6 +76,28 @@ typedef struct sim_comm {
     int ndims;
     int *dims;
     int *periods; /* 0 or 1 */
+    /* Graph topology (MPI_Graph_create): nnodes > 0 means one; index and
+     * edges as MPI_Graph_create takes them. */
+    int nnodes;
+    int *index, *edges;
+    /* Distributed graph topology (MPI_Dist_graph_create[_adjacent]): adj
+     * non-NULL means one, [size] by comm rank. */
+    sim_dist_adj *adj;
+    bool weighted;
+    /* A group's own communicator (sim_comm_for_group): the communicator the
+     * group was taken from; NULL for every other. */
+    struct sim_comm *origin;
+    /* Intercommunicators (MPI 3.1 section 6.6) are two objects, one per
+     * group, each holding its group as members (so size and ranks are the
+     * local group's, as MPI_Comm_size and _rank report them) and pointing
+     * to the other as `remote`; a point-to-point peer is a rank of remote.
+     * `both` is ordex's own communicator of both groups (remote's members
+     * after first's), never given to the program, on which the
+     * collectives that span the groups meet; its `inter` is `first`. */
+    struct sim_comm *remote; /* NULL for an intracommunicator */
+    struct sim_comm *both;
+    struct sim_comm *first; /* the side whose group comes first in `both` */
+    struct sim_comm *inter; /* on a `both`: the first side */
 } sim_comm;
 
 /* Sets up MPI_COMM_WORLD (all ranks) and the MPI_COMM_SELF of each rank,
@@ -141,7 +171,8 @@ void sim_comm_set_cart(sim_comm *comm, int ndims, const int *dims, const int *pe
  * (or MPI_COMM_NULL) through its args.newcomm.  Returns MPI_SUCCESS or an
  * error class with *err_rank (comm rank) and *why (g_free) set; on error
  * no communicator is made and every member gets MPI_COMM_NULL.
- *   DUP: same members, same topology; no name.
+ *   DUP: same members, same topology; no name (on a group's communicator:
+ *     see sim_comm_for_group).
  *   SPLIT: colour >= 0 or MPI_UNDEFINED (-> MPI_COMM_NULL); members ordered by
  *     key then old rank; the new communicators are made by increasing colour.
  *   SPLIT_TYPE: args.color is the split type; all members must pass the same
@@ -156,6 +187,20 @@ void sim_comm_set_cart(sim_comm *comm, int ndims, const int *dims, const int *pe
  *     the group it passes gets MPI_COMM_NULL.
  *   CART_CREATE: every member passes the same ndims, dims and periods; the
  *     first prod(dims) ranks form the new communicator (reorder ignored).
+ *   INTERCOMM_MERGE (on an intercommunicator's `both`): args.color is
+ *     `high`, the same for every member of a group; the group with high
+ *     false comes first (the first side when both are the same); each
+ *     member keeps its error handler of the intercommunicator.
+ *   INTERCOMM_DUP (on `both`): a new intercommunicator of the same groups.
+ *   GRAPH_CREATE: args.topo (sim_topo_args); every member passes the same
+ *     nnodes, index and edges; the first nnodes ranks form the new
+ *     communicator (reorder ignored), the others get MPI_COMM_NULL.
+ *   DIST_GRAPH_CREATE_ADJACENT: each member's own neighbours; every edge
+ *     listed by its source must be listed by its destination, as often.
+ *   DIST_GRAPH_CREATE: the edges any member gives, gathered: a process's
+ *     sources and destinations in the order of the members giving them
+ *     and the order they give them.  Weighted unless every member passed
+ *     MPI_UNWEIGHTED.
  * New communicators inherit each member's error handler from comm. */
 int sim_comm_exec_create(sim_coll *c, int *err_rank, char **why);
 
@@ -166,6 +211,21 @@ int sim_comm_exec_create(sim_coll *c, int *err_rank, char **why);
  * of MPI_COMM_WORLD)"). */
 sim_comm *sim_comm_make_private(const sim_comm *parent, const char *how);
 
+/* MPI_Comm_create_group is collective over the members of a group only:
+ * they meet on a communicator of their own, one per parent, tag and group
+ * (members in group order), made by the first of them to call and never
+ * given to the program.  Its MPI_Comm_dup (SIM_COLL_COMM_DUP) makes the new
+ * communicator, described as "create_group of" parent, with the members'
+ * error handlers on parent.  g's members must be parent's. */
+sim_comm *sim_comm_for_group(sim_comm *parent, const sim_group *g, int tag);
+
+/* Makes an intercommunicator of group a (na world ranks, members of pa,
+ * taken) and group b (of pb, taken), the groups disjoint: returns a's side,
+ * whose remote is b's.  Each member's error handler is the one it has on
+ * its parent. */
+sim_comm *sim_comm_make_inter(const sim_comm *pa, int na, int *a, const sim_comm *pb, int nb,
+                              int *b);
+
 /* Node of a world rank for MPI_COMM_TYPE_SHARED (0 unless a node map is set). */
 int sim_node_of(int world_rank);
 
@@ -173,6 +233,47 @@ int sim_node_of(int world_rank);
  * rank and is copied); NULL puts every rank back on node 0.  Call after
  * sim_comm_init. */
 void sim_comm_set_node_map(const int *node_of_rank);
+
+/* ---------------------------------------------------------------------- */
+/* Graph and distributed graph topologies, neighbourhoods (graph.c)         */
+
+/* The arguments of MPI_Graph_create and MPI_Dist_graph_create(_adjacent)
+ * of one member (sim_coll_args.topo). */
+typedef struct sim_topo_args {
+    /* MPI_Graph_create */
+    int nnodes;
+    const int *index, *edges;
+    /* MPI_Dist_graph_create_adjacent (weights NULL: MPI_UNWEIGHTED) */
+    int indegree, outdegree;
+    const int *sources, *sourceweights, *destinations, *destweights;
+    /* MPI_Dist_graph_create (weights NULL: MPI_UNWEIGHTED) */
+    int n;
+    const int *srcs, *degrees, *dests, *weights;
+    bool unweighted; /* the member passed MPI_UNWEIGHTED */
+} sim_topo_args;
+
+/* MPI_Graph_create's local checks of index and edges for nnodes nodes:
+ * index non-decreasing from >= 0, edges within 0..nnodes-1.  MPI_SUCCESS,
+ * or MPI_ERR_ARG / MPI_ERR_TOPOLOGY with *why. */
+int sim_graph_check(int nnodes, const int index[], const int edges[], int size, char **why);
+
+/* The neighbours of comm rank r of a communicator with a topology, in the
+ * order the neighbourhood collectives use (MPI 3.1 section 7.6): a
+ * Cartesian grid's for each dimension the one in the negative then in the
+ * positive direction (MPI_PROC_NULL past a border), a graph's as listed
+ * for r (in = out), a distributed graph's sources and destinations.
+ * *in and *out (g_free) are comm ranks.  False for a communicator without
+ * a topology. */
+bool sim_comm_neighbors(const sim_comm *c, int r, int **in, int *nin, int **out, int *nout);
+
+/* Where the data that comm rank src sends to its out-neighbour number j
+ * arrives: *dst (-1 for MPI_PROC_NULL) and the slot among dst's
+ * in-neighbours.  In a grid, what goes in the negative direction arrives
+ * in the receiver's positive-direction slot and the other way round (MPI
+ * 4.0 section 8.6); in graphs the k-th edge from src to dst is dst's k-th
+ * in-neighbour src.  False when dst has no such in-neighbour (a graph whose
+ * neighbour lists are not symmetric), with *why. */
+bool sim_comm_neighbor_slot(const sim_comm *c, int src, int j, int *dst, int *slot, char **why);
 
 /* ---------------------------------------------------------------------- */
 /* Groups                                                                   */

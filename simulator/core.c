@@ -10,10 +10,14 @@
 #include "scheduler/sched.h"
 #include "scheduler/symbolize.h"
 #include "simulator/access.h"
+#include "simulator/attr.h"
 #include "simulator/datatype.h"
 #include "simulator/engine.h"
+#include "simulator/errhandler.h"
 #include "simulator/events.h"
 #include "simulator/held.h"
+#include "simulator/info.h"
+#include "simulator/intercomm.h"
 #include "simulator/op.h"
 #include "simulator/report.h"
 #include "simulator/rma.h"
@@ -410,19 +414,22 @@ int sim_check_initialized(void) {
     return MPI_SUCCESS;
 }
 
+/* Calls the program's error handler fn for an error with `code` on c (a
+ * window's own communicator stands for the window). */
+static void call_user_handler(sim_errh_fn fn, MPI_Comm comm, const sim_comm *c, int code) {
+    MPI_Win win = c ? sim_rma_win_of_comm(c) : MPI_WIN_NULL;
+    int handle = win != MPI_WIN_NULL ? win : comm;
+    /* Program code: its heap, its MPI calls. */
+    sched_leave_sim();
+    fn(&handle, &code);
+    sched_enter_sim();
+}
+
 /* ranks == NULL: the error is the calling rank's alone. */
-static int error_common(MPI_Comm comm, int errclass, void *site, const int *ranks, int nranks,
-                        const char *fmt, va_list ap) {
+static _Noreturn void fatal_common(void *site, const int *ranks, int nranks, const char *fmt,
+                                   va_list ap) {
     int self = sim_self();
     char *text = g_strdup_vprintf(fmt, ap);
-    MPI_Errhandler eh = MPI_ERRORS_ARE_FATAL;
-    sim_comm *c = sim_comm_get(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm, self);
-    if (c)
-        eh = sim_comm_errhandler(c, self);
-    if (eh == MPI_ERRORS_RETURN) {
-        g_free(text);
-        return errclass;
-    }
     int own[1] = {self};
     const char *loc = sim_location(site);
     char *msg = ranks ? g_strdup(text) : g_strdup_printf("rank %d: %s", self, text);
@@ -430,6 +437,31 @@ static int error_common(MPI_Comm comm, int errclass, void *site, const int *rank
     sim_add_finding(SIM_F_MPI_ERROR, ranks ? ranks : own, ranks ? nranks : 1, loc, msg, details);
     g_free(text);
     sched_abort_current();
+}
+
+static int error_common(MPI_Comm comm, int errclass, void *site, const int *ranks, int nranks,
+                        const char *fmt, va_list ap) {
+    int self = sim_self();
+    if (comm == MPI_COMM_NULL)
+        comm = MPI_COMM_WORLD;
+    MPI_Errhandler eh = MPI_ERRORS_ARE_FATAL;
+    sim_comm *c = sim_comm_get(comm, self);
+    if (c)
+        eh = sim_comm_errhandler(c, self);
+    if (eh == MPI_ERRORS_RETURN)
+        return errclass;
+    sim_errh_fn fn = sim_errh_function(self, eh);
+    if (fn) {
+        call_user_handler(fn, comm, c, errclass);
+        return errclass;
+    }
+    fatal_common(site, ranks, nranks, fmt, ap);
+}
+
+void sim_fatal_error(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fatal_common(sim_proc_of(sim_self())->call_site, NULL, 0, fmt, ap);
 }
 
 int sim_error(MPI_Comm comm, int errclass, const char *fmt, ...) {
@@ -525,6 +557,12 @@ void sim_create(const sim_config *cfg) {
     sim_access_init(cfg->nranks, cfg->rma_separate);
     sim_held_init(cfg->nranks);
     sim_report_init();
+    sim_intercomm_init();
+    sim_attr_init(cfg->nranks);
+    sim_errh_init(cfg->nranks);
+    sim_info_init(cfg->nranks);
+    if (sched_program_path())
+        sim_info_set_command(sched_program_path());
     sched_set_exit_hook(on_rank_exit);
     sched_set_fail_hook(on_rank_fail);
 }
@@ -535,6 +573,10 @@ void sim_destroy(void) {
     sim_access_fini();
     sim_report_fini();
     sim_held_fini();
+    sim_info_fini();
+    sim_errh_fini();
+    sim_attr_fini();
+    sim_intercomm_fini();
     sim_rma_fini();
     sim_coll_fini();
     sim_events_fini();
@@ -598,12 +640,19 @@ void sim_digest_rank(int r, sim_digest_feed feed, void *user) {
         feed(user, p->call_regs, sizeof p->call_regs);
     sim_req_digest_rank(r, feed, user);
     sim_held_digest(r, feed, user);
+    /* What is local to the rank's process: it changes while the rank runs,
+     * or when a collective (which touches every rank) hands it what it
+     * prepared (MPI_Comm_idup's attributes, a window's hints). */
+    sim_attr_digest_rank(r, feed, user);
+    sim_errh_digest_rank(r, feed, user);
+    sim_info_digest_rank(r, feed, user);
 }
 
 void sim_digest_engine(sim_digest_feed feed, void *user) {
     sim_engine_digest(feed, user);
     sim_rma_digest(feed, user);
     sim_access_digest(feed, user);
+    sim_intercomm_digest(feed, user);
 }
 
 void sim_rank_observed(int rank, sim_observed_fn fn, void *user) {

@@ -187,6 +187,11 @@ MPI_Count sim_dt_elements_of_x(const sim_datatype *dt, size_t bytes);
  * stretches may repeat or overlap when the type map does). */
 typedef void (*sim_block_fn)(MPI_Aint off, size_t len, void *data);
 void sim_dt_each_block(const sim_datatype *dt, int count, sim_block_fn fn, void *data);
+/* The inverse, for MPI_Status_set_elements: the packed bytes of the first
+ * `elements` basic elements of passes over dt (0 for elements <= 0 or a
+ * type without elements), so that sim_dt_elements_of_x gives elements
+ * back. */
+size_t sim_dt_bytes_of_elements(const sim_datatype *dt, MPI_Count elements);
 
 /* Keeps dt alive across MPI_Type_free (a pending operation that still has to
  * pack or unpack with it: MPI lets communication using a freed type
@@ -240,6 +245,22 @@ int sim_dt_create_struct(int rank, int count, const int array_of_blocklengths[],
  * later constructors, MPI 3.1 section 4.1.7). */
 int sim_dt_create_resized(int rank, MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
                           MPI_Datatype *newtype, char **why);
+/* MPI_Type_create_subarray: every start + subsize within its size (a
+ * subsize may be 0); lower bound 0 and extent prod(sizes) *
+ * extent(oldtype).  Built from hindexed and resized types (typearray.c),
+ * whose intermediate handles are freed again. */
+int sim_dt_create_subarray(int rank, int ndims, const int sizes[], const int subsizes[],
+                           const int starts[], int order, MPI_Datatype oldtype,
+                           MPI_Datatype *newtype, char **why);
+/* MPI_Type_create_darray: the share of process darray_rank (of `size`, in
+ * a row-major grid of psizes) of an array of gsizes distributed BLOCK,
+ * CYCLIC or NONE per dimension; the extent spans the whole array as for a
+ * subarray.  A BLOCK whose darg does not cover the dimension, a NONE
+ * dimension over several processes, or a grid of other than `size`
+ * processes is MPI_ERR_ARG. */
+int sim_dt_create_darray(int rank, int size, int darray_rank, int ndims, const int gsizes[],
+                         const int distribs[], const int dargs[], const int psizes[], int order,
+                         MPI_Datatype oldtype, MPI_Datatype *newtype, char **why);
 /* MPI_Type_dup: the copy is committed when oldtype is (or is predefined). */
 int sim_dt_dup(int rank, MPI_Datatype oldtype, MPI_Datatype *newtype, char **why);
 
@@ -260,6 +281,23 @@ int sim_dt_free(int rank, MPI_Datatype type, char **why);
  * the type's end. */
 int sim_dt_set_name(int rank, MPI_Datatype type, const char *name, char **why);
 const char *sim_dt_get_name(int rank, MPI_Datatype type);
+
+/* ---------------------------------------------------------------------- */
+/* The "external32" representation (MPI 3.1 section 13.5.2; external32.c)  */
+
+/* Bytes of count elements of dt in external32; MPI_ERR_TYPE with *why
+ * when dt holds a basic type the representation does not define. */
+int sim_dt_external32_size(const sim_datatype *dt, size_t count, size_t *bytes, char **why);
+
+/* Packs count elements of dt at buf into out in external32
+ * (sim_dt_external32_size bytes).  MPI_ERR_CONVERSION with *why when a
+ * value does not fit its external size (out is then partly written). */
+int sim_dt_pack_external32(const sim_datatype *dt, const void *buf, int count, void *out,
+                           char **why);
+
+/* Unpacks count elements of dt from external32 bytes at in into buf
+ * (integers are sign- or zero-extended to their native size). */
+void sim_dt_unpack_external32(const sim_datatype *dt, const void *in, void *buf, int count);
 
 /* ---------------------------------------------------------------------- */
 /* MPI_Status byte count                                                   */

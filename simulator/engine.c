@@ -110,10 +110,14 @@ static int post_send_into(sim_request *req) {
     sim_message *m = g_new0(sim_message, 1);
     m->seq = sim_g->send_seq++;
     m->src = me->rank;
-    m->dst = sim_comm_world(req->comm, req->peer);
+    /* On an intercommunicator the peer is a rank of the other group, which
+     * receives on its own side of it: the message belongs to that side,
+     * its source is the sender's rank in its own group. */
+    sim_comm *to = req->comm->remote ? req->comm->remote : req->comm;
+    m->dst = sim_comm_world(to, req->peer);
     m->src_crank = sim_comm_rank(req->comm, me->rank);
     m->tag = req->tag;
-    m->comm = req->comm;
+    m->comm = to;
     m->bytes = sim_dt_size(dt) * (size_t)req->count;
     m->data = g_malloc(m->bytes ? m->bytes : 1);
     /* A bad buffer faults here, on the sender's stack: a crash of the sender. */

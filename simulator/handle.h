@@ -24,7 +24,8 @@ enum {
     SIM_OBJ_ERRHANDLER = 0x5,
     SIM_OBJ_OP = 0x6,
     SIM_OBJ_INFO = 0x7,
-    SIM_OBJ_WIN = 0x8, /* one-sided communication windows (MPI_WIN_NULL is 0x20000000) */
+    SIM_OBJ_WIN = 0x8,    /* one-sided communication windows (MPI_WIN_NULL is 0x20000000) */
+    SIM_OBJ_KEYVAL = 0x9, /* attribute keys (MPI_KEYVAL_INVALID is 0x24000000) */
     SIM_OBJ_REQUEST = 0xb,
     SIM_OBJ_MESSAGE = 0xf, /* matched message handles of MPI_Mprobe */
 };

@@ -77,6 +77,8 @@ static int begin(call *k, const char *fn, MPI_Comm comm, bool nonblocking, MPI_R
     k->handle = comm;
     TRY(sim_check_initialized());
     TRY(sim_comm_check(comm, &k->comm));
+    if (k->comm->remote)
+        sim_unsupported("%s on an intercommunicator (%s)", fn, sim_comm_describe(k->comm));
     k->me = sim_comm_rank(k->comm, sim_self());
     if (nonblocking) {
         if (!request)
@@ -941,3 +943,233 @@ int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdisp
                             MPI_DATATYPE_NULL, recvtypes, comm, true, request));
 }
 SIM_ALIAS(MPI_Ialltoallw);
+
+/* ---------------------------------------------------------------------- */
+/* Neighbourhood collectives (MPI 3.1 section 7.6)                         */
+
+/* The caller's in- and out-degree on a communicator with a topology. */
+static int neighbors_of(const call *k, int *nin, int *nout) {
+    int *in, *out;
+    if (!sim_comm_neighbors(k->comm, k->me, &in, nin, &out, nout))
+        return sim_error(k->handle, MPI_ERR_TOPOLOGY,
+                         "%s: %s has no topology (Cartesian, graph or distributed graph); a "
+                         "neighbourhood collective needs one",
+                         k->fn, sim_comm_describe(k->comm));
+    g_free(in);
+    g_free(out);
+    return MPI_SUCCESS;
+}
+
+/* n counts, present when n > 0 and non-negative. */
+static int check_n_counts(const call *k, const int *counts, int n, const char *arg) {
+    if (n > 0)
+        TRY(check_array(k, counts, arg));
+    for (int i = 0; i < n; i++)
+        if (counts[i] < 0)
+            return sim_error(k->handle, MPI_ERR_COUNT, "%s: %s[%d] = %d is negative", k->fn, arg, i,
+                             counts[i]);
+    return MPI_SUCCESS;
+}
+
+/* n datatypes for the entries with a nonzero count. */
+static int check_n_types(const call *k, const MPI_Datatype *types, const int *counts, int n,
+                         const char *arg) {
+    if (n > 0)
+        TRY(check_array(k, types, arg));
+    for (int i = 0; i < n; i++) {
+        if (counts[i] == 0)
+            continue;
+        char name[40];
+        g_snprintf(name, sizeof name, "%s[%d]", arg, i);
+        TRY(check_type(k, types[i], name));
+    }
+    return MPI_SUCCESS;
+}
+
+/* Allgather and alltoall: one count and type per side. */
+static int do_neighbor(const char *fn, sim_coll_kind kind, const void *sendbuf, int sendcount,
+                       MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                       MPI_Comm comm, bool nb, MPI_Request *request) {
+    call k;
+    int nin, nout;
+    TRY(begin(&k, fn, comm, nb, request));
+    TRY(neighbors_of(&k, &nin, &nout));
+    TRY(no_in_place(&k, sendbuf, "sendbuf", ""));
+    TRY(no_in_place(&k, recvbuf, "recvbuf", ""));
+    TRY(check_count(&k, sendcount, "sendcount"));
+    TRY(check_type(&k, sendtype, "sendtype"));
+    TRY(check_count(&k, recvcount, "recvcount"));
+    TRY(check_type(&k, recvtype, "recvtype"));
+    sim_coll_args a = args_init();
+    a.sendbuf = sendbuf;
+    a.sendcount = sendcount;
+    a.sendtype = sendtype;
+    a.recvbuf = recvbuf;
+    a.recvcount = recvcount;
+    a.recvtype = recvtype;
+    return post(&k, kind, &a);
+}
+
+/* Allgatherv, alltoallv and alltoallw: counts per neighbour. */
+static int do_neighbor_v(const char *fn, sim_coll_kind kind, const void *sendbuf, int sendcount,
+                         const int *sendcounts, const int *sdispls, const MPI_Aint *sbdispls,
+                         MPI_Datatype sendtype, const MPI_Datatype *sendtypes, void *recvbuf,
+                         const int *recvcounts, const int *rdispls, const MPI_Aint *rbdispls,
+                         MPI_Datatype recvtype, const MPI_Datatype *recvtypes, MPI_Comm comm,
+                         bool nb, MPI_Request *request) {
+    call k;
+    int nin, nout;
+    TRY(begin(&k, fn, comm, nb, request));
+    TRY(neighbors_of(&k, &nin, &nout));
+    TRY(no_in_place(&k, sendbuf, "sendbuf", ""));
+    TRY(no_in_place(&k, recvbuf, "recvbuf", ""));
+    sim_coll_args a = args_init();
+    if (kind == SIM_COLL_NEIGHBOR_ALLGATHERV) {
+        TRY(check_count(&k, sendcount, "sendcount"));
+        TRY(check_type(&k, sendtype, "sendtype"));
+    } else {
+        TRY(check_n_counts(&k, sendcounts, nout, "sendcounts"));
+        if (nout > 0)
+            TRY(check_array(&k,
+                            kind == SIM_COLL_NEIGHBOR_ALLTOALLW ? (const void *)sbdispls
+                                                                : (const void *)sdispls,
+                            "sdispls"));
+        if (kind == SIM_COLL_NEIGHBOR_ALLTOALLW)
+            TRY(check_n_types(&k, sendtypes, sendcounts, nout, "sendtypes"));
+        else
+            TRY(check_type(&k, sendtype, "sendtype"));
+    }
+    TRY(check_n_counts(&k, recvcounts, nin, "recvcounts"));
+    if (nin > 0)
+        TRY(check_array(&k,
+                        kind == SIM_COLL_NEIGHBOR_ALLTOALLW ? (const void *)rbdispls
+                                                            : (const void *)rdispls,
+                        "rdispls"));
+    if (kind == SIM_COLL_NEIGHBOR_ALLTOALLW)
+        TRY(check_n_types(&k, recvtypes, recvcounts, nin, "recvtypes"));
+    else
+        TRY(check_type(&k, recvtype, "recvtype"));
+    a.sendbuf = sendbuf;
+    a.sendcount = sendcount;
+    a.sendcounts = sendcounts;
+    a.sdispls = sdispls;
+    a.sbdispls = sbdispls;
+    a.sendtype = sendtype;
+    a.sendtypes = sendtypes;
+    a.recvbuf = recvbuf;
+    a.recvcounts = recvcounts;
+    a.rdispls = rdispls;
+    a.rbdispls = rbdispls;
+    a.recvtype = recvtype;
+    a.recvtypes = recvtypes;
+    return post(&k, kind, &a);
+}
+
+int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+    SIM_ENTER("MPI_Neighbor_allgather");
+    sim_call_args("comm=%s", comm_name(comm));
+    SIM_RETURN(do_neighbor("MPI_Neighbor_allgather", SIM_COLL_NEIGHBOR_ALLGATHER, sendbuf,
+                           sendcount, sendtype, recvbuf, recvcount, recvtype, comm, false, NULL));
+}
+SIM_ALIAS(MPI_Neighbor_allgather);
+
+int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                             MPI_Request *request) {
+    SIM_ENTER("MPI_Ineighbor_allgather");
+    sim_call_args("comm=%s", comm_name(comm));
+    SIM_RETURN(do_neighbor("MPI_Ineighbor_allgather", SIM_COLL_NEIGHBOR_ALLGATHER, sendbuf,
+                           sendcount, sendtype, recvbuf, recvcount, recvtype, comm, true, request));
+}
+SIM_ALIAS(MPI_Ineighbor_allgather);
+
+int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+    SIM_ENTER("MPI_Neighbor_alltoall");
+    sim_call_args("comm=%s", comm_name(comm));
+    SIM_RETURN(do_neighbor("MPI_Neighbor_alltoall", SIM_COLL_NEIGHBOR_ALLTOALL, sendbuf, sendcount,
+                           sendtype, recvbuf, recvcount, recvtype, comm, false, NULL));
+}
+SIM_ALIAS(MPI_Neighbor_alltoall);
+
+int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                            MPI_Request *request) {
+    SIM_ENTER("MPI_Ineighbor_alltoall");
+    sim_call_args("comm=%s", comm_name(comm));
+    SIM_RETURN(do_neighbor("MPI_Ineighbor_alltoall", SIM_COLL_NEIGHBOR_ALLTOALL, sendbuf, sendcount,
+                           sendtype, recvbuf, recvcount, recvtype, comm, true, request));
+}
+SIM_ALIAS(MPI_Ineighbor_alltoall);
+
+int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, const int recvcounts[], const int displs[],
+                             MPI_Datatype recvtype, MPI_Comm comm) {
+    SIM_ENTER("MPI_Neighbor_allgatherv");
+    sim_call_args("comm=%s", comm_name(comm));
+    SIM_RETURN(do_neighbor_v("MPI_Neighbor_allgatherv", SIM_COLL_NEIGHBOR_ALLGATHERV, sendbuf,
+                             sendcount, NULL, NULL, NULL, sendtype, NULL, recvbuf, recvcounts,
+                             displs, NULL, recvtype, NULL, comm, false, NULL));
+}
+SIM_ALIAS(MPI_Neighbor_allgatherv);
+
+int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, const int recvcounts[], const int displs[],
+                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
+    SIM_ENTER("MPI_Ineighbor_allgatherv");
+    sim_call_args("comm=%s", comm_name(comm));
+    SIM_RETURN(do_neighbor_v("MPI_Ineighbor_allgatherv", SIM_COLL_NEIGHBOR_ALLGATHERV, sendbuf,
+                             sendcount, NULL, NULL, NULL, sendtype, NULL, recvbuf, recvcounts,
+                             displs, NULL, recvtype, NULL, comm, true, request));
+}
+SIM_ALIAS(MPI_Ineighbor_allgatherv);
+
+int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                            MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+    SIM_ENTER("MPI_Neighbor_alltoallv");
+    sim_call_args("comm=%s", comm_name(comm));
+    SIM_RETURN(do_neighbor_v("MPI_Neighbor_alltoallv", SIM_COLL_NEIGHBOR_ALLTOALLV, sendbuf, 0,
+                             sendcounts, sdispls, NULL, sendtype, NULL, recvbuf, recvcounts,
+                             rdispls, NULL, recvtype, NULL, comm, false, NULL));
+}
+SIM_ALIAS(MPI_Neighbor_alltoallv);
+
+int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                             MPI_Request *request) {
+    SIM_ENTER("MPI_Ineighbor_alltoallv");
+    sim_call_args("comm=%s", comm_name(comm));
+    SIM_RETURN(do_neighbor_v("MPI_Ineighbor_alltoallv", SIM_COLL_NEIGHBOR_ALLTOALLV, sendbuf, 0,
+                             sendcounts, sdispls, NULL, sendtype, NULL, recvbuf, recvcounts,
+                             rdispls, NULL, recvtype, NULL, comm, true, request));
+}
+SIM_ALIAS(MPI_Ineighbor_alltoallv);
+
+int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                            const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                            MPI_Comm comm) {
+    SIM_ENTER("MPI_Neighbor_alltoallw");
+    sim_call_args("comm=%s", comm_name(comm));
+    SIM_RETURN(do_neighbor_v("MPI_Neighbor_alltoallw", SIM_COLL_NEIGHBOR_ALLTOALLW, sendbuf, 0,
+                             sendcounts, NULL, sdispls, MPI_DATATYPE_NULL, sendtypes, recvbuf,
+                             recvcounts, NULL, rdispls, MPI_DATATYPE_NULL, recvtypes, comm, false,
+                             NULL));
+}
+SIM_ALIAS(MPI_Neighbor_alltoallw);
+
+int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                             const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                             MPI_Comm comm, MPI_Request *request) {
+    SIM_ENTER("MPI_Ineighbor_alltoallw");
+    sim_call_args("comm=%s", comm_name(comm));
+    SIM_RETURN(do_neighbor_v("MPI_Ineighbor_alltoallw", SIM_COLL_NEIGHBOR_ALLTOALLW, sendbuf, 0,
+                             sendcounts, NULL, sdispls, MPI_DATATYPE_NULL, sendtypes, recvbuf,
+                             recvcounts, NULL, rdispls, MPI_DATATYPE_NULL, recvtypes, comm, true,
+                             request));
+}
+SIM_ALIAS(MPI_Ineighbor_alltoallw);

@@ -9,9 +9,13 @@
  */
 #include <string.h>
 
+#include "simulator/attr.h"
 #include "simulator/coll.h"
 #include "simulator/comm.h"
 #include "simulator/held.h"
+#include "simulator/errhandler.h"
+#include "simulator/info.h"
+#include "simulator/intercomm.h"
 #include "simulator/request.h"
 #include "simulator/sim_internal.h"
 
@@ -72,12 +76,6 @@ static int cart_check(MPI_Comm comm, const char *fn, sim_comm **out) {
     return MPI_SUCCESS;
 }
 
-/* Only the predefined handlers and handles of the errhandler kind can be
- * checked here; which user handlers exist is the errhandler module's. */
-static bool errhandler_plausible(MPI_Errhandler e) {
-    return e != MPI_ERRHANDLER_NULL && SIM_HANDLE_OBJ(e) == SIM_OBJ_ERRHANDLER;
-}
-
 static char *ints_text(int n, const int *v) {
     GString *s = g_string_new("(");
     for (int i = 0; v && i < n; i++)
@@ -99,6 +97,48 @@ static int post_constructor(sim_comm *c, sim_coll_kind kind, sim_coll_args *a, M
     if (rc == MPI_SUCCESS && *newcomm != MPI_COMM_NULL)
         sim_held_add_here(SIM_HELD_COMM, (uint32_t)*newcomm);
     return rc;
+}
+
+/* The end of MPI_Comm_dup and its variants, once the new communicator
+ * exists: the calling rank's attributes are copied (their copy callbacks
+ * decide) and its hints set.  A failing copy callback fails the call:
+ * the rank's handle to the new communicator is freed again. */
+static int dup_finish(const char *fn, MPI_Comm comm, const sim_info *hints, MPI_Comm *newcomm) {
+    int self = sim_self();
+    char *why = NULL;
+    int rc = sim_attr_copy_all(sim_self(), SIM_ATTR_COMM, comm, *newcomm, &why);
+    if (rc != MPI_SUCCESS) {
+        sim_comm_release(sim_comm_get(*newcomm, self), self);
+        *newcomm = MPI_COMM_NULL;
+        return report(comm, fn, rc, why);
+    }
+    sim_hints_set(self, SIM_HINT_COMM, *newcomm, hints);
+    return MPI_SUCCESS;
+}
+
+static int dup_common(const char *fn, MPI_Comm comm, sim_comm *c, const sim_info *hints,
+                      MPI_Comm *newcomm) {
+    sim_coll_args a = {0};
+    /* An intercommunicator's duplicate is made by both groups together. */
+    int rc = c->remote ? post_constructor(c->both, SIM_COLL_INTERCOMM_DUP, &a, newcomm)
+                       : post_constructor(c, SIM_COLL_COMM_DUP, &a, newcomm);
+    if (rc != MPI_SUCCESS || *newcomm == MPI_COMM_NULL)
+        return rc;
+    return dup_finish(fn, comm, hints, newcomm);
+}
+
+/* Calls that take intracommunicators only: an intercommunicator is an
+ * MPI error, or (mpi_allows) one of the uses MPI allows that ordex does not
+ * implement. */
+static int intra_only(sim_comm *c, const char *fn, bool mpi_allows) {
+    if (!c->remote)
+        return MPI_SUCCESS;
+    if (mpi_allows)
+        sim_unsupported("%s on an intercommunicator (%s)", fn, sim_comm_describe(c));
+    return sim_error(c->handle, MPI_ERR_COMM,
+                     "%s: %s is an intercommunicator; %s takes an "
+                     "intracommunicator",
+                     fn, sim_comm_describe(c), fn);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -136,16 +176,142 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
     if (!newcomm)
         SIM_RETURN(null_arg(comm, "MPI_Comm_dup", "newcomm"));
     sim_call_args("comm=%s", sim_comm_describe(c));
-    sim_coll_args a = {0};
-    SIM_RETURN(post_constructor(c, SIM_COLL_COMM_DUP, &a, newcomm));
+    SIM_RETURN(dup_common("MPI_Comm_dup", comm, c, sim_hints_get(sim_self(), SIM_HINT_COMM, comm),
+                          newcomm));
 }
 SIM_ALIAS(MPI_Comm_dup);
+
+int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm) {
+    SIM_ENTER("MPI_Comm_dup_with_info");
+    sim_comm *c;
+    const sim_info *hints;
+    TRY(sim_check_initialized());
+    TRY(sim_comm_check(comm, &c));
+    TRY(sim_info_arg(comm, "MPI_Comm_dup_with_info", info, &hints));
+    if (!newcomm)
+        SIM_RETURN(null_arg(comm, "MPI_Comm_dup_with_info", "newcomm"));
+    sim_call_args("comm=%s info=0x%08x", sim_comm_describe(c), (unsigned)info);
+    SIM_RETURN(dup_common("MPI_Comm_dup_with_info", comm, c, hints, newcomm));
+}
+SIM_ALIAS(MPI_Comm_dup_with_info);
+
+/* What a member's MPI_Comm_idup prepared for its new communicator. */
+typedef struct idup_pending {
+    sim_attr_list *attrs;
+    sim_info *hints; /* a copy, or NULL */
+} idup_pending;
+
+void sim_comm_idup_done(int world_rank, sim_coll_args *args, bool ok) {
+    idup_pending *p = args->idup;
+    args->idup = NULL;
+    MPI_Comm h = ok ? *args->newcomm : MPI_COMM_NULL;
+    if (h != MPI_COMM_NULL) {
+        sim_attr_attach(world_rank, SIM_ATTR_COMM, h, p->attrs);
+        sim_hints_set(world_rank, SIM_HINT_COMM, h, p->hints);
+    } else {
+        sim_attr_discard(world_rank, p->attrs);
+    }
+    if (p->hints)
+        sim_info_release(p->hints);
+    g_free(p);
+}
+
+/* MPI_Comm_idup and MPI_Comm_idup_with_info: the attributes are copied at
+ * the call (their callbacks run now, as MPICH runs them), the new
+ * communicator gets them when the collective completes. */
+static int idup_common(const char *fn, MPI_Comm comm, sim_comm *c, const sim_info *hints,
+                       MPI_Comm *newcomm, MPI_Request *request) {
+    int self = sim_self();
+    idup_pending *p = g_new0(idup_pending, 1);
+    char *why = NULL;
+    int rc = sim_attr_copy_out(self, SIM_ATTR_COMM, comm, MPI_COMM_NULL, &p->attrs, &why);
+    if (rc != MPI_SUCCESS) {
+        g_free(p);
+        return report(comm, fn, rc, why);
+    }
+    p->hints = hints ? sim_info_clone(hints) : NULL;
+    *newcomm = MPI_COMM_NULL;
+    sim_coll_args a = {0};
+    a.newcomm = newcomm;
+    a.idup = p;
+    a.nonblocking = true; /* never matches a blocking MPI_Comm_dup */
+    sim_request *req = c->remote ? sim_coll_post(c->both, SIM_COLL_INTERCOMM_DUP, &a)
+                                 : sim_coll_post(c, SIM_COLL_COMM_DUP, &a);
+    if (!req) {
+        sim_attr_discard(self, p->attrs);
+        if (p->hints)
+            sim_info_release(p->hints);
+        g_free(p);
+        return MPI_ERR_OTHER; /* the mismatch went through sim_error already */
+    }
+    *request = sim_request_publish(req);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request) {
+    SIM_ENTER("MPI_Comm_idup");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(sim_comm_check(comm, &c));
+    if (!newcomm)
+        SIM_RETURN(null_arg(comm, "MPI_Comm_idup", "newcomm"));
+    if (!request)
+        SIM_RETURN(null_arg(comm, "MPI_Comm_idup", "request"));
+    sim_call_args("comm=%s", sim_comm_describe(c));
+    SIM_RETURN(idup_common("MPI_Comm_idup", comm, c, sim_hints_get(sim_self(), SIM_HINT_COMM, comm),
+                           newcomm, request));
+}
+SIM_ALIAS(MPI_Comm_idup);
+
+int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
+                             MPI_Request *request) {
+    SIM_ENTER("MPI_Comm_idup_with_info");
+    sim_comm *c;
+    const sim_info *hints;
+    TRY(sim_check_initialized());
+    TRY(sim_comm_check(comm, &c));
+    TRY(sim_info_arg(comm, "MPI_Comm_idup_with_info", info, &hints));
+    if (!newcomm)
+        SIM_RETURN(null_arg(comm, "MPI_Comm_idup_with_info", "newcomm"));
+    if (!request)
+        SIM_RETURN(null_arg(comm, "MPI_Comm_idup_with_info", "request"));
+    sim_call_args("comm=%s info=0x%08x", sim_comm_describe(c), (unsigned)info);
+    SIM_RETURN(idup_common("MPI_Comm_idup_with_info", comm, c, hints, newcomm, request));
+}
+SIM_ALIAS(MPI_Comm_idup_with_info);
+
+int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
+    SIM_ENTER("MPI_Comm_set_info");
+    sim_comm *c;
+    const sim_info *given;
+    TRY(sim_check_initialized());
+    TRY(sim_comm_check(comm, &c));
+    TRY(sim_info_arg(comm, "MPI_Comm_set_info", info, &given));
+    sim_hints_update(sim_self(), SIM_HINT_COMM, comm, given);
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Comm_set_info);
+
+int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used) {
+    SIM_ENTER("MPI_Comm_get_info");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(sim_comm_check(comm, &c));
+    if (!info_used)
+        SIM_RETURN(null_arg(comm, "MPI_Comm_get_info", "info_used"));
+    /* ordex acts on no communicator hint: it returns those the program
+     * gave, as given. */
+    *info_used = sim_info_dup(sim_self(), sim_hints_get(sim_self(), SIM_HINT_COMM, comm));
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Comm_get_info);
 
 int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
     SIM_ENTER("MPI_Comm_split");
     sim_comm *c;
     TRY(sim_check_initialized());
     TRY(sim_comm_check(comm, &c));
+    TRY(intra_only(c, "MPI_Comm_split", true));
     if (!newcomm)
         SIM_RETURN(null_arg(comm, "MPI_Comm_split", "newcomm"));
     if (color < 0 && color != MPI_UNDEFINED)
@@ -169,6 +335,9 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
     sim_comm *c;
     TRY(sim_check_initialized());
     TRY(sim_comm_check(comm, &c));
+    TRY(intra_only(c, "MPI_Comm_split_type", false));
+    const sim_info *hints;
+    TRY(sim_info_arg(comm, "MPI_Comm_split_type", info, &hints));
     if (!newcomm)
         SIM_RETURN(null_arg(comm, "MPI_Comm_split_type", "newcomm"));
     if (split_type != MPI_UNDEFINED && split_type != MPI_COMM_TYPE_SHARED &&
@@ -191,6 +360,7 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
     sim_group *g;
     TRY(sim_check_initialized());
     TRY(sim_comm_check(comm, &c));
+    TRY(intra_only(c, "MPI_Comm_create", true));
     TRY(group_check(group, "MPI_Comm_create", "group", &g));
     if (!newcomm)
         SIM_RETURN(null_arg(comm, "MPI_Comm_create", "newcomm"));
@@ -202,6 +372,41 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
 }
 SIM_ALIAS(MPI_Comm_create);
 
+int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm) {
+    SIM_ENTER("MPI_Comm_create_group");
+    sim_comm *c;
+    sim_group *g;
+    TRY(sim_check_initialized());
+    TRY(sim_comm_check(comm, &c));
+    TRY(intra_only(c, "MPI_Comm_create_group", false));
+    TRY(group_check(group, "MPI_Comm_create_group", "group", &g));
+    if (!newcomm)
+        SIM_RETURN(null_arg(comm, "MPI_Comm_create_group", "newcomm"));
+    if (tag < 0 || tag > SIM_TAG_UB)
+        SIM_RETURN(sim_error(comm, MPI_ERR_TAG,
+                             "MPI_Comm_create_group: tag %d is outside 0..MPI_TAG_UB (%d)", tag,
+                             SIM_TAG_UB));
+    for (int i = 0; i < g->size; i++)
+        if (sim_comm_rank(c, g->members[i]) < 0)
+            SIM_RETURN(sim_error(comm, MPI_ERR_GROUP,
+                                 "MPI_Comm_create_group: the group is not a subgroup of %s: its "
+                                 "rank %d is world rank %d, not a member",
+                                 sim_comm_describe(c), i, g->members[i]));
+    sim_call_args("comm=%s group=0x%08x (%d member%s) tag=%d", sim_comm_describe(c),
+                  (unsigned)group, g->size, g->size == 1 ? "" : "s", tag);
+    int self = sim_self();
+    /* Collective over the group's members only; the others get
+     * MPI_COMM_NULL at once (as for MPI_GROUP_EMPTY). */
+    if (sim_group_rank(g, self) < 0) {
+        *newcomm = MPI_COMM_NULL;
+        SIM_RETURN(MPI_SUCCESS);
+    }
+    sim_comm *gc = sim_comm_for_group(c, g, tag);
+    sim_coll_args a = {0};
+    SIM_RETURN(post_constructor(gc, SIM_COLL_COMM_DUP, &a, newcomm));
+}
+SIM_ALIAS(MPI_Comm_create_group);
+
 int PMPI_Comm_free(MPI_Comm *comm) {
     SIM_ENTER("MPI_Comm_free");
     sim_comm *c;
@@ -212,6 +417,13 @@ int PMPI_Comm_free(MPI_Comm *comm) {
     if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
         SIM_RETURN(sim_error(*comm, MPI_ERR_COMM, "MPI_Comm_free: %s cannot be freed",
                              *comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD" : "MPI_COMM_SELF"));
+    /* The attributes go first (MPI 3.1 section 6.7.2): a delete callback
+     * that fails leaves the communicator as it was. */
+    char *why = NULL;
+    int rc = sim_attr_delete_all(sim_self(), SIM_ATTR_COMM, *comm, &why);
+    if (rc != MPI_SUCCESS)
+        SIM_RETURN(report(*comm, "MPI_Comm_free", rc, why));
+    sim_hints_drop(sim_self(), SIM_HINT_COMM, *comm);
     sim_comm_release(c, sim_self());
     sim_held_drop_here(SIM_HELD_COMM, (uint32_t)*comm);
     *comm = MPI_COMM_NULL;
@@ -227,7 +439,17 @@ int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result) {
     TRY(sim_comm_check(comm2, &b));
     if (!result)
         SIM_RETURN(null_arg(comm1, "MPI_Comm_compare", "result"));
-    *result = sim_comm_compare(a, b);
+    if (!a->remote != !b->remote) {
+        *result = MPI_UNEQUAL; /* an intercommunicator and an intracommunicator */
+    } else if (a == b || !a->remote) {
+        *result = sim_comm_compare(a, b);
+    } else {
+        /* Two intercommunicators: their local and their remote groups. */
+        int local = sim_comm_compare(a, b), remote = sim_comm_compare(a->remote, b->remote);
+        *result = local == MPI_UNEQUAL || remote == MPI_UNEQUAL   ? MPI_UNEQUAL
+                  : local == MPI_SIMILAR || remote == MPI_SIMILAR ? MPI_SIMILAR
+                                                                  : MPI_CONGRUENT;
+    }
     SIM_RETURN(MPI_SUCCESS);
 }
 SIM_ALIAS(MPI_Comm_compare);
@@ -253,10 +475,120 @@ int PMPI_Comm_test_inter(MPI_Comm comm, int *flag) {
     TRY(sim_comm_check(comm, &c));
     if (!flag)
         SIM_RETURN(null_arg(comm, "MPI_Comm_test_inter", "flag"));
-    *flag = 0; /* ordex makes no intercommunicators */
+    *flag = c->remote != NULL;
     SIM_RETURN(MPI_SUCCESS);
 }
 SIM_ALIAS(MPI_Comm_test_inter);
+
+/* The intercommunicator argument of a call that needs one. */
+static int inter_check(MPI_Comm comm, const char *fn, sim_comm **out) {
+    int rc = sim_comm_check(comm, out);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!(*out)->remote)
+        return sim_error(comm, MPI_ERR_COMM, "%s: %s is not an intercommunicator", fn,
+                         sim_comm_describe(*out));
+    return MPI_SUCCESS;
+}
+
+int PMPI_Comm_remote_size(MPI_Comm comm, int *size) {
+    SIM_ENTER("MPI_Comm_remote_size");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(inter_check(comm, "MPI_Comm_remote_size", &c));
+    if (!size)
+        SIM_RETURN(null_arg(comm, "MPI_Comm_remote_size", "size"));
+    *size = c->remote->size;
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Comm_remote_size);
+
+int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group) {
+    SIM_ENTER("MPI_Comm_remote_group");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(inter_check(comm, "MPI_Comm_remote_group", &c));
+    if (!group)
+        SIM_RETURN(null_arg(comm, "MPI_Comm_remote_group", "group"));
+    *group = sim_comm_group(c->remote, sim_self());
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Comm_remote_group);
+
+int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
+                          int remote_leader, int tag, MPI_Comm *newintercomm) {
+    SIM_ENTER("MPI_Intercomm_create");
+    const char *fn = "MPI_Intercomm_create";
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(sim_comm_check(local_comm, &c));
+    TRY(intra_only(c, fn, false));
+    if (!newintercomm)
+        SIM_RETURN(null_arg(local_comm, fn, "newintercomm"));
+    if (local_leader < 0 || local_leader >= c->size)
+        SIM_RETURN(sim_error(local_comm, MPI_ERR_RANK,
+                             "%s: local_leader %d is not a rank of %s (size %d)", fn, local_leader,
+                             sim_comm_describe(c), c->size));
+    int self = sim_self();
+    sim_intercomm_args *ia = g_new0(sim_intercomm_args, 1);
+    /* peer_comm, remote_leader and tag count at the local leader only. */
+    if (sim_comm_rank(c, self) == local_leader) {
+        sim_comm *peer;
+        int rc = sim_comm_check(peer_comm, &peer);
+        if (rc == MPI_SUCCESS && peer->remote)
+            rc = sim_error(local_comm, MPI_ERR_COMM,
+                           "%s: peer_comm %s is an intercommunicator; the leaders meet on an "
+                           "intracommunicator",
+                           fn, sim_comm_describe(peer));
+        if (rc == MPI_SUCCESS && (remote_leader < 0 || remote_leader >= peer->size))
+            rc = sim_error(local_comm, MPI_ERR_RANK,
+                           "%s: remote_leader %d is not a rank of peer_comm %s (size %d)", fn,
+                           remote_leader, sim_comm_describe(peer), peer->size);
+        if (rc == MPI_SUCCESS && sim_comm_world(peer, remote_leader) == self)
+            rc = sim_error(local_comm, MPI_ERR_RANK,
+                           "%s: remote_leader %d of peer_comm is this rank, the local leader; "
+                           "the other group's leader is another process",
+                           fn, remote_leader);
+        if (rc == MPI_SUCCESS && (tag < 0 || tag > SIM_TAG_UB))
+            rc = sim_error(local_comm, MPI_ERR_TAG, "%s: tag %d is outside 0..MPI_TAG_UB (%d)", fn,
+                           tag, SIM_TAG_UB);
+        if (rc != MPI_SUCCESS) {
+            g_free(ia);
+            SIM_RETURN(rc);
+        }
+        ia->peer = peer;
+        ia->remote_leader = remote_leader;
+        ia->tag = tag;
+        sim_call_args("local_comm=%s local_leader=%d peer_comm=%s remote_leader=%d tag=%d",
+                      sim_comm_describe(c), local_leader, sim_comm_describe(peer), remote_leader,
+                      tag);
+    } else {
+        sim_call_args("local_comm=%s local_leader=%d", sim_comm_describe(c), local_leader);
+    }
+    sim_coll_args a = {0};
+    a.root = local_leader;
+    a.inter = ia;
+    int rc = post_constructor(c, SIM_COLL_INTERCOMM_CREATE, &a, newintercomm);
+    g_free(ia); /* read by the group's collective, which has run */
+    if (rc == MPI_SUCCESS)
+        rc = sim_intercomm_await(self, newintercomm);
+    SIM_RETURN(rc);
+}
+SIM_ALIAS(MPI_Intercomm_create);
+
+int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm) {
+    SIM_ENTER("MPI_Intercomm_merge");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(inter_check(intercomm, "MPI_Intercomm_merge", &c));
+    if (!newintracomm)
+        SIM_RETURN(null_arg(intercomm, "MPI_Intercomm_merge", "newintracomm"));
+    sim_call_args("intercomm=%s high=%d", sim_comm_describe(c), high);
+    sim_coll_args a = {0};
+    a.color = high != 0;
+    SIM_RETURN(post_constructor(c->both, SIM_COLL_INTERCOMM_MERGE, &a, newintracomm));
+}
+SIM_ALIAS(MPI_Intercomm_merge);
 
 int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name) {
     SIM_ENTER("MPI_Comm_set_name");
@@ -292,9 +624,10 @@ static int set_errhandler(const char *fn, MPI_Comm comm, MPI_Errhandler errhandl
     int rc = sim_comm_check(comm, &c);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (!errhandler_plausible(errhandler))
-        return sim_error(comm, MPI_ERR_ARG, "%s: errhandler 0x%08x is not an error handler", fn,
-                         (unsigned)errhandler);
+    char *why = NULL;
+    rc = sim_errh_check(sim_self(), errhandler, SIM_ERRH_COMM, &why);
+    if (rc != MPI_SUCCESS)
+        return report(comm, fn, rc, why);
     sim_comm_set_errhandler(c, sim_self(), errhandler);
     return MPI_SUCCESS;
 }
@@ -307,6 +640,8 @@ static int get_errhandler(const char *fn, MPI_Comm comm, MPI_Errhandler *errhand
     if (!errhandler)
         return null_arg(comm, fn, "errhandler");
     *errhandler = sim_comm_errhandler(c, sim_self());
+    sim_errh_ref(sim_self(),
+                 *errhandler); /* a new handle the program frees (MPI 3.1 section 8.3.1) */
     return MPI_SUCCESS;
 }
 
@@ -531,6 +866,7 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int p
     sim_comm *c;
     TRY(sim_check_initialized());
     TRY(sim_comm_check(comm_old, &c));
+    TRY(intra_only(c, "MPI_Cart_create", false));
     if (!comm_cart)
         SIM_RETURN(null_arg(comm_old, "MPI_Cart_create", "comm_cart"));
     char *why = NULL;
@@ -708,7 +1044,349 @@ int PMPI_Topo_test(MPI_Comm comm, int *status) {
     TRY(sim_comm_check(comm, &c));
     if (!status)
         SIM_RETURN(null_arg(comm, "MPI_Topo_test", "status"));
-    *status = c->cart ? MPI_CART : MPI_UNDEFINED;
+    *status = c->cart         ? MPI_CART
+              : c->nnodes > 0 ? MPI_GRAPH
+              : c->adj        ? MPI_DIST_GRAPH
+                              : MPI_UNDEFINED;
     SIM_RETURN(MPI_SUCCESS);
 }
 SIM_ALIAS(MPI_Topo_test);
+
+int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank) {
+    SIM_ENTER("MPI_Cart_map");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(sim_comm_check(comm, &c));
+    TRY(intra_only(c, "MPI_Cart_map", false));
+    char *why = NULL;
+    int rc = sim_cart_check(ndims, dims, c->size, &why);
+    if (rc != MPI_SUCCESS)
+        SIM_RETURN(report(comm, "MPI_Cart_map", rc, why));
+    if (!newrank)
+        SIM_RETURN(null_arg(comm, "MPI_Cart_map", "newrank"));
+    /* No reordering: the first prod(dims) ranks keep theirs. */
+    long prod = 1;
+    for (int i = 0; i < ndims; i++)
+        prod *= dims[i];
+    int r = sim_comm_rank(c, sim_self());
+    *newrank = r < prod ? r : MPI_UNDEFINED;
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Cart_map);
+
+/* ---------------------------------------------------------------------- */
+/* Graph topologies (MPI 3.1 section 7.5.3)                                */
+
+static int graph_check(MPI_Comm comm, const char *fn, sim_comm **out) {
+    int rc = sim_comm_check(comm, out);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if ((*out)->nnodes <= 0)
+        return sim_error(comm, MPI_ERR_TOPOLOGY, "%s: %s has no graph topology (MPI_Graph_create)",
+                         fn, sim_comm_describe(*out));
+    return MPI_SUCCESS;
+}
+
+int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[],
+                      int reorder, MPI_Comm *comm_graph) {
+    SIM_ENTER("MPI_Graph_create");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(sim_comm_check(comm_old, &c));
+    TRY(intra_only(c, "MPI_Graph_create", false));
+    if (!comm_graph)
+        SIM_RETURN(null_arg(comm_old, "MPI_Graph_create", "comm_graph"));
+    char *why = NULL;
+    int rc = sim_graph_check(nnodes, index, edges, c->size, &why);
+    if (rc != MPI_SUCCESS)
+        SIM_RETURN(report(comm_old, "MPI_Graph_create", rc, why));
+    char *ix = ints_text(nnodes, index);
+    sim_call_args("comm=%s nnodes=%d index=%s reorder=%d", sim_comm_describe(c), nnodes, ix,
+                  reorder);
+    g_free(ix);
+    sim_topo_args t = {0};
+    t.nnodes = nnodes;
+    t.index = index;
+    t.edges = edges;
+    sim_coll_args a = {0};
+    a.topo = &t;
+    SIM_RETURN(post_constructor(c, SIM_COLL_GRAPH_CREATE, &a, comm_graph));
+}
+SIM_ALIAS(MPI_Graph_create);
+
+int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int *newrank) {
+    SIM_ENTER("MPI_Graph_map");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(sim_comm_check(comm, &c));
+    TRY(intra_only(c, "MPI_Graph_map", false));
+    char *why = NULL;
+    int rc = sim_graph_check(nnodes, index, edges, c->size, &why);
+    if (rc != MPI_SUCCESS)
+        SIM_RETURN(report(comm, "MPI_Graph_map", rc, why));
+    if (!newrank)
+        SIM_RETURN(null_arg(comm, "MPI_Graph_map", "newrank"));
+    int r = sim_comm_rank(c, sim_self());
+    *newrank = r < nnodes ? r : MPI_UNDEFINED;
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Graph_map);
+
+int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges) {
+    SIM_ENTER("MPI_Graphdims_get");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(graph_check(comm, "MPI_Graphdims_get", &c));
+    if (!nnodes || !nedges)
+        SIM_RETURN(null_arg(comm, "MPI_Graphdims_get", !nnodes ? "nnodes" : "nedges"));
+    *nnodes = c->nnodes;
+    *nedges = c->index[c->nnodes - 1];
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Graphdims_get);
+
+int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]) {
+    SIM_ENTER("MPI_Graph_get");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(graph_check(comm, "MPI_Graph_get", &c));
+    if (maxindex < 0 || maxedges < 0)
+        SIM_RETURN(sim_error(comm, MPI_ERR_ARG, "MPI_Graph_get: %s %d is negative",
+                             maxindex < 0 ? "maxindex" : "maxedges",
+                             maxindex < 0 ? maxindex : maxedges));
+    int ni = MIN(maxindex, c->nnodes), ne = MIN(maxedges, c->index[c->nnodes - 1]);
+    if ((ni > 0 && !index) || (ne > 0 && !edges))
+        SIM_RETURN(null_arg(comm, "MPI_Graph_get", ni > 0 && !index ? "index" : "edges"));
+    memcpy(index, c->index, sizeof(int) * (size_t)ni);
+    memcpy(edges, c->edges, sizeof(int) * (size_t)ne);
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Graph_get);
+
+static int graph_rank_check(MPI_Comm comm, const char *fn, const sim_comm *c, int rank) {
+    if (rank < 0 || rank >= c->nnodes)
+        return sim_error(comm, MPI_ERR_RANK, "%s: rank %d is not a node of %s's graph (0..%d)", fn,
+                         rank, sim_comm_describe(c), c->nnodes - 1);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors) {
+    SIM_ENTER("MPI_Graph_neighbors_count");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(graph_check(comm, "MPI_Graph_neighbors_count", &c));
+    TRY(graph_rank_check(comm, "MPI_Graph_neighbors_count", c, rank));
+    if (!nneighbors)
+        SIM_RETURN(null_arg(comm, "MPI_Graph_neighbors_count", "nneighbors"));
+    *nneighbors = c->index[rank] - (rank ? c->index[rank - 1] : 0);
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Graph_neighbors_count);
+
+int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[]) {
+    SIM_ENTER("MPI_Graph_neighbors");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(graph_check(comm, "MPI_Graph_neighbors", &c));
+    TRY(graph_rank_check(comm, "MPI_Graph_neighbors", c, rank));
+    if (maxneighbors < 0)
+        SIM_RETURN(sim_error(comm, MPI_ERR_ARG, "MPI_Graph_neighbors: maxneighbors %d is negative",
+                             maxneighbors));
+    int from = rank ? c->index[rank - 1] : 0;
+    int n = MIN(maxneighbors, c->index[rank] - from);
+    if (n > 0 && !neighbors)
+        SIM_RETURN(null_arg(comm, "MPI_Graph_neighbors", "neighbors"));
+    memcpy(neighbors, c->edges + from, sizeof(int) * (size_t)(n > 0 ? n : 0));
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Graph_neighbors);
+
+/* ---------------------------------------------------------------------- */
+/* Distributed graph topologies (MPI 3.1 section 7.5.4)                    */
+
+/* n ranks of c (MPI_ERR_RANK) at `list`, present when n > 0. */
+static int ranks_check(MPI_Comm comm, const char *fn, const char *arg, const sim_comm *c, int n,
+                       const int *list) {
+    if (n > 0 && !list)
+        return null_arg(comm, fn, arg);
+    for (int i = 0; i < n; i++)
+        if (list[i] < 0 || list[i] >= c->size)
+            return sim_error(comm, MPI_ERR_RANK, "%s: %s[%d] = %d is not a rank of %s (size %d)",
+                             fn, arg, i, list[i], sim_comm_describe(c), c->size);
+    return MPI_SUCCESS;
+}
+
+/* n weights at `w`: MPI_UNWEIGHTED (*unweighted), MPI_WEIGHTS_EMPTY for
+ * n = 0, or n non-negative integers. */
+static int weights_check(MPI_Comm comm, const char *fn, const char *arg, int n, const int *w,
+                         bool *unweighted) {
+    *unweighted = w == MPI_UNWEIGHTED;
+    if (*unweighted || (w == MPI_WEIGHTS_EMPTY && n == 0))
+        return MPI_SUCCESS;
+    if (w == MPI_WEIGHTS_EMPTY)
+        return sim_error(comm, MPI_ERR_ARG,
+                         "%s: %s is MPI_WEIGHTS_EMPTY, which stands for no weights, but %d are "
+                         "needed",
+                         fn, arg, n);
+    if (n > 0 && !w)
+        return null_arg(comm, fn, arg);
+    for (int i = 0; i < n; i++)
+        if (w[i] < 0)
+            return sim_error(comm, MPI_ERR_ARG, "%s: %s[%d] = %d is negative", fn, arg, i, w[i]);
+    return MPI_SUCCESS;
+}
+
+static int degree_check(MPI_Comm comm, const char *fn, const char *arg, int n) {
+    if (n < 0)
+        return sim_error(comm, MPI_ERR_ARG, "%s: %s %d is negative", fn, arg, n);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
+                                    const int sourceweights[], int outdegree,
+                                    const int destinations[], const int destweights[],
+                                    MPI_Info info, int reorder, MPI_Comm *comm_dist_graph) {
+    SIM_ENTER("MPI_Dist_graph_create_adjacent");
+    const char *fn = "MPI_Dist_graph_create_adjacent";
+    sim_comm *c;
+    const sim_info *hints;
+    TRY(sim_check_initialized());
+    TRY(sim_comm_check(comm_old, &c));
+    TRY(intra_only(c, fn, false));
+    TRY(degree_check(comm_old, fn, "indegree", indegree));
+    TRY(degree_check(comm_old, fn, "outdegree", outdegree));
+    TRY(ranks_check(comm_old, fn, "sources", c, indegree, sources));
+    TRY(ranks_check(comm_old, fn, "destinations", c, outdegree, destinations));
+    bool su, du;
+    TRY(weights_check(comm_old, fn, "sourceweights", indegree, sourceweights, &su));
+    TRY(weights_check(comm_old, fn, "destweights", outdegree, destweights, &du));
+    if (su != du)
+        SIM_RETURN(sim_error(
+            comm_old, MPI_ERR_ARG, "%s: %s is MPI_UNWEIGHTED but %s is not (both are, or neither)",
+            fn, su ? "sourceweights" : "destweights", su ? "destweights" : "sourceweights"));
+    TRY(sim_info_arg(comm_old, fn, info, &hints));
+    if (!comm_dist_graph)
+        SIM_RETURN(null_arg(comm_old, fn, "comm_dist_graph"));
+    char *in = ints_text(indegree, sources), *out = ints_text(outdegree, destinations);
+    sim_call_args("comm=%s sources=%s destinations=%s", sim_comm_describe(c), in, out);
+    g_free(in);
+    g_free(out);
+    sim_topo_args t = {0};
+    t.indegree = indegree;
+    t.sources = sources;
+    t.sourceweights = su ? NULL : sourceweights;
+    t.outdegree = outdegree;
+    t.destinations = destinations;
+    t.destweights = du ? NULL : destweights;
+    t.unweighted = su;
+    sim_coll_args a = {0};
+    a.topo = &t;
+    int rc = post_constructor(c, SIM_COLL_DIST_GRAPH_CREATE_ADJACENT, &a, comm_dist_graph);
+    if (rc == MPI_SUCCESS && *comm_dist_graph != MPI_COMM_NULL)
+        sim_hints_set(sim_self(), SIM_HINT_COMM, *comm_dist_graph, hints);
+    SIM_RETURN(rc);
+}
+SIM_ALIAS(MPI_Dist_graph_create_adjacent);
+
+int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[],
+                           const int destinations[], const int weights[], MPI_Info info,
+                           int reorder, MPI_Comm *comm_dist_graph) {
+    SIM_ENTER("MPI_Dist_graph_create");
+    const char *fn = "MPI_Dist_graph_create";
+    sim_comm *c;
+    const sim_info *hints;
+    TRY(sim_check_initialized());
+    TRY(sim_comm_check(comm_old, &c));
+    TRY(intra_only(c, fn, false));
+    TRY(degree_check(comm_old, fn, "n", n));
+    TRY(ranks_check(comm_old, fn, "sources", c, n, sources));
+    if (n > 0 && !degrees)
+        SIM_RETURN(null_arg(comm_old, fn, "degrees"));
+    int nedges = 0;
+    for (int i = 0; i < n; i++) {
+        if (degrees[i] < 0)
+            SIM_RETURN(sim_error(comm_old, MPI_ERR_ARG, "%s: degrees[%d] = %d is negative", fn, i,
+                                 degrees[i]));
+        nedges += degrees[i];
+    }
+    TRY(ranks_check(comm_old, fn, "destinations", c, nedges, destinations));
+    bool unweighted;
+    TRY(weights_check(comm_old, fn, "weights", nedges, weights, &unweighted));
+    TRY(sim_info_arg(comm_old, fn, info, &hints));
+    if (!comm_dist_graph)
+        SIM_RETURN(null_arg(comm_old, fn, "comm_dist_graph"));
+    sim_call_args("comm=%s n=%d edges=%d", sim_comm_describe(c), n, nedges);
+    sim_topo_args t = {0};
+    t.n = n;
+    t.srcs = sources;
+    t.degrees = degrees;
+    t.dests = destinations;
+    t.weights = unweighted ? NULL : weights;
+    t.unweighted = unweighted;
+    sim_coll_args a = {0};
+    a.topo = &t;
+    int rc = post_constructor(c, SIM_COLL_DIST_GRAPH_CREATE, &a, comm_dist_graph);
+    if (rc == MPI_SUCCESS && *comm_dist_graph != MPI_COMM_NULL)
+        sim_hints_set(sim_self(), SIM_HINT_COMM, *comm_dist_graph, hints);
+    SIM_RETURN(rc);
+}
+SIM_ALIAS(MPI_Dist_graph_create);
+
+static int dist_check(MPI_Comm comm, const char *fn, sim_comm **out) {
+    int rc = sim_comm_check(comm, out);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!(*out)->adj)
+        return sim_error(comm, MPI_ERR_TOPOLOGY,
+                         "%s: %s has no distributed graph topology (MPI_Dist_graph_create)", fn,
+                         sim_comm_describe(*out));
+    return MPI_SUCCESS;
+}
+
+int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree, int *weighted) {
+    SIM_ENTER("MPI_Dist_graph_neighbors_count");
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(dist_check(comm, "MPI_Dist_graph_neighbors_count", &c));
+    if (!indegree || !outdegree || !weighted)
+        SIM_RETURN(null_arg(comm, "MPI_Dist_graph_neighbors_count",
+                            !indegree    ? "indegree"
+                            : !outdegree ? "outdegree"
+                                         : "weighted"));
+    const sim_dist_adj *a = &c->adj[sim_comm_rank(c, sim_self())];
+    *indegree = a->indegree;
+    *outdegree = a->outdegree;
+    *weighted = c->weighted;
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Dist_graph_neighbors_count);
+
+/* Copies the first min(max, n) entries (n entries exist). */
+static void copy_some(int *to, const int *from, int max, int n) {
+    if (to && from && to != MPI_UNWEIGHTED && max > 0)
+        memcpy(to, from, sizeof(int) * (size_t)MIN(max, n));
+}
+
+int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[],
+                              int maxoutdegree, int destinations[], int destweights[]) {
+    SIM_ENTER("MPI_Dist_graph_neighbors");
+    const char *fn = "MPI_Dist_graph_neighbors";
+    sim_comm *c;
+    TRY(sim_check_initialized());
+    TRY(dist_check(comm, fn, &c));
+    TRY(degree_check(comm, fn, "maxindegree", maxindegree));
+    TRY(degree_check(comm, fn, "maxoutdegree", maxoutdegree));
+    const sim_dist_adj *a = &c->adj[sim_comm_rank(c, sim_self())];
+    if ((MIN(maxindegree, a->indegree) > 0 && !sources) ||
+        (MIN(maxoutdegree, a->outdegree) > 0 && !destinations))
+        SIM_RETURN(null_arg(comm, fn, !sources ? "sources" : "destinations"));
+    /* Fewer slots than neighbours: the first ones (MPI 3.1 section 7.5.5). */
+    copy_some(sources, a->sources, maxindegree, a->indegree);
+    copy_some(destinations, a->destinations, maxoutdegree, a->outdegree);
+    if (c->weighted) {
+        copy_some(sourceweights, a->sourceweights, maxindegree, a->indegree);
+        copy_some(destweights, a->destweights, maxoutdegree, a->outdegree);
+    }
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Dist_graph_neighbors);

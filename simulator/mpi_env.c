@@ -1,18 +1,40 @@
 /*
  * mpi_env.c - MPI environment management (MPI 3.1 chapter 8): start and end,
- * time, versions, error strings, abort.
+ * time, versions, abort.  Error handlers, classes and strings are
+ * mpi_errhandler.c's.
  */
+#include <stdarg.h>
 #include <string.h>
 
 #include "scheduler/sched.h"
+#include "simulator/attr.h"
 #include "simulator/engine.h"
 #include "simulator/report.h"
 #include "simulator/stub.h"
 #include "simulator/timed.h"
 
-/* Objects that MPICH's mpi.h declares and programs may reference. */
+/* Objects that MPICH's mpi.h declares and programs may reference.  The
+ * loader resolves a program's references to data against these: a
+ * missing one would refuse the program at load, as no stub can stand for
+ * data. */
 MPI_Fint *MPI_F_STATUS_IGNORE = NULL;
 MPI_Fint *MPI_F_STATUSES_IGNORE = NULL;
+MPI_F08_status MPIR_F08_MPI_STATUS_IGNORE_OBJ;
+MPI_F08_status MPIR_F08_MPI_STATUSES_IGNORE_OBJ[1];
+int MPIR_F08_MPI_IN_PLACE;
+int MPIR_F08_MPI_BOTTOM;
+MPI_F08_status *MPI_F08_STATUS_IGNORE = &MPIR_F08_MPI_STATUS_IGNORE_OBJ;
+MPI_F08_status *MPI_F08_STATUSES_IGNORE = MPIR_F08_MPI_STATUSES_IGNORE_OBJ;
+/* MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY (distributed graph topologies) only
+ * need to be distinct addresses that no program array has, and not
+ * MPI_BOTTOM (NULL). */
+static int g_unweighted, g_weights_empty;
+int *const MPI_UNWEIGHTED = &g_unweighted;
+int *const MPI_WEIGHTS_EMPTY = &g_weights_empty;
+/* The tools interface's "every handle" marker (MPI_T is not implemented). */
+static char g_pvar_all_handles;
+struct MPIR_T_pvar_handle_s *const MPI_T_PVAR_ALL_HANDLES =
+    (struct MPIR_T_pvar_handle_s *)&g_pvar_all_handles;
 
 int MPIR_Dup_fn(MPI_Comm comm, int keyval, void *extra, void *in, void *out, int *flag);
 int MPIR_Dup_fn(MPI_Comm comm, int keyval, void *extra, void *in, void *out, int *flag) {
@@ -80,6 +102,18 @@ int PMPI_Finalize(void) {
     int rc = sim_check_initialized();
     if (rc != MPI_SUCCESS)
         SIM_RETURN(rc);
+    /* MPI_COMM_SELF's attributes are deleted first, as if it were freed
+     * (MPI 3.1 section 8.7.1: the hook programs use to run code at the
+     * end), then MPI_COMM_WORLD's, as MPICH does. */
+    char *why = NULL;
+    if ((rc = sim_attr_delete_all(sim_self(), SIM_ATTR_COMM, MPI_COMM_SELF, &why)) != MPI_SUCCESS ||
+        (rc = sim_attr_delete_all(sim_self(), SIM_ATTR_COMM, MPI_COMM_WORLD, &why)) !=
+            MPI_SUCCESS) {
+        char msg[512];
+        g_strlcpy(msg, why, sizeof msg);
+        g_free(why);
+        SIM_RETURN(sim_error(MPI_COMM_SELF, rc, "MPI_Finalize: %s", msg));
+    }
     sim_proc *p = sim_proc_of(sim_self());
     p->finalized = true;
     sim_observe_snapshot(p);
@@ -167,50 +201,16 @@ void sim_unsupported_call(const char *fname, void *caller, void *frame) {
     sched_abort_current();
 }
 
-/* ---------------------------------------------------------------------- */
-/* Error classes and strings                                               */
-
-static const struct {
-    int code;
-    const char *text;
-} g_errors[] = {
-    {MPI_SUCCESS, "No MPI error"},
-    {MPI_ERR_BUFFER, "Invalid buffer pointer"},
-    {MPI_ERR_COUNT, "Invalid count argument"},
-    {MPI_ERR_TYPE, "Invalid datatype argument"},
-    {MPI_ERR_TAG, "Invalid tag argument"},
-    {MPI_ERR_COMM, "Invalid communicator"},
-    {MPI_ERR_RANK, "Invalid rank"},
-    {MPI_ERR_REQUEST, "Invalid request (handle)"},
-    {MPI_ERR_ROOT, "Invalid root"},
-    {MPI_ERR_GROUP, "Invalid group"},
-    {MPI_ERR_OP, "Invalid operation"},
-    {MPI_ERR_TOPOLOGY, "Invalid topology"},
-    {MPI_ERR_DIMS, "Invalid dimension argument"},
-    {MPI_ERR_ARG, "Invalid argument of some other kind"},
-    {MPI_ERR_UNKNOWN, "Unknown error"},
-    {MPI_ERR_TRUNCATE, "Message truncated on receive"},
-    {MPI_ERR_OTHER, "Known error not in this list"},
-    {MPI_ERR_INTERN, "Internal MPI (implementation) error"},
-    {MPI_ERR_IN_STATUS, "Error code is in status"},
-    {MPI_ERR_PENDING, "Pending request"},
-};
-
-int PMPI_Error_string(int errorcode, char *string, int *resultlen) {
-    const char *text = NULL;
-    for (size_t i = 0; i < G_N_ELEMENTS(g_errors); i++)
-        if (g_errors[i].code == errorcode)
-            text = g_errors[i].text;
-    int n = text ? snprintf(string, MPI_MAX_ERROR_STRING, "%s", text)
-                 : snprintf(string, MPI_MAX_ERROR_STRING, "Error code %d", errorcode);
-    *resultlen = n;
-    return MPI_SUCCESS;
+void sim_unsupported(const char *fmt, ...) {
+    int self = sim_self();
+    int ranks[1] = {self};
+    va_list ap;
+    va_start(ap, fmt);
+    char *what = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    sim_add_finding(SIM_F_UNSUPPORTED, ranks, 1, sim_location(sim_proc_of(self)->call_site),
+                    g_strdup_printf("rank %d: %s, which ordex does not implement", self, what),
+                    sim_report_backtrace_here());
+    g_free(what);
+    sched_abort_current();
 }
-SIM_ALIAS(MPI_Error_string);
-
-int PMPI_Error_class(int errorcode, int *errorclass) {
-    /* ordex returns error classes as error codes. */
-    *errorclass = errorcode;
-    return MPI_SUCCESS;
-}
-SIM_ALIAS(MPI_Error_class);

@@ -10,11 +10,9 @@
 
 #include "scheduler/sched.h"
 #include "simulator/access.h"
+#include "simulator/attr.h"
 #include "simulator/engine.h"
 #include "simulator/held.h"
-
-/* The largest tag (the MPI_TAG_UB attribute). */
-#define SIM_TAG_UB 1073741823
 
 /* Validates the arguments common to point-to-point calls.  is_recv: peer
  * is a source and may be MPI_ANY_SOURCE, tag may be MPI_ANY_TAG. */
@@ -40,11 +38,14 @@ static int check_p2p(const char *name, int count, MPI_Datatype type, int peer, i
                          "%s: datatype %s is not committed (call MPI_Type_commit first)", name,
                          sim_dt_name(type));
     const char *what = is_recv ? "source" : "dest";
+    /* On an intercommunicator, peers are ranks of the other group. */
+    const sim_comm *peers = (*out)->remote ? (*out)->remote : *out;
     bool peer_ok = peer == MPI_PROC_NULL || (is_recv && peer == MPI_ANY_SOURCE) ||
-                   (peer >= 0 && peer < (*out)->size);
+                   (peer >= 0 && peer < peers->size);
     if (!peer_ok)
-        return sim_error(comm, MPI_ERR_RANK, "%s: %s %d is not a rank of %s (size %d)", name, what,
-                         peer, sim_comm_describe(*out), (*out)->size);
+        return sim_error(comm, MPI_ERR_RANK, "%s: %s %d is not a rank of %s%s (size %d)", name,
+                         what, peer, (*out)->remote ? "the remote group of " : "",
+                         sim_comm_describe(*out), peers->size);
     bool tag_ok = (tag >= 0 && tag <= SIM_TAG_UB) || (is_recv && tag == MPI_ANY_TAG);
     if (!tag_ok)
         return sim_error(comm, MPI_ERR_TAG, "%s: tag %d is invalid (allowed: 0..%d%s)", name, tag,

@@ -8,8 +8,11 @@
 
 #include "scheduler/arena.h"
 #include "scheduler/sched.h"
+#include "simulator/attr.h"
 #include "simulator/engine.h"
 #include "simulator/held.h"
+#include "simulator/errhandler.h"
+#include "simulator/info.h"
 #include "simulator/rma.h"
 #include "simulator/rma_internal.h"
 
@@ -21,26 +24,22 @@
             SIM_RETURN(sim_try_rc_);                                                               \
     } while (0)
 
-/* ordex has no info objects: only MPI_INFO_NULL can be passed. */
-static int info_check(MPI_Comm comm, const char *call, MPI_Info info) {
-    if (info == MPI_INFO_NULL)
-        return MPI_SUCCESS;
-    return sim_error(comm, MPI_ERR_INFO,
-                     "%s: info 0x%08x is not MPI_INFO_NULL; ordex implements no info objects "
-                     "(MPI_Info_create ...), so it takes no hints",
-                     call, (unsigned)info);
-}
-
 /* ---------------------------------------------------------------------- */
 /* Window creation                                                         */
 
 static int creation_checks(MPI_Comm comm, const char *call, MPI_Aint size, int disp_unit,
-                           MPI_Info info, const void *out) {
+                           MPI_Info info, const sim_info **hints, const void *out) {
+    const sim_comm *c = sim_comm_get(comm, sim_self());
+    if (c && c->remote)
+        return sim_error(comm, MPI_ERR_COMM,
+                         "%s: %s is an intercommunicator; windows are made on "
+                         "intracommunicators",
+                         call, sim_comm_describe(c));
     if (size < 0)
         return sim_error(comm, MPI_ERR_SIZE, "%s: size %ld is negative", call, (long)size);
     if (disp_unit <= 0)
         return sim_error(comm, MPI_ERR_DISP, "%s: disp_unit %d is not positive", call, disp_unit);
-    int rc = info_check(comm, call, info);
+    int rc = sim_info_arg(comm, call, info, hints);
     if (rc != MPI_SUCCESS)
         return rc;
     if (!out)
@@ -48,20 +47,51 @@ static int creation_checks(MPI_Comm comm, const char *call, MPI_Aint size, int d
     return MPI_SUCCESS;
 }
 
+/* The caller's hint `key` (same_size or same_disp_unit) says "true", which
+ * promises equal values on every member (MPI 3.1 section 11.2.1, MPI 4.0
+ * section 12.2.1): a member whose value differs from window rank 0's
+ * breaks the promise. */
+static int promise_check(sim_win *w, const char *call, const char *key) {
+    if (!sim_hints_true(sim_self(), SIM_HINT_WIN, w->handle, key))
+        return MPI_SUCCESS;
+    bool size = strcmp(key, "same_size") == 0;
+    for (int r = 1; r < w->size; r++) {
+        long a = size ? (long)w->m[0].size : w->m[0].disp_unit;
+        long b = size ? (long)w->m[r].size : w->m[r].disp_unit;
+        if (a != b)
+            return sim_win_error(w, MPI_ERR_INFO_VALUE,
+                                 "%s: this rank's info says %s=true, but window rank %d gave %s "
+                                 "%ld and window rank %d gave %ld",
+                                 call, key, r, size ? "size" : "disp_unit", b, 0, a);
+    }
+    return MPI_SUCCESS;
+}
+
 /* Posts the creation collective and waits for the window.  *win is
- * MPI_WIN_NULL until the collective writes it. */
-static int post_create(sim_comm *c, sim_coll_kind kind, sim_rma_coll_args *a, MPI_Win *win) {
+ * MPI_WIN_NULL until the collective writes it.  The caller's hints stay
+ * with its membership of the new window (rma.c keeps them). */
+static int post_create(const char *call, sim_comm *c, sim_coll_kind kind, sim_rma_coll_args *a,
+                       const sim_info *hints, MPI_Win *win) {
     *win = MPI_WIN_NULL;
     a->out = win;
+    a->hints = hints;
     sim_coll_args ca = {0};
     ca.rma = a;
     sim_request *req = sim_coll_post(c, kind, &ca);
     if (!req)
         return MPI_ERR_OTHER; /* a mismatch, reported already */
     int rc = sim_request_wait(req, MPI_STATUS_IGNORE);
-    if (rc == MPI_SUCCESS && *win != MPI_WIN_NULL)
-        sim_held_add_here(SIM_HELD_WIN, (uint32_t)*win);
-    return rc;
+    if (rc != MPI_SUCCESS || *win == MPI_WIN_NULL)
+        return rc;
+    sim_held_add_here(SIM_HELD_WIN, (uint32_t)*win);
+    sim_win *w;
+    int me;
+    if ((rc = sim_win_check(*win, call, &w, &me)) != MPI_SUCCESS)
+        return rc;
+    if (kind != SIM_COLL_WIN_CREATE_DYNAMIC &&
+        (rc = promise_check(w, call, "same_size")) != MPI_SUCCESS)
+        return rc;
+    return promise_check(w, call, "same_disp_unit");
 }
 
 int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
@@ -72,7 +102,8 @@ int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI
     TRY(sim_comm_check(comm, &c));
     sim_call_args("base=%p, size=%ld, disp_unit=%d, %s", base, (long)size, disp_unit,
                   sim_comm_describe(c));
-    TRY(creation_checks(comm, "MPI_Win_create", size, disp_unit, info, win));
+    const sim_info *hints;
+    TRY(creation_checks(comm, "MPI_Win_create", size, disp_unit, info, &hints, win));
     if (!base && size > 0)
         SIM_RETURN(sim_error(comm, MPI_ERR_BASE,
                              "MPI_Win_create: base is NULL but size is %ld bytes", (long)size));
@@ -80,7 +111,7 @@ int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI
     a.base = base;
     a.size = size;
     a.disp_unit = disp_unit;
-    SIM_RETURN(post_create(c, SIM_COLL_WIN_CREATE, &a, win));
+    SIM_RETURN(post_create("MPI_Win_create", c, SIM_COLL_WIN_CREATE, &a, hints, win));
 }
 SIM_ALIAS(MPI_Win_create);
 
@@ -107,7 +138,8 @@ int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm
     TRY(sim_check_initialized());
     TRY(sim_comm_check(comm, &c));
     sim_call_args("size=%ld, disp_unit=%d, %s", (long)size, disp_unit, sim_comm_describe(c));
-    TRY(creation_checks(comm, "MPI_Win_allocate", size, disp_unit, info, win));
+    const sim_info *hints;
+    TRY(creation_checks(comm, "MPI_Win_allocate", size, disp_unit, info, &hints, win));
     if (!baseptr)
         SIM_RETURN(sim_error(comm, MPI_ERR_ARG, "MPI_Win_allocate: baseptr is NULL"));
     void *mem = rank_alloc(size);
@@ -119,7 +151,7 @@ int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm
     a.size = size;
     a.disp_unit = disp_unit;
     a.owned = mem;
-    SIM_RETURN(post_create(c, SIM_COLL_WIN_ALLOCATE, &a, win));
+    SIM_RETURN(post_create("MPI_Win_allocate", c, SIM_COLL_WIN_ALLOCATE, &a, hints, win));
 }
 SIM_ALIAS(MPI_Win_allocate);
 
@@ -130,14 +162,16 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Co
     TRY(sim_check_initialized());
     TRY(sim_comm_check(comm, &c));
     sim_call_args("size=%ld, disp_unit=%d, %s", (long)size, disp_unit, sim_comm_describe(c));
-    TRY(creation_checks(comm, "MPI_Win_allocate_shared", size, disp_unit, info, win));
+    const sim_info *hints;
+    TRY(creation_checks(comm, "MPI_Win_allocate_shared", size, disp_unit, info, &hints, win));
     if (!baseptr)
         SIM_RETURN(sim_error(comm, MPI_ERR_ARG, "MPI_Win_allocate_shared: baseptr is NULL"));
     sim_rma_coll_args a = {0};
     a.size = size;
     a.disp_unit = disp_unit;
     a.baseptr = baseptr;
-    SIM_RETURN(post_create(c, SIM_COLL_WIN_ALLOCATE_SHARED, &a, win));
+    SIM_RETURN(
+        post_create("MPI_Win_allocate_shared", c, SIM_COLL_WIN_ALLOCATE_SHARED, &a, hints, win));
 }
 SIM_ALIAS(MPI_Win_allocate_shared);
 
@@ -147,10 +181,12 @@ int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win) {
     TRY(sim_check_initialized());
     TRY(sim_comm_check(comm, &c));
     sim_call_args("%s", sim_comm_describe(c));
-    TRY(creation_checks(comm, "MPI_Win_create_dynamic", 0, 1, info, win));
+    const sim_info *hints;
+    TRY(creation_checks(comm, "MPI_Win_create_dynamic", 0, 1, info, &hints, win));
     sim_rma_coll_args a = {0};
     a.disp_unit = 1;
-    SIM_RETURN(post_create(c, SIM_COLL_WIN_CREATE_DYNAMIC, &a, win));
+    SIM_RETURN(
+        post_create("MPI_Win_create_dynamic", c, SIM_COLL_WIN_CREATE_DYNAMIC, &a, hints, win));
 }
 SIM_ALIAS(MPI_Win_create_dynamic);
 
@@ -163,8 +199,22 @@ int PMPI_Win_free(MPI_Win *win) {
     int me;
     TRY(sim_win_check(*win, "MPI_Win_free", &w, &me));
     sim_call_args("win=0x%08x", (unsigned)*win);
-    sim_held_drop_here(SIM_HELD_WIN, (uint32_t)*win);
-    SIM_RETURN(sim_rma_free(w, me, win));
+    /* The attributes go first (their callbacks may still use the window);
+     * one that fails leaves the window as it was. */
+    MPI_Win handle = *win;
+    char *why = NULL;
+    int rc = sim_attr_delete_all(sim_self(), SIM_ATTR_WIN, handle, &why);
+    if (rc != MPI_SUCCESS) {
+        char msg[512];
+        g_strlcpy(msg, why, sizeof msg);
+        g_free(why);
+        SIM_RETURN(sim_win_error(w, rc, "MPI_Win_free: %s", msg));
+    }
+    sim_held_drop_here(SIM_HELD_WIN, (uint32_t)handle);
+    rc = sim_rma_free(w, me, win);
+    if (rc == MPI_SUCCESS)
+        sim_hints_drop(sim_self(), SIM_HINT_WIN, handle);
+    SIM_RETURN(rc);
 }
 SIM_ALIAS(MPI_Win_free);
 
@@ -282,7 +332,8 @@ int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr) {
     if (size < 0)
         SIM_RETURN(sim_error(MPI_COMM_NULL, MPI_ERR_SIZE, "MPI_Alloc_mem: size %ld is negative",
                              (long)size));
-    TRY(info_check(MPI_COMM_NULL, "MPI_Alloc_mem", info));
+    const sim_info *hints; /* none that ordex acts on */
+    TRY(sim_info_arg(MPI_COMM_NULL, "MPI_Alloc_mem", info, &hints));
     if (!baseptr)
         SIM_RETURN(sim_error(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Alloc_mem: baseptr is NULL"));
     void *p = rank_alloc(size);
@@ -308,48 +359,7 @@ int PMPI_Free_mem(void *base) {
 SIM_ALIAS(MPI_Free_mem);
 
 /* ---------------------------------------------------------------------- */
-/* Attributes, groups, names, info, error handlers                         */
-
-int PMPI_Win_get_attr(MPI_Win win, int keyval, void *attribute_val, int *flag) {
-    SIM_ENTER("MPI_Win_get_attr");
-    TRY(sim_check_initialized());
-    sim_win *w;
-    int me;
-    TRY(sim_win_check(win, "MPI_Win_get_attr", &w, &me));
-    if (!attribute_val || !flag)
-        SIM_RETURN(sim_win_error(w, MPI_ERR_ARG, "MPI_Win_get_attr: %s is NULL",
-                                 !flag ? "flag" : "attribute_val"));
-    sim_win_member *m = &w->m[me];
-    void *val;
-    switch (keyval) {
-    case MPI_WIN_BASE: /* the base itself; the others point to their values */
-        val = m->attr_base;
-        break;
-    case MPI_WIN_SIZE:
-        val = &m->attr_size;
-        break;
-    case MPI_WIN_DISP_UNIT:
-        val = &m->attr_disp_unit;
-        break;
-    case MPI_WIN_CREATE_FLAVOR:
-        val = &m->attr_flavor;
-        break;
-    case MPI_WIN_MODEL:
-        val = &m->attr_model;
-        break;
-    default:
-        SIM_RETURN(sim_win_error(w, MPI_ERR_KEYVAL,
-                                 "MPI_Win_get_attr: keyval %d is not one of the predefined window "
-                                 "attributes (MPI_WIN_BASE, MPI_WIN_SIZE, MPI_WIN_DISP_UNIT, "
-                                 "MPI_WIN_CREATE_FLAVOR, MPI_WIN_MODEL), and ordex implements no "
-                                 "MPI_Win_create_keyval",
-                                 keyval));
-    }
-    *(void **)attribute_val = val;
-    *flag = 1;
-    SIM_RETURN(MPI_SUCCESS);
-}
-SIM_ALIAS(MPI_Win_get_attr);
+/* Groups, names, info, error handlers (attributes: mpi_attr.c)           */
 
 int PMPI_Win_get_group(MPI_Win win, MPI_Group *group) {
     SIM_ENTER("MPI_Win_get_group");
@@ -404,14 +414,24 @@ int PMPI_Win_set_info(MPI_Win win, MPI_Info info) {
     sim_win *w;
     int me;
     TRY(sim_win_check(win, "MPI_Win_set_info", &w, &me));
-    if (info != MPI_INFO_NULL)
-        SIM_RETURN(sim_win_error(w, MPI_ERR_INFO,
-                                 "MPI_Win_set_info: info 0x%08x is not MPI_INFO_NULL; ordex "
-                                 "implements no info objects, so it takes no hints",
-                                 (unsigned)info));
+    const sim_info *given;
+    TRY(sim_info_arg(w->comm->handle, "MPI_Win_set_info", info, &given));
+    sim_hints_update(sim_self(), SIM_HINT_WIN, win, given);
     SIM_RETURN(MPI_SUCCESS);
 }
 SIM_ALIAS(MPI_Win_set_info);
+
+/* The window hints of MPI 3.1 section 11.2.1 (MPI 4.0's same_disp_unit
+ * too) with the values that hold when the program gives none: ordex
+ * keeps every one of these, so a window's info answers them all. */
+static const char *const g_win_hints[][2] = {
+    {"no_locks", "false"},
+    {"accumulate_ordering", "rar,raw,war,waw"},
+    {"accumulate_ops", "same_op_no_op"},
+    {"same_size", "false"},
+    {"same_disp_unit", "false"},
+    {"alloc_shared_noncontig", "false"},
+};
 
 int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used) {
     SIM_ENTER("MPI_Win_get_info");
@@ -419,10 +439,17 @@ int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used) {
     sim_win *w;
     int me;
     TRY(sim_win_check(win, "MPI_Win_get_info", &w, &me));
-    SIM_RETURN(sim_win_error(w, MPI_ERR_INFO,
-                             "MPI_Win_get_info: ordex implements no info objects, so it cannot "
-                             "return the hints in use (MPI_Info_create, MPI_Info_get ... are not "
-                             "implemented either)"));
+    if (!info_used)
+        SIM_RETURN(sim_win_error(w, MPI_ERR_ARG, "MPI_Win_get_info: info_used is NULL"));
+    const sim_info *given = sim_hints_get(sim_self(), SIM_HINT_WIN, win);
+    *info_used = sim_info_create(sim_self());
+    char *why = NULL;
+    sim_info *out = sim_info_lookup(sim_self(), *info_used, &why);
+    for (size_t i = 0; i < G_N_ELEMENTS(g_win_hints); i++) {
+        const char *v = given ? sim_info_get(given, g_win_hints[i][0]) : NULL;
+        sim_info_set(out, g_win_hints[i][0], v ? v : g_win_hints[i][1]);
+    }
+    SIM_RETURN(MPI_SUCCESS);
 }
 SIM_ALIAS(MPI_Win_get_info);
 
@@ -432,10 +459,14 @@ int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler) {
     sim_win *w;
     int me;
     TRY(sim_win_check(win, "MPI_Win_set_errhandler", &w, &me));
-    if (errhandler == MPI_ERRHANDLER_NULL || SIM_HANDLE_OBJ(errhandler) != SIM_OBJ_ERRHANDLER)
-        SIM_RETURN(sim_win_error(w, MPI_ERR_ARG,
-                                 "MPI_Win_set_errhandler: 0x%08x is not an error handler",
-                                 (unsigned)errhandler));
+    char *why = NULL;
+    int rc = sim_errh_check(sim_self(), errhandler, SIM_ERRH_WIN, &why);
+    if (rc != MPI_SUCCESS) {
+        char msg[512];
+        g_strlcpy(msg, why, sizeof msg);
+        g_free(why);
+        SIM_RETURN(sim_win_error(w, rc, "MPI_Win_set_errhandler: %s", msg));
+    }
     sim_win_set_errhandler(w, me, errhandler);
     SIM_RETURN(MPI_SUCCESS);
 }
@@ -450,6 +481,7 @@ int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler) {
     if (!errhandler)
         SIM_RETURN(sim_win_error(w, MPI_ERR_ARG, "MPI_Win_get_errhandler: errhandler is NULL"));
     *errhandler = sim_win_errhandler(w, me);
+    sim_errh_ref(sim_self(), *errhandler); /* a new handle the program frees */
     SIM_RETURN(MPI_SUCCESS);
 }
 SIM_ALIAS(MPI_Win_get_errhandler);

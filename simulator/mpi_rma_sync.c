@@ -6,6 +6,7 @@
  */
 #include "scheduler/sched.h"
 #include "simulator/engine.h"
+#include "simulator/info.h"
 #include "simulator/rma.h"
 
 #define TRY(expr)                                                                                  \
@@ -21,6 +22,17 @@
     int me;                                                                                        \
     TRY(sim_check_initialized());                                                                  \
     TRY(sim_win_check((win), (call), &w, &me))
+
+/* A target that created the window with the hint no_locks=true lets MPI
+ * assume that nobody locks it (MPI 3.1 section 11.2.1). */
+static int no_locks_check(sim_win *w, const char *call, int target) {
+    if (!sim_hints_true(w->m[target].world, SIM_HINT_WIN, w->handle, "no_locks"))
+        return MPI_SUCCESS;
+    return sim_win_error(w, MPI_ERR_RMA_SYNC,
+                         "%s: window rank %d (world rank %d) gave the info no_locks=true for "
+                         "window 0x%08x, so the window may not be locked",
+                         call, target, w->m[target].world, (unsigned)w->handle);
+}
 
 /* Refuses assertion bits outside `allowed` (MPI_ERR_ASSERT). */
 static int assert_check(sim_win *w, const char *call, int assert, int allowed,
@@ -165,6 +177,7 @@ int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win) {
     if (rank == MPI_PROC_NULL)
         SIM_RETURN(MPI_SUCCESS);
     TRY(rank_check(w, "MPI_Win_lock", rank));
+    TRY(no_locks_check(w, "MPI_Win_lock", rank));
     sim_call_args("%s, rank=%d, assert=0x%x, win=0x%08x",
                   lock_type == MPI_LOCK_EXCLUSIVE ? "MPI_LOCK_EXCLUSIVE" : "MPI_LOCK_SHARED",
                   w->m[rank].world, (unsigned)assert, (unsigned)win);
@@ -188,6 +201,8 @@ int PMPI_Win_lock_all(int assert, MPI_Win win) {
     SIM_ENTER("MPI_Win_lock_all");
     WINDOW("MPI_Win_lock_all", win, w, me);
     TRY(assert_check(w, "MPI_Win_lock_all", assert, MPI_MODE_NOCHECK, "MPI_MODE_NOCHECK only"));
+    for (int r = 0; r < w->size; r++)
+        TRY(no_locks_check(w, "MPI_Win_lock_all", r));
     sim_call_args("assert=0x%x, win=0x%08x", (unsigned)assert, (unsigned)win);
     SIM_RETURN(sim_rma_lock(w, me, SIM_LK_SHARED, -1, assert));
 }

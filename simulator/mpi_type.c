@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <string.h>
 
+#include "simulator/attr.h"
 #include "simulator/comm.h"
 #include "simulator/datatype.h"
 #include "simulator/held.h"
@@ -229,6 +230,62 @@ int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
 }
 SIM_ALIAS(MPI_Type_create_resized);
 
+static char *ints_text(int n, const int *v) {
+    GString *s = g_string_new("(");
+    for (int i = 0; v && i < n && i < 8; i++)
+        g_string_append_printf(s, i ? ", %d" : "%d", v[i]);
+    if (v && n > 8)
+        g_string_append(s, ", ...");
+    g_string_append_c(s, ')');
+    return g_string_free(s, FALSE);
+}
+
+int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[],
+                              const int array_of_starts[], int order, MPI_Datatype oldtype,
+                              MPI_Datatype *newtype) {
+    SIM_ENTER("MPI_Type_create_subarray");
+    int rc = sim_check_initialized();
+    if (rc != MPI_SUCCESS)
+        SIM_RETURN(rc);
+    if (!newtype)
+        SIM_RETURN(null_arg("MPI_Type_create_subarray", "newtype"));
+    char *sz = ints_text(ndims, array_of_sizes), *sub = ints_text(ndims, array_of_subsizes),
+         *st = ints_text(ndims, array_of_starts);
+    sim_call_args("ndims=%d sizes=%s subsizes=%s starts=%s order=%s oldtype=%s", ndims, sz, sub, st,
+                  order == MPI_ORDER_FORTRAN ? "MPI_ORDER_FORTRAN" : "MPI_ORDER_C",
+                  sim_dt_name(oldtype));
+    g_free(sz);
+    g_free(sub);
+    g_free(st);
+    char *why = NULL;
+    rc = sim_dt_create_subarray(sim_self(), ndims, array_of_sizes, array_of_subsizes,
+                                array_of_starts, order, oldtype, newtype, &why);
+    SIM_RETURN(made("MPI_Type_create_subarray", rc, why, newtype));
+}
+SIM_ALIAS(MPI_Type_create_subarray);
+
+int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
+                            const int array_of_distribs[], const int array_of_dargs[],
+                            const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                            MPI_Datatype *newtype) {
+    SIM_ENTER("MPI_Type_create_darray");
+    int rc = sim_check_initialized();
+    if (rc != MPI_SUCCESS)
+        SIM_RETURN(rc);
+    if (!newtype)
+        SIM_RETURN(null_arg("MPI_Type_create_darray", "newtype"));
+    char *gs = ints_text(ndims, array_of_gsizes), *ps = ints_text(ndims, array_of_psizes);
+    sim_call_args("size=%d rank=%d ndims=%d gsizes=%s psizes=%s oldtype=%s", size, rank, ndims, gs,
+                  ps, sim_dt_name(oldtype));
+    g_free(gs);
+    g_free(ps);
+    char *why = NULL;
+    rc = sim_dt_create_darray(sim_self(), size, rank, ndims, array_of_gsizes, array_of_distribs,
+                              array_of_dargs, array_of_psizes, order, oldtype, newtype, &why);
+    SIM_RETURN(made("MPI_Type_create_darray", rc, why, newtype));
+}
+SIM_ALIAS(MPI_Type_create_darray);
+
 int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype) {
     SIM_ENTER("MPI_Type_dup");
     int rc = sim_check_initialized();
@@ -237,7 +294,19 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype) {
     sim_call_args("oldtype=%s", sim_dt_name(oldtype));
     char *why = NULL;
     rc = sim_dt_dup(sim_self(), oldtype, newtype, &why);
-    SIM_RETURN(made("MPI_Type_dup", rc, why, newtype));
+    if (rc != MPI_SUCCESS)
+        SIM_RETURN(made("MPI_Type_dup", rc, why, newtype));
+    /* The attributes follow their copy callbacks; a failing one fails the
+     * call and takes the copy back. */
+    rc = sim_attr_copy_all(sim_self(), SIM_ATTR_TYPE, oldtype, *newtype, &why);
+    if (rc != MPI_SUCCESS) {
+        char *ignored = NULL;
+        sim_dt_free(sim_self(), *newtype, &ignored);
+        g_free(ignored);
+        *newtype = MPI_DATATYPE_NULL;
+        SIM_RETURN(report(MPI_COMM_WORLD, "MPI_Type_dup", rc, why));
+    }
+    SIM_RETURN(made("MPI_Type_dup", MPI_SUCCESS, NULL, newtype));
 }
 SIM_ALIAS(MPI_Type_dup);
 
@@ -267,6 +336,14 @@ int PMPI_Type_free(MPI_Datatype *datatype) {
         SIM_RETURN(null_arg("MPI_Type_free", "datatype"));
     sim_call_args("datatype=%s", sim_dt_name(*datatype));
     char *why = NULL;
+    /* The attributes go first, once the handle is known to be freeable: a
+     * delete callback that fails leaves the type as it was. */
+    const sim_datatype *dt = sim_dt_lookup(*datatype, sim_self(), "datatype", &why);
+    g_free(why);
+    why = NULL;
+    if (dt && !sim_dt_is_predefined(*datatype) &&
+        (rc = sim_attr_delete_all(sim_self(), SIM_ATTR_TYPE, *datatype, &why)) != MPI_SUCCESS)
+        SIM_RETURN(report(MPI_COMM_WORLD, "MPI_Type_free", rc, why));
     rc = sim_dt_free(sim_self(), *datatype, &why);
     if (rc != MPI_SUCCESS)
         SIM_RETURN(report(MPI_COMM_WORLD, "MPI_Type_free", rc, why));
@@ -668,3 +745,155 @@ int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Cou
     SIM_RETURN(MPI_SUCCESS);
 }
 SIM_ALIAS(MPI_Get_elements_x);
+
+/* MPI_Status_set_elements(_x) (MPI 3.1 section 12.3, for generalized
+ * requests): the byte count that makes MPI_Get_elements give count. */
+static int set_elements(const char *fname, MPI_Status *status, MPI_Datatype datatype,
+                        MPI_Count count) {
+    int rc = sim_check_initialized();
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!status || status == MPI_STATUS_IGNORE)
+        return sim_error(MPI_COMM_WORLD, MPI_ERR_ARG, "%s: status is %s", fname,
+                         status ? "MPI_STATUS_IGNORE" : "NULL");
+    if (count < 0)
+        return sim_error(MPI_COMM_WORLD, MPI_ERR_COUNT, "%s: count %lld is negative", fname,
+                         (long long)count);
+    const sim_datatype *dt;
+    if ((rc = lookup(fname, datatype, "datatype", &dt)) != MPI_SUCCESS)
+        return rc;
+    if (count > 0 && sim_dt_size(dt) == 0)
+        return sim_error(MPI_COMM_WORLD, MPI_ERR_TYPE,
+                         "%s: datatype %s has no basic elements, so %lld of them cannot be set",
+                         fname, sim_dt_name(datatype), (long long)count);
+    sim_status_set_bytes(status, sim_dt_bytes_of_elements(dt, count));
+    return MPI_SUCCESS;
+}
+
+int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count) {
+    SIM_ENTER("MPI_Status_set_elements");
+    SIM_RETURN(set_elements("MPI_Status_set_elements", status, datatype, count));
+}
+SIM_ALIAS(MPI_Status_set_elements);
+
+int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count) {
+    SIM_ENTER("MPI_Status_set_elements_x");
+    SIM_RETURN(set_elements("MPI_Status_set_elements_x", status, datatype, count));
+}
+SIM_ALIAS(MPI_Status_set_elements_x);
+
+/* ---------------------------------------------------------------------- */
+/* Portable packing (MPI 3.1 section 4.3)                                  */
+
+static int datarep_check(const char *fname, const char *datarep) {
+    if (!datarep)
+        return null_arg(fname, "datarep");
+    if (strcmp(datarep, "external32") != 0)
+        return sim_error(MPI_COMM_WORLD, MPI_ERR_UNSUPPORTED_DATAREP,
+                         "%s: datarep \"%s\" is not \"external32\", the only representation MPI "
+                         "defines for these calls",
+                         fname, datarep);
+    return MPI_SUCCESS;
+}
+
+/* The datatype and count of a portable packing call, and its external
+ * size. */
+static int external_args(const char *fname, const char *datarep, MPI_Datatype datatype,
+                         MPI_Count count, bool need_commit, const sim_datatype **dt,
+                         size_t *bytes) {
+    int rc = sim_check_initialized();
+    if (rc != MPI_SUCCESS || (rc = datarep_check(fname, datarep)) != MPI_SUCCESS)
+        return rc;
+    if (count < 0)
+        return sim_error(MPI_COMM_WORLD, MPI_ERR_COUNT, "%s: count %lld is negative", fname,
+                         (long long)count);
+    if ((rc = need_commit ? usable(MPI_COMM_WORLD, fname, datatype, dt)
+                          : lookup(fname, datatype, "datatype", dt)) != MPI_SUCCESS)
+        return rc;
+    char *why = NULL;
+    rc = sim_dt_external32_size(*dt, (size_t)count, bytes, &why);
+    return rc == MPI_SUCCESS ? MPI_SUCCESS : report(MPI_COMM_WORLD, fname, rc, why);
+}
+
+int PMPI_Pack_external_size(const char *datarep, int incount, MPI_Datatype datatype,
+                            MPI_Aint *size) {
+    SIM_ENTER("MPI_Pack_external_size");
+    const sim_datatype *dt;
+    size_t bytes;
+    int rc =
+        external_args("MPI_Pack_external_size", datarep, datatype, incount, false, &dt, &bytes);
+    if (rc != MPI_SUCCESS)
+        SIM_RETURN(rc);
+    if (!size)
+        SIM_RETURN(null_arg("MPI_Pack_external_size", "size"));
+    *size = (MPI_Aint)bytes;
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Pack_external_size);
+
+int PMPI_Pack_external(const char *datarep, const void *inbuf, int incount, MPI_Datatype datatype,
+                       void *outbuf, MPI_Aint outsize, MPI_Aint *position) {
+    SIM_ENTER("MPI_Pack_external");
+    sim_call_args("incount=%d datatype=%s outsize=%ld", incount, sim_dt_name(datatype),
+                  (long)outsize);
+    const sim_datatype *dt;
+    size_t need;
+    int rc = external_args("MPI_Pack_external", datarep, datatype, incount, true, &dt, &need);
+    if (rc != MPI_SUCCESS)
+        SIM_RETURN(rc);
+    if (!position)
+        SIM_RETURN(null_arg("MPI_Pack_external", "position"));
+    if (outsize < 0 || *position < 0 || *position > outsize)
+        SIM_RETURN(sim_error(MPI_COMM_WORLD, MPI_ERR_ARG,
+                             "MPI_Pack_external: *position %ld is outside 0..outsize %ld",
+                             (long)*position, (long)outsize));
+    if (need > (size_t)(outsize - *position))
+        SIM_RETURN(sim_error(MPI_COMM_WORLD, MPI_ERR_TRUNCATE,
+                             "MPI_Pack_external: incount %d of %s needs %zu bytes in external32 "
+                             "but only %ld of outsize %ld are left after position %ld",
+                             incount, sim_dt_name(datatype), need, (long)(outsize - *position),
+                             (long)outsize, (long)*position));
+    if (need > 0) {
+        if (!outbuf)
+            SIM_RETURN(null_arg("MPI_Pack_external", "outbuf"));
+        char *why = NULL;
+        rc = sim_dt_pack_external32(dt, inbuf, incount, (char *)outbuf + *position, &why);
+        if (rc != MPI_SUCCESS)
+            SIM_RETURN(report(MPI_COMM_WORLD, "MPI_Pack_external", rc, why));
+    }
+    *position += (MPI_Aint)need;
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Pack_external);
+
+int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
+                         MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype) {
+    SIM_ENTER("MPI_Unpack_external");
+    sim_call_args("insize=%ld outcount=%d datatype=%s", (long)insize, outcount,
+                  sim_dt_name(datatype));
+    const sim_datatype *dt;
+    size_t need;
+    int rc = external_args("MPI_Unpack_external", datarep, datatype, outcount, true, &dt, &need);
+    if (rc != MPI_SUCCESS)
+        SIM_RETURN(rc);
+    if (!position)
+        SIM_RETURN(null_arg("MPI_Unpack_external", "position"));
+    if (insize < 0 || *position < 0 || *position > insize)
+        SIM_RETURN(sim_error(MPI_COMM_WORLD, MPI_ERR_ARG,
+                             "MPI_Unpack_external: *position %ld is outside 0..insize %ld",
+                             (long)*position, (long)insize));
+    if (need > (size_t)(insize - *position))
+        SIM_RETURN(sim_error(MPI_COMM_WORLD, MPI_ERR_TRUNCATE,
+                             "MPI_Unpack_external: outcount %d of %s needs %zu bytes in "
+                             "external32 but only %ld of insize %ld are left after position %ld",
+                             outcount, sim_dt_name(datatype), need, (long)(insize - *position),
+                             (long)insize, (long)*position));
+    if (need > 0) {
+        if (!inbuf)
+            SIM_RETURN(null_arg("MPI_Unpack_external", "inbuf"));
+        sim_dt_unpack_external32(dt, (const char *)inbuf + *position, outbuf, outcount);
+    }
+    *position += (MPI_Aint)need;
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Unpack_external);

@@ -418,3 +418,18 @@ int PMPI_Test_cancelled(const MPI_Status *status, int *flag) {
     SIM_RETURN(MPI_SUCCESS);
 }
 SIM_ALIAS(MPI_Test_cancelled);
+
+int PMPI_Status_set_cancelled(MPI_Status *status, int flag) {
+    SIM_ENTER("MPI_Status_set_cancelled");
+    int rc = sim_check_initialized();
+    if (rc != MPI_SUCCESS)
+        SIM_RETURN(rc);
+    if (!status || status == MPI_STATUS_IGNORE)
+        SIM_RETURN(sim_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Status_set_cancelled: status is %s",
+                             status ? "MPI_STATUS_IGNORE" : "NULL"));
+    /* Bit 0 of count_hi_and_cancelled, as MPI_Test_cancelled reads it. */
+    status->count_hi_and_cancelled =
+        (int)(((unsigned)status->count_hi_and_cancelled & ~1u) | (flag ? 1u : 0u));
+    SIM_RETURN(MPI_SUCCESS);
+}
+SIM_ALIAS(MPI_Status_set_cancelled);

@@ -198,6 +198,8 @@ static void waits_of_request(const sim_request *r, int self, GArray *to) {
         return;
     if (r->kind == SIM_REQ_COLL) {
         sim_coll *c = r->coll;
+        if (!c) /* MPI_Intercomm_create waiting for a group that is not known yet */
+            return;
         for (int i = 0; i < c->comm->size; i++)
             if (!c->reqs[i] && !c->left_early[i]) { /* not arrived yet */
                 int w = sim_comm_world(c->comm, i);
@@ -207,14 +209,16 @@ static void waits_of_request(const sim_request *r, int self, GArray *to) {
     }
     if (!r->comm)
         return;
+    /* On an intercommunicator the peers are the other group. */
+    const sim_comm *peers = r->comm->remote ? r->comm->remote : r->comm;
     if (r->peer == MPI_ANY_SOURCE) {
-        for (int i = 0; i < r->comm->size; i++) {
-            int w = sim_comm_world(r->comm, i);
+        for (int i = 0; i < peers->size; i++) {
+            int w = sim_comm_world(peers, i);
             if (w != self)
                 g_array_append_val(to, w);
         }
     } else if (r->peer >= 0) {
-        int w = sim_comm_world(r->comm, r->peer);
+        int w = sim_comm_world(peers, r->peer);
         g_array_append_val(to, w);
     }
 }

@@ -11,6 +11,7 @@
 #include "scheduler/arena.h"
 #include "scheduler/sched.h"
 #include "simulator/engine.h"
+#include "simulator/info.h"
 #include "simulator/report.h"
 #include "simulator/sim_internal.h"
 
@@ -150,6 +151,15 @@ int sim_win_check(MPI_Win win, const char *call, sim_win **out, int *me) {
                          (unsigned)win, why);
     *out = w;
     return MPI_SUCCESS;
+}
+
+MPI_Win sim_rma_win_of_comm(const sim_comm *c) {
+    for (guint i = 0; R.wins && i < R.wins->len; i++) {
+        const sim_win *w = g_ptr_array_index(R.wins, i);
+        if (w->comm == c)
+            return w->handle;
+    }
+    return MPI_WIN_NULL;
 }
 
 int sim_win_error(const sim_win *w, int errclass, const char *fmt, ...) {
@@ -427,6 +437,9 @@ int rma_exec_create(sim_coll *c, int *err_rank, char **why) {
         m->attr_flavor = flavor;
         m->attr_model = sim_g->cfg.rma_separate ? MPI_WIN_SEPARATE : MPI_WIN_UNIFIED;
         *a->out = w->handle;
+        /* Every member's hints at once: another member may act on them
+         * (lock it) before this one returns. */
+        sim_hints_set(m->world, SIM_HINT_WIN, w->handle, a->hints);
     }
     w->shared_block = block;
     if (block)

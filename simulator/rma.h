@@ -155,6 +155,11 @@ int sim_win_check(MPI_Win win, const char *call, sim_win **out, int *me);
  * MPI_ERRORS_RETURN, then the class is returned).  printf-like. */
 int sim_win_error(const sim_win *w, int errclass, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 
+/* The window whose own communicator (sim_win.comm) c is, MPI_WIN_NULL when
+ * c is no window's: errors reported on that communicator are the
+ * window's, and a user handler gets the window's handle. */
+MPI_Win sim_rma_win_of_comm(const sim_comm *c);
+
 /* The window's error handler as member `me` set it, and setting it. */
 MPI_Errhandler sim_win_errhandler(const sim_win *w, int me);
 void sim_win_set_errhandler(sim_win *w, int me, MPI_Errhandler errh);
@@ -174,8 +179,9 @@ typedef struct sim_rma_coll_args {
     void *owned;   /* MPI_Win_allocate: memory ordex allocated, freed with the window */
     void *baseptr; /* MPI_Win_allocate_shared: where the segment's address goes */
     MPI_Win *out;  /* creation: where the new handle goes */
-    sim_win *win;  /* fence, free */
-    int assert;    /* fence */
+    const struct sim_info *hints; /* creation: the member's info (NULL: none) */
+    sim_win *win;                 /* fence, free */
+    int assert;                   /* fence */
 } sim_rma_coll_args;
 
 /* Executes a window collective (SIM_COLL_WIN_*) once every member has

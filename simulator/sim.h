@@ -16,6 +16,8 @@
 
 #include <glib.h>
 
+#include "simulator/digest.h"
+
 typedef enum sim_send_mode {
     SIM_SEND_EAGER_BELOW_LIMIT, /* standard sends buffered below eager_limit */
     SIM_SEND_EAGER,             /* every standard send buffered */
@@ -148,7 +150,6 @@ double sim_predicted_time(void);
  * the rank runs or when an event touches it (see sim_rank_touched), so a
  * caller may keep it; sim_digest_engine is the rest (messages in flight,
  * posted receives, probes). */
-typedef void (*sim_digest_feed)(void *user, const void *data, size_t len);
 void sim_digest_rank(int rank, sim_digest_feed feed, void *user);
 void sim_digest_engine(sim_digest_feed feed, void *user);
 

@@ -96,6 +96,16 @@ int sim_self(void);
  * MPI_ERRORS_RETURN it returns errclass for the caller to return. */
 int sim_error(MPI_Comm comm, int errclass, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 
+/* Reports an MPI usage error of the current call as a finding, whatever the
+ * error handlers say, and stops the run (a fatal handler that is not a
+ * communicator's: MPI_FILE_NULL's). */
+_Noreturn void sim_fatal_error(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+
+/* Stops the run at the current call with a finding of kind
+ * SIM_F_UNSUPPORTED: "rank N: <what>, which ordex does not implement"
+ * (what printf-like, e.g. "MPI_Bcast on an intercommunicator"). */
+_Noreturn void sim_unsupported(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+
 /* Like sim_error, but the error belongs to the call made at call_site (a
  * nonblocking operation whose failure shows at its completion). */
 int sim_error_at(MPI_Comm comm, int errclass, void *call_site, const char *fmt, ...)
@@ -134,16 +144,16 @@ typedef struct sim_observed {
 
 /* One rank's MPI-visible state. */
 typedef struct sim_proc {
-    int rank;         /* world rank */
-    bool initialized; /* MPI_Init done */
-    bool finalized;   /* MPI_Finalize done */
+    int rank;            /* world rank */
+    bool initialized;    /* MPI_Init done */
+    bool finalized;      /* MPI_Finalize done */
     int thread_level;    /* granted by MPI_Init_thread */
     int thread_required; /* asked of MPI_Init_thread (MPI_Init: MPI_THREAD_SINGLE) */
     void *init_site;     /* the MPI_Init or MPI_Init_thread call */
-    const char *call; /* name of the MPI call in progress, NULL when none */
-    void *call_site;  /* return address into the program, for file:line */
-    char *call_args;  /* argument description of the call in progress */
-    bool p2p_lazy;    /* call_args still to be formatted from p2p_args */
+    const char *call;    /* name of the MPI call in progress, NULL when none */
+    void *call_site;     /* return address into the program, for file:line */
+    char *call_args;     /* argument description of the call in progress */
+    bool p2p_lazy;       /* call_args still to be formatted from p2p_args */
     sim_p2p_args p2p_args;
     int call_depth;   /* nesting of MPI functions calling each other */
     uint64_t touched; /* see sim_rank_touched */
@@ -216,6 +226,12 @@ int sim_ranks_paused(void); /* how many ranks are paused at a progress point */
 uint64_t sim_rank_progress_seq(int rank);
 void sim_engine_describe_resume(int rank, sim_event_info *out);
 void sim_resume_rank(int rank);
+
+/* MPI_Comm_idup's collective has completed (ok) or failed: the new
+ * communicator of world_rank (*args->newcomm) gets the attributes and hints
+ * its call prepared in args->idup, which is consumed (mpi_comm.c). */
+struct sim_coll_args;
+void sim_comm_idup_done(int world_rank, struct sim_coll_args *args, bool ok);
 
 /* Records that the simulator may have written into the rank's memory (see
  * sim_rank_touched; core.c). */

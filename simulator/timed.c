@@ -792,8 +792,7 @@ void sim_timed_coll_arrive(sim_coll *c, int me, sim_request *req) {
             r->world[i] = sim_comm_world(c->comm, i);
         r->deferred = g_new0(sim_request *, r->p);
         r->done = g_new0(bool, r->p);
-        if (c->kind == SIM_COLL_GATHERV || c->kind == SIM_COLL_SCATTERV ||
-            c->kind == SIM_COLL_ALLTOALLV || c->kind == SIM_COLL_ALLTOALLW)
+        if (sim_timed_exact_sizes(c->kind))
             r->send_bytes = g_new0(uint64_t *, r->p);
         r->run = pm_ca_run_new(s, T.platform->eager_limit, coll_start, r);
         c->timed = r;

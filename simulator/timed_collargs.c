@@ -23,10 +23,53 @@ static uint64_t type_bytes(int count, MPI_Datatype type) {
     return dt ? (uint64_t)sim_dt_size(dt) * (uint64_t)count : 0;
 }
 
+static bool neighbor_kind(sim_coll_kind k) {
+    return k >= SIM_COLL_NEIGHBOR_ALLGATHER && k <= SIM_COLL_NEIGHBOR_ALLTOALLW;
+}
+
+/* The bytes member me sends to each comm rank in a neighbourhood
+ * collective (several edges to one rank add up). */
+static void neighbor_row(const sim_coll *c, int me, uint64_t *row) {
+    const sim_coll_args *x = &c->args[me];
+    int *in, *out, nin, nout;
+    if (!sim_comm_neighbors(c->comm, me, &in, &nin, &out, &nout))
+        return;
+    for (int j = 0; j < nout; j++) {
+        if (out[j] < 0)
+            continue;
+        uint64_t b;
+        switch (c->kind) {
+        case SIM_COLL_NEIGHBOR_ALLGATHER:
+        case SIM_COLL_NEIGHBOR_ALLGATHERV:
+        case SIM_COLL_NEIGHBOR_ALLTOALL:
+            b = type_bytes(x->sendcount, x->sendtype);
+            break;
+        case SIM_COLL_NEIGHBOR_ALLTOALLV:
+            b = x->sendcounts ? type_bytes(x->sendcounts[j], x->sendtype) : 0;
+            break;
+        default:
+            b = x->sendcounts && x->sendtypes ? type_bytes(x->sendcounts[j], x->sendtypes[j]) : 0;
+            break;
+        }
+        row[out[j]] += b;
+    }
+    g_free(in);
+    g_free(out);
+}
+
+bool sim_timed_exact_sizes(sim_coll_kind kind) {
+    return kind == SIM_COLL_GATHERV || kind == SIM_COLL_SCATTERV || kind == SIM_COLL_ALLTOALLV ||
+           kind == SIM_COLL_ALLTOALLW || neighbor_kind(kind);
+}
+
 uint64_t *sim_timed_v_sizes(const sim_coll *c, int me) {
     const sim_coll_args *x = &c->args[me];
     int p = c->comm->size;
     uint64_t *row = g_new0(uint64_t, p);
+    if (neighbor_kind(c->kind)) {
+        neighbor_row(c, me, row);
+        return row;
+    }
     switch (c->kind) {
     case SIM_COLL_GATHERV:
         if (me != x->root)
@@ -157,6 +200,36 @@ bool sim_timed_coll_args(const sim_coll *c, int me, pm_ca_args *a, GArray *block
             g_array_index(block, uint64_t, i) = type_bytes(n, type);
         }
         a->block = (const uint64_t *)block->data;
+        return true;
+    }
+    case SIM_COLL_NEIGHBOR_ALLGATHER:
+    case SIM_COLL_NEIGHBOR_ALLGATHERV:
+    case SIM_COLL_NEIGHBOR_ALLTOALL:
+    case SIM_COLL_NEIGHBOR_ALLTOALLV:
+    case SIM_COLL_NEIGHBOR_ALLTOALLW: {
+        /* Point-to-point along the edges: an alltoallv whose pairs are the
+         * topology's.  Each transfer takes its size from its sender's
+         * arguments (coll_start); the schedule estimates the others'
+         * edges with this member's largest block. */
+        a->kind = PM_CA_ALLTOALLV;
+        uint64_t *mine = sim_timed_v_sizes(c, me), est = 1;
+        for (int j = 0; j < p; j++)
+            est = mine[j] > est ? mine[j] : est;
+        g_array_set_size(block, (guint)p * (guint)p);
+        uint64_t *m = (uint64_t *)block->data;
+        memset(m, 0, sizeof(uint64_t) * (size_t)p * (size_t)p);
+        for (int i = 0; i < p; i++) {
+            int *in, *out, nin, nout;
+            if (!sim_comm_neighbors(c->comm, i, &in, &nin, &out, &nout))
+                continue;
+            for (int j = 0; j < nout; j++)
+                if (out[j] >= 0)
+                    m[(size_t)i * (size_t)p + (size_t)out[j]] = i == me ? mine[out[j]] : est;
+            g_free(in);
+            g_free(out);
+        }
+        a->matrix = m;
+        g_free(mine);
         return true;
     }
     default:

@@ -16,6 +16,10 @@
 /* Exact bytes member me sends to each member, for the v collectives: a
  * g_malloc'ed array of c->comm->size counts (zeros for the other kinds). */
 uint64_t *sim_timed_v_sizes(const sim_coll *c, int me);
+/* True for the collectives whose transfers take their sizes from
+ * sim_timed_v_sizes of each sender (the v variants, the neighbourhood
+ * collectives). */
+bool sim_timed_exact_sizes(sim_coll_kind kind);
 
 /* The algorithm and sizes of collective c, from what member me passed (the
  * first to arrive: every member's arguments must agree on the sizes), into

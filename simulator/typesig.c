@@ -546,6 +546,32 @@ MPI_Count sim_dt_elements_of_x(const sim_datatype *dt, size_t bytes) {
     return (MPI_Count)n;
 }
 
+size_t sim_dt_bytes_of_elements(const sim_datatype *dt, MPI_Count elements) {
+    const sim_typesig *s = dt->sig;
+    if (s->elems == 0 || elements <= 0)
+        return 0;
+    size_t want = (size_t)elements;
+    size_t bytes = want / s->elems * s->bytes, rem = want % s->elems;
+    /* The partial pass, as in sim_dt_elements_of_x with elements for bytes. */
+    for (guint i = 0; rem > 0; i++) {
+        const sig_item *it = &s->items[i];
+        size_t ie = item_elems(it);
+        if (rem >= ie) {
+            bytes += item_bytes(it);
+            rem -= ie;
+        } else if (it->body) {
+            bytes += rem / it->body->elems * it->body->bytes;
+            rem %= it->body->elems;
+            s = it->body;
+            i = (guint)-1;
+        } else {
+            bytes += rem * sim_dt_basic_size(it->basic);
+            rem = 0;
+        }
+    }
+    return bytes;
+}
+
 int sim_dt_elements_of(const sim_datatype *dt, size_t bytes) {
     MPI_Count n = sim_dt_elements_of_x(dt, bytes);
     return n > INT_MAX ? MPI_UNDEFINED : (int)n;

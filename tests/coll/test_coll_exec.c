@@ -652,6 +652,110 @@ static void test_derived_gather(void) {
     g_free(w);
 }
 
+/* ---------------------------------------------------------------------- */
+/* Neighbourhood collectives                                               */
+
+/* Gives the fake communicator a distributed graph: out[r] and in[r] with
+ * n[r] and m[r] entries (static storage). */
+static sim_dist_adj adj[N];
+static void dist_graph(const int *nout, int out[][4], const int *nin, int in[][4]) {
+    for (int r = 0; r < fake_comm.size; r++) {
+        adj[r] = (sim_dist_adj){nin[r], nout[r], in[r], NULL, out[r], NULL};
+    }
+    fake_comm.adj = adj;
+}
+
+static void test_neighbor_dist_graph(void) {
+    /* Rank 0 sends twice to rank 1 and once to itself; rank 1 receives
+     * twice from rank 0, rank 0 once from itself: edges match in order. */
+    setup(SIM_COLL_NEIGHBOR_ALLTOALL, 2);
+    int nout[2] = {3, 0}, nin[2] = {1, 2};
+    int out[2][4] = {{1, 0, 1}, {0}}, in[2][4] = {{0}, {0, 0}};
+    dist_graph(nout, out, nin, in);
+    int s0[3] = {5, 6, 7}, r0[1] = {-1}, r1[2] = {-1, -1};
+    typed(0, s0, 1, MPI_INT, r0, 1, MPI_INT, -1);
+    typed(1, NULL, 1, MPI_INT, r1, 1, MPI_INT, -1);
+    CU_ASSERT_EQUAL(run(), MPI_SUCCESS);
+    CU_ASSERT_EQUAL(r0[0], 6);
+    CU_ASSERT_EQUAL(r1[0], 5);
+    CU_ASSERT_EQUAL(r1[1], 7);
+
+    /* Allgatherv: the in-neighbours' data at their displacements. */
+    setup(SIM_COLL_NEIGHBOR_ALLGATHERV, 2);
+    dist_graph(nout, out, nin, in);
+    int v0[2] = {40, 41}, got1[6] = {0, 0, 0, 0, 0, 0}, got0[2] = {0, 0};
+    int rc1[2] = {2, 2}, rd1[2] = {3, 0}, rc0[1] = {2}, rd0[1] = {0};
+    typed(0, v0, 2, MPI_INT, got0, 0, MPI_INT, -1);
+    args[0].recvcounts = rc0;
+    args[0].rdispls = rd0;
+    typed(1, NULL, 0, MPI_INT, got1, 0, MPI_INT, -1);
+    args[1].recvcounts = rc1;
+    args[1].rdispls = rd1;
+    CU_ASSERT_EQUAL(run(), MPI_SUCCESS);
+    CU_ASSERT_EQUAL(got1[0], 40);
+    CU_ASSERT_EQUAL(got1[1], 41);
+    CU_ASSERT_EQUAL(got1[3], 40);
+    CU_ASSERT_EQUAL(got1[4], 41);
+    CU_ASSERT_EQUAL(got1[2], 0);
+    CU_ASSERT_EQUAL(got0[1], 41);
+
+    /* An edge its destination does not list: an error at its source. */
+    setup(SIM_COLL_NEIGHBOR_ALLGATHER, 2);
+    int bout[2] = {1, 0}, bin[2] = {0, 0};
+    int bo[2][4] = {{1}, {0}}, bi[2][4] = {{0}, {0}};
+    dist_graph(bout, bo, bin, bi);
+    int x = 1, y = 0;
+    typed(0, &x, 1, MPI_INT, &y, 1, MPI_INT, -1);
+    typed(1, &x, 1, MPI_INT, &y, 1, MPI_INT, -1);
+    CU_ASSERT_EQUAL(run(), MPI_ERR_TOPOLOGY);
+    CU_ASSERT_EQUAL(err_rank, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(why, "rank 1 does not have rank 0 among its"));
+    /* Mismatched sizes, as in any collective. */
+    setup(SIM_COLL_NEIGHBOR_ALLTOALL, 2);
+    dist_graph(nout, out, nin, in);
+    typed(0, s0, 1, MPI_INT, r0, 1, MPI_INT, -1);
+    typed(1, NULL, 1, MPI_INT, r1, 2, MPI_INT, -1);
+    CU_ASSERT_EQUAL(run(), MPI_ERR_TRUNCATE);
+    CU_ASSERT_EQUAL(err_rank, 1);
+    fake_comm.adj = NULL;
+}
+
+static void test_neighbor_cart(void) {
+    /* A periodic ring of two: each is the other's neighbour both ways.
+     * What goes in the negative direction arrives in the positive slot. */
+    setup(SIM_COLL_NEIGHBOR_ALLTOALL, 2);
+    int dims[1] = {2}, periods[1] = {1};
+    fake_comm.cart = true;
+    fake_comm.ndims = 1;
+    fake_comm.dims = dims;
+    fake_comm.periods = periods;
+    int s0[2] = {0, 1}, s1[2] = {10, 11}, r0[2] = {-1, -1}, r1[2] = {-1, -1};
+    typed(0, s0, 1, MPI_INT, r0, 1, MPI_INT, -1);
+    typed(1, s1, 1, MPI_INT, r1, 1, MPI_INT, -1);
+    CU_ASSERT_EQUAL(run(), MPI_SUCCESS);
+    CU_ASSERT_EQUAL(r0[0], 11);
+    CU_ASSERT_EQUAL(r0[1], 10);
+    CU_ASSERT_EQUAL(r1[0], 1);
+    CU_ASSERT_EQUAL(r1[1], 0);
+    /* Without wrap-around: the border slots stay as they were. */
+    setup(SIM_COLL_NEIGHBOR_ALLGATHER, 2);
+    periods[0] = 0;
+    fake_comm.cart = true;
+    fake_comm.ndims = 1;
+    fake_comm.dims = dims;
+    fake_comm.periods = periods;
+    int a = 7, b = 8;
+    r0[0] = r0[1] = r1[0] = r1[1] = -1;
+    typed(0, &a, 1, MPI_INT, r0, 1, MPI_INT, -1);
+    typed(1, &b, 1, MPI_INT, r1, 1, MPI_INT, -1);
+    CU_ASSERT_EQUAL(run(), MPI_SUCCESS);
+    CU_ASSERT_EQUAL(r0[0], -1);
+    CU_ASSERT_EQUAL(r0[1], 8);
+    CU_ASSERT_EQUAL(r1[0], 7);
+    CU_ASSERT_EQUAL(r1[1], -1);
+    fake_comm.cart = false;
+}
+
 int main(void) {
     sim_dt_init();
     sim_op_init();
@@ -673,6 +777,8 @@ int main(void) {
     CU_add_test(s, "reduce_scatter(_block)", test_reduce_scatter);
     CU_add_test(s, "reduction errors", test_reduction_errors);
     CU_add_test(s, "derived receive type", test_derived_gather);
+    CU_add_test(s, "neighbourhood collectives on a distributed graph", test_neighbor_dist_graph);
+    CU_add_test(s, "neighbourhood collectives on a grid", test_neighbor_cart);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();

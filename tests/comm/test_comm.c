@@ -1142,6 +1142,205 @@ static void test_node_map(void) {
     sim_comm_fini();
 }
 
+/* Intercommunicators: two sides, each with its group; merge and dup on the
+ * communicator of both groups. */
+static void test_intercomm(void) {
+    sim_comm_init(4);
+    int a[] = {0, 2}, b[] = {3, 1};
+    sim_comm_set_errhandler(world(), 2, MPI_ERRORS_RETURN);
+    sim_comm *sa =
+        sim_comm_make_inter(world(), 2, g_memdup2(a, sizeof a), world(), 2, g_memdup2(b, sizeof b));
+    sim_comm *sb = sa->remote;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sb);
+    CU_ASSERT_PTR_EQUAL(sb->remote, sa);
+    CU_ASSERT_NOT_EQUAL(sa->handle, sb->handle);
+    assert_members(sa, 2, a);
+    assert_members(sb, 2, b);
+    /* Each member reaches its own side, not the other. */
+    CU_ASSERT_PTR_EQUAL(sim_comm_get(sa->handle, 2), sa);
+    CU_ASSERT_PTR_NULL(sim_comm_get(sa->handle, 1));
+    CU_ASSERT_PTR_EQUAL(sim_comm_get(sb->handle, 1), sb);
+    CU_ASSERT_EQUAL(sim_comm_rank(sb, 1), 1);
+    CU_ASSERT_EQUAL(sim_comm_errhandler(sa, 2), MPI_ERRORS_RETURN);
+    sim_comm *u = sa->both;
+    CU_ASSERT_PTR_EQUAL(sb->both, u);
+    CU_ASSERT_PTR_EQUAL(u->inter, sa);
+    const int all[] = {0, 2, 3, 1};
+    assert_members(u, 4, all);
+
+    /* Merge: the group with high false first, whichever side it is. */
+    fake_coll *f = fake_new(u, SIM_COLL_INTERCOMM_MERGE);
+    for (int r = 0; r < 4; r++)
+        f->c.args[r].color = r < 2; /* side a high */
+    fake_exec_ok(f);
+    sim_comm *m = sim_comm_get(f->out[0], 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    const int b_first[] = {3, 1, 0, 2};
+    assert_members(m, 4, b_first);
+    CU_ASSERT_PTR_NULL(m->remote);
+    CU_ASSERT_EQUAL(sim_comm_errhandler(m, 2), MPI_ERRORS_RETURN); /* as on the intercomm */
+    CU_ASSERT_EQUAL(sim_comm_errhandler(m, 3), MPI_ERRORS_ARE_FATAL);
+    for (int r = 1; r < 4; r++)
+        CU_ASSERT_EQUAL(f->out[r], f->out[0]);
+    fake_free(f);
+    f = fake_new(u, SIM_COLL_INTERCOMM_MERGE); /* the same high: the first side first */
+    fake_exec_ok(f);
+    assert_members(sim_comm_get(f->out[0], 0), 4, all);
+    fake_free(f);
+    f = fake_new(u, SIM_COLL_INTERCOMM_MERGE);
+    f->c.args[3].color = 1; /* world 1 disagrees with world 3, its group's other member */
+    fake_exec_err(f, MPI_ERR_ARG, 3, "high = 1 differs from 0");
+    fake_free(f);
+
+    /* Dup: a new pair of the same groups. */
+    f = fake_new(u, SIM_COLL_INTERCOMM_DUP);
+    fake_exec_ok(f);
+    sim_comm *da = sim_comm_get(f->out[0], 0), *db = sim_comm_get(f->out[2], 3);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(da);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(db);
+    CU_ASSERT_PTR_EQUAL(da->remote, db);
+    CU_ASSERT_EQUAL(f->out[1], da->handle);
+    CU_ASSERT_EQUAL(f->out[3], db->handle);
+    assert_members(da, 2, a);
+    assert_members(db, 2, b);
+    CU_ASSERT_EQUAL(sim_comm_errhandler(da, 2), MPI_ERRORS_RETURN);
+    fake_free(f);
+    sim_comm_fini();
+}
+
+/* Graph topologies: MPI_Graph_create's checks and its collective, the
+ * distributed graph constructors, neighbours and how edges pair up. */
+static void test_graph_topologies(void) {
+    char *why = NULL;
+    int idx[3] = {1, 2, 4}, edg[4] = {1, 0, 0, 1};
+    CU_ASSERT_EQUAL(sim_graph_check(3, idx, edg, 3, &why), MPI_SUCCESS);
+    int bad_idx[3] = {1, 0, 4};
+    CU_ASSERT_EQUAL(sim_graph_check(3, bad_idx, edg, 3, &why), MPI_ERR_ARG);
+    CU_ASSERT_PTR_NOT_NULL(strstr(why, "index[1] = 0 is less than the entry before"));
+    g_free(why);
+    int bad_edg[4] = {1, 0, 3, 1};
+    CU_ASSERT_EQUAL(sim_graph_check(3, idx, bad_edg, 3, &why), MPI_ERR_TOPOLOGY);
+    CU_ASSERT_PTR_NOT_NULL(strstr(why, "edges[2] = 3 is not a node"));
+    g_free(why);
+    CU_ASSERT_EQUAL(sim_graph_check(4, idx, edg, 3, &why), MPI_ERR_TOPOLOGY);
+    g_free(why);
+
+    sim_comm_init(4);
+    /* MPI_Graph_create on 3 of 4 ranks. */
+    sim_topo_args t = {.nnodes = 3, .index = idx, .edges = edg};
+    fake_coll *f = fake_new(world(), SIM_COLL_GRAPH_CREATE);
+    for (int r = 0; r < 4; r++)
+        f->c.args[r].topo = &t;
+    fake_exec_ok(f);
+    CU_ASSERT_EQUAL(f->out[3], MPI_COMM_NULL);
+    sim_comm *g = sim_comm_get(f->out[0], 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    CU_ASSERT_EQUAL(g->size, 3);
+    CU_ASSERT_EQUAL(g->nnodes, 3);
+    int *in, *out, nin, nout;
+    CU_ASSERT_TRUE(sim_comm_neighbors(g, 2, &in, &nin, &out, &nout));
+    CU_ASSERT_EQUAL(nin, 2);
+    CU_ASSERT_EQUAL(out[0], 0);
+    CU_ASSERT_EQUAL(out[1], 1);
+    g_free(in);
+    g_free(out);
+    /* Node 2 lists 0 and 1, but they do not list 2. */
+    int dst, slot;
+    CU_ASSERT_FALSE(sim_comm_neighbor_slot(g, 2, 0, &dst, &slot, &why));
+    CU_ASSERT_PTR_NOT_NULL(strstr(why, "rank 0 does not have rank 2 among its"));
+    g_free(why);
+    CU_ASSERT_TRUE(sim_comm_neighbor_slot(g, 0, 0, &dst, &slot, &why));
+    CU_ASSERT_EQUAL(dst, 1);
+    CU_ASSERT_EQUAL(slot, 0);
+    fake_free(f);
+    /* Members that pass different graphs. */
+    int other[4] = {1, 0, 1, 0};
+    sim_topo_args t2 = {.nnodes = 3, .index = idx, .edges = other};
+    f = fake_new(world(), SIM_COLL_GRAPH_CREATE);
+    for (int r = 0; r < 4; r++)
+        f->c.args[r].topo = r == 2 ? &t2 : &t;
+    fake_exec_err(f, MPI_ERR_TOPOLOGY, 2, "edges differs from comm rank 0's");
+    fake_free(f);
+
+    /* Adjacent: 0 -> 1 twice (weights 5 and 6), 1 -> 0 once. */
+    int s0[1] = {1}, d0[2] = {1, 1}, w0[2] = {5, 6}, s1[2] = {0, 0}, d1[1] = {0}, sw1[2] = {5, 6};
+    int one[1] = {9};
+    sim_topo_args a[4] = {{.indegree = 1,
+                           .sources = s0,
+                           .sourceweights = one,
+                           .outdegree = 2,
+                           .destinations = d0,
+                           .destweights = w0},
+                          {.indegree = 2,
+                           .sources = s1,
+                           .sourceweights = sw1,
+                           .outdegree = 1,
+                           .destinations = d1,
+                           .destweights = one},
+                          {0},
+                          {0}};
+    f = fake_new(world(), SIM_COLL_DIST_GRAPH_CREATE_ADJACENT);
+    for (int r = 0; r < 4; r++)
+        f->c.args[r].topo = &a[r];
+    fake_exec_ok(f);
+    sim_comm *d = sim_comm_get(f->out[1], 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    CU_ASSERT_TRUE(d->weighted);
+    CU_ASSERT_EQUAL(d->adj[0].outdegree, 2);
+    CU_ASSERT_EQUAL(d->adj[1].sourceweights[1], 6);
+    /* The second edge 0 -> 1 is rank 1's second in-neighbour. */
+    CU_ASSERT_TRUE(sim_comm_neighbor_slot(d, 0, 1, &dst, &slot, &why));
+    CU_ASSERT_EQUAL(dst, 1);
+    CU_ASSERT_EQUAL(slot, 1);
+    fake_free(f);
+    /* Rank 1 lists rank 0 once only: the edge lists disagree. */
+    a[1].indegree = 1;
+    f = fake_new(world(), SIM_COLL_DIST_GRAPH_CREATE_ADJACENT);
+    for (int r = 0; r < 4; r++)
+        f->c.args[r].topo = &a[r];
+    fake_exec_err(f, MPI_ERR_TOPOLOGY, 1,
+                  "comm rank 0 lists 1 as a destination 1 time(s) more than comm rank 1 lists 0");
+    fake_free(f);
+
+    /* General: rank 3 gives every edge of a star around 0, unweighted. */
+    int srcs[2] = {0, 2}, degs[2] = {2, 1}, dsts[3] = {1, 2, 0};
+    sim_topo_args none = {.n = 0, .unweighted = true};
+    sim_topo_args all = {.n = 2, .srcs = srcs, .degrees = degs, .dests = dsts, .unweighted = true};
+    f = fake_new(world(), SIM_COLL_DIST_GRAPH_CREATE);
+    for (int r = 0; r < 4; r++)
+        f->c.args[r].topo = r == 3 ? &all : &none;
+    fake_exec_ok(f);
+    sim_comm *st = sim_comm_get(f->out[0], 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+    CU_ASSERT_FALSE(st->weighted);
+    CU_ASSERT_EQUAL(st->adj[0].outdegree, 2);
+    CU_ASSERT_EQUAL(st->adj[0].indegree, 1);
+    CU_ASSERT_EQUAL(st->adj[0].sources[0], 2);
+    CU_ASSERT_EQUAL(st->adj[2].destinations[0], 0);
+    CU_ASSERT_EQUAL(st->adj[3].indegree + st->adj[3].outdegree, 0);
+    CU_ASSERT_PTR_NULL(st->adj[0].sourceweights);
+    fake_free(f);
+    /* Some weighted, some not: an error. */
+    int wts[3] = {1, 1, 1};
+    sim_topo_args wall = all;
+    wall.unweighted = false;
+    wall.weights = wts;
+    f = fake_new(world(), SIM_COLL_DIST_GRAPH_CREATE);
+    for (int r = 0; r < 4; r++)
+        f->c.args[r].topo = r == 3 ? &wall : &none;
+    fake_exec_err(f, MPI_ERR_TOPOLOGY, 0, "MPI_UNWEIGHTED here but not at every member");
+    fake_free(f);
+    /* A dup keeps the topology. */
+    f = fake_new(d, SIM_COLL_COMM_DUP);
+    fake_exec_ok(f);
+    sim_comm *dd = sim_comm_get(f->out[0], 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dd);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dd->adj);
+    CU_ASSERT_EQUAL(dd->adj[1].indegree, 2);
+    fake_free(f);
+    sim_comm_fini();
+}
+
 int main(void) {
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 2;
@@ -1183,6 +1382,8 @@ int main(void) {
         {"dims_create errors", test_dims_create_errors},
         {"dims_create is balanced", test_dims_create_balanced},
         {"node map", test_node_map},
+        {"intercommunicators: sides, merge, dup", test_intercomm},
+        {"graph and distributed graph topologies", test_graph_topologies},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(tests); i++)
         CU_add_test(s, tests[i].name, tests[i].fn);

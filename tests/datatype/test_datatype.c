@@ -15,6 +15,7 @@
 #include <wchar.h>
 
 #include "simulator/datatype.h"
+#include "simulator/handle.h"
 
 #define R0 0 /* the rank that makes the types */
 #define R1 1
@@ -1640,6 +1641,224 @@ static void teardown_test(void) {
     sim_dt_fini();
 }
 
+/* ---------------------------------------------------------------------- */
+/* Subarrays and distributed arrays (typearray.c)                         */
+
+/* The ints one element of t selects from 0, 1, 2 ... (n of them). */
+static GArray *selected(MPI_Datatype t) {
+    const sim_datatype *dt = get(t);
+    int src[64];
+    for (int i = 0; i < 64; i++)
+        src[i] = i;
+    size_t n = sim_dt_size(dt) / sizeof(int);
+    int *out = g_new(int, n + 1);
+    sim_dt_pack(dt, src, 1, out);
+    GArray *a = g_array_new(FALSE, FALSE, sizeof(int));
+    g_array_append_vals(a, out, (guint)n);
+    g_free(out);
+    return a;
+}
+
+static void expect_selected(MPI_Datatype t, int n, const int *want) {
+    GArray *a = selected(t);
+    CU_ASSERT_EQUAL(a->len, (guint)n);
+    for (int i = 0; i < n && i < (int)a->len; i++)
+        CU_ASSERT_EQUAL(g_array_index(a, int, i), want[i]);
+    g_array_free(a, TRUE);
+}
+
+static void test_subarray(void) {
+    int sizes[2] = {4, 5}, sub[2] = {2, 3}, starts[2] = {1, 1};
+    MPI_Datatype c, f;
+    OK(sim_dt_create_subarray(R0, 2, sizes, sub, starts, MPI_ORDER_C, MPI_INT, &c, NULL));
+    OK(sim_dt_create_subarray(R0, 2, sizes, sub, starts, MPI_ORDER_FORTRAN, MPI_INT, &f, NULL));
+    /* Row-major: rows 1-2, columns 1-3 of 5; column-major: the first
+     * dimension varies fastest. */
+    expect_selected(c, 6, (const int[]){6, 7, 8, 11, 12, 13});
+    expect_selected(f, 6, (const int[]){5, 6, 9, 10, 13, 14});
+    CU_ASSERT_EQUAL(sim_dt_lb(get(c)), 0);
+    CU_ASSERT_EQUAL(sim_dt_extent(get(c)), 80);
+    CU_ASSERT_EQUAL(sim_dt_true_lb(get(c)), 24);
+    /* From element (1,1) to the end of (2,3): bytes 24 to 56.  (MPICH
+     * 4.0.2 says 28, one element short.) */
+    CU_ASSERT_EQUAL(sim_dt_true_extent(get(c)), 32);
+    CU_ASSERT_FALSE(sim_dt_committed(get(c)));
+    /* The intermediate types are gone: the next handle is the one after. */
+    MPI_Datatype next;
+    OK(sim_dt_create_contiguous(R0, 1, MPI_INT, &next, NULL));
+    CU_ASSERT_TRUE(SIM_HANDLE_INDEX((unsigned)next) < SIM_DT_FIRST_DERIVED_INDEX + 8);
+    /* An old type with its own bounds: the extent is counted in its units. */
+    MPI_Datatype r, rc;
+    OK(sim_dt_create_resized(R0, MPI_INT, -4, 12, &r, NULL));
+    OK(sim_dt_create_subarray(R0, 2, sizes, sub, starts, MPI_ORDER_C, r, &rc, NULL));
+    CU_ASSERT_EQUAL(sim_dt_lb(get(rc)), 0);
+    CU_ASSERT_EQUAL(sim_dt_extent(get(rc)), 240);
+    CU_ASSERT_EQUAL(sim_dt_true_lb(get(rc)), 72);
+    CU_ASSERT_EQUAL(sim_dt_true_extent(get(rc)), (2 * 5 + 3) * 12 + 4 - 72);
+    /* An empty subarray selects nothing. */
+    int none[2] = {0, 3};
+    MPI_Datatype e;
+    OK(sim_dt_create_subarray(R0, 2, sizes, none, starts, MPI_ORDER_C, MPI_INT, &e, NULL));
+    CU_ASSERT_EQUAL(sim_dt_size(get(e)), 0);
+    CU_ASSERT_EQUAL(sim_dt_extent(get(e)), 80);
+}
+
+static void expect_error_has(int rc, int errclass, char *why, const char *needle) {
+    CU_ASSERT_EQUAL(rc, errclass);
+    CU_ASSERT_PTR_NOT_NULL(why);
+    if (why && !strstr(why, needle)) {
+        fprintf(stderr, "message \"%s\" lacks \"%s\"\n", why, needle);
+        CU_FAIL("message");
+    }
+    g_free(why);
+}
+
+static void test_subarray_errors(void) {
+    int sizes[2] = {4, 5}, sub[2] = {2, 3}, starts[2] = {3, 1};
+    MPI_Datatype t;
+    char *why = NULL;
+    int rc = sim_dt_create_subarray(R0, 2, sizes, sub, starts, MPI_ORDER_C, MPI_INT, &t, &why);
+    expect_error_has(rc, MPI_ERR_ARG, why,
+                     "array_of_starts[0] = 3 puts the subarray (2 long) outside");
+    starts[0] = 1;
+    sub[1] = 6;
+    why = NULL;
+    rc = sim_dt_create_subarray(R0, 2, sizes, sub, starts, MPI_ORDER_C, MPI_INT, &t, &why);
+    expect_error_has(rc, MPI_ERR_ARG, why,
+                     "array_of_subsizes[1] = 6 is outside 0..array_of_sizes[1]");
+    sub[1] = 3;
+    why = NULL;
+    rc = sim_dt_create_subarray(R0, 0, sizes, sub, starts, MPI_ORDER_C, MPI_INT, &t, &why);
+    expect_error_has(rc, MPI_ERR_ARG, why, "ndims 0 is not positive");
+    why = NULL;
+    rc = sim_dt_create_subarray(R0, 2, sizes, sub, starts, 99, MPI_INT, &t, &why);
+    expect_error_has(rc, MPI_ERR_ARG, why, "order 99");
+    why = NULL;
+    rc =
+        sim_dt_create_subarray(R0, 2, sizes, sub, starts, MPI_ORDER_C, MPI_DATATYPE_NULL, &t, &why);
+    expect_error_has(rc, MPI_ERR_TYPE, why, "oldtype");
+}
+
+static void test_darray(void) {
+    /* 7x5 ints, rows BLOCK over 2, columns CYCLIC(2) over 2 (MPI 3.1
+     * section 4.1.4); the grid is row-major: rank 1 is (0, 1). */
+    int g[2] = {7, 5}, d[2] = {MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_CYCLIC};
+    int da[2] = {MPI_DISTRIBUTE_DFLT_DARG, 2}, p[2] = {2, 2};
+    MPI_Datatype t[4];
+    for (int r = 0; r < 4; r++)
+        OK(sim_dt_create_darray(R0, 4, r, 2, g, d, da, p, MPI_ORDER_C, MPI_INT, &t[r], NULL));
+    expect_selected(t[0], 12, (const int[]){0, 1, 4, 5, 6, 9, 10, 11, 14, 15, 16, 19});
+    expect_selected(t[1], 8, (const int[]){2, 3, 7, 8, 12, 13, 17, 18});
+    expect_selected(t[2], 9, (const int[]){20, 21, 24, 25, 26, 29, 30, 31, 34});
+    expect_selected(t[3], 6, (const int[]){22, 23, 27, 28, 32, 33});
+    for (int r = 0; r < 4; r++) {
+        CU_ASSERT_EQUAL(sim_dt_lb(get(t[r])), 0);
+        CU_ASSERT_EQUAL(sim_dt_extent(get(t[r])), 140);
+    }
+    /* Fortran order: the first dimension is contiguous; a cyclic over 4
+     * of 6. */
+    int g1 = 6, d1 = MPI_DISTRIBUTE_CYCLIC, da1 = MPI_DISTRIBUTE_DFLT_DARG, p1 = 4;
+    MPI_Datatype c1;
+    OK(sim_dt_create_darray(R0, 4, 1, 1, &g1, &d1, &da1, &p1, MPI_ORDER_FORTRAN, MPI_INT, &c1,
+                            NULL));
+    expect_selected(c1, 2, (const int[]){1, 5});
+    int g2[2] = {3, 4}, d2[2] = {MPI_DISTRIBUTE_NONE, MPI_DISTRIBUTE_BLOCK};
+    int da2[2] = {MPI_DISTRIBUTE_DFLT_DARG, MPI_DISTRIBUTE_DFLT_DARG}, p2[2] = {1, 2};
+    MPI_Datatype f;
+    OK(sim_dt_create_darray(R0, 2, 1, 2, g2, d2, da2, p2, MPI_ORDER_FORTRAN, MPI_INT, &f, NULL));
+    /* Columns 2-3 of 4 (column-major, 3 rows each). */
+    expect_selected(f, 6, (const int[]){6, 7, 8, 9, 10, 11});
+}
+
+static void test_darray_errors(void) {
+    int g[1] = {10}, d[1] = {MPI_DISTRIBUTE_BLOCK}, da[1] = {2}, p[1] = {4};
+    MPI_Datatype t;
+    char *why = NULL;
+    int rc = sim_dt_create_darray(R0, 4, 0, 1, g, d, da, p, MPI_ORDER_C, MPI_INT, &t, &why);
+    expect_error_has(rc, MPI_ERR_ARG, why,
+                     "blocks of 2 on 4 processes do not cover the 10 elements");
+    da[0] = MPI_DISTRIBUTE_DFLT_DARG;
+    why = NULL;
+    rc = sim_dt_create_darray(R0, 3, 0, 1, g, d, da, p, MPI_ORDER_C, MPI_INT, &t, &why);
+    expect_error_has(rc, MPI_ERR_ARG, why, "has 4 processes, not size = 3");
+    why = NULL;
+    rc = sim_dt_create_darray(R0, 4, 4, 1, g, d, da, p, MPI_ORDER_C, MPI_INT, &t, &why);
+    expect_error_has(rc, MPI_ERR_RANK, why, "rank 4 is outside 0..size-1 = 3");
+    d[0] = MPI_DISTRIBUTE_NONE;
+    why = NULL;
+    rc = sim_dt_create_darray(R0, 4, 0, 1, g, d, da, p, MPI_ORDER_C, MPI_INT, &t, &why);
+    expect_error_has(rc, MPI_ERR_ARG, why, "MPI_DISTRIBUTE_NONE needs 1 process");
+}
+
+/* ---------------------------------------------------------------------- */
+/* external32 and element counts                                          */
+
+static void test_external32(void) {
+    struct rec {
+        char c;
+        long double x;
+        long l;
+        unsigned short u;
+    } in[2] = {{'a', 1.5L, -7, 65535}, {'b', -0.1L, 123456, 1}}, out[2];
+    int bl[4] = {1, 1, 1, 1};
+    MPI_Aint disp[4] = {offsetof(struct rec, c), offsetof(struct rec, x), offsetof(struct rec, l),
+                        offsetof(struct rec, u)};
+    MPI_Datatype ty[4] = {MPI_CHAR, MPI_LONG_DOUBLE, MPI_LONG, MPI_UNSIGNED_SHORT}, t;
+    OK(sim_dt_create_struct(R0, 4, bl, disp, ty, &t, NULL));
+    const sim_datatype *dt = get(t);
+    size_t n = 0;
+    OK(sim_dt_external32_size(dt, 2, &n, NULL));
+    CU_ASSERT_EQUAL(n, 2 * (1 + 16 + 4 + 2));
+    unsigned char buf[64];
+    OK(sim_dt_pack_external32(dt, in, 2, buf, NULL));
+    /* 'a'; 1.5 in IEEE quadruple precision, big-endian; -7 in 4 bytes;
+     * 65535 in 2. */
+    static const unsigned char first[] = {0x61, /* 'a' */
+                                          0x3f, 0xff, 0x80, 0,    0, 0, 0, 0,
+                                          0,    0,    0,    0,    0, 0, 0, 0, /* 1.5 */
+                                          0xff, 0xff, 0xff, 0xf9,             /* -7 */
+                                          0xff, 0xff};                        /* 65535 */
+    CU_ASSERT_EQUAL(memcmp(buf, first, sizeof first), 0);
+    memset(out, 0, sizeof out);
+    sim_dt_unpack_external32(dt, buf, out, 2);
+    CU_ASSERT_EQUAL(out[0].c, 'a');
+    CU_ASSERT_TRUE(out[0].x == 1.5L);
+    CU_ASSERT_EQUAL(out[0].l, -7);
+    CU_ASSERT_EQUAL(out[0].u, 65535);
+    CU_ASSERT_EQUAL(out[1].c, 'b');
+    CU_ASSERT_TRUE(out[1].x == -0.1L);
+    CU_ASSERT_EQUAL(out[1].l, 123456);
+    CU_ASSERT_EQUAL(out[1].u, 1);
+    /* A long beyond 32 bits has no external32 form. */
+    in[1].l = 1L << 40;
+    char *why = NULL;
+    int rc = sim_dt_pack_external32(dt, in, 2, buf, &why);
+    expect_error_has(rc, MPI_ERR_CONVERSION, why, "basic element 6 (MPI_LONG) has a value");
+    /* Pair types are their parts: MPI_DOUBLE_INT is 8 + 4 bytes. */
+    OK(sim_dt_external32_size(get(MPI_DOUBLE_INT), 3, &n, NULL));
+    CU_ASSERT_EQUAL(n, 36);
+    OK(sim_dt_external32_size(get(MPI_WCHAR), 1, &n, NULL));
+    CU_ASSERT_EQUAL(n, 2);
+}
+
+static void test_bytes_of_elements(void) {
+    /* MPI_DOUBLE_INT: a double then an int, 12 packed bytes per pass. */
+    const sim_datatype *di = get(MPI_DOUBLE_INT);
+    CU_ASSERT_EQUAL(sim_dt_bytes_of_elements(di, 0), 0);
+    CU_ASSERT_EQUAL(sim_dt_bytes_of_elements(di, 1), 8);
+    CU_ASSERT_EQUAL(sim_dt_bytes_of_elements(di, 3), 20);
+    CU_ASSERT_EQUAL(sim_dt_elements_of_x(di, 20), 3);
+    CU_ASSERT_EQUAL(sim_dt_count_of(di, 20), MPI_UNDEFINED);
+    /* Through nested repeats: a vector of 3 contiguous pairs. */
+    MPI_Datatype c, v;
+    OK(sim_dt_create_contiguous(R0, 2, MPI_DOUBLE_INT, &c, NULL));
+    OK(sim_dt_create_vector(R0, 3, 1, 2, c, &v, NULL));
+    const sim_datatype *vd = get(v);
+    for (MPI_Count e = 0; e <= 25; e++)
+        CU_ASSERT_EQUAL(sim_dt_elements_of_x(vd, sim_dt_bytes_of_elements(vd, e)), e);
+    CU_ASSERT_EQUAL(sim_dt_bytes_of_elements(vd, 12), sim_dt_size(vd));
+}
+
 int main(void) {
     static const struct {
         const char *name;
@@ -1701,6 +1920,12 @@ int main(void) {
         {"buffer arguments of too many blocks", test_regions_overlap_limit},
         {"signature: random types against the spelled-out rules",
          test_sig_random_against_spelled_out},
+        {"subarray", test_subarray},
+        {"subarray errors", test_subarray_errors},
+        {"darray", test_darray},
+        {"darray errors", test_darray_errors},
+        {"external32", test_external32},
+        {"bytes of elements", test_bytes_of_elements},
     };
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 2;

@@ -110,6 +110,14 @@ record alias.n1 1 tests/programs/alias.c
 record alias.n3 3 tests/programs/alias.c
 record alias.n4 4 tests/programs/alias.c
 record errors_return.n4 4 tests/programs/errors_return.c
+record attrs.n3 3 tests/programs/attrs.c
+record attrs.n1 1 tests/programs/attrs.c
+record errhandlers.n2 2 tests/programs/errhandlers.c
+record info.n2 2 tests/programs/info.c
+record typearrays.n4 4 tests/programs/typearrays.c
+record comm_more.n4 4 tests/programs/comm_more.c
+record intercomm.n4 4 tests/programs/intercomm.c
+record topo_graph.n4 4 tests/programs/topo_graph.c
 record_userlib userlib.n3 3
 record_userlib userlib.n4 4
 record getopt_ranks.n4 4 tests/programs/getopt_ranks.c -m 4 extra -i 2

@@ -317,6 +317,18 @@ static void test_waitany_race(void) {
     e2e_free(r);
 }
 
+/* A wildcard receive on an intercommunicator: its two senders are the
+ * other group's, and both orders are explored. */
+static void test_intercomm_race(void) {
+    e2e_result *r = EX("-n", "4", e2e_src("tests/programs/intercomm_errors.c"), "race");
+    EXPECT_NO_ERROR_RACE(r);
+    char *f = EXPECT_XWARNING(r, 1, "message_race", "2 different outcomes");
+    EXPECT_BLOCK_HAS(r, f, "rank 0: first from world rank 1");
+    EXPECT_BLOCK_HAS(r, f, "rank 0: first from world rank 3");
+    g_free(f);
+    e2e_free(r);
+}
+
 static void test_probe_race(void) {
     const char *src = "examples/probe_race.c";
     e2e_result *r = EX("-n", "3", EXAMPLE("probe_race.c"));
@@ -1835,6 +1847,8 @@ static void e2e_add_explore_tests(CU_pSuite s) {
     CU_add_test(s, "wildcard_deadlock: deadlock at [FROM2]", test_wildcard_deadlock);
     CU_add_test(s, "waitany_race: race, 6 outcomes; --divergence", test_waitany_race);
     CU_add_test(s, "probe_race: truncation at [RECV]", test_probe_race);
+    CU_add_test(s, "intercomm_errors.c race: a wildcard receive on an intercommunicator",
+                test_intercomm_race);
     CU_add_test(s, "deadlock_cycle: deadlock only unbuffered", test_deadlock_cycle);
     CU_add_test(s, "deadlock_else: deadlock n=3, none n=2", test_deadlock_else);
     CU_add_test(s, "barrier_comm: deadlock", test_barrier_comm);

@@ -598,6 +598,14 @@ static const struct {
     {"comm_create_disjoint", "4", "comm_create_disjoint.n4"},
     {"comm_create_disjoint", "5", "comm_create_disjoint.n5"},
     {"comm_create_disjoint", "1", "comm_create_disjoint.n1"},
+    {"attrs", "3", "attrs.n3"},
+    {"attrs", "1", "attrs.n1"},
+    {"errhandlers", "2", "errhandlers.n2"},
+    {"info", "2", "info.n2"},
+    {"typearrays", "4", "typearrays.n4"},
+    {"comm_more", "4", "comm_more.n4"},
+    {"intercomm", "4", "intercomm.n4"},
+    {"topo_graph", "4", "topo_graph.n4"},
 };
 
 static void run_output(const char *prog, const char *mode) {
@@ -658,6 +666,136 @@ static void test_comm_create_disjoint(void) {
     run_output("comm_create_disjoint", NULL);
 }
 
+static void test_attrs(void) {
+    run_output("attrs", NULL);
+}
+static void test_errhandlers(void) {
+    run_output("errhandlers", NULL);
+}
+static void test_info(void) {
+    run_output("info", NULL);
+}
+static void test_typearrays(void) {
+    run_output("typearrays", NULL);
+}
+static void test_comm_more(void) {
+    run_output("comm_more", NULL);
+}
+
+/* Usage errors of attributes, error handlers and info objects: the case
+ * (argv[1] of api_errors.c), its marker and what the finding says. */
+static const struct {
+    const char *arg, *marker, *text;
+} api_errors[] = {
+    {"freedkey", "/* [FREEDKEY] */", "MPI_Comm_set_attr: keyval 0xa4000000 was freed"},
+    {"wrongkind", "/* [WRONGKIND] */",
+     "MPI_Comm_set_attr: keyval 0xa4000000 was made by MPI_Type_create_keyval, for datatypes; a "
+     "communicator needs one of MPI_Comm_create_keyval"},
+    {"predefined", "/* [PREDEFINED] */", "keyval 0x64400001 is predefined"},
+    {"winkey", "/* [WINKEY] */",
+     "keyval 0x66000001 is predefined for windows, not for communicators"},
+    {"baddelete", "/* [BADDELETE] */",
+     "MPI_Comm_free: the delete callback of keyval 0xa4000000 returned error code 15"},
+    {"badcopy", "/* [BADCOPY] */",
+     "MPI_Comm_dup: the copy callback of keyval 0xa4000000 returned error code 15"},
+    {"ehkind", "/* [EHKIND] */",
+     "MPI_Comm_set_errhandler: error handler 0x94000000 was made for windows"},
+    {"ehfreed", "/* [EHFREED] */", "error handler 0x94000000 was freed (MPI_Errhandler_free)"},
+    {"fatalcall", "/* [FATALCALL] */",
+     "rank 1: MPI_Comm_call_errhandler: the program raised MPI_ERR_TAG (Invalid tag argument) on "
+     "MPI_COMM_WORLD, whose error handler is fatal"},
+    {"errstring", "/* [ERRSTRING] */", "the strings of predefined codes are fixed"},
+    {"emptykey", "/* [EMPTYKEY] */", "MPI_Info_set: key is the empty string"},
+    {"nokey", "/* [NOKEY] */", "MPI_Info_delete: key \"b\" is not set in info 0x9c000000"},
+    {"infofreed", "/* [INFOFREED] */", "MPI_Info_get_nkeys: info 0x9c000000 was freed"},
+    {"infoenv", "/* [INFOENV] */", "MPI_INFO_ENV is predefined and cannot be freed"},
+    {"nthkey", "/* [NTHKEY] */", "n = 1 is out of range (the info has 1 key)"},
+    {"badinfo", "/* [BADINFO] */", "MPI_Comm_dup_with_info: info 0x00012345 is not an info handle"},
+    {"outsidegroup", "/* [OUTSIDEGROUP] */",
+     "MPI_Comm_create_group: the group is not a subgroup of comm"},
+    {"datarep", "/* [DATAREP] */", "MPI_Pack_external: datarep \"native\" is not \"external32\""},
+    {"conversion", "/* [CONVERSION] */",
+     "MPI_Pack_external: basic element 0 (MPI_LONG) has a value that external32 cannot "
+     "represent in its 4 bytes"},
+    {"subarray", "/* [SUBARRAY] */",
+     "MPI_Type_create_subarray: array_of_starts[0] = 2 puts the subarray (3 long) outside the "
+     "array's 4 elements"},
+    {"darray", "/* [DARRAY] */",
+     "MPI_Type_create_darray: array_of_dargs[0] = 2: blocks of 2 on 2 processes do not cover the "
+     "10 elements"},
+    {"setelements", "/* [SETELEMENTS] */", "MPI_Status_set_elements: count -1 is negative"},
+    {"notopo", "/* [NOTOPO] */",
+     "MPI_Neighbor_allgather: MPI_COMM_WORLD has no topology (Cartesian, graph or distributed "
+     "graph)"},
+    {"asymmetric", "/* [ASYMMETRIC] */",
+     "rank 0: MPI_Neighbor_allgather: rank 0 has rank 1 among its neighbours, but rank 1 does not "
+     "have rank 0 among its"},
+    {"adjacent", "/* [ADJACENT] */",
+     "rank 1: MPI_Dist_graph_create_adjacent: comm rank 0 lists 1 as a destination 1 time(s) "
+     "more than comm rank 1 lists 0 as a source"},
+    {"halfweights", "/* [HALFWEIGHTS] */",
+     "MPI_Dist_graph_create_adjacent: destweights is MPI_UNWEIGHTED but sourceweights is not"},
+};
+
+static void test_api_errors(void) {
+    for (size_t i = 0; i < G_N_ELEMENTS(api_errors); i++) {
+        e2e_result *r = RUN("run", "-n", "2", P("api_errors.c"), api_errors[i].arg);
+        EXPECT_STATUS(r, 1);
+        g_free(EXPECT_FINDING(r, 1, "mpi_error", api_errors[i].text, SRC("api_errors.c"),
+                              api_errors[i].marker));
+        e2e_free(r);
+    }
+    /* Under MPI_ERRORS_RETURN the callback's code comes back, and the
+     * communicator stays. */
+    e2e_result *r = RUN("run", "-n", "2", P("api_errors.c"), "returncode");
+    EXPECT_CLEAN(r);
+    EXPECT_OUT_HAS(r, "rank 1: MPI_Comm_free returned MPI_ERR_OTHER 1, comm of size 2\n");
+    e2e_free(r);
+}
+
+static void test_intercomm(void) {
+    run_output("intercomm", NULL);
+}
+static void test_topo_graph(void) {
+    run_output("topo_graph", NULL);
+}
+
+static void test_intercomm_errors(void) {
+    const char *src = SRC("intercomm_errors.c");
+    e2e_result *r = RUN("run", "-n", "4", P("intercomm_errors.c"), "samecomm");
+    EXPECT_STATUS(r, 1);
+    g_free(EXPECT_FINDING(r, 1, "mpi_error",
+                          "MPI_Intercomm_create: local_leader = 1 at rank 1 of MPI_COMM_WORLD "
+                          "differs from 0 at its rank 0",
+                          src, "/* [SAMECOMM] */"));
+    e2e_free(r);
+    r = RUN("run", "-n", "4", P("intercomm_errors.c"), "notinter");
+    EXPECT_STATUS(r, 1);
+    g_free(EXPECT_FINDING(r, 1, "mpi_error",
+                          "MPI_Comm_remote_size: MPI_COMM_WORLD is not an intercommunicator", src,
+                          "/* [NOTINTER] */"));
+    e2e_free(r);
+    r = RUN("run", "-n", "4", P("intercomm_errors.c"), "remoterank");
+    EXPECT_STATUS(r, 1);
+    g_free(EXPECT_FINDING(r, 1, "mpi_error",
+                          "MPI_Send: dest 2 is not a rank of the remote group of", src,
+                          "/* [REMOTERANK] */"));
+    e2e_free(r);
+    r = RUN("run", "-n", "4", P("intercomm_errors.c"), "tags");
+    EXPECT_STATUS(r, 1);
+    char *f = EXPECT_FINDING(r, 1, "deadlock", "4 ranks blocked", src, "/* [TAGS] */");
+    EXPECT_BLOCK_HAS(r, f, "rank 0: MPI_Intercomm_create(");
+    EXPECT_BLOCK_HAS(r, f, "remote_leader=1 tag=0)");
+    EXPECT_BLOCK_HAS(r, f, "remote_leader=0 tag=1)");
+    g_free(f);
+    e2e_free(r);
+    r = RUN("run", "-n", "4", P("intercomm_errors.c"), "collective");
+    EXPECT_STATUS(r, 2);
+    EXPECT_ERR_HAS(r, "UNSUPPORTED rank 0: MPI_Barrier on an intercommunicator");
+    EXPECT_ERR_HAS(r, "at intercomm_errors.c:");
+    e2e_free(r);
+}
+
 static void e2e_add_program_tests(CU_pSuite s) {
     CU_add_test(s, "unsupported MPI function: the call stops the run, named with where, JSON",
                 test_unsupported);
@@ -712,6 +850,17 @@ static void e2e_add_program_tests(CU_pSuite s) {
                 test_comm_create_disjoint);
     CU_add_test(s, "comm_create_overlap.c: MPI_Comm_create with overlapping groups",
                 test_comm_create_overlap);
+    CU_add_test(s, "attrs.c: keyvals, attributes, callbacks, predefined attributes", test_attrs);
+    CU_add_test(s, "errhandlers.c: user error handlers, added codes and strings", test_errhandlers);
+    CU_add_test(s, "info.c: info objects, communicator and window hints", test_info);
+    CU_add_test(s, "typearrays.c: subarray, darray, external32, status setters", test_typearrays);
+    CU_add_test(s, "comm_more.c: MPI_Comm_idup, _idup_with_info, _create_group", test_comm_more);
+    CU_add_test(s, "intercomm.c: intercommunicators, point-to-point, dup, merge", test_intercomm);
+    CU_add_test(s, "intercomm_errors.c: misuses and collectives on intercommunicators",
+                test_intercomm_errors);
+    CU_add_test(s, "topo_graph.c: graph topologies, neighbourhood collectives", test_topo_graph);
+    CU_add_test(s, "api_errors.c: usage errors of attributes, handlers, info, types",
+                test_api_errors);
 }
 
 E2E_MAIN("programs", e2e_add_program_tests)

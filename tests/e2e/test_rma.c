@@ -215,7 +215,10 @@ static const error_case errors[] = {
     {"rput", "/* [RPUT] */", "valid only in a passive-target epoch"},
     {"noprecede", "/* [NOPRECEDE] */", "MPI_MODE_NOPRECEDE asserts"},
     {"freemem", "/* [FREEMEM] */", "is not memory that this rank got from MPI_Alloc_mem"},
-    {"getinfo", "/* [GETINFO] */", "ordex implements no info objects"},
+    {"nolocks", "/* [NOLOCKS] */", "window rank 1 (world rank 1) gave the info no_locks=true"},
+    {"samesize", "/* [SAMESIZE] */",
+     "MPI_Win_create: this rank's info says same_size=true, but window rank 1 gave size 8 and "
+     "window rank 0 gave 16"},
 };
 
 static void test_usage_errors(void) {

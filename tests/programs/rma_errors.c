@@ -26,7 +26,8 @@
  *   rput         MPI_Rput in a fence epoch (request-based calls need a lock)
  *   noprecede    MPI_Win_fence(MPI_MODE_NOPRECEDE) after a put of this rank
  *   freemem      MPI_Free_mem of memory that MPI_Alloc_mem did not give
- *   getinfo      MPI_Win_get_info (ordex has no info objects to return)
+ *   nolocks      MPI_Win_lock of a window rank 1 created with the info no_locks=true
+ *   samesize     MPI_Win_create with the info same_size=true (rank 0) and sizes that differ
  * and, without a finding (exit status 0):
  *   errreturn    the window's error handler is MPI_ERRORS_RETURN: MPI_Win_unlock
  *                without lock returns MPI_ERR_RMA_SYNC, printed by rank 0
@@ -116,9 +117,23 @@ int main(int argc, char **argv) {
         MPI_Alloc_mem(16, MPI_INFO_NULL, &mem);
         MPI_Free_mem(mem);
         MPI_Free_mem(mem); /* [FREEMEM] */
-    } else if (!strcmp(c, "getinfo")) {
+    } else if (!strcmp(c, "nolocks")) {
         MPI_Info info;
-        MPI_Win_get_info(win, &info); /* [GETINFO] */
+        MPI_Info_create(&info);
+        if (rank == 1)
+            MPI_Info_set(info, "no_locks", "true");
+        MPI_Win w2;
+        MPI_Win_create(buf, sizeof buf, sizeof(int), info, MPI_COMM_WORLD, &w2);
+        MPI_Info_free(&info);
+        if (rank == 0)
+            MPI_Win_lock(MPI_LOCK_SHARED, 1, 0, w2); /* [NOLOCKS] */
+    } else if (!strcmp(c, "samesize")) {
+        MPI_Info info;
+        MPI_Info_create(&info);
+        if (rank == 0)
+            MPI_Info_set(info, "same_size", "true");
+        MPI_Win w2;
+        MPI_Win_create(buf, rank == 1 ? 8 : 16, 1, info, MPI_COMM_WORLD, &w2); /* [SAMESIZE] */
     } else if (!strcmp(c, "errreturn")) {
         MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
         int rc = MPI_Win_unlock(1, win); /* [ERRRETURN] */
