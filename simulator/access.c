@@ -33,6 +33,7 @@
 #include "simulator/coll.h"
 #include "simulator/datatype.h"
 #include "simulator/engine.h"
+#include "simulator/info.h"
 #include "simulator/report.h"
 #include "simulator/request.h"
 #include "simulator/rma.h"
@@ -66,7 +67,8 @@ typedef struct acc_rec {
     MPI_Datatype basic; /* atomics: the basic type ... */
     MPI_Op op;          /* ... and the op (compare_and_swap: MPI_REPLACE) */
     acc_side side;
-    bool fetches; /* the target side of a get or a fetching accumulate */
+    bool fetches;      /* the target side of a get or a fetching accumulate */
+    bool same_op_only; /* the target window's accumulate_ops info is same_op */
     /* Separate memory model: a store made visible in the public window copy,
      * or a put or accumulate made visible in process memory, by the window
      * owner's synchronisation at (vis_rank, vis_clock). */
@@ -275,17 +277,20 @@ static uintptr_t overlap(const acc_rec *a, const acc_rec *b) {
     return 0;
 }
 
-static bool ops_compatible(MPI_Op a, MPI_Op b) {
-    /* accumulate_ops = same_op_no_op, MPI's default (MPI 3.1 11.2.1). */
-    return a == b || a == MPI_NO_OP || b == MPI_NO_OP;
+/* Which concurrent accumulates are atomic with each other: the window's
+ * accumulate_ops info (MPI 3.1 11.2.1) says same_op_no_op (the default:
+ * the same op, or MPI_NO_OP) or same_op (the same op only). */
+static bool ops_compatible(const acc_rec *a, const acc_rec *b) {
+    if (a->same_op_only || b->same_op_only)
+        return a->op == b->op;
+    return a->op == b->op || a->op == MPI_NO_OP || b->op == MPI_NO_OP;
 }
 
 static bool conflict(const acc_rec *a, const acc_rec *b) {
     if (!a->writes && !b->writes)
         return false;
     if (a->atomic && b->atomic)
-        return a->basic != b->basic || a->basic == MPI_DATATYPE_NULL ||
-               !ops_compatible(a->op, b->op);
+        return a->basic != b->basic || a->basic == MPI_DATATYPE_NULL || !ops_compatible(a, b);
     return true;
 }
 
@@ -805,6 +810,10 @@ static void on_issued(const sim_win *w, const sim_rma_op *op, void *user) {
         t->basic = sim_rma_element_type(x->ttype);
         t->op = x->kind == SIM_RMA_CAS ? MPI_REPLACE : x->op;
         t->writes = !(x->kind != SIM_RMA_CAS && no_op);
+        const sim_info *hints =
+            sim_hints_get(sim_comm_world(w->comm, op->target), SIM_HINT_WIN, w->handle);
+        const char *ops = hints ? sim_info_get(hints, "accumulate_ops") : NULL;
+        t->same_op_only = ops && strcmp(ops, "same_op") == 0;
         break;
     }
     t->fetches = x->kind != SIM_RMA_PUT && x->kind != SIM_RMA_ACC;
