@@ -89,6 +89,7 @@ typedef struct acc_rec {
     const char *epoch_call; /* what opened the origin's epoch */
     void *epoch_site;
     sim_vc *start; /* deferred (PSCW) target access: its start clock */
+    sim_vc *issue; /* an accumulate that writes: its origin's clock at the issue */
 } acc_rec;
 
 /* Memory of a window member (or an attached region). */
@@ -97,6 +98,12 @@ typedef struct acc_region {
     int owner; /* world rank */
     int win;   /* window index */
 } acc_region;
+
+/* What accumulates that wrote a location released (on_applied). */
+typedef struct atomic_rel {
+    uintptr_t lo, hi;
+    sim_vc *vc;
+} atomic_rel;
 
 typedef struct lock_clocks {
     sim_vc *after_exclusive; /* releases of exclusive locks on the target */
@@ -121,6 +128,7 @@ static struct {
     GHashTable *reported;   /* "site|site" pairs reported */
     GArray *regions;        /* acc_region of window memory */
     uint64_t next_buffer;   /* keys of nonblocking buffers, from BUFFER_KEY */
+    GArray *atomic_rels;    /* atomic_rel: what accumulates released, by location */
 } A;
 
 /* ---------------------------------------------------------------------- */
@@ -180,6 +188,7 @@ static void rec_free(acc_rec *r) {
     if (r->blocks)
         g_array_free(r->blocks, TRUE);
     sim_vc_free(r->start);
+    sim_vc_free(r->issue);
     g_free(r);
 }
 
@@ -555,6 +564,15 @@ static void prune(void) {
     A.prune_at = MAX(64u, 2 * k);
 }
 
+/* Moves rank's own counter on and returns it: the epoch at which a
+ * completion ends operations, after everything the rank did before it, the
+ * issue of the operations it completes included (an accumulate issued
+ * before a flush does not cover what that flush completes). */
+static uint32_t bump(int rank) {
+    A.last_plain[rank] = NULL;
+    return ++vc_of(rank)[rank];
+}
+
 /* Which sides of an operation a completion ends. */
 enum {
     END_LOCAL = 1,  /* local completion: origin, compare and result buffers */
@@ -645,6 +663,13 @@ static void region_remove(const void *base, MPI_Aint size) {
         }
     }
     g_ptr_array_set_size(A.records, k);
+    for (guint i = A.on ? A.atomic_rels->len : 0; i-- > 0;) {
+        atomic_rel *e = &g_array_index(A.atomic_rels, atomic_rel, i);
+        if (e->lo >= (uintptr_t)base && e->hi <= (uintptr_t)base + (uintptr_t)size) {
+            sim_vc_free(e->vc);
+            g_array_remove_index_fast(A.atomic_rels, i);
+        }
+    }
 }
 
 /* ---------------------------------------------------------------------- */
@@ -814,6 +839,8 @@ static void on_issued(const sim_win *w, const sim_rma_op *op, void *user) {
             sim_hints_get(sim_comm_world(w->comm, op->target), SIM_HINT_WIN, w->handle);
         const char *ops = hints ? sim_info_get(hints, "accumulate_ops") : NULL;
         t->same_op_only = ops && strcmp(ops, "same_op") == 0;
+        if (t->writes)
+            t->issue = g_memdup2(vc_of(t->rank), sizeof(uint32_t) * (size_t)A.n);
         break;
     }
     t->fetches = x->kind != SIM_RMA_PUT && x->kind != SIM_RMA_ACC;
@@ -829,6 +856,53 @@ static void on_issued(const sim_win *w, const sim_rma_op *op, void *user) {
         return;
     }
     check_and_add(t, vc_of(t->rank));
+}
+
+/* An accumulate that writes a location releases what its origin had done
+ * before issuing it, to any fetching accumulate (fetch_and_op,
+ * compare_and_swap, get_accumulate) that applies at that location later and
+ * so reads its value: a flag set with MPI_Accumulate after MPI_Win_flush and
+ * polled with MPI_Fetch_and_op orders what the flush completed before what
+ * the poller does next, as a release/acquire pair of atomics does. */
+static acc_rec *target_rec_of(const sim_rma_op *op) {
+    for (guint i = 0; i < A.records->len; i++) {
+        acc_rec *r = g_ptr_array_index(A.records, i);
+        if (r->key == op->seq + 1 && r->side == SIDE_TARGET)
+            return r;
+    }
+    for (guint i = 0; i < A.deferred->len; i++) {
+        acc_rec *r = g_ptr_array_index(A.deferred, i);
+        if (r->key == op->seq + 1)
+            return r;
+    }
+    return NULL;
+}
+
+static void on_applied(const sim_win *w, const sim_rma_op *op, void *user) {
+    (void)w;
+    (void)user;
+    if (!A.on || op->target < 0)
+        return;
+    acc_rec *t = target_rec_of(op);
+    if (!t || !t->atomic)
+        return;
+    if (t->fetches)
+        for (guint i = 0; i < A.atomic_rels->len; i++) {
+            const atomic_rel *e = &g_array_index(A.atomic_rels, atomic_rel, i);
+            if (e->lo < t->hi && t->lo < e->hi)
+                acquire(t->rank, e->vc);
+        }
+    if (!t->issue)
+        return;
+    for (guint i = 0; i < A.atomic_rels->len; i++) {
+        atomic_rel *e = &g_array_index(A.atomic_rels, atomic_rel, i);
+        if (e->lo == t->lo && e->hi == t->hi) {
+            e->vc = sim_vc_join(e->vc, t->issue);
+            return;
+        }
+    }
+    atomic_rel e = {t->lo, t->hi, sim_vc_join(NULL, t->issue)};
+    g_array_append_val(A.atomic_rels, e);
 }
 
 static void lock_release(const sim_win *w, int target, bool exclusive, const sim_vc *c) {
@@ -897,8 +971,7 @@ static void on_sync(const sim_win *w, int me, sim_rma_sync_kind kind, int peer, 
         /* Complete ends the operations at the origin only; they are
          * complete at the target when its MPI_Win_wait returns (MPI 3.1
          * 11.7, rule 3), which ends their target sides. */
-        end_ops(w->index, world, peer, END_LOCAL, "MPI_Win_complete", site, world,
-                vc_of(world)[world]);
+        end_ops(w->index, world, peer, END_LOCAL, "MPI_Win_complete", site, world, bump(world));
         sim_vc *c = sim_access_release(world);
         g_queue_push_tail(queue_of(A.completes, w->index, me, peer), c);
         break;
@@ -915,7 +988,7 @@ static void on_sync(const sim_win *w, int me, sim_rma_sync_kind kind, int peer, 
          * target sides are exactly this epoch's. */
         for (int i = 0; i < m->npost; i++)
             end_ops(w->index, sim_comm_world(w->comm, m->post_group[i]), me, END_TARGET,
-                    "MPI_Win_wait", site, world, vc_of(world)[world]);
+                    "MPI_Win_wait", site, world, bump(world));
         mark_visible(w, me, false, true, false);
         break;
     case SIM_RMA_SYNC_LOCK: {
@@ -930,7 +1003,7 @@ static void on_sync(const sim_win *w, int me, sim_rma_sync_kind kind, int peer, 
     }
     case SIM_RMA_SYNC_UNLOCK: {
         end_ops(w->index, world, peer, END_BOTH, peer < 0 ? "MPI_Win_unlock_all" : "MPI_Win_unlock",
-                site, world, vc_of(world)[world]);
+                site, world, bump(world));
         mark_visible(w, me, true, false, false);
         sim_vc *c = sim_access_release(world);
         int from = peer < 0 ? 0 : peer, to = peer < 0 ? w->size : peer + 1;
@@ -950,7 +1023,7 @@ static void on_sync(const sim_win *w, int me, sim_rma_sync_kind kind, int peer, 
         const char *call = remote ? (peer < 0 ? "MPI_Win_flush_all" : "MPI_Win_flush")
                                   : (peer < 0 ? "MPI_Win_flush_local_all" : "MPI_Win_flush_local");
         end_ops(w->index, world, peer, remote ? END_BOTH : END_LOCAL, call, site, world,
-                vc_of(world)[world]);
+                bump(world));
         break;
     }
     case SIM_RMA_SYNC_WIN_SYNC:
@@ -1042,7 +1115,7 @@ void sim_access_request_finished(sim_request *req) {
             if (r->key == req->access_key && (sides_of(r) & END_LOCAL) && r->pending) {
                 r->pending = false;
                 r->end_rank = req->owner;
-                r->end_clock = vc_of(req->owner)[req->owner];
+                r->end_clock = bump(req->owner);
                 r->end_call = "the wait of its request";
                 r->end_site = sim_proc_of(req->owner)->call_site;
             }
@@ -1220,6 +1293,7 @@ void sim_access_init(int nranks, bool separate) {
     A.n = nranks;
     A.separate = separate;
     sim_rma_observer obs = {.issued = on_issued,
+                            .applied = on_applied,
                             .sync = on_sync,
                             .window = on_window,
                             .region = on_region,
@@ -1253,6 +1327,7 @@ void sim_access_enable(void) {
     A.held = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     A.posts = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, queue_free);
     A.completes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, queue_free);
+    A.atomic_rels = g_array_new(FALSE, FALSE, sizeof(atomic_rel));
 }
 
 bool sim_access_enabled(void) {
@@ -1279,6 +1354,9 @@ void sim_access_fini(void) {
         g_hash_table_destroy(A.held);
         g_hash_table_destroy(A.posts);
         g_hash_table_destroy(A.completes);
+        for (guint i = 0; i < A.atomic_rels->len; i++)
+            sim_vc_free(g_array_index(A.atomic_rels, atomic_rel, i).vc);
+        g_array_free(A.atomic_rels, TRUE);
     }
     g_hash_table_destroy(A.reported);
     g_array_free(A.regions, TRUE);
@@ -1290,21 +1368,6 @@ void sim_access_fini(void) {
 
 /* ---------------------------------------------------------------------- */
 /* State digest                                                            */
-
-static gint rec_order(gconstpointer pa, gconstpointer pb) {
-    const acc_rec *a = *(const acc_rec *const *)pa, *b = *(const acc_rec *const *)pb;
-    if (a->lo != b->lo)
-        return a->lo < b->lo ? -1 : 1;
-    if (a->hi != b->hi)
-        return a->hi < b->hi ? -1 : 1;
-    if (a->rank != b->rank)
-        return a->rank - b->rank;
-    if (a->site != b->site)
-        return (uintptr_t)a->site < (uintptr_t)b->site ? -1 : 1;
-    if (a->side != b->side)
-        return (int)a->side - (int)b->side;
-    return a->writes - b->writes;
-}
 
 /* Whether every rank is ordered after r's end: nothing to come can race
  * with it (a deferred access may still start earlier). */
@@ -1320,32 +1383,49 @@ static bool settled(const acc_rec *r) {
     return true;
 }
 
-static void digest_rec(const acc_rec *r, sim_digest_feed feed, void *user) {
+/* What of r decides the races to come, as bytes: where, how, by whom,
+ * whether pending or made visible, and which ranks are already ordered
+ * after it (whatever the counters' values). */
+static void rec_image(const acc_rec *r, GByteArray *out) {
+    g_byte_array_set_size(out, 0);
     int64_t f[10] = {(int64_t)r->lo, (int64_t)r->hi, r->rank, r->writes,
                      r->atomic,      (int64_t)r->op, r->side, (int64_t)(intptr_t)r->site,
                      r->pending,     r->visible};
-    feed(user, f, sizeof f);
-    /* Which ranks it is ordered before already: what decides whether it
-     * can race with what comes next, whatever the counters' values. */
+    g_byte_array_append(out, (const guint8 *)f, sizeof f);
     for (int q = 0; A.on && q < A.n; q++) {
         uint8_t known = !r->pending && vc_of(q)[r->end_rank] >= r->end_clock;
-        feed(user, &known, 1);
+        g_byte_array_append(out, &known, 1);
     }
+}
+
+static gint image_order(gconstpointer pa, gconstpointer pb) {
+    const GByteArray *a = *(const GByteArray *const *)pa, *b = *(const GByteArray *const *)pb;
+    if (a->len != b->len)
+        return a->len < b->len ? -1 : 1;
+    return memcmp(a->data, b->data, a->len);
 }
 
 void sim_access_digest(sim_digest_feed feed, void *user) {
     if (!A.tracking)
         return;
-    GPtrArray *all = g_ptr_array_new();
-    for (guint i = 0; i < A.records->len; i++)
-        if (!settled(g_ptr_array_index(A.records, i))) /* records not pruned yet */
-            g_ptr_array_add(all, g_ptr_array_index(A.records, i));
-    for (guint i = 0; i < A.deferred->len; i++)
-        g_ptr_array_add(all, g_ptr_array_index(A.deferred, i));
-    g_ptr_array_sort(all, rec_order);
-    int64_t n = all->len;
-    feed(user, &n, sizeof n);
-    for (guint i = 0; i < all->len; i++)
-        digest_rec(g_ptr_array_index(all, i), feed, user);
-    g_ptr_array_free(all, TRUE);
+    GPtrArray *images = g_ptr_array_new_with_free_func((GDestroyNotify)g_byte_array_unref);
+    for (guint i = 0; i < A.records->len + A.deferred->len; i++) {
+        const acc_rec *r = i < A.records->len ? g_ptr_array_index(A.records, i)
+                                              : g_ptr_array_index(A.deferred, i - A.records->len);
+        if (i < A.records->len && settled(r)) /* records not pruned yet */
+            continue;
+        GByteArray *b = g_byte_array_new();
+        rec_image(r, b);
+        g_ptr_array_add(images, b);
+    }
+    /* A set, in a canonical order: a record just like another (a polling
+     * loop's accesses, one per pass) races with exactly what the other
+     * does, so states that differ only in how many there are merge. */
+    g_ptr_array_sort(images, image_order);
+    for (guint i = 0; i < images->len; i++) {
+        const GByteArray *b = g_ptr_array_index(images, i);
+        if (i == 0 || image_order(&images->pdata[i - 1], &images->pdata[i]) != 0)
+            feed(user, b->data, b->len);
+    }
+    g_ptr_array_free(images, TRUE);
 }

@@ -436,6 +436,27 @@ static void test_rma_model(void) {
     e2e_free(r);
 }
 
+/* An accumulate that writes a flag releases what its origin completed
+ * before (a flush), to a fetch-and-op that reads the flag later: the get
+ * after the poll follows the put.  Without the flush between put and flag,
+ * the get races with the put.  (Under run: explore of these polling loops
+ * does not end, see docs/rma.md.) */
+static void test_atomic_flag(void) {
+    e2e_result *r = RUN("-n", "3", PROG("rma_atomic_flag_ok.c"));
+    EXPECT_CLEAN(r);
+    EXPECT_OUT_HAS(r, "rank 1 got 42\n");
+    e2e_free(r);
+    r = RUN("-n", "3", PROG("rma_atomic_flag.c"));
+    EXPECT_STATUS(r, 1);
+    const char *src = "tests/programs/rma_atomic_flag.c";
+    char *f = EXPECT_FINDING(r, 1, "data_race", "MPI_Put by rank 0", src, "/* [B] */");
+    char *put = g_strdup_printf("rma_atomic_flag.c:%d", e2e_marker_line(src, "/* [A] */"));
+    EXPECT_BLOCK_HAS(r, f, put);
+    g_free(put);
+    g_free(f);
+    e2e_free(r);
+}
+
 /* ---------------------------------------------------------------------- */
 /* State hashing with shared-memory windows                                */
 
@@ -474,6 +495,7 @@ static void add(CU_pSuite s) {
     CU_add_test(s, "concurrent accumulates apply in every order", test_atomic_orders);
     CU_add_test(s, "MPI_Win_test may say not yet", test_win_test_later);
     CU_add_test(s, "--rma-model and MPI_WIN_MODEL", test_rma_model);
+    CU_add_test(s, "an atomic flag orders what its writer flushed before", test_atomic_flag);
     CU_add_test(s, "shared windows and the state hash", test_shared_window_hashes);
 }
 
