@@ -29,6 +29,12 @@ static double pct(double part, double all) {
 }
 
 void pred_report_measure_note(GString *out, const sim_timed_measure *m) {
+    if (m->instrumented)
+        g_string_append(out, "note: the program was built with the instrumentation of loads and "
+                             "stores (ordexcc without --no-access-checks), which slows its "
+                             "computation (about 2x at -O2, bench/RESULTS.md) although predict "
+                             "leaves it off: give predict the .c file, or build with "
+                             "--no-access-checks\n");
     if (!pred_measure_disturbed(m))
         return;
     char *cpu = pred_qty(m->compute_cpu_s, "s"), *wall = pred_qty(m->compute_wall_s, "s");
@@ -50,6 +56,7 @@ void pred_json_measure(out_json *w, const sim_timed_measure *m) {
     out_json_num(w, "compute_wall_s", m->compute_wall_s);
     out_json_int(w, "involuntary_context_switches", m->involuntary_switches);
     out_json_bool(w, "disturbed", pred_measure_disturbed(m));
+    out_json_bool(w, "instrumented", m->instrumented);
     out_json_end(w);
 }
 

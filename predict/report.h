@@ -27,15 +27,17 @@ void pred_report_text(GString *out, const pred_result *r, const pred_placements 
                       const pm_platform *p, const char *prog, const char *trace_path,
                       const char *svg_path, const sim_timed_measure *measure);
 
-/* A note when the machine was busy while the computation was measured
- * (nothing otherwise). */
+/* A note when the program was built with the instrumentation of loads and
+ * stores, and one when the machine was busy while the computation was
+ * measured (nothing otherwise). */
 void pred_report_measure_note(GString *out, const sim_timed_measure *m);
 
 /* The prediction's members of the report's top-level JSON object. */
 void pred_json_prediction(out_json *w, const pred_result *r, const pred_placements *pl,
                           const pm_platform *p, const char *trace_path, const char *svg_path);
 
-/* The "measurement" member: CPU and wall-clock time of the computation. */
+/* The "measurement" member: CPU and wall-clock time of the computation,
+ * and whether the program was instrumented. */
 void pred_json_measure(out_json *w, const sim_timed_measure *m);
 
 #endif

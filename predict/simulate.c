@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "scheduler/access_hook.h"
 #include "scheduler/sched.h"
 #include "simulator/events.h"
 #include "simulator/sim.h"
@@ -115,6 +116,10 @@ bool pred_simulate(const pred_options *o, const pm_platform *p, bool record, boo
      * eager_limit is the largest eager message. */
     run.send_mode = SIM_SEND_EAGER_BELOW_LIMIT;
     run.eager_limit = (size_t)p->eager_limit + 1;
+    /* A program built with the instrumentation of loads and stores (a .so
+     * from ordexcc) keeps its calls disarmed: checked, its accesses to
+     * window memory would cost many times the computation measured here. */
+    sched_access_set_ignored(true);
     if (!sg_rundesc_load(&run, err))
         return false;
     if (quiet)
@@ -185,6 +190,7 @@ bool pred_simulate(const pred_options *o, const pm_platform *p, bool record, boo
     if (record)
         out->timeline = timeline_of(p, run.nranks);
     sim_timed_measurement(&out->measure);
+    out->measure.instrumented = sched_access_instrumented();
     sim_timed_stop();
     sim_destroy();
     sched_fini();
@@ -216,6 +222,7 @@ static void measure_add(sim_timed_measure *sum, const sim_timed_measure *m) {
     sum->compute_wall_s += m->compute_wall_s;
     sum->involuntary_switches += m->involuntary_switches;
     sum->voluntary_switches += m->voluntary_switches;
+    sum->instrumented |= m->instrumented;
 }
 
 /* What a child tells: the makespan and how it measured. */
@@ -250,7 +257,7 @@ static double predict_in_child(const pred_options *o, const pm_platform *p, unsi
             _exit(3);
         close(fd[0]);
         pred_result r;
-        child_answer a = {-1, {0, 0, 0, 0}};
+        child_answer a = {-1, {0, 0, 0, 0, false}};
         char *err = NULL;
         if (pred_simulate(o, p, false, true, placement, &r, &err)) {
             a.makespan = r.finished ? r.makespan : NAN;
@@ -267,7 +274,7 @@ static double predict_in_child(const pred_options *o, const pm_platform *p, unsi
     if (sg_run_interrupted()) /* before g_child was set: the handler could not end it */
         kill(pid, SIGKILL);
     close(fd[1]);
-    child_answer a = {-1, {0, 0, 0, 0}};
+    child_answer a = {-1, {0, 0, 0, 0, false}};
     ssize_t got;
     while ((got = read(fd[0], &a, sizeof a)) < 0 && errno == EINTR)
         ;

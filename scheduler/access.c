@@ -236,9 +236,15 @@ static void heap_end(sched_arena *saved) {
     sched_arena_current = saved;
 }
 
+static bool g_ignored;
+
+void sched_access_set_ignored(bool ignored) {
+    g_ignored = ignored;
+}
+
 void sched_access_mark(const void *addr, size_t len) {
     uintptr_t a, b;
-    if (!clip(addr, len, &a, &b))
+    if (g_ignored || !clip(addr, len, &a, &b))
         return;
     sched_access_arm_ranks(); /* from now on the program's accesses call the hooks */
     sched_arena *saved = heap_begin();
@@ -250,7 +256,7 @@ void sched_access_mark(const void *addr, size_t len) {
 
 void sched_access_unmark(const void *addr, size_t len) {
     uintptr_t a, b;
-    if (!clip(addr, len, &a, &b) || !g_segs)
+    if (g_ignored || !clip(addr, len, &a, &b) || !g_segs)
         return;
     sched_arena *saved = heap_begin();
     apply(a, b, -1);

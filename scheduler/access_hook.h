@@ -61,6 +61,13 @@ void sched_access_set_hook(sched_access_fn fn, void *user);
  * calls in every rank's copy of the program (access_sites.h). */
 void sched_access_mark(const void *addr, size_t len);
 
+/* While `ignored` (false at start), marks and unmarks do nothing: nothing
+ * is tracked and the program's calls of the hooks stay disarmed, so its
+ * loads and stores cost what they cost uninstrumented.  `ordex predict`
+ * sets it: it measures the program's computation, which the checks of
+ * plain accesses would slow down.  Set it before anything is marked. */
+void sched_access_set_ignored(bool ignored);
+
 /* Undoes one mark of every byte of [addr, addr+len); bytes that are not
  * tracked are left alone (their count stays 0). */
 void sched_access_unmark(const void *addr, size_t len);

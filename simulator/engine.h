@@ -99,7 +99,8 @@ struct sim_request {
      * the completion, and the RMA operation whose local side ends then. */
     struct sim_vc *vc_acq;
     uint64_t access_key;
-    /* Predict (timed.c): the collective run this member request belongs to. */
+    /* Predict (timed.c): the collective run this member request belongs to,
+     * or the one-sided operation (timed_rma.c) an MPI_Rput & co. waits for. */
     void *timed_run;
     int timed_member;
 };

@@ -264,6 +264,72 @@ void sim_rma_digest(sim_digest_feed feed, void *user);
  * another member's arena since it last did. */
 void sim_rma_rank_entered(int rank);
 
+/* ---- simulated time of `ordex predict` (timed_rma.c) ----
+ * What one-sided communication costs in simulated time; every call is a
+ * no-op (or answers yes) unless sim_timed_start turned time on, and none
+ * changes what the program sees.  The model (docs/rma.md, "Prediction"):
+ *   - an operation is sent when it is issued (in a PSCW epoch, once the
+ *     target's post has arrived): a put is one message of its bytes from
+ *     origin to target, a get a request (no payload) and a reply of its
+ *     bytes, an accumulate a message plus the target's computation
+ *     (SIM_TIMED_ACC_ELEMENT_WORK per basic element, on the target's node),
+ *     get_accumulate, fetch_and_op and compare_and_swap a message, the
+ *     computation and a reply with the old data; messages have no
+ *     rendezvous handshake, do not wait for the target to enter MPI, and
+ *     cost the platform's per-message overheads (the origin's in the call,
+ *     the target's and the reply's receiver's at their next computation);
+ *   - an operation is done when its last message has arrived (and the
+ *     target's computation ended); the calls that complete operations
+ *     (fence, MPI_Win_complete, unlock, the flushes, the wait of a request
+ *     operation) return only once theirs are done;
+ *   - MPI_Win_post sends each origin a message; MPI_Win_complete sends each
+ *     target one once its operations are done; MPI_Win_wait returns when
+ *     those of its origins have arrived;
+ *   - MPI_Win_lock (without MPI_MODE_NOCHECK) sends a request to the target,
+ *     which answers once the request has arrived and the unlock messages of
+ *     conflicting holders have; MPI_Win_lock_all does so with every member;
+ *     MPI_Win_unlock(_all) sends unlock messages once its operations are
+ *     done and returns.
+ * Fence, creation and free are collectives (timed_collargs.c). */
+
+/* CPU seconds (of the machine ordex runs on) that the target spends per
+ * basic element of an accumulate. */
+#define SIM_TIMED_ACC_ELEMENT_WORK 1e-9
+
+/* The calling rank issued op (sim_rma_issue, after queueing it); `request`:
+ * a request-based operation, whose request follows with
+ * sim_timed_rma_request.  May block the caller for its send overhead. */
+void sim_timed_rma_issued(const sim_win *w, const sim_rma_op *op, bool request);
+/* The request of the operation the calling rank issued last: it completes
+ * when the operation is done (sim_timed_defer). */
+void sim_timed_rma_request(sim_request *req);
+/* Blocks the calling rank (window rank me) until its operations on w to
+ * target (-1: to every target) are done. */
+void sim_timed_rma_quiesce(const sim_win *w, int me, int target);
+/* MPI_Win_post of member me to the n members of group. */
+void sim_timed_rma_post(const sim_win *w, int me, const int *group, int n);
+/* MPI_Win_complete of member me, once every target has posted: blocks until
+ * the posts have arrived and its operations are done. */
+void sim_timed_rma_complete_begin(const sim_win *w, int me);
+/* MPI_Win_complete of member me is done with target: its message leaves. */
+void sim_timed_rma_complete_sent(const sim_win *w, int me, int target);
+/* Whether the complete messages that match member me's current post have
+ * all arrived (MPI_Win_test); MPI_Win_wait blocks until they have. */
+bool sim_timed_rma_exposure_arrived(const sim_win *w, int me);
+void sim_timed_rma_wait(const sim_win *w, int me);
+/* MPI_Win_lock (target) or MPI_Win_lock_all (target -1) of member me
+ * without MPI_MODE_NOCHECK, before it waits for the grant: its requests
+ * leave.  Returns what sim_timed_rma_lock_granted takes (NULL when time is
+ * off). */
+void *sim_timed_rma_lock_request(const sim_win *w, int me, int target, int type);
+/* The same lock was granted (the engine's SIM_EV_LOCK): blocks until the
+ * grants have arrived; frees h. */
+void sim_timed_rma_lock_granted(void *h);
+/* MPI_Win_unlock(_all) of member me, its operations done and before its lock
+ * of type `type` (SIM_LK_*; shared for unlock_all) is released: the unlock
+ * messages leave. */
+void sim_timed_rma_unlock(const sim_win *w, int me, int target, int type);
+
 /* ---- hook points for the race detection (docs/rma.md) ----
  * An observer sees every operation when it is issued and when it takes
  * effect, and every synchronisation that opens or closes an epoch or

@@ -226,6 +226,7 @@ int sim_rma_issue(sim_win *w, int me, const sim_rma_issue_args *a, sim_request *
     if (w->m[me].fence == SIM_FENCE_OPEN)
         w->m[me].fence = SIM_FENCE_ACTIVE;
     rma_hook_issued(w, op);
+    sim_timed_rma_issued(w, op, a->request);
     if (!a->request)
         return MPI_SUCCESS;
     sim_rma_op issued = *op; /* applying it frees op */
@@ -237,6 +238,7 @@ int sim_rma_issue(sim_win *w, int me, const sim_rma_issue_args *a, sim_request *
         return rc;
     sim_request *r = sim_req_new(SIM_REQ_RMA, a->call);
     rma_hook_request(w, &issued, r);
+    sim_timed_rma_request(r); /* under predict, complete once the data has moved */
     sim_req_complete(r);
     *req = r;
     return MPI_SUCCESS;
@@ -303,6 +305,7 @@ int sim_rma_fence(sim_win *w, int me, int assert) {
         if (rc != MPI_SUCCESS)
             return rc;
     }
+    sim_timed_rma_quiesce(w, me, -1); /* its operations move before the barrier */
     sim_rma_coll_args a = {0};
     a.win = w;
     a.assert = assert;
@@ -351,6 +354,7 @@ int sim_rma_post(sim_win *w, int me, const int *group, int n, int assert) {
     }
     sim_events_changed();
     rma_hook_sync(w, me, SIM_RMA_SYNC_POST, -1);
+    sim_timed_rma_post(w, me, group, n);
     return MPI_SUCCESS;
 }
 
@@ -469,6 +473,7 @@ int sim_rma_complete(sim_win *w, int me) {
     /* The operations can reach the targets only once they expose their
      * windows. */
     block_until(w, me, RMA_WAIT_COMPLETE, NULL, all_posted, describe_complete);
+    sim_timed_rma_complete_begin(w, me);
     for (int i = 0; i < m->nstart; i++) {
         int t = m->start_group[i];
         int rc = rma_complete_ops(w, me, t, NULL, "MPI_Win_complete");
@@ -476,6 +481,7 @@ int sim_rma_complete(sim_win *w, int me) {
             return rc;
         w->completes[(size_t)me * (size_t)w->size + (size_t)t]++;
         wake_waiting(w, t, RMA_WAIT_WAIT);
+        sim_timed_rma_complete_sent(w, me, t);
         rma_hook_sync(w, me, SIM_RMA_SYNC_COMPLETE, t);
     }
     m->started = false;
@@ -503,6 +509,7 @@ int sim_rma_wait(sim_win *w, int me) {
     if (!w->m[me].exposing)
         return no_exposure(w, "MPI_Win_wait");
     block_until(w, me, RMA_WAIT_WAIT, NULL, all_completed, describe_wait);
+    sim_timed_rma_wait(w, me);
     end_exposure(w, me);
     return MPI_SUCCESS;
 }
@@ -511,11 +518,12 @@ int sim_rma_test(sim_win *w, int me, int *flag) {
     if (!w->m[me].exposing)
         return no_exposure(w, "MPI_Win_test");
     bool polled = false;
-    if (!all_completed(w, me, NULL)) {
+    /* Under predict the completes must also have arrived. */
+    if (!all_completed(w, me, NULL) || !sim_timed_rma_exposure_arrived(w, me)) {
         sim_poll_block(); /* others progress before the program asks again */
         polled = true;
     }
-    *flag = all_completed(w, me, NULL);
+    *flag = all_completed(w, me, NULL) && sim_timed_rma_exposure_arrived(w, me);
     /* Like MPI_Test, it may say "not yet" when it could say yes (exploring
      * with --test-later): MPI does not promise immediate progress. */
     if (*flag && sim_test_later("MPI_Win_test:now-or-later")) {
@@ -620,9 +628,11 @@ int sim_rma_lock(sim_win *w, int me, int type, int target, int assert) {
         g_free(q);
         return MPI_SUCCESS;
     }
+    void *timed = sim_timed_rma_lock_request(w, me, target, type);
     g_queue_push_tail(&R.lockq, q);
     sim_events_changed();
     block_until(w, me, RMA_WAIT_LOCK, q, lock_granted, NULL);
+    sim_timed_rma_lock_granted(timed);
     g_free(q);
     return MPI_SUCCESS;
 }
@@ -647,6 +657,10 @@ int sim_rma_unlock(sim_win *w, int me, int target) {
     int rc = rma_complete_ops(w, me, target, NULL, call);
     if (rc != MPI_SUCCESS)
         return rc;
+    /* Under predict: the operations move, then the unlock messages leave,
+     * before anyone else can be granted the lock. */
+    sim_timed_rma_quiesce(w, me, target);
+    sim_timed_rma_unlock(w, me, target, target < 0 ? SIM_LK_SHARED : m->lock[target]);
     if (target < 0) {
         for (int t = 0; t < w->size; t++)
             w->shared[t]--;
@@ -681,8 +695,10 @@ int sim_rma_flush(sim_win *w, int me, int target, bool local) {
     /* Local completion is completion here (the operation has taken effect
      * once its origin buffer may be reused). */
     int rc = rma_complete_ops(w, me, target, NULL, call);
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS) {
+        sim_timed_rma_quiesce(w, me, target);
         rma_hook_sync(w, me, local ? SIM_RMA_SYNC_FLUSH_LOCAL : SIM_RMA_SYNC_FLUSH, target);
+    }
     return rc;
 }
 
@@ -721,6 +737,7 @@ int sim_rma_free(sim_win *w, int me, MPI_Win *win) {
                              "first: %s at %s); close the fence epoch with MPI_Win_fence first",
                              n, n == 1 ? "" : "s", n == 1 ? "is" : "are", first->call,
                              sim_location(first->call_site));
+    sim_timed_rma_quiesce(w, me, -1); /* request-based operations not waited for */
     sim_rma_coll_args a = {0};
     a.win = w;
     sim_coll_args ca = {0};

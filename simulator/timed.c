@@ -56,6 +56,13 @@ typedef struct trank {
     double core_at;       /* when a pull last gave it its core during a wait, or -1 */
     int await_progress;   /* its rendezvous messages held until it enters MPI */
     double pull_wait;     /* pull delays of its messages in the current call */
+    /* Work done on its node on its behalf (sim_timed_serve): while any runs,
+     * a polling rank is not counted as a poller (the work is what its core
+     * does), and whether the CPU model counts it now. */
+    int serving;
+    bool poll_counted;
+    bool rma_waiting;  /* blocked in sim_timed_wait_until */
+    double rma_moving; /* of the current call: waits for its own one-sided data */
     sim_timed_rank st;
 } trank;
 
@@ -63,6 +70,7 @@ typedef enum xfer_kind {
     XFER_EAGER, /* a message sent eagerly: hidden until it arrives */
     XFER_RDV,   /* a matched rendezvous message: completions wait for it */
     XFER_COLL,  /* a step of a collective's algorithm */
+    XFER_CALL,  /* a one-sided message (timed_rma.c): a callback when it arrives */
 } xfer_kind;
 
 typedef struct crun crun;
@@ -76,6 +84,8 @@ typedef struct xfer {
     int src, dst;        /* world ranks */
     uint64_t bytes;
     double start;
+    sim_timed_fn done; /* XFER_CALL */
+    void *user;
 } xfer;
 
 /* A collective in flight: its schedule run and what its members wait for. */
@@ -102,9 +112,10 @@ static struct {
     double now;
     int nranks;
     trank *ranks;
-    GHashTable *jobs;  /* job id -> (rank << 1 | kind) + 1 */
-    GHashTable *xfers; /* transfer id -> xfer * */
-    xfer *defer_into;  /* while firing a rendezvous delivery */
+    GHashTable *jobs;   /* job id -> (rank << 1 | kind) + 1 */
+    GHashTable *serves; /* job id -> serve * (sim_timed_serve) */
+    GHashTable *xfers;  /* transfer id -> xfer * */
+    xfer *defer_into;   /* while firing a rendezvous delivery */
     GArray *cpu_done, *net_done;
     GArray *spans, *messages;
     double clock_cost; /* what one clock reading takes (subtracted) */
@@ -246,6 +257,18 @@ static void job_register(uint64_t id, int rank, job_kind kind) {
                         GSIZE_TO_POINTER((gsize)(((gsize)rank << 1 | kind) + 1)));
 }
 
+/* Keeps the CPU model's pollers of t's node in step with t: it counts while
+ * it polls, unless work is done on its behalf (sim_timed_serve), which is
+ * then what its core does. */
+static void count_poller(trank *t) {
+    bool on = t->polling && t->serving == 0;
+    if (on == t->poll_counted)
+        return;
+    t->poll_counted = on;
+    int n = pm_cpu_pollers(T.cpu, t->node) + (on ? 1 : -1);
+    pm_cpu_set_pollers(T.cpu, T.now, t->node, n);
+}
+
 /* With busy_wait, a rank inside an MPI call polls (MPICH's and Open MPI's
  * default): it keeps a core busy without progress, so on an oversubscribed
  * node it slows the ranks that compute (cpumodel.h). */
@@ -253,8 +276,7 @@ static void set_polling(trank *t, bool on) {
     if (!T.platform->busy_wait || t->polling == on)
         return;
     t->polling = on;
-    int n = pm_cpu_pollers(T.cpu, t->node) + (on ? 1 : -1);
-    pm_cpu_set_pollers(T.cpu, T.now, t->node, n);
+    count_poller(t);
 }
 
 /* Runs `work` CPU seconds for the running rank self, starting now; returns
@@ -517,6 +539,7 @@ void sim_timed_call_enter(int self, const char *fname) {
         release_progress(self);
     t->call_overhead = 0;
     t->pull_wait = 0;
+    t->rma_moving = 0;
     t->xfer_seen = false;
     t->st.calls++;
     sim_proc_of(self)->clock = T.now;
@@ -529,7 +552,9 @@ void sim_timed_call_leave(int self) {
         double waiting = fmax(0, in_call - t->call_overhead);
         double moving = 0;
         if (t->xfer_seen)
-            moving = fmin(waiting, fmax(0, T.now - fmax(t->call_start, t->xfer_start)));
+            moving = fmax(0, T.now - fmax(t->call_start, t->xfer_start));
+        /* Waits for its own one-sided data come before any such end. */
+        moving = fmin(waiting, moving + t->rma_moving);
         t->st.comm += t->call_overhead + moving;
         t->st.blocked += waiting - moving;
         /* A message's pull delay is a wait for the core if the call was
@@ -678,6 +703,8 @@ bool sim_timed_defer(sim_request *req) {
         g_ptr_array_add(T.defer_into->deferred, req);
         return true;
     }
+    if (req->kind == SIM_REQ_RMA) /* its operation is still on its way (timed_rma.c) */
+        return req->timed_run != NULL;
     crun *run = req->timed_run;
     if (req->kind != SIM_REQ_COLL || !run)
         return false;
@@ -700,6 +727,87 @@ static void rendezvous_done(xfer *x) {
         sim_req_complete_now(req);
     }
     sim_events_changed();
+}
+
+/* ---------------------------------------------------------------------- */
+/* Messages, work and waits of one-sided communication (timed_rma.c)       */
+
+void sim_timed_send(int src, int dst, uint64_t bytes, sim_timed_fn done, void *user) {
+    uint64_t id = 0;
+    /* A rank's operations on its own window are copies in its memory: no
+     * network, but still an arrival (at once) in the order of events. */
+    if (src != dst)
+        id = pm_net_start(T.net, T.now, T.ranks[src].node, T.ranks[dst].node, bytes, false);
+    if (!id) /* to itself, or (a broken contract) instantly */
+        id = pm_net_start_path(T.net, T.now, NULL, 0, 0, 1, 0);
+    if (!id) { /* cannot happen with a valid model: arrived, then */
+        done(user);
+        return;
+    }
+    xfer *x = xfer_new(id, XFER_CALL, src, dst, bytes);
+    x->done = done;
+    x->user = user;
+    if (src != dst) {
+        T.ranks[src].st.messages_sent++;
+        T.ranks[src].st.bytes_sent += bytes;
+    }
+}
+
+typedef struct serve {
+    int rank;
+    sim_timed_fn done;
+    void *user;
+} serve;
+
+static void serve_done(serve *sv) {
+    trank *t = &T.ranks[sv->rank];
+    t->serving--;
+    count_poller(t);
+    sv->done(sv->user);
+    g_free(sv);
+}
+
+void sim_timed_serve(int rank, double work, sim_timed_fn done, void *user) {
+    trank *t = &T.ranks[rank];
+    uint64_t id = work > 0 && isfinite(work) ? pm_cpu_start(T.cpu, T.now, t->node, work) : 0;
+    if (!id) {
+        done(user);
+        return;
+    }
+    serve *sv = g_new(serve, 1);
+    sv->rank = rank;
+    sv->done = done;
+    sv->user = user;
+    g_hash_table_insert(T.serves, GSIZE_TO_POINTER((gsize)id), sv);
+    t->serving++;
+    count_poller(t);
+}
+
+void sim_timed_wait_until(bool (*ready)(void *), void *user, bool moving) {
+    int self = sched_current();
+    trank *t = &T.ranks[self];
+    double start = T.now;
+    while (!ready(user)) {
+        t->rma_waiting = true;
+        sched_block();
+    }
+    t->rma_waiting = false;
+    if (moving)
+        t->rma_moving += T.now - start;
+}
+
+void sim_timed_wake(int rank) {
+    if (T.ranks[rank].rma_waiting)
+        sched_wake(rank);
+}
+
+void sim_timed_charge(int rank, double seconds) {
+    if (seconds > 0)
+        T.ranks[rank].pending_comm += seconds;
+}
+
+const pm_platform *sim_timed_platform(void) {
+    return T.platform;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -908,6 +1016,11 @@ static void transfer_done(uint64_t id) {
     case XFER_RDV:
         rendezvous_done(x);
         break;
+    case XFER_CALL:
+        if (x->src != x->dst)
+            message_add(x->src, x->dst, x->start, T.now, x->bytes);
+        x->done(x->user);
+        break;
     case XFER_COLL: {
         crun *r = x->run;
         message_add(x->src, x->dst, x->start, T.now, x->bytes);
@@ -923,6 +1036,12 @@ static void transfer_done(uint64_t id) {
 }
 
 static void job_done(uint64_t id) {
+    serve *sv = g_hash_table_lookup(T.serves, GSIZE_TO_POINTER((gsize)id));
+    if (sv) {
+        g_hash_table_steal(T.serves, GSIZE_TO_POINTER((gsize)id));
+        serve_done(sv);
+        return;
+    }
     gpointer v = g_hash_table_lookup(T.jobs, GSIZE_TO_POINTER((gsize)id));
     if (!v)
         return;
@@ -1046,6 +1165,7 @@ bool sim_timed_start(const pm_platform *platform, bool record, unsigned placemen
     sim_comm_set_node_map(node_of);
     g_free(node_of);
     T.jobs = g_hash_table_new(g_direct_hash, g_direct_equal);
+    T.serves = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
     T.xfers = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, xfer_free);
     T.cpu_done = g_array_new(FALSE, FALSE, sizeof(pm_cpu_completion));
     T.net_done = g_array_new(FALSE, FALSE, sizeof(pm_net_completion));
@@ -1058,16 +1178,19 @@ bool sim_timed_start(const pm_platform *platform, bool record, unsigned placemen
     T.nivcsw_start = involuntary_switches();
     T.nvcsw_start = voluntary_switches();
     T.active = true;
+    sim_timed_rma_reset();
     return true;
 }
 
 void sim_timed_stop(void) {
     if (!T.net)
         return;
+    sim_timed_rma_reset();
     while (T.runs->len)
         crun_free(g_ptr_array_index(T.runs, 0));
     g_ptr_array_free(T.runs, TRUE);
     g_hash_table_destroy(T.jobs);
+    g_hash_table_destroy(T.serves);
     g_hash_table_destroy(T.xfers);
     g_hash_table_destroy(T.local_calls);
     g_array_free(T.cpu_done, TRUE);

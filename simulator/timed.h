@@ -27,7 +27,9 @@
  * when it calls; a member completes when its part of the algorithm is done
  * (a Bcast root or a Reduce contributor can leave before the others arrive,
  * as MPI allows; a member that needs others' data waits at least until every
- * member has called, because the data moves only then).
+ * member has called, because the data moves only then).  One-sided
+ * operations are messages too, and the calls that synchronise windows wait
+ * for them (timed_rma.c; the model is in rma.h, "simulated time").
  *
  * With the platform's busy_wait, a rank inside a blocking call polls: it
  * takes a share of its node's cores like a computing rank, and on a node
@@ -136,6 +138,9 @@ typedef struct sim_timed_measure {
                                 * (getrusage's ru_nivcsw) since the run started */
     long voluntary_switches;   /* times it gave the CPU up itself: it blocked, e.g. a
                                 * rank sleeping or waiting for a file (ru_nvcsw) */
+    bool instrumented;         /* the program was compiled with the instrumentation of
+                                * loads and stores, which slows its computation even
+                                * with the hooks' calls disarmed (the caller sets it) */
 } sim_timed_measure;
 
 /* The measurement of the current run (call before sim_timed_stop). */

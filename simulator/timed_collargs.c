@@ -232,6 +232,23 @@ bool sim_timed_coll_args(const sim_coll *c, int me, pm_ca_args *a, GArray *block
         g_free(mine);
         return true;
     }
+    case SIM_COLL_WIN_FENCE:
+    case SIM_COLL_WIN_FREE:
+        /* MPICH synchronises a fence, and a window before freeing it, with
+         * its barrier (a fence only after the member's operations are done:
+         * timed_rma.c). */
+        a->kind = PM_CA_BARRIER;
+        return true;
+    case SIM_COLL_WIN_CREATE:
+    case SIM_COLL_WIN_ALLOCATE:
+    case SIM_COLL_WIN_ALLOCATE_SHARED:
+    case SIM_COLL_WIN_CREATE_DYNAMIC:
+        /* MPICH gathers every member's base address, size, displacement
+         * unit and window handle (4 MPI_Aint) with an allgather; the
+         * duplication of the communicator before it is not charged. */
+        a->kind = PM_CA_ALLGATHER;
+        a->bytes = 4 * sizeof(MPI_Aint);
+        return true;
     default:
         /* Communicator constructors: MPICH agrees on a context id with an
          * allreduce of a small mask, and Comm_split gathers (color, key). */

@@ -445,6 +445,194 @@ static void test_allreduce(void) {
 }
 
 /* ---------------------------------------------------------------------- */
+/* One-sided communication                                                 */
+
+/* The derivations of every time below are in the header comment of
+ * tests/programs/predict_rma.c (platform predict_rma.ini: 1 ms latency,
+ * 1 MB/s, a rank per node).  The model is exact event arithmetic on
+ * doubles, far below a nanosecond at these times, and the program prints
+ * times to the nanosecond: the printed value must match to the last digit. */
+#define RMA S("tests/programs/predict_rma.c")
+#define RMA_PLATFORM S("tests/programs/predict_rma.ini")
+
+/* `ordex predict -n N --ignore-compute --no-timeline --platform
+ * predict_rma.ini [--set A] [--set B] predict_rma.c MODE`. */
+static e2e_result *predict_rma(const char *n, const char *mode, const char *set_a,
+                               const char *set_b) {
+    const char *args[16];
+    int k = 0;
+    args[k++] = "predict";
+    args[k++] = "-n";
+    args[k++] = n;
+    args[k++] = "--ignore-compute";
+    args[k++] = "--no-timeline";
+    args[k++] = "--platform";
+    args[k++] = RMA_PLATFORM;
+    if (set_a) {
+        args[k++] = "--set";
+        args[k++] = set_a;
+    }
+    if (set_b) {
+        args[k++] = "--set";
+        args[k++] = set_b;
+    }
+    args[k++] = RMA;
+    args[k++] = mode;
+    args[k] = NULL;
+    return e2e_ordex_runv(args);
+}
+
+/* The time rank `rank` printed after `what` ("closed", ...), in us; NAN if
+ * it printed none. */
+static double printed_us(const e2e_result *r, int rank, const char *what) {
+    char *key = g_strdup_printf("rank %d %s at ", rank, what);
+    const char *at = r->out ? strstr(r->out, key) : NULL;
+    double v = at ? g_ascii_strtod(at + strlen(key), NULL) : NAN;
+    g_free(key);
+    return v;
+}
+
+static void test_rma_fence_put(void) {
+    /* Window creation is MPICH's allgather of 32 bytes, a fence or a free
+     * its barrier: one round each on 2 ranks. */
+    e2e_result *empty = predict_rma("2", "empty", NULL, NULL);
+    EXPECT_STATUS(empty, 0);
+    EXPECT(empty, e2e_count(empty->out, " created at 1032.000 us\n") == 2);
+    EXPECT(empty, e2e_count(empty->out, " opened at 2032.000 us\n") == 2);
+    EXPECT(empty, e2e_count(empty->out, " closed at 3032.000 us\n") == 2);
+    EXPECT(empty, e2e_count(empty->out, " freed at 4032.000 us\n") == 2);
+    /* A put of 1 MB: the closing fence waits for it (1 ms + 1 s), then the
+     * barrier's message to the target. */
+    e2e_result *put = predict_rma("2", "put", NULL, NULL);
+    EXPECT_STATUS(put, 0);
+    EXPECT_OUT_HAS(put, "rank 0 closed at 1003032.000 us\n");
+    EXPECT_OUT_HAS(put, "rank 1 closed at 1004032.000 us\n");
+    /* 1 s more than the empty fence, and the put's latency: to the printed
+     * nanosecond (two roundings of half a nanosecond). */
+    double more = printed_us(put, 1, "closed") - printed_us(empty, 1, "closed");
+    EXPECT(put, fabs(more - 1001000.0) <= 0.001);
+    e2e_free(put);
+    e2e_free(empty);
+    /* The platform's overheads: the origin's before the put leaves, the
+     * target's at its next call. */
+    e2e_result *r =
+        predict_rma("2", "put", "network.send_overhead=1ms", "network.recv_overhead=2ms");
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "rank 0 closed at 1004032.000 us\n");
+    EXPECT_OUT_HAS(r, "rank 1 closed at 1007032.000 us\n");
+    e2e_free(r);
+}
+
+static void test_rma_get(void) {
+    /* A request (1 ms) and the reply (1 ms + 1 s): one latency more than the put. */
+    e2e_result *r = predict_rma("2", "get", NULL, NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "rank 0 closed at 1004032.000 us\n");
+    EXPECT_OUT_HAS(r, "rank 1 closed at 1005032.000 us\n");
+    e2e_free(r);
+}
+
+static void test_rma_accumulate(void) {
+    /* The message, then 250000 elements x 1 ns at the target, at the
+     * platform's speed. */
+    e2e_result *r = predict_rma("2", "acc", NULL, NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "rank 0 closed at 1003282.000 us\n");
+    EXPECT_OUT_HAS(r, "rank 1 closed at 1004282.000 us\n");
+    e2e_free(r);
+    r = predict_rma("2", "acc", "cluster.speed=2", NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "rank 0 closed at 1003157.000 us\n");
+    EXPECT_OUT_HAS(r, "rank 1 closed at 1004157.000 us\n");
+    e2e_free(r);
+    /* Fetch_and_op and compare_and_swap: a round trip of a few bytes. */
+    r = predict_rma("2", "fop", NULL, NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "rank 0 closed at 4040.001 us\n");
+    EXPECT_OUT_HAS(r, "rank 1 closed at 5040.001 us\n");
+    e2e_free(r);
+    r = predict_rma("2", "cas", NULL, NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "rank 0 closed at 4044.001 us\n");
+    EXPECT_OUT_HAS(r, "rank 1 closed at 5044.001 us\n");
+    e2e_free(r);
+}
+
+static void test_rma_lock(void) {
+    /* A round trip to the target; flush and unlock wait for the put. */
+    e2e_result *r = predict_rma("2", "lock", NULL, NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "rank 0 locked at 3032.000 us\n");
+    EXPECT_OUT_HAS(r, "rank 0 flushed at 1004032.000 us\n");
+    EXPECT_OUT_HAS(r, "rank 0 unlocked at 1004032.000 us\n");
+    e2e_free(r);
+    /* The second locker is granted when the holder's unlock message arrives. */
+    r = predict_rma("3", "contended", NULL, NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "rank 0 locked at 4064.000 us\n");
+    EXPECT_OUT_HAS(r, "rank 0 unlocked at 14064.000 us\n");
+    EXPECT_OUT_HAS(r, "rank 1 locked at 16064.000 us\n");
+    e2e_free(r);
+    /* Lock_all asks every member; a request operation completes when its data has moved. */
+    r = predict_rma("2", "rput", NULL, NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "rank 0 locked all at 3032.000 us\n");
+    EXPECT_OUT_HAS(r, "rank 0 rput done at 1004032.000 us\n");
+    e2e_free(r);
+}
+
+static void test_rma_pscw(void) {
+    /* The put leaves when the post has arrived; the wait ends when the
+     * complete message has. */
+    e2e_result *r = predict_rma("2", "pscw", NULL, NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "rank 0 completed at 1008032.000 us\n");
+    EXPECT_OUT_HAS(r, "rank 1 waited at 1009032.000 us\n");
+    e2e_free(r);
+}
+
+static void test_rma_instrumented_build(void) {
+    /* ordexcc's default build has the instrumentation of loads and stores:
+     * `ordex run` sees rank 1's store race with the put, `ordex predict`
+     * keeps the instrumentation off (it measures the computation) and says
+     * that the build still slows it. */
+    const char *so = e2e_tmp("predict_rma_cc.so");
+    e2e_result *r = e2e_ordex_run("cc", "-O2", "-o", so, RMA, NULL);
+    EXPECT_STATUS(r, 0);
+    e2e_free(r);
+    r = e2e_ordex_run("run", "-n", "2", so, "plain", NULL);
+    EXPECT_STATUS(r, 1);
+    EXPECT_ERR_HAS(r, "ordex: ERROR [data_race]");
+    e2e_free(r);
+    const char *json = e2e_tmp("plain.json");
+    const char *args[] = {"predict",
+                          "-n",
+                          "2",
+                          "--ignore-compute",
+                          "--no-timeline",
+                          "--platform",
+                          RMA_PLATFORM,
+                          "--json",
+                          json,
+                          so,
+                          "plain",
+                          NULL};
+    r = e2e_ordex_runv(args);
+    EXPECT_STATUS(r, 0);
+    EXPECT_ERR_LACKS(r, "data_race");
+    EXPECT_ERR_HAS(r, "note: the program was built with the instrumentation of loads and stores");
+    JsonObject *doc = EXPECT_JSON_FILE(r, json);
+    EXPECT(r, e2e_json_bool(doc, "measurement.instrumented") == 1);
+    e2e_json_free(doc);
+    e2e_free(r);
+    /* Built by predict itself, without it: no note. */
+    r = predict_rma("2", "plain", NULL, NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT_ERR_LACKS(r, "instrumentation");
+    e2e_free(r);
+}
+
+/* ---------------------------------------------------------------------- */
 /* Outputs                                                                 */
 
 static void test_timeline_files(void) {
@@ -745,6 +933,15 @@ static void add_predict_tests(CU_pSuite s) {
     CU_add_test(s, "bcast members leave when their data is there, not at the last call",
                 test_bcast_late_member);
     CU_add_test(s, "recursive-doubling allreduce", test_allreduce);
+    CU_add_test(s, "RMA: a fence waits for its put; creation, fence and free as MPICH's",
+                test_rma_fence_put);
+    CU_add_test(s, "RMA: a get is a request and a reply", test_rma_get);
+    CU_add_test(s, "RMA: accumulates compute at the target; fetch_and_op and cas round trips",
+                test_rma_accumulate);
+    CU_add_test(s, "RMA: lock round trip, contended grant, lock_all and MPI_Rput", test_rma_lock);
+    CU_add_test(s, "RMA: post, start, complete, wait", test_rma_pscw);
+    CU_add_test(s, "RMA: predict keeps an instrumented build's checks off, and says so",
+                test_rma_instrumented_build);
     CU_add_test(s, "Chrome trace and SVG timeline", test_timeline_files);
     CU_add_test(s, "bandwidth sweep", test_sweep);
     CU_add_test(s, "ORDEX_SAMPLE and ordex_fake_alloc", test_sampling_and_fake_memory);
