@@ -160,13 +160,15 @@ static void test_examples_as_openmpi(void) {
 }
 
 static void test_examples_explored(void) {
-    static const char *const files[][2] = {
-        {"rma_halo.c", "4"},   {"rma_counter.c", "3"}, {"rma_pscw.c", "4"},
-        {"rma_shared.c", "4"}, {"rma_lockq.c", "3"},
+    /* rma_counter draws one ticket per rank: with its default two, the
+     * orders of the six fetch-and-ops of each counter make 17,440 states. */
+    static const char *const files[][3] = {
+        {"rma_halo.c", "4", NULL},   {"rma_counter.c", "3", "1"}, {"rma_pscw.c", "4", NULL},
+        {"rma_shared.c", "4", NULL}, {"rma_lockq.c", "3", NULL},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(files); i++) {
         char *path = g_strdup_printf("examples/%s", files[i][0]);
-        e2e_result *r = EX("-n", files[i][1], e2e_src(path));
+        e2e_result *r = EX("-n", files[i][1], e2e_src(path), files[i][2]);
         EXPECT_EXPLORED_CLEAN(r);
         g_free(path);
         e2e_free(r);
