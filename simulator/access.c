@@ -1362,6 +1362,38 @@ void sim_access_set_namer(sim_access_namer namer) {
     A.namer = namer;
 }
 
+/* Marks (or unmarks) the bytes of the buffer of a pending nonblocking
+ * operation. */
+static void shmem_mark_local(const acc_rec *r, bool mark) {
+    acc_block one;
+    guint n;
+    const acc_block *b = rec_blocks(r, &n, &one);
+    for (guint i = 0; i < n; i++) {
+        if (mark)
+            sched_access_mark((const void *)b[i].lo, b[i].hi - b[i].lo);
+        else
+            sched_access_unmark((const void *)b[i].lo, b[i].hi - b[i].lo);
+    }
+}
+
+/* Whether r, a read that has ended, is the same as one of its PE's in
+ * the same epoch: everything recorded since was checked against that one,
+ * so r would find nothing new (a loop polling with shmem_g adds one
+ * record, not one per turn). */
+static bool shmem_repeated(const acc_rec *r) {
+    if (r->pending || r->writes || r->blocks)
+        return false;
+    for (guint i = A.records->len; i-- > 0;) {
+        const acc_rec *b = g_ptr_array_index(A.records, i);
+        if (b->win == SHMEM_WIN && b->rank == r->rank && b->site == r->site && b->lo == r->lo &&
+            b->hi == r->hi && !b->blocks && b->side == r->side && !b->writes && !b->pending &&
+            b->atomic == r->atomic && b->basic == r->basic && b->fetches == r->fetches &&
+            b->end_rank == r->end_rank && b->end_clock == r->end_clock && !b->alt)
+            return true;
+    }
+    return false;
+}
+
 uint64_t sim_access_shmem_key(void) {
     return SHMEM_KEY + A.next_shmem++;
 }
@@ -1401,6 +1433,12 @@ void sim_access_shmem_add(const sim_shmem_access *d) {
         rec_free(r);
         return;
     }
+    if (shmem_repeated(r)) { /* a loop that polls: checked already */
+        rec_free(r);
+        return;
+    }
+    if (r->side == SIDE_LOCAL && r->pending)
+        shmem_mark_local(r, true); /* the PE's own accesses to it are seen until its quiet */
     check_and_add(r, vc_of(r->rank));
 }
 
@@ -1414,8 +1452,14 @@ uint32_t sim_access_shmem_fences(int rank) {
 }
 
 void sim_access_shmem_quiet(int rank, const char *call, void *site) {
-    if (A.on)
-        end_ops(SHMEM_WIN, rank, -1, END_BOTH, call, site, rank, vc_of(rank)[rank]);
+    if (!A.on)
+        return;
+    for (guint i = 0; i < A.records->len; i++) {
+        acc_rec *r = g_ptr_array_index(A.records, i);
+        if (r->win == SHMEM_WIN && r->rank == rank && r->side == SIDE_LOCAL && r->pending)
+            shmem_mark_local(r, false);
+    }
+    end_ops(SHMEM_WIN, rank, -1, END_BOTH, call, site, rank, vc_of(rank)[rank]);
 }
 
 void sim_access_shmem_observed(int observer, int origin, uint32_t fences, uint64_t key,
