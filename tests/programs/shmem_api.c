@@ -47,7 +47,7 @@ static int rs, rd[7], rwrk[SHMEM_REDUCE_MIN_WRKDATA_SIZE];
 
 int main(void) {
     shmem_init();
-    int me = shmem_my_pe(), n = shmem_n_pes(), r = (me + 1) % n, l = (me + n - 1) % n;
+    int me = shmem_my_pe(), n = shmem_n_pes(), r = (me + 1) % n;
     int local = 0;
     for (int i = 0; i < SHMEM_BCAST_SYNC_SIZE; i++)
         lsync[i] = SHMEM_SYNC_VALUE;
