@@ -38,6 +38,8 @@
 
 #include "simulator/sim.h"
 
+/* Set-up and teardown with the simulator (sim_create, sim_destroy); nothing
+ * is allocated until a PE calls shmem_init. */
 void sim_shmem_init(int nranks);
 void sim_shmem_fini(void);
 
@@ -67,9 +69,16 @@ typedef enum sim_shmem_kind {
  * PE has called shmem_init and not shmem_finalize. */
 void sim_shmem_check_active(void);
 
+/* shmem_init (and its other names) on the calling PE, granting
+ * thread_level: fails the call when the PE initialised already or
+ * SHMEM_SYMMETRIC_SIZE is not a size; makes the PE's globals symmetric
+ * (tracked) and waits for every PE (a barrier). */
 void sim_shmem_do_init(int thread_level);
+/* The level the calling PE was granted. */
 int sim_shmem_thread_level(void);
+/* shmem_finalize: quiet and barrier; OpenSHMEM calls fail afterwards. */
 void sim_shmem_do_finalize(void);
+/* shmem_global_exit: a finding (kind SIM_F_ABORT) and the end of the run. */
 _Noreturn void sim_shmem_global_exit(int status);
 
 /* The PE's n PEs and its number. */
@@ -82,7 +91,14 @@ bool sim_shmem_addr_symmetric(const void *addr);
  * memory is not directly accessible here). */
 void *sim_shmem_ptr(const void *addr, int pe);
 
-/* The symmetric heap (collective): align 0 = default alignment. */
+/* The symmetric heap, collective (every PE makes the same calls in the
+ * same order with the same arguments, or the call fails naming both PEs):
+ * sim_shmem_alloc gives size bytes (zeroed when zero; align 0: the default
+ * alignment) in the PE's own heap, NULL when size is 0 or the symmetric heap
+ * has no room, with a barrier on exit; sim_shmem_free frees a block the
+ * heap calls returned (NULL: nothing), after a barrier; sim_shmem_realloc
+ * moves it (NULL ptr: allocates, size 0: frees; NULL and the block
+ * unchanged when there is no room), with barriers around. */
 void *sim_shmem_alloc(size_t align, size_t size, bool zero);
 void sim_shmem_free(void *ptr);
 void *sim_shmem_realloc(void *ptr, size_t size);
@@ -119,6 +135,10 @@ typedef enum sim_shmem_amo {
 void sim_shmem_atomic(sim_shmem_amo op, void *dest, const void *value, const void *cond,
                       void *result, size_t size, MPI_Datatype basic, int pe);
 
+/* shmem_fence: the PE's later writes to a PE are delivered after its
+ * earlier ones.  shmem_quiet: every operation of the PE completes.
+ * shmem_barrier_all: quiet, then a barrier of every PE; shmem_sync_all:
+ * the barrier alone. */
 void sim_shmem_fence(void);
 void sim_shmem_quiet(void);
 void sim_shmem_barrier_all(void);
@@ -132,6 +152,11 @@ void sim_shmem_barrier_set(int start, int logstride, int size, long *psync, bool
 bool sim_shmem_wait(volatile void *ivar, size_t size, sim_shmem_kind kind, int cmp,
                     const void *value, bool test);
 
+/* Distributed locks, named by the symmetric location of lock: set_lock
+ * blocks until the lock is the PE's (granted in request order); clear_lock
+ * quiets and hands it to the next PE waiting; test_lock takes it when free
+ * (returns 0) or returns 1 after letting the other PEs run.  Taking a lock
+ * the PE holds, or clearing one it does not, fails the call. */
 void sim_shmem_set_lock(volatile long *lock);
 void sim_shmem_clear_lock(volatile long *lock);
 int sim_shmem_test_lock(volatile long *lock);
