@@ -171,6 +171,8 @@ typedef struct shm_sym {
 } shm_sym;
 
 static const shm_ref *ref_at(const shm_pe *pe, uintptr_t a) {
+    if (!pe->refs) /* the PE has not called shmem_init */
+        return NULL;
     guint lo = 0, hi = pe->refs->len;
     while (lo < hi) {
         guint mid = lo + (hi - lo) / 2;
