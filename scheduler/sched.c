@@ -701,6 +701,14 @@ void sched_rank_regions(int rank, const void *stack_from, GArray *out) {
     }
 }
 
+void sched_rank_globals(int rank, GArray *out) {
+    const sched_rank *r = &g_ranks[rank];
+    for (int i = 0; i < r->img.n_rw; i++) {
+        sched_region g = {(const void *)r->img.rw_start[i], r->img.rw_len[i]};
+        g_array_append_val(out, g);
+    }
+}
+
 uint64_t sched_rank_last_run(int rank) {
     return g_ranks[rank].last_run;
 }

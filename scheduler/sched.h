@@ -178,6 +178,14 @@ typedef struct sched_region {
  * MPI) to the top.  Call only while the rank is not running. */
 void sched_rank_regions(int rank, const void *stack_from, GArray *out);
 
+/* Appends to out (an array of sched_region) the writable segments of the
+ * rank's copy of the program and of its copies of the program's own
+ * libraries: its globals and statics.  Every rank has the same segments, of
+ * the same sizes, in the same order (they come from the same files), so the
+ * k-th segment of one rank corresponds byte for byte to the k-th of another.
+ * May be called at any time after sched_init. */
+void sched_rank_globals(int rank, GArray *out);
+
 /* When the rank last ran: a value that changes every time it is switched
  * in, and differs from every value of any other rank or earlier sched_init
  * in this process.  Memory of the rank that the simulator does not write

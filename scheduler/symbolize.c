@@ -61,6 +61,7 @@ typedef struct sym_object {
     Elf *elf;            /* NULL: unreadable, or not ELF */
     Dwarf *dw;           /* NULL: no DWARF */
     GArray *funcs;       /* of sym_func, by value; NULL until first needed */
+    GArray *data;        /* of sym_func, the data objects, by value; NULL until first needed */
     GHashTable *entries; /* file address -> sym_entry */
 } sym_object;
 
@@ -82,6 +83,8 @@ static void object_free(gpointer p) {
         elf_end(o->elf);
     if (o->funcs)
         g_array_free(o->funcs, TRUE);
+    if (o->data)
+        g_array_free(o->data, TRUE);
     g_hash_table_destroy(o->entries);
     g_free(o->bytes);
     g_free(o->path);
@@ -403,6 +406,88 @@ static sym_entry *lookup(const void *addr, bool is_return) {
         e->full = g_strdup_printf("%p", (const void *)a);
     g_hash_table_insert(g_other, (gpointer)a, e);
     return e;
+}
+
+/* The data objects of the symbol table (STT_OBJECT, locals included),
+ * sorted by address. */
+static GArray *data_objects(sym_object *o) {
+    if (o->data)
+        return o->data;
+    o->data = g_array_new(FALSE, FALSE, sizeof(sym_func));
+    Elf_Scn *symtab = NULL, *scn = NULL;
+    GElf_Shdr sh;
+    while ((scn = elf_nextscn(o->elf, scn)))
+        if (gelf_getshdr(scn, &sh) &&
+            (sh.sh_type == SHT_SYMTAB || (sh.sh_type == SHT_DYNSYM && !symtab)))
+            symtab = scn;
+    Elf_Data *data = symtab ? elf_getdata(symtab, NULL) : NULL;
+    if (!data || !gelf_getshdr(symtab, &sh) || sh.sh_entsize == 0)
+        return o->data;
+    for (size_t i = 1; i < sh.sh_size / sh.sh_entsize; i++) {
+        GElf_Sym sym;
+        if (!gelf_getsym(data, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_OBJECT ||
+            sym.st_size == 0 || sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE)
+            continue;
+        const char *name = elf_strptr(o->elf, sh.sh_link, sym.st_name);
+        if (!name)
+            continue;
+        sym_func f = {sym.st_value, sym.st_size, sym.st_shndx, false, name, NULL};
+        g_array_append_val(o->data, f);
+    }
+    g_array_sort(o->data, by_value);
+    return o->data;
+}
+
+typedef struct data_call {
+    const char *path;
+    uintptr_t key;
+    char *name;
+    uintptr_t value;
+    size_t size;
+} data_call;
+
+static void data_on_side(void *p) {
+    data_call *d = p;
+    sym_object *o = object(d->path);
+    if (!o->elf)
+        return;
+    GArray *ds = data_objects(o);
+    guint lo = 0, hi = ds->len;
+    while (lo < hi) { /* the last object starting at or below key */
+        guint mid = lo + (hi - lo) / 2;
+        if (g_array_index(ds, sym_func, mid).value <= d->key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return;
+    const sym_func *f = &g_array_index(ds, sym_func, lo - 1);
+    if (d->key >= f->value + f->size)
+        return;
+    d->name = g_strdup(f->name);
+    d->value = f->value;
+    d->size = f->size;
+}
+
+bool sched_symbolize_data(const void *addr, char **name, uintptr_t *start, size_t *size) {
+    const char *path;
+    uintptr_t bias;
+    int r = image_of(addr);
+    if (r >= 0) {
+        path = sched_program_path();
+        bias = sched_image_bias(r);
+    } else if (!sched_rank_library_of(addr, &path, &bias)) {
+        return false;
+    }
+    data_call d = {path, (uintptr_t)addr - bias, NULL, 0, 0};
+    on_side_stack(data_on_side, &d);
+    if (!d.name)
+        return false;
+    *name = d.name;
+    *start = d.value + bias;
+    *size = d.size;
+    return true;
 }
 
 const char *sched_symbolize_offset(const char *so_path, uintptr_t offset, bool is_return) {

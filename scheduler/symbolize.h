@@ -13,6 +13,7 @@
 #define ORDEX_SCHED_SYMBOLIZE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Describes a code address: for the program's code "func (/dir/file.c:line)"
@@ -32,6 +33,12 @@ const char *sched_symbolize_line(const void *addr, bool is_return);
  * (a return address when is_return), or NULL.  Works without the program
  * loaded. */
 const char *sched_symbolize_offset(const char *so_path, uintptr_t offset, bool is_return);
+
+/* The variable of the program (or of one of its own libraries) whose
+ * bytes hold addr, from the file's symbol table (statics included): its
+ * name (g_free), first address in that copy and size.  False when addr is
+ * not in such a variable. */
+bool sched_symbolize_data(const void *addr, char **name, uintptr_t *start, size_t *size);
 
 /* True when addr is inside some rank's copy of the program, or of one of
  * the program's own (non-system) libraries: the user's code. */

@@ -39,9 +39,14 @@
 #include "simulator/rma.h"
 #include "simulator/sim_internal.h"
 
-/* Keys of records: RMA operations have their issue order + 1, buffers of
- * nonblocking operations BUFFER_KEY and up. */
+/* Keys of records: RMA operations have their issue order + 1, OpenSHMEM
+ * operations SHMEM_KEY and up, buffers of nonblocking operations BUFFER_KEY
+ * and up. */
 #define BUFFER_KEY (UINT64_C(1) << 62)
+#define SHMEM_KEY (UINT64_C(1) << 61)
+
+/* The window index of OpenSHMEM's records and symmetric memory. */
+#define SHMEM_WIN (-2)
 
 struct sim_vc {
     uint32_t c[1]; /* [nranks] */
@@ -78,12 +83,19 @@ typedef struct acc_rec {
     const char *what; /* "MPI_Put", "store", "load" */
     const char *role; /* "origin buffer", "result buffer", ... or NULL */
     void *site;
-    uint64_t key; /* the operation (rma issue order + 1), 0 for plain */
-    int win;      /* window index of an operation, -1 for plain */
-    int wtarget;  /* window rank of the target */
+    uint64_t key;   /* the operation (rma issue order + 1), 0 for plain */
+    uint32_t fence; /* OpenSHMEM: the issuer's fences before it */
+    int win;        /* window index of an operation, -1 for plain, SHMEM_WIN */
+    int wtarget;    /* window rank of the target */
     bool pending;
     int end_rank;
     uint32_t end_clock;
+    /* OpenSHMEM: a second end, for an operation that completed at its PE's
+     * quiet and was also seen delivered by its target (whichever an access
+     * is ordered after orders it). */
+    bool alt;
+    int alt_rank;
+    uint32_t alt_clock;
     const char *end_call; /* what completed it */
     void *end_site;
     const char *epoch_call; /* what opened the origin's epoch */
@@ -129,6 +141,10 @@ static struct {
     GArray *regions;        /* acc_region of window memory */
     uint64_t next_buffer;   /* keys of nonblocking buffers, from BUFFER_KEY */
     GArray *atomic_rels;    /* atomic_rel: what accumulates released, by location */
+    uint64_t next_shmem;    /* keys of OpenSHMEM operations, from SHMEM_KEY */
+    uint32_t *fences;       /* [n]: shmem_fence calls of each PE */
+    const char *unit;       /* what reports call a rank: "rank", "PE" */
+    sim_access_namer namer; /* names symmetric memory */
 } A;
 
 /* ---------------------------------------------------------------------- */
@@ -306,7 +322,8 @@ static bool conflict(const acc_rec *a, const acc_rec *b) {
 /* Whether b's end happens before an access that starts at clock start
  * (NULL while there are no clocks: only pending buffers are recorded then). */
 static bool ordered_before(const acc_rec *b, const uint32_t *start) {
-    return !b->pending && (!start || start[b->end_rank] >= b->end_clock);
+    return !b->pending && (!start || start[b->end_rank] >= b->end_clock ||
+                           (b->alt && start[b->alt_rank] >= b->alt_clock));
 }
 
 /* ---------------------------------------------------------------------- */
@@ -317,9 +334,10 @@ static int window_owner(uintptr_t addr, uintptr_t *base);
 static char *describe(const acc_rec *r) {
     GString *s = g_string_new(NULL);
     if (r->side == SIDE_PLAIN)
-        g_string_append_printf(s, "a %s by rank %d at %s", r->what, r->rank, sim_location(r->site));
+        g_string_append_printf(s, "a %s by %s %d at %s", r->what, A.unit, r->rank,
+                               sim_location(r->site));
     else
-        g_string_append_printf(s, "%s by rank %d at %s (%s)", r->what, r->rank,
+        g_string_append_printf(s, "%s by %s %d at %s (%s)", r->what, A.unit, r->rank,
                                sim_location(r->site), r->role);
     return g_string_free(s, FALSE);
 }
@@ -365,6 +383,17 @@ static char *why_unordered(const acc_rec *b, const acc_rec *a) {
         return g_strdup_printf("%s at %s had not completed (no wait or test had returned its "
                                "request) when %s at %s started",
                                b->what, sim_location(b->site), a->what, sim_location(a->site));
+    if (b->win == SHMEM_WIN && b->pending) {
+        bool target = b->side == SIDE_TARGET;
+        return g_strdup_printf(
+            "%s at %s had not completed %s when %s at %s started (only shmem_quiet or "
+            "shmem_barrier_all on PE %d completes it%s)",
+            b->what, sim_location(b->site), target ? "at its target" : "locally", a->what,
+            sim_location(a->site), b->rank,
+            target ? ", or the target seeing in shmem_wait_until or shmem_test a value that PE "
+                     "wrote after it and a shmem_fence"
+                   : "");
+    }
     if (b->side != SIDE_PLAIN && b->pending) {
         const char *how = b->side == SIDE_TARGET ? "remotely" : "locally";
         /* MPI_Win_complete does not complete an operation at its target,
@@ -424,7 +453,9 @@ static void report_race(const acc_rec *b, const acc_rec *a, uintptr_t where, boo
     uintptr_t lo = MAX(alo, blo), hi = MIN(ahi, bhi);
     if (hi <= lo)
         run_at(busy, where, &lo, &hi);
-    char *mem = owner >= 0
+    const acc_region *where_region = region_of(where);
+    char *mem = where_region && where_region->win == SHMEM_WIN && A.namer ? A.namer(where, owner)
+                : owner >= 0
                     ? g_strdup_printf("the window memory of rank %d (bytes %" G_GUINTPTR_FORMAT
                                       "-%" G_GUINTPTR_FORMAT " of its window)",
                                       owner, (guintptr)(lo - base), (guintptr)(hi - 1 - base))
@@ -456,6 +487,15 @@ static bool accumulates_ordered(const acc_rec *a, const acc_rec *b) {
     return a->side == SIDE_TARGET && b->side == SIDE_TARGET && a->atomic && b->atomic &&
            a->rank == b->rank && a->win == b->win && a->basic == b->basic &&
            a->basic != MPI_DATATYPE_NULL;
+}
+
+/* Whether shmem_fence orders b (earlier) before a: both written by one PE
+ * to one target PE with a fence between them, b not a fetch (a fence does
+ * not order the delivery of gets, OpenSHMEM 1.4 9.11.1). */
+static bool shmem_fenced(const acc_rec *a, const acc_rec *b) {
+    return a->win == SHMEM_WIN && b->win == SHMEM_WIN && a->side == SIDE_TARGET &&
+           b->side == SIDE_TARGET && a->rank == b->rank && a->wtarget == b->wtarget &&
+           !b->fetches && b->fence < a->fence;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -529,7 +569,7 @@ static void check_and_add(acc_rec *a, const uint32_t *start) {
         const acc_rec *b = g_ptr_array_index(A.records, i);
         if (b->key && b->key == a->key) /* two sides of one operation */
             continue;
-        if (accumulates_ordered(a, b))
+        if (accumulates_ordered(a, b) || shmem_fenced(a, b))
             continue;
         bool races;
         uintptr_t at;
@@ -1292,6 +1332,7 @@ void sim_access_init(int nranks, bool separate) {
     memset(&A, 0, sizeof A);
     A.n = nranks;
     A.separate = separate;
+    A.unit = "rank";
     sim_rma_observer obs = {.issued = on_issued,
                             .applied = on_applied,
                             .sync = on_sync,
@@ -1321,6 +1362,7 @@ void sim_access_enable(void) {
     A.on = true;
     A.vc = g_new0(uint32_t, (size_t)A.n * (size_t)A.n);
     A.last_release = g_new0(uint32_t, (size_t)A.n);
+    A.fences = g_new0(uint32_t, (size_t)A.n);
     for (int r = 0; r < A.n; r++)
         vc_of(r)[r] = 1; /* counter 0 stands for "before the checks began" */
     A.locks = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, locks_free);
@@ -1362,6 +1404,7 @@ void sim_access_fini(void) {
     g_array_free(A.regions, TRUE);
     g_free(A.vc);
     g_free(A.last_release);
+    g_free(A.fences);
     g_free(A.last_plain);
     memset(&A, 0, sizeof A);
 }
@@ -1375,7 +1418,7 @@ static bool settled(const acc_rec *r) {
     if (r->pending || !A.on)
         return false;
     for (int q = 0; q < A.n; q++)
-        if (vc_of(q)[r->end_rank] < r->end_clock)
+        if (!ordered_before(r, vc_of(q)))
             return false;
     for (guint d = 0; d < A.deferred->len; d++)
         if (((acc_rec *)g_ptr_array_index(A.deferred, d))->start->c[r->end_rank] < r->end_clock)
@@ -1384,16 +1427,19 @@ static bool settled(const acc_rec *r) {
 }
 
 /* What of r decides the races to come, as bytes: where, how, by whom,
- * whether pending or made visible, and which ranks are already ordered
- * after it (whatever the counters' values). */
+ * whether pending, made visible or fenced, and which ranks are already
+ * ordered after it (whatever the counters' values). */
 static void rec_image(const acc_rec *r, GByteArray *out) {
     g_byte_array_set_size(out, 0);
-    int64_t f[10] = {(int64_t)r->lo, (int64_t)r->hi, r->rank, r->writes,
+    /* A pending OpenSHMEM write that a fence orders before what its PE
+     * issues next races with less. */
+    bool fenced = r->win == SHMEM_WIN && r->pending && r->fence < A.fences[r->rank];
+    int64_t f[11] = {(int64_t)r->lo, (int64_t)r->hi, r->rank, r->writes,
                      r->atomic,      (int64_t)r->op, r->side, (int64_t)(intptr_t)r->site,
-                     r->pending,     r->visible};
+                     r->pending,     r->visible,     fenced};
     g_byte_array_append(out, (const guint8 *)f, sizeof f);
     for (int q = 0; A.on && q < A.n; q++) {
-        uint8_t known = !r->pending && vc_of(q)[r->end_rank] >= r->end_clock;
+        uint8_t known = ordered_before(r, vc_of(q));
         g_byte_array_append(out, &known, 1);
     }
 }
@@ -1428,4 +1474,157 @@ void sim_access_digest(sim_digest_feed feed, void *user) {
             feed(user, b->data, b->len);
     }
     g_ptr_array_free(images, TRUE);
+}
+
+/* ---------------------------------------------------------------------- */
+/* OpenSHMEM                                                               */
+
+void sim_access_shmem_enable(void) {
+    sim_access_enable();
+    A.unit = "PE";
+}
+
+void sim_access_shmem_region(const void *base, size_t size, int owner, bool add) {
+    if (!A.tracking)
+        return;
+    if (add)
+        region_add(base, (MPI_Aint)size, owner, SHMEM_WIN);
+    else
+        region_remove(base, (MPI_Aint)size);
+}
+
+void sim_access_set_namer(sim_access_namer namer) {
+    A.namer = namer;
+}
+
+/* Marks (or unmarks) the bytes of the buffer of a pending nonblocking
+ * operation. */
+static void shmem_mark_local(const acc_rec *r, bool mark) {
+    acc_block one;
+    guint n;
+    const acc_block *b = rec_blocks(r, &n, &one);
+    for (guint i = 0; i < n; i++) {
+        if (mark)
+            sched_access_mark((const void *)b[i].lo, b[i].hi - b[i].lo);
+        else
+            sched_access_unmark((const void *)b[i].lo, b[i].hi - b[i].lo);
+    }
+}
+
+/* Whether r, a read that has ended, is the same as one of its PE's in
+ * the same epoch: everything recorded since was checked against that one,
+ * so r would find nothing new (a loop polling with shmem_g adds one
+ * record, not one per turn). */
+static bool shmem_repeated(const acc_rec *r) {
+    if (r->pending || r->writes || r->blocks)
+        return false;
+    for (guint i = A.records->len; i-- > 0;) {
+        const acc_rec *b = g_ptr_array_index(A.records, i);
+        if (b->win == SHMEM_WIN && b->rank == r->rank && b->site == r->site && b->lo == r->lo &&
+            b->hi == r->hi && !b->blocks && b->side == r->side && !b->writes && !b->pending &&
+            b->atomic == r->atomic && b->basic == r->basic && b->fetches == r->fetches &&
+            b->end_rank == r->end_rank && b->end_clock == r->end_clock && !b->alt)
+            return true;
+    }
+    return false;
+}
+
+uint64_t sim_access_shmem_key(void) {
+    return SHMEM_KEY + A.next_shmem++;
+}
+
+void sim_access_shmem_add(const sim_shmem_access *d) {
+    if (!A.on || !d->len || !d->count)
+        return;
+    acc_rec *r = g_new0(acc_rec, 1);
+    r->rank = d->rank;
+    r->writes = d->writes;
+    r->atomic = d->atomic;
+    r->basic = d->atomic ? d->basic : MPI_DATATYPE_NULL;
+    /* Every OpenSHMEM atomic is atomic with every other of its type
+     * (OpenSHMEM 1.4 9.8): MPI_NO_OP is compatible with every op. */
+    r->op = MPI_NO_OP;
+    r->side = d->target >= 0 ? SIDE_TARGET : SIDE_LOCAL;
+    r->fetches = d->fetches;
+    r->what = d->what;
+    r->role = d->role;
+    r->site = d->site;
+    r->key = d->key;
+    r->fence = A.fences[d->rank];
+    r->win = SHMEM_WIN;
+    r->wtarget = d->target;
+    r->pending = d->pending;
+    r->end_rank = d->rank;
+    r->end_clock = vc_of(d->rank)[d->rank];
+    r->end_call = "its return";
+    r->end_site = d->site;
+    GArray *blocks = g_array_new(FALSE, FALSE, sizeof(acc_block));
+    for (size_t i = 0; i < d->count; i++) {
+        uintptr_t lo = (uintptr_t)d->addr + (uintptr_t)((ptrdiff_t)i * d->stride);
+        acc_block b = {lo, lo + d->len};
+        g_array_append_val(blocks, b);
+    }
+    if (!rec_take_blocks(r, blocks)) {
+        rec_free(r);
+        return;
+    }
+    if (shmem_repeated(r)) { /* a loop that polls: checked already */
+        rec_free(r);
+        return;
+    }
+    if (r->side == SIDE_LOCAL && r->pending)
+        shmem_mark_local(r, true); /* the PE's own accesses to it are seen until its quiet */
+    check_and_add(r, vc_of(r->rank));
+}
+
+void sim_access_shmem_fence(int rank) {
+    if (A.on)
+        A.fences[rank]++;
+}
+
+uint32_t sim_access_shmem_fences(int rank) {
+    return A.on ? A.fences[rank] : 0;
+}
+
+void sim_access_shmem_quiet(int rank, const char *call, void *site) {
+    if (!A.on)
+        return;
+    for (guint i = 0; i < A.records->len; i++) {
+        acc_rec *r = g_ptr_array_index(A.records, i);
+        if (r->win == SHMEM_WIN && r->rank == rank && r->side == SIDE_LOCAL && r->pending)
+            shmem_mark_local(r, false);
+    }
+    end_ops(SHMEM_WIN, rank, -1, END_BOTH, call, site, rank, vc_of(rank)[rank]);
+}
+
+void sim_access_shmem_observed(int observer, int origin, uint32_t fences, uint64_t key,
+                               const char *call, void *site) {
+    if (!A.on)
+        return;
+    for (guint i = 0; i < A.records->len; i++) {
+        acc_rec *r = g_ptr_array_index(A.records, i);
+        if (r->win != SHMEM_WIN || r->rank != origin || r->side != SIDE_TARGET ||
+            r->wtarget != observer)
+            continue;
+        if (r->key != key && (r->fence >= fences || r->fetches))
+            continue;
+        if (!r->pending) { /* its PE's quiet ended it: another way to be ordered after it */
+            if (!ordered_before(r, vc_of(observer))) {
+                r->alt = true;
+                r->alt_rank = observer;
+                r->alt_clock = vc_of(observer)[observer];
+            }
+            continue;
+        }
+        r->pending = false;
+        r->end_rank = observer;
+        r->end_clock = vc_of(observer)[observer];
+        r->end_call = call;
+        r->end_site = site;
+    }
+}
+
+void sim_access_acquire(int rank, const sim_vc *x) {
+    if (A.on)
+        acquire(rank, x);
 }

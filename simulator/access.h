@@ -32,7 +32,9 @@
 #ifndef ORDEX_SIM_ACCESS_H
 #define ORDEX_SIM_ACCESS_H
 
+#include <mpi.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "simulator/sim.h"
@@ -76,5 +78,71 @@ void sim_access_request_released(sim_request *req);
 /* Feeds the accesses that may still race, and which ranks each one is
  * already ordered before (see sim_digest_engine). */
 void sim_access_digest(sim_digest_feed feed, void *user);
+
+/* ---------------------------------------------------------------------- */
+/* OpenSHMEM (shmem.c): the same records, clocks and checks               */
+
+/* Turns the checks on for an OpenSHMEM program (as the first window does);
+ * reports then call the ranks PEs.  Idempotent. */
+void sim_access_shmem_enable(void);
+
+/* Symmetric memory of PE owner: tracked (plain loads and stores of it are
+ * recorded) from add until remove (same base and size). */
+void sim_access_shmem_region(const void *base, size_t size, int owner, bool add);
+
+/* Names symmetric memory in reports: the text for byte addr of owner's
+ * symmetric memory ("symmetric variable 'x' of PE 1 (byte 4)", g_free). */
+typedef char *(*sim_access_namer)(uintptr_t addr, int owner);
+void sim_access_set_namer(sim_access_namer namer);
+
+/* A new key for the records of one operation (its sides never race with
+ * each other). */
+uint64_t sim_access_shmem_key(void);
+
+/* One side of an OpenSHMEM operation: `count` blocks of `len` bytes, the
+ * first at addr, each `stride` bytes after the one before (count 1 for
+ * contiguous data).  Its end is pending (until sim_access_shmem_quiet or
+ * sim_access_shmem_observed) or now (the operation completed before its
+ * call returned: at rank's present clock).  Checked against every record
+ * before it, then recorded. */
+typedef struct sim_shmem_access {
+    int rank;           /* the PE that issued it */
+    int target;         /* the PE whose memory the target side is (-1: the origin's buffer) */
+    const void *addr;   /* first byte */
+    size_t len;         /* bytes per block */
+    size_t count;       /* blocks */
+    ptrdiff_t stride;   /* bytes from one block to the next */
+    bool writes;        /* stores into the bytes */
+    bool atomic;        /* an atomic operation: atomic with others of the same basic type */
+    MPI_Datatype basic; /* atomics: the element type */
+    bool fetches;       /* the target side of a get or a fetching atomic */
+    bool pending;       /* ends at the issuer's quiet, not now */
+    const char *what;   /* "shmem_int_put" (static) */
+    const char *role;   /* "target", "source buffer", ... (static) */
+    void *site;         /* the call site */
+    uint64_t key;       /* sim_access_shmem_key() */
+} sim_shmem_access;
+void sim_access_shmem_add(const sim_shmem_access *a);
+
+/* shmem_fence by rank: its pending target sides are delivered before
+ * anything it issues later to the same PE (fetches excepted). */
+void sim_access_shmem_fence(int rank);
+/* How many fences rank made so far. */
+uint32_t sim_access_shmem_fences(int rank);
+
+/* shmem_quiet by rank (or what implies one): every pending side of its
+ * operations ends now, at call at site. */
+void sim_access_shmem_quiet(int rank, const char *call, void *site);
+
+/* PE observer saw (shmem_wait_until, shmem_test) a value written by the
+ * operation `key` of PE origin, issued after origin's fence number
+ * `fences`: that operation and origin's target sides to observer issued
+ * before that fence are delivered; they end now, at observer's clock. */
+void sim_access_shmem_observed(int observer, int origin, uint32_t fences, uint64_t key,
+                               const char *call, void *site);
+
+/* rank synchronises with a clock another rank released (its own becomes
+ * the join of both). */
+void sim_access_acquire(int rank, const sim_vc *x);
 
 #endif

@@ -21,6 +21,7 @@
 #include "simulator/op.h"
 #include "simulator/report.h"
 #include "simulator/rma.h"
+#include "simulator/shmem.h"
 #include "simulator/sim_internal.h"
 #include "simulator/timed.h"
 
@@ -500,6 +501,8 @@ static void on_rank_exit(int rank, int code) {
     sim_proc *p = sim_proc_of(rank);
     int ranks[1] = {rank};
     sim_timed_rank_ended(rank);
+    if (sim_shmem_rank_ended(rank, code))
+        return;
     if ((!p->initialized || p->finalized) && code == 0)
         return;
     /* Where the rank ended is unknown; its last MPI call is the best pointer. */
@@ -555,6 +558,7 @@ void sim_create(const sim_config *cfg) {
     sim_coll_init();
     sim_rma_init(cfg->nranks);
     sim_access_init(cfg->nranks, cfg->rma_separate);
+    sim_shmem_init(cfg->nranks);
     sim_held_init(cfg->nranks);
     sim_report_init();
     sim_intercomm_init();
@@ -570,6 +574,7 @@ void sim_create(const sim_config *cfg) {
 void sim_destroy(void) {
     if (!sim_g)
         return;
+    sim_shmem_fini();
     sim_access_fini();
     sim_report_fini();
     sim_held_fini();
@@ -653,6 +658,7 @@ void sim_digest_engine(sim_digest_feed feed, void *user) {
     sim_rma_digest(feed, user);
     sim_access_digest(feed, user);
     sim_intercomm_digest(feed, user);
+    sim_shmem_digest(feed, user);
 }
 
 void sim_rank_observed(int rank, sim_observed_fn fn, void *user) {

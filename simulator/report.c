@@ -15,6 +15,7 @@
 #include "simulator/engine.h"
 #include "simulator/held.h"
 #include "simulator/rma.h"
+#include "simulator/shmem.h"
 
 /* Appends a backtrace, one frame per line: the frames outside the program
  * that lead to the fault (a C library function like abort(), or ordex's MPI
@@ -237,7 +238,8 @@ static GArray *waits_of_rank(int rank) {
         fake.peer = source;
         waits_of_request(&fake, rank, to);
     }
-    sim_rma_waits_of(rank, to); /* MPI_Win_complete, _wait, _lock */
+    sim_rma_waits_of(rank, to);   /* MPI_Win_complete, _wait, _lock */
+    sim_shmem_waits_of(rank, to); /* shmem_wait_until, shmem_set_lock */
     return to;
 }
 

@@ -105,6 +105,59 @@ static int run_compiler(GPtrArray *argv, bool quiet) {
     return 0;
 }
 
+/* Where Open MPI's OpenSHMEM headers are, or NULL. */
+static const char *openshmem_header_dir(void) {
+    static const char *dirs[] = {"/usr/lib/x86_64-linux-gnu/openmpi/include",
+                                 "/usr/lib/openmpi/include"};
+    for (size_t i = 0; i < G_N_ELEMENTS(dirs); i++) {
+        char *h = g_build_filename(dirs[i], "shmem.h", NULL);
+        bool ok = g_file_test(h, G_FILE_TEST_EXISTS);
+        g_free(h);
+        if (ok)
+            return dirs[i];
+    }
+    return NULL;
+}
+
+/* An include directory that holds OpenSHMEM's headers and nothing else
+ * (links to shmem.h, shmem-compat.h and mpp/shmem.h of Open MPI), so that
+ * programs including <shmem.h> compile while <mpi.h> stays MPICH's: Open
+ * MPI keeps its own mpi.h beside its shmem.h.  NULL when Open MPI's
+ * headers are not installed or the directory cannot be made. */
+static char *shmem_include_dir(void) {
+    const char *sys = openshmem_header_dir();
+    if (!sys)
+        return NULL;
+    char *cache = cache_dir();
+    char *dir = g_build_filename(cache, "openshmem-include", NULL);
+    g_free(cache);
+    static const char *const links[][2] = {
+        {"shmem.h", "shmem.h"}, {"shmem-compat.h", "shmem-compat.h"}, {"mpp/shmem.h", "shmem.h"}};
+    bool ok = true;
+    for (size_t i = 0; ok && i < G_N_ELEMENTS(links); i++) {
+        char *link = g_build_filename(dir, links[i][0], NULL);
+        char *target = g_build_filename(sys, links[i][1], NULL);
+        char *have = g_file_read_link(link, NULL);
+        if (!have || strcmp(have, target) != 0) {
+            char *parent = g_path_get_dirname(link);
+            char *tmp = g_strdup_printf("%s.%d", link, (int)getpid());
+            ok = g_mkdir_with_parents(parent, 0755) == 0 && symlink(target, tmp) == 0 &&
+                 g_rename(tmp, link) == 0;
+            g_unlink(tmp);
+            g_free(tmp);
+            g_free(parent);
+        }
+        g_free(have);
+        g_free(target);
+        g_free(link);
+    }
+    if (!ok) {
+        g_free(dir);
+        return NULL;
+    }
+    return dir;
+}
+
 static void add_common(GPtrArray *a) {
     const char *cc = g_getenv("ORDEX_CC");
     g_ptr_array_add(a, g_strdup(cc ? cc : "gcc"));
@@ -117,6 +170,10 @@ static void add_common(GPtrArray *a) {
     if (own)
         g_ptr_array_add(a, g_strdup_printf("-I%s", own));
     g_free(own);
+    char *shmem = shmem_include_dir();
+    if (shmem)
+        g_ptr_array_add(a, g_strdup_printf("-I%s", shmem));
+    g_free(shmem);
 }
 
 /* ---------------------------------------------------------------------- */

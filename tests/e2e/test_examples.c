@@ -503,7 +503,8 @@ static void test_bcast_sync(void) {
 /* ---------------------------------------------------------------------- */
 
 /* The examples this suite knows; a new example needs its tests here (the
- * one-sided ones, rma_*.c, have theirs in test_rma.c). */
+ * one-sided ones, rma_*.c, have theirs in test_rma.c, the OpenSHMEM ones,
+ * shmem_*.c, in test_shmem.c). */
 static const char *const covered[] = {
     "barrier_comm.c",
     "bcast_sync.c",
@@ -526,6 +527,10 @@ static const char *const covered[] = {
     "rma_lockq.c",
     "rma_pscw.c",
     "rma_shared.c",
+    "shmem_counter.c",
+    "shmem_flag.c",
+    "shmem_flag_nofence.c",
+    "shmem_stencil.c",
     "waitany_race.c",
     "wildcard_deadlock.c",
 };

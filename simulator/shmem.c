@@ -1,0 +1,1406 @@
+/*
+ * shmem.c - OpenSHMEM 1.4 semantics: symmetric memory, one-sided
+ * operations, atomics, ordering, point-to-point synchronisation, locks and
+ * collectives (see shmem.h and docs/shmem.md).
+ *
+ * The state lives in ordex's heap and globals, so snapshots of both kinds
+ * keep it; what decides what PEs can do next enters the state digest.
+ * Nothing is allocated for a program that never calls shmem_init.
+ */
+#define _GNU_SOURCE
+#include "simulator/shmem.h"
+
+#include <shmem.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfmodel/units.h"
+#include "scheduler/arena.h"
+#include "scheduler/sched.h"
+#include "scheduler/symbolize.h"
+#include "simulator/access.h"
+#include "simulator/coll.h"
+#include "simulator/comm.h"
+#include "simulator/datatype.h"
+#include "simulator/engine.h"
+#include "simulator/report.h"
+#include "simulator/request.h"
+#include "simulator/sim_internal.h"
+
+/* The symmetric heap's size when SHMEM_SYMMETRIC_SIZE does not say. */
+#define DEFAULT_HEAP ((size_t)256 << 20)
+/* Writes kept per PE for shmem_wait_until's orderings (the oldest go). */
+#define MAX_WRITES 1024
+/* Bytes of a write kept to tell whether memory still holds what it wrote. */
+#define KEEP_BYTES 64
+
+/* A symmetric heap object: the k-th allocation of every PE. */
+typedef struct shm_obj {
+    guint index;
+    size_t size;
+    void **addr;      /* [n]: each PE's copy; NULL before it allocates and after it frees */
+    void *site;       /* the first PE's allocating call, for reports */
+    const char *call; /* "shmem_malloc", ... */
+    int live;         /* PEs holding a copy */
+} shm_obj;
+
+/* A PE's copy of a heap object. */
+typedef struct shm_ref {
+    uintptr_t lo, hi;
+    shm_obj *obj;
+} shm_ref;
+
+/* Who wrote what some bytes hold: an operation issued after `fences`
+ * fences of its PE. */
+typedef struct shm_writer {
+    int origin;
+    uint32_t fences;
+    uint64_t key;
+} shm_writer;
+
+/* The last OpenSHMEM write into some bytes of a PE (for atomics, every
+ * atomic since the last other write: the value holds them all). */
+typedef struct shm_write {
+    uintptr_t lo, hi;
+    bool atomic;
+    GArray *writers; /* shm_writer */
+    sim_vc *vc;      /* the join of their clocks when they wrote */
+    guint8 *bytes;   /* what the bytes held after the write; NULL: not kept */
+} shm_write;
+
+/* A distributed lock, named by the symmetric location of its variable. */
+typedef struct shm_lock {
+    uint64_t id;
+    int holder;       /* -1: free */
+    GArray *waiters;  /* int, in request order */
+    sim_vc *released; /* the join of every release */
+} shm_lock;
+
+typedef struct shm_pe {
+    bool initialized, finalized;
+    int thread_level;
+    void *init_site, *finalize_site;
+    GArray *globals; /* sched_region: its symmetric data objects */
+    GArray *refs;    /* shm_ref, by address */
+    uint64_t colls;  /* collective calls so far */
+    /* Blocked in shmem_wait_until on [wait_lo, wait_hi). */
+    bool waiting;
+    uintptr_t wait_lo, wait_hi;
+    shm_lock *lock_wait; /* blocked in shmem_set_lock */
+    /* The last fetch, to see a loop that polls with it. */
+    bool spin_valid;
+    void *spin_site;
+    uintptr_t spin_addr;
+    uint64_t spin_hash, spin_seq;
+    GPtrArray *writes; /* shm_write * into its memory */
+} shm_pe;
+
+/* A collective call as its first PE described it; later PEs must agree. */
+typedef struct shm_coll {
+    uint64_t seq;
+    const char *call;
+    char *desc; /* "shmem_malloc(size=80)" */
+    uint64_t a, b;
+    int first;
+    void *site;
+    shm_obj *obj; /* heap calls: the object (NULL: none, the call returns NULL) */
+    int departed;
+} shm_coll;
+
+static struct {
+    int n;
+    shm_pe *pe;         /* [n], NULL until the first shmem_init */
+    GPtrArray *objects; /* shm_obj *, by index */
+    GHashTable *colls;  /* seq -> shm_coll * */
+    GHashTable *locks;  /* id -> shm_lock * */
+    sim_comm *comm;     /* OpenSHMEM's collectives */
+    size_t heap_limit, heap_used;
+    uint64_t write_seq; /* OpenSHMEM writes so far */
+} S;
+
+/* ---------------------------------------------------------------------- */
+/* Errors                                                                  */
+
+static _Noreturn void fail(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+static _Noreturn void fail(const char *fmt, ...) {
+    int self = sim_self();
+    sim_proc *p = sim_proc_of(self);
+    va_list ap;
+    va_start(ap, fmt);
+    char *text = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    sim_add_finding(SIM_F_MPI_ERROR, &self, 1, sim_location(p->call_site),
+                    g_strdup_printf("PE %d: %s: %s", self, p->call, text),
+                    sim_report_backtrace_here());
+    g_free(text);
+    sched_abort_current();
+}
+
+static _Noreturn void unsupported(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+static _Noreturn void unsupported(const char *fmt, ...) {
+    int self = sim_self();
+    sim_proc *p = sim_proc_of(self);
+    va_list ap;
+    va_start(ap, fmt);
+    char *text = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    sim_add_finding(SIM_F_UNSUPPORTED, &self, 1, sim_location(p->call_site),
+                    g_strdup_printf("PE %d called %s %s, which ordex does not support yet", self,
+                                    p->call, text),
+                    sim_report_backtrace_here());
+    g_free(text);
+    sched_abort_current();
+}
+
+static const char *ordinal(uint64_t n) {
+    if (n % 100 >= 11 && n % 100 <= 13)
+        return "th";
+    return n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
+}
+
+/* ---------------------------------------------------------------------- */
+/* Symmetric memory                                                        */
+
+typedef struct shm_sym {
+    bool heap;     /* a heap object (else a global of segment `index`) */
+    guint index;   /* object index or segment */
+    shm_obj *obj;  /* heap */
+    size_t offset; /* of the address in its object or segment */
+    size_t room;   /* bytes from the address to the object's end */
+} shm_sym;
+
+static const shm_ref *ref_at(const shm_pe *pe, uintptr_t a) {
+    if (!pe->refs) /* the PE has not called shmem_init */
+        return NULL;
+    guint lo = 0, hi = pe->refs->len;
+    while (lo < hi) {
+        guint mid = lo + (hi - lo) / 2;
+        const shm_ref *r = &g_array_index(pe->refs, shm_ref, mid);
+        if (a < r->lo)
+            hi = mid;
+        else if (a >= r->hi)
+            lo = mid + 1;
+        else
+            return r;
+    }
+    return NULL;
+}
+
+/* Where a is in PE pe's symmetric memory; false when it is not there. */
+static bool sym_of(int pe, uintptr_t a, shm_sym *out) {
+    const shm_pe *p = &S.pe[pe];
+    const shm_ref *r = ref_at(p, a);
+    if (r) {
+        *out = (shm_sym){true, r->obj->index, r->obj, a - r->lo, r->hi - a};
+        return true;
+    }
+    for (guint i = 0; p->globals && i < p->globals->len; i++) {
+        const sched_region *g = &g_array_index(p->globals, sched_region, i);
+        uintptr_t lo = (uintptr_t)g->start;
+        if (a >= lo && a < lo + g->len) {
+            *out = (shm_sym){false, i, NULL, a - lo, lo + g->len - a};
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The address of s on PE pe (0 when pe has no copy of it). */
+static uintptr_t sym_addr(int pe, const shm_sym *s) {
+    if (s->heap)
+        return s->obj->addr[pe] ? (uintptr_t)s->obj->addr[pe] + s->offset : 0;
+    const GArray *g = S.pe[pe].globals;
+    if (!g || s->index >= g->len)
+        return 0;
+    return (uintptr_t)g_array_index(g, sched_region, s->index).start + s->offset;
+}
+
+/* The name of the global or static variable at a (of a program copy),
+ * with *start and *size set, or NULL. */
+static char *global_name(uintptr_t a, uintptr_t *start, size_t *size) {
+    char *name = NULL;
+    return sched_symbolize_data((const void *)a, &name, start, size) ? name : NULL;
+}
+
+/* Symmetric memory for reports: "symmetric variable 'x' of PE 1 (byte 4
+ * of 8)". */
+static char *name_memory(uintptr_t a, int owner) {
+    shm_sym s;
+    if (!S.pe || owner < 0 || owner >= S.n || !sym_of(owner, a, &s))
+        return g_strdup_printf("symmetric memory of PE %d", owner);
+    if (s.heap)
+        return g_strdup_printf("the symmetric heap object of %zu bytes from %s at %s, on PE %d "
+                               "(byte %zu)",
+                               s.obj->size, s.obj->call, sim_location(s.obj->site), owner,
+                               s.offset);
+    uintptr_t start;
+    size_t size;
+    char *name = global_name(a, &start, &size);
+    char *text = name ? g_strdup_printf("symmetric variable '%s' of PE %d (byte %zu of %zu)", name,
+                                        owner, (size_t)(a - start), size)
+                      : g_strdup_printf("a global or static variable of PE %d (byte %zu of "
+                                        "its data)",
+                                        owner, s.offset);
+    g_free(name);
+    return text;
+}
+
+/* A short name of a's symmetric location, for call descriptions. */
+static char *short_name(int pe, const void *a) {
+    uintptr_t start;
+    size_t size;
+    shm_sym s;
+    if (!sym_of(pe, (uintptr_t)a, &s))
+        return g_strdup_printf("%p", a);
+    if (s.heap)
+        return g_strdup_printf("%p (heap object %u + %zu)", a, s.index, s.offset);
+    char *name = global_name((uintptr_t)a, &start, &size);
+    char *text = !name ? g_strdup_printf("%p", a)
+                 : (uintptr_t)a == start
+                     ? g_strdup_printf("&%s", name)
+                     : g_strdup_printf("(char *)&%s + %zu", name, (size_t)((uintptr_t)a - start));
+    g_free(name);
+    return text;
+}
+
+/* The span of n elements of elem bytes, stride elements apart, or fails
+ * when it does not fit in the address space. */
+static size_t span_of(size_t n, ptrdiff_t stride, size_t elem) {
+    size_t step, span;
+    if (n == 0)
+        return 0;
+    if (__builtin_mul_overflow((size_t)stride, elem, &step) ||
+        __builtin_mul_overflow(n - 1, step, &span) || __builtin_add_overflow(span, elem, &span))
+        fail("%zu elements of %zu bytes%s do not fit in memory", n, elem,
+             stride > 1 ? " at that stride" : "");
+    return span;
+}
+
+/* [addr, addr + span) of the calling PE as PE pe's address; fails the
+ * call when it is not symmetric memory or runs past its object. */
+static uintptr_t remote_of(const void *addr, size_t span, int pe, const char *arg) {
+    int self = sim_self();
+    shm_sym s;
+    if (!sym_of(self, (uintptr_t)addr, &s))
+        fail("%s %p is not a symmetric address: it is neither in the symmetric heap "
+             "(shmem_malloc and the like) nor a global or static variable of the program",
+             arg, addr);
+    if (span > s.room) {
+        if (s.heap)
+            fail("%s %p + %zu bytes runs past the end of its symmetric heap object (%zu bytes "
+                 "from %s at %s; the access starts at byte %zu)",
+                 arg, addr, span, s.obj->size, s.obj->call, sim_location(s.obj->site), s.offset);
+        fail("%s %p + %zu bytes runs past the end of the program's data", arg, addr, span);
+    }
+    uintptr_t r = sym_addr(pe, &s);
+    if (!r)
+        fail("%s %p: PE %d has no copy of its symmetric object", arg, addr, pe);
+    return r;
+}
+
+static void check_pe(int pe) {
+    if (pe < 0 || pe >= S.n)
+        fail("pe %d is out of range: the program runs %d PE%s (0 to %d)", pe, S.n,
+             S.n == 1 ? "" : "s", S.n - 1);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Writes, and what shmem_wait_until learns from them                      */
+
+static void write_free(shm_write *w) {
+    g_array_free(w->writers, TRUE);
+    sim_vc_free(w->vc);
+    g_free(w->bytes);
+    g_free(w);
+}
+
+/* An OpenSHMEM write by origin (operation key) into [lo, hi) of PE
+ * target has been applied: remember who wrote it, with origin's clock
+ * now, wake target if it waits on those bytes, and mark target's memory
+ * as changed. */
+static void note_write(int target, uintptr_t lo, uintptr_t hi, int origin, uint64_t key,
+                       bool atomic) {
+    shm_pe *t = &S.pe[target];
+    shm_write *keep = NULL;
+    for (guint i = 0; i < t->writes->len;) {
+        shm_write *w = g_ptr_array_index(t->writes, i);
+        if (w->hi <= lo || hi <= w->lo) {
+            i++;
+        } else if (atomic && w->atomic && w->lo == lo && w->hi == hi && !keep) {
+            keep = w;
+            g_ptr_array_remove_index(t->writes, i);
+        } else {
+            write_free(w);
+            g_ptr_array_remove_index(t->writes, i);
+        }
+    }
+    if (!keep) {
+        keep = g_new0(shm_write, 1);
+        keep->lo = lo;
+        keep->hi = hi;
+        keep->atomic = atomic;
+        keep->writers = g_array_new(FALSE, FALSE, sizeof(shm_writer));
+    }
+    sim_vc *vc = sim_access_release(origin);
+    keep->vc = sim_vc_join(keep->vc, vc);
+    sim_vc_free(vc);
+    shm_writer wr = {origin, sim_access_shmem_fences(origin), key};
+    g_array_append_val(keep->writers, wr);
+    g_free(keep->bytes);
+    keep->bytes = hi - lo <= KEEP_BYTES ? g_memdup2((const void *)lo, hi - lo) : NULL;
+    g_ptr_array_add(t->writes, keep);
+    if (t->writes->len > MAX_WRITES) {
+        write_free(g_ptr_array_index(t->writes, 0));
+        g_ptr_array_remove_index(t->writes, 0);
+    }
+    S.write_seq++;
+    sim_touch_rank(target);
+    sim_events_changed();
+    if (t->waiting && lo < t->wait_hi && hi > t->wait_lo)
+        sched_wake(target);
+}
+
+/* PE self saw the bytes [lo, hi) of its memory satisfy a wait: it
+ * synchronises with the writes whose values they still hold. */
+static void observe(int self, uintptr_t lo, uintptr_t hi) {
+    shm_pe *me = &S.pe[self];
+    sim_proc *p = sim_proc_of(self);
+    for (guint i = 0; i < me->writes->len; i++) {
+        const shm_write *w = g_ptr_array_index(me->writes, i);
+        if (w->hi <= lo || hi <= w->lo)
+            continue;
+        if (w->bytes && memcmp(w->bytes, (const void *)w->lo, w->hi - w->lo) != 0)
+            continue; /* overwritten since by a store of the PE's own */
+        sim_access_acquire(self, w->vc);
+        for (guint k = 0; k < w->writers->len; k++) {
+            const shm_writer *wr = &g_array_index(w->writers, shm_writer, k);
+            sim_access_shmem_observed(self, wr->origin, wr->fences, wr->key, p->call, p->call_site);
+        }
+    }
+}
+
+/* A fetch of [a, a + len) by the calling PE: when the same call read the
+ * same bytes last time and no OpenSHMEM write happened since, the PE polls
+ * (others go on first), so that a loop waiting for a value with a get or
+ * an atomic fetch ends. */
+static void spin_check(uintptr_t a, size_t len) {
+    int self = sim_self();
+    shm_pe *me = &S.pe[self];
+    void *site = sim_proc_of(self)->call_site;
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < len && i < 4096; i++)
+        h = (h ^ ((const unsigned char *)a)[i]) * 1099511628211ull;
+    bool same = me->spin_valid && me->spin_site == site && me->spin_addr == a &&
+                me->spin_hash == h && me->spin_seq == S.write_seq;
+    me->spin_valid = true;
+    me->spin_site = site;
+    me->spin_addr = a;
+    me->spin_hash = h;
+    if (same)
+        sim_poll_block();
+    me->spin_seq = S.write_seq;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Start and end                                                           */
+
+static void pe_free(shm_pe *p) {
+    if (p->globals)
+        g_array_free(p->globals, TRUE);
+    if (p->refs)
+        g_array_free(p->refs, TRUE);
+    if (p->writes) {
+        g_ptr_array_foreach(p->writes, (GFunc)(void (*)(void))write_free, NULL);
+        g_ptr_array_free(p->writes, TRUE);
+    }
+}
+
+static void obj_free(gpointer p) {
+    shm_obj *o = p;
+    g_free(o->addr);
+    g_free(o);
+}
+
+static void coll_free(gpointer p) {
+    shm_coll *c = p;
+    g_free(c->desc);
+    g_free(c);
+}
+
+static void lock_free(gpointer p) {
+    shm_lock *l = p;
+    g_array_free(l->waiters, TRUE);
+    sim_vc_free(l->released);
+    g_free(l);
+}
+
+void sim_shmem_init(int nranks) {
+    memset(&S, 0, sizeof S);
+    S.n = nranks;
+}
+
+void sim_shmem_fini(void) {
+    if (S.pe) {
+        for (int i = 0; i < S.n; i++)
+            pe_free(&S.pe[i]);
+        g_free(S.pe);
+        g_ptr_array_free(S.objects, TRUE);
+        g_hash_table_destroy(S.colls);
+        g_hash_table_destroy(S.locks);
+        sim_access_set_namer(NULL);
+    }
+    memset(&S, 0, sizeof S);
+}
+
+static shm_coll *arrive_as(const char *what, uint64_t a, uint64_t b, char *desc);
+static void depart(shm_coll *c);
+static void barrier(bool with_quiet);
+
+/* The first shmem_init of the job sets up OpenSHMEM's state. */
+static void start(void) {
+    if (S.pe)
+        return;
+    const char *env = getenv("SHMEM_SYMMETRIC_SIZE");
+    S.heap_limit = DEFAULT_HEAP;
+    if (env) {
+        uint64_t bytes;
+        char *problem = NULL;
+        if (!pm_parse_size(env, &bytes, &problem)) {
+            char *msg = g_strdup(problem ? problem : "not a size");
+            g_free(problem);
+            fail("SHMEM_SYMMETRIC_SIZE=%s is not a size of the symmetric heap: %s", env, msg);
+        }
+        S.heap_limit = (size_t)bytes;
+    }
+    S.pe = g_new0(shm_pe, (size_t)S.n);
+    S.objects = g_ptr_array_new_with_free_func(obj_free);
+    S.colls = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, coll_free);
+    S.locks = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, lock_free);
+    S.comm = sim_comm_make_private(sim_comm_get(MPI_COMM_WORLD, sim_self()), "OpenSHMEM");
+    sim_access_shmem_enable();
+    sim_access_set_namer(name_memory);
+}
+
+void sim_shmem_do_init(int thread_level) {
+    start();
+    int self = sim_self();
+    shm_pe *me = &S.pe[self];
+    if (me->initialized)
+        fail("called twice (shmem_init first at %s): OpenSHMEM may be initialised only once",
+             sim_location(me->init_site));
+    me->initialized = true;
+    me->thread_level = thread_level;
+    me->init_site = sim_proc_of(self)->call_site;
+    me->refs = g_array_new(FALSE, FALSE, sizeof(shm_ref));
+    me->writes = g_ptr_array_new();
+    me->globals = g_array_new(FALSE, FALSE, sizeof(sched_region));
+    sched_rank_globals(self, me->globals);
+    for (guint i = 0; i < me->globals->len; i++) {
+        const sched_region *g = &g_array_index(me->globals, sched_region, i);
+        sim_access_shmem_region(g->start, g->len, self, true);
+    }
+    /* Collective: no PE accesses another's memory before that one has
+     * started (programs put right after shmem_init). */
+    sim_call_args("all PEs");
+    depart(arrive_as("shmem_init", 0, 0, g_strdup(sim_proc_of(self)->call)));
+    barrier(false);
+}
+
+int sim_shmem_thread_level(void) {
+    return S.pe[sim_self()].thread_level;
+}
+
+void sim_shmem_check_active(void) {
+    int self = sim_self();
+    shm_pe *me = S.pe ? &S.pe[self] : NULL;
+    if (!me || !me->initialized)
+        fail("called before shmem_init");
+    if (me->finalized)
+        fail("called after shmem_finalize (at %s)", sim_location(me->finalize_site));
+}
+
+int sim_shmem_npes(void) {
+    return S.n;
+}
+
+int sim_shmem_mype(void) {
+    return sim_self();
+}
+
+bool sim_shmem_pe_valid(int pe) {
+    return pe >= 0 && pe < S.n;
+}
+
+bool sim_shmem_addr_symmetric(const void *addr) {
+    shm_sym s;
+    return sym_of(sim_self(), (uintptr_t)addr, &s);
+}
+
+void *sim_shmem_ptr(const void *addr, int pe) {
+    if (pe != sim_self() || !sim_shmem_addr_symmetric(addr))
+        return NULL;
+    return (void *)addr;
+}
+
+_Noreturn void sim_shmem_global_exit(int status) {
+    int self = sim_self();
+    sim_proc *p = sim_proc_of(self);
+    sim_add_finding(SIM_F_ABORT, &self, 1, sim_location(p->call_site),
+                    g_strdup_printf("PE %d called %s with status %d, which ends every PE", self,
+                                    p->call, status),
+                    sim_report_backtrace_here());
+    sched_abort_current();
+}
+
+bool sim_shmem_rank_ended(int rank, int code) {
+    if (!S.pe)
+        return false;
+    shm_pe *me = &S.pe[rank];
+    if (!me->initialized || me->finalized)
+        return false;
+    sim_proc *p = sim_proc_of(rank);
+    sim_add_finding(SIM_F_NO_FINALIZE, &rank, 1,
+                    p->call_site ? sim_location(p->call_site) : sim_location(me->init_site),
+                    g_strdup_printf("PE %d ended (status %d) without calling shmem_finalize; its "
+                                    "last call is shown (OpenSHMEM 1.4: every shmem_init is "
+                                    "matched by a shmem_finalize)",
+                                    rank, code),
+                    NULL);
+    return true;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Collectives                                                             */
+
+/* The calling PE's next collective call: it must be what the first PE to
+ * reach that collective called (what: its call, or a name that several
+ * calls share), with the same arguments a and b (desc describes them).
+ * Returns the collective (the first arrival creates it); depart() when done
+ * with it. */
+static shm_coll *arrive_as(const char *what, uint64_t a, uint64_t b, char *desc) {
+    int self = sim_self();
+    sim_proc *p = sim_proc_of(self);
+    uint64_t seq = S.pe[self].colls++;
+    shm_coll *c = g_hash_table_lookup(S.colls, &seq);
+    if (!c) {
+        c = g_new0(shm_coll, 1);
+        c->seq = seq;
+        c->call = what;
+        c->desc = desc;
+        c->a = a;
+        c->b = b;
+        c->first = self;
+        c->site = p->call_site;
+        g_hash_table_insert(S.colls, &c->seq, c);
+        return c;
+    }
+    if (strcmp(c->call, what) != 0 || c->a != a || c->b != b) {
+        int ranks[2] = {MIN(c->first, self), MAX(c->first, self)};
+        bool first_low = c->first < self;
+        char *loc = g_strdup(sim_location(c->site));
+        char *msg = g_strdup_printf(
+            "OpenSHMEM collective mismatch: as their %" G_GUINT64_FORMAT
+            "%s collective call, PE %d calls %s at %s and PE %d calls %s at %s; every PE must "
+            "make the same collective calls in the same order, with the same arguments",
+            seq + 1, ordinal(seq + 1), ranks[0], first_low ? c->desc : desc,
+            first_low ? loc : sim_location(p->call_site), ranks[1], first_low ? desc : c->desc,
+            first_low ? sim_location(p->call_site) : loc);
+        g_free(loc);
+        g_free(desc);
+        sim_add_finding(SIM_F_MPI_ERROR, ranks, 2, sim_location(first_low ? c->site : p->call_site),
+                        msg, sim_report_backtrace_here());
+        sched_abort_current();
+    }
+    g_free(desc);
+    return c;
+}
+
+static shm_coll *arrive(uint64_t a, uint64_t b, char *desc) {
+    return arrive_as(sim_proc_of(sim_self())->call, a, b, desc);
+}
+
+static void depart(shm_coll *c) {
+    if (++c->departed == S.n)
+        g_hash_table_remove(S.colls, &c->seq);
+}
+
+static sim_coll_args args_init(void) {
+    sim_coll_args a;
+    memset(&a, 0, sizeof a);
+    a.sendtype = a.recvtype = MPI_DATATYPE_NULL;
+    a.op = MPI_OP_NULL;
+    return a;
+}
+
+/* Posts the calling PE's part of a collective of kind on OpenSHMEM's
+ * communicator and waits for it. */
+static void post(sim_coll_kind kind, const sim_coll_args *a) {
+    sim_request *req = sim_coll_post(S.comm, kind, a);
+    if (req)
+        sim_request_wait(req, MPI_STATUS_IGNORE);
+}
+
+static void quiet(int self) {
+    sim_proc *p = sim_proc_of(self);
+    sim_access_shmem_quiet(self, p->call, p->call_site);
+}
+
+/* A barrier of every PE; with_quiet: one that completes the PE's
+ * operations first (shmem_barrier_all and the implicit barriers). */
+static void barrier(bool with_quiet) {
+    int self = sim_self();
+    if (with_quiet)
+        quiet(self);
+    sim_coll_args a = args_init();
+    post(SIM_COLL_BARRIER, &a);
+}
+
+void sim_shmem_barrier_all(void) {
+    sim_shmem_check_active();
+    sim_call_args("all PEs");
+    depart(arrive(0, 0, g_strdup(sim_proc_of(sim_self())->call)));
+    barrier(true);
+}
+
+void sim_shmem_sync_all(void) {
+    sim_shmem_check_active();
+    sim_call_args("all PEs");
+    depart(arrive(0, 0, g_strdup(sim_proc_of(sim_self())->call)));
+    barrier(false);
+}
+
+/* An active set must be valid; ordex supports the set of all PEs. */
+static void check_set(int start, int logstride, int size) {
+    if (size < 1 || start < 0 || logstride < 0 || logstride > 30)
+        fail("the active set PE_start=%d, logPE_stride=%d, PE_size=%d is not valid (PE_start and "
+             "logPE_stride at least 0, PE_size at least 1)",
+             start, logstride, size);
+    int64_t last = (int64_t)start + ((int64_t)(size - 1) << logstride);
+    if (last >= S.n)
+        fail("the active set PE_start=%d, logPE_stride=%d, PE_size=%d names PE %" G_GINT64_FORMAT
+             ", but the program runs %d PEs",
+             start, logstride, size, last, S.n);
+    if (start != 0 || size != S.n || (logstride != 0 && size > 1))
+        unsupported("on the active set PE_start=%d, logPE_stride=%d, PE_size=%d (ordex supports "
+                    "active sets of all PEs)",
+                    start, logstride, size);
+}
+
+void sim_shmem_barrier_set(int start, int logstride, int size, long *psync, bool sync) {
+    (void)psync;
+    sim_shmem_check_active();
+    sim_call_args("PE_start=%d, logPE_stride=%d, PE_size=%d", start, logstride, size);
+    check_set(start, logstride, size);
+    depart(arrive((uint64_t)start, (uint64_t)size, g_strdup(sim_proc_of(sim_self())->call)));
+    barrier(!sync);
+}
+
+void sim_shmem_do_finalize(void) {
+    sim_shmem_check_active();
+    int self = sim_self();
+    sim_call_args("all PEs");
+    depart(arrive(0, 0, g_strdup("shmem_finalize")));
+    barrier(true);
+    shm_pe *me = &S.pe[self];
+    me->finalized = true;
+    me->finalize_site = sim_proc_of(self)->call_site;
+    sim_proc *p = sim_proc_of(self);
+    if (!p->initialized) /* a program of OpenSHMEM alone: its values are final now */
+        sim_observe_snapshot(p);
+}
+
+static int bytes_count(size_t nelems, size_t elem) {
+    size_t n;
+    if (__builtin_mul_overflow(nelems, elem, &n) || n > INT32_MAX)
+        fail("%zu elements of %zu bytes are more than ordex moves in one collective (2 GiB)",
+             nelems, elem);
+    return (int)n;
+}
+
+void sim_shmem_broadcast(void *dest, const void *source, size_t nelems, size_t elem, int root,
+                         int start, int logstride, int size, long *psync) {
+    (void)psync;
+    sim_shmem_check_active();
+    int self = sim_self();
+    sim_call_args("PE_root=%d, PE_start=%d, logPE_stride=%d, PE_size=%d", root, start, logstride,
+                  size);
+    check_set(start, logstride, size);
+    if (root < 0 || root >= size)
+        fail("PE_root %d is not an index of the active set (0 to %d)", root, size - 1);
+    int count = bytes_count(nelems, elem);
+    if (count) {
+        remote_of(dest, (size_t)count, self, "dest");
+        remote_of(source, (size_t)count, self, "source");
+    }
+    char *desc =
+        g_strdup_printf("%s(nelems=%zu, PE_root=%d)", sim_proc_of(self)->call, nelems, root);
+    depart(arrive(nelems, (uint64_t)root, desc));
+    sim_coll_args a = args_init();
+    /* The root's dest is left alone (OpenSHMEM 1.4 9.9.4). */
+    a.sendbuf = a.recvbuf = self == root ? (void *)source : dest;
+    a.sendcount = a.recvcount = count;
+    a.sendtype = a.recvtype = MPI_BYTE;
+    a.root = root;
+    post(SIM_COLL_BCAST, &a);
+}
+
+void sim_shmem_fcollect(void *dest, const void *source, size_t nelems, size_t elem, int start,
+                        int logstride, int size, long *psync) {
+    (void)psync;
+    sim_shmem_check_active();
+    int self = sim_self();
+    sim_call_args("PE_start=%d, logPE_stride=%d, PE_size=%d", start, logstride, size);
+    check_set(start, logstride, size);
+    int count = bytes_count(nelems, elem);
+    if (count) {
+        remote_of(source, (size_t)count, self, "source");
+        remote_of(dest, (size_t)count * (size_t)size, self, "dest");
+    }
+    char *desc = g_strdup_printf("%s(nelems=%zu)", sim_proc_of(self)->call, nelems);
+    depart(arrive(nelems, 0, desc));
+    sim_coll_args a = args_init();
+    a.sendbuf = source;
+    a.recvbuf = dest;
+    a.sendcount = a.recvcount = count;
+    a.sendtype = a.recvtype = MPI_BYTE;
+    post(SIM_COLL_ALLGATHER, &a);
+}
+
+void sim_shmem_alltoall(void *dest, const void *source, size_t nelems, size_t elem, int start,
+                        int logstride, int size, long *psync) {
+    (void)psync;
+    sim_shmem_check_active();
+    int self = sim_self();
+    sim_call_args("PE_start=%d, logPE_stride=%d, PE_size=%d", start, logstride, size);
+    check_set(start, logstride, size);
+    int count = bytes_count(nelems, elem);
+    if (count) {
+        remote_of(source, (size_t)count * (size_t)size, self, "source");
+        remote_of(dest, (size_t)count * (size_t)size, self, "dest");
+    }
+    char *desc = g_strdup_printf("%s(nelems=%zu)", sim_proc_of(self)->call, nelems);
+    depart(arrive(nelems, 0, desc));
+    sim_coll_args a = args_init();
+    a.sendbuf = source;
+    a.recvbuf = dest;
+    a.sendcount = a.recvcount = count;
+    a.sendtype = a.recvtype = MPI_BYTE;
+    post(SIM_COLL_ALLTOALL, &a);
+}
+
+void sim_shmem_reduce(void *dest, const void *source, int nreduce, MPI_Datatype type, MPI_Op op,
+                      int start, int logstride, int size, void *pwrk, long *psync) {
+    (void)pwrk;
+    (void)psync;
+    sim_shmem_check_active();
+    int self = sim_self();
+    sim_call_args("nreduce=%d, PE_start=%d, logPE_stride=%d, PE_size=%d", nreduce, start, logstride,
+                  size);
+    check_set(start, logstride, size);
+    if (nreduce < 0)
+        fail("nreduce %d is negative", nreduce);
+    const sim_datatype *dt = sim_dt_get(type);
+    size_t esize = dt ? sim_dt_size(dt) : 0;
+    if (nreduce) {
+        remote_of(source, (size_t)nreduce * esize, self, "source");
+        remote_of(dest, (size_t)nreduce * esize, self, "dest");
+    }
+    char *desc = g_strdup_printf("%s(nreduce=%d)", sim_proc_of(self)->call, nreduce);
+    depart(arrive((uint64_t)nreduce, 0, desc));
+    sim_coll_args a = args_init();
+    /* Nothing is written before everything is read: source may be dest. */
+    a.sendbuf = source;
+    a.recvbuf = dest;
+    a.sendcount = a.recvcount = nreduce;
+    a.sendtype = a.recvtype = type;
+    a.op = op;
+    post(SIM_COLL_ALLREDUCE, &a);
+}
+
+/* ---------------------------------------------------------------------- */
+/* The symmetric heap                                                      */
+
+static gint ref_cmp(gconstpointer a, gconstpointer b) {
+    const shm_ref *x = a, *y = b;
+    return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+static void ref_add(int pe, shm_obj *o, void *p, size_t size) {
+    shm_ref r = {(uintptr_t)p, (uintptr_t)p + size, o};
+    g_array_append_val(S.pe[pe].refs, r);
+    g_array_sort(S.pe[pe].refs, ref_cmp);
+    o->addr[pe] = p;
+    sim_access_shmem_region(p, size, pe, true);
+}
+
+static void ref_remove(int pe, shm_obj *o) {
+    GArray *refs = S.pe[pe].refs;
+    for (guint i = 0; i < refs->len; i++)
+        if (g_array_index(refs, shm_ref, i).obj == o) {
+            const shm_ref *r = &g_array_index(refs, shm_ref, i);
+            sim_access_shmem_region((const void *)r->lo, r->hi - r->lo, pe, false);
+            g_array_remove_index(refs, i);
+            break;
+        }
+    o->addr[pe] = NULL;
+}
+
+/* The heap object that ptr starts on the calling PE, or fails. */
+static shm_obj *object_at(void *ptr) {
+    const shm_ref *r = ref_at(&S.pe[sim_self()], (uintptr_t)ptr);
+    if (!r || r->lo != (uintptr_t)ptr)
+        fail("ptr %p was not returned by shmem_malloc, shmem_calloc, shmem_align or "
+             "shmem_realloc%s",
+             ptr, r ? " (it points inside such an object)" : ", or was freed already");
+    return r->obj;
+}
+
+/* A block of size bytes in the calling PE's own heap, or fails. */
+static void *arena_block(size_t align, size_t size) {
+    int self = sim_self();
+    void *p = sched_arena_memalign(sched_arena_of(self), align < 16 ? 16 : align, size);
+    if (!p)
+        fail("PE %d's heap (--heap-size) has no room for %zu more bytes of symmetric heap", self,
+             size);
+    return p;
+}
+
+void *sim_shmem_alloc(size_t align, size_t size, bool zero) {
+    sim_shmem_check_active();
+    int self = sim_self();
+    sim_proc *p = sim_proc_of(self);
+    if (align)
+        sim_call_args("align=%zu, size=%zu", align, size);
+    else
+        sim_call_args("size=%zu", size);
+    if (align & (align - 1))
+        fail("alignment %zu is not a power of two", align);
+    if (size == 0) /* no action, no barrier (OpenSHMEM 1.4 9.3.1) */
+        return NULL;
+    char *desc = align ? g_strdup_printf("%s(align=%zu, size=%zu)", p->call, align, size)
+                       : g_strdup_printf("%s(size=%zu)", p->call, size);
+    shm_coll *c = arrive(size, align, desc);
+    if (c->first == self && S.heap_limit - S.heap_used >= size) {
+        shm_obj *o = g_new0(shm_obj, 1);
+        o->index = S.objects->len;
+        o->size = size;
+        o->addr = g_new0(void *, (size_t)S.n);
+        o->site = p->call_site;
+        o->call = p->call;
+        g_ptr_array_add(S.objects, o);
+        S.heap_used += size;
+        c->obj = o;
+    }
+    shm_obj *o = c->obj;
+    depart(c);
+    void *ptr = NULL;
+    if (o) {
+        ptr = arena_block(align, size);
+        if (zero)
+            memset(ptr, 0, size);
+        ref_add(self, o, ptr, size);
+        o->live++;
+    }
+    barrier(true); /* on exit: every PE has its copy before any returns */
+    return ptr;
+}
+
+static void drop_copy(int self, shm_obj *o) {
+    void *old = o->addr[self];
+    ref_remove(self, o);
+    sched_arena_free(old);
+    o->live--;
+}
+
+void sim_shmem_free(void *ptr) {
+    sim_shmem_check_active();
+    int self = sim_self();
+    sim_proc *p = sim_proc_of(self);
+    sim_call_args("ptr=%p", ptr);
+    if (!ptr)
+        return;
+    shm_obj *o = object_at(ptr);
+    char *desc =
+        g_strdup_printf("%s(the object of %s at %s)", p->call, o->call, sim_location(o->site));
+    shm_coll *c = arrive(o->index, 0, desc);
+    /* The next allocation is decided after every PE has come here. */
+    if (c->first == self)
+        S.heap_used -= o->size;
+    depart(c);
+    barrier(true); /* on entry: no PE accesses it any more */
+    drop_copy(self, o);
+}
+
+void *sim_shmem_realloc(void *ptr, size_t size) {
+    if (!ptr)
+        return sim_shmem_alloc(0, size, false);
+    sim_shmem_check_active();
+    int self = sim_self();
+    sim_proc *p = sim_proc_of(self);
+    sim_call_args("ptr=%p, size=%zu", ptr, size);
+    shm_obj *o = object_at(ptr);
+    char *desc = g_strdup_printf("%s(the object of %s at %s, size=%zu)", p->call, o->call,
+                                 sim_location(o->site), size);
+    shm_coll *c = arrive(o->index, size, desc);
+    if (c->first == self && size == 0)
+        S.heap_used -= o->size;
+    if (c->first == self && size) {
+        size_t others = S.heap_used - o->size;
+        if (S.heap_limit - others >= size) {
+            S.heap_used = others + size;
+            o->size = size;
+            c->obj = o;
+        }
+    }
+    bool resize = c->obj != NULL;
+    depart(c);
+    barrier(true); /* on entry: no PE accesses the old copies any more */
+    if (size == 0) {
+        drop_copy(self, o);
+        return NULL;
+    }
+    if (resize) {
+        const shm_ref *r = ref_at(&S.pe[self], (uintptr_t)ptr);
+        size_t old = r->hi - r->lo;
+        void *block = arena_block(0, size);
+        memcpy(block, ptr, MIN(old, size));
+        ref_remove(self, o);
+        sched_arena_free(ptr);
+        ref_add(self, o, block, size);
+        ptr = block;
+    }
+    barrier(true); /* on exit: every PE has its new copy */
+    /* Without room the object stays as it was (OpenSHMEM 1.4 9.3.3). */
+    return resize ? ptr : NULL;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Puts and gets                                                           */
+
+typedef struct copy_job {
+    char *to;
+    const char *from;
+    size_t elem, n;
+    ptrdiff_t dst, sst; /* in elements */
+} copy_job;
+
+static void copy_cb(void *p) {
+    copy_job *j = p;
+    if (j->dst == 1 && j->sst == 1) {
+        memmove(j->to, j->from, j->elem * j->n);
+        return;
+    }
+    for (size_t i = 0; i < j->n; i++)
+        memmove(j->to + (ptrdiff_t)i * j->dst * (ptrdiff_t)j->elem,
+                j->from + (ptrdiff_t)i * j->sst * (ptrdiff_t)j->elem, j->elem);
+}
+
+void sim_shmem_xfer(bool get, void *dest, const void *src, size_t elem, size_t n, ptrdiff_t dst,
+                    ptrdiff_t sst, int pe, unsigned flags) {
+    sim_shmem_check_active();
+    bool nbi = flags & SIM_XFER_NBI;
+    int self = sim_self();
+    sim_proc *p = sim_proc_of(self);
+    check_pe(pe);
+    if (dst < 0 || sst < 0)
+        fail("a negative stride (dst=%td, sst=%td): strides count elements forward", dst, sst);
+    if (n == 0)
+        return;
+    size_t dspan = span_of(n, dst, elem), sspan = span_of(n, sst, elem);
+    uintptr_t r = remote_of(get ? src : dest, get ? sspan : dspan, pe, get ? "source" : "dest");
+    copy_job j = {get ? dest : (char *)r, get ? (const char *)r : src, elem, n, dst, sst};
+    sched_fault fault;
+    if (!sched_protected(copy_cb, &j, &fault))
+        fail("the %s buffer %p cannot be %s (invalid address %p)", get ? "destination" : "source",
+             get ? dest : (void *)src, get ? "written" : "read", fault.addr);
+    /* The race checker: the PE's own buffer, then the target's bytes. */
+    uint64_t key = sim_access_shmem_key();
+    bool contiguous = (get ? dst : sst) == 1;
+    sim_shmem_access loc = {.rank = self,
+                            .target = -1,
+                            .addr = get ? dest : src,
+                            .len = contiguous ? elem * n : elem,
+                            .count = contiguous ? 1 : n,
+                            .stride = (get ? dst : sst) * (ptrdiff_t)elem,
+                            .writes = get,
+                            .pending = nbi,
+                            .what = p->call,
+                            .role = get ? "destination buffer" : "source buffer",
+                            .site = p->call_site,
+                            .key = key};
+    if (!(flags & SIM_XFER_VALUE))
+        sim_access_shmem_add(&loc);
+    bool tcontig = (get ? sst : dst) == 1;
+    sim_shmem_access tgt = {.rank = self,
+                            .target = pe,
+                            .addr = (const void *)r,
+                            .len = tcontig ? elem * n : elem,
+                            .count = tcontig ? 1 : n,
+                            .stride = (get ? sst : dst) * (ptrdiff_t)elem,
+                            .writes = !get,
+                            .fetches = get,
+                            .pending = get ? nbi : true,
+                            .what = p->call,
+                            .role = "target",
+                            .site = p->call_site,
+                            .key = key};
+    sim_access_shmem_add(&tgt);
+    if (get)
+        spin_check(r, get ? sspan : dspan);
+    else
+        note_write(pe, r, r + dspan, self, key, false);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Atomics                                                                 */
+
+static uint64_t load_n(const void *p, size_t size) {
+    uint64_t v = 0;
+    memcpy(&v, p, size); /* little-endian: the low bytes */
+    return v;
+}
+
+static bool amo_fetches(sim_shmem_amo op) {
+    switch (op) {
+    case SIM_AMO_SET:
+    case SIM_AMO_INC:
+    case SIM_AMO_ADD:
+    case SIM_AMO_AND:
+    case SIM_AMO_OR:
+    case SIM_AMO_XOR:
+        return false;
+    default:
+        return true;
+    }
+}
+
+void sim_shmem_atomic(sim_shmem_amo op, void *dest, const void *value, const void *cond,
+                      void *result, size_t size, MPI_Datatype basic, int pe) {
+    sim_shmem_check_active();
+    int self = sim_self();
+    sim_proc *p = sim_proc_of(self);
+    check_pe(pe);
+    uintptr_t r = remote_of(dest, size, pe, "dest");
+    if (r % size)
+        fail("dest %p is not aligned to its %zu-byte type", dest, size);
+    uint64_t old = load_n((const void *)r, size), v = value ? load_n(value, size) : 0, nv = old;
+    bool writes = true;
+    switch (op) {
+    case SIM_AMO_FETCH:
+        writes = false;
+        break;
+    case SIM_AMO_SET:
+    case SIM_AMO_SWAP:
+        nv = v;
+        break;
+    case SIM_AMO_CSWAP:
+        writes = old == load_n(cond, size);
+        nv = writes ? v : old;
+        break;
+    case SIM_AMO_FINC:
+    case SIM_AMO_INC:
+        nv = old + 1;
+        break;
+    case SIM_AMO_FADD:
+    case SIM_AMO_ADD:
+        nv = old + v;
+        break;
+    case SIM_AMO_FAND:
+    case SIM_AMO_AND:
+        nv = old & v;
+        break;
+    case SIM_AMO_FOR:
+    case SIM_AMO_OR:
+        nv = old | v;
+        break;
+    case SIM_AMO_FXOR:
+    case SIM_AMO_XOR:
+        nv = old ^ v;
+        break;
+    }
+    if (writes)
+        memcpy((void *)r, &nv, size);
+    bool fetches = amo_fetches(op);
+    if (fetches && result)
+        memcpy(result, &old, size);
+    uint64_t key = sim_access_shmem_key();
+    sim_shmem_access tgt = {.rank = self,
+                            .target = pe,
+                            .addr = (const void *)r,
+                            .len = size,
+                            .count = 1,
+                            .stride = 0,
+                            .writes = op != SIM_AMO_FETCH,
+                            .atomic = true,
+                            .basic = basic,
+                            .fetches = fetches,
+                            .pending = !fetches,
+                            .what = p->call,
+                            .role = "target",
+                            .site = p->call_site,
+                            .key = key};
+    sim_access_shmem_add(&tgt);
+    if (writes)
+        note_write(pe, r, r + size, self, key, true);
+    else if (op == SIM_AMO_FETCH || op == SIM_AMO_CSWAP)
+        spin_check(r, size);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Ordering and point-to-point synchronisation                             */
+
+void sim_shmem_fence(void) {
+    sim_shmem_check_active();
+    sim_access_shmem_fence(sim_self());
+}
+
+void sim_shmem_quiet(void) {
+    sim_shmem_check_active();
+    quiet(sim_self());
+}
+
+static const char *cmp_name(int cmp) {
+    switch (cmp) {
+    case SHMEM_CMP_EQ:
+        return "SHMEM_CMP_EQ";
+    case SHMEM_CMP_NE:
+        return "SHMEM_CMP_NE";
+    case SHMEM_CMP_GT:
+        return "SHMEM_CMP_GT";
+    case SHMEM_CMP_GE:
+        return "SHMEM_CMP_GE";
+    case SHMEM_CMP_LT:
+        return "SHMEM_CMP_LT";
+    case SHMEM_CMP_LE:
+        return "SHMEM_CMP_LE";
+    }
+    return NULL;
+}
+
+/* Whether the element at p compares to value as cmp says. */
+static bool holds(const volatile void *p, size_t size, sim_shmem_kind kind, int cmp,
+                  const void *value) {
+    uint64_t a = load_n((const void *)p, size), b = load_n(value, size);
+    int c;
+    if (kind == SIM_SHMEM_SIGNED) {
+        int shift = 64 - 8 * (int)size;
+        int64_t x = (int64_t)(a << shift) >> shift, y = (int64_t)(b << shift) >> shift;
+        c = x < y ? -1 : x > y;
+    } else {
+        c = a < b ? -1 : a > b;
+    }
+    switch (cmp) {
+    case SHMEM_CMP_EQ:
+        return c == 0;
+    case SHMEM_CMP_NE:
+        return c != 0;
+    case SHMEM_CMP_GT:
+        return c > 0;
+    case SHMEM_CMP_GE:
+        return c >= 0;
+    case SHMEM_CMP_LT:
+        return c < 0;
+    default:
+        return c <= 0;
+    }
+}
+
+bool sim_shmem_wait(volatile void *ivar, size_t size, sim_shmem_kind kind, int cmp,
+                    const void *value, bool test) {
+    sim_shmem_check_active();
+    int self = sim_self();
+    shm_pe *me = &S.pe[self];
+    const char *cn = cmp_name(cmp);
+    if (!cn)
+        fail("cmp %d is not one of SHMEM_CMP_EQ, _NE, _GT, _GE, _LT, _LE", cmp);
+    remote_of((const void *)ivar, size, self, "ivar");
+    uint64_t v = load_n(value, size);
+    char *where = short_name(self, (const void *)ivar);
+    if (kind == SIM_SHMEM_SIGNED) {
+        int shift = 64 - 8 * (int)size;
+        sim_call_args("ivar=%s, cmp=%s, value=%" G_GINT64_FORMAT, where, cn,
+                      (int64_t)(v << shift) >> shift);
+    } else {
+        sim_call_args("ivar=%s, cmp=%s, value=%" G_GUINT64_FORMAT, where, cn, v);
+    }
+    g_free(where);
+    uintptr_t lo = (uintptr_t)ivar, hi = lo + size;
+    for (;;) {
+        if (holds(ivar, size, kind, cmp, value)) {
+            observe(self, lo, hi);
+            return true;
+        }
+        if (test) {
+            sim_poll_block();
+            return false;
+        }
+        me->waiting = true;
+        me->wait_lo = lo;
+        me->wait_hi = hi;
+        sched_block();
+        me->waiting = false;
+    }
+}
+
+/* ---------------------------------------------------------------------- */
+/* Locks                                                                   */
+
+static shm_lock *lock_of(volatile long *lock) {
+    int self = sim_self();
+    shm_sym s;
+    if (!sym_of(self, (uintptr_t)lock, &s) || s.room < sizeof(long))
+        fail("lock %p is not a symmetric long: a lock must be a symmetric data object", lock);
+    uint64_t id = ((uint64_t)s.heap << 63) | ((uint64_t)s.index << 40) | (uint64_t)s.offset;
+    shm_lock *l = g_hash_table_lookup(S.locks, &id);
+    if (!l) {
+        l = g_new0(shm_lock, 1);
+        l->id = id;
+        l->holder = -1;
+        l->waiters = g_array_new(FALSE, FALSE, sizeof(int));
+        g_hash_table_insert(S.locks, &l->id, l);
+    }
+    char *name = short_name(self, (const void *)lock);
+    sim_call_args("lock=%s", name);
+    g_free(name);
+    return l;
+}
+
+void sim_shmem_set_lock(volatile long *lock) {
+    sim_shmem_check_active();
+    int self = sim_self();
+    shm_lock *l = lock_of(lock);
+    if (l->holder == self)
+        fail("PE %d holds this lock already: it would wait for itself for ever", self);
+    if (l->holder < 0 && l->waiters->len == 0) {
+        l->holder = self;
+    } else {
+        g_array_append_val(l->waiters, self);
+        S.pe[self].lock_wait = l;
+        while (l->holder != self)
+            sched_block();
+        S.pe[self].lock_wait = NULL;
+    }
+    sim_access_acquire(self, l->released);
+}
+
+void sim_shmem_clear_lock(volatile long *lock) {
+    sim_shmem_check_active();
+    int self = sim_self();
+    shm_lock *l = lock_of(lock);
+    if (l->holder != self) {
+        if (l->holder >= 0)
+            fail("PE %d does not hold this lock (PE %d does)", self, l->holder);
+        fail("PE %d does not hold this lock (no PE does)", self);
+    }
+    /* Everything done in the critical section completes first. */
+    quiet(self);
+    sim_vc *c = sim_access_release(self);
+    l->released = sim_vc_join(l->released, c);
+    sim_vc_free(c);
+    if (l->waiters->len) {
+        l->holder = g_array_index(l->waiters, int, 0);
+        g_array_remove_index(l->waiters, 0);
+        sched_wake(l->holder);
+    } else {
+        l->holder = -1;
+    }
+    sim_events_changed();
+}
+
+int sim_shmem_test_lock(volatile long *lock) {
+    sim_shmem_check_active();
+    int self = sim_self();
+    shm_lock *l = lock_of(lock);
+    if (l->holder < 0 && l->waiters->len == 0) {
+        l->holder = self;
+        sim_access_acquire(self, l->released);
+        return 0;
+    }
+    sim_poll_block();
+    return 1;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Reports and state                                                       */
+
+void sim_shmem_waits_of(int rank, GArray *to) {
+    if (!S.pe || rank < 0 || rank >= S.n)
+        return;
+    const shm_pe *me = &S.pe[rank];
+    if (me->waiting) {
+        for (int r = 0; r < S.n; r++)
+            if (r != rank)
+                g_array_append_val(to, r);
+    } else if (me->lock_wait && me->lock_wait->holder >= 0) {
+        g_array_append_val(to, me->lock_wait->holder);
+    }
+}
+
+static gint u64_cmp(gconstpointer a, gconstpointer b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+void sim_shmem_digest(sim_digest_feed feed, void *user) {
+    if (!S.pe)
+        return;
+    uint64_t min_colls = UINT64_MAX;
+    for (int r = 0; r < S.n; r++)
+        min_colls = MIN(min_colls, S.pe[r].colls);
+    for (int r = 0; r < S.n; r++) {
+        const shm_pe *p = &S.pe[r];
+        int64_t f[7] = {p->initialized,
+                        p->finalized,
+                        (int64_t)(p->colls - min_colls),
+                        p->waiting,
+                        (int64_t)p->wait_lo,
+                        (int64_t)p->wait_hi,
+                        p->lock_wait ? (int64_t)p->lock_wait->id : -1};
+        feed(user, f, sizeof f);
+        for (guint i = 0; p->refs && i < p->refs->len; i++) {
+            const shm_ref *ref = &g_array_index(p->refs, shm_ref, i);
+            int64_t g[2] = {(int64_t)ref->lo, (int64_t)ref->hi};
+            feed(user, g, sizeof g);
+        }
+        for (guint i = 0; p->writes && i < p->writes->len; i++) {
+            const shm_write *w = g_ptr_array_index(p->writes, i);
+            int64_t g[3] = {(int64_t)w->lo, (int64_t)w->hi, w->writers->len};
+            feed(user, g, sizeof g);
+            for (guint k = 0; k < w->writers->len; k++)
+                feed(user, &g_array_index(w->writers, shm_writer, k).origin, sizeof(int));
+        }
+    }
+    /* Collectives in progress, by position relative to the slowest PE. */
+    GArray *keys = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    GHashTableIter it;
+    gpointer k, v;
+    g_hash_table_iter_init(&it, S.colls);
+    while (g_hash_table_iter_next(&it, &k, &v))
+        g_array_append_val(keys, ((shm_coll *)v)->seq);
+    g_array_sort(keys, u64_cmp);
+    for (guint i = 0; i < keys->len; i++) {
+        const shm_coll *c = g_hash_table_lookup(S.colls, &g_array_index(keys, uint64_t, i));
+        int64_t g[6] = {(int64_t)(c->seq - min_colls),
+                        (int64_t)(intptr_t)c->call,
+                        (int64_t)c->a,
+                        (int64_t)c->b,
+                        c->first,
+                        c->departed};
+        feed(user, g, sizeof g);
+    }
+    g_array_set_size(keys, 0);
+    g_hash_table_iter_init(&it, S.locks);
+    while (g_hash_table_iter_next(&it, &k, &v))
+        g_array_append_val(keys, ((shm_lock *)v)->id);
+    g_array_sort(keys, u64_cmp);
+    for (guint i = 0; i < keys->len; i++) {
+        const shm_lock *l = g_hash_table_lookup(S.locks, &g_array_index(keys, uint64_t, i));
+        int64_t g[3] = {(int64_t)l->id, l->holder, l->waiters->len};
+        feed(user, g, sizeof g);
+        feed(user, l->waiters->data, sizeof(int) * l->waiters->len);
+    }
+    g_array_free(keys, TRUE);
+    int64_t heap = (int64_t)S.heap_used;
+    feed(user, &heap, sizeof heap);
+}
