@@ -53,6 +53,10 @@ bool e2e_init(void) {
     return true;
 }
 
+void e2e_setenv(const char *name, const char *value) {
+    g_env = value ? g_environ_setenv(g_env, name, value, TRUE) : g_environ_unsetenv(g_env, name);
+}
+
 void e2e_fini(void) {
     g_free(g_root);
     g_free(g_tmp);

@@ -27,6 +27,9 @@ typedef struct {
  * runfiles are missing. */
 bool e2e_init(void);
 void e2e_fini(void);
+/* Sets (value NULL: removes) a variable in the environment of the commands
+ * run from now on (the test's own environment is read once, by e2e_init). */
+void e2e_setenv(const char *name, const char *value);
 
 /* Absolute path of a file of the workspace in the runfiles, e.g.
  * e2e_src("examples/ring.c").  The string lives until e2e_fini. */
@@ -218,8 +221,8 @@ void e2e_expect_blocked_at(const e2e_result *r, const char *block, const char *w
  * (TEST_TOTAL_SHARDS, TEST_SHARD_INDEX) only the shard's share of the tests
  * is registered and run: those at positions index, index + total, ...
  * A test that `add` registers inactive (tests/skip.h) stays inactive: skipped,
- * not failed.  `add` runs once, after e2e_init.  Returns the exit status: 0 when every test passed, 1 when one failed, 2
- * when the suite could not start. */
+ * not failed.  `add` runs once, after e2e_init.  Returns the exit status: 0 when every test passed,
+ * 1 when one failed, 2 when the suite could not start. */
 int e2e_main(const char *name, void (*add)(CU_pSuite));
 #define E2E_MAIN(name, add)                                                                        \
     int main(void) {                                                                               \

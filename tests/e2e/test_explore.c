@@ -877,7 +877,7 @@ static void test_jobs(void) {
  * checkpoint, also where a message lands in a rank that waits for another
  * (late_buffer.c) and where collectives write every member. */
 static void test_incremental_hashes(void) {
-    g_setenv("ORDEX_CHECK_HASHES", "1", TRUE);
+    e2e_setenv("ORDEX_CHECK_HASHES", "1");
     static const char *const copy[] = {"--checkpoint=copy", NULL};
     e2e_result *r = EX("-n", "4", PROG("late_buffer.c"));
     EXPECT_STATUS(r, 0);
@@ -889,7 +889,7 @@ static void test_incremental_hashes(void) {
     compare_with(copy, "examples/lu.c", "3", "1", NULL);
     compare_with(copy, "examples/bcast_sync.c", "3", NULL, NULL);
     compare_with(copy, "tests/programs/collectives.c", "3", NULL, NULL);
-    g_unsetenv("ORDEX_CHECK_HASHES");
+    e2e_setenv("ORDEX_CHECK_HASHES", NULL);
 }
 
 /* --checkpoint=copy (snapshots copied inside one process instead of forked)
