@@ -66,7 +66,7 @@ typedef struct acc_rec {
     MPI_Datatype basic; /* atomics: the basic type ... */
     MPI_Op op;          /* ... and the op (compare_and_swap: MPI_REPLACE) */
     acc_side side;
-    bool fetches; /* the target side of a get or a fetching accumulate */
+    bool fetches;     /* the target side of a get or a fetching accumulate */
     const char *what; /* "MPI_Put", "store", "load" */
     const char *role; /* "origin buffer", "result buffer", ... or NULL */
     void *site;
@@ -74,6 +74,7 @@ typedef struct acc_rec {
     int win;      /* window index of an operation, -1 for plain */
     int wtarget;  /* window rank of the target */
     bool pending;
+    bool marked; /* its bytes are tracked for the load/store hooks */
     int end_rank;
     uint32_t end_clock;
     const char *end_call; /* what completed it */
@@ -165,7 +166,22 @@ static void acquire(int rank, const sim_vc *x) {
 /* ---------------------------------------------------------------------- */
 /* Records                                                                 */
 
+/* Tracks r's bytes: a buffer of the program's own memory that an operation
+ * reads or writes is seen by the hooks only while it is tracked. */
+static void rec_mark(acc_rec *r) {
+    sched_access_mark((const void *)r->lo, r->hi - r->lo);
+    r->marked = true;
+}
+
+static void rec_unmark(acc_rec *r) {
+    if (!r->marked)
+        return;
+    sched_access_unmark((const void *)r->lo, r->hi - r->lo);
+    r->marked = false;
+}
+
 static void rec_free(acc_rec *r) {
+    rec_unmark(r);
     if (r->blocks)
         g_array_free(r->blocks, TRUE);
     sim_vc_free(r->start);
@@ -425,6 +441,7 @@ static void end_ops(int win, int origin, int target, int which, const char *call
             (target >= 0 && r->wtarget != target) || !(which & sides_of(r)))
             continue;
         r->pending = false;
+        rec_unmark(r); /* a buffer of the program's is its own again */
         r->end_rank = end_rank;
         r->end_clock = clock;
         r->end_call = call;
@@ -591,6 +608,10 @@ static void add_local(const sim_win *w, const sim_rma_op *op, const char *role, 
         rec_free(r);
         return;
     }
+    /* Plain loads and stores of the buffer race with the operation until
+     * its local completion (MPI 3.1 11.3: an origin buffer must not be
+     * changed, a result buffer not read, before it). */
+    rec_mark(r);
     check_and_add(r, vc_of(r->rank));
 }
 
@@ -858,6 +879,7 @@ void sim_access_request_finished(sim_request *req) {
             acc_rec *r = g_ptr_array_index(A.records, i);
             if (r->key == req->access_key && (sides_of(r) & END_LOCAL) && r->pending) {
                 r->pending = false;
+                rec_unmark(r);
                 r->end_rank = req->owner;
                 r->end_clock = vc_of(req->owner)[req->owner];
                 r->end_call = "the wait of its request";
@@ -876,7 +898,6 @@ static void drop_buffer(sim_request *req) {
     for (guint i = 0; i < A.records->len; i++) {
         acc_rec *r = g_ptr_array_index(A.records, i);
         if (r->key == req->access_key) {
-            sched_access_unmark((const void *)r->lo, r->hi - r->lo);
             rec_free(r);
         } else {
             A.records->pdata[k++] = r;
@@ -907,7 +928,7 @@ void sim_access_request_started(sim_request *req) {
         return;
     }
     req->access_key = r->key;
-    sched_access_mark((const void *)r->lo, r->hi - r->lo);
+    rec_mark(r);
     check_and_add(r, A.on ? vc_of(r->rank) : NULL);
 }
 
