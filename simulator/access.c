@@ -918,6 +918,14 @@ void sim_access_request_started(sim_request *req) {
     r->side = SIDE_BUFFER;
     r->what = req->call;
     r->role = r->writes ? "receive buffer" : "send buffer";
+    if (req->persistent) {
+        /* The access begins at the MPI_Start(all) whose site the request
+         * now has: name that call, with the one that made the request. */
+        const char *call = sim_proc_of(req->owner)->call;
+        char *what = g_strdup_printf("%s (of %s)", call ? call : "MPI_Start", req->call);
+        r->what = g_intern_string(what);
+        g_free(what);
+    }
     r->site = req->call_site;
     r->key = BUFFER_KEY + A.next_buffer++;
     r->win = -1;
