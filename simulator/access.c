@@ -81,7 +81,8 @@ typedef struct acc_rec {
     void *end_site;
     const char *epoch_call; /* what opened the origin's epoch */
     void *epoch_site;
-    sim_vc *start; /* deferred (PSCW) target access: its start clock */
+    sim_vc *start;    /* deferred (PSCW) target access: its start clock */
+    uint64_t checked; /* plain: A.added when made; it has met the records added before */
 } acc_rec;
 
 /* Memory of a window member (or an attached region). */
@@ -112,6 +113,7 @@ static struct {
     GHashTable *reported;   /* "site|site" pairs reported */
     GArray *regions;        /* acc_region of window memory */
     uint64_t next_buffer;   /* keys of nonblocking buffers, from BUFFER_KEY */
+    uint64_t added;         /* how many operation and buffer records were checked in */
 } A;
 
 /* ---------------------------------------------------------------------- */
@@ -395,6 +397,7 @@ static void check_and_add(acc_rec *a, const uint32_t *start) {
             report_race(b, a, where);
     }
     g_ptr_array_add(A.records, a);
+    A.added++; /* plain accesses that coalesced before it must meet it */
 }
 
 static void prune(void) {
@@ -507,8 +510,9 @@ static void plain_access(int rank, void *addr, size_t size, bool is_write, void 
         return;
     uintptr_t lo = (uintptr_t)addr, hi = lo + size;
     acc_rec *last = A.last_plain[rank];
-    if (last && last->site == pc && last->writes == is_write && lo >= last->lo && hi <= last->hi)
-        return; /* this epoch's record covers it: checked already */
+    if (last && last->site == pc && last->writes == is_write && lo >= last->lo && hi <= last->hi &&
+        last->checked == A.added)
+        return; /* this epoch's record covers it, and nothing came since: checked already */
     uintptr_t base;
     bool in_window = window_owner(lo, &base) >= 0;
     sched_enter_sim();
@@ -522,7 +526,8 @@ static void plain_access(int rank, void *addr, size_t size, bool is_write, void 
                      .win = -1,
                      .wtarget = -1,
                      .end_rank = rank,
-                     .end_clock = A.on ? vc_of(rank)[rank] : 0};
+                     .end_clock = A.on ? vc_of(rank)[rank] : 0,
+                     .checked = A.added};
     const uint32_t *start = A.on ? vc_of(rank) : NULL;
     for (guint i = 0; i < A.records->len; i++) {
         const acc_rec *b = g_ptr_array_index(A.records, i);
@@ -534,10 +539,12 @@ static void plain_access(int rank, void *addr, size_t size, bool is_write, void 
         if (where)
             report_race(b, &probe, where);
     }
-    /* Later operations need to see it only where they can reach it. */
+    /* Later operations need to see it only where they can reach it.  A
+     * record grows only while every byte of it has met every record: one
+     * that an operation issued since has not met begins a new one. */
     if (in_window) {
         if (last && last->site == pc && last->writes == is_write && lo <= last->hi &&
-            hi >= last->lo) {
+            hi >= last->lo && last->checked == A.added) {
             last->lo = MIN(last->lo, lo);
             last->hi = MAX(last->hi, hi);
         } else {
