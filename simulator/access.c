@@ -20,8 +20,13 @@
  *
  * A record is dropped once every rank's clock covers its end: nothing to
  * come can race with it.  Plain accesses of a rank within one epoch from
- * one instruction coalesce into one record, so that a loop over a window
- * costs one record per epoch, not one per element.
+ * one instruction coalesce into one record (a few instructions per rank
+ * stay open at once), so that a loop over a window costs one record per
+ * epoch, not one per element.  Its check, too, is paid once: the record
+ * keeps the stretch of bytes around its latest access that nothing it may
+ * race with touches, and the loop's next element, inside that stretch, is
+ * added without a search as long as no operation or buffer was recorded,
+ * and no other rank's plain record made or grown, since.
  */
 #include "simulator/access.h"
 
@@ -41,6 +46,12 @@
 /* Keys of records: RMA operations have their issue order + 1, buffers of
  * nonblocking operations BUFFER_KEY and up. */
 #define BUFFER_KEY (UINT64_C(1) << 62)
+
+/* How many plain records per rank stay open for coalescing, the most
+ * recently made first: a loop's body holds several accesses (the loads of
+ * a stencil, the store of its result), and each must find its own record,
+ * or every access of the loop would make a new one. */
+#define RECENT 8
 
 struct sim_vc {
     uint32_t c[1]; /* [nranks] */
@@ -83,6 +94,11 @@ typedef struct acc_rec {
     void *epoch_site;
     sim_vc *start;    /* deferred (PSCW) target access: its start clock */
     uint64_t checked; /* plain: A.added when made; it has met the records added before */
+    /* Plain, open for coalescing: around its latest access, the bytes that
+     * no record it may race with touched when it was checked, and how many
+     * changes other ranks had made to plain records then. */
+    uintptr_t clear_lo, clear_hi;
+    uint64_t others_seen;
 } acc_rec;
 
 /* Memory of a window member (or an attached region). */
@@ -104,7 +120,7 @@ static struct {
     uint32_t *last_release; /* [n]: each rank's counter at its latest release */
     GPtrArray *records;     /* acc_rec *, in start order */
     GPtrArray *deferred;    /* PSCW target accesses waiting for their post */
-    acc_rec **last_plain;   /* [n] */
+    acc_rec ***recent;      /* [n]: NULL or [RECENT] open plain records, by instruction */
     guint prune_at;         /* prune when this many records exist */
     GHashTable *locks;      /* "win/target" -> lock_clocks */
     GHashTable *held;       /* "win/origin/target" -> lock type */
@@ -114,6 +130,8 @@ static struct {
     GArray *regions;        /* acc_region of window memory */
     uint64_t next_buffer;   /* keys of nonblocking buffers, from BUFFER_KEY */
     uint64_t added;         /* how many operation and buffer records were checked in */
+    uint64_t plain_changes; /* plain records made or grown, by any rank ... */
+    uint64_t *own_changes;  /* [n] ... and by each */
 } A;
 
 /* ---------------------------------------------------------------------- */
@@ -139,6 +157,7 @@ void sim_vc_free(sim_vc *vc) {
 }
 
 static void prune(void);
+static void forget_recent(const acc_rec *r);
 static bool settled(const acc_rec *r);
 static void drop_buffer(sim_request *req);
 static void start_tracking(void);
@@ -150,7 +169,8 @@ sim_vc *sim_access_release(int rank) {
     sim_vc *copy = g_memdup2(me, sizeof(uint32_t) * (size_t)A.n);
     A.last_release[rank] = me[rank];
     me[rank]++;
-    A.last_plain[rank] = NULL; /* a new epoch: no more coalescing */
+    if (A.recent[rank]) /* a new epoch: no more coalescing */
+        memset(A.recent[rank], 0, RECENT * sizeof(acc_rec *));
     if (A.records->len >= A.prune_at)
         prune();
     return copy;
@@ -295,7 +315,7 @@ static bool ordered_before(const acc_rec *b, const uint32_t *start) {
 /* ---------------------------------------------------------------------- */
 /* Reports                                                                 */
 
-static int window_owner(uintptr_t addr, uintptr_t *base);
+static int window_owner(uintptr_t addr, uintptr_t *base, uintptr_t *end);
 
 static char *describe(const acc_rec *r) {
     GString *s = g_string_new(NULL);
@@ -348,7 +368,8 @@ static void report_race(const acc_rec *b, const acc_rec *a, uintptr_t where) {
     }
     g_hash_table_add(A.reported, key);
     uintptr_t base = 0;
-    int owner = window_owner(where, &base);
+    uintptr_t end;
+    int owner = window_owner(where, &base, &end);
     char *da = describe(a), *db = describe(b), *why = why_unordered(b, a);
     const acc_rec *busy = b->side != SIDE_PLAIN ? b : a; /* the operation's side */
     char *mem = owner >= 0
@@ -405,9 +426,7 @@ static void prune(void) {
     for (guint i = 0; i < A.records->len; i++) {
         acc_rec *r = g_ptr_array_index(A.records, i);
         if (settled(r)) {
-            for (int q = 0; q < A.n; q++)
-                if (A.last_plain[q] == r)
-                    A.last_plain[q] = NULL;
+            forget_recent(r);
             rec_free(r);
         } else {
             A.records->pdata[k++] = r;
@@ -455,11 +474,12 @@ static void end_ops(int win, int origin, int target, int which, const char *call
 /* ---------------------------------------------------------------------- */
 /* Window memory                                                           */
 
-static int window_owner(uintptr_t addr, uintptr_t *base) {
+static int window_owner(uintptr_t addr, uintptr_t *base, uintptr_t *end) {
     for (guint i = 0; i < A.regions->len; i++) {
         const acc_region *g = &g_array_index(A.regions, acc_region, i);
         if (addr >= g->lo && addr < g->hi) {
             *base = g->lo;
+            *end = g->hi;
             return g->owner;
         }
     }
@@ -490,9 +510,7 @@ static void region_remove(const void *base, MPI_Aint size) {
     for (guint i = 0; i < A.records->len; i++) {
         acc_rec *r = g_ptr_array_index(A.records, i);
         if (r->lo >= (uintptr_t)base && r->hi <= (uintptr_t)base + (uintptr_t)size && !r->pending) {
-            for (int q = 0; q < A.n; q++)
-                if (A.last_plain[q] == r)
-                    A.last_plain[q] = NULL;
+            forget_recent(r);
             rec_free(r);
         } else {
             A.records->pdata[k++] = r;
@@ -504,18 +522,67 @@ static void region_remove(const void *base, MPI_Aint size) {
 /* ---------------------------------------------------------------------- */
 /* Plain loads and stores                                                  */
 
+/* Rank's open record of the accesses from site of this kind, or NULL. */
+static acc_rec *recent_find(int rank, const void *site, bool writes) {
+    acc_rec **open = A.recent[rank];
+    for (int i = 0; open && i < RECENT; i++)
+        if (open[i] && open[i]->site == site && open[i]->writes == writes)
+            return open[i];
+    return NULL;
+}
+
+/* r becomes its rank's open record for its instruction, in place of the
+ * one before it, or of the oldest. */
+static void recent_add(acc_rec *r) {
+    if (!A.recent[r->rank])
+        A.recent[r->rank] = g_new0(acc_rec *, RECENT);
+    acc_rec **open = A.recent[r->rank];
+    int at = RECENT - 1;
+    for (int i = 0; i < RECENT; i++)
+        if (!open[i] || (open[i]->site == r->site && open[i]->writes == r->writes)) {
+            at = i;
+            break;
+        }
+    memmove(open + 1, open, (size_t)at * sizeof *open);
+    open[0] = r;
+}
+
+static void forget_recent(const acc_rec *r) {
+    acc_rec **open = r->side == SIDE_PLAIN ? A.recent[r->rank] : NULL;
+    for (int i = 0; open && i < RECENT; i++)
+        if (open[i] == r)
+            open[i] = NULL;
+}
+
+/* A plain record of rank was made or grew: the clear ranges of the other
+ * ranks' open records no longer hold. */
+static void plain_changed(int rank) {
+    A.plain_changes++;
+    A.own_changes[rank]++;
+}
+
 static void plain_access(int rank, void *addr, size_t size, bool is_write, void *pc, void *user) {
     (void)user;
     if (!A.tracking || rank < 0 || rank >= A.n || !size)
         return;
     uintptr_t lo = (uintptr_t)addr, hi = lo + size;
-    acc_rec *last = A.last_plain[rank];
-    if (last && last->site == pc && last->writes == is_write && lo >= last->lo && hi <= last->hi &&
-        last->checked == A.added)
-        return; /* this epoch's record covers it, and nothing came since: checked already */
-    uintptr_t base;
-    bool in_window = window_owner(lo, &base) >= 0;
-    sched_enter_sim();
+    acc_rec *last = recent_find(rank, pc, is_write);
+    if (last && last->checked == A.added) {
+        if (lo >= last->lo && hi <= last->hi)
+            return; /* this epoch's record covers it, and nothing came since: checked already */
+        /* A loop's next element: if no record that it may race with touched
+         * its bytes when the record was last checked, and none came or grew
+         * since, it races with nothing. */
+        if (lo >= last->clear_lo && hi <= last->clear_hi && lo <= last->hi && hi >= last->lo &&
+            last->others_seen == A.plain_changes - A.own_changes[rank]) {
+            last->lo = MIN(last->lo, lo);
+            last->hi = MAX(last->hi, hi);
+            plain_changed(rank);
+            return;
+        }
+    }
+    uintptr_t base, end;
+    bool in_window = window_owner(lo, &base, &end) >= 0;
     acc_rec probe = {.lo = lo,
                      .hi = hi,
                      .rank = rank,
@@ -527,7 +594,10 @@ static void plain_access(int rank, void *addr, size_t size, bool is_write, void 
                      .wtarget = -1,
                      .end_rank = rank,
                      .end_clock = A.on ? vc_of(rank)[rank] : 0,
-                     .checked = A.added};
+                     .checked = A.added,
+                     .clear_lo = in_window ? base : lo,
+                     .clear_hi = in_window ? end : hi,
+                     .others_seen = A.plain_changes - A.own_changes[rank]};
     const uint32_t *start = A.on ? vc_of(rank) : NULL;
     for (guint i = 0; i < A.records->len; i++) {
         const acc_rec *b = g_ptr_array_index(A.records, i);
@@ -535,6 +605,15 @@ static void plain_access(int rank, void *addr, size_t size, bool is_write, void 
             continue; /* program order */
         if (!conflict(&probe, b) || ordered_before(b, start))
             continue;
+        /* The clear range stops at b's bounds (its blocks' gaps aside). */
+        if (b->hi <= lo) {
+            probe.clear_lo = MAX(probe.clear_lo, b->hi);
+        } else if (b->lo >= hi) {
+            probe.clear_hi = MIN(probe.clear_hi, b->lo);
+        } else {
+            probe.clear_lo = MAX(probe.clear_lo, lo);
+            probe.clear_hi = MIN(probe.clear_hi, hi);
+        }
         uintptr_t where = overlap(&probe, b);
         if (where)
             report_race(b, &probe, where);
@@ -543,17 +622,19 @@ static void plain_access(int rank, void *addr, size_t size, bool is_write, void 
      * record grows only while every byte of it has met every record: one
      * that an operation issued since has not met begins a new one. */
     if (in_window) {
-        if (last && last->site == pc && last->writes == is_write && lo <= last->hi &&
-            hi >= last->lo && last->checked == A.added) {
+        if (last && lo <= last->hi && hi >= last->lo && last->checked == A.added) {
             last->lo = MIN(last->lo, lo);
             last->hi = MAX(last->hi, hi);
+            last->clear_lo = probe.clear_lo;
+            last->clear_hi = probe.clear_hi;
+            last->others_seen = probe.others_seen;
         } else {
             acc_rec *r = g_memdup2(&probe, sizeof probe);
             g_ptr_array_add(A.records, r);
-            A.last_plain[rank] = r;
+            recent_add(r);
         }
+        plain_changed(rank);
     }
-    sched_leave_sim();
 }
 
 /* ---------------------------------------------------------------------- */
@@ -981,7 +1062,8 @@ static void start_tracking(void) {
     if (A.tracking)
         return;
     A.tracking = true;
-    A.last_plain = g_new0(acc_rec *, (size_t)A.n);
+    A.recent = g_new0(acc_rec **, (size_t)A.n);
+    A.own_changes = g_new0(uint64_t, (size_t)A.n);
     A.records = g_ptr_array_new();
     A.deferred = g_ptr_array_new();
     A.prune_at = 64;
@@ -1034,7 +1116,10 @@ void sim_access_fini(void) {
     g_array_free(A.regions, TRUE);
     g_free(A.vc);
     g_free(A.last_release);
-    g_free(A.last_plain);
+    for (int r = 0; r < A.n; r++)
+        g_free(A.recent[r]);
+    g_free(A.recent);
+    g_free(A.own_changes);
     memset(&A, 0, sizeof A);
 }
 

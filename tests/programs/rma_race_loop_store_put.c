@@ -1,4 +1,4 @@
-/* ordex-expect: ranks=2 race=A,B */
+/* ordex-expect: ranks=2 race=A,B run */
 /*
  * rma_race_loop_store_put.c - in one fence epoch rank 0 puts to int 37 of
  * rank 1's window while rank 1 fills its whole window, 64 ints, in a loop.
