@@ -159,7 +159,7 @@ void sim_vc_free(sim_vc *vc) {
 static void prune(void);
 static void forget_recent(const acc_rec *r);
 static bool settled(const acc_rec *r);
-static void drop_buffer(sim_request *req);
+static void drop_buffer(sim_request *req, bool waited);
 static void start_tracking(void);
 
 sim_vc *sim_access_release(int rank) {
@@ -329,7 +329,7 @@ static char *describe(const acc_rec *r) {
 
 /* Why b (earlier) does not happen before a (later). */
 static char *why_unordered(const acc_rec *b, const acc_rec *a) {
-    if (b->side == SIDE_BUFFER)
+    if (b->side == SIDE_BUFFER && b->pending)
         return g_strdup_printf("%s at %s had not completed (no wait or test had returned its "
                                "request) when %s at %s started",
                                b->what, sim_location(b->site), a->what, sim_location(a->site));
@@ -959,7 +959,7 @@ void sim_access_request_finished(sim_request *req) {
     sim_vc_free(req->vc_acq);
     req->vc_acq = NULL;
     if (req->access_key >= BUFFER_KEY) {
-        drop_buffer(req);
+        drop_buffer(req, true);
         return;
     }
     if (req->access_key) {
@@ -981,14 +981,39 @@ void sim_access_request_finished(sim_request *req) {
 /* ---------------------------------------------------------------------- */
 /* Buffers of nonblocking point-to-point operations                        */
 
-static void drop_buffer(sim_request *req) {
+/* Whether any byte of r lies in window memory. */
+static bool in_windows(const acc_rec *r) {
+    for (guint i = 0; i < A.regions->len; i++) {
+        const acc_region *g = &g_array_index(A.regions, acc_region, i);
+        if (r->lo < g->hi && g->lo < r->hi)
+            return true;
+    }
+    return false;
+}
+
+/* The request's operation is over (waited: a wait or test of its owner
+ * returned it; else it was freed): its buffer is the program's again.  A
+ * buffer in window memory stays a record, ended now: the message wrote or
+ * read it as its owner's access, which other ranks' RMA operations and
+ * loads and stores must still be ordered with. */
+static void drop_buffer(sim_request *req, bool waited) {
     guint k = 0;
     for (guint i = 0; i < A.records->len; i++) {
         acc_rec *r = g_ptr_array_index(A.records, i);
-        if (r->key == req->access_key) {
-            rec_free(r);
-        } else {
+        if (r->key != req->access_key) {
             A.records->pdata[k++] = r;
+        } else if (A.on && in_windows(r)) {
+            rec_unmark(r);
+            r->key = 0;
+            r->pending = false;
+            r->end_rank = r->rank;
+            r->end_clock = vc_of(r->rank)[r->rank];
+            const sim_proc *p = sim_proc_of(r->rank);
+            r->end_call = waited && p->call ? p->call : "its completion";
+            r->end_site = waited ? p->call_site : r->site;
+            A.records->pdata[k++] = r;
+        } else {
+            rec_free(r);
         }
     }
     g_ptr_array_set_size(A.records, k);
@@ -1030,7 +1055,7 @@ void sim_access_request_started(sim_request *req) {
 
 void sim_access_request_released(sim_request *req) {
     if (A.tracking && req->access_key >= BUFFER_KEY)
-        drop_buffer(req);
+        drop_buffer(req, false);
 }
 
 /* ---------------------------------------------------------------------- */
