@@ -28,10 +28,12 @@
 /* ---- the page table ------------------------------------------------------ */
 
 /* One byte per 4 KiB page (nonzero: some byte of the page is tracked), in
- * tables of 1 GiB of address space, allocated while they have a tracked
- * page.  The 47-bit user address space takes 2^17 table pointers (1 MiB of
- * zeros in .bss, of which only the entries that the program's addresses
- * reach are ever read). */
+ * tables of 1 GiB of address space, allocated when they get a tracked page
+ * and kept, empty, until nothing is tracked at all: a buffer tracked only
+ * while an operation uses it (on the stack, say, alone in its GiB) would
+ * otherwise cost the allocation and clearing of a table each time.  The 47-bit user address space
+ * takes 2^17 table pointers (1 MiB of zeros in .bss, of which only the entries that the program's
+ * addresses reach are ever read). */
 #define PAGE_SHIFT 12
 #define CHUNK_SHIFT 30
 #define ADDR_BITS 47
@@ -41,8 +43,7 @@
 
 typedef struct access_chunk {
     uint8_t page[CHUNK_PAGES];
-    size_t used; /* pages set */
-    size_t dir;  /* its index in g_dir */
+    size_t dir; /* its index in g_dir */
 } access_chunk;
 
 static access_chunk *g_dir[DIR_ENTRIES];
@@ -129,16 +130,20 @@ static void set_page(uintptr_t page, bool on) {
         g_nchunks++;
     }
     uint8_t *b = &c->page[page & (CHUNK_PAGES - 1)];
-    if (*b == on)
-        return;
-    *b = on;
-    c->used = on ? c->used + 1 : c->used - 1;
-    if (c->used == 0) { /* accesses to this GiB take the quickest path again */
-        g_dir[d] = NULL;
-        g_nchunks--;
-        g_ptr_array_remove_fast(g_chunks, c);
+    if (*b != on) /* no write where nothing changes: snapshots share the page */
+        *b = on;
+}
+
+/* Frees every table: nothing is tracked any more, and accesses take the
+ * quickest path again. */
+static void free_chunks(void) {
+    for (guint i = 0; i < g_chunks->len; i++) {
+        access_chunk *c = g_ptr_array_index(g_chunks, i);
+        g_dir[c->dir] = NULL;
         g_free(c);
     }
+    g_ptr_array_set_size(g_chunks, 0);
+    g_nchunks = 0;
 }
 
 /* Sets the pages of [a, b) as the ranges now say. */
@@ -261,6 +266,8 @@ void sched_access_unmark(const void *addr, size_t len) {
     sched_arena *saved = heap_begin();
     apply(a, b, -1);
     sync_pages(a, b);
+    if (g_segs->len == 0)
+        free_chunks();
     heap_end(saved);
 }
 
@@ -276,13 +283,7 @@ bool sched_access_tracked(const void *addr, size_t len) {
 void sched_access_reset(void) {
     if (!g_segs)
         return;
-    for (guint i = 0; i < g_chunks->len; i++) {
-        access_chunk *c = g_ptr_array_index(g_chunks, i);
-        g_dir[c->dir] = NULL;
-        g_free(c);
-    }
-    g_ptr_array_set_size(g_chunks, 0);
-    g_nchunks = 0;
+    free_chunks();
     g_array_set_size(g_segs, 0);
 }
 

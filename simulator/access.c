@@ -20,8 +20,13 @@
  *
  * A record is dropped once every rank's clock covers its end: nothing to
  * come can race with it.  Plain accesses of a rank within one epoch from
- * one instruction coalesce into one record, so that a loop over a window
- * costs one record per epoch, not one per element.
+ * one instruction coalesce into one record (a few instructions per rank
+ * stay open at once), so that a loop over a window costs one record per
+ * epoch, not one per element.  Its check, too, is paid once: the record
+ * keeps the stretch of bytes around its latest access that nothing it may
+ * race with touches, and the loop's next element, inside that stretch, is
+ * added without a search as long as no operation or buffer was recorded,
+ * and no other rank's plain record made or grown, since.
  */
 #include "simulator/access.h"
 
@@ -47,6 +52,12 @@
 
 /* The window index of OpenSHMEM's records and symmetric memory. */
 #define SHMEM_WIN (-2)
+
+/* How many plain records per rank stay open for coalescing, the most
+ * recently made first: a loop's body holds several accesses (the loads of
+ * a stencil, the store of its result), and each must find its own record,
+ * or every access of the loop would make a new one. */
+#define RECENT 8
 
 struct sim_vc {
     uint32_t c[1]; /* [nranks] */
@@ -88,6 +99,7 @@ typedef struct acc_rec {
     int win;        /* window index of an operation, -1 for plain, SHMEM_WIN */
     int wtarget;    /* window rank of the target */
     bool pending;
+    bool marked; /* its bytes are tracked for the load/store hooks */
     int end_rank;
     uint32_t end_clock;
     /* OpenSHMEM: a second end, for an operation that completed at its PE's
@@ -100,8 +112,14 @@ typedef struct acc_rec {
     void *end_site;
     const char *epoch_call; /* what opened the origin's epoch */
     void *epoch_site;
-    sim_vc *start; /* deferred (PSCW) target access: its start clock */
-    sim_vc *issue; /* an accumulate that writes: its origin's clock at the issue */
+    sim_vc *start;    /* deferred (PSCW) target access: its start clock */
+    sim_vc *issue;    /* an accumulate that writes: its origin's clock at the issue */
+    uint64_t checked; /* plain: A.added when made; it has met the records added before */
+    /* Plain, open for coalescing: around its latest access, the bytes that
+     * no record it may race with touched when it was checked, and how many
+     * changes other ranks had made to plain records then. */
+    uintptr_t clear_lo, clear_hi;
+    uint64_t others_seen;
 } acc_rec;
 
 /* Memory of a window member (or an attached region). */
@@ -131,7 +149,7 @@ static struct {
     uint32_t *last_release; /* [n]: each rank's counter at its latest release */
     GPtrArray *records;     /* acc_rec *, in start order */
     GPtrArray *deferred;    /* PSCW target accesses waiting for their post */
-    acc_rec **last_plain;   /* [n] */
+    acc_rec ***recent;      /* [n]: NULL or [RECENT] open plain records, by instruction */
     guint prune_at;         /* prune when this many records exist */
     GHashTable *locks;      /* "win/target" -> lock_clocks */
     GHashTable *held;       /* "win/origin/target" -> lock type */
@@ -145,6 +163,9 @@ static struct {
     uint32_t *fences;       /* [n]: shmem_fence calls of each PE */
     const char *unit;       /* what reports call a rank: "rank", "PE" */
     sim_access_namer namer; /* names symmetric memory */
+    uint64_t added;         /* how many operation and buffer records were checked in */
+    uint64_t plain_changes; /* plain records made or grown, by any rank ... */
+    uint64_t *own_changes;  /* [n] ... and by each */
 } A;
 
 /* ---------------------------------------------------------------------- */
@@ -170,8 +191,15 @@ void sim_vc_free(sim_vc *vc) {
 }
 
 static void prune(void);
+static void forget_recent(const acc_rec *r);
+
+/* Ends the coalescing of rank's open plain records (a new epoch). */
+static void close_recent(int rank) {
+    if (A.recent && A.recent[rank])
+        memset(A.recent[rank], 0, RECENT * sizeof(acc_rec *));
+}
 static bool settled(const acc_rec *r);
-static void drop_buffer(sim_request *req);
+static void drop_buffer(sim_request *req, bool waited);
 static void start_tracking(void);
 static const struct acc_region *region_of(uintptr_t addr);
 
@@ -182,7 +210,7 @@ sim_vc *sim_access_release(int rank) {
     sim_vc *copy = g_memdup2(me, sizeof(uint32_t) * (size_t)A.n);
     A.last_release[rank] = me[rank];
     me[rank]++;
-    A.last_plain[rank] = NULL; /* a new epoch: no more coalescing */
+    close_recent(rank); /* a new epoch: no more coalescing */
     if (A.records->len >= A.prune_at)
         prune();
     return copy;
@@ -200,7 +228,22 @@ static void acquire(int rank, const sim_vc *x) {
 /* ---------------------------------------------------------------------- */
 /* Records                                                                 */
 
+/* Tracks r's bytes: a buffer of the program's own memory that an operation
+ * reads or writes is seen by the hooks only while it is tracked. */
+static void rec_mark(acc_rec *r) {
+    sched_access_mark((const void *)r->lo, r->hi - r->lo);
+    r->marked = true;
+}
+
+static void rec_unmark(acc_rec *r) {
+    if (!r->marked)
+        return;
+    sched_access_unmark((const void *)r->lo, r->hi - r->lo);
+    r->marked = false;
+}
+
 static void rec_free(acc_rec *r) {
+    rec_unmark(r);
     if (r->blocks)
         g_array_free(r->blocks, TRUE);
     sim_vc_free(r->start);
@@ -329,7 +372,7 @@ static bool ordered_before(const acc_rec *b, const uint32_t *start) {
 /* ---------------------------------------------------------------------- */
 /* Reports                                                                 */
 
-static int window_owner(uintptr_t addr, uintptr_t *base);
+static int window_owner(uintptr_t addr, uintptr_t *base, uintptr_t *end);
 
 static char *describe(const acc_rec *r) {
     GString *s = g_string_new(NULL);
@@ -379,7 +422,7 @@ static void run_at(const acc_rec *r, uintptr_t where, uintptr_t *lo, uintptr_t *
 
 /* Why b (earlier) does not happen before a (later). */
 static char *why_unordered(const acc_rec *b, const acc_rec *a) {
-    if (b->side == SIDE_BUFFER)
+    if (b->side == SIDE_BUFFER && b->pending)
         return g_strdup_printf("%s at %s had not completed (no wait or test had returned its "
                                "request) when %s at %s started",
                                b->what, sim_location(b->site), a->what, sim_location(a->site));
@@ -441,7 +484,8 @@ static void report_race(const acc_rec *b, const acc_rec *a, uintptr_t where, boo
     }
     g_hash_table_add(A.reported, key);
     uintptr_t base = 0;
-    int owner = window_owner(where, &base);
+    uintptr_t end;
+    int owner = window_owner(where, &base, &end);
     char *da = describe(a), *db = describe(b);
     char *why = separate ? why_not_visible(b, a, owner) : why_unordered(b, a);
     const acc_rec *busy = b->side != SIDE_PLAIN ? b : a; /* the operation's side */
@@ -560,7 +604,7 @@ static void mark_visible(const sim_win *w, int me, bool stores, bool updates, bo
         r->vis_rank = owner;
         r->vis_clock = clock;
     }
-    A.last_plain[owner] = NULL; /* later stores are not visible yet */
+    close_recent(owner); /* later stores are not visible yet */
 }
 
 /* Checks a new access against the records and adds it. */
@@ -585,6 +629,7 @@ static void check_and_add(acc_rec *a, const uint32_t *start) {
             report_race(b, a, where, false);
     }
     g_ptr_array_add(A.records, a);
+    A.added++; /* plain accesses that coalesced before it must meet it */
 }
 
 static void prune(void) {
@@ -592,9 +637,7 @@ static void prune(void) {
     for (guint i = 0; i < A.records->len; i++) {
         acc_rec *r = g_ptr_array_index(A.records, i);
         if (settled(r)) {
-            for (int q = 0; q < A.n; q++)
-                if (A.last_plain[q] == r)
-                    A.last_plain[q] = NULL;
+            forget_recent(r);
             rec_free(r);
         } else {
             A.records->pdata[k++] = r;
@@ -609,7 +652,7 @@ static void prune(void) {
  * issue of the operations it completes included (an accumulate issued
  * before a flush does not cover what that flush completes). */
 static uint32_t bump(int rank) {
-    A.last_plain[rank] = NULL;
+    close_recent(rank);
     return ++vc_of(rank)[rank];
 }
 
@@ -640,6 +683,7 @@ static void end_ops(int win, int origin, int target, int which, const char *call
             (target >= 0 && r->wtarget != target) || !(which & sides_of(r)))
             continue;
         r->pending = false;
+        rec_unmark(r); /* a buffer of the program's is its own again */
         r->end_rank = end_rank;
         r->end_clock = clock;
         r->end_call = call;
@@ -650,11 +694,12 @@ static void end_ops(int win, int origin, int target, int which, const char *call
 /* ---------------------------------------------------------------------- */
 /* Window memory                                                           */
 
-static int window_owner(uintptr_t addr, uintptr_t *base) {
+static int window_owner(uintptr_t addr, uintptr_t *base, uintptr_t *end) {
     for (guint i = 0; i < A.regions->len; i++) {
         const acc_region *g = &g_array_index(A.regions, acc_region, i);
         if (addr >= g->lo && addr < g->hi) {
             *base = g->lo;
+            *end = g->hi;
             return g->owner;
         }
     }
@@ -694,9 +739,7 @@ static void region_remove(const void *base, MPI_Aint size) {
     for (guint i = 0; i < A.records->len; i++) {
         acc_rec *r = g_ptr_array_index(A.records, i);
         if (r->lo >= (uintptr_t)base && r->hi <= (uintptr_t)base + (uintptr_t)size && !r->pending) {
-            for (int q = 0; q < A.n; q++)
-                if (A.last_plain[q] == r)
-                    A.last_plain[q] = NULL;
+            forget_recent(r);
             rec_free(r);
         } else {
             A.records->pdata[k++] = r;
@@ -715,17 +758,67 @@ static void region_remove(const void *base, MPI_Aint size) {
 /* ---------------------------------------------------------------------- */
 /* Plain loads and stores                                                  */
 
+/* Rank's open record of the accesses from site of this kind, or NULL. */
+static acc_rec *recent_find(int rank, const void *site, bool writes) {
+    acc_rec **open = A.recent[rank];
+    for (int i = 0; open && i < RECENT; i++)
+        if (open[i] && open[i]->site == site && open[i]->writes == writes)
+            return open[i];
+    return NULL;
+}
+
+/* r becomes its rank's open record for its instruction, in place of the
+ * one before it, or of the oldest. */
+static void recent_add(acc_rec *r) {
+    if (!A.recent[r->rank])
+        A.recent[r->rank] = g_new0(acc_rec *, RECENT);
+    acc_rec **open = A.recent[r->rank];
+    int at = RECENT - 1;
+    for (int i = 0; i < RECENT; i++)
+        if (!open[i] || (open[i]->site == r->site && open[i]->writes == r->writes)) {
+            at = i;
+            break;
+        }
+    memmove(open + 1, open, (size_t)at * sizeof *open);
+    open[0] = r;
+}
+
+static void forget_recent(const acc_rec *r) {
+    acc_rec **open = r->side == SIDE_PLAIN ? A.recent[r->rank] : NULL;
+    for (int i = 0; open && i < RECENT; i++)
+        if (open[i] == r)
+            open[i] = NULL;
+}
+
+/* A plain record of rank was made or grew: the clear ranges of the other
+ * ranks' open records no longer hold. */
+static void plain_changed(int rank) {
+    A.plain_changes++;
+    A.own_changes[rank]++;
+}
+
 static void plain_access(int rank, void *addr, size_t size, bool is_write, void *pc, void *user) {
     (void)user;
     if (!A.tracking || rank < 0 || rank >= A.n || !size)
         return;
     uintptr_t lo = (uintptr_t)addr, hi = lo + size;
-    acc_rec *last = A.last_plain[rank];
-    if (last && last->site == pc && last->writes == is_write && lo >= last->lo && hi <= last->hi)
-        return; /* this epoch's record covers it: checked already */
-    uintptr_t base;
-    bool in_window = window_owner(lo, &base) >= 0;
-    sched_enter_sim();
+    acc_rec *last = recent_find(rank, pc, is_write);
+    if (last && last->checked == A.added) {
+        if (lo >= last->lo && hi <= last->hi)
+            return; /* this epoch's record covers it, and nothing came since: checked already */
+        /* A loop's next element: if no record that it may race with touched
+         * its bytes when the record was last checked, and none came or grew
+         * since, it races with nothing. */
+        if (lo >= last->clear_lo && hi <= last->clear_hi && lo <= last->hi && hi >= last->lo &&
+            last->others_seen == A.plain_changes - A.own_changes[rank]) {
+            last->lo = MIN(last->lo, lo);
+            last->hi = MAX(last->hi, hi);
+            plain_changed(rank);
+            return;
+        }
+    }
+    uintptr_t base, end;
+    bool in_window = window_owner(lo, &base, &end) >= 0;
     acc_rec probe = {.lo = lo,
                      .hi = hi,
                      .rank = rank,
@@ -736,7 +829,11 @@ static void plain_access(int rank, void *addr, size_t size, bool is_write, void 
                      .win = -1,
                      .wtarget = -1,
                      .end_rank = rank,
-                     .end_clock = A.on ? vc_of(rank)[rank] : 0};
+                     .end_clock = A.on ? vc_of(rank)[rank] : 0,
+                     .checked = A.added,
+                     .clear_lo = in_window ? base : lo,
+                     .clear_hi = in_window ? end : hi,
+                     .others_seen = A.plain_changes - A.own_changes[rank]};
     const uint32_t *start = A.on ? vc_of(rank) : NULL;
     for (guint i = 0; i < A.records->len; i++) {
         const acc_rec *b = g_ptr_array_index(A.records, i);
@@ -751,23 +848,36 @@ static void plain_access(int rank, void *addr, size_t size, bool is_write, void 
         }
         if (!conflict(&probe, b) || ordered_before(b, start))
             continue;
+        /* The clear range stops at b's bounds (its blocks' gaps aside). */
+        if (b->hi <= lo) {
+            probe.clear_lo = MAX(probe.clear_lo, b->hi);
+        } else if (b->lo >= hi) {
+            probe.clear_hi = MIN(probe.clear_hi, b->lo);
+        } else {
+            probe.clear_lo = MAX(probe.clear_lo, lo);
+            probe.clear_hi = MIN(probe.clear_hi, hi);
+        }
         uintptr_t where = overlap(&probe, b);
         if (where)
             report_race(b, &probe, where, false);
     }
-    /* Later operations need to see it only where they can reach it. */
+    /* Later operations need to see it only where they can reach it.  A
+     * record grows only while every byte of it has met every record: one
+     * that an operation issued since has not met begins a new one. */
     if (in_window) {
-        if (last && last->site == pc && last->writes == is_write && lo <= last->hi &&
-            hi >= last->lo) {
+        if (last && lo <= last->hi && hi >= last->lo && last->checked == A.added) {
             last->lo = MIN(last->lo, lo);
             last->hi = MAX(last->hi, hi);
+            last->clear_lo = probe.clear_lo;
+            last->clear_hi = probe.clear_hi;
+            last->others_seen = probe.others_seen;
         } else {
             acc_rec *r = g_memdup2(&probe, sizeof probe);
             g_ptr_array_add(A.records, r);
-            A.last_plain[rank] = r;
+            recent_add(r);
         }
+        plain_changed(rank);
     }
-    sched_leave_sim();
 }
 
 /* ---------------------------------------------------------------------- */
@@ -829,6 +939,10 @@ static void add_local(const sim_win *w, const sim_rma_op *op, const char *role, 
         rec_free(r);
         return;
     }
+    /* Plain loads and stores of the buffer race with the operation until
+     * its local completion (MPI 3.1 11.3: an origin buffer must not be
+     * changed, a result buffer not read, before it). */
+    rec_mark(r);
     check_and_add(r, vc_of(r->rank));
 }
 
@@ -1146,7 +1260,7 @@ void sim_access_request_finished(sim_request *req) {
     sim_vc_free(req->vc_acq);
     req->vc_acq = NULL;
     if (req->access_key >= BUFFER_KEY) {
-        drop_buffer(req);
+        drop_buffer(req, true);
         return;
     }
     if (req->access_key) {
@@ -1154,6 +1268,7 @@ void sim_access_request_finished(sim_request *req) {
             acc_rec *r = g_ptr_array_index(A.records, i);
             if (r->key == req->access_key && (sides_of(r) & END_LOCAL) && r->pending) {
                 r->pending = false;
+                rec_unmark(r);
                 r->end_rank = req->owner;
                 r->end_clock = bump(req->owner);
                 r->end_call = "the wait of its request";
@@ -1167,15 +1282,39 @@ void sim_access_request_finished(sim_request *req) {
 /* ---------------------------------------------------------------------- */
 /* Buffers of nonblocking point-to-point operations                        */
 
-static void drop_buffer(sim_request *req) {
+/* Whether any byte of r lies in window memory. */
+static bool in_windows(const acc_rec *r) {
+    for (guint i = 0; i < A.regions->len; i++) {
+        const acc_region *g = &g_array_index(A.regions, acc_region, i);
+        if (r->lo < g->hi && g->lo < r->hi)
+            return true;
+    }
+    return false;
+}
+
+/* The request's operation is over (waited: a wait or test of its owner
+ * returned it; else it was freed): its buffer is the program's again.  A
+ * buffer in window memory stays a record, ended now: the message wrote or
+ * read it as its owner's access, which other ranks' RMA operations and
+ * loads and stores must still be ordered with. */
+static void drop_buffer(sim_request *req, bool waited) {
     guint k = 0;
     for (guint i = 0; i < A.records->len; i++) {
         acc_rec *r = g_ptr_array_index(A.records, i);
-        if (r->key == req->access_key) {
-            sched_access_unmark((const void *)r->lo, r->hi - r->lo);
-            rec_free(r);
-        } else {
+        if (r->key != req->access_key) {
             A.records->pdata[k++] = r;
+        } else if (A.on && in_windows(r)) {
+            rec_unmark(r);
+            r->key = 0;
+            r->pending = false;
+            r->end_rank = r->rank;
+            r->end_clock = vc_of(r->rank)[r->rank];
+            const sim_proc *p = sim_proc_of(r->rank);
+            r->end_call = waited && p->call ? p->call : "its completion";
+            r->end_site = waited ? p->call_site : r->site;
+            A.records->pdata[k++] = r;
+        } else {
+            rec_free(r);
         }
     }
     g_ptr_array_set_size(A.records, k);
@@ -1295,6 +1434,14 @@ void sim_access_request_started(sim_request *req) {
     r->side = SIDE_BUFFER;
     r->what = req->call;
     r->role = r->writes ? "receive buffer" : "send buffer";
+    if (req->persistent) {
+        /* The access begins at the MPI_Start(all) whose site the request
+         * now has: name that call, with the one that made the request. */
+        const char *call = sim_proc_of(req->owner)->call;
+        char *what = g_strdup_printf("%s (of %s)", call ? call : "MPI_Start", req->call);
+        r->what = g_intern_string(what);
+        g_free(what);
+    }
     r->site = req->call_site;
     r->key = BUFFER_KEY + A.next_buffer++;
     r->win = -1;
@@ -1305,13 +1452,13 @@ void sim_access_request_started(sim_request *req) {
         return;
     }
     req->access_key = r->key;
-    sched_access_mark((const void *)r->lo, r->hi - r->lo);
+    rec_mark(r);
     check_and_add(r, A.on ? vc_of(r->rank) : NULL);
 }
 
 void sim_access_request_released(sim_request *req) {
     if (A.tracking && req->access_key >= BUFFER_KEY)
-        drop_buffer(req);
+        drop_buffer(req, false);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1346,7 +1493,8 @@ static void start_tracking(void) {
     if (A.tracking)
         return;
     A.tracking = true;
-    A.last_plain = g_new0(acc_rec *, (size_t)A.n);
+    A.recent = g_new0(acc_rec **, (size_t)A.n);
+    A.own_changes = g_new0(uint64_t, (size_t)A.n);
     A.records = g_ptr_array_new();
     A.deferred = g_ptr_array_new();
     A.prune_at = 64;
@@ -1405,7 +1553,10 @@ void sim_access_fini(void) {
     g_free(A.vc);
     g_free(A.last_release);
     g_free(A.fences);
-    g_free(A.last_plain);
+    for (int r = 0; r < A.n; r++)
+        g_free(A.recent[r]);
+    g_free(A.recent);
+    g_free(A.own_changes);
     memset(&A, 0, sizeof A);
 }
 

@@ -14,6 +14,11 @@
  *
  * with "model=separate" among the words to explore under --rma-model
  * separate (the separate memory model's rules),
+ * optionally followed by "run": `ordex run`, which follows one ordering,
+ * must give the same verdict (a race that the first ordering already holds,
+ * where what matters is how the checker meets it there, not which ordering
+ * exploration picks);
+ *
  * optionally followed by "known-bug: WHY": ordex is known to answer wrongly
  * (the expectation stays the correct answer); the test is then skipped and
  * WHY printed, so that ./test counts it as skipped until ordex is fixed.
@@ -41,6 +46,7 @@ typedef struct race_case {
     char *ranks;        /* N of -n N */
     char *model;        /* --rma-model: "unified" unless model=separate */
     bool clean;         /* expects no finding; else a race between marks a and b */
+    bool run;           /* `ordex run` must give the same verdict */
     char *a, *b;        /* the marks' names */
     char *known_bug;    /* why ordex is known to fail it, or NULL */
     char *header_error; /* what is wrong with the header, or NULL */
@@ -122,6 +128,8 @@ static void parse_case(race_case *c, const char *src) {
         } else if ((strcmp(w, "model=separate") == 0 || strcmp(w, "model=unified") == 0) &&
                    !c->model) {
             c->model = g_strdup(w + 6);
+        } else if (strcmp(w, "run") == 0 && !c->run) {
+            c->run = true;
         } else if (strcmp(w, "clean") == 0 && !kind) {
             c->clean = kind = true;
         } else if (g_str_has_prefix(w, "race=") && !kind) {
@@ -136,7 +144,7 @@ static void parse_case(race_case *c, const char *src) {
             g_strfreev(ab);
         } else {
             c->header_error = g_strdup_printf("\"%s\" is not ranks=N, model=M, race=A,B, "
-                                              "clean or known-bug",
+                                              "clean, run or known-bug",
                                               w);
         }
     }
@@ -178,6 +186,25 @@ static void expect_lines_named(const e2e_result *r, const char *msg, const char 
     g_free(b);
 }
 
+/* `ordex run` of the program (one ordering): for a race (la > 0), exit
+ * status 1 and exactly one finding, the race between lines la and lb; for
+ * a clean program, status 0 and none. */
+static void check_run(const race_case *c, const char *src, const char *json, int la, int lb) {
+    char *rjson = g_strdup_printf("%s.run.json", json);
+    e2e_result *r = e2e_ordex_run("run", "-n", c->ranks, "--json", rjson, src, NULL);
+    EXPECT_STATUS(r, la > 0 ? 1 : 0);
+    JsonObject *o = EXPECT_JSON_FILE(r, rjson);
+    EXPECT(r, e2e_json_str_is(o, "verdict", la > 0 ? "error" : "ok"));
+    EXPECT(r, e2e_json_len(o, "findings") == (la > 0 ? 1 : 0));
+    if (la > 0) {
+        EXPECT(r, e2e_json_str_is(o, "findings[0].kind", "data_race"));
+        expect_lines_named(r, e2e_json_str(o, "findings[0].message"), c->file, la, lb);
+    }
+    e2e_json_free(o);
+    e2e_free(r);
+    g_free(rjson);
+}
+
 static void run_race(const race_case *c, const char *rel, const char *src, const char *json,
                      const char *dir) {
     int la = mark_line(rel, c->a), lb = mark_line(rel, c->b);
@@ -215,6 +242,8 @@ static void run_race(const race_case *c, const char *rel, const char *src, const
     }
     e2e_json_free(o);
     e2e_free(r);
+    if (c->run)
+        check_run(c, src, json, la, lb);
 }
 
 static void run_clean(const race_case *c, const char *src, const char *json, const char *dir) {
@@ -227,6 +256,8 @@ static void run_clean(const race_case *c, const char *src, const char *json, con
     EXPECT(r, e2e_json_len(o, "findings") == 0);
     e2e_json_free(o);
     e2e_free(r);
+    if (c->run)
+        check_run(c, src, json, 0, 0);
 }
 
 /* The test of every program: which one, it learns from its own name. */

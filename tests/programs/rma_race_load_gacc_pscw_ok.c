@@ -1,0 +1,37 @@
+/* ordex-expect: ranks=2 clean */
+/*
+ * rma_race_load_gacc_pscw_ok.c - twin of rma_race_load_gacc_pscw.c: rank 1
+ * exposes its window to rank 0 and loads int 1 after MPI_Win_wait, which
+ * returns once rank 0's MPI_Get_accumulate has completed at rank 1 (MPI 3.1
+ * 11.5.2).  No race: rank 0 fetched 1, rank 1 reads 11.
+ */
+#include <mpi.h>
+#include <stdio.h>
+
+int main(int argc, char **argv) {
+    int rank, buf[4] = {0, 1, 0, 0}, v, old = -1, peer;
+    MPI_Group world, group;
+    MPI_Win win;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_group(MPI_COMM_WORLD, &world);
+    peer = 1 - rank;
+    MPI_Group_incl(world, 1, &peer, &group);
+    MPI_Win_create(buf, sizeof buf, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    v = 10 + rank;
+    if (rank == 1) {
+        MPI_Win_post(group, 0, win);
+        MPI_Win_wait(win);
+        printf("rank 1: %d\n", buf[1]);
+    } else {
+        MPI_Win_start(group, 0, win);
+        MPI_Get_accumulate(&v, 1, MPI_INT, &old, 1, MPI_INT, 1, 1, 1, MPI_INT, MPI_SUM, win);
+        MPI_Win_complete(win);
+        printf("rank 0: %d\n", old);
+    }
+    MPI_Win_free(&win);
+    MPI_Group_free(&group);
+    MPI_Group_free(&world);
+    MPI_Finalize();
+    return 0;
+}

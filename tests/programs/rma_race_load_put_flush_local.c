@@ -1,0 +1,34 @@
+/* ordex-expect: ranks=2 race=A,B */
+/*
+ * rma_race_load_put_flush_local.c - under MPI_Win_lock_all rank 0 puts to
+ * int 1 of rank 1's window and calls MPI_Win_flush_local; after a barrier
+ * rank 1 loads that int.  flush_local completes the put at the origin only
+ * (MPI 3.1 11.5.4): the put may still be on its way to rank 1, whose load
+ * races with it.  The twin rma_race_load_put_flush_ok.c calls
+ * MPI_Win_flush.
+ */
+#include <mpi.h>
+#include <stdio.h>
+
+int main(int argc, char **argv) {
+    int rank, buf[4] = {0, 0, 0, 0}, v, seen = -1;
+    MPI_Win win;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Win_create(buf, sizeof buf, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    v = 10 + rank;
+    MPI_Win_lock_all(0, win);
+    if (rank == 0) {
+        MPI_Put(&v, 1, MPI_INT, 1, 1, 1, MPI_INT, win); /* [A] */
+        MPI_Win_flush_local(1, win);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 1)
+        seen = buf[1]; /* [B] */
+    MPI_Win_unlock_all(win);
+    if (rank == 1)
+        printf("rank 1: 0 or 10: %d\n", seen == 0 || seen == 10);
+    MPI_Win_free(&win);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,34 @@
+/* ordex-expect: ranks=2 clean */
+/*
+ * rma_race_origin_load_put_ok.c - under MPI_Win_lock_all rank 0 puts from
+ * v to rank 1's window and, while the put is pending, reads v (and
+ * accumulates from it again).  The put only reads its origin buffer, and
+ * reads do not conflict (MPI 3.1 11.7): no race.  Rank 1 reads 10 and 10
+ * after the barrier.
+ */
+#include <mpi.h>
+#include <stdio.h>
+
+int main(int argc, char **argv) {
+    int rank, buf[4] = {0, 0, 0, 0}, v, w = 0;
+    MPI_Win win;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Win_create(buf, sizeof buf, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    v = 10 + rank;
+    if (rank == 0) {
+        MPI_Win_lock_all(0, win);
+        MPI_Put(&v, 1, MPI_INT, 1, 1, 1, MPI_INT, win);
+        w = v;
+        MPI_Accumulate(&v, 1, MPI_INT, 1, 2, 1, MPI_INT, MPI_SUM, win);
+        MPI_Win_unlock_all(win);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 1)
+        printf("rank 1: %d %d\n", buf[1], buf[2]);
+    else
+        printf("rank 0: %d\n", w);
+    MPI_Win_free(&win);
+    MPI_Finalize();
+    return 0;
+}
