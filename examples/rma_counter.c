@@ -1,6 +1,6 @@
 /*
  * rma_counter.c - a distributed ticket counter with MPI_Fetch_and_op
- * (correct program).
+ * (correct program; --racy as the last argument makes its racy twin).
  *
  * Rank 0's window holds two counters.  Every rank draws K tickets (argv[1],
  * default 2) from each:
@@ -28,10 +28,30 @@
  *   rma_counter: counter 0 = N, tickets 0..N-1 each drawn once: yes   (rank 0)
  *   rma_counter: counter 1 = N, tickets 0..N-1 each drawn once: yes
  * with N = size*K.  Recorded with Open MPI in expected/rma_counter.n*.out.
+ *
+ * The racy twin (--racy): counter 0 drawn the way one would without
+ * atomics, MPI_Get [GET], MPI_Win_flush, increment, MPI_Put [PUT], all
+ * under the shared locks of MPI_Win_lock_all.  Two ranks may read the same
+ * value and write back the same ticket (a lost update), and the accesses
+ * themselves are erroneous: MPI 3.1 11.5.3 lets epochs under shared locks
+ * run concurrently, and 11.7 makes concurrent conflicting accesses to one
+ * location (a put with a get or another put) erroneous; only accumulates
+ * such as MPI_Fetch_and_op are atomic with each other (11.7.1).
+ *   ./ordex run     -n 3 examples/rma_counter.c --racy
+ *   ./ordex explore -n 3 examples/rma_counter.c 1 --racy
+ * Expected ordex verdict: data_race errors, exit status 1.  run: 2 errors,
+ * "MPI_Get by rank 1 at [GET] (target) and MPI_Put by rank 0 at [PUT]
+ * (target) conflict" and "MPI_Put by rank 0 at [PUT] (target) and MPI_Put
+ * by rank 1 at [PUT] (target) conflict", both on bytes 0-7 of rank 0's
+ * window, with the lock_all at [LOCKALL] as their epoch; stdout as above
+ * (ordex runs the ranks one after the other, so no ticket is lost; a real
+ * MPI may print "NO").  explore: the same two kinds of conflict between
+ * other pairs of ranks too (7 errors with K = 1).
  */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* 1 when t[0..n) holds each of 0..n-1 exactly once. */
 static int each_once(const long *t, int n) {
@@ -50,6 +70,10 @@ int main(int argc, char **argv) {
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    /* --racy (last argument): the twin with the mistake */
+    int racy = argc > 1 && strcmp(argv[argc - 1], "--racy") == 0;
+    if (racy)
+        argc--;
     int k = argc > 1 ? atoi(argv[1]) : 2;
     if (k < 1)
         k = 1;
@@ -69,7 +93,14 @@ int main(int argc, char **argv) {
     const long one = 1;
     MPI_Win_lock_all(0, win); /* [LOCKALL] */
     for (int i = 0; i < k; i++) {
-        MPI_Fetch_and_op(&one, &mine[i], MPI_LONG, 0, 0, MPI_SUM, win); /* [FOP0] */
+        if (racy) { /* read, increment, write back: not atomic */
+            MPI_Get(&mine[i], 1, MPI_LONG, 0, 0, 1, MPI_LONG, win); /* [GET] */
+            MPI_Win_flush(0, win);
+            long next = mine[i] + 1;
+            MPI_Put(&next, 1, MPI_LONG, 0, 0, 1, MPI_LONG, win); /* [PUT] */
+        } else {
+            MPI_Fetch_and_op(&one, &mine[i], MPI_LONG, 0, 0, MPI_SUM, win); /* [FOP0] */
+        }
         MPI_Win_flush(0, win);
     }
     MPI_Win_unlock_all(win);

@@ -1,6 +1,6 @@
 /*
  * rma_halo.c - 1-D halo exchange with MPI_Put and MPI_Win_fence (correct
- * program).
+ * program; rma_halo_racy.c is its racy twin, with one fence per step).
  *
  * N cells (argv[1], default 64) are split into contiguous blocks; each rank's
  * block sits in a window with one ghost cell on either side.  Every step is

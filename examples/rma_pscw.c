@@ -1,6 +1,7 @@
 /*
  * rma_pscw.c - a pipeline synchronised with MPI_Win_post / MPI_Win_start /
- * MPI_Win_complete / MPI_Win_wait (correct program).
+ * MPI_Win_complete / MPI_Win_wait (correct program; rma_pscw_racy.c is its
+ * racy twin, which posts for the next item before reading the current one).
  *
  * M items (argv[1], default 4) of L = 8 integers flow from rank 0 through
  * every rank to the last one.  Each rank exposes an inbox in its window:

@@ -1,7 +1,8 @@
 /*
  * rma_shared.c - a stencil on a shared-memory window: MPI_Win_allocate_shared,
  * MPI_Win_shared_query, plain loads and stores, MPI_Win_sync and barriers
- * (correct program).
+ * (correct program; rma_shared_racy.c is its racy twin, without the
+ * barrier).
  *
  * The ranks of one node (MPI_Comm_split_type with MPI_COMM_TYPE_SHARED) each
  * allocate a segment of two rows of B cells (argv[1], default 8): the current

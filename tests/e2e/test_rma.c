@@ -183,6 +183,116 @@ static void test_examples_explored(void) {
 }
 
 /* ---------------------------------------------------------------------- */
+/* The racy twins of the examples                                          */
+
+/* One race between the lines of two markers ("/" "* [A] *" "/"); a == b for
+ * two ranks at the same line. */
+typedef struct race_pair {
+    const char *a, *b;
+} race_pair;
+
+typedef struct racy_case {
+    const char *cmd, *file, *n, *arg1, *arg2;
+    int nerrors; /* ordex reports each pair of lines (and ranks) once */
+    race_pair races[2];
+} racy_case;
+
+static const racy_case racy[] = {
+    {"run", "rma_halo_racy.c", "4", NULL, NULL, 2, {{"PUTR", "READ"}, {"PUTL", "READ"}}},
+    {"explore", "rma_halo_racy.c", "4", NULL, NULL, 2, {{"PUTR", "READ"}, {"PUTL", "READ"}}},
+    {"run", "rma_pscw_racy.c", "4", NULL, NULL, 1, {{"PUT", "READ"}}},
+    {"explore", "rma_pscw_racy.c", "4", NULL, NULL, 1, {{"PUT", "READ"}}},
+    {"run", "rma_shared_racy.c", "4", NULL, NULL, 2, {{"LOAD", "STORE"}, {"LOADR", "STORE"}}},
+    {"explore", "rma_shared_racy.c", "4", NULL, NULL, 2, {{"LOAD", "STORE"}, {"LOADR", "STORE"}}},
+    {"run", "rma_counter.c", "3", "--racy", NULL, 2, {{"GET", "PUT"}, {"PUT", "PUT"}}},
+    /* every pair of the 3 ranks, in both orders for get and put */
+    {"explore", "rma_counter.c", "3", "1", "--racy", 7, {{"GET", "PUT"}, {"PUT", "PUT"}}},
+    {"run", "rma_lockq.c", "3", "--racy", NULL, 2, {{"GET", "TAKE"}, {"TAKE", "TAKE"}}},
+    {"explore", "rma_lockq.c", "3", "--racy", NULL, 4, {{"GET", "TAKE"}, {"TAKE", "TAKE"}}},
+};
+
+/* How often "BASE:N " (N the line of `marker` in rel) occurs in text. */
+static int names_line(const char *text, const char *rel, const char *marker) {
+    char *base = g_path_get_basename(rel);
+    char *m = g_strdup_printf("/* [%s] */", marker);
+    char *at = g_strdup_printf("%s:%d ", base, e2e_marker_line(rel, m));
+    int n = e2e_count(text, at);
+    g_free(at);
+    g_free(m);
+    g_free(base);
+    return n;
+}
+
+/* The finding's first line names both accesses of the pair. */
+static bool names_pair(const char *head, const char *rel, const race_pair *p) {
+    if (strcmp(p->a, p->b) == 0)
+        return names_line(head, rel, p->a) >= 2;
+    return names_line(head, rel, p->a) >= 1 && names_line(head, rel, p->b) >= 1;
+}
+
+/* Each twin: exit status 1, exactly the errors listed, all data races,
+ * each naming the two marked lines of one of the listed races, and each
+ * listed race reported. */
+static void test_racy_twins(void) {
+    for (size_t i = 0; i < G_N_ELEMENTS(racy); i++) {
+        const racy_case *c = &racy[i];
+        char *rel = g_strdup_printf("examples/%s", c->file);
+        const char *args[9] = {c->cmd};
+        int a = 1;
+        if (strcmp(c->cmd, "explore") == 0) {
+            args[a++] = "--max-time";
+            args[a++] = "60";
+        }
+        args[a++] = "-n";
+        args[a++] = c->n;
+        args[a++] = e2e_src(rel);
+        args[a++] = c->arg1;
+        args[a++] = c->arg2;
+        args[a] = NULL;
+        e2e_result *r = e2e_ordex_runv(args);
+        EXPECT_STATUS(r, 1);
+        char **lines = g_strsplit(r->err, "\n", -1);
+        int errors = 0, races = 0;
+        bool seen[2] = {false, false};
+        for (int l = 0; lines[l]; l++) {
+            const char *h = lines[l];
+            if (g_str_has_prefix(h, "ordex: "))
+                h += strlen("ordex: ");
+            if (!g_str_has_prefix(h, "ERROR ["))
+                continue;
+            errors++;
+            if (!g_str_has_prefix(h, "ERROR [data_race] "))
+                continue;
+            races++;
+            bool known = false;
+            for (int k = 0; k < 2 && c->races[k].a; k++) {
+                if (names_pair(h, rel, &c->races[k])) {
+                    seen[k] = true;
+                    known = true;
+                }
+            }
+            char *what = g_strdup_printf("%s %s: \"%s\" names the lines of a listed race", c->cmd,
+                                         c->file, h);
+            e2e_check(known, r, what, __FILE__, __LINE__);
+            g_free(what);
+        }
+        g_strfreev(lines);
+        char *what =
+            g_strdup_printf("%s %s: %d errors, all data races", c->cmd, c->file, c->nerrors);
+        e2e_check(errors == c->nerrors && races == c->nerrors, r, what, __FILE__, __LINE__);
+        g_free(what);
+        for (int k = 0; k < 2 && c->races[k].a; k++) {
+            what = g_strdup_printf("%s %s: a data race between [%s] and [%s]", c->cmd, c->file,
+                                   c->races[k].a, c->races[k].b);
+            e2e_check(seen[k], r, what, __FILE__, __LINE__);
+            g_free(what);
+        }
+        e2e_free(r);
+        g_free(rel);
+    }
+}
+
+/* ---------------------------------------------------------------------- */
 /* Usage errors                                                            */
 
 typedef struct error_case {
@@ -484,6 +594,7 @@ static void add(CU_pSuite s) {
     CU_add_test(s, "datatypes, units, attributes, dynamic windows", test_types_units_attributes);
     CU_add_test(s, "examples print what Open MPI prints", test_examples_as_openmpi);
     CU_add_test(s, "examples explored without error", test_examples_explored);
+    CU_add_test(s, "racy twins of the examples: data races at their lines", test_racy_twins);
     CU_add_test(s, "usage errors", test_usage_errors);
     CU_add_test(s, "MPI_ERRORS_RETURN on a window", test_errors_return);
     CU_add_test(s, "deadlock: a fence never reached", test_deadlock_fence);
