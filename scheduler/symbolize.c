@@ -330,8 +330,7 @@ static void side_main(void *p) {
     __builtin_unreachable();
 }
 
-/* Runs fn(arg) on the side stack. */
-static void on_side_stack(void (*fn)(void *), void *arg) {
+void sched_on_side_stack(void (*fn)(void *), void *arg) {
     if (g_on_side) {
         fn(arg);
         return;
@@ -349,7 +348,7 @@ static void on_side_stack(void (*fn)(void *), void *arg) {
     madvise(g_side_stack, sizeof g_side_stack, MADV_DONTNEED);
 }
 #else
-static void on_side_stack(void (*fn)(void *), void *arg) {
+void sched_on_side_stack(void (*fn)(void *), void *arg) {
     fn(arg);
 }
 #endif
@@ -377,7 +376,7 @@ static sym_entry *object_entry(const char *path, uintptr_t key) {
     if (e)
         return e;
     lookup_call l = {path, key, NULL};
-    on_side_stack(lookup_on_side, &l);
+    sched_on_side_stack(lookup_on_side, &l);
     return l.e;
 }
 

@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "simulator/bufcheck.h"
 #include "simulator/coll.h"
 #include "simulator/comm.h"
 #include "simulator/datatype.h"
@@ -253,9 +254,16 @@ static sim_coll_args args_init(void) {
     return a;
 }
 
-/* Posts the contribution; blocking calls wait for the collective to
- * complete, nonblocking ones hand out the request. */
+static int neighbors_of(const call *k, int *nin, int *nout);
+
+/* Posts the contribution, once its buffers passed the checks against their
+ * memory objects; blocking calls wait for the collective to complete,
+ * nonblocking ones hand out the request. */
 static int post(const call *k, sim_coll_kind kind, const sim_coll_args *a) {
+    int nin = 0, nout = 0;
+    if (kind >= SIM_COLL_NEIGHBOR_ALLGATHER && kind <= SIM_COLL_NEIGHBOR_ALLTOALLW)
+        TRY(neighbors_of(k, &nin, &nout));
+    TRY(sim_bufcheck_coll(k->handle, k->fn, kind, k->me, k->comm->size, nin, nout, a));
     sim_coll_args mine = *a;
     mine.nonblocking = k->request != NULL;
     sim_request *req = sim_coll_post(k->comm, kind, &mine);
