@@ -163,8 +163,11 @@ typedef struct type_walk {
     char *problem;   /* the mismatch, once found */
 } type_walk;
 
+/* The article of a C type's name ("an int", "a double", "a uint64_t"). */
 static const char *article(const char *name) {
-    return name && strchr("aeiouAEIOU", name[0]) ? "an" : "a";
+    if (!name || !name[0] || g_str_has_prefix(name, "uint"))
+        return "a";
+    return strchr("aeiouAEIOU", name[0]) ? "an" : "a";
 }
 
 static void mismatch(type_walk *w, const sched_obj *o, MPI_Datatype basic, size_t index, size_t at,
@@ -174,17 +177,18 @@ static void mismatch(type_walk *w, const sched_obj *o, MPI_Datatype basic, size_
     const char *mpi = sim_dt_name(basic);
     size_t msize = sim_dt_basic_size(basic);
     char *elem = c->size != msize && where == SCHED_CT_SCALAR && c->start == at
-                     ? g_strdup_printf("its element %zu, %s %s of %zu bytes", index,
-                                       article(mpi + 4), mpi, msize)
-                     : g_strdup_printf("its element %zu, %s %s", index, article(mpi + 4), mpi);
+                     ? g_strdup_printf("its element %zu, an %s of %zu byte%s", index, mpi, msize,
+                                       msize == 1 ? "" : "s")
+                     : g_strdup_printf("its element %zu, an %s", index, mpi);
     if (where == SCHED_CT_PADDING)
         w->problem = g_strdup_printf("%s, is byte %zu of %s: padding of `%s`", elem, at, obj, path);
     else if (c->start != at)
         w->problem = g_strdup_printf("%s, is byte %zu of %s: %zu bytes into `%s`, %s %s", elem, at,
                                      obj, at - c->start, path, article(c->name), c->name);
     else if (c->size != msize)
-        w->problem = g_strdup_printf("%s, is byte %zu of %s: `%s`, %s %s of %zu bytes", elem, at,
-                                     obj, path, article(c->name), c->name, c->size);
+        w->problem =
+            g_strdup_printf("%s, is byte %zu of %s: `%s`, %s %s of %zu byte%s", elem, at, obj, path,
+                            article(c->name), c->name, c->size, c->size == 1 ? "" : "s");
     else
         w->problem = g_strdup_printf("%s, is byte %zu of %s: `%s`, %s %s", elem, at, obj, path,
                                      article(c->name), c->name);
