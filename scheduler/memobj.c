@@ -116,8 +116,6 @@ static const char *intern(const char *s) {
     return g_string_chunk_insert_const(g.strings, s);
 }
 
-void sched_memobj_reset(void);
-
 static void open_program(void) {
     if (g.opened)
         return;

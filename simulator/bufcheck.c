@@ -25,8 +25,9 @@ enum { SLOTS = 2 }; /* heat's alternating arrays pass through one call site */
 typedef struct site_slot {
     bool used;
     const void *buf;
-    uint64_t layout; /* hash of the parts and the direction */
-    sched_obj obj;   /* the object it lies in: checked, no finding */
+    uint64_t layout;     /* hash of the parts and the direction */
+    sched_obj obj;       /* the object it lies in: checked, no finding */
+    sched_call_point at; /* the call point it was checked at */
 } site_slot;
 
 typedef struct site_entry {
@@ -420,8 +421,15 @@ int sim_bufcheck(const char *call, const char *arg, const void *buf, const sim_b
     sched_call_point cp = call_point(p);
     for (int s = 0; s < SLOTS; s++) {
         const site_slot *sl = &e->slot[s];
-        if (sl->used && sl->buf == buf && sl->layout == layout &&
-            sched_obj_still(self, &cp, &sl->obj))
+        if (!sl->used || sl->buf != buf || sl->layout != layout)
+            continue;
+        /* A local of the calling frame, at the same call with the same stack
+         * and frame pointers: the same frame, so the same variable (a loop
+         * that passes a local again needs no walk of its frames). */
+        if (sl->obj.kind == SCHED_OBJ_LOCAL && sl->obj.frame == 0 && sl->at.sp == cp.sp &&
+            sl->at.fp == cp.fp)
+            return MPI_SUCCESS;
+        if (sched_obj_still(self, &cp, &sl->obj))
             return MPI_SUCCESS;
     }
     char *what = parts_text(parts, n);
@@ -538,7 +546,7 @@ int sim_bufcheck(const char *call, const char *arg, const void *buf, const sim_b
     g_free(what);
     site_slot *sl = &e->slot[e->next];
     e->next = (e->next + 1) % SLOTS;
-    *sl = (site_slot){true, buf, layout, obj};
+    *sl = (site_slot){true, buf, layout, obj, cp};
     return MPI_SUCCESS;
 }
 

@@ -315,6 +315,26 @@ static void test_program(void) {
     g_free(rel);
 }
 
+/* Heap blocks found after a snapshot is restored are those of the restored
+ * ordering, whatever the kind of snapshot: with each, every ordering of
+ * buf_heap_orderings_ok.c is clean, and with one int too many each is an
+ * error against its own block (12 bytes in one, 20000 in another). */
+static void test_heap_across_snapshots(void) {
+    static const char *const kinds[] = {"fork", "copy", "replay"};
+    const char *src = e2e_src(PROGRAMS "/buf_heap_orderings_ok.c");
+    for (size_t i = 0; i < G_N_ELEMENTS(kinds); i++) {
+        e2e_result *r = e2e_ordex_run("explore", "-n", "3", "--checkpoint", kinds[i], src, NULL);
+        EXPECT_STATUS(r, 0);
+        EXPECT_ERR_HAS(r, "all orderings explored: no error exists");
+        e2e_free(r);
+        r = e2e_ordex_run("explore", "-n", "3", "--checkpoint", kinds[i], src, "1", NULL);
+        EXPECT_STATUS(r, 1);
+        EXPECT_ERR_HAS(r, "reaches 4 bytes past the end of a heap block of 12 bytes");
+        EXPECT_ERR_HAS(r, "reaches 4 bytes past the end of a heap block of 20000 bytes");
+        e2e_free(r);
+    }
+}
+
 static gint by_name(gconstpointer a, gconstpointer b);
 
 /* ---------------------------------------------------------------------- */
@@ -434,6 +454,7 @@ static void add(CU_pSuite s) {
         CU_add_test(s, c->file, test_program);
     }
     g_ptr_array_free(files, TRUE);
+    CU_add_test(s, "heap blocks across snapshots", test_heap_across_snapshots);
     add_sweeps(s);
 }
 

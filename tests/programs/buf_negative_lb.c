@@ -13,7 +13,8 @@ int main(int argc, char **argv) {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     int a[4] = {1, 2, 3, 4};
     MPI_Datatype down;
-    MPI_Type_create_hvector(3, 1, -(MPI_Aint)sizeof(int), MPI_INT, &down); /* a[i], a[i-1], a[i-2] */
+    MPI_Type_create_hvector(3, 1, -(MPI_Aint)sizeof(int), MPI_INT,
+                            &down); /* a[i], a[i-1], a[i-2] */
     MPI_Type_commit(&down);
     if (rank == 0)
         MPI_Send(&a[1], 1, down, 1, 0, MPI_COMM_WORLD); /* [A] */

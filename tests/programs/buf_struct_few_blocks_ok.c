@@ -18,8 +18,10 @@ int main(int argc, char **argv) {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     struct three r = {0, 0, 0.0};
     MPI_Datatype t;
-    MPI_Aint displs[3] = {offsetof(struct three, a), offsetof(struct three, b), offsetof(struct three, c)};
-    MPI_Type_create_struct(3, (int[]){1, 1, 1}, displs, (MPI_Datatype[]){MPI_INT, MPI_INT, MPI_DOUBLE}, &t);
+    MPI_Aint displs[3] = {offsetof(struct three, a), offsetof(struct three, b),
+                          offsetof(struct three, c)};
+    MPI_Type_create_struct(3, (int[]){1, 1, 1}, displs,
+                           (MPI_Datatype[]){MPI_INT, MPI_INT, MPI_DOUBLE}, &t);
     MPI_Type_commit(&t);
     if (rank == 0) {
         r.c = 1.0;

@@ -12,7 +12,8 @@ int main(int argc, char **argv) {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     int mem[4] = {0};
     MPI_Win win;
-    MPI_Win_create(mem, 8 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win); /* [A] */
+    MPI_Aint size = 8 * sizeof(int);
+    MPI_Win_create(mem, size, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win); /* [A] */
     MPI_Win_fence(0, win);
     MPI_Win_fence(0, win);
     MPI_Win_free(&win);
