@@ -335,6 +335,41 @@ static void test_heap_across_snapshots(void) {
     }
 }
 
+/* Bad values of the options: one line naming the option and the value,
+ * exit status 2; the trace of a finding records them and replay applies
+ * them again. */
+static void test_options(void) {
+    const char *src = e2e_src(PROGRAMS "/buf_type_int_unsigned.c");
+    e2e_result *r = e2e_ordex_run("run", "-n", "2", "--type-check=maybe", src, NULL);
+    EXPECT_STATUS(r, 2);
+    EXPECT_ONE_LINE_ERROR(r, "--type-check maybe: expected error, warn or off");
+    e2e_free(r);
+    r = e2e_ordex_run("explore", "-n", "2", "--buffer-checks=yes", src, NULL);
+    EXPECT_STATUS(r, 2);
+    EXPECT_ONE_LINE_ERROR(r, "--buffer-checks yes: expected on or off");
+    e2e_free(r);
+    const char *dir = e2e_tmp("traces-options");
+    r = e2e_ordex_run("explore", "-n", "2", "--type-check=warn", "--trace-dir", dir, src, NULL);
+    EXPECT_STATUS(r, 0); /* a warning only */
+    EXPECT_ERR_HAS(r, "WARNING [type_mismatch]");
+    e2e_free(r);
+    /* A trace made with the checks on (its finding an error) replays to the
+     * same error. */
+    r = e2e_ordex_run("explore", "-n", "2", "--trace-dir", dir, src, NULL);
+    EXPECT_STATUS(r, 1);
+    e2e_free(r);
+    char *trace = g_build_filename(dir, "buf_type_int_unsigned-1.trace", NULL);
+    char *text = e2e_read_file(trace);
+    e2e_check(text && strstr(text, "\nbuffer-checks on\n") && strstr(text, "\ntype-check error\n"),
+              NULL, "the trace records the checks", __FILE__, __LINE__);
+    r = e2e_ordex_run("replay", trace, NULL);
+    EXPECT_STATUS(r, 1);
+    EXPECT_ERR_HAS(r, "is byte 0 of local variable `x`");
+    e2e_free(r);
+    g_free(text);
+    g_free(trace);
+}
+
 static gint by_name(gconstpointer a, gconstpointer b);
 
 /* ---------------------------------------------------------------------- */
@@ -455,6 +490,7 @@ static void add(CU_pSuite s) {
     }
     g_ptr_array_free(files, TRUE);
     CU_add_test(s, "heap blocks across snapshots", test_heap_across_snapshots);
+    CU_add_test(s, "options and traces", test_options);
     add_sweeps(s);
 }
 
