@@ -50,7 +50,7 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o) {
     memset(o, 0, sizeof *o);
     sg_rundesc_init(&o->run);
     char *np = NULL, *seed = NULL, *mode = NULL, *eager = NULL, *stack = NULL, *heap = NULL;
-    char *rma_model = NULL;
+    char *rma_model = NULL, *buffer_checks = NULL, *type_check = NULL;
     double timeout = SG_RUN_DEFAULT_STEP_TIMEOUT;
     gboolean tag = FALSE, quiet = FALSE;
     char *json = NULL, *leaks = NULL;
@@ -186,6 +186,14 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o) {
          "Handles (and an attached buffer) not freed before MPI_Finalize: warn (default: "
          "reported, the exit status stays 0), error, or off",
          "MODE"},
+        {"buffer-checks", 0, 0, G_OPTION_ARG_STRING, &buffer_checks,
+         "Check every buffer passed to MPI against the variable or heap block it points "
+         "into (bounds, C types): on (default) or off",
+         "on|off"},
+        {"type-check", 0, 0, G_OPTION_ARG_STRING, &type_check,
+         "A buffer's C type that disagrees with its MPI datatype (an int buffer sent as "
+         "MPI_FLOAT): error (default), warn, or off",
+         "MODE"},
         {NULL, 0, 0, 0, NULL, NULL, NULL}};
     char *usage = g_strdup_printf(
         "- %s an MPI program: ordex %s [OPTIONS] -n N PROGRAM.so|PROGRAM.c [ARGS...]", cmd, cmd);
@@ -298,6 +306,18 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o) {
         goto out;
     }
     o->run.rma_separate = rma_model && strcmp(rma_model, "separate") == 0;
+    if (buffer_checks && strcmp(buffer_checks, "on") != 0 && strcmp(buffer_checks, "off") != 0) {
+        fprintf(stderr, "ordex %s: --buffer-checks %s: expected on or off\n", cmd, buffer_checks);
+        rc = 2;
+        goto out;
+    }
+    o->run.no_buffer_checks = buffer_checks && strcmp(buffer_checks, "off") == 0;
+    if (type_check && !sg_type_check_parse(type_check, &o->run.type_check)) {
+        fprintf(stderr, "ordex %s: --type-check %s: expected error, warn or off\n", cmd,
+                type_check);
+        rc = 2;
+        goto out;
+    }
     o->no_por = no_por;
     o->run.async_progress = async_progress;
     o->run.early_collectives = early_collectives;
@@ -403,6 +423,8 @@ out:
     g_free(heap);
     g_free(json);
     g_free(leaks);
+    g_free(buffer_checks);
+    g_free(type_check);
     g_free(max_states);
     g_free(max_memory);
     g_free(divergence);

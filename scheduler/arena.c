@@ -7,6 +7,16 @@
  * to pages and kept, when freed, in an address-ordered list searched first
  * fit.  LIFO reuse and first fit are deterministic, which is all we need: the
  * same sequence of calls gives the same addresses.
+ *
+ * Finding the block an address points into (sched_arena_block_of) walks the
+ * chunks: every byte of [base, bump) belongs to exactly one chunk, each
+ * header says how long its chunk is (the gap before a page-aligned large
+ * chunk is a filler chunk of its own), and a shadow table holds, per page
+ * of the arenas, where the first chunk that starts in it begins.  So a
+ * lookup scans back to a page where a chunk starts and walks forward at most
+ * a page of chunks, the length of a large chunk aside.  The headers also
+ * keep what the program asked for (the size less the rounding), so that a
+ * buffer is checked against the bytes it may use, not the class size.
  */
 #include "scheduler/arena.h"
 
@@ -24,21 +34,37 @@
  * TiB, and nothing larger can be mapped. */
 #define ARENA_SPACE_MAX ((size_t)128 << 40)
 
+/* A chunk's header, and the header of an aligned block inside a chunk
+ * (memalign).  Chunk headers tile [base, bump): the next one starts
+ * HDR + size bytes on. */
 typedef struct chunk_hdr {
-    uint32_t cls;    /* size class, or LARGE */
-    uint32_t offset; /* bytes from the chunk start to this header (memalign) */
+    uint8_t cls;     /* size class, LARGE, or FILLER (the gap before a large chunk) */
+    uint8_t state;   /* CH_FREE, CH_LIVE, CH_ALIGNED (live, its block at an inner header)
+                        or CH_INNER (the inner header itself) */
+    uint16_t slack;  /* usable bytes the request did not ask for; SLACK_UNKNOWN if too many */
+    uint32_t offset; /* inner header: bytes back to its chunk's header; the header of an
+                        aligned chunk: bytes on to its inner header; else 0 */
     uint64_t size;   /* bytes usable after the header */
 } chunk_hdr;
-#define LARGE 0xffffffffu
+#define LARGE 0xffu
+#define FILLER 0xfeu
+enum { CH_FREE, CH_LIVE, CH_ALIGNED, CH_INNER };
+#define SLACK_UNKNOWN 0xffffu
 
 typedef struct free_node {
     struct free_node *next;
 } free_node;
 
+/* A free large chunk: its header stays (state CH_FREE, size = whole chunk
+ * less the header) so the chunks can still be walked. */
 typedef struct large_free {
+    chunk_hdr h;
     struct large_free *next;
-    size_t bytes; /* whole chunk including header */
 } large_free;
+
+static size_t large_bytes(const large_free *f) {
+    return (size_t)f->h.size + HDR;
+}
 
 struct sched_arena {
     char *base, *bump, *limit;
@@ -55,6 +81,27 @@ static char *g_base;
 static size_t g_per_rank;
 static int g_nranks;
 static sched_arena *g_arenas;
+/* Per page of all arenas: 0 when no chunk header starts in it, else 1 + the
+ * offset of the first one in 16-byte units (see the top of the file).
+ * NULL when it could not be reserved: then no block is ever found. */
+static uint16_t *g_starts;
+static size_t g_starts_len; /* bytes reserved for it */
+
+static void note_start(const void *h) {
+    if (!g_starts)
+        return;
+    size_t off = (size_t)((const char *)h - g_base);
+    uint16_t *e = &g_starts[off / PAGE];
+    if (*e == 0)
+        *e = (uint16_t)(1 + (off % PAGE) / HDR);
+}
+
+/* A large chunk that started at h (page-aligned) was merged into the one
+ * before it: no chunk starts in its page any more. */
+static void forget_start(const void *h) {
+    if (g_starts)
+        g_starts[(size_t)((const char *)h - g_base) / PAGE] = 0;
+}
 
 bool sched_arenas_reserve(int nranks, size_t per_rank) {
     /* A product that wraps around would reserve a small range and lay the
@@ -81,6 +128,13 @@ bool sched_arenas_reserve(int nranks, size_t per_rank) {
         g_arenas = NULL;
         return false;
     }
+    /* The shadow costs a page per 8 MiB of heap a program touches; without
+     * it, heaps still work, only their blocks cannot be looked up. */
+    g_starts_len = (total / PAGE * sizeof(uint16_t) + PAGE - 1) & ~(PAGE - 1);
+    g_starts = mmap(NULL, g_starts_len, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (g_starts == MAP_FAILED)
+        g_starts = NULL;
     g_base = p;
     g_per_rank = per_rank;
     g_nranks = nranks;
@@ -97,6 +151,9 @@ void sched_arenas_release(void) {
         return;
     munmap(g_base, g_per_rank * (size_t)g_nranks);
     munmap(g_arenas, sizeof(sched_arena) * (size_t)g_nranks);
+    if (g_starts)
+        munmap(g_starts, g_starts_len);
+    g_starts = NULL;
     g_base = NULL;
     g_arenas = NULL;
     sched_arena_current = NULL;
@@ -140,7 +197,19 @@ static void *bump(sched_arena *a, size_t bytes) {
     }
     void *p = a->bump;
     a->bump += bytes;
+    note_start(p);
     return p;
+}
+
+/* How many of `usable` bytes a request of `size` leaves unused. */
+static uint16_t slack_of(size_t usable, size_t size) {
+    return usable - size < SLACK_UNKNOWN ? (uint16_t)(usable - size) : SLACK_UNKNOWN;
+}
+
+static void set_live(chunk_hdr *h, size_t size) {
+    h->state = CH_LIVE;
+    h->offset = 0;
+    h->slack = slack_of(h->size, size);
 }
 
 static void *alloc_large(sched_arena *a, size_t size) {
@@ -152,34 +221,42 @@ static void *alloc_large(sched_arena *a, size_t size) {
     large_free **pp = &a->large;
     for (; *pp; pp = &(*pp)->next) {
         large_free *f = *pp;
-        if (f->bytes < bytes)
+        size_t have = large_bytes(f);
+        if (have < bytes)
             continue;
-        if (f->bytes - bytes >= PAGE) { /* keep the tail free */
+        if (have - bytes >= PAGE) { /* keep the tail free */
             large_free *rest = (large_free *)((char *)f + bytes);
+            rest->h = (chunk_hdr){.cls = LARGE, .state = CH_FREE, .size = have - bytes - HDR};
             rest->next = f->next;
-            rest->bytes = f->bytes - bytes;
+            note_start(rest);
             *pp = rest;
         } else {
-            bytes = f->bytes;
+            bytes = have;
             *pp = f->next;
         }
-        chunk_hdr *h = (chunk_hdr *)f;
+        chunk_hdr *h = &f->h;
         h->cls = LARGE;
-        h->offset = 0;
         h->size = bytes - HDR;
+        set_live(h, size);
         return h + 1;
     }
-    /* Large chunks start on a page boundary so freed ones can be returned. */
+    /* Large chunks start on a page boundary so freed ones can be returned;
+     * the gap before one becomes a filler chunk (always HDR bytes or more:
+     * chunks are multiples of HDR). */
     uintptr_t cur = (uintptr_t)a->bump;
     uintptr_t aligned = (cur + PAGE - 1) & ~(uintptr_t)(PAGE - 1);
-    if (aligned != cur && !bump(a, aligned - cur))
-        return NULL;
+    if (aligned != cur) {
+        chunk_hdr *gap = bump(a, aligned - cur);
+        if (!gap)
+            return NULL;
+        *gap = (chunk_hdr){.cls = FILLER, .state = CH_FREE, .size = aligned - cur - HDR};
+    }
     chunk_hdr *h = bump(a, bytes);
     if (!h)
         return NULL;
     h->cls = LARGE;
-    h->offset = 0;
     h->size = bytes - HDR;
+    set_live(h, size);
     return h + 1;
 }
 
@@ -208,10 +285,10 @@ void *sched_arena_malloc(sched_arena *a, size_t size) {
             a->refused = size;
             return NULL;
         }
-        h->cls = cls;
-        h->offset = 0;
+        h->cls = (uint8_t)cls;
         h->size = rounded;
     }
+    set_live(h, size);
     a->in_use += h->size;
     return h + 1;
 }
@@ -235,26 +312,32 @@ void *sched_arena_memalign(sched_arena *a, size_t align, size_t size) {
     uintptr_t user = ((uintptr_t)raw + HDR + align - 1) & ~(uintptr_t)(align - 1);
     chunk_hdr *h = (chunk_hdr *)user - 1;
     h->cls = outer->cls;
+    h->state = CH_INNER;
     h->offset = (uint32_t)((char *)h - (char *)outer);
     h->size = outer->size - ((char *)(h + 1) - raw);
+    h->slack = slack_of(h->size, size);
+    outer->state = CH_ALIGNED;
+    outer->offset = h->offset;
     return h + 1;
 }
 
 static void release_large(sched_arena *a, chunk_hdr *h) {
     large_free *f = (large_free *)h;
-    f->bytes = h->size + HDR;
+    h->state = CH_FREE;
+    h->offset = 0;
     large_free **pp = &a->large;
     while (*pp && *pp < f)
         pp = &(*pp)->next;
     f->next = *pp;
     *pp = f;
-    if (f->next && (char *)f + f->bytes == (char *)f->next) { /* merge with the next */
-        f->bytes += f->next->bytes;
+    if (f->next && (char *)f + large_bytes(f) == (char *)f->next) { /* merge with the next */
+        forget_start(f->next);
+        f->h.size += large_bytes(f->next);
         f->next = f->next->next;
     }
     /* Hand the pages back so a freed buffer stops counting in snapshots and RSS. */
-    if (f->bytes > 2 * PAGE)
-        madvise((char *)f + PAGE, f->bytes - PAGE, MADV_DONTNEED);
+    if (large_bytes(f) > 2 * PAGE)
+        madvise((char *)f + PAGE, large_bytes(f) - PAGE, MADV_DONTNEED);
 }
 
 void sched_arena_free(void *p) {
@@ -262,12 +345,14 @@ void sched_arena_free(void *p) {
         return;
     sched_arena *a = sched_arena_owning(p);
     chunk_hdr *h = (chunk_hdr *)p - 1;
-    chunk_hdr *outer = (chunk_hdr *)((char *)h - h->offset);
+    chunk_hdr *outer = h->state == CH_INNER ? (chunk_hdr *)((char *)h - h->offset) : h;
     a->in_use -= outer->size;
     if (outer->cls == LARGE) {
         release_large(a, outer);
         return;
     }
+    outer->state = CH_FREE;
+    outer->offset = 0;
     free_node *f = (free_node *)(outer + 1);
     f->next = a->free_lists[outer->cls];
     a->free_lists[outer->cls] = f;
@@ -294,4 +379,77 @@ size_t sched_arena_size(const sched_arena *a) {
 }
 const void *sched_arena_base(const sched_arena *a) {
     return a->base;
+}
+
+void sched_arena_resize(void *p, size_t size) {
+    chunk_hdr *h = (chunk_hdr *)p - 1;
+    h->slack = slack_of(h->size, size);
+}
+
+/* The block a live chunk holds, or false for a free chunk or a filler. */
+static bool chunk_block(const chunk_hdr *c, sched_heap_block *out) {
+    const chunk_hdr *h = c;
+    if (c->state == CH_ALIGNED)
+        h = (const chunk_hdr *)((const char *)c + c->offset);
+    else if (c->state != CH_LIVE || c->cls == FILLER)
+        return false;
+    out->start = h + 1;
+    out->usable = h->size;
+    out->size = h->slack == SLACK_UNKNOWN ? h->size : h->size - h->slack;
+    return true;
+}
+
+sched_heap_where sched_arena_block_of(const void *p, sched_heap_block *out) {
+    const sched_arena *a = sched_arena_owning(p);
+    const char *c = p;
+    if (!a || !g_starts || c >= a->bump)
+        return SCHED_HEAP_NONE;
+    /* Back to the last chunk that starts at or before p. */
+    size_t page = (size_t)(c - g_base) / PAGE, first = (size_t)(a->base - g_base) / PAGE;
+    const char *start = NULL;
+    for (;; page--) {
+        uint16_t e = g_starts[page];
+        if (e) {
+            const char *s = g_base + page * PAGE + (size_t)(e - 1) * HDR;
+            if (s <= c) {
+                start = s;
+                break;
+            }
+        }
+        if (page == first)
+            return SCHED_HEAP_NONE;
+    }
+    const chunk_hdr *prev = NULL, *h = (const chunk_hdr *)start;
+    for (;;) {
+        const char *next = (const char *)(h + 1) + h->size;
+        if (next > c || next >= a->bump)
+            break;
+        prev = h;
+        h = (const chunk_hdr *)next;
+    }
+    if (c < (const char *)(h + 1)) {
+        /* In a header: just past the end of the block before it. */
+        return prev && chunk_block(prev, out) ? SCHED_HEAP_BLOCK : SCHED_HEAP_NONE;
+    }
+    if (chunk_block(h, out)) {
+        if (c >= (const char *)out->start)
+            return SCHED_HEAP_BLOCK;
+        return SCHED_HEAP_NONE; /* the padding before an aligned block */
+    }
+    return h->cls == FILLER ? SCHED_HEAP_NONE : SCHED_HEAP_FREED;
+}
+
+bool sched_arena_block_is(const void *start, size_t size) {
+    if (!sched_arena_owning(start))
+        return false;
+    const chunk_hdr *h = (const chunk_hdr *)start - 1;
+    if (h->state == CH_INNER) {
+        const chunk_hdr *outer = (const chunk_hdr *)((const char *)h - h->offset);
+        if (outer->state != CH_ALIGNED)
+            return false;
+    } else if (h->state != CH_LIVE || h->cls == FILLER) {
+        return false;
+    }
+    size_t have = h->slack == SLACK_UNKNOWN ? h->size : h->size - h->slack;
+    return have == size;
 }

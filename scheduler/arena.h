@@ -61,4 +61,33 @@ size_t sched_arena_refused(const sched_arena *a);
 /* Bytes of address space of the arena (its heap limit). */
 size_t sched_arena_size(const sched_arena *a);
 
+/* realloc kept p where it is: the program now asks for size bytes of it
+ * (at most sched_arena_usable(p)). */
+void sched_arena_resize(void *p, size_t size);
+
+/* A block of the malloc family: where it starts, the bytes the program
+ * asked for, and the bytes the allocator gave (size rounded up). */
+typedef struct sched_heap_block {
+    const void *start;
+    size_t size;
+    size_t usable;
+} sched_heap_block;
+
+typedef enum sched_heap_where {
+    SCHED_HEAP_NONE,  /* not in any arena's allocated range, or in the allocator's own
+                         bytes (a header, the padding before an aligned block) */
+    SCHED_HEAP_BLOCK, /* in a live block (out filled): from its start to the end of its
+                         usable bytes, or in the header that follows them (just past it) */
+    SCHED_HEAP_FREED, /* in a freed chunk */
+} sched_heap_where;
+
+/* What the arena address p belongs to.  Costs a scan of the page table back
+ * to the chunk that holds p (long only inside a large block) and a walk of
+ * at most a page of chunks. */
+sched_heap_where sched_arena_block_of(const void *p, sched_heap_block *out);
+
+/* Whether a block of `size` requested bytes still starts at `start` (what
+ * an earlier sched_arena_block_of found is still allocated, the same). */
+bool sched_arena_block_is(const void *start, size_t size);
+
 #endif

@@ -76,8 +76,10 @@ void *realloc(void *p, size_t size) {
         return q;
     }
     size_t have = sched_arena_usable(p);
-    if (size <= have && size >= have / 2)
+    if (size <= have && size >= have / 2) {
+        sched_arena_resize(p, size);
         return p;
+    }
     sched_arena *a = sched_arena_current ? sched_arena_current : sched_arena_owning(p);
     void *q = sched_arena_malloc(a, size);
     if (!q)

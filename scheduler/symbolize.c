@@ -333,8 +333,7 @@ static void side_main(void *p) {
     __builtin_unreachable();
 }
 
-/* Runs fn(arg) on the side stack. */
-static void on_side_stack(void (*fn)(void *), void *arg) {
+void sched_on_side_stack(void (*fn)(void *), void *arg) {
     if (g_on_side) {
         fn(arg);
         return;
@@ -352,7 +351,7 @@ static void on_side_stack(void (*fn)(void *), void *arg) {
     madvise(g_side_stack, sizeof g_side_stack, MADV_DONTNEED);
 }
 #else
-static void on_side_stack(void (*fn)(void *), void *arg) {
+void sched_on_side_stack(void (*fn)(void *), void *arg) {
     fn(arg);
 }
 #endif
@@ -380,7 +379,7 @@ static sym_entry *object_entry(const char *path, uintptr_t key) {
     if (e)
         return e;
     lookup_call l = {path, key, NULL};
-    on_side_stack(lookup_on_side, &l);
+    sched_on_side_stack(lookup_on_side, &l);
     return l.e;
 }
 
@@ -481,7 +480,7 @@ bool sched_symbolize_data(const void *addr, char **name, uintptr_t *start, size_
         return false;
     }
     data_call d = {path, (uintptr_t)addr - bias, NULL, 0, 0};
-    on_side_stack(data_on_side, &d);
+    sched_on_side_stack(data_on_side, &d);
     if (!d.name)
         return false;
     *name = d.name;

@@ -44,6 +44,12 @@ bool sched_symbolize_data(const void *addr, char **name, uintptr_t *start, size_
  * the program's own (non-system) libraries: the user's code. */
 bool sched_is_program_code(const void *addr);
 
+/* Runs fn(arg) on a stack of the module's own (512 KiB), for work on debug
+ * information that a rank's stack may be too small for: libdw takes large
+ * frames.  Nested calls run on the side stack they are already on.  Not
+ * reentrant from another OS thread. */
+void sched_on_side_stack(void (*fn)(void *), void *arg);
+
 /* Forgets every cached answer and the debug information read, so that a
  * program file rewritten since is read again; invalidates the strings
  * returned so far. */

@@ -11,6 +11,7 @@
 #include "scheduler/symbolize.h"
 #include "simulator/access.h"
 #include "simulator/attr.h"
+#include "simulator/bufcheck.h"
 #include "simulator/datatype.h"
 #include "simulator/engine.h"
 #include "simulator/errhandler.h"
@@ -58,12 +59,14 @@ const char *sim_finding_kind_name(sim_finding_kind kind) {
         return "leak";
     case SIM_F_ACTIVE_FREED:
         return "freed_active_request";
+    case SIM_F_TYPE_MISMATCH:
+        return "type_mismatch";
     }
     return "error";
 }
 
 bool sim_finding_kind_advisory(sim_finding_kind kind) {
-    return kind == SIM_F_LEAK || kind == SIM_F_ACTIVE_FREED;
+    return kind == SIM_F_LEAK || kind == SIM_F_ACTIVE_FREED || kind == SIM_F_TYPE_MISMATCH;
 }
 
 bool sim_findings_have_error(GPtrArray *findings) {
@@ -561,6 +564,7 @@ void sim_create(const sim_config *cfg) {
     sim_shmem_init(cfg->nranks);
     sim_held_init(cfg->nranks);
     sim_report_init();
+    sim_bufcheck_init();
     sim_intercomm_init();
     sim_attr_init(cfg->nranks);
     sim_errh_init(cfg->nranks);
@@ -576,6 +580,7 @@ void sim_destroy(void) {
         return;
     sim_shmem_fini();
     sim_access_fini();
+    sim_bufcheck_fini();
     sim_report_fini();
     sim_held_fini();
     sim_info_fini();

@@ -175,7 +175,9 @@ static inline char *at(const void *base, MPI_Aint off) {
 }
 
 sim_datatype *sim_dt_alloc(void) {
+    static uint64_t serials;
     sim_datatype *dt = g_new0(sim_datatype, 1);
+    dt->serial = ++serials;
     dt->unit = g_array_new(FALSE, FALSE, sizeof(dt_block));
     dt->nrep = 1;
     dt->refs = 1;
@@ -464,6 +466,50 @@ void sim_dt_each_block(const sim_datatype *dt, int count, sim_block_fn fn, void 
                 const dt_block *blk = &g_array_index(dt->unit, dt_block, b);
                 fn((MPI_Aint)i * extent + (MPI_Aint)r * dt->rep_stride + blk->off, blk->len, data);
             }
+}
+
+uint64_t sim_dt_serial(const sim_datatype *dt) {
+    return dt->serial;
+}
+
+typedef struct byte_span {
+    MPI_Aint lo, hi;
+} byte_span;
+
+static void collect_span(MPI_Aint off, size_t len, void *p) {
+    GArray *a = p;
+    if (a->len <= SIM_DT_OVERLAP_MAX_BLOCKS) {
+        byte_span s = {off, off + (MPI_Aint)len};
+        g_array_append_val(a, s);
+    }
+}
+
+static gint byte_span_cmp(gconstpointer a, gconstpointer b) {
+    const byte_span *x = a, *y = b;
+    return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+bool sim_dt_overlaps_itself(const sim_datatype *dt, int count, MPI_Aint *at) {
+    MPI_Aint offset;
+    if (count <= 0 || dt->size == 0 || dense(dt, (size_t)count, &offset))
+        return false;
+    GArray *a = g_array_new(FALSE, FALSE, sizeof(byte_span));
+    sim_dt_each_block(dt, count, collect_span, a);
+    bool found = false;
+    if (a->len <= SIM_DT_OVERLAP_MAX_BLOCKS) {
+        g_array_sort(a, byte_span_cmp);
+        MPI_Aint end = 0;
+        for (guint i = 0; i < a->len && !found; i++) {
+            const byte_span *s = &g_array_index(a, byte_span, i);
+            if (i > 0 && s->lo < end) {
+                found = true;
+                *at = s->lo;
+            }
+            end = i == 0 ? s->hi : MAX(end, s->hi);
+        }
+    }
+    g_array_free(a, TRUE);
+    return found;
 }
 
 const sim_datatype *sim_dt_ref(const sim_datatype *dt) {

@@ -42,6 +42,12 @@ typedef struct sim_datatype sim_datatype;
  * a reference; "count elements of dt" is (sim_dt_typesig(dt), count). */
 typedef struct sim_typesig sim_typesig;
 
+/* Bytes of one element of a basic type: MPICH encodes a builtin type's size
+ * in bits 8-15 of its handle (datatype.c checks that against C). */
+static inline size_t sim_dt_basic_size(MPI_Datatype basic) {
+    return ((unsigned)basic >> 8) & 0xffu;
+}
+
 /* Looks a handle up; NULL when it is not a datatype.  A type freed by
  * MPI_Type_free is still found while operations that use it are pending
  * (they hold sim_dt_ref references; MPI lets them complete): this is the
@@ -187,6 +193,26 @@ MPI_Count sim_dt_elements_of_x(const sim_datatype *dt, size_t bytes);
  * stretches may repeat or overlap when the type map does). */
 typedef void (*sim_block_fn)(MPI_Aint off, size_t len, void *data);
 void sim_dt_each_block(const sim_datatype *dt, int count, sim_block_fn fn, void *data);
+/* Calls fn for every run of n basic elements of one type that lie one
+ * after the other from byte `off` (relative to the buffer) in count
+ * elements of dt, in typemap order; MPI_BYTE pieces come as bytes.  Stops
+ * when fn returns false, and returns false then.  Takes time in the number
+ * of blocks and runs of the type map. */
+typedef bool (*sim_element_fn)(MPI_Datatype basic, MPI_Aint off, size_t n, void *data);
+bool sim_dt_each_element(const sim_datatype *dt, int count, sim_element_fn fn, void *data);
+
+/* Whether two bytes of count elements of dt at one buffer are the same
+ * byte (a type map that overlaps itself: MPI forbids it in a receive
+ * buffer, MPI 3.1 section 3.2.2); *at is then the offset of the first such
+ * byte from the buffer.  Types of more than SIM_DT_OVERLAP_MAX_BLOCKS
+ * blocks are not looked at (false). */
+bool sim_dt_overlaps_itself(const sim_datatype *dt, int count, MPI_Aint *at);
+
+/* A number that no other datatype of this process had or will have:
+ * caches keyed by it never confuse a freed type with one that later gets
+ * its handle. */
+uint64_t sim_dt_serial(const sim_datatype *dt);
+
 /* The inverse, for MPI_Status_set_elements: the packed bytes of the first
  * `elements` basic elements of passes over dt (0 for elements <= 0 or a
  * type without elements), so that sim_dt_elements_of_x gives elements

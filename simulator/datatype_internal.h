@@ -79,6 +79,7 @@ struct sim_datatype {
     const sim_typesig *sig; /* of one element; a reference */
     char *label;            /* sim_dt_name of a derived type */
     char *name;             /* MPI_Type_set_name of a derived type; NULL = unnamed */
+    uint64_t serial;        /* see sim_dt_serial */
 };
 
 /* Limits what a single type may flatten to (its blocks; its signature's
@@ -86,12 +87,6 @@ struct sim_datatype {
  * so a program building an absurd type gets an error instead of exhausting
  * the machine: 2^22 blocks are 64 MiB. */
 #define DT_MAX_PIECES ((size_t)1 << 22)
-
-/* Bytes of one element of a basic type: MPICH encodes a builtin type's size
- * in bits 8-15 of its handle (datatype.c checks that against C). */
-static inline size_t sim_dt_basic_size(MPI_Datatype basic) {
-    return ((unsigned)basic >> 8) & 0xffu;
-}
 
 /* ---- the type table (datatype.c) ---- */
 

@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "simulator/bufcheck.h"
 #include "simulator/coll.h"
 #include "simulator/comm.h"
 #include "simulator/datatype.h"
@@ -39,6 +40,8 @@ typedef struct call {
     sim_comm *comm;
     int me;               /* the caller's rank in comm */
     MPI_Request *request; /* NULL for blocking calls */
+    char *overlap;        /* aliased buffers, reported once the buffers' bounds passed (a
+                             buffer larger than its object is what makes it alias, often) */
 } call;
 
 #define TRY(expr)                                                                                  \
@@ -206,7 +209,7 @@ static void buffer_add_at(buffer *b, MPI_Aint disp, int count, MPI_Datatype type
  * section 2.3), and offers MPI_IN_PLACE to reuse one buffer: the send and
  * receive buffers must not share a byte (the gaps of strided types do not
  * count).  Frees both buffers. */
-static int disjoint(const call *k, buffer *send, buffer *recv) {
+static int disjoint(call *k, buffer *send, buffer *recv) {
     uintptr_t at = 0;
     bool overlap = send->buf != MPI_IN_PLACE && recv->buf != MPI_IN_PLACE &&
                    sim_dt_regions_overlap((const sim_dt_region *)(void *)send->regions->data,
@@ -215,18 +218,17 @@ static int disjoint(const call *k, buffer *send, buffer *recv) {
                                           (int)recv->regions->len, &at);
     g_array_free(send->regions, TRUE);
     g_array_free(recv->regions, TRUE);
-    if (!overlap)
-        return MPI_SUCCESS;
-    return sim_error(k->handle, MPI_ERR_BUFFER,
-                     "%s: sendbuf and recvbuf overlap (recvbuf + %td is also sendbuf + %td); "
-                     "a buffer that a call writes must not alias another argument (MPI 3.1 "
-                     "section 2.3): pass MPI_IN_PLACE to use one buffer",
-                     k->fn, (ptrdiff_t)(at - (uintptr_t)recv->buf),
-                     (ptrdiff_t)(at - (uintptr_t)send->buf));
+    if (overlap && !k->overlap)
+        k->overlap = g_strdup_printf(
+            "%s: sendbuf and recvbuf overlap (recvbuf + %td is also sendbuf + %td); a buffer "
+            "that a call writes must not alias another argument (MPI 3.1 section 2.3): pass "
+            "MPI_IN_PLACE to use one buffer",
+            k->fn, (ptrdiff_t)(at - (uintptr_t)recv->buf), (ptrdiff_t)(at - (uintptr_t)send->buf));
+    return MPI_SUCCESS;
 }
 
 /* The common case: count elements of sendtype and of recvtype. */
-static int disjoint_plain(const call *k, const void *sendbuf, int scount, MPI_Datatype stype,
+static int disjoint_plain(call *k, const void *sendbuf, int scount, MPI_Datatype stype,
                           const void *recvbuf, int rcount, MPI_Datatype rtype) {
     buffer s, r;
     buffer_init(&s, sendbuf);
@@ -253,9 +255,23 @@ static sim_coll_args args_init(void) {
     return a;
 }
 
-/* Posts the contribution; blocking calls wait for the collective to
- * complete, nonblocking ones hand out the request. */
-static int post(const call *k, sim_coll_kind kind, const sim_coll_args *a) {
+static int neighbors_of(const call *k, int *nin, int *nout);
+
+/* Posts the contribution, once its buffers passed the checks against their
+ * memory objects and each other (disjoint); blocking calls wait for the
+ * collective to complete, nonblocking ones hand out the request. */
+static int post(call *k, sim_coll_kind kind, const sim_coll_args *a) {
+    int nin = 0, nout = 0, rc = MPI_SUCCESS;
+    if (kind >= SIM_COLL_NEIGHBOR_ALLGATHER && kind <= SIM_COLL_NEIGHBOR_ALLTOALLW)
+        rc = neighbors_of(k, &nin, &nout);
+    if (rc == MPI_SUCCESS)
+        rc = sim_bufcheck_coll(k->handle, k->fn, kind, k->me, k->comm->size, nin, nout, a);
+    if (rc == MPI_SUCCESS && k->overlap)
+        rc = sim_error(k->handle, MPI_ERR_BUFFER, "%s", k->overlap);
+    g_free(k->overlap);
+    k->overlap = NULL;
+    if (rc != MPI_SUCCESS)
+        return rc;
     sim_coll_args mine = *a;
     mine.nonblocking = k->request != NULL;
     sim_request *req = sim_coll_post(k->comm, kind, &mine);

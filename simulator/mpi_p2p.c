@@ -11,13 +11,16 @@
 #include "scheduler/sched.h"
 #include "simulator/access.h"
 #include "simulator/attr.h"
+#include "simulator/bufcheck.h"
 #include "simulator/engine.h"
 #include "simulator/held.h"
 
-/* Validates the arguments common to point-to-point calls.  is_recv: peer
+/* Validates the arguments common to point-to-point calls, the buffer
+ * argument `arg` at buf against its memory object included.  is_recv: peer
  * is a source and may be MPI_ANY_SOURCE, tag may be MPI_ANY_TAG. */
-static int check_p2p(const char *name, int count, MPI_Datatype type, int peer, int tag,
-                     MPI_Comm comm, bool is_recv, sim_comm **out) {
+static int check_p2p(const char *name, const char *arg, const void *buf, int count,
+                     MPI_Datatype type, int peer, int tag, MPI_Comm comm, bool is_recv,
+                     sim_comm **out) {
     int rc = sim_check_initialized();
     if (rc != MPI_SUCCESS)
         return rc;
@@ -50,7 +53,9 @@ static int check_p2p(const char *name, int count, MPI_Datatype type, int peer, i
     if (!tag_ok)
         return sim_error(comm, MPI_ERR_TAG, "%s: tag %d is invalid (allowed: 0..%d%s)", name, tag,
                          SIM_TAG_UB, is_recv ? " or MPI_ANY_TAG" : "");
-    return MPI_SUCCESS;
+    if (peer == MPI_PROC_NULL) /* no data moves */
+        return MPI_SUCCESS;
+    return sim_bufcheck_comm(comm, name, arg, buf, count, type, is_recv);
 }
 
 static const char *peer_text(int peer, char *buf, size_t n) {
@@ -81,7 +86,7 @@ static void describe(bool is_recv, int count, MPI_Datatype type, int peer, int t
 static int send_blocking(sim_send_kind kind, const char *name, const void *buf, int count,
                          MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
     sim_comm *c;
-    int rc = check_p2p(name, count, type, dest, tag, comm, false, &c);
+    int rc = check_p2p(name, "buf", buf, count, type, dest, tag, comm, false, &c);
     if (rc != MPI_SUCCESS)
         return rc;
     describe(false, count, type, dest, tag, c);
@@ -119,7 +124,7 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_
               MPI_Status *status) {
     SIM_ENTER("MPI_Recv");
     sim_comm *c;
-    int rc = check_p2p("MPI_Recv", count, type, source, tag, comm, true, &c);
+    int rc = check_p2p("MPI_Recv", "buf", buf, count, type, source, tag, comm, true, &c);
     if (rc != MPI_SUCCESS)
         SIM_RETURN(rc);
     describe(true, count, type, source, tag, c);
@@ -165,9 +170,11 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
                   MPI_Comm comm, MPI_Status *status) {
     SIM_ENTER("MPI_Sendrecv");
     sim_comm *c;
-    int rc = check_p2p("MPI_Sendrecv", sendcount, sendtype, dest, sendtag, comm, false, &c);
+    int rc = check_p2p("MPI_Sendrecv", "sendbuf", sendbuf, sendcount, sendtype, dest, sendtag, comm,
+                       false, &c);
     if (rc == MPI_SUCCESS)
-        rc = check_p2p("MPI_Sendrecv", recvcount, recvtype, source, recvtag, comm, true, &c);
+        rc = check_p2p("MPI_Sendrecv", "recvbuf", recvbuf, recvcount, recvtype, source, recvtag,
+                       comm, true, &c);
     if (rc == MPI_SUCCESS)
         rc = sendrecv_disjoint(comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
     if (rc != MPI_SUCCESS)
@@ -190,9 +197,11 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int
                           int source, int recvtag, MPI_Comm comm, MPI_Status *status) {
     SIM_ENTER("MPI_Sendrecv_replace");
     sim_comm *c;
-    int rc = check_p2p("MPI_Sendrecv_replace", count, type, dest, sendtag, comm, false, &c);
+    int rc =
+        check_p2p("MPI_Sendrecv_replace", "buf", buf, count, type, dest, sendtag, comm, false, &c);
     if (rc == MPI_SUCCESS)
-        rc = check_p2p("MPI_Sendrecv_replace", count, type, source, recvtag, comm, true, &c);
+        rc = check_p2p("MPI_Sendrecv_replace", "buf", buf, count, type, source, recvtag, comm, true,
+                       &c);
     if (rc != MPI_SUCCESS)
         SIM_RETURN(rc);
     char pb[16], tb[16], pb2[16], tb2[16];
@@ -216,7 +225,7 @@ static int send_nonblocking(sim_send_kind kind, const char *name, const void *bu
                             MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                             MPI_Request *request) {
     sim_comm *c;
-    int rc = check_p2p(name, count, type, dest, tag, comm, false, &c);
+    int rc = check_p2p(name, "buf", buf, count, type, dest, tag, comm, false, &c);
     if (rc != MPI_SUCCESS)
         return rc;
     describe(false, count, type, dest, tag, c);
@@ -263,7 +272,7 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI
                MPI_Request *request) {
     SIM_ENTER("MPI_Irecv");
     sim_comm *c;
-    int rc = check_p2p("MPI_Irecv", count, type, source, tag, comm, true, &c);
+    int rc = check_p2p("MPI_Irecv", "buf", buf, count, type, source, tag, comm, true, &c);
     if (rc != MPI_SUCCESS)
         SIM_RETURN(rc);
     describe(true, count, type, source, tag, c);
@@ -279,7 +288,7 @@ static int make_persistent(sim_req_kind kind, sim_send_kind send_kind, const cha
                            const void *buf, int count, MPI_Datatype type, int peer, int tag,
                            MPI_Comm comm, MPI_Request *request) {
     sim_comm *c;
-    int rc = check_p2p(name, count, type, peer, tag, comm, kind == SIM_REQ_RECV, &c);
+    int rc = check_p2p(name, "buf", buf, count, type, peer, tag, comm, kind == SIM_REQ_RECV, &c);
     if (rc != MPI_SUCCESS)
         return rc;
     sim_request *req = sim_req_new(kind, name);
@@ -373,7 +382,7 @@ SIM_ALIAS(MPI_Startall);
 /* Probes                                                                  */
 
 static int check_probe(const char *name, int source, int tag, MPI_Comm comm, sim_comm **c) {
-    return check_p2p(name, 0, MPI_BYTE, source, tag, comm, true, c);
+    return check_p2p(name, "buf", NULL, 0, MPI_BYTE, source, tag, comm, true, c);
 }
 
 int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
@@ -481,6 +490,10 @@ static int mrecv(const char *name, void *buf, int count, MPI_Datatype type, MPI_
     const sim_datatype *dt = sim_dt_lookup(type, sim_self(), "datatype", NULL);
     if (!dt || !sim_dt_committed(dt))
         return sim_error(MPI_COMM_WORLD, MPI_ERR_TYPE, "%s: invalid or uncommitted datatype", name);
+    if (*message != MPI_MESSAGE_NO_PROC &&
+        (rc = sim_bufcheck_comm(MPI_COMM_WORLD, name, "buf", buf, count, type, true)) !=
+            MPI_SUCCESS)
+        return rc;
     if (*message == MPI_MESSAGE_NO_PROC) {
         sim_request *req = sim_post_recv(buf, count, type, MPI_PROC_NULL, MPI_ANY_TAG, NULL, name);
         *message = MPI_MESSAGE_NULL;
@@ -540,6 +553,10 @@ int PMPI_Buffer_attach(void *buffer, int size) {
     if (size < 0)
         SIM_RETURN(
             sim_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Buffer_attach: size %d is negative", size));
+    /* MPI writes the buffered messages into it: all `size` bytes. */
+    if ((rc = sim_bufcheck_comm(MPI_COMM_WORLD, "MPI_Buffer_attach", "buffer", buffer, size,
+                                MPI_BYTE, true)) != MPI_SUCCESS)
+        SIM_RETURN(rc);
     p->bsend_buf = buffer;
     p->bsend_size = size;
     sim_held_add_here(SIM_HELD_BUFFER, 0);

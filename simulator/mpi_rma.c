@@ -4,14 +4,16 @@
  * and the communication calls.  The synchronisation calls are
  * mpi_rma_sync.c; what they all mean is rma.c's (see rma.h).
  */
+#include <limits.h>
 #include <string.h>
 
 #include "scheduler/arena.h"
 #include "scheduler/sched.h"
 #include "simulator/attr.h"
+#include "simulator/bufcheck.h"
 #include "simulator/engine.h"
-#include "simulator/held.h"
 #include "simulator/errhandler.h"
+#include "simulator/held.h"
 #include "simulator/info.h"
 #include "simulator/rma.h"
 #include "simulator/rma_internal.h"
@@ -107,6 +109,9 @@ int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI
     if (!base && size > 0)
         SIM_RETURN(sim_error(comm, MPI_ERR_BASE,
                              "MPI_Win_create: base is NULL but size is %ld bytes", (long)size));
+    /* Every byte of the window is the program's memory that others write. */
+    if (size <= INT_MAX)
+        TRY(sim_bufcheck_comm(comm, "MPI_Win_create", "base", base, (int)size, MPI_BYTE, true));
     sim_rma_coll_args a = {0};
     a.base = base;
     a.size = size;
@@ -246,6 +251,15 @@ int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size) {
     if (!base && size > 0)
         SIM_RETURN(sim_win_error(w, MPI_ERR_BASE,
                                  "MPI_Win_attach: base is NULL but size is %ld bytes", (long)size));
+    if (size <= INT_MAX) {
+        sim_buf_part part = {0, (int)size, MPI_BYTE};
+        char *why = NULL;
+        int rc = sim_bufcheck("MPI_Win_attach", "base", base, &part, 1, true, &why);
+        if (rc != MPI_SUCCESS)
+            rc = sim_win_error(w, rc, "%s", why);
+        g_free(why);
+        TRY(rc);
+    }
     GArray *regs = w->m[me].regions;
     char *from = base, *to = from + size;
     for (guint i = 0; i < regs->len; i++) {
@@ -509,6 +523,39 @@ static int type_check(sim_win *w, const char *call, const char *name, MPI_Dataty
     return MPI_SUCCESS;
 }
 
+/* One buffer of an operation against its memory object. */
+static int buffer_check(sim_win *w, const char *call, const char *arg, const void *buf, int count,
+                        MPI_Datatype type, bool writes) {
+    sim_buf_part part = {0, count, type};
+    char *why = NULL;
+    int rc = count > 0 ? sim_bufcheck(call, arg, buf, &part, 1, writes, &why) : MPI_SUCCESS;
+    if (rc != MPI_SUCCESS)
+        rc = sim_win_error(w, rc, "%s", why);
+    g_free(why);
+    return rc;
+}
+
+/* The origin, compare and result buffers, as far as the operation uses them. */
+static int buffers_check(sim_win *w, const sim_rma_issue_args *a) {
+    const sim_rma_xfer *x = &a->x;
+    if (a->target == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    bool reads_origin =
+        x->kind == SIM_RMA_PUT || x->kind == SIM_RMA_ACC || x->kind == SIM_RMA_CAS ||
+        ((x->kind == SIM_RMA_GET_ACC || x->kind == SIM_RMA_FOP) && x->op != MPI_NO_OP);
+    int rc = MPI_SUCCESS;
+    if (reads_origin || x->kind == SIM_RMA_GET)
+        rc = buffer_check(w, a->call, "origin_addr", x->origin,
+                          x->kind == SIM_RMA_FOP || x->kind == SIM_RMA_CAS ? 1 : x->ocount,
+                          x->kind == SIM_RMA_FOP || x->kind == SIM_RMA_CAS ? x->ttype : x->otype,
+                          x->kind == SIM_RMA_GET);
+    if (rc == MPI_SUCCESS && x->kind == SIM_RMA_CAS)
+        rc = buffer_check(w, a->call, "compare_addr", x->compare, 1, x->ttype, false);
+    if (rc == MPI_SUCCESS && x->result)
+        rc = buffer_check(w, a->call, "result_addr", x->result, x->rcount, x->rtype, true);
+    return rc;
+}
+
 /* Checks the arguments of an operation on `win` and issues it; the request
  * of request-based calls goes to *request. */
 static int issue(MPI_Win win, sim_rma_issue_args *a, MPI_Request *request) {
@@ -534,6 +581,8 @@ static int issue(MPI_Win win, sim_rma_issue_args *a, MPI_Request *request) {
         return rc;
     if ((rc = type_check(w, a->call, single ? "datatype" : "target_datatype", x->ttype)) !=
         MPI_SUCCESS)
+        return rc;
+    if ((rc = buffers_check(w, a)) != MPI_SUCCESS)
         return rc;
     sim_request *req = NULL;
     rc = sim_rma_issue(w, me, a, request ? &req : NULL);

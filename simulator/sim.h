@@ -24,6 +24,14 @@ typedef enum sim_send_mode {
     SIM_SEND_RENDEZVOUS,        /* no standard send buffered */
 } sim_send_mode;
 
+/* What a C type that disagrees with a buffer's MPI datatype is
+ * (--type-check). */
+typedef enum sim_type_check {
+    SIM_TYPE_CHECK_ERROR, /* an MPI error (the default) */
+    SIM_TYPE_CHECK_WARN,  /* a warning finding (SIM_F_TYPE_MISMATCH); the run goes on */
+    SIM_TYPE_CHECK_OFF,   /* not checked */
+} sim_type_check;
+
 typedef struct sim_config {
     int nranks;
     sim_send_mode send_mode;
@@ -38,6 +46,9 @@ typedef struct sim_config {
     bool early_collectives; /* explore: members that may leave a collective early can */
     bool test_later;        /* explore: MPI_Test/MPI_Iprobe that could succeed may say "not yet" */
     bool rma_separate;      /* windows report MPI_WIN_SEPARATE and races follow its rules */
+    bool no_buffer_checks;  /* buffers are not checked against their memory objects (bounds,
+                               C types: simulator/bufcheck.h) */
+    sim_type_check type_check;
 } sim_config;
 
 /* Simulated seconds every MPI call (MPI_Wtime included) takes on its rank's
@@ -91,6 +102,8 @@ typedef enum sim_finding_kind {
                               freed before its MPI_Finalize; located at the call that made it */
     SIM_F_ACTIVE_FREED,    /* MPI_Request_free of an active request: legal, but the program
                               can no longer learn when the operation completes */
+    SIM_F_TYPE_MISMATCH,   /* --type-check=warn: a buffer's C type disagrees with its MPI
+                              datatype (an MPI error otherwise) */
 } sim_finding_kind;
 
 typedef struct sim_finding {

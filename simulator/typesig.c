@@ -515,6 +515,48 @@ bool sim_typesig_each_run(const sim_typesig *sig, size_t count, sim_sigrun_fn fn
     return go;
 }
 
+/* The state of sim_dt_each_element: the signature's cursor, consumed as
+ * the type map's blocks come, in the same (typemap) order. */
+typedef struct element_walk {
+    sig_cursor c;
+    sim_element_fn fn;
+    void *data;
+    bool stopped;
+} element_walk;
+
+static void element_block(MPI_Aint off, size_t len, void *p) {
+    element_walk *w = p;
+    size_t pos = 0;
+    while (!w->stopped && pos < len) {
+        MPI_Datatype basic;
+        size_t left;
+        if (!cur_run(&w->c, &basic, &left)) {
+            w->stopped = true;
+            return;
+        }
+        size_t take = MIN(left, len - pos), size = sim_dt_basic_size(basic);
+        if (take < size) { /* a block ending inside an element: not a type map */
+            w->stopped = true;
+            return;
+        }
+        take -= take % size;
+        if (!w->fn(basic, off + (MPI_Aint)pos, take / size, w->data))
+            w->stopped = true;
+        cur_skip(&w->c, take);
+        pos += take;
+    }
+}
+
+bool sim_dt_each_element(const sim_datatype *dt, int count, sim_element_fn fn, void *data) {
+    if (count <= 0 || dt->size == 0)
+        return true;
+    element_walk w = {.fn = fn, .data = data};
+    cur_init(&w.c, dt->sig, (size_t)count);
+    sim_dt_each_block(dt, count, element_block, &w);
+    cur_fini(&w.c);
+    return !w.stopped;
+}
+
 /* ---------------------------------------------------------------------- */
 /* Counting basic elements                                                 */
 

@@ -19,6 +19,25 @@ void sg_rundesc_init(sg_rundesc *d) {
     d->err = stderr;
 }
 
+bool sg_type_check_parse(const char *text, sim_type_check *out) {
+    static const struct {
+        const char *name;
+        sim_type_check mode;
+    } modes[] = {{"error", SIM_TYPE_CHECK_ERROR},
+                 {"warn", SIM_TYPE_CHECK_WARN},
+                 {"off", SIM_TYPE_CHECK_OFF}};
+    for (size_t i = 0; text && i < G_N_ELEMENTS(modes); i++)
+        if (strcmp(text, modes[i].name) == 0) {
+            *out = modes[i].mode;
+            return true;
+        }
+    return false;
+}
+
+const char *sg_type_check_name(sim_type_check mode) {
+    return mode == SIM_TYPE_CHECK_WARN ? "warn" : mode == SIM_TYPE_CHECK_OFF ? "off" : "error";
+}
+
 void sg_rundesc_sched_options(const sg_rundesc *d, sched_options *so) {
     memset(so, 0, sizeof *so);
     so->nranks = d->nranks;
@@ -47,6 +66,8 @@ void sg_rundesc_sim_config(const sg_rundesc *d, sim_config *cfg) {
     cfg->early_collectives = d->early_collectives;
     cfg->test_later = d->test_later;
     cfg->rma_separate = d->rma_separate;
+    cfg->no_buffer_checks = d->no_buffer_checks;
+    cfg->type_check = d->type_check;
 }
 
 /* A message's payload is ordex's own allocation, made at the send and freed

@@ -56,6 +56,8 @@ typedef struct sg_rundesc {
     bool early_collectives; /* members that may leave a collective early can */
     bool test_later;        /* MPI_Test/MPI_Iprobe that could succeed may say "not yet" */
     bool rma_separate;      /* RMA windows follow the separate memory model */
+    bool no_buffer_checks;  /* buffers are not checked against their memory objects */
+    sim_type_check type_check; /* C types that disagree with a buffer's datatype */
 
     /* How the ranks are run (no effect on what they compute). */
     bool tag_output;         /* prefix forwarded output lines with "[rank] " */
@@ -69,6 +71,11 @@ typedef struct sg_rundesc {
 /* Fills *d with the defaults: nothing to load yet, auto send mode, the
  * default sizes and step timeout, output to stdout and stderr. */
 void sg_rundesc_init(sg_rundesc *d);
+
+/* --type-check: "error", "warn" or "off" (false for anything else), and
+ * back. */
+bool sg_type_check_parse(const char *text, sim_type_check *out);
+const char *sg_type_check_name(sim_type_check mode);
 
 /* The scheduler's options for d. */
 void sg_rundesc_sched_options(const sg_rundesc *d, sched_options *so);

@@ -179,6 +179,8 @@ bool sg_trace_write(const char *path, const sg_trace_header *h, const char *find
     g_string_append_printf(s, "early-collectives %s\n", run->early_collectives ? "yes" : "no");
     g_string_append_printf(s, "test-later %s\n", run->test_later ? "yes" : "no");
     g_string_append_printf(s, "rma-model %s\n", run->rma_separate ? "separate" : "unified");
+    g_string_append_printf(s, "buffer-checks %s\n", run->no_buffer_checks ? "off" : "on");
+    g_string_append_printf(s, "type-check %s\n", sg_type_check_name(run->type_check));
     g_string_append_printf(s, "stack-size %zu\n", run->stack_size);
     g_string_append_printf(s, "heap-size %zu\n", run->heap_size);
     g_string_append_printf(s, "step-timeout %.17g\n", run->step_timeout_s);
@@ -413,6 +415,8 @@ void sg_trace_rundesc(const sg_trace *t, sg_rundesc *d) {
     d->early_collectives = t->early_collectives;
     d->test_later = t->test_later;
     d->rma_separate = t->rma_separate;
+    d->no_buffer_checks = !t->buffer_checks;
+    d->type_check = t->type_check;
 }
 
 bool sg_trace_read(const char *path, sg_trace *t, char **err) {
@@ -427,6 +431,7 @@ bool sg_trace_read(const char *path, sg_trace *t, char **err) {
     t->path = g_strdup(path);
     t->steps = g_array_new(FALSE, TRUE, sizeof(sg_trace_step));
     t->nranks = -1;
+    t->type_check = SIM_TYPE_CHECK_OFF; /* a trace from before the checks */
     t->stack_size = SG_RUN_DEFAULT_STACK;
     t->heap_size = SG_RUN_DEFAULT_HEAP;
     t->step_timeout_s = SG_RUN_DEFAULT_STEP_TIMEOUT;
@@ -548,6 +553,17 @@ bool sg_trace_read(const char *path, sg_trace *t, char **err) {
                 ok = false;
             }
             t->rma_separate = strcmp(val, "separate") == 0;
+        } else if (strcmp(key, "buffer-checks") == 0) {
+            if (strcmp(val, "on") != 0 && strcmp(val, "off") != 0) {
+                bad = g_strdup_printf("buffer-checks '%s' is not on or off", val);
+                ok = false;
+            }
+            t->buffer_checks = strcmp(val, "on") == 0;
+        } else if (strcmp(key, "type-check") == 0) {
+            if (!sg_type_check_parse(val, &t->type_check)) {
+                bad = g_strdup_printf("type-check '%s' is not error, warn or off", val);
+                ok = false;
+            }
         } else if (strcmp(key, "ordex-version") == 0)
             t->version = g_strdup(val);
         else if (strcmp(key, "finding") == 0) {

@@ -103,7 +103,9 @@ typedef struct sg_trace {
     bool async_progress;
     bool early_collectives;
     bool test_later;
-    bool rma_separate; /* "rma-model separate" (absent: unified) */
+    bool rma_separate;         /* "rma-model separate" (absent: unified) */
+    bool buffer_checks;        /* "buffer-checks on" (absent: off, as before the checks) */
+    sim_type_check type_check; /* "type-check MODE" (absent: off) */
     size_t stack_size, heap_size;
     double step_timeout_s;
     char *finding;          /* the finding line's text, or NULL */
@@ -118,8 +120,8 @@ void sg_trace_step_view(const sg_trace_step *st, sg_step_view *v);
 /* The largest trace file read (traces of a million steps stay well below). */
 #define SG_TRACE_MAX_BYTES ((size_t)1 << 30)
 
-/* Reads a trace file (a regular file: a FIFO or a device is refused).  On failure returns false with *err set (g_free) to
- * one line naming the file, the line and the problem. */
+/* Reads a trace file (a regular file: a FIFO or a device is refused).  On failure returns false
+ * with *err set (g_free) to one line naming the file, the line and the problem. */
 bool sg_trace_read(const char *path, sg_trace *t, char **err);
 void sg_trace_free(sg_trace *t);
 

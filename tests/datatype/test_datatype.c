@@ -971,6 +971,102 @@ static void test_regions_overlap_limit(void) {
     g_free(buf);
 }
 
+/* Basic elements with their offsets, as runs. */
+typedef struct elem_run {
+    MPI_Datatype basic;
+    MPI_Aint off;
+    size_t n;
+} elem_run;
+
+static bool collect_element(MPI_Datatype basic, MPI_Aint off, size_t n, void *data) {
+    GArray *a = data;
+    elem_run r = {basic, off, n};
+    g_array_append_val(a, r);
+    return true;
+}
+
+static GArray *elements_of(MPI_Datatype type, int count) {
+    GArray *a = g_array_new(FALSE, FALSE, sizeof(elem_run));
+    CU_ASSERT_TRUE(sim_dt_each_element(get(type), count, collect_element, a));
+    return a;
+}
+
+static void run_is(GArray *a, guint i, MPI_Datatype basic, MPI_Aint off, size_t n) {
+    CU_ASSERT_FATAL(a->len > i);
+    const elem_run *r = &g_array_index(a, elem_run, i);
+    CU_ASSERT_EQUAL(r->basic, basic);
+    CU_ASSERT_EQUAL(r->off, off);
+    CU_ASSERT_EQUAL(r->n, n);
+}
+
+static void test_each_element(void) {
+    /* A contiguous run of one type: one call. */
+    GArray *a = elements_of(MPI_DOUBLE, 5);
+    CU_ASSERT_EQUAL(a->len, 1);
+    run_is(a, 0, MPI_DOUBLE, 0, 5);
+    g_array_free(a, TRUE);
+    /* A struct {int; double} with its padding, twice: the elements sit
+     * where the displacements put them, the second copy one extent on. */
+    struct id {
+        int a;
+        double b;
+    };
+    MPI_Datatype st;
+    OK(sim_dt_create_struct(R0, 2, (int[]){1, 1}, (MPI_Aint[]){0, offsetof(struct id, b)},
+                            (MPI_Datatype[]){MPI_INT, MPI_DOUBLE}, &st, NULL));
+    a = elements_of(st, 2);
+    CU_ASSERT_EQUAL(a->len, 4);
+    run_is(a, 0, MPI_INT, 0, 1);
+    run_is(a, 1, MPI_DOUBLE, 8, 1);
+    run_is(a, 2, MPI_INT, 16, 1);
+    run_is(a, 3, MPI_DOUBLE, 24, 1);
+    g_array_free(a, TRUE);
+    /* A vector with a negative stride: typemap order, not address order. */
+    MPI_Datatype v;
+    OK(sim_dt_create_hvector(R0, 3, 2, -12, MPI_FLOAT, &v, NULL));
+    a = elements_of(v, 1);
+    CU_ASSERT_EQUAL(a->len, 3);
+    run_is(a, 0, MPI_FLOAT, 0, 2);
+    run_is(a, 1, MPI_FLOAT, -12, 2);
+    run_is(a, 2, MPI_FLOAT, -24, 2);
+    g_array_free(a, TRUE);
+    /* A pair type: its two basic types. */
+    a = elements_of(MPI_DOUBLE_INT, 1);
+    CU_ASSERT_EQUAL(a->len, 2);
+    run_is(a, 0, MPI_DOUBLE, 0, 1);
+    run_is(a, 1, MPI_INT, 8, 1);
+    g_array_free(a, TRUE);
+    OK(sim_dt_free(R0, st, NULL));
+    OK(sim_dt_free(R0, v, NULL));
+}
+
+static void test_overlaps_itself(void) {
+    MPI_Aint at = -1;
+    CU_ASSERT_FALSE(sim_dt_overlaps_itself(get(MPI_INT), 10, &at));
+    /* Floats 3 bytes apart: the second starts inside the first. */
+    MPI_Datatype h3, h4, r;
+    OK(sim_dt_create_hvector(R0, 4, 1, 3, MPI_FLOAT, &h3, NULL));
+    CU_ASSERT_TRUE(sim_dt_overlaps_itself(get(h3), 1, &at));
+    CU_ASSERT_EQUAL(at, 3);
+    OK(sim_dt_create_hvector(R0, 4, 1, 4, MPI_FLOAT, &h4, NULL));
+    CU_ASSERT_FALSE(sim_dt_overlaps_itself(get(h4), 3, &at));
+    /* Elements closer than their size: count 1 is fine, 2 overlap. */
+    OK(sim_dt_create_resized(R0, MPI_DOUBLE, 0, 4, &r, NULL));
+    CU_ASSERT_FALSE(sim_dt_overlaps_itself(get(r), 1, &at));
+    CU_ASSERT_TRUE(sim_dt_overlaps_itself(get(r), 2, &at));
+    CU_ASSERT_EQUAL(at, 4);
+    /* Serials tell a freed type from its successor under the same handle. */
+    uint64_t old = sim_dt_serial(get(r));
+    OK(sim_dt_free(R0, r, NULL));
+    MPI_Datatype r2;
+    OK(sim_dt_create_resized(R0, MPI_DOUBLE, 0, 4, &r2, NULL));
+    CU_ASSERT_EQUAL(r2, r);
+    CU_ASSERT_NOT_EQUAL(sim_dt_serial(get(r2)), old);
+    OK(sim_dt_free(R0, r2, NULL));
+    OK(sim_dt_free(R0, h3, NULL));
+    OK(sim_dt_free(R0, h4, NULL));
+}
+
 static void test_ref_keeps_freed_type(void) {
     MPI_Datatype v;
     OK(sim_dt_create_vector(R0, 2, 1, 2, MPI_INT, &v, NULL));
@@ -1918,6 +2014,8 @@ int main(void) {
         {"signature: outlives its type", test_sig_outlives_its_type},
         {"buffer arguments that overlap", test_regions_overlap},
         {"buffer arguments of too many blocks", test_regions_overlap_limit},
+        {"basic elements with their offsets", test_each_element},
+        {"type maps that overlap themselves", test_overlaps_itself},
         {"signature: random types against the spelled-out rules",
          test_sig_random_against_spelled_out},
         {"subarray", test_subarray},

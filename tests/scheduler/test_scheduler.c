@@ -85,6 +85,80 @@ static void test_arena_exhaustion(void) {
     sched_arenas_release();
 }
 
+/* Every byte of a live block leads back to it, with the size the program
+ * asked for; freed chunks, headers and the padding of aligned blocks do
+ * not; large blocks, split and merged free ranges and the filler before a
+ * page-aligned chunk keep the chunks walkable. */
+static void expect_block(const void *p, const void *start, size_t size) {
+    sched_heap_block b = {0};
+    CU_ASSERT_EQUAL_FATAL(sched_arena_block_of(p, &b), SCHED_HEAP_BLOCK);
+    CU_ASSERT_PTR_EQUAL(b.start, start);
+    CU_ASSERT_EQUAL(b.size, size);
+    CU_ASSERT(b.usable >= size);
+}
+
+static void test_arena_block_lookup(void) {
+    CU_ASSERT_FATAL(sched_arenas_reserve(2, 1 << 26));
+    sched_arena *a = sched_arena_of(1);
+    enum { N = 600 };
+    char *p[N];
+    size_t sz[N];
+    for (int i = 0; i < N; i++) {
+        /* mostly small, now and then a large one (page-aligned, with a filler before it) */
+        sz[i] = i % 97 == 5 ? (size_t)(70000 + i * 13) : (size_t)(i * 37 % 3000 + 1);
+        p[i] = sched_arena_malloc(a, sz[i]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(p[i]);
+    }
+    for (int i = 0; i < N; i++) {
+        expect_block(p[i], p[i], sz[i]);
+        expect_block(p[i] + sz[i] - 1, p[i], sz[i]);
+        expect_block(p[i] + sz[i] / 2, p[i], sz[i]);
+    }
+    /* Just past a block whose size fills its class: the next chunk's header. */
+    char *full = sched_arena_malloc(a, 48), *after = sched_arena_malloc(a, 48);
+    expect_block(full + 48, full, 48);
+    expect_block(after, after, 48);
+    sched_heap_block b;
+    for (int i = 0; i < N; i += 3)
+        sched_arena_free(p[i]);
+    for (int i = 0; i < N; i++) {
+        if (i % 3 == 0) {
+            CU_ASSERT_EQUAL(sched_arena_block_of(p[i], &b), SCHED_HEAP_FREED);
+        } else {
+            expect_block(p[i] + sz[i] - 1, p[i], sz[i]);
+        }
+        CU_ASSERT_EQUAL(sched_arena_block_is(p[i], sz[i]), i % 3 != 0);
+    }
+    /* Reuse: a freed small chunk with another request size, and a freed
+     * large range split for a smaller large block. */
+    char *again = sched_arena_malloc(a, sz[3] > 8 ? sz[3] - 7 : sz[3]);
+    expect_block(again + 1, again, sz[3] > 8 ? sz[3] - 7 : sz[3]);
+    char *big = sched_arena_malloc(a, 1 << 20), *big2 = sched_arena_malloc(a, 1 << 20);
+    sched_arena_free(big);
+    sched_arena_free(big2); /* merged with the range before it */
+    char *part = sched_arena_malloc(a, 300000);
+    CU_ASSERT_PTR_EQUAL(part, big);
+    expect_block(part + 299999, part, 300000);
+    CU_ASSERT_EQUAL(sched_arena_block_of(part + 300000 + 8192, &b), SCHED_HEAP_FREED);
+    CU_ASSERT_EQUAL(sched_arena_block_of(big2 + 10, &b), SCHED_HEAP_FREED);
+    /* Aligned blocks: the padding before the block belongs to none. */
+    char *al = sched_arena_memalign(a, 256, 1000);
+    expect_block(al + 999, al, 1000);
+    CU_ASSERT_EQUAL(sched_arena_block_of(al - 1, &b), SCHED_HEAP_NONE);
+    sched_arena_free(al);
+    CU_ASSERT_FALSE(sched_arena_block_is(al, 1000));
+    /* realloc in place: the new size counts. */
+    char *r = sched_arena_malloc(a, 100);
+    sched_arena_resize(r, 90);
+    expect_block(r + 10, r, 90);
+    /* Outside the allocated range and outside the arenas. */
+    int local;
+    CU_ASSERT_EQUAL(sched_arena_block_of(&local, &b), SCHED_HEAP_NONE);
+    CU_ASSERT_EQUAL(sched_arena_block_of((char *)sched_arena_base(sched_arena_of(0)), &b),
+                    SCHED_HEAP_NONE);
+    sched_arenas_release();
+}
+
 /* Sizes whose product with the rank count wraps around 2^64 reserved a
  * small range, and the arenas were laid out far beyond it (a crash at the
  * first allocation); a product of exactly 2^64 asked for 0 bytes. */
@@ -401,6 +475,7 @@ int main(void) {
     CU_add_test(s, "arena addresses are deterministic", test_arena_deterministic);
     CU_add_test(s, "arena ownership and alignment", test_arena_owner_and_alignment);
     CU_add_test(s, "large chunks are reused", test_arena_large_reuse);
+    CU_add_test(s, "an address leads to its heap block", test_arena_block_lookup);
     CU_add_test(s, "a full arena fails alone", test_arena_exhaustion);
     CU_add_test(s, "arena reservations that overflow are refused", test_arena_reserve_bounds);
     CU_add_test(s, "requests near SIZE_MAX fail", test_arena_huge_requests);

@@ -46,6 +46,7 @@ static char *write_sample(const char *name) {
     run.heap_size = (size_t)1 << 20;
     run.stack_size = (size_t)64 << 10;
     run.step_timeout_s = 2.5;
+    run.type_check = SIM_TYPE_CHECK_WARN;
     sg_trace_header h = {"/src/prog.c", so, &run};
     GArray *steps = sample_steps();
     CU_ASSERT(sg_trace_write(p, &h, "mpi_error", "prog.c:12", "rank 0: truncated", steps));
@@ -85,6 +86,8 @@ static void test_round_trip(void) {
     CU_ASSERT_TRUE(d.async_progress);
     CU_ASSERT_FALSE(d.early_collectives);
     CU_ASSERT_TRUE(d.test_later);
+    CU_ASSERT_FALSE(d.no_buffer_checks);
+    CU_ASSERT_EQUAL(d.type_check, SIM_TYPE_CHECK_WARN);
     g_free(d.argv);
     char *sha = path_of("prog.so");
     char *digest = sg_file_sha256(sha);
@@ -170,6 +173,31 @@ static void test_test_later_optional(void) {
     g_free(p);
 }
 
+/* Traces made before the buffer checks have no buffer-checks or type-check
+ * line: they replay without the checks, as they were made. */
+static void test_buffer_checks_optional(void) {
+    char *p = write_sample("e.trace");
+    char *text;
+    g_file_get_contents(p, &text, NULL, NULL);
+    GString *s = g_string_new(text);
+    as_version2(s);
+    CU_ASSERT_EQUAL(g_string_replace(s, "buffer-checks on\n", "", 1), 1);
+    CU_ASSERT_EQUAL(g_string_replace(s, "type-check warn\n", "", 1), 1);
+    g_file_set_contents(p, s->str, -1, NULL);
+    sg_trace t;
+    char *err = NULL;
+    CU_ASSERT_FATAL(sg_trace_read(p, &t, &err));
+    sg_rundesc d;
+    sg_trace_rundesc(&t, &d);
+    CU_ASSERT_TRUE(d.no_buffer_checks);
+    CU_ASSERT_EQUAL(d.type_check, SIM_TYPE_CHECK_OFF);
+    g_free(d.argv);
+    sg_trace_free(&t);
+    g_string_free(s, TRUE);
+    g_free(text);
+    g_free(p);
+}
+
 /* Version 1 traces have no sizes or step timeout: the defaults of the time
  * (8MiB stack, 1GiB heap, 10 s), which were then the only ones recorded. */
 static void test_version1(void) {
@@ -229,6 +257,8 @@ static void test_rejections(void) {
     expect_rejected("send-mode rendezvous", "send-mode maybe", "send-mode");
     expect_rejected("dst=1", "dst=x", "not a number");
     expect_rejected("test-later yes", "test-later maybe", "test-later");
+    expect_rejected("buffer-checks on", "buffer-checks maybe", "buffer-checks 'maybe'");
+    expect_rejected("type-check warn", "type-check strict", "type-check 'strict'");
 }
 
 /* Every edit of a trace is refused: one whose lines all still make sense
@@ -323,6 +353,8 @@ int main(void) {
     CU_add_test(s, "edited traces and impossible steps are rejected", test_edits_rejected);
     CU_add_test(s, "a replay's findings hold the trace's or not", test_finding_reproduced);
     CU_add_test(s, "the test-later line is optional (older traces)", test_test_later_optional);
+    CU_add_test(s, "the buffer-checks and type-check lines are optional (older traces)",
+                test_buffer_checks_optional);
     CU_add_test(s, "a \"not yet\" choice in words", test_not_yet_text);
     CU_add_test(s, "version 1 traces read with the default sizes", test_version1);
     CU_basic_set_mode(CU_BRM_VERBOSE);

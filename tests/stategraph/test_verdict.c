@@ -39,6 +39,10 @@ static void test_severity(void) {
     CU_ASSERT_FALSE(sim_finding_kind_advisory(SIM_F_PENDING_REQUEST));
     CU_ASSERT_STRING_EQUAL(sim_finding_kind_name(SIM_F_LEAK), "leak");
     CU_ASSERT_STRING_EQUAL(sim_finding_kind_name(SIM_F_ACTIVE_FREED), "freed_active_request");
+    /* A type mismatch under --type-check=warn (an MPI error otherwise). */
+    CU_ASSERT_TRUE(sim_finding_kind_advisory(SIM_F_TYPE_MISMATCH));
+    CU_ASSERT_EQUAL(sg_severity_of(SIM_F_TYPE_MISMATCH, SG_LEAKS_ERROR), SG_SEV_WARNING);
+    CU_ASSERT_STRING_EQUAL(sim_finding_kind_name(SIM_F_TYPE_MISMATCH), "type_mismatch");
 }
 
 static void free_sim_finding(gpointer p) {

@@ -1,0 +1,212 @@
+/*
+ * bufcheck_coll.c - the buffers a collective reads and writes at one
+ * member, as the standard defines them (MPI 3.1 chapter 5 and section 7.6),
+ * handed to sim_bufcheck.
+ */
+#include <limits.h>
+
+#include "simulator/bufcheck.h"
+#include "simulator/datatype.h"
+#include "simulator/sim_internal.h"
+
+/* The parts of one buffer argument. */
+typedef struct side {
+    sim_buf_part *parts;
+    int n;
+    bool ok; /* false: a count too large to describe; the argument is not checked */
+} side;
+
+static void side_init(side *s, int max) {
+    s->parts = g_new0(sim_buf_part, max > 0 ? max : 1);
+    s->n = 0;
+    s->ok = true;
+}
+
+static void add(side *s, MPI_Aint off, int count, MPI_Datatype type) {
+    if (count > 0)
+        s->parts[s->n++] = (sim_buf_part){off, count, type};
+}
+
+/* count * n elements of type in a row. */
+static void add_times(side *s, int count, int n, MPI_Datatype type) {
+    long long total = (long long)count * n;
+    if (total > INT_MAX)
+        s->ok = false;
+    else
+        add(s, 0, (int)total, type);
+}
+
+/* count elements of type `disp` extents of type into the buffer. */
+static void add_at(side *s, int disp, int count, MPI_Datatype type) {
+    const sim_datatype *dt = count > 0 ? sim_dt_get(type) : NULL;
+    if (dt)
+        add(s, (MPI_Aint)disp * sim_dt_extent(dt), count, type);
+}
+
+static int check(MPI_Comm comm, const char *call, const char *arg, const void *buf, side *s,
+                 bool writes) {
+    int rc = MPI_SUCCESS;
+    if (s->ok && s->n > 0 && buf != MPI_IN_PLACE) {
+        char *why = NULL;
+        rc = sim_bufcheck(call, arg, buf, s->parts, s->n, writes, &why);
+        if (rc != MPI_SUCCESS)
+            rc = sim_error(comm, rc, "%s", why);
+        g_free(why);
+    }
+    g_free(s->parts);
+    s->parts = NULL;
+    return rc;
+}
+
+int sim_bufcheck_coll(MPI_Comm comm, const char *call, sim_coll_kind kind, int me, int size,
+                      int nin, int nout, const sim_coll_args *a) {
+    if (sim_g->cfg.no_buffer_checks)
+        return MPI_SUCCESS;
+    int max = MAX(size, MAX(nin, nout)) + 1;
+    side in, out; /* what the call reads, what it writes */
+    side_init(&in, max);
+    side_init(&out, max);
+    const void *inbuf = a->sendbuf;
+    const char *inarg = "sendbuf";
+    bool root = me == a->root;
+    bool in_place = a->sendbuf == MPI_IN_PLACE;
+    switch (kind) {
+    case SIM_COLL_BCAST:
+        inarg = "buffer";
+        add(root ? &in : &out, 0, a->sendcount, a->sendtype);
+        break;
+    case SIM_COLL_REDUCE:
+        if (in_place && root) {
+            inbuf = a->recvbuf;
+            inarg = "recvbuf";
+        }
+        add(&in, 0, a->sendcount, a->sendtype);
+        if (root)
+            add(&out, 0, a->recvcount, a->recvtype);
+        break;
+    case SIM_COLL_ALLREDUCE:
+    case SIM_COLL_SCAN:
+    case SIM_COLL_EXSCAN:
+        if (in_place) {
+            inbuf = a->recvbuf;
+            inarg = "recvbuf";
+        }
+        add(&in, 0, a->sendcount, a->sendtype);
+        add(&out, 0, a->recvcount, a->recvtype);
+        break;
+    case SIM_COLL_REDUCE_SCATTER: {
+        long long total = 0;
+        for (int i = 0; i < size; i++)
+            total += a->recvcounts[i];
+        if (in_place) {
+            inbuf = a->recvbuf;
+            inarg = "recvbuf";
+        }
+        add_times(&in, total > INT_MAX ? INT_MAX : (int)total, 1, a->sendtype);
+        in.ok = in.ok && total <= INT_MAX;
+        if (!in_place)
+            add(&out, 0, a->recvcounts[me], a->recvtype);
+        break;
+    }
+    case SIM_COLL_REDUCE_SCATTER_BLOCK:
+        if (in_place) {
+            inbuf = a->recvbuf;
+            inarg = "recvbuf";
+        }
+        add_times(&in, a->recvcount, size, a->sendtype);
+        if (!in_place)
+            add(&out, 0, a->recvcount, a->recvtype);
+        break;
+    case SIM_COLL_GATHER:
+    case SIM_COLL_GATHERV:
+        if (!in_place)
+            add(&in, 0, a->sendcount, a->sendtype);
+        if (root) {
+            if (kind == SIM_COLL_GATHER)
+                add_times(&out, a->recvcount, size, a->recvtype);
+            else
+                for (int i = 0; i < size; i++)
+                    add_at(&out, a->rdispls[i], a->recvcounts[i], a->recvtype);
+        }
+        break;
+    case SIM_COLL_SCATTER:
+    case SIM_COLL_SCATTERV:
+        if (root) {
+            if (kind == SIM_COLL_SCATTER)
+                add_times(&in, a->sendcount, size, a->sendtype);
+            else
+                for (int i = 0; i < size; i++)
+                    add_at(&in, a->sdispls[i], a->sendcounts[i], a->sendtype);
+        }
+        if (a->recvbuf != MPI_IN_PLACE)
+            add(&out, 0, a->recvcount, a->recvtype);
+        break;
+    case SIM_COLL_ALLGATHER:
+    case SIM_COLL_ALLGATHERV:
+        if (!in_place)
+            add(&in, 0, a->sendcount, a->sendtype);
+        if (kind == SIM_COLL_ALLGATHER)
+            add_times(&out, a->recvcount, size, a->recvtype);
+        else
+            for (int i = 0; i < size; i++)
+                add_at(&out, a->rdispls[i], a->recvcounts[i], a->recvtype);
+        break;
+    case SIM_COLL_ALLTOALL:
+        if (!in_place)
+            add_times(&in, a->sendcount, size, a->sendtype);
+        add_times(&out, a->recvcount, size, a->recvtype);
+        break;
+    case SIM_COLL_ALLTOALLV:
+    case SIM_COLL_ALLTOALLW:
+        for (int i = 0; i < size; i++) {
+            if (kind == SIM_COLL_ALLTOALLV) {
+                if (!in_place)
+                    add_at(&in, a->sdispls[i], a->sendcounts[i], a->sendtype);
+                add_at(&out, a->rdispls[i], a->recvcounts[i], a->recvtype);
+            } else { /* displacements in bytes, a type per peer */
+                if (!in_place)
+                    add(&in, a->sdispls[i], a->sendcounts[i],
+                        a->sendcounts[i] > 0 ? a->sendtypes[i] : MPI_DATATYPE_NULL);
+                add(&out, a->rdispls[i], a->recvcounts[i],
+                    a->recvcounts[i] > 0 ? a->recvtypes[i] : MPI_DATATYPE_NULL);
+            }
+        }
+        break;
+    case SIM_COLL_NEIGHBOR_ALLGATHER:
+        add(&in, 0, a->sendcount, a->sendtype);
+        add_times(&out, a->recvcount, nin, a->recvtype);
+        break;
+    case SIM_COLL_NEIGHBOR_ALLTOALL:
+        add_times(&in, a->sendcount, nout, a->sendtype);
+        add_times(&out, a->recvcount, nin, a->recvtype);
+        break;
+    case SIM_COLL_NEIGHBOR_ALLGATHERV:
+        add(&in, 0, a->sendcount, a->sendtype);
+        for (int i = 0; i < nin; i++)
+            add_at(&out, a->rdispls[i], a->recvcounts[i], a->recvtype);
+        break;
+    case SIM_COLL_NEIGHBOR_ALLTOALLV:
+        for (int i = 0; i < nout; i++)
+            add_at(&in, a->sdispls[i], a->sendcounts[i], a->sendtype);
+        for (int i = 0; i < nin; i++)
+            add_at(&out, a->rdispls[i], a->recvcounts[i], a->recvtype);
+        break;
+    case SIM_COLL_NEIGHBOR_ALLTOALLW:
+        for (int i = 0; i < nout; i++)
+            add(&in, a->sbdispls[i], a->sendcounts[i],
+                a->sendcounts[i] > 0 ? a->sendtypes[i] : MPI_DATATYPE_NULL);
+        for (int i = 0; i < nin; i++)
+            add(&out, a->rbdispls[i], a->recvcounts[i],
+                a->recvcounts[i] > 0 ? a->recvtypes[i] : MPI_DATATYPE_NULL);
+        break;
+    default:
+        break;
+    }
+    int rc = check(comm, call, inarg, inbuf, &in, false);
+    if (rc == MPI_SUCCESS)
+        rc = check(comm, call, kind == SIM_COLL_BCAST ? "buffer" : "recvbuf",
+                   kind == SIM_COLL_BCAST ? a->sendbuf : a->recvbuf, &out, true);
+    else
+        g_free(out.parts);
+    return rc;
+}

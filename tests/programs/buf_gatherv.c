@@ -1,0 +1,19 @@
+/* ordex-expect: ranks=2 past=A object=all bytes=4 */
+/*
+ * buf_gatherv.c - the root of a gatherv places rank 1's 3 ints at
+ * displacement 4 of int all[6]: the last one lands 4 bytes past the array.
+ * The twin buf_gatherv_ok.c uses displacement 3.
+ */
+#include <mpi.h>
+
+int main(int argc, char **argv) {
+    int rank;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    int mine[3] = {rank, rank, rank};
+    int all[6];
+    int counts[2] = {3, 3}, displs[2] = {0, 4};
+    MPI_Gatherv(mine, 3, MPI_INT, all, counts, displs, MPI_INT, 0, MPI_COMM_WORLD); /* [A] */
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,22 @@
+/* ordex-expect: ranks=2 past=A object=heap:40 bytes=4 */
+/*
+ * buf_heap_offset.c - part of a heap array of 10 ints is sent from h[8]: 3
+ * ints reach 4 bytes past the block (sending part of an array is fine as
+ * long as the part fits). The twin buf_heap_offset_ok.c sends 2.
+ */
+#include <mpi.h>
+#include <stdlib.h>
+
+int main(int argc, char **argv) {
+    int rank;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    int *h = calloc(10, sizeof(int));
+    if (rank == 0)
+        MPI_Send(&h[8], 3, MPI_INT, 1, 0, MPI_COMM_WORLD); /* [A] */
+    else if (rank == 1)
+        MPI_Recv(h, 3, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    free(h);
+    MPI_Finalize();
+    return 0;
+}

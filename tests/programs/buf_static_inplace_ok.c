@@ -1,0 +1,22 @@
+/* ordex-expect: ranks=2 clean */
+/*
+ * buf_static_inplace_ok.c - the correct twin of buf_static_inplace.c:
+ * reduces 3.
+ */
+#include <mpi.h>
+
+static void accumulate(int rank) {
+    static double acc[3];
+    for (int i = 0; i < 3; i++)
+        acc[i] += rank;
+    MPI_Allreduce(MPI_IN_PLACE, acc, 3, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); /* [A] */
+}
+
+int main(int argc, char **argv) {
+    int rank;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    accumulate(rank);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,36 @@
+/* ordex-expect: ranks=2 type=A object=r byte=1 types=MPI_DOUBLE,padding */
+/*
+ * buf_struct_padding.c - a struct {char; double} described with
+ * displacements 0 and 1, as if there were no padding: the double's element
+ * lies in the padding after tag. The twin buf_struct_padding_ok.c takes the
+ * displacements from offsetof.
+ */
+#include <mpi.h>
+#include <stddef.h>
+
+struct rec {
+    char tag;
+    double val;
+};
+
+int main(int argc, char **argv) {
+    int rank;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    struct rec r = {0, 0.0};
+    MPI_Datatype t;
+    MPI_Aint displs[2] = {0, 1};
+    MPI_Type_create_struct(2, (int[]){1, 1}, displs, (MPI_Datatype[]){MPI_CHAR, MPI_DOUBLE}, &t);
+    MPI_Type_commit(&t);
+    if (rank == 0) {
+        r.tag = 'x';
+        r.val = 2.5;
+        MPI_Send(&r, 1, t, 1, 0, MPI_COMM_WORLD); /* [A] */
+    } else if (rank == 1) {
+        char raw[sizeof r];
+        MPI_Recv(raw, sizeof raw, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    MPI_Type_free(&t);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,23 @@
+/* ordex-expect: ranks=2 type=A object=x byte=0 types=MPI_INT,float */
+/*
+ * buf_type_float_int.c - floats sent as MPI_INT (the same size). The twin
+ * buf_type_float_int_ok.c sends the values as 3 x MPI_FLOAT.
+ */
+#include <mpi.h>
+
+int main(int argc, char **argv) {
+    int rank;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    float x[3];
+    if (rank == 0) {
+        for (int i = 0; i < 3; i++)
+            x[i] = i * 0.5f;
+        MPI_Send(x, 3, MPI_INT, 1, 0, MPI_COMM_WORLD); /* [A] */
+    } else if (rank == 1) {
+        char y[sizeof x];
+        MPI_Recv(y, sizeof y, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    MPI_Finalize();
+    return 0;
+}
