@@ -99,8 +99,15 @@ static void dist_free(sim_comm *c) {
 }
 
 /* Copies n ints (NULL stays NULL; an empty list is an allocation). */
+/* A copy of v[0..n) (never empty: one spare int, so that n = 0 still gives
+ * a pointer); reads only the n ints the caller has. */
 static int *ints_copy(const int *v, int n) {
-    return v ? g_memdup2(v, sizeof(int) * (size_t)(n > 0 ? n : 0) + sizeof(int)) : NULL;
+    if (!v)
+        return NULL;
+    size_t k = (size_t)(n > 0 ? n : 0);
+    int *c = g_new0(int, k + 1);
+    memcpy(c, v, sizeof(int) * k);
+    return c;
 }
 
 /* Gives c a graph topology (copies index and edges). */
