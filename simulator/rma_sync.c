@@ -449,8 +449,30 @@ static void describe_missing(const sim_win *w, int me, bool posts) {
         if (posts ? !rma_posted_for(w, me, g[i]) : !rma_completed_for(w, me, g[i]))
             missing[k++] = rma_world_of(w, g[i]);
     char *who = rma_ranks_text(missing, k);
-    sim_call_args("win=0x%08x; waits for the %s of %s", (unsigned)w->handle,
-                  posts ? "MPI_Win_post" : "MPI_Win_complete", who);
+    /* A peer whose open epoch leaves this rank out is the usual cause: the
+     * start and post groups do not match (MPI 3.1 11.5.2). */
+    GString *why = g_string_new(NULL);
+    for (int i = 0; i < n; i++) {
+        int p = g[i];
+        const sim_win_member *o = &w->m[p];
+        bool open = posts ? o->exposing : o->started;
+        if (!open || (posts ? rma_posted_for(w, me, p) : rma_completed_for(w, me, p)))
+            continue;
+        const int *og = posts ? o->post_group : o->start_group;
+        int on = posts ? o->npost : o->nstart;
+        bool named = false;
+        for (int j = 0; j < on && !named; j++)
+            named = og[j] == me;
+        if (!named)
+            g_string_append_printf(why,
+                                   "; rank %d's %s at %s leaves this rank out of its group: the "
+                                   "start and post groups do not match",
+                                   rma_world_of(w, p), posts ? "MPI_Win_post" : "MPI_Win_start",
+                                   sim_location(posts ? o->post_site : o->start_site));
+    }
+    sim_call_args("win=0x%08x; waits for the %s of %s%s", (unsigned)w->handle,
+                  posts ? "MPI_Win_post" : "MPI_Win_complete", who, why->str);
+    g_string_free(why, TRUE);
     g_free(who);
     g_free(missing);
 }

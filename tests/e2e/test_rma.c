@@ -569,6 +569,26 @@ static void test_atomic_flag(void) {
     e2e_free(r);
 }
 
+/* Start and post groups that do not match: a deadlock whose blocked
+ * MPI_Win_complete names the post that leaves its rank out. */
+static void test_pscw_mismatch(void) {
+    const char *src = "tests/programs/rma_pscw_mismatch.c";
+    e2e_result *r = RUN("-n", "3", PROG("rma_pscw_mismatch.c"));
+    EXPECT_STATUS(r, 1);
+    char *f = EXPECT_FINDING(r, 1, "deadlock", "3 ranks blocked", NULL, NULL);
+    char *why = g_strdup_printf("rank 0's MPI_Win_post at rma_pscw_mismatch.c:%d leaves this rank "
+                                "out of its group: the start and post groups do not match",
+                                e2e_marker_line(src, "/* [POST] */"));
+    EXPECT_BLOCK_HAS(r, f, why);
+    char *at =
+        g_strdup_printf(") at rma_pscw_mismatch.c:%d", e2e_marker_line(src, "/* [COMPLETE] */"));
+    EXPECT_BLOCK_HAS(r, f, at);
+    g_free(at);
+    g_free(why);
+    g_free(f);
+    e2e_free(r);
+}
+
 /* ---------------------------------------------------------------------- */
 /* State hashing with shared-memory windows                                */
 
@@ -609,6 +629,7 @@ static void add(CU_pSuite s) {
     CU_add_test(s, "MPI_Win_test may say not yet", test_win_test_later);
     CU_add_test(s, "--rma-model and MPI_WIN_MODEL", test_rma_model);
     CU_add_test(s, "an atomic flag orders what its writer flushed before", test_atomic_flag);
+    CU_add_test(s, "start and post groups that do not match", test_pscw_mismatch);
     CU_add_test(s, "shared windows and the state hash", test_shared_window_hashes);
 }
 
