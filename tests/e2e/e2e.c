@@ -297,6 +297,53 @@ int e2e_marker_line(const char *rel, const char *marker) {
     return hits == 1 ? found : -1;
 }
 
+int e2e_mark_line(const char *rel, const char *name) {
+    char *marker = g_strdup_printf("/* [%s] */", name);
+    int line = e2e_marker_line(rel, marker);
+    g_free(marker);
+    return line;
+}
+
+char *e2e_expect_text(const char *src) {
+    const char *p = src ? strstr(src, "ordex-expect:") : NULL;
+    if (!p)
+        return NULL;
+    p += strlen("ordex-expect:");
+    const char *end = strstr(p, "*/");
+    if (!end)
+        return NULL;
+    GString *s = g_string_new(NULL);
+    bool line_start = false;
+    for (const char *q = p; q < end; q++) {
+        if (*q == '\n') {
+            line_start = true;
+            g_string_append_c(s, ' ');
+        } else if (line_start && (*q == ' ' || *q == '\t' || *q == '*')) {
+            continue;
+        } else {
+            line_start = false;
+            g_string_append_c(s, *q);
+        }
+    }
+    return g_strstrip(g_string_free(s, FALSE));
+}
+
+static gint by_name(gconstpointer a, gconstpointer b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+GPtrArray *e2e_list_programs(const char *dir, const char *prefix) {
+    GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
+    GDir *d = g_dir_open(e2e_src(dir), 0, NULL);
+    for (const char *n; d && (n = g_dir_read_name(d));)
+        if (g_str_has_prefix(n, prefix) && g_str_has_suffix(n, ".c"))
+            g_ptr_array_add(files, g_strdup(n));
+    if (d)
+        g_dir_close(d);
+    g_ptr_array_sort(files, by_name);
+    return files;
+}
+
 static int cmp_str(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }

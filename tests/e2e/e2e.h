@@ -65,6 +65,17 @@ void e2e_free(e2e_result *r);
 /* 1-based number of the only line of workspace file `rel` that contains
  * `marker`; -1 if no line or several lines contain it. */
 int e2e_marker_line(const char *rel, const char *marker);
+/* The line of the mark "/" "* [NAME] *" "/" in a workspace file (-1: none). */
+int e2e_mark_line(const char *rel, const char *name);
+
+/* Programs that state their expected verdict: the text of the comment that
+ * holds "ordex-expect:", from after it to the comment's end, on one line
+ * (the " * " that begin its continuation lines become single spaces);
+ * NULL when there is none.  g_free. */
+char *e2e_expect_text(const char *src);
+/* The base names of the files DIR/PREFIX*.c of the workspace, sorted (a
+ * suite that runs each as a test of its own). */
+GPtrArray *e2e_list_programs(const char *dir, const char *prefix);
 /* Contents of a workspace file (NULL if unreadable); lives until e2e_fini. */
 const char *e2e_read_src(const char *rel);
 /* Contents of any file, newly allocated (NULL if unreadable). */

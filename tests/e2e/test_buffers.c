@@ -71,31 +71,6 @@ static void case_free(gpointer p) {
     g_free(c);
 }
 
-/* The text of the comment that holds "ordex-expect:", on one line. */
-static char *expect_text(const char *src) {
-    const char *p = src ? strstr(src, "ordex-expect:") : NULL;
-    if (!p)
-        return NULL;
-    p += strlen("ordex-expect:");
-    const char *end = strstr(p, "*/");
-    if (!end)
-        return NULL;
-    GString *s = g_string_new(NULL);
-    bool line_start = false;
-    for (const char *q = p; q < end; q++) {
-        if (*q == '\n') {
-            line_start = true;
-            g_string_append_c(s, ' ');
-        } else if (line_start && (*q == ' ' || *q == '\t' || *q == '*')) {
-            continue;
-        } else {
-            line_start = false;
-            g_string_append_c(s, *q);
-        }
-    }
-    return g_strstrip(g_string_free(s, FALSE));
-}
-
 static bool number(const char *s, long *out) {
     char *end;
     long v = strtol(s, &end, 10);
@@ -106,7 +81,7 @@ static bool number(const char *s, long *out) {
 }
 
 static void parse_case(buf_case *c, const char *src) {
-    char *text = expect_text(src);
+    char *text = e2e_expect_text(src);
     if (!text) {
         c->header_error = g_strdup("no \"ordex-expect:\" comment");
         return;
@@ -157,15 +132,6 @@ static void parse_case(buf_case *c, const char *src) {
         c->header_error = g_strdup("object= is missing");
     else if (c->what == W_TYPE && !c->types)
         c->header_error = g_strdup("types=MPI,C is missing");
-}
-
-/* The line of mark `name` in program rel: the only line holding "[name]"
- * in a comment, -1 when none or several do. */
-static int mark_line(const char *rel, const char *name) {
-    char *marker = g_strdup_printf("/* [%s] */", name);
-    int line = e2e_marker_line(rel, marker);
-    g_free(marker);
-    return line;
 }
 
 /* What the message must hold: the object and the byte count. */
@@ -262,7 +228,7 @@ static void run_expect(const buf_case *c, const char *src, const char *json, con
 }
 
 static void run_error(const buf_case *c, const char *rel, const char *src, const char *json) {
-    int line = mark_line(rel, c->mark);
+    int line = e2e_mark_line(rel, c->mark);
     char *what = g_strdup_printf("mark [%s] is on exactly one line of %s", c->mark, c->file);
     bool marked = e2e_check(line > 0, NULL, what, __FILE__, __LINE__);
     g_free(what);
@@ -471,14 +437,7 @@ static void add(CU_pSuite s) {
     if (cases)
         g_hash_table_destroy(cases);
     cases = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, case_free);
-    GDir *d = g_dir_open(e2e_src(PROGRAMS), 0, NULL);
-    GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
-    for (const char *n; d && (n = g_dir_read_name(d));)
-        if (g_str_has_prefix(n, "buf_") && g_str_has_suffix(n, ".c"))
-            g_ptr_array_add(files, g_strdup(n));
-    if (d)
-        g_dir_close(d);
-    g_ptr_array_sort(files, by_name);
+    GPtrArray *files = e2e_list_programs(PROGRAMS, "buf_");
     for (guint i = 0; i < files->len; i++) {
         buf_case *c = g_new0(buf_case, 1);
         c->file = g_strdup(g_ptr_array_index(files, i));

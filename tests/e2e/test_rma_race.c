@@ -66,33 +66,6 @@ static void case_free(gpointer p) {
     g_free(c);
 }
 
-/* The text of the comment that holds "ordex-expect:", from after it to the
- * comment's end, on one line: the " * " that begin its continuation lines
- * become single spaces.  NULL when there is none. */
-static char *expect_text(const char *src) {
-    const char *p = src ? strstr(src, "ordex-expect:") : NULL;
-    if (!p)
-        return NULL;
-    p += strlen("ordex-expect:");
-    const char *end = strstr(p, "*/");
-    if (!end)
-        return NULL;
-    GString *s = g_string_new(NULL);
-    bool line_start = false;
-    for (const char *q = p; q < end; q++) {
-        if (*q == '\n') {
-            line_start = true;
-            g_string_append_c(s, ' ');
-        } else if (line_start && (*q == ' ' || *q == '\t' || *q == '*')) {
-            continue;
-        } else {
-            line_start = false;
-            g_string_append_c(s, *q);
-        }
-    }
-    return g_strstrip(g_string_free(s, FALSE));
-}
-
 static bool is_mark(const char *s) {
     if (!*s)
         return false;
@@ -104,7 +77,7 @@ static bool is_mark(const char *s) {
 
 /* Reads the expectation of a program into c (header_error when it cannot). */
 static void parse_case(race_case *c, const char *src) {
-    char *text = expect_text(src);
+    char *text = e2e_expect_text(src);
     if (!text) {
         c->header_error = g_strdup("no \"ordex-expect:\" comment");
         return;
@@ -152,15 +125,6 @@ static void parse_case(race_case *c, const char *src) {
         c->header_error = g_strdup("it needs ranks=N and one of race=A,B or clean");
     g_strfreev(words);
     g_free(text);
-}
-
-/* The line of mark `name` in program rel: the only line holding "[name]"
- * in a comment, -1 when none or several do. */
-static int mark_line(const char *rel, const char *name) {
-    char *marker = g_strdup_printf("/* [%s] */", name);
-    int line = e2e_marker_line(rel, marker);
-    g_free(marker);
-    return line;
 }
 
 /* How many times text holds "loc" not followed by a digit (so that
@@ -229,7 +193,7 @@ static void check_run(const race_case *c, const char *src, const char *json, int
 
 static void run_race(const race_case *c, const char *rel, const char *src, const char *json,
                      const char *dir) {
-    int la = mark_line(rel, c->a), lb = mark_line(rel, c->b);
+    int la = e2e_mark_line(rel, c->a), lb = e2e_mark_line(rel, c->b);
     char *what = g_strdup_printf("marks [%s] and [%s] are each on exactly one line of %s", c->a,
                                  c->b, c->file);
     bool marked = e2e_check(la > 0 && lb > 0 && (la != lb || strcmp(c->a, c->b) == 0), NULL, what,
@@ -315,22 +279,11 @@ static void test_program(void) {
     g_free(rel);
 }
 
-static gint by_name(gconstpointer a, gconstpointer b) {
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 static void add(CU_pSuite s) {
     if (cases)
         g_hash_table_destroy(cases);
     cases = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, case_free);
-    GDir *d = g_dir_open(e2e_src(PROGRAMS), 0, NULL);
-    GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
-    for (const char *n; d && (n = g_dir_read_name(d));)
-        if (g_str_has_prefix(n, "rma_race_") && g_str_has_suffix(n, ".c"))
-            g_ptr_array_add(files, g_strdup(n));
-    if (d)
-        g_dir_close(d);
-    g_ptr_array_sort(files, by_name);
+    GPtrArray *files = e2e_list_programs(PROGRAMS, "rma_race_");
     for (guint i = 0; i < files->len; i++) {
         race_case *c = g_new0(race_case, 1);
         c->file = g_strdup(g_ptr_array_index(files, i));
