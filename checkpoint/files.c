@@ -16,7 +16,28 @@ typedef struct noted_file {
     dev_t dev; /* which file: the descriptor may stand for another by then */
     ino_t ino;
     off_t offset, size;
+    char *data; /* the whole contents, when small and readable (NOTE_CONTENTS), else NULL */
 } noted_file;
+
+/* Files up to this size that the snapshot can read have their contents
+ * noted too, so that bytes an ordering overwrote (MPI-IO writes at
+ * explicit offsets, a scratch file rewritten in place) are put back. */
+#define NOTE_CONTENTS (1 << 20)
+
+/* The whole of the file, or NULL when it cannot be read. */
+static char *read_all(int fd, off_t size) {
+    char *data = g_malloc(size ? (size_t)size : 1);
+    off_t at = 0;
+    while (at < size) {
+        ssize_t n = pread(fd, data + at, (size_t)(size - at), at);
+        if (n <= 0) {
+            g_free(data);
+            return NULL;
+        }
+        at += n;
+    }
+    return data;
+}
 
 /* /proc/self/fd, opened once per process: a descriptor of it opened by a
  * parent lists the parent's descriptors.  Read with getdents64 into a
@@ -45,7 +66,10 @@ static GArray *note_one(GArray *noted, int fd) {
         return noted;
     if (!noted)
         noted = g_array_new(FALSE, FALSE, sizeof(noted_file));
-    noted_file f = {fd, st.st_dev, st.st_ino, offset, st.st_size};
+    char *data = (flags & O_ACCMODE) == O_RDWR && st.st_size <= NOTE_CONTENTS
+                     ? read_all(fd, st.st_size)
+                     : NULL;
+    noted_file f = {fd, st.st_dev, st.st_ino, offset, st.st_size, data};
     return g_array_append_val(noted, f);
 }
 
@@ -75,12 +99,20 @@ bool ckpt_files_put_back(const GArray *noted) {
         }
         if (st.st_size != f->size && ftruncate(f->fd, f->size) != 0)
             continue;
+        for (off_t at = 0; f->data && at < f->size;) {
+            ssize_t n = pwrite(f->fd, f->data + at, (size_t)(f->size - at), at);
+            if (n <= 0)
+                break;
+            at += n;
+        }
         lseek(f->fd, f->offset, SEEK_SET);
     }
     return all;
 }
 
 void ckpt_files_free(GArray *noted) {
+    for (guint i = 0; noted && i < noted->len; i++)
+        g_free(g_array_index(noted, noted_file, i).data);
     if (noted)
         g_array_free(noted, TRUE);
 }

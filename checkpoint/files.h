@@ -18,8 +18,13 @@
  * search then stops and says so, rather than explore orderings that fail
  * to write or read it.
  *
- * Not undone: bytes a child overwrote before the noted end of a file (it
- * seeked back, or opened the file again with O_TRUNC), files it created,
+ * Files of at most 1 MiB open for reading and writing (MPI-IO files among
+ * them) have their contents noted as well and written back, so bytes a
+ * child overwrote in place are undone too.
+ *
+ * Not undone: bytes a child overwrote before the noted end of a larger or
+ * write-only file (it seeked back, or opened the file again with O_TRUNC),
+ * files it created,
  * removed or renamed, and (in-process snapshots) descriptors it closed.
  * Children that run while their parent goes on (--jobs above 1) write at
  * the same time as it, and nothing is put back.

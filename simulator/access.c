@@ -50,6 +50,10 @@
 #define BUFFER_KEY (UINT64_C(1) << 62)
 #define SHMEM_KEY (UINT64_C(1) << 61)
 
+/* File records hold file offsets plus this, since byte 0 would read as
+ * "no overlap" (see overlap). */
+#define FILE_BASE 1
+
 /* The window index of OpenSHMEM's records and symmetric memory. */
 #define SHMEM_WIN (-2)
 
@@ -73,6 +77,7 @@ typedef enum acc_side {
     SIDE_BUFFER, /* the buffer of a nonblocking send or receive: ends at its wait */
     SIDE_TARGET, /* the target bytes: ends at remote completion */
     SIDE_LOCAL,  /* origin, compare or result buffer: ends at local completion */
+    SIDE_FILE,   /* bytes of a file (MPI-IO): ends at its rank's MPI_File_sync or close */
 } acc_side;
 
 typedef struct acc_rec {
@@ -94,10 +99,12 @@ typedef struct acc_rec {
     const char *what; /* "MPI_Put", "store", "load" */
     const char *role; /* "origin buffer", "result buffer", ... or NULL */
     void *site;
-    uint64_t key;   /* the operation (rma issue order + 1), 0 for plain */
-    uint32_t fence; /* OpenSHMEM: the issuer's fences before it */
-    int win;        /* window index of an operation, -1 for plain, SHMEM_WIN */
-    int wtarget;    /* window rank of the target */
+    uint64_t key;     /* the operation (rma issue order + 1), 0 for plain */
+    int file;         /* MPI-IO: the host file (from 1; its bytes are file offsets), else 0 */
+    const char *path; /* MPI-IO: the file's name */
+    uint32_t fence;   /* OpenSHMEM: the issuer's fences before it */
+    int win;          /* window index of an operation, -1 for plain, SHMEM_WIN */
+    int wtarget;      /* window rank of the target */
     bool pending;
     bool marked; /* its bytes are tracked for the load/store hooks */
     int end_rank;
@@ -166,6 +173,8 @@ static struct {
     uint64_t added;         /* how many operation and buffer records were checked in */
     uint64_t plain_changes; /* plain records made or grown, by any rank ... */
     uint64_t *own_changes;  /* [n] ... and by each */
+    GHashTable *file_seen;  /* MPI-IO: file * n + rank -> sim_vc, the rank's clock at its latest
+                               sync (or open) of the file: where its next accesses start */
 } A;
 
 /* ---------------------------------------------------------------------- */
@@ -376,7 +385,10 @@ static int window_owner(uintptr_t addr, uintptr_t *base, uintptr_t *end);
 
 static char *describe(const acc_rec *r) {
     GString *s = g_string_new(NULL);
-    if (r->side == SIDE_PLAIN)
+    if (r->side == SIDE_FILE)
+        g_string_append_printf(s, "%s by %s %d at %s (%s)", r->what, A.unit, r->rank,
+                               sim_location(r->site), r->writes ? "writes" : "reads");
+    else if (r->side == SIDE_PLAIN)
         g_string_append_printf(s, "a %s by %s %d at %s", r->what, A.unit, r->rank,
                                sim_location(r->site));
     else
@@ -422,6 +434,19 @@ static void run_at(const acc_rec *r, uintptr_t where, uintptr_t *lo, uintptr_t *
 
 /* Why b (earlier) does not happen before a (later). */
 static char *why_unordered(const acc_rec *b, const acc_rec *a) {
+    if (b->side == SIDE_FILE && b->pending)
+        return g_strdup_printf("rank %d had not called MPI_File_sync (or MPI_File_close) after %s "
+                               "at %s when %s at %s started; in nonatomic mode MPI 3.1 13.6.1 "
+                               "orders conflicting accesses only by MPI_File_sync, a barrier (or "
+                               "other synchronisation), then MPI_File_sync",
+                               b->rank, b->what, sim_location(b->site), a->what,
+                               sim_location(a->site));
+    if (b->side == SIDE_FILE)
+        return g_strdup_printf("rank %d synchronised the file after %s at %s (%s at %s), but no "
+                               "synchronisation from there followed by an MPI_File_sync of rank "
+                               "%d came before %s at %s (MPI 3.1 13.6.1: sync, barrier, sync)",
+                               b->rank, b->what, sim_location(b->site), b->end_call,
+                               sim_location(b->end_site), a->rank, a->what, sim_location(a->site));
     if (b->side == SIDE_BUFFER && b->pending)
         return g_strdup_printf("%s at %s had not completed (no wait or test had returned its "
                                "request) when %s at %s started",
@@ -485,7 +510,7 @@ static void report_race(const acc_rec *b, const acc_rec *a, uintptr_t where, boo
     g_hash_table_add(A.reported, key);
     uintptr_t base = 0;
     uintptr_t end;
-    int owner = window_owner(where, &base, &end);
+    int owner = a->file ? -1 : window_owner(where, &base, &end);
     char *da = describe(a), *db = describe(b);
     char *why = separate ? why_not_visible(b, a, owner) : why_unordered(b, a);
     const acc_rec *busy = b->side != SIDE_PLAIN ? b : a; /* the operation's side */
@@ -497,14 +522,17 @@ static void report_race(const acc_rec *b, const acc_rec *a, uintptr_t where, boo
     uintptr_t lo = MAX(alo, blo), hi = MIN(ahi, bhi);
     if (hi <= lo)
         run_at(busy, where, &lo, &hi);
-    const acc_region *where_region = region_of(where);
-    char *mem = where_region && where_region->win == SHMEM_WIN && A.namer ? A.namer(where, owner)
-                : owner >= 0
-                    ? g_strdup_printf("the window memory of rank %d (bytes %" G_GUINTPTR_FORMAT
-                                      "-%" G_GUINTPTR_FORMAT " of its window)",
-                                      owner, (guintptr)(lo - base), (guintptr)(hi - 1 - base))
-                    : g_strdup_printf("the %s of %s at %s", busy->role, busy->what,
-                                      sim_location(busy->site));
+    const acc_region *where_region = a->file ? NULL : region_of(where);
+    char *mem =
+        a->file
+            ? g_strdup_printf("file '%s' (bytes %" G_GUINTPTR_FORMAT "-%" G_GUINTPTR_FORMAT ")",
+                              a->path, (guintptr)(lo - FILE_BASE), (guintptr)(hi - 1 - FILE_BASE))
+        : where_region && where_region->win == SHMEM_WIN && A.namer ? A.namer(where, owner)
+        : owner >= 0 ? g_strdup_printf("the window memory of rank %d (bytes %" G_GUINTPTR_FORMAT
+                                       "-%" G_GUINTPTR_FORMAT " of its window)",
+                                       owner, (guintptr)(lo - base), (guintptr)(hi - 1 - base))
+                     : g_strdup_printf("the %s of %s at %s", busy->role, busy->what,
+                                       sim_location(busy->site));
     /* The same race reached in either order reads the same. */
     bool swap = strcmp(db, da) > 0;
     char *msg =
@@ -612,6 +640,13 @@ static void check_and_add(acc_rec *a, const uint32_t *start) {
     for (guint i = 0; i < A.records->len; i++) {
         const acc_rec *b = g_ptr_array_index(A.records, i);
         if (b->key && b->key == a->key) /* two sides of one operation */
+            continue;
+        if (a->file != b->file) /* file offsets and addresses never meet */
+            continue;
+        /* One process's accesses of a file are in program order, and
+         * atomic mode makes other processes' sequentially consistent (MPI
+         * 3.1 13.6.1). */
+        if (a->file && (a->rank == b->rank || (a->atomic && b->atomic)))
             continue;
         if (accumulates_ordered(a, b) || shmem_fenced(a, b))
             continue;
@@ -837,8 +872,8 @@ static void plain_access(int rank, void *addr, size_t size, bool is_write, void 
     const uint32_t *start = A.on ? vc_of(rank) : NULL;
     for (guint i = 0; i < A.records->len; i++) {
         const acc_rec *b = g_ptr_array_index(A.records, i);
-        if (b->rank == rank && b->side == SIDE_PLAIN)
-            continue; /* program order */
+        if ((b->rank == rank && b->side == SIDE_PLAIN) || b->file)
+            continue; /* program order; a file's bytes are no memory */
         bool races;
         uintptr_t at;
         if (separate_decides(b, &probe, start, &races, &at)) {
@@ -1549,6 +1584,8 @@ void sim_access_fini(void) {
         g_array_free(A.atomic_rels, TRUE);
     }
     g_hash_table_destroy(A.reported);
+    if (A.file_seen)
+        g_hash_table_destroy(A.file_seen);
     g_array_free(A.regions, TRUE);
     g_free(A.vc);
     g_free(A.last_release);
@@ -1565,9 +1602,17 @@ void sim_access_fini(void) {
 
 /* Whether every rank is ordered after r's end: nothing to come can race
  * with it (a deferred access may still start earlier). */
+static bool file_seen_by(const acc_rec *r, int q);
+
 static bool settled(const acc_rec *r) {
     if (r->pending || !A.on)
         return false;
+    if (r->file) {
+        for (int q = 0; q < A.n; q++)
+            if (q != r->rank && !file_seen_by(r, q))
+                return false;
+        return true;
+    }
     for (int q = 0; q < A.n; q++)
         if (!ordered_before(r, vc_of(q)))
             return false;
@@ -1585,9 +1630,9 @@ static void rec_image(const acc_rec *r, GByteArray *out) {
     /* A pending OpenSHMEM write that a fence orders before what its PE
      * issues next races with less. */
     bool fenced = r->win == SHMEM_WIN && r->pending && r->fence < A.fences[r->rank];
-    int64_t f[11] = {(int64_t)r->lo, (int64_t)r->hi, r->rank, r->writes,
+    int64_t f[12] = {(int64_t)r->lo, (int64_t)r->hi, r->rank, r->writes,
                      r->atomic,      (int64_t)r->op, r->side, (int64_t)(intptr_t)r->site,
-                     r->pending,     r->visible,     fenced};
+                     r->pending,     r->visible,     fenced,  r->file};
     g_byte_array_append(out, (const guint8 *)f, sizeof f);
     for (int q = 0; A.on && q < A.n; q++) {
         uint8_t known = ordered_before(r, vc_of(q));
@@ -1778,4 +1823,80 @@ void sim_access_shmem_observed(int observer, int origin, uint32_t fences, uint64
 void sim_access_acquire(int rank, const sim_vc *x) {
     if (A.on)
         acquire(rank, x);
+}
+
+/* ---------------------------------------------------------------------- */
+/* MPI-IO                                                                  */
+
+static gint64 file_key(int file, int rank) {
+    return (gint64)file * A.n + rank;
+}
+
+/* The clock rank's accesses of file start at (NULL: it never opened it). */
+static const sim_vc *file_seen(int file, int rank) {
+    if (!A.file_seen)
+        return NULL;
+    gint64 k = file_key(file, rank);
+    return g_hash_table_lookup(A.file_seen, &k);
+}
+
+/* Whether rank q's next access of r's file is ordered after r. */
+static bool file_seen_by(const acc_rec *r, int q) {
+    const sim_vc *s = file_seen(r->file, q);
+    return s && ordered_before(r, s->c);
+}
+
+void sim_access_file_sync(int rank, int file, const char *call, void *site) {
+    if (!A.on)
+        return;
+    if (call) {
+        uint32_t clock = bump(rank);
+        for (guint i = 0; i < A.records->len; i++) {
+            acc_rec *r = g_ptr_array_index(A.records, i);
+            if (!r->pending || r->file != file || r->rank != rank)
+                continue;
+            r->pending = false;
+            r->end_rank = rank;
+            r->end_clock = clock;
+            r->end_call = call;
+            r->end_site = site;
+        }
+    }
+    if (!A.file_seen)
+        A.file_seen = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
+    gint64 *k = g_new(gint64, 1);
+    *k = file_key(file, rank);
+    g_hash_table_replace(A.file_seen, k, g_memdup2(vc_of(rank), sizeof(uint32_t) * (size_t)A.n));
+}
+
+void sim_access_file_add(const sim_file_access *d) {
+    if (!A.on || d->n == 0)
+        return;
+    acc_rec *a = g_new0(acc_rec, 1);
+    GArray *blocks = g_array_new(FALSE, FALSE, sizeof(acc_block));
+    for (size_t i = 0; i < d->n; i++) {
+        acc_block b = {(uintptr_t)d->runs[2 * i] + FILE_BASE,
+                       (uintptr_t)d->runs[2 * i + 1] + FILE_BASE};
+        if (b.hi > b.lo)
+            g_array_append_val(blocks, b);
+    }
+    if (!rec_take_blocks(a, blocks)) {
+        g_free(a);
+        return;
+    }
+    a->rank = d->rank;
+    a->writes = d->writes;
+    a->atomic = d->atomic;
+    a->basic = MPI_DATATYPE_NULL;
+    a->op = MPI_OP_NULL;
+    a->side = SIDE_FILE;
+    a->what = d->what;
+    a->role = "file";
+    a->site = d->site;
+    a->win = -1;
+    a->file = d->file;
+    a->path = d->path;
+    a->pending = true;
+    const sim_vc *seen = file_seen(d->file, d->rank);
+    check_and_add(a, seen ? seen->c : vc_of(d->rank));
 }

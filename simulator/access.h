@@ -141,6 +141,39 @@ void sim_access_shmem_quiet(int rank, const char *call, void *site);
 void sim_access_shmem_observed(int observer, int origin, uint32_t fences, uint64_t key,
                                const char *call, void *site);
 
+/* ---------------------------------------------------------------------- */
+/* MPI-IO (file.c): accesses of files, on the same clocks                 */
+
+/* One data access of a file: `n` runs of file bytes, runs[2i] to
+ * runs[2i+1] (end excluded), made by rank through call at site.  It is
+ * pending until the rank synchronises the file (sim_access_file_sync).
+ * atomic: made in atomic mode (MPI_File_set_atomicity), which makes
+ * conflicting accesses of other atomic ones sequentially consistent. */
+typedef struct sim_file_access {
+    int rank;
+    int file;         /* the host file's identity, from 1 */
+    const char *path; /* for reports; lives as long as the simulator */
+    const int64_t *runs;
+    size_t n;
+    bool writes;
+    bool atomic;
+    const char *what; /* "MPI_File_write_at" (static) */
+    void *site;
+} sim_file_access;
+
+/* Checks the access against the records of the same file made by other
+ * ranks and records it.  MPI 3.1 13.6.1: in nonatomic mode two
+ * conflicting accesses are ordered only by MPI_File_sync of the first
+ * one's rank, a synchronisation from it to the second one's rank, and an
+ * MPI_File_sync there before the second access; so the second access is
+ * checked at its rank's clock as of that rank's latest sync (or open). */
+void sim_access_file_add(const sim_file_access *a);
+
+/* rank synchronised the file (MPI_File_sync, MPI_File_close): its pending
+ * accesses of it end now, at call at site; and the clock of its later
+ * accesses is its present one.  MPI_File_open does the latter (call NULL). */
+void sim_access_file_sync(int rank, int file, const char *call, void *site);
+
 /* rank synchronises with a clock another rank released (its own becomes
  * the join of both). */
 void sim_access_acquire(int rank, const sim_vc *x);

@@ -7,8 +7,9 @@
 #include "scheduler/sched.h"
 #include "simulator/access.h"
 #include "simulator/engine.h"
-#include "simulator/op.h"
+#include "simulator/file.h"
 #include "simulator/intercomm.h"
+#include "simulator/op.h"
 #include "simulator/rma.h"
 
 void sim_coll_init(void) {}
@@ -361,7 +362,9 @@ typedef struct exec_ctx {
 
 static void exec_cb(void *p) {
     exec_ctx *e = p;
-    if (e->c->kind >= SIM_COLL_WIN_CREATE)
+    if (e->c->kind >= SIM_COLL_FILE_OPEN)
+        e->rc = sim_file_exec_coll(e->c, &e->err_rank, &e->why);
+    else if (e->c->kind >= SIM_COLL_WIN_CREATE)
         e->rc = sim_rma_exec_coll(e->c, &e->err_rank, &e->why);
     else if (e->c->kind == SIM_COLL_INTERCOMM_CREATE)
         e->rc = sim_intercomm_exec_create(e->c, &e->err_rank, &e->why);

@@ -64,6 +64,29 @@ typedef enum sim_coll_kind {
     SIM_COLL_WIN_CREATE_DYNAMIC,
     SIM_COLL_WIN_FENCE,
     SIM_COLL_WIN_FREE,
+    /* MPI-IO (file.c): collectives of files; split collectives (the
+     * _begin calls) match only each other (MPI 3.1 13.4.5) */
+    SIM_COLL_FILE_OPEN,
+    SIM_COLL_FILE_CLOSE,
+    SIM_COLL_FILE_SET_VIEW,
+    SIM_COLL_FILE_SET_SIZE,
+    SIM_COLL_FILE_PREALLOCATE,
+    SIM_COLL_FILE_SET_INFO,
+    SIM_COLL_FILE_SET_ATOMICITY,
+    SIM_COLL_FILE_SYNC,
+    SIM_COLL_FILE_SEEK_SHARED,
+    SIM_COLL_FILE_READ_AT_ALL,
+    SIM_COLL_FILE_WRITE_AT_ALL,
+    SIM_COLL_FILE_READ_ALL,
+    SIM_COLL_FILE_WRITE_ALL,
+    SIM_COLL_FILE_READ_ORDERED,
+    SIM_COLL_FILE_WRITE_ORDERED,
+    SIM_COLL_FILE_READ_AT_ALL_BEGIN,
+    SIM_COLL_FILE_WRITE_AT_ALL_BEGIN,
+    SIM_COLL_FILE_READ_ALL_BEGIN,
+    SIM_COLL_FILE_WRITE_ALL_BEGIN,
+    SIM_COLL_FILE_READ_ORDERED_BEGIN,
+    SIM_COLL_FILE_WRITE_ORDERED_BEGIN,
     SIM_COLL_KIND_COUNT
 } sim_coll_kind;
 
@@ -97,6 +120,8 @@ typedef struct sim_coll_args {
                           request goes to the program; never matches a blocking call */
     void *inter;       /* MPI_Intercomm_create: the call's own arguments (intercomm.c) */
     const struct sim_topo_args *topo; /* graph topology constructors (comm.h) */
+    void *file; /* MPI-IO collectives: the member's sim_file_coll_args (file.h), NULL for a
+                   nonblocking access */
 } sim_coll_args;
 
 struct sim_coll {

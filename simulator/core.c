@@ -16,6 +16,7 @@
 #include "simulator/engine.h"
 #include "simulator/errhandler.h"
 #include "simulator/events.h"
+#include "simulator/file.h"
 #include "simulator/held.h"
 #include "simulator/info.h"
 #include "simulator/intercomm.h"
@@ -568,6 +569,7 @@ void sim_create(const sim_config *cfg) {
     sim_intercomm_init();
     sim_attr_init(cfg->nranks);
     sim_errh_init(cfg->nranks);
+    sim_file_init(cfg->nranks);
     sim_info_init(cfg->nranks);
     if (sched_program_path())
         sim_info_set_command(sched_program_path());
@@ -579,6 +581,7 @@ void sim_destroy(void) {
     if (!sim_g)
         return;
     sim_shmem_fini();
+    sim_file_fini();
     sim_access_fini();
     sim_bufcheck_fini();
     sim_report_fini();
@@ -664,6 +667,7 @@ void sim_digest_engine(sim_digest_feed feed, void *user) {
     sim_access_digest(feed, user);
     sim_intercomm_digest(feed, user);
     sim_shmem_digest(feed, user);
+    sim_file_digest(feed, user);
 }
 
 void sim_rank_observed(int rank, sim_observed_fn fn, void *user) {
@@ -694,6 +698,7 @@ void sim_outcome(sim_digest_feed feed, void *user) {
         feed(user, &out, sizeof out);
         sim_rank_observed(r, feed_observed, &of);
     }
+    sim_file_outcome(feed, user); /* what the program wrote through MPI-IO */
 }
 
 void sim_conclude(bool stuck) {

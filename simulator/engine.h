@@ -103,6 +103,8 @@ struct sim_request {
      * or the one-sided operation (timed_rma.c) an MPI_Rput & co. waits for. */
     void *timed_run;
     int timed_member;
+    /* MPI-IO: its status reports the bytes it moved (status.count) */
+    bool io_status;
 };
 
 /* ---- requests (request.c) ---- */

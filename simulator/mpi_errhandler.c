@@ -5,9 +5,8 @@
  * of every code.  The handlers and codes are errhandler.c's; sim_error
  * (core.c) calls a user handler when an MPI call fails under it.
  *
- * ordex implements no MPI-IO: the only file handle is MPI_FILE_NULL, whose
- * error handler (the one MPI gives new files) can still be set, read and
- * called.
+ * The error handlers of files (MPI_File_set_errhandler ...) are
+ * mpi_file.c's, with the rest of MPI-IO.
  */
 #include <string.h>
 
@@ -139,66 +138,6 @@ int PMPI_Win_call_errhandler(MPI_Win win, int errorcode) {
 }
 SIM_ALIAS(MPI_Win_call_errhandler);
 
-/* Files: MPI_FILE_NULL only (see the top of this file). */
-static int file_check(const char *fn, MPI_File file) {
-    if (file == MPI_FILE_NULL)
-        return MPI_SUCCESS;
-    return sim_error(MPI_COMM_NULL, MPI_ERR_FILE,
-                     "%s: file %p is not MPI_FILE_NULL; ordex implements no MPI-IO, so there is "
-                     "no other file",
-                     fn, (void *)file);
-}
-
-int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler) {
-    SIM_ENTER("MPI_File_set_errhandler");
-    TRY(sim_check_initialized());
-    TRY(file_check("MPI_File_set_errhandler", file));
-    char *why = NULL;
-    int rc = sim_errh_check(sim_self(), errhandler, SIM_ERRH_FILE, &why);
-    if (rc != MPI_SUCCESS)
-        SIM_RETURN(report(MPI_COMM_NULL, "MPI_File_set_errhandler", rc, why));
-    sim_errh_set_file_default(sim_self(), errhandler);
-    SIM_RETURN(MPI_SUCCESS);
-}
-SIM_ALIAS(MPI_File_set_errhandler);
-
-int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler) {
-    SIM_ENTER("MPI_File_get_errhandler");
-    TRY(sim_check_initialized());
-    TRY(file_check("MPI_File_get_errhandler", file));
-    if (!errhandler)
-        SIM_RETURN(
-            sim_error(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_File_get_errhandler: errhandler is NULL"));
-    *errhandler = sim_errh_file_default(sim_self());
-    sim_errh_ref(sim_self(), *errhandler);
-    SIM_RETURN(MPI_SUCCESS);
-}
-SIM_ALIAS(MPI_File_get_errhandler);
-
-int PMPI_File_call_errhandler(MPI_File fh, int errorcode) {
-    SIM_ENTER("MPI_File_call_errhandler");
-    TRY(sim_check_initialized());
-    TRY(file_check("MPI_File_call_errhandler", fh));
-    MPI_Errhandler eh = sim_errh_file_default(sim_self());
-    if (eh == MPI_ERRORS_RETURN)
-        SIM_RETURN(MPI_SUCCESS);
-    sim_errh_fn fn = sim_errh_function(sim_self(), eh);
-    if (fn) {
-        /* A file handler takes an MPI_File *, a pointer in MPICH's ABI. */
-        void (*file_fn)(MPI_File *, int *, ...) = (void (*)(MPI_File *, int *, ...))fn;
-        MPI_File f = fh;
-        int code = errorcode;
-        sched_leave_sim();
-        file_fn(&f, &code);
-        sched_enter_sim();
-        SIM_RETURN(MPI_SUCCESS);
-    }
-    sim_fatal_error("MPI_File_call_errhandler: the program raised %s on MPI_FILE_NULL, whose "
-                    "error handler is fatal",
-                    code_text(errorcode));
-}
-SIM_ALIAS(MPI_File_call_errhandler);
-
 /* ---------------------------------------------------------------------- */
 /* Error classes, codes and strings                                        */
 
@@ -273,6 +212,19 @@ static const struct {
     {MPI_ERR_FILE, "MPI_ERR_FILE", "Invalid file handle"},
     {MPI_ERR_CONVERSION, "MPI_ERR_CONVERSION", "Data conversion failed"},
     {MPI_ERR_UNSUPPORTED_DATAREP, "MPI_ERR_UNSUPPORTED_DATAREP", "Unsupported data representation"},
+    {MPI_ERR_AMODE, "MPI_ERR_AMODE", "Invalid amode value in MPI_File_open"},
+    {MPI_ERR_ACCESS, "MPI_ERR_ACCESS", "Permission denied"},
+    {MPI_ERR_BAD_FILE, "MPI_ERR_BAD_FILE", "Invalid file name"},
+    {MPI_ERR_DUP_DATAREP, "MPI_ERR_DUP_DATAREP", "Data representation already defined"},
+    {MPI_ERR_FILE_EXISTS, "MPI_ERR_FILE_EXISTS", "File exists"},
+    {MPI_ERR_FILE_IN_USE, "MPI_ERR_FILE_IN_USE", "File in use"},
+    {MPI_ERR_IO, "MPI_ERR_IO", "Other I/O error"},
+    {MPI_ERR_NO_SPACE, "MPI_ERR_NO_SPACE", "Not enough space"},
+    {MPI_ERR_NO_SUCH_FILE, "MPI_ERR_NO_SUCH_FILE", "File does not exist"},
+    {MPI_ERR_NOT_SAME, "MPI_ERR_NOT_SAME", "Collective argument differs between processes"},
+    {MPI_ERR_QUOTA, "MPI_ERR_QUOTA", "Quota exceeded"},
+    {MPI_ERR_READ_ONLY, "MPI_ERR_READ_ONLY", "Read-only file or file system"},
+    {MPI_ERR_UNSUPPORTED_OPERATION, "MPI_ERR_UNSUPPORTED_OPERATION", "Unsupported operation"},
 };
 
 static const char *code_text(int code) {

@@ -127,7 +127,7 @@ int sim_req_finish(sim_request *req, MPI_Status *status, MPI_Request *handle_slo
         int keep_error = status->MPI_ERROR;
         *status = req->status;
         status->MPI_ERROR = keep_error;
-        if (req->kind != SIM_REQ_RECV) {
+        if (req->kind != SIM_REQ_RECV && !req->io_status) {
             /* Send and collective requests have an empty status (MPI 3.1 3.7.3). */
             status->MPI_SOURCE = MPI_ANY_SOURCE;
             status->MPI_TAG = MPI_ANY_TAG;

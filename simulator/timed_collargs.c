@@ -239,6 +239,32 @@ bool sim_timed_coll_args(const sim_coll *c, int me, pm_ca_args *a, GArray *block
          * timed_rma.c). */
         a->kind = PM_CA_BARRIER;
         return true;
+    case SIM_COLL_FILE_OPEN:
+    case SIM_COLL_FILE_CLOSE:
+    case SIM_COLL_FILE_SET_VIEW:
+    case SIM_COLL_FILE_SET_SIZE:
+    case SIM_COLL_FILE_PREALLOCATE:
+    case SIM_COLL_FILE_SET_INFO:
+    case SIM_COLL_FILE_SET_ATOMICITY:
+    case SIM_COLL_FILE_SYNC:
+    case SIM_COLL_FILE_SEEK_SHARED:
+    case SIM_COLL_FILE_READ_AT_ALL:
+    case SIM_COLL_FILE_WRITE_AT_ALL:
+    case SIM_COLL_FILE_READ_ALL:
+    case SIM_COLL_FILE_WRITE_ALL:
+    case SIM_COLL_FILE_READ_ORDERED:
+    case SIM_COLL_FILE_WRITE_ORDERED:
+    case SIM_COLL_FILE_READ_AT_ALL_BEGIN:
+    case SIM_COLL_FILE_WRITE_AT_ALL_BEGIN:
+    case SIM_COLL_FILE_READ_ALL_BEGIN:
+    case SIM_COLL_FILE_WRITE_ALL_BEGIN:
+    case SIM_COLL_FILE_READ_ORDERED_BEGIN:
+    case SIM_COLL_FILE_WRITE_ORDERED_BEGIN:
+        /* MPI-IO collectives synchronise their members as MPICH's barrier
+         * does; each member's data access is charged at its call
+         * (file.c, docs/mpiio.md). */
+        a->kind = PM_CA_BARRIER;
+        return true;
     case SIM_COLL_WIN_CREATE:
     case SIM_COLL_WIN_ALLOCATE:
     case SIM_COLL_WIN_ALLOCATE_SHARED:
