@@ -40,6 +40,7 @@ for tool in mpicc.mpich mpiexec.mpich timeout sort diff; do
 done
 
 # name | example file (or a path from the repository's root) | rank counts | program arguments
+# (@WORK@ in the arguments: the temporary work directory)
 cases=(
     "ring|ring|2 4|10"
     "heat|heat|2 4|"
@@ -58,6 +59,12 @@ cases=(
     "request_free_active|tests/programs/request_free_active|1 3|"
     "request_free_active.wait|tests/programs/request_free_active|1 3|wait"
     "alias|tests/programs/alias|1 3 4|"
+    "mpiio_basic|tests/programs/mpiio_basic|2 4|@WORK@/mpiio_basic.dat"
+    "mpiio_nonblocking|tests/programs/mpiio_nonblocking|2 4|@WORK@/mpiio_nonblocking.dat"
+    "mpiio_errors|tests/programs/mpiio_errors|2 4|@WORK@"
+    "mpiio_race_ok|tests/programs/mpiio_race_ok|2|@WORK@/mpiio_race_ok.dat"
+    "mpiio_atomic_ok|tests/programs/mpiio_atomic_ok|2|@WORK@/mpiio_atomic_ok.dat"
+    "mpiio_race_one_sync.sync|tests/programs/mpiio_race_one_sync|2|@WORK@/mpiio_one_sync.dat sync"
 )
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/crosscheck.XXXXXX") || exit 2
@@ -95,6 +102,9 @@ for entry in "${cases[@]}"; do
     *) src="examples/$file.c" ;;
     esac
     exe="$work/$name"
+    # @WORK@ stands for the work directory: the MPI-IO programs write their
+    # files there, and print their bytes, so that the files are compared too.
+    args=${args//@WORK@/$work}
     read -r -a argv <<<"$args"
     read -r -a oflags <<<"$ORDEX_FLAGS"
     if ! mpicc.mpich -Wall -Wextra -Werror -o "$exe" "$src" >"$work/$name.build" 2>&1; then
