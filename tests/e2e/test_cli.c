@@ -585,10 +585,10 @@ static void test_refused_leaves_no_files(void) {
                         "#include <mpi.h>\n"
                         "int main(int argc, char **argv) {\n"
                         "    MPI_Init(&argc, &argv);\n"
-                        "    MPI_File fh;\n"
+                        "    char port[MPI_MAX_PORT_NAME];\n"
                         "\n"
-                        "    MPI_File_open(MPI_COMM_WORLD, \"x\", MPI_MODE_RDONLY, MPI_INFO_NULL,\n"
-                        "                  &fh);\n"
+                        "    MPI_Open_port(MPI_INFO_NULL,\n"
+                        "                  port);\n"
                         "    MPI_Finalize();\n"
                         "    return 0;\n"
                         "}\n",
@@ -596,7 +596,7 @@ static void test_refused_leaves_no_files(void) {
     const char *argv[] = {"env", env_tmp, e2e_ordex(), "run", "-n", "2", src, NULL};
     e2e_result *r = e2e_exec(argv);
     EXPECT_STATUS(r, 2);
-    EXPECT_ERR_HAS(r, "rank 0 called MPI_File_open, which ordex does not implement\n"
+    EXPECT_ERR_HAS(r, "rank 0 called MPI_Open_port, which ordex does not implement\n"
                       "  at uses_io.c:6\n");
     EXPECT(r, count_entries(tmp, "ordex-ranks-") == 0);
     e2e_free(r);

@@ -486,10 +486,10 @@ static void test_nomain(void) {
  * the JSON verdict "unsupported" (the program was refused before it ran,
  * with nothing on stdout). */
 static void test_unsupported(void) {
-    const char *src = "tests/programs/unsupported_io.c";
-    int open = e2e_marker_line(src, "/* FILE_OPEN */");
+    const char *src = "tests/programs/unsupported_port.c";
+    int open = e2e_marker_line(src, "/* OPEN_PORT */");
     CU_ASSERT_FATAL(open > 0);
-    char *at = g_strdup_printf("unsupported_io.c:%d", open);
+    char *at = g_strdup_printf("unsupported_port.c:%d", open);
     char *where = g_strdup_printf("\n  at %s\n", at);
     const char *cmds[] = {"run", "explore", "predict"};
     for (int c = 0; c < 3; c++) {
@@ -498,20 +498,20 @@ static void test_unsupported(void) {
         bool explore = strcmp(cmds[c], "explore") == 0;
         e2e_result *r = explore
                             ? RUN(cmds[c], "--json", json, "--trace-dir",
-                                  e2e_tmp("unsupported_traces"), "-n", "2", P("unsupported_io.c"))
-                            : RUN(cmds[c], "--json", json, "-n", "2", P("unsupported_io.c"));
+                                  e2e_tmp("unsupported_traces"), "-n", "2", P("unsupported_port.c"))
+                            : RUN(cmds[c], "--json", json, "-n", "2", P("unsupported_port.c"));
         EXPECT_STATUS(r, 2);
         if (!explore) { /* explore keeps the program's output to itself */
             EXPECT_OUT_HAS(r, "rank 0: starting\n");
             EXPECT_OUT_HAS(r, "rank 1: starting\n");
         }
-        EXPECT_OUT_LACKS(r, "written");
+        EXPECT_OUT_LACKS(r, "connected");
         /* Which rank calls first depends on the command's order (predict
          * follows simulated time). */
-        EXPECT_ERR_HAS(r, " called MPI_File_open, which ordex does not implement\n");
+        EXPECT_ERR_HAS(r, " called MPI_Open_port, which ordex does not implement\n");
         EXPECT_ERR_HAS(r, "UNSUPPORTED rank ");
         EXPECT_ERR_HAS(r, where);
-        EXPECT_ERR_LACKS(r, "MPI_File_write_at");
+        EXPECT_ERR_LACKS(r, "MPI_Comm_accept");
         JsonObject *doc = EXPECT_JSON_FILE(r, json);
         EXPECT(r, e2e_json_str_is(doc, "verdict", "unsupported"));
         EXPECT(r, e2e_json_len(doc, "findings") == 1);
@@ -519,9 +519,9 @@ static void test_unsupported(void) {
         EXPECT(r, e2e_json_str_is(doc, "findings[0].location", at));
         EXPECT(r,
                e2e_json_str_is(doc, "findings[0].message",
-                               "rank 0 called MPI_File_open, which ordex does not implement") ||
+                               "rank 0 called MPI_Open_port, which ordex does not implement") ||
                    e2e_json_str_is(doc, "findings[0].message",
-                                   "rank 1 called MPI_File_open, which ordex does not implement"));
+                                   "rank 1 called MPI_Open_port, which ordex does not implement"));
         e2e_json_free(doc);
         e2e_free(r);
     }
@@ -538,7 +538,7 @@ static void test_unsupported_untaken(void) {
         EXPECT_STATUS(r, 0);
         if (strcmp(cmds[c], "explore") != 0) /* explore keeps the output to itself */
             EXPECT_OUT_HAS(r, "rank 1: got 42\n");
-        EXPECT_ERR_LACKS(r, "MPI_File_open");
+        EXPECT_ERR_LACKS(r, "MPI_Open_port");
         e2e_free(r);
     }
 }
@@ -548,13 +548,13 @@ static void test_unsupported_untaken(void) {
  * same call; run, which takes the other ordering, ends well. */
 static void test_unsupported_ordering(void) {
     const char *src = "tests/programs/unsupported_race.c";
-    int open = e2e_marker_line(src, "/* FILE_OPEN */");
+    int open = e2e_marker_line(src, "/* OPEN_PORT */");
     CU_ASSERT_FATAL(open > 0);
     char *where = g_strdup_printf("\n  at unsupported_race.c:%d\n", open);
     const char *dir = e2e_tmp("unsupported_race_traces");
     e2e_result *r = RUN("explore", "--trace-dir", dir, "-n", "3", P("unsupported_race.c"));
     EXPECT_STATUS(r, 2);
-    EXPECT_ERR_HAS(r, "UNSUPPORTED rank 0 called MPI_File_open, which ordex does not implement");
+    EXPECT_ERR_HAS(r, "UNSUPPORTED rank 0 called MPI_Open_port, which ordex does not implement");
     EXPECT_ERR_HAS(r, where);
     EXPECT_ERR_HAS(r, "1. rank 0 receives from rank 2 (tag 0)");
     EXPECT_ERR_HAS(r, "ordex explore: the program needs what ordex does not support");
@@ -562,7 +562,7 @@ static void test_unsupported_ordering(void) {
     char *trace = g_build_filename(dir, "unsupported_race-1.trace", NULL);
     r = RUN("replay", trace);
     EXPECT_STATUS(r, 2);
-    EXPECT_ERR_HAS(r, "UNSUPPORTED rank 0 called MPI_File_open, which ordex does not implement");
+    EXPECT_ERR_HAS(r, "UNSUPPORTED rank 0 called MPI_Open_port, which ordex does not implement");
     EXPECT_ERR_HAS(r, where);
     EXPECT_OUT_LACKS(r, "rank 0: first");
     e2e_free(r);

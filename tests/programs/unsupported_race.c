@@ -1,11 +1,11 @@
 /*
  * unsupported_race.c - rank 0 receives from MPI_ANY_SOURCE the ranks of
  * ranks 1 and 2; only when rank 2's message comes first does it call
- * MPI_File_open (line FILE_OPEN), which ordex does not implement.
+ * MPI_Open_port (line OPEN_PORT), which ordex does not implement.
  *
  * Under explore (3 ranks) the ordering that delivers rank 2's message
- * first reports the finding "rank 0 called MPI_File_open, which ordex does
- * not implement" at FILE_OPEN, exit status 2; the other ordering runs to
+ * first reports the finding "rank 0 called MPI_Open_port, which ordex does
+ * not implement" at OPEN_PORT, exit status 2; the other ordering runs to
  * its end ("rank 0: first 1").  Replaying the finding's trace reproduces
  * it.
  */
@@ -21,9 +21,9 @@ int main(int argc, char **argv) {
         MPI_Recv(&first, 1, MPI_INT, MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         MPI_Recv(&second, 1, MPI_INT, MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         if (first == 2) {
-            MPI_File fh;
-            MPI_File_open(MPI_COMM_SELF, "r", MPI_MODE_RDONLY, MPI_INFO_NULL, &fh); /* FILE_OPEN */
-            MPI_File_close(&fh);
+            char port[MPI_MAX_PORT_NAME];
+            MPI_Open_port(MPI_INFO_NULL, port); /* OPEN_PORT */
+            MPI_Close_port(port);
         }
         printf("rank 0: first %d\n", first);
     } else {

@@ -1,5 +1,5 @@
 /*
- * unsupported_untaken.c - references MPI_File_open, which ordex does not
+ * unsupported_untaken.c - references MPI_Open_port, which ordex does not
  * implement, only on a path a run never takes (more than 1000 arguments):
  * the program runs to its end, exit status 0, and rank 1 prints
  * "rank 1: got 42".
@@ -12,9 +12,9 @@ int main(int argc, char **argv) {
     int rank, v = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (argc > 1000) {
-        MPI_File fh;
-        MPI_File_open(MPI_COMM_WORLD, argv[1], MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
-        MPI_File_close(&fh);
+        char port[MPI_MAX_PORT_NAME];
+        MPI_Open_port(MPI_INFO_NULL, port);
+        MPI_Close_port(port);
     }
     if (rank == 0) {
         v = 42;
