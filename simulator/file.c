@@ -481,6 +481,35 @@ static bool xfer_run(MPI_Offset off, size_t len, size_t pos, void *user) {
     return done == len && !x->err;
 }
 
+/* Packing the program's buffer, or unpacking into it: under
+ * sched_protected, so that a bad buffer is an error of the call, not a
+ * crash of ordex. */
+typedef struct copy_ctx {
+    const sim_datatype *dt;
+    void *buf;
+    int count;
+    char *tmp;
+    size_t bytes;
+    bool pack;
+} copy_ctx;
+
+static void copy_cb(void *p) {
+    copy_ctx *c = p;
+    if (c->pack)
+        sim_dt_pack(c->dt, c->buf, c->count, c->tmp);
+    else
+        sim_dt_unpack(c->dt, c->tmp, c->bytes, c->buf, c->count);
+}
+
+static bool copy_protected(copy_ctx *c, const char *call, char **why) {
+    sched_fault fault;
+    if (sched_protected(copy_cb, c, &fault))
+        return true;
+    *why = g_strdup_printf("%s: the buffer %p cannot be %s (invalid address %p)", call, c->buf,
+                           c->pack ? "read" : "written", fault.addr);
+    return false;
+}
+
 int sim_file_transfer(sim_file *f, int me, MPI_Offset k, void *buf, int count, MPI_Datatype type,
                       bool write, const char *call, void *site, size_t *bytes, char **why) {
     *bytes = 0;
@@ -490,12 +519,22 @@ int sim_file_transfer(sim_file *f, int me, MPI_Offset k, void *buf, int count, M
         return MPI_SUCCESS;
     sim_file_member *m = &f->m[me];
     xfer x = {f, g_malloc(total), write, 0, false, 0, g_array_new(FALSE, FALSE, sizeof(int64_t))};
-    if (write)
-        sim_dt_pack(dt, buf, count, x.tmp);
+    copy_ctx cc = {dt, buf, count, x.tmp, 0, true};
+    if (write && !copy_protected(&cc, call, why)) {
+        g_array_free(x.runs, TRUE);
+        g_free(x.tmp);
+        return MPI_ERR_BUFFER;
+    }
     sim_fview_each_run(&m->view, k, total, xfer_run, &x);
     if (!write && x.moved) {
-        sim_dt_unpack(dt, x.tmp, x.moved, buf, count);
+        cc.pack = false;
+        cc.bytes = x.moved;
         sim_touch_rank(m->world);
+        if (!copy_protected(&cc, call, why)) {
+            g_array_free(x.runs, TRUE);
+            g_free(x.tmp);
+            return MPI_ERR_BUFFER;
+        }
     }
     *bytes = x.moved;
     if (x.runs->len) {

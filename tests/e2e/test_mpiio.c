@@ -75,6 +75,18 @@ static void test_error_classes(void) {
     e2e_free(r);
 }
 
+/* A buffer no memory backs is an error of the call, not a crash. */
+static void test_bad_buffer(void) {
+    e2e_result *r =
+        e2e_ordex_run("run", "-n", "1", PROG("mpiio_bad_buffer.c"), e2e_tmp("bad.dat"), NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "write from a bad buffer: MPI_ERR_BUFFER\n"
+                      "read into a bad buffer: MPI_ERR_BUFFER\n"
+                      "file still holds 1 2 3 4\n");
+    EXPECT_CLEAN(r);
+    e2e_free(r);
+}
+
 static void test_fatal_handler(void) {
     e2e_result *r =
         e2e_ordex_run("run", "-n", "2", PROG("mpiio_fatal.c"), e2e_tmp("fatal.dat"), NULL);
@@ -245,6 +257,7 @@ static void add(CU_pSuite s) {
     CU_add_test(s, "values read back and the file's bytes", test_values);
     CU_add_test(s, "error classes through MPI_ERRORS_RETURN", test_error_classes);
     CU_add_test(s, "a fatal file error handler", test_fatal_handler);
+    CU_add_test(s, "buffers that cannot be accessed", test_bad_buffer);
     CU_add_test(s, "MPI_File_close missing on a rank", test_close_missing);
     CU_add_test(s, "write_all against write_at_all", test_coll_mismatch);
     CU_add_test(s, "race: no MPI_File_sync", test_race_no_sync);
