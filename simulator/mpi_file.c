@@ -27,6 +27,7 @@
 #include "simulator/engine.h"
 #include "simulator/errhandler.h"
 #include "simulator/file.h"
+#include "simulator/held.h"
 #include "simulator/request.h"
 #include "simulator/sim_internal.h"
 
@@ -327,6 +328,8 @@ int PMPI_File_get_group(MPI_File fh, MPI_Group *group) {
     for (int i = 0; i < k.f->size; i++)
         members[i] = k.f->m[i].world;
     *group = sim_group_new_for(sim_self(), k.f->size, members);
+    if (*group != MPI_GROUP_EMPTY) /* the program's to free */
+        sim_held_add_here(SIM_HELD_GROUP, (uint32_t)*group);
     g_free(members);
     SIM_RETURN(MPI_SUCCESS);
 }

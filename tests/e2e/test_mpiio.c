@@ -36,6 +36,7 @@ static void test_values(void) {
     EXPECT_OUT_HAS(r, "rank 1: shared pointer after write_ordered 20\n");
     EXPECT_OUT_HAS(r, "rank 0: end of file at etype 20\n");
     EXPECT_OUT_HAS(r, "rank 1: read past the end: count 1, value -51\n");
+    EXPECT_OUT_HAS(r, "rank 1: the file's group is MPI_COMM_WORLD's: 1\n");
     EXPECT_OUT_HAS(r, "file:\n  0 1 2 3 100 101 102 103\n  1000 1010 1001 1011 1002 1012 1003 "
                       "1013\n  0 -50 -1 -51\n");
     EXPECT(r, access(file, F_OK) != 0); /* MPI_File_delete removed it */

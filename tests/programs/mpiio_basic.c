@@ -97,6 +97,14 @@ int main(int argc, char **argv) {
     MPI_File_get_atomicity(fh, &flag);
     printf("rank %d: amode rdwr|create %d, atomic %d\n", rank,
            amode == (MPI_MODE_CREATE | MPI_MODE_RDWR), flag);
+    MPI_Group group, world;
+    int cmp;
+    MPI_File_get_group(fh, &group);
+    MPI_Comm_group(MPI_COMM_WORLD, &world);
+    MPI_Group_compare(group, world, &cmp);
+    printf("rank %d: the file's group is MPI_COMM_WORLD's: %d\n", rank, cmp == MPI_IDENT);
+    MPI_Group_free(&group);
+    MPI_Group_free(&world);
     MPI_File_close(&fh);
 
     if (rank == 0) {
