@@ -59,6 +59,7 @@ cases=(
     "request_free_active|tests/programs/request_free_active|1 3|"
     "request_free_active.wait|tests/programs/request_free_active|1 3|wait"
     "alias|tests/programs/alias|1 3 4|"
+    "mpiio_checkpoint|mpiio_checkpoint|1 2 4|@WORK@/mpiio_checkpoint.dat"
     "mpiio_basic|tests/programs/mpiio_basic|2 4|@WORK@/mpiio_basic.dat"
     "mpiio_nonblocking|tests/programs/mpiio_nonblocking|2 4|@WORK@/mpiio_nonblocking.dat"
     "mpiio_errors|tests/programs/mpiio_errors|2 4|@WORK@"

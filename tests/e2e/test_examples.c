@@ -517,6 +517,7 @@ static const char *const covered[] = {
     "iprobe_once.c", /* MPI_Iprobe may say "not yet" */
     "lu.c",
     "mergesort.c",
+    "mpiio_checkpoint.c", /* tested in test_mpiio.c */
     "nbexchange.c",
     "neighbor_exchange.c",
     "pingpong.c",

@@ -224,6 +224,40 @@ static void test_orderings_see_their_file(void) {
     }
 }
 
+/* examples/mpiio_checkpoint.c: rows written, columns read back through a
+ * strided view; without sync, barrier, sync the reads race with the other
+ * ranks' writes (reported once for the pair of lines). */
+static void test_checkpoint_example(void) {
+    const char *src = "examples/mpiio_checkpoint.c";
+    e2e_result *r = e2e_ordex_run("run", "-n", "4", e2e_src(src), e2e_tmp("ck.dat"), NULL);
+    EXPECT_STATUS(r, 0);
+    /* column c sums 1000 * (0 + ... + 7) + 8c: rank 3 has columns 3 and 7 */
+    EXPECT_OUT_HAS(r, "rank 3: 2 columns read back, all values right, sum 56080\n");
+    EXPECT_OUT_HAS(r, "rank 0: 2 columns read back, all values right, sum 56032\n");
+    EXPECT_CLEAN(r);
+    e2e_free(r);
+    r = e2e_ordex_run("explore", "-n", "4", e2e_src(src), e2e_tmp("ck.dat"), NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT_ERR_HAS(r, "no error exists for this input");
+    e2e_free(r);
+    const char *json = e2e_tmp("ck.json");
+    r = e2e_ordex_run("explore", "-n", "4", "--json", json, "--trace-dir", e2e_tmp("ck-traces"),
+                      e2e_src(src), "--racy", e2e_tmp("ck2.dat"), NULL);
+    EXPECT_STATUS(r, 1);
+    JsonObject *o = EXPECT_JSON_FILE(r, json);
+    EXPECT(r, e2e_json_len(o, "findings") == 1);
+    EXPECT(r, e2e_json_str_is(o, "findings[0].kind", "data_race"));
+    const char *msg = e2e_json_str(o, "findings[0].message");
+    char *w = g_strdup_printf("mpiio_checkpoint.c:%d", e2e_mark_line(src, "WRITE"));
+    char *rd = g_strdup_printf("mpiio_checkpoint.c:%d", e2e_mark_line(src, "READ"));
+    EXPECT(r, msg && strstr(msg, w) && strstr(msg, rd) && strstr(msg, "MPI_File_write_all") &&
+                  strstr(msg, "MPI_File_read_all"));
+    g_free(w);
+    g_free(rd);
+    e2e_json_free(o);
+    e2e_free(r);
+}
+
 /* Nothing but the file's contents differs between the orderings. */
 static void test_file_in_outcome(void) {
     e2e_result *r =
@@ -267,6 +301,7 @@ static void add(CU_pSuite s) {
     CU_add_test(s, "atomic mode: no race", test_atomic_mode);
     CU_add_test(s, "each ordering sees its own file", test_orderings_see_their_file);
     CU_add_test(s, "the file is part of the outcome", test_file_in_outcome);
+    CU_add_test(s, "examples/mpiio_checkpoint.c", test_checkpoint_example);
     CU_add_test(s, "predict charges the bytes", test_predict_charges_bytes);
 }
 
