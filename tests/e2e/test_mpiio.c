@@ -70,6 +70,9 @@ static void test_error_classes(void) {
         g_snprintf(line, sizeof line, "rank %d: write to RDONLY -> MPI_ERR_READ_ONLY\n", rank);
         EXPECT(r, strstr(r->out, line) != NULL);
     }
+    EXPECT_OUT_HAS(r, "rank 1: get_errhandler returns it: 1\n");
+    EXPECT_OUT_HAS(r, "rank 1: handler called for the file: 1, class MPI_ERR_READ_ONLY\n");
+    EXPECT_OUT_HAS(r, "rank 0: handler called for the file: 1, class MPI_ERR_OTHER\n");
     EXPECT_OUT_HAS(r, "rank 0: delete -> MPI_SUCCESS\n");
     EXPECT_OUT_HAS(r, "rank 0: delete again -> MPI_ERR_NO_SUCH_FILE\n");
     EXPECT_CLEAN(r);

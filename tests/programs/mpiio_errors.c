@@ -6,8 +6,10 @@
  * MPI_MODE_CREATE is MPI_ERR_NO_SUCH_FILE, MPI_MODE_RDONLY with
  * MPI_MODE_CREATE is MPI_ERR_AMODE, MPI_MODE_EXCL on an existing file
  * MPI_ERR_FILE_EXISTS, a write to a file opened MPI_MODE_RDONLY
- * MPI_ERR_READ_ONLY, deleting a missing file MPI_ERR_NO_SUCH_FILE.  Each
- * rank prints the classes; the run ends without error.
+ * MPI_ERR_READ_ONLY, deleting a missing file MPI_ERR_NO_SUCH_FILE.  A
+ * handler the program sets on a file (MPI_File_create_errhandler) is
+ * called with that file for its errors and for MPI_File_call_errhandler.
+ * Each rank prints the classes; the run ends without error.
  * argv[1]: a directory for the files (default .).
  */
 #include <mpi.h>
@@ -24,6 +26,18 @@ static void show(int rank, const char *what, int rc) {
            : cls == MPI_ERR_READ_ONLY    ? "MPI_ERR_READ_ONLY"
            : cls == MPI_ERR_ACCESS       ? "MPI_ERR_ACCESS"
                                          : "another class");
+}
+
+static MPI_File g_file;
+
+static void handler(MPI_File *fh, int *code, ...) {
+    int rank, cls;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Error_class(*code, &cls);
+    printf("rank %d: handler called for the file: %d, class %s\n", rank, *fh == g_file,
+           cls == MPI_ERR_READ_ONLY ? "MPI_ERR_READ_ONLY"
+           : cls == MPI_ERR_OTHER   ? "MPI_ERR_OTHER"
+                                    : "another");
 }
 
 int main(int argc, char **argv) {
@@ -52,6 +66,16 @@ int main(int argc, char **argv) {
     show(rank, "open RDONLY", rc);
     rc = MPI_File_write_at(fh, 0, &v, 1, MPI_INT, MPI_STATUS_IGNORE);
     show(rank, "write to RDONLY", rc);
+    MPI_Errhandler eh, got;
+    MPI_File_create_errhandler(handler, &eh);
+    MPI_File_set_errhandler(fh, eh);
+    MPI_File_get_errhandler(fh, &got);
+    printf("rank %d: get_errhandler returns it: %d\n", rank, got == eh);
+    MPI_Errhandler_free(&got);
+    g_file = fh;
+    MPI_File_write_at(fh, 0, &v, 1, MPI_INT, MPI_STATUS_IGNORE);
+    MPI_File_call_errhandler(fh, MPI_ERR_OTHER);
+    MPI_Errhandler_free(&eh);
     MPI_File_close(&fh);
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0) {
