@@ -256,18 +256,21 @@ static void exec_open(sim_coll *c) {
     sim_file_coll_args *a0 = c->args[0].file;
     for (int r = 1; r < n; r++) {
         sim_file_coll_args *a = c->args[r].file;
-        const char *what = a->amode != a0->amode       ? "amode"
-                           : strcmp(a->path, a0->path) ? "filename"
-                                                       : NULL;
-        if (what) {
-            char *why = g_strdup_printf(
-                "MPI_File_open: rank %d passes %s %s%s%s (%d) but rank %d passes %s%s%s (%d); "
-                "every process must open the same file with the same access mode (MPI 3.1 "
-                "13.2.1)",
-                sim_comm_world(parent, r), what, *what == 'f' ? "'" : "",
-                *what == 'f' ? a->path : "", *what == 'f' ? "'" : "", a->amode,
-                sim_comm_world(parent, 0), *what == 'f' ? "'" : "", *what == 'f' ? a0->path : "",
-                *what == 'f' ? "'" : "", a0->amode);
+        char *why = NULL;
+        if (a->amode != a0->amode)
+            why = g_strdup_printf("MPI_File_open: rank %d passes amode %d but rank %d passes %d",
+                                  sim_comm_world(parent, r), a->amode, sim_comm_world(parent, 0),
+                                  a0->amode);
+        else if (strcmp(a->path, a0->path) != 0)
+            why = g_strdup_printf("MPI_File_open: rank %d opens '%s' but rank %d opens '%s'",
+                                  sim_comm_world(parent, r), a->path, sim_comm_world(parent, 0),
+                                  a0->path);
+        if (why) {
+            char *msg = g_strdup_printf("%s; every process must open the same file with the "
+                                        "same access mode (MPI 3.1 13.2.1)",
+                                        why);
+            g_free(why);
+            why = msg;
             fail_all(c, MPI_ERR_NOT_SAME, why);
             g_free(why);
             return;
@@ -398,7 +401,7 @@ int sim_file_exec_coll(sim_coll *c, int *err_rank, char **why) {
             break;
         MPI_Offset base = a0->whence == MPI_SEEK_SET   ? 0
                           : a0->whence == MPI_SEEK_CUR ? f->shared_fp
-                                                       : (MPI_Offset)a0->bytes; /* end, in etypes */
+                                                       : a0->end;
         if (base + a0->value < 0) {
             fail_all(c, MPI_ERR_ARG,
                      "MPI_File_seek_shared: the shared file pointer would fall before the "

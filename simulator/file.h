@@ -79,6 +79,7 @@ typedef struct sim_file_coll_args {
      * (value); set_view (value = the etype's extent, datarep) */
     MPI_Offset value;
     int whence;
+    MPI_Offset end; /* seek_shared with MPI_SEEK_END: the view's end of file, in etypes */
     const char *datarep;
     /* read_ordered, write_ordered */
     void *buf;

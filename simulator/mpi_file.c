@@ -575,7 +575,7 @@ int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence) {
     if (whence == MPI_SEEK_END) {
         MPI_Offset end = 0;
         TRY(view_end(&k, &end));
-        a.bytes = (size_t)end; /* file.c reads the end here */
+        a.end = end;
     }
     SIM_RETURN(post(&k, SIM_COLL_FILE_SEEK_SHARED, &a, NULL, 0));
 }

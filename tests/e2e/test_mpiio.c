@@ -79,6 +79,18 @@ static void test_error_classes(void) {
     e2e_free(r);
 }
 
+/* Collective arguments that must agree, and MPI_SEEK_END of the shared
+ * pointer: (40 bytes - disp 8) / 4-byte etypes = 8. */
+static void test_not_same(void) {
+    e2e_result *r = e2e_ordex_run("run", "-n", "2", PROG("mpiio_not_same.c"), e2e_tmp(""), NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "rank 1: different names: MPI_ERR_NOT_SAME, null 1\n");
+    EXPECT_OUT_HAS(r, "rank 0: different sizes: MPI_ERR_NOT_SAME\n");
+    EXPECT_OUT_HAS(r, "rank 1: shared pointer at the end: 8\n");
+    EXPECT_CLEAN(r);
+    e2e_free(r);
+}
+
 /* A buffer no memory backs is an error of the call, not a crash. */
 static void test_bad_buffer(void) {
     e2e_result *r =
@@ -296,6 +308,7 @@ static void add(CU_pSuite s) {
     CU_add_test(s, "error classes through MPI_ERRORS_RETURN", test_error_classes);
     CU_add_test(s, "a fatal file error handler", test_fatal_handler);
     CU_add_test(s, "buffers that cannot be accessed", test_bad_buffer);
+    CU_add_test(s, "arguments that must be the same", test_not_same);
     CU_add_test(s, "MPI_File_close missing on a rank", test_close_missing);
     CU_add_test(s, "write_all against write_at_all", test_coll_mismatch);
     CU_add_test(s, "race: no MPI_File_sync", test_race_no_sync);
