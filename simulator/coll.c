@@ -263,7 +263,13 @@ static void hold_objects(sim_coll *c, int me, const sim_coll_args *a) {
 
 /* "MPI_Ibcast(root=0)": a member's call for mismatch reports (g_free). */
 static char *call_text(const char *call, sim_coll_kind kind, int root) {
-    return rooted(kind) ? g_strdup_printf("%s(root=%d)", call, root) : g_strdup(call);
+    if (!rooted(kind))
+        return g_strdup(call);
+    /* An intercommunicator's root group passes these. */
+    if (root == MPI_ROOT || root == MPI_PROC_NULL)
+        return g_strdup_printf("%s(root=%s)", call,
+                               root == MPI_ROOT ? "MPI_ROOT" : "MPI_PROC_NULL");
+    return g_strdup_printf("%s(root=%d)", call, root);
 }
 
 /* A member's call does not match the collective that the first member

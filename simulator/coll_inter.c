@@ -906,9 +906,8 @@ static int exec_create(sides *s) {
     return MPI_SUCCESS;
 }
 
-int sim_coll_inter_exec(sim_coll *c, int *err_rank, char **why) {
-    sides s = {
-        c, sim_coll_call(c), {c->comm->inter->size, c->comm->inter->remote->size}, err_rank, why};
+static int exec_kind(sides *sp) {
+    sim_coll *c = sp->c;
     switch (c->kind) {
     case SIM_COLL_BARRIER:
         return MPI_SUCCESS;
@@ -917,29 +916,38 @@ int sim_coll_inter_exec(sim_coll *c, int *err_rank, char **why) {
     case SIM_COLL_GATHERV:
     case SIM_COLL_SCATTER:
     case SIM_COLL_SCATTERV:
-        return exec_rooted(&s);
+        return exec_rooted(sp);
     case SIM_COLL_ALLGATHER:
     case SIM_COLL_ALLGATHERV:
     case SIM_COLL_ALLTOALL:
     case SIM_COLL_ALLTOALLV:
     case SIM_COLL_ALLTOALLW:
-        return exec_all(&s);
+        return exec_all(sp);
     case SIM_COLL_REDUCE:
-        return exec_reduce(&s);
+        return exec_reduce(sp);
     case SIM_COLL_REDUCE_SCATTER:
     case SIM_COLL_REDUCE_SCATTER_BLOCK:
-        TRY(same_counts(&s));
-        return exec_allreduce(&s);
+        TRY(same_counts(sp));
+        return exec_allreduce(sp);
     case SIM_COLL_ALLREDUCE:
-        return exec_allreduce(&s);
+        return exec_allreduce(sp);
     case SIM_COLL_COMM_SPLIT:
-        return exec_split(&s);
+        return exec_split(sp);
     case SIM_COLL_COMM_CREATE:
-        return exec_create(&s);
+        return exec_create(sp);
     default:
-        return fail(&s, MPI_ERR_COMM, -1,
-                    g_strdup_printf("%s is not a collective on intercommunicators", s.name));
+        return fail(sp, MPI_ERR_COMM, -1,
+                    g_strdup_printf("%s is not a collective on intercommunicators", sp->name));
     }
+}
+
+int sim_coll_inter_exec(sim_coll *c, int *err_rank, char **why) {
+    /* Messages name the intercommunicator, as the program named it. */
+    char *name = g_strdup_printf("%s on %s", sim_coll_call(c), sim_comm_describe(c->comm->inter));
+    sides s = {c, name, {c->comm->inter->size, c->comm->inter->remote->size}, err_rank, why};
+    int rc = exec_kind(&s);
+    g_free(name);
+    return rc;
 }
 
 /* ---------------------------------------------------------------------- */

@@ -604,7 +604,7 @@ int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name) {
     TRY(sim_comm_check(comm, &c));
     if (!comm_name)
         SIM_RETURN(null_arg(comm, "MPI_Comm_set_name", "comm_name"));
-    sim_comm_set_name(c, comm_name);
+    sim_comm_set_name(c, sim_self(), comm_name);
     SIM_RETURN(MPI_SUCCESS);
 }
 SIM_ALIAS(MPI_Comm_set_name);
@@ -620,7 +620,7 @@ int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen) {
         SIM_RETURN(null_arg(comm, "MPI_Comm_get_name", "resultlen"));
     /* Names are kept shorter than MPI_MAX_OBJECT_NAME, the buffer size MPI
      * requires of the caller. */
-    size_t len = g_strlcpy(comm_name, sim_comm_name(c), MPI_MAX_OBJECT_NAME);
+    size_t len = g_strlcpy(comm_name, sim_comm_name(c, sim_self()), MPI_MAX_OBJECT_NAME);
     *resultlen = (int)len;
     SIM_RETURN(MPI_SUCCESS);
 }
