@@ -58,6 +58,9 @@ cases=(
     "request_free_active|tests/programs/request_free_active|1 3|"
     "request_free_active.wait|tests/programs/request_free_active|1 3|wait"
     "alias|tests/programs/alias|1 3 4|"
+    "intercomm|tests/programs/intercomm|4|"
+    "intercoll|tests/programs/intercoll|3 4 5|"
+    "grequest|tests/programs/grequest|2|"
 )
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/crosscheck.XXXXXX") || exit 2

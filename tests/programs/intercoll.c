@@ -7,15 +7,32 @@
  * ordered by decreasing world rank (so that local and world ranks differ);
  * with 5 ranks A = {3, 0} and B = {4, 2, 1}.  Every rank prints what it
  * received; the output is MPICH's (tests/e2e/expected/intercoll.n3.out,
- * .n5.out).  ordex must report nothing.  Roots: the rank passing MPI_ROOT,
+ * .n4.out).  ordex must report nothing.  Roots: the rank passing MPI_ROOT,
  * the rest of its group MPI_PROC_NULL, the other group the root's rank.
+ * (With 6 ranks the groups' Reduce_scatter_block vectors differ, 6 and 4
+ * elements: an error, MPICH's "Message truncated".)
  */
 #include <mpi.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static int wrank, inA, lrank, lsize, rsize;
+
+/* The rank's output, written at once at the end: mpiexec may cut lines
+ * that several ranks write at the same time. */
+static char output[16384];
+static size_t output_len;
+
+static void out(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(output + output_len, sizeof output - output_len, fmt, ap);
+    va_end(ap);
+    if (n > 0 && output_len + (size_t)n < sizeof output)
+        output_len += (size_t)n;
+}
 
 /* Prints "rank W: what v0 v1 ..." */
 static void show(const char *what, const int *v, int n) {
@@ -23,7 +40,7 @@ static void show(const char *what, const int *v, int n) {
     int at = snprintf(line, sizeof line, "rank %d: %s", wrank, what);
     for (int i = 0; i < n && at < (int)sizeof line - 16; i++)
         at += snprintf(line + at, sizeof line - (size_t)at, " %d", v[i]);
-    printf("%s\n", line);
+    out("%s\n", line);
 }
 
 /* The root argument for a root that is local rank r of group A (rootA) or
@@ -46,7 +63,6 @@ static void six_counts(int s, int *counts) {
 
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
-    setvbuf(stdout, NULL, _IOLBF, 0); /* whole lines, when ranks print at once */
     int n;
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
     MPI_Comm_size(MPI_COMM_WORLD, &n);
@@ -71,7 +87,7 @@ int main(int argc, char **argv) {
     MPI_Comm_rank(ic, &lrank);
     MPI_Comm_size(ic, &lsize);
     MPI_Comm_remote_size(ic, &rsize);
-    int *buf = calloc(64, sizeof(int)), *out = calloc(64, sizeof(int));
+    int *buf = calloc(64, sizeof(int)), *res = calloc(64, sizeof(int));
     int counts[8], displs[8], rcounts[8], rdispls[8];
     MPI_Datatype types[8], rtypes[8];
 
@@ -103,10 +119,10 @@ int main(int argc, char **argv) {
 
     /* Gather of B's pairs at A's rank 0. */
     int pair[2] = {wrank, -wrank};
-    memset(out, 0, 64 * sizeof(int));
-    MPI_Gather(pair, 2, MPI_INT, out, 2, MPI_INT, root_arg(1, 0), ic);
+    memset(res, 0, 64 * sizeof(int));
+    MPI_Gather(pair, 2, MPI_INT, res, 2, MPI_INT, root_arg(1, 0), ic);
     if (inA && lrank == 0)
-        show("gather of B", out, 2 * rsize);
+        show("gather of B", res, 2 * rsize);
 
     /* Gatherv of A's rank r: r + 1 values, at B's rank 0, reversed blocks. */
     for (int i = 0; i <= lrank; i++)
@@ -119,18 +135,18 @@ int main(int argc, char **argv) {
         at -= i + 1;
         displs[i] = at;
     }
-    memset(out, 0, 64 * sizeof(int));
-    MPI_Gatherv(buf, lrank + 1, MPI_INT, out, counts, displs, MPI_INT, root_arg(0, 0), ic);
+    memset(res, 0, 64 * sizeof(int));
+    MPI_Gatherv(buf, lrank + 1, MPI_INT, res, counts, displs, MPI_INT, root_arg(0, 0), ic);
     if (!inA && lrank == 0)
-        show("gatherv of A", out, total);
+        show("gatherv of A", res, total);
 
     /* Scatter from A's rank 0 to B, two values each. */
     for (int i = 0; i < 2 * rsize; i++)
         buf[i] = 1000 + 10 * wrank + i;
-    memset(out, 0, 64 * sizeof(int));
-    MPI_Scatter(buf, 2, MPI_INT, out, 2, MPI_INT, root_arg(1, 0), ic);
+    memset(res, 0, 64 * sizeof(int));
+    MPI_Scatter(buf, 2, MPI_INT, res, 2, MPI_INT, root_arg(1, 0), ic);
     if (!inA)
-        show("scatter from A", out, 2);
+        show("scatter from A", res, 2);
 
     /* Scatterv from B's rank 0: A's rank r gets r + 1 values. */
     for (int i = 0; i < 32; i++)
@@ -140,16 +156,16 @@ int main(int argc, char **argv) {
         displs[i] = at;
         at += i + 2; /* a gap of one between blocks */
     }
-    memset(out, 0, 64 * sizeof(int));
-    MPI_Scatterv(buf, counts, displs, MPI_INT, out, lrank + 1, MPI_INT, root_arg(0, 0), ic);
+    memset(res, 0, 64 * sizeof(int));
+    MPI_Scatterv(buf, counts, displs, MPI_INT, res, lrank + 1, MPI_INT, root_arg(0, 0), ic);
     if (inA)
-        show("scatterv from B", out, lrank + 1);
+        show("scatterv from B", res, lrank + 1);
 
     /* Allgather: one value each, from the other group. */
     int mine = 10 * wrank;
-    memset(out, 0, 64 * sizeof(int));
-    MPI_Allgather(&mine, 1, MPI_INT, out, 1, MPI_INT, ic);
-    show("allgather", out, rsize);
+    memset(res, 0, 64 * sizeof(int));
+    MPI_Allgather(&mine, 1, MPI_INT, res, 1, MPI_INT, ic);
+    show("allgather", res, rsize);
 
     /* Allgatherv: local rank r sends r + 1 values. */
     for (int i = 0; i <= lrank; i++)
@@ -159,16 +175,16 @@ int main(int argc, char **argv) {
         displs[i] = at;
         at += i + 1;
     }
-    memset(out, 0, 64 * sizeof(int));
-    MPI_Allgatherv(buf, lrank + 1, MPI_INT, out, counts, displs, MPI_INT, ic);
-    show("allgatherv", out, rsize * (rsize + 1) / 2);
+    memset(res, 0, 64 * sizeof(int));
+    MPI_Allgatherv(buf, lrank + 1, MPI_INT, res, counts, displs, MPI_INT, ic);
+    show("allgatherv", res, rsize * (rsize + 1) / 2);
 
     /* Alltoall: block j goes to remote rank j. */
     for (int j = 0; j < rsize; j++)
         buf[j] = 100 * wrank + j;
-    memset(out, 0, 64 * sizeof(int));
-    MPI_Alltoall(buf, 1, MPI_INT, out, 1, MPI_INT, ic);
-    show("alltoall", out, rsize);
+    memset(res, 0, 64 * sizeof(int));
+    MPI_Alltoall(buf, 1, MPI_INT, res, 1, MPI_INT, ic);
+    show("alltoall", res, rsize);
 
     /* Alltoallv: j + 1 values to remote rank j; lrank + 1 from each. */
     int at = 0;
@@ -183,9 +199,9 @@ int main(int argc, char **argv) {
         rcounts[i] = lrank + 1;
         rdispls[i] = i * (lrank + 1);
     }
-    memset(out, 0, 64 * sizeof(int));
-    MPI_Alltoallv(buf, counts, displs, MPI_INT, out, rcounts, rdispls, MPI_INT, ic);
-    show("alltoallv", out, rsize * (lrank + 1));
+    memset(res, 0, 64 * sizeof(int));
+    MPI_Alltoallv(buf, counts, displs, MPI_INT, res, rcounts, rdispls, MPI_INT, ic);
+    show("alltoallv", res, rsize * (lrank + 1));
 
     /* Alltoallw: the same with byte displacements and a type per peer. */
     for (int j = 0; j < rsize; j++) {
@@ -194,9 +210,9 @@ int main(int argc, char **argv) {
         rdispls[j] *= (int)sizeof(int);
         rtypes[j] = MPI_INT;
     }
-    memset(out, 0, 64 * sizeof(int));
-    MPI_Alltoallw(buf, counts, displs, types, out, rcounts, rdispls, rtypes, ic);
-    show("alltoallw", out, rsize * (lrank + 1));
+    memset(res, 0, 64 * sizeof(int));
+    MPI_Alltoallw(buf, counts, displs, types, res, rcounts, rdispls, rtypes, ic);
+    show("alltoallw", res, rsize * (lrank + 1));
 
     /* Allreduce: each group gets the other's sum and product. */
     int a2[2] = {wrank, wrank + 1}, s2[2] = {0, 0};
@@ -209,12 +225,12 @@ int main(int argc, char **argv) {
     six_counts(lsize, counts);
     for (int k = 0; k < 6; k++)
         buf[k] = 10 * wrank + k;
-    memset(out, 0, 64 * sizeof(int));
-    MPI_Reduce_scatter(buf, out, counts, MPI_INT, MPI_SUM, ic);
-    show("reduce_scatter", out, counts[lrank]);
-    memset(out, 0, 64 * sizeof(int));
-    MPI_Reduce_scatter_block(buf, out, 6 / lsize, MPI_INT, MPI_SUM, ic);
-    show("reduce_scatter_block", out, 6 / lsize);
+    memset(res, 0, 64 * sizeof(int));
+    MPI_Reduce_scatter(buf, res, counts, MPI_INT, MPI_SUM, ic);
+    show("reduce_scatter", res, counts[lrank]);
+    memset(res, 0, 64 * sizeof(int));
+    MPI_Reduce_scatter_block(buf, res, 6 / lsize, MPI_INT, MPI_SUM, ic);
+    show("reduce_scatter_block", res, 6 / lsize);
 
     /* Nonblocking variants, completed together. */
     MPI_Request req[5];
@@ -243,7 +259,7 @@ int main(int argc, char **argv) {
     MPI_Comm sub;
     MPI_Comm_split(ic, lrank % 2, -lrank, &sub);
     if (sub == MPI_COMM_NULL) {
-        printf("rank %d: split null\n", wrank);
+        out("rank %d: split null\n", wrank);
     } else {
         int si, ss, sr, srank, sum = -1;
         MPI_Comm_test_inter(sub, &si);
@@ -251,8 +267,8 @@ int main(int argc, char **argv) {
         MPI_Comm_remote_size(sub, &sr);
         MPI_Comm_rank(sub, &srank);
         MPI_Allreduce(&wrank, &sum, 1, MPI_INT, MPI_SUM, sub);
-        printf("rank %d: split inter %d size %d rank %d remote %d other sum %d\n", wrank, si, ss,
-               srank, sr, sum);
+        out("rank %d: split inter %d size %d rank %d remote %d other sum %d\n", wrank, si, ss,
+            srank, sr, sum);
         MPI_Comm_free(&sub);
     }
 
@@ -264,13 +280,13 @@ int main(int argc, char **argv) {
     MPI_Comm cr;
     MPI_Comm_create(ic, one, &cr);
     if (cr == MPI_COMM_NULL) {
-        printf("rank %d: create null\n", wrank);
+        out("rank %d: create null\n", wrank);
     } else {
         int cs, crs, got = -1;
         MPI_Comm_size(cr, &cs);
         MPI_Comm_remote_size(cr, &crs);
         MPI_Sendrecv(&wrank, 1, MPI_INT, 0, 0, &got, 1, MPI_INT, 0, 0, cr, MPI_STATUS_IGNORE);
-        printf("rank %d: create size %d remote %d peer %d\n", wrank, cs, crs, got);
+        out("rank %d: create size %d remote %d peer %d\n", wrank, cs, crs, got);
         MPI_Comm_free(&cr);
     }
     MPI_Group_free(&one);
@@ -287,7 +303,9 @@ int main(int argc, char **argv) {
     MPI_Comm_free(&dup);
 
     free(buf);
-    free(out);
+    free(res);
+    fputs(output, stdout);
+    fflush(stdout);
     MPI_Comm_free(&ic);
     MPI_Comm_free(&local);
     fflush(stdout);

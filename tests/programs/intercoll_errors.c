@@ -20,6 +20,10 @@
  *              a [deadlock] naming MPI_Barrier at [MISSING]
  *   named      like wrongroot on an intercommunicator named "pairs": the
  *              report names it
+ *
+ * And one correct case, bystander: in an MPI_Igather to world rank 0 the
+ * other even ranks (MPI_PROC_NULL) pass x as send buffer, which is not
+ * significant there, and write x before their MPI_Wait: no race.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -57,6 +61,14 @@ int main(int argc, char **argv) {
             MPI_Bcast(x, 1, MPI_INT, root, ic); /* [KINDS] */
         else
             MPI_Reduce(x, y, 1, MPI_INT, MPI_SUM, 0, ic); /* [KINDS-ODD] */
+    } else if (!strcmp(c, "bystander")) {
+        MPI_Request r;
+        MPI_Igather(x, 1, MPI_INT, y, 1, MPI_INT, root, ic, &r);
+        if (root == MPI_PROC_NULL)
+            x[0] = -1;
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+        if (root == MPI_ROOT)
+            printf("rank %d: gathered %d %d\n", wrank, y[0], y[1]);
     } else if (!strcmp(c, "missing")) {
         if (even)
             MPI_Barrier(ic); /* [MISSING] */
