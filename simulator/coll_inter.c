@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "simulator/bufcheck.h"
 #include "simulator/datatype.h"
 #include "simulator/engine.h"
 #include "simulator/op.h"
@@ -237,6 +238,32 @@ static int check_local(const call *k, sim_coll_kind kind, const sim_coll_args *a
     }
 }
 
+/* The buffers against their memory objects (bufcheck.h), as far as they
+ * are significant here: per member of the other group, or of the caller's
+ * own for the reduce_scatter vectors; a root's send side of a gather or
+ * reduce and receive side of a scatter are not, nor anything of a
+ * bystander's (MPI 3.1 section 5.2.2). */
+static int check_buffers(const call *k, sim_coll_kind kind, const sim_coll_args *a) {
+    sim_coll_args view = *a;
+    int me = INT_MIN, size = k->nremote; /* INT_MIN: never the root */
+    if (rooted(kind)) {
+        role r = role_of(a->root);
+        if (r == ROLE_NONE)
+            return MPI_SUCCESS;
+        if (r == ROLE_ROOT) {
+            me = a->root;
+            if (kind == SIM_COLL_REDUCE || kind == SIM_COLL_GATHER || kind == SIM_COLL_GATHERV)
+                view.sendcount = 0;
+            if (kind == SIM_COLL_SCATTER || kind == SIM_COLL_SCATTERV)
+                view.recvcount = 0;
+        }
+    } else if (kind == SIM_COLL_REDUCE_SCATTER || kind == SIM_COLL_REDUCE_SCATTER_BLOCK) {
+        me = sim_comm_rank(k->comm, sim_self());
+        size = k->comm->size;
+    }
+    return sim_bufcheck_coll(k->handle, k->fn, kind, me, size, 0, 0, &view);
+}
+
 int sim_coll_inter_call(const char *fn, MPI_Comm handle, sim_comm *comm, sim_coll_kind kind,
                         const sim_coll_args *a, MPI_Request *request) {
     call k = {fn, handle, comm, comm->remote->size};
@@ -251,6 +278,7 @@ int sim_coll_inter_call(const char *fn, MPI_Comm handle, sim_comm *comm, sim_col
                          "collective needs one",
                          fn, sim_comm_describe(comm));
     TRY(check_local(&k, kind, a));
+    TRY(check_buffers(&k, kind, a));
     sim_coll_args mine = *a;
     mine.nonblocking = request != NULL;
     sim_request *req = sim_coll_post(comm->both, kind, &mine);
