@@ -30,10 +30,10 @@ GQuark pm_ca_error_quark(void) {
 struct pm_ca_schedule {
     pm_ca_kind kind;
     int p;
-    int *first;         /* p + 1 offsets: member m's steps are [first[m], first[m+1]) */
+    int *first;        /* p + 1 offsets: member m's steps are [first[m], first[m+1]) */
     pm_ca_step *steps; /* all members' steps */
-    int *owner;         /* the member of each step */
-    int *match;         /* the index of the paired step (send <-> receive) */
+    int *owner;        /* the member of each step */
+    int *match;        /* the index of the paired step (send <-> receive) */
 };
 
 static const char *const KIND_NAMES[PM_CA_NKINDS] = {
@@ -508,6 +508,73 @@ pm_ca_schedule *pm_ca_build(const pm_ca_args *a, GError **error) {
     return s;
 }
 
+/* Checks a part's map: members distinct and within 0 .. p-1. */
+static bool part_map_ok(const pm_ca_part *part, int p, GError **error) {
+    int n = part->s->p;
+    bool *seen = g_new0(bool, p);
+    bool ok = part->map != NULL;
+    for (int i = 0; ok && i < n; i++) {
+        int m = part->map[i];
+        ok = m >= 0 && m < p && !seen[m];
+        if (ok)
+            seen[m] = true;
+    }
+    g_free(seen);
+    if (!ok)
+        g_set_error(error, PM_CA_ERROR, PM_CA_ERROR_MEMBERS,
+                    "composed schedule: a part of %d members maps one outside 0 .. %d or two "
+                    "onto the same member",
+                    n, p - 1);
+    return ok;
+}
+
+pm_ca_schedule *pm_ca_compose(pm_ca_kind kind, int p, const pm_ca_part *parts, int nparts,
+                              GError **error) {
+    g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+    if (p < 1 || p > PM_CA_MAX_MEMBERS) {
+        g_set_error(error, PM_CA_ERROR, PM_CA_ERROR_MEMBERS,
+                    "composed schedule: p = %d members; a communicator has 1 to %d members", p,
+                    PM_CA_MAX_MEMBERS);
+        return NULL;
+    }
+    for (int k = 0; k < nparts; k++)
+        if (!parts[k].s || !part_map_ok(&parts[k], p, error)) {
+            if (!parts[k].s)
+                g_set_error(error, PM_CA_ERROR, PM_CA_ERROR_MEMBERS,
+                            "composed schedule: part %d has no schedule", k);
+            return NULL;
+        }
+    builder b = {.p = p, .member = g_new(GArray *, p)};
+    int *rounds = g_new0(int, p); /* rounds each member has so far */
+    for (int m = 0; m < p; m++)
+        b.member[m] = g_array_new(FALSE, FALSE, sizeof(pm_ca_step));
+    for (int k = 0; k < nparts; k++) {
+        const pm_ca_schedule *s = parts[k].s;
+        const int *map = parts[k].map;
+        for (int i = 0; i < s->p; i++) {
+            int m = map[i];
+            for (int at = s->first[i]; at < s->first[i + 1]; at++) {
+                const pm_ca_step *st = &s->steps[at];
+                add(&b, m, rounds[m] + st->round, st->send, map[st->peer], st->bytes);
+            }
+            rounds[m] += pm_ca_nrounds(s, i);
+        }
+    }
+    g_free(rounds);
+    pm_ca_schedule *s = g_new0(pm_ca_schedule, 1);
+    s->kind = kind;
+    s->p = p;
+    flatten(s, &b);
+    for (int m = 0; m < p; m++)
+        g_array_free(b.member[m], TRUE);
+    g_free(b.member);
+    if (!pair_up(s, error)) {
+        pm_ca_free(s);
+        return NULL;
+    }
+    return s;
+}
+
 void pm_ca_free(pm_ca_schedule *s) {
     if (!s)
         return;
@@ -569,7 +636,7 @@ struct pm_ca_run {
 };
 
 pm_ca_run *pm_ca_run_new(const pm_ca_schedule *s, uint64_t eager_limit, pm_ca_start_fn start,
-                           void *user) {
+                         void *user) {
     g_return_val_if_fail(s && start, NULL);
     int total = s->first[s->p];
     int cells = total > 0 ? total : 1;

@@ -183,6 +183,25 @@ const char *pm_ca_kind_name(pm_ca_kind kind);
 pm_ca_schedule *pm_ca_build(const pm_ca_args *a, GError **error);
 void pm_ca_free(pm_ca_schedule *s);
 
+/* One part of a composed schedule (pm_ca_compose): schedule s, whose
+ * member i is member map[i] of the whole. */
+typedef struct pm_ca_part {
+    const pm_ca_schedule *s;
+    const int *map;
+} pm_ca_part;
+
+/* A schedule of p members made of parts, as a collective made of smaller
+ * ones runs them (an intercommunicator collective: a step within each
+ * group, then one between the groups' leaders): each member runs its steps
+ * of parts[0], then those of parts[1] ..., each part's rounds after the
+ * rounds it already has; peers are mapped.  Parts on disjoint members thus
+ * run side by side.  `kind` is what pm_ca_kind_of reports.  NULL with
+ * *error (PM_CA_ERROR_MEMBERS) when p is out of range or a map sends a
+ * member outside 0 .. p-1 or two members of one part to the same one.
+ * The schedule keeps neither the parts nor the maps. */
+pm_ca_schedule *pm_ca_compose(pm_ca_kind kind, int p, const pm_ca_part *parts, int nparts,
+                              GError **error);
+
 pm_ca_kind pm_ca_kind_of(const pm_ca_schedule *s);
 int pm_ca_members(const pm_ca_schedule *s);
 
@@ -208,7 +227,7 @@ typedef struct pm_ca_run pm_ca_run;
 /* A run of schedule s, which must outlive it.  Sends of at most eager_limit
  * bytes are eager.  Nothing starts until a member arrives. */
 pm_ca_run *pm_ca_run_new(const pm_ca_schedule *s, uint64_t eager_limit, pm_ca_start_fn start,
-                           void *user);
+                         void *user);
 void pm_ca_run_free(pm_ca_run *r);
 
 /* Member calls the collective at `time`.  False (and nothing happens) when

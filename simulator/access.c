@@ -36,6 +36,7 @@
 #include "scheduler/access_hook.h"
 #include "scheduler/sched.h"
 #include "simulator/coll.h"
+#include "simulator/coll_inter.h"
 #include "simulator/datatype.h"
 #include "simulator/engine.h"
 #include "simulator/info.h"
@@ -1261,6 +1262,11 @@ static void on_request(const sim_win *w, const sim_rma_op *op, sim_request *req,
  * this kind (rooted ones move data one way only). */
 static bool flows(const sim_coll *c, int from, int to) {
     int root = c->args[to].root;
+    /* On an intercommunicator roots are roles (coll_inter.h): every member
+     * is taken to learn of every other, which may hide a race but never
+     * makes one up. */
+    if (c->comm->inter)
+        return true;
     switch (c->kind) {
     case SIM_COLL_BCAST:
     case SIM_COLL_SCATTER:
@@ -1362,6 +1368,14 @@ static void coll_bytes(const sim_coll *c, int me, bool writes, GArray *blocks) {
     const sim_coll_args *a = &c->args[me];
     int n = c->comm->size;
     bool root = me == a->root;
+    if (c->comm->inter) {
+        /* Blocks per member of the other group; the root passes MPI_ROOT,
+         * the rest of its group MPI_PROC_NULL and touches nothing. */
+        if (a->root == MPI_PROC_NULL)
+            return;
+        n = sim_coll_inter_peers(c, me);
+        root = a->root == MPI_ROOT;
+    }
     const sim_datatype *st = sim_dt_get(a->sendtype), *rt = sim_dt_get(a->recvtype);
     MPI_Aint sx = st ? sim_dt_extent(st) : 0, rx = rt ? sim_dt_extent(rt) : 0;
     switch (c->kind) {

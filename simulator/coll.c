@@ -6,6 +6,7 @@
 
 #include "scheduler/sched.h"
 #include "simulator/access.h"
+#include "simulator/coll_inter.h"
 #include "simulator/engine.h"
 #include "simulator/file.h"
 #include "simulator/intercomm.h"
@@ -127,7 +128,9 @@ static const char *early_name(sim_coll_kind k) {
  * arrive is a choice: wait (synchronise) or leave now with a copy of its
  * contribution.  Both are correct MPI; a program may only work with one. */
 bool sim_coll_may_leave_early(const sim_coll *c, int me) {
-    if (!c->reqs[me] || c->left_early[me])
+    /* On an intercommunicator the roles differ by group (coll_inter.c);
+     * its members wait for the collective. */
+    if (!c->reqs[me] || c->left_early[me] || c->comm->inter)
         return false;
     int count = 0;
     MPI_Datatype type = MPI_DATATYPE_NULL;
@@ -189,8 +192,8 @@ static void bcast_copy_cb(void *p) {
 bool sim_coll_deliver_early(sim_coll *c, int me) {
     const sim_coll_args *mine = &c->args[me];
     int root = mine->root;
-    if (c->kind != SIM_COLL_BCAST || !c->reqs[me] || c->left_early[me] || root == me || root < 0 ||
-        root >= c->comm->size || (!c->reqs[root] && !c->left_early[root]))
+    if (c->kind != SIM_COLL_BCAST || c->comm->inter || !c->reqs[me] || c->left_early[me] ||
+        root == me || root < 0 || root >= c->comm->size || (!c->reqs[root] && !c->left_early[root]))
         return false;
     const sim_coll_args *from = &c->args[root];
     const sim_datatype *fdt = sim_dt_get(from->sendtype), *tdt = sim_dt_get(mine->recvtype);
@@ -237,10 +240,14 @@ static void hold_type(sim_coll *c, MPI_Datatype type) {
 
 /* Holds what a member's arguments name that the program may free before
  * the collective completes: its derived datatypes and its user op. */
-static void hold_objects(sim_coll *c, const sim_coll_args *a) {
+static void hold_objects(sim_coll *c, int me, const sim_coll_args *a) {
     hold_type(c, a->sendtype);
     hold_type(c, a->recvtype);
-    for (int i = 0; i < c->comm->size; i++) {
+    /* Per-peer arrays: one entry per member, or per member of the other
+     * group on an intercommunicator. */
+    int peers =
+        c->comm->inter && sim_coll_inter_owns(c) ? sim_coll_inter_peers(c, me) : c->comm->size;
+    for (int i = 0; i < peers; i++) {
         if (a->sendtypes && a->sendbuf != MPI_IN_PLACE)
             hold_type(c, a->sendtypes[i]);
         if (a->recvtypes)
@@ -257,7 +264,13 @@ static void hold_objects(sim_coll *c, const sim_coll_args *a) {
 
 /* "MPI_Ibcast(root=0)": a member's call for mismatch reports (g_free). */
 static char *call_text(const char *call, sim_coll_kind kind, int root) {
-    return rooted(kind) ? g_strdup_printf("%s(root=%d)", call, root) : g_strdup(call);
+    if (!rooted(kind))
+        return g_strdup(call);
+    /* An intercommunicator's root group passes these. */
+    if (root == MPI_ROOT || root == MPI_PROC_NULL)
+        return g_strdup_printf("%s(root=%s)", call,
+                               root == MPI_ROOT ? "MPI_ROOT" : "MPI_PROC_NULL");
+    return g_strdup_printf("%s(root=%d)", call, root);
 }
 
 /* A member's call does not match the collective that the first member
@@ -322,7 +335,10 @@ sim_request *sim_coll_post(sim_comm *comm, sim_coll_kind kind, const sim_coll_ar
         for (int i = 0; i < comm->size && first < 0; i++)
             if (c->reqs[i] || c->left_early[i])
                 first = i;
-        if (c->kind != kind || (rooted(kind) && c->args[first].root != args->root) ||
+        /* Intercommunicator roots differ by role (MPI_ROOT, MPI_PROC_NULL, a
+         * rank): coll_inter.c checks them when the collective fires. */
+        if (c->kind != kind ||
+            (rooted(kind) && !comm->inter && c->args[first].root != args->root) ||
             c->args[first].nonblocking != args->nonblocking) {
             report_mismatch(c, first, me, kind, args, call);
             return NULL;
@@ -335,7 +351,7 @@ sim_request *sim_coll_post(sim_comm *comm, sim_coll_kind kind, const sim_coll_ar
     c->reqs[me] = req;
     c->call_sites[me] = p->call_site;
     c->calls[me] = call;
-    hold_objects(c, args);
+    hold_objects(c, me, args);
     if (sim_access_enabled()) {
         if (!c->vcs)
             c->vcs = g_new0(struct sim_vc *, comm->size);
@@ -366,6 +382,8 @@ static void exec_cb(void *p) {
         e->rc = sim_file_exec_coll(e->c, &e->err_rank, &e->why);
     else if (e->c->kind >= SIM_COLL_WIN_CREATE)
         e->rc = sim_rma_exec_coll(e->c, &e->err_rank, &e->why);
+    else if (sim_coll_inter_owns(e->c))
+        e->rc = sim_coll_inter_exec(e->c, &e->err_rank, &e->why);
     else if (e->c->kind == SIM_COLL_INTERCOMM_CREATE)
         e->rc = sim_intercomm_exec_create(e->c, &e->err_rank, &e->why);
     else if (e->c->kind >= SIM_COLL_COMM_DUP)

@@ -149,7 +149,12 @@ static void comm_free(sim_comm *c) {
     g_free(c->coll_posted);
     g_hash_table_destroy(c->colls);
     g_free(c->name);
+    if (c->names)
+        g_strfreev(c->names);
     g_free(c->desc);
+    g_free(c->named);
+    if (c->stale)
+        g_ptr_array_free(c->stale, TRUE);
     g_free(c->dims);
     g_free(c->periods);
     g_free(c->index);
@@ -329,19 +334,40 @@ int sim_comm_rank(const sim_comm *comm, int world_rank) {
 }
 
 const char *sim_comm_describe(const sim_comm *comm) {
-    return comm->desc;
+    return comm->named ? comm->named : comm->desc;
 }
 
-const char *sim_comm_name(const sim_comm *comm) {
-    if (comm->name)
-        return comm->name;
+const char *sim_comm_name(const sim_comm *comm, int world_rank) {
+    int r = sim_comm_rank(comm, world_rank);
+    if (comm->names && r >= 0 && comm->names[r])
+        return comm->names[r];
     const char *label = comm_label(comm);
     return label ? label : "";
 }
 
-void sim_comm_set_name(sim_comm *comm, const char *name) {
+void sim_comm_set_name(sim_comm *comm, int world_rank, const char *name) {
+    int r = sim_comm_rank(comm, world_rank);
+    if (r >= 0) {
+        if (!comm->names)
+            comm->names = g_new0(char *, comm->size + 1); /* NULL-terminated for g_strfreev */
+        g_free(comm->names[r]);
+        comm->names[r] = g_strndup(name, MPI_MAX_OBJECT_NAME - 1);
+    }
     g_free(comm->name);
     comm->name = g_strndup(name, MPI_MAX_OBJECT_NAME - 1);
+    if (comm->named) {
+        if (!comm->stale)
+            comm->stale = g_ptr_array_new_with_free_func(g_free);
+        g_ptr_array_add(comm->stale, comm->named);
+        comm->named = NULL;
+    }
+    if (!*comm->name)
+        return;
+    /* The name after the label: "comm 3" or "MPI_COMM_WORLD". */
+    const char *d = comm->desc;
+    const char *paren = strstr(d, " (");
+    size_t label = paren ? (size_t)(paren - d) : strlen(d);
+    comm->named = g_strdup_printf("%.*s \"%s\"%s", (int)label, d, comm->name, d + label);
 }
 
 MPI_Errhandler sim_comm_errhandler(const sim_comm *comm, int world_rank) {

@@ -67,8 +67,11 @@ typedef struct sim_comm {
     GHashTable *colls;     /* collective sequence number -> sim_coll * in progress; keyed by
                               g_int64_hash/g_int64_equal on a g_malloc'ed uint64_t that the table
                               g_frees on removal; values are not freed by the table */
-    char *name;            /* MPI_Comm_set_name, or NULL */
-    char *desc;            /* sim_comm_describe's text */
+    char *name;            /* the name MPI_Comm_set_name gave last, for reports, or NULL */
+    char **names;          /* [size] each member's own name (names are local), or NULL */
+    char *desc;            /* sim_comm_describe's text, without the name */
+    char *named;           /* the same with the name set, or NULL */
+    GPtrArray *stale;      /* former `named` texts: reports may still point at them */
     sim_group *group;      /* MPI_Comm_group's result, made on first use; holds one ref */
     /* Cartesian topology (MPI_Cart_create, MPI_Cart_sub); cart == false means none.
      * ndims may be 0 on a Cartesian communicator (MPI 3.1 section 7.5.1). */
@@ -130,15 +133,20 @@ static inline int sim_comm_world(const sim_comm *comm, int r) {
 }
 
 /* "MPI_COMM_WORLD", "MPI_COMM_SELF", or "comm 3 (split of MPI_COMM_WORLD)"
- * (3 = comm->id); lives as long as comm. */
+ * (3 = comm->id); with the name MPI_Comm_set_name gave it after the label,
+ * as in "comm 3 \"rows\" (split of MPI_COMM_WORLD)", so that reports name
+ * it as the program does.  Lives as long as comm. */
 const char *sim_comm_describe(const sim_comm *comm);
 
-/* MPI_Comm_get_name's answer: the name set, else "MPI_COMM_WORLD" or
- * "MPI_COMM_SELF" for those, else "". */
-const char *sim_comm_name(const sim_comm *comm);
+/* MPI_Comm_get_name's answer for the member world_rank: the name it set,
+ * else "MPI_COMM_WORLD" or "MPI_COMM_SELF" for those, else "". */
+const char *sim_comm_name(const sim_comm *comm, int world_rank);
 
-/* MPI_Comm_set_name: keeps at most MPI_MAX_OBJECT_NAME - 1 bytes of name. */
-void sim_comm_set_name(sim_comm *comm, const char *name);
+/* MPI_Comm_set_name by the member world_rank: keeps at most
+ * MPI_MAX_OBJECT_NAME - 1 bytes of name, as that member's name (MPI 3.1
+ * section 6.8: names are local to the process) and as the one reports use
+ * (an empty name takes it away from the description). */
+void sim_comm_set_name(sim_comm *comm, int world_rank, const char *name);
 
 /* The error handler that the member world_rank has on comm. */
 MPI_Errhandler sim_comm_errhandler(const sim_comm *comm, int world_rank);

@@ -26,7 +26,8 @@ typedef enum sim_req_kind {
     SIM_REQ_SEND,
     SIM_REQ_RECV,
     SIM_REQ_COLL,
-    SIM_REQ_RMA, /* MPI_Rput & co. (rma.c): complete when issued */
+    SIM_REQ_RMA,  /* MPI_Rput & co. (rma.c): complete when issued */
+    SIM_REQ_GREQ, /* MPI_Grequest_start (mpi_grequest.c): complete at MPI_Grequest_complete */
 } sim_req_kind;
 
 typedef enum sim_send_kind {
@@ -105,6 +106,13 @@ struct sim_request {
     int timed_member;
     /* MPI-IO: its status reports the bytes it moved (status.count) */
     bool io_status;
+    /* Generalized request: the program's callbacks and their extra_state;
+     * greq_freed once MPI_Request_free came before MPI_Grequest_complete. */
+    MPI_Grequest_query_function *greq_query;
+    MPI_Grequest_free_function *greq_free;
+    MPI_Grequest_cancel_function *greq_cancel;
+    void *greq_state;
+    bool greq_freed;
 };
 
 /* ---- requests (request.c) ---- */
@@ -126,6 +134,19 @@ void sim_req_fail(sim_request *req, int errclass, char *text); /* takes text */
  * (through sim_error, with the request's call site), release or deactivate.
  * Returns the MPI error code. */
 int sim_req_finish(sim_request *req, MPI_Status *status, MPI_Request *handle_slot);
+/* Generalized requests (mpi_grequest.c).  Both run program code on the
+ * owner's behalf (the caller is that rank, inside an MPI call).
+ * sim_greq_query: the query callback fills req->status (MPI 3.1 section
+ * 12.2: at each completion the program asks about, before the free
+ * callback); a nonzero return fails the request with it.
+ * sim_greq_free: the free callback, once the request is done with; returns
+ * its error code. */
+void sim_greq_query(sim_request *req);
+int sim_greq_free(sim_request *req);
+/* MPI_Cancel of a generalized request: its cancel callback, told whether
+ * MPI_Grequest_complete came already; returns the error code (reported). */
+int sim_greq_cancel(sim_request *req);
+
 /* Every live request (for finalize checks). */
 GPtrArray *sim_req_all(void);
 /* Drops every request (teardown). */

@@ -24,6 +24,7 @@
 
 #include "simulator/bufcheck.h"
 #include "simulator/coll.h"
+#include "simulator/coll_inter.h"
 #include "simulator/comm.h"
 #include "simulator/datatype.h"
 #include "simulator/op.h"
@@ -80,8 +81,6 @@ static int begin(call *k, const char *fn, MPI_Comm comm, bool nonblocking, MPI_R
     k->handle = comm;
     TRY(sim_check_initialized());
     TRY(sim_comm_check(comm, &k->comm));
-    if (k->comm->remote)
-        sim_unsupported("%s on an intercommunicator (%s)", fn, sim_comm_describe(k->comm));
     k->me = sim_comm_rank(k->comm, sim_self());
     if (nonblocking) {
         if (!request)
@@ -290,6 +289,9 @@ static int post(call *k, sim_coll_kind kind, const sim_coll_args *a) {
 static int do_barrier(const char *fn, MPI_Comm comm, bool nb, MPI_Request *request) {
     call k;
     TRY(begin(&k, fn, comm, nb, request));
+    if (k.comm->remote) /* coll_inter.c: the data goes between the groups */
+        return sim_coll_inter_call(fn, comm, k.comm, SIM_COLL_BARRIER, &(sim_coll_args){0},
+                                   request);
     sim_coll_args a = args_init();
     return post(&k, SIM_COLL_BARRIER, &a);
 }
@@ -298,6 +300,16 @@ static int do_bcast(const char *fn, void *buffer, int count, MPI_Datatype dataty
                     MPI_Comm comm, bool nb, MPI_Request *request) {
     call k;
     TRY(begin(&k, fn, comm, nb, request));
+    if (k.comm->remote) /* coll_inter.c: the data goes between the groups */
+        return sim_coll_inter_call(fn, comm, k.comm, SIM_COLL_BCAST,
+                                   &(sim_coll_args){.sendbuf = buffer,
+                                                    .recvbuf = buffer,
+                                                    .sendcount = count,
+                                                    .recvcount = count,
+                                                    .sendtype = datatype,
+                                                    .recvtype = datatype,
+                                                    .root = root},
+                                   request);
     TRY(check_root(&k, root));
     TRY(check_count(&k, count, "count"));
     TRY(check_type(&k, datatype, "datatype"));
@@ -317,6 +329,17 @@ static int do_reduce(const char *fn, sim_coll_kind kind, const void *sendbuf, vo
                      MPI_Request *request) {
     call k;
     TRY(begin(&k, fn, comm, nb, request));
+    if (k.comm->remote) /* coll_inter.c: the data goes between the groups */
+        return sim_coll_inter_call(fn, comm, k.comm, kind,
+                                   &(sim_coll_args){.sendbuf = sendbuf,
+                                                    .recvbuf = recvbuf,
+                                                    .sendcount = count,
+                                                    .recvcount = count,
+                                                    .sendtype = datatype,
+                                                    .recvtype = datatype,
+                                                    .op = op,
+                                                    .root = kind == SIM_COLL_REDUCE ? root : 0},
+                                   request);
     if (kind == SIM_COLL_REDUCE)
         TRY(check_root(&k, root));
     TRY(check_count(&k, count, "count"));
@@ -344,6 +367,16 @@ static int do_reduce_scatter(const char *fn, sim_coll_kind kind, const void *sen
                              MPI_Comm comm, bool nb, MPI_Request *request) {
     call k;
     TRY(begin(&k, fn, comm, nb, request));
+    if (k.comm->remote) /* coll_inter.c: the data goes between the groups */
+        return sim_coll_inter_call(fn, comm, k.comm, kind,
+                                   &(sim_coll_args){.sendbuf = sendbuf,
+                                                    .recvbuf = recvbuf,
+                                                    .recvcounts = recvcounts,
+                                                    .recvcount = recvcount,
+                                                    .sendtype = datatype,
+                                                    .recvtype = datatype,
+                                                    .op = op},
+                                   request);
     int mine;
     if (kind == SIM_COLL_REDUCE_SCATTER) {
         TRY(check_counts(&k, recvcounts, "recvcounts"));
@@ -380,6 +413,18 @@ static int do_gather(const char *fn, sim_coll_kind kind, const void *sendbuf, in
                      MPI_Request *request) {
     call k;
     TRY(begin(&k, fn, comm, nb, request));
+    if (k.comm->remote) /* coll_inter.c: the data goes between the groups */
+        return sim_coll_inter_call(fn, comm, k.comm, kind,
+                                   &(sim_coll_args){.sendbuf = sendbuf,
+                                                    .sendcount = sendcount,
+                                                    .sendtype = sendtype,
+                                                    .recvbuf = recvbuf,
+                                                    .recvcount = recvcount,
+                                                    .recvcounts = recvcounts,
+                                                    .rdispls = displs,
+                                                    .recvtype = recvtype,
+                                                    .root = root},
+                                   request);
     TRY(check_root(&k, root));
     bool at_root = k.me == root;
     if (sendbuf == MPI_IN_PLACE) {
@@ -429,6 +474,18 @@ static int do_scatter(const char *fn, sim_coll_kind kind, const void *sendbuf, i
                       bool nb, MPI_Request *request) {
     call k;
     TRY(begin(&k, fn, comm, nb, request));
+    if (k.comm->remote) /* coll_inter.c: the data goes between the groups */
+        return sim_coll_inter_call(fn, comm, k.comm, kind,
+                                   &(sim_coll_args){.sendbuf = sendbuf,
+                                                    .sendcount = sendcount,
+                                                    .sendcounts = sendcounts,
+                                                    .sdispls = displs,
+                                                    .sendtype = sendtype,
+                                                    .recvbuf = recvbuf,
+                                                    .recvcount = recvcount,
+                                                    .recvtype = recvtype,
+                                                    .root = root},
+                                   request);
     TRY(check_root(&k, root));
     bool at_root = k.me == root;
     if (at_root) {
@@ -480,6 +537,17 @@ static int do_allgather(const char *fn, sim_coll_kind kind, const void *sendbuf,
                         MPI_Request *request) {
     call k;
     TRY(begin(&k, fn, comm, nb, request));
+    if (k.comm->remote) /* coll_inter.c: the data goes between the groups */
+        return sim_coll_inter_call(fn, comm, k.comm, kind,
+                                   &(sim_coll_args){.sendbuf = sendbuf,
+                                                    .sendcount = sendcount,
+                                                    .sendtype = sendtype,
+                                                    .recvbuf = recvbuf,
+                                                    .recvcount = recvcount,
+                                                    .recvcounts = recvcounts,
+                                                    .rdispls = displs,
+                                                    .recvtype = recvtype},
+                                   request);
     if (sendbuf != MPI_IN_PLACE) {
         TRY(check_count(&k, sendcount, "sendcount"));
         TRY(check_type(&k, sendtype, "sendtype"));
@@ -519,6 +587,15 @@ static int do_alltoall(const char *fn, const void *sendbuf, int sendcount, MPI_D
                        MPI_Request *request) {
     call k;
     TRY(begin(&k, fn, comm, nb, request));
+    if (k.comm->remote) /* coll_inter.c: the data goes between the groups */
+        return sim_coll_inter_call(fn, comm, k.comm, SIM_COLL_ALLTOALL,
+                                   &(sim_coll_args){.sendbuf = sendbuf,
+                                                    .sendcount = sendcount,
+                                                    .sendtype = sendtype,
+                                                    .recvbuf = recvbuf,
+                                                    .recvcount = recvcount,
+                                                    .recvtype = recvtype},
+                                   request);
     if (sendbuf != MPI_IN_PLACE) {
         TRY(check_count(&k, sendcount, "sendcount"));
         TRY(check_type(&k, sendtype, "sendtype"));
@@ -547,6 +624,19 @@ static int do_alltoallv(const char *fn, sim_coll_kind kind, const void *sendbuf,
                         MPI_Comm comm, bool nb, MPI_Request *request) {
     call k;
     TRY(begin(&k, fn, comm, nb, request));
+    if (k.comm->remote) /* coll_inter.c: the data goes between the groups */
+        return sim_coll_inter_call(fn, comm, k.comm, kind,
+                                   &(sim_coll_args){.sendbuf = sendbuf,
+                                                    .sendcounts = sendcounts,
+                                                    .sdispls = sdispls,
+                                                    .sendtype = sendtype,
+                                                    .sendtypes = sendtypes,
+                                                    .recvbuf = recvbuf,
+                                                    .recvcounts = recvcounts,
+                                                    .rdispls = rdispls,
+                                                    .recvtype = recvtype,
+                                                    .recvtypes = recvtypes},
+                                   request);
     bool w = kind == SIM_COLL_ALLTOALLW;
     if (sendbuf != MPI_IN_PLACE) {
         TRY(check_counts(&k, sendcounts, "sendcounts"));

@@ -12,8 +12,9 @@
 #include "simulator/attr.h"
 #include "simulator/coll.h"
 #include "simulator/comm.h"
-#include "simulator/held.h"
+#include "simulator/engine.h"
 #include "simulator/errhandler.h"
+#include "simulator/held.h"
 #include "simulator/info.h"
 #include "simulator/intercomm.h"
 #include "simulator/request.h"
@@ -93,6 +94,10 @@ static int post_constructor(sim_comm *c, sim_coll_kind kind, sim_coll_args *a, M
     sim_request *req = sim_coll_post(c, kind, a);
     if (!req)
         return MPI_ERR_OTHER; /* the mismatch went through sim_error already */
+    /* On an intercommunicator's `both`, errors are the caller's side's, under
+     * its error handler. */
+    if (c->inter)
+        req->comm = sim_comm_rank(c->inter, sim_self()) >= 0 ? c->inter : c->inter->remote;
     int rc = sim_request_wait(req, MPI_STATUS_IGNORE);
     if (rc == MPI_SUCCESS && *newcomm != MPI_COMM_NULL)
         sim_held_add_here(SIM_HELD_COMM, (uint32_t)*newcomm);
@@ -311,7 +316,7 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
     sim_comm *c;
     TRY(sim_check_initialized());
     TRY(sim_comm_check(comm, &c));
-    TRY(intra_only(c, "MPI_Comm_split", true));
+
     if (!newcomm)
         SIM_RETURN(null_arg(comm, "MPI_Comm_split", "newcomm"));
     if (color < 0 && color != MPI_UNDEFINED)
@@ -326,7 +331,8 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
     sim_coll_args a = {0};
     a.color = color;
     a.key = key;
-    SIM_RETURN(post_constructor(c, SIM_COLL_COMM_SPLIT, &a, newcomm));
+    /* An intercommunicator's groups split together (coll_inter.c). */
+    SIM_RETURN(post_constructor(c->remote ? c->both : c, SIM_COLL_COMM_SPLIT, &a, newcomm));
 }
 SIM_ALIAS(MPI_Comm_split);
 
@@ -360,7 +366,6 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
     sim_group *g;
     TRY(sim_check_initialized());
     TRY(sim_comm_check(comm, &c));
-    TRY(intra_only(c, "MPI_Comm_create", true));
     TRY(group_check(group, "MPI_Comm_create", "group", &g));
     if (!newcomm)
         SIM_RETURN(null_arg(comm, "MPI_Comm_create", "newcomm"));
@@ -368,7 +373,9 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
                   g->size, g->size == 1 ? "" : "s");
     sim_coll_args a = {0};
     a.group = group;
-    SIM_RETURN(post_constructor(c, SIM_COLL_COMM_CREATE, &a, newcomm));
+    /* On an intercommunicator each group passes a subgroup of its own, and
+     * both meet (coll_inter.c). */
+    SIM_RETURN(post_constructor(c->remote ? c->both : c, SIM_COLL_COMM_CREATE, &a, newcomm));
 }
 SIM_ALIAS(MPI_Comm_create);
 
@@ -597,7 +604,7 @@ int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name) {
     TRY(sim_comm_check(comm, &c));
     if (!comm_name)
         SIM_RETURN(null_arg(comm, "MPI_Comm_set_name", "comm_name"));
-    sim_comm_set_name(c, comm_name);
+    sim_comm_set_name(c, sim_self(), comm_name);
     SIM_RETURN(MPI_SUCCESS);
 }
 SIM_ALIAS(MPI_Comm_set_name);
@@ -613,7 +620,7 @@ int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen) {
         SIM_RETURN(null_arg(comm, "MPI_Comm_get_name", "resultlen"));
     /* Names are kept shorter than MPI_MAX_OBJECT_NAME, the buffer size MPI
      * requires of the caller. */
-    size_t len = g_strlcpy(comm_name, sim_comm_name(c), MPI_MAX_OBJECT_NAME);
+    size_t len = g_strlcpy(comm_name, sim_comm_name(c, sim_self()), MPI_MAX_OBJECT_NAME);
     *resultlen = (int)len;
     SIM_RETURN(MPI_SUCCESS);
 }

@@ -117,7 +117,12 @@ static bool some_complete(sim_request **reqs, int n) {
  * had completed, unless it already polled in this call: either way others
  * may progress before the program asks again. */
 static bool not_yet(const char *what, sim_request **reqs, int n, bool polled) {
-    if (!sim_test_later(what))
+    /* A generalized request is complete once the program said so: no
+     * progress of MPI's own is left to wait for. */
+    bool progress = false;
+    for (int i = 0; i < n && !progress; i++)
+        progress = reqs[i] && reqs[i]->complete && reqs[i]->kind != SIM_REQ_GREQ;
+    if (!progress || !sim_test_later(what))
         return false;
     if (!polled) {
         describe_wait(reqs, n);
@@ -355,6 +360,13 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) 
     if (!req->complete)
         sim_poll_block();
     *flag = req->complete;
+    if (req->complete && req->kind == SIM_REQ_GREQ) {
+        /* The program's query says the status; the request stays. */
+        sim_greq_query(req);
+        if (status != MPI_STATUS_IGNORE)
+            *status = req->status;
+        SIM_RETURN(req->error);
+    }
     if (req->complete && status != MPI_STATUS_IGNORE) {
         *status = req->status;
         if (req->kind != SIM_REQ_RECV)
@@ -385,6 +397,22 @@ int PMPI_Request_free(MPI_Request *request) {
                              "MPI_Request_free: a nonblocking collective request (%s) cannot be "
                              "freed; complete it with MPI_Wait/MPI_Test",
                              req->call));
+    if (req->kind == SIM_REQ_GREQ) {
+        /* The free callback runs now if the request is complete, else at its
+         * MPI_Grequest_complete, which still finds it by its handle. */
+        *request = MPI_REQUEST_NULL;
+        if (!req->complete) {
+            req->greq_freed = true;
+            SIM_RETURN(MPI_SUCCESS);
+        }
+        int e = sim_greq_free(req);
+        sim_req_release(req);
+        SIM_RETURN(e == MPI_SUCCESS ? MPI_SUCCESS
+                                    : sim_error(MPI_COMM_WORLD, e,
+                                                "MPI_Request_free: the free_fn of the generalized "
+                                                "request returned error code %d",
+                                                e));
+    }
     /* Legal, but nothing tells the program any more when the operation
      * is over (MPI 3.1 section 3.7.3 advises against it for receives). */
     sim_report_active_freed(req);
@@ -406,6 +434,8 @@ int PMPI_Cancel(MPI_Request *request) {
     int rc = resolve("MPI_Cancel", 1, request, &req);
     if (rc != MPI_SUCCESS)
         SIM_RETURN(rc);
+    if (req && req->kind == SIM_REQ_GREQ)
+        SIM_RETURN(sim_greq_cancel(req));
     if (req && req->kind != SIM_REQ_COLL)
         sim_cancel(req);
     SIM_RETURN(MPI_SUCCESS);

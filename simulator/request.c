@@ -123,18 +123,24 @@ void sim_req_fail(sim_request *req, int errclass, char *text) {
 }
 
 int sim_req_finish(sim_request *req, MPI_Status *status, MPI_Request *handle_slot) {
+    bool greq = req->kind == SIM_REQ_GREQ;
+    if (greq)
+        sim_greq_query(req); /* the program says what the status is */
     if (status != MPI_STATUS_IGNORE) {
         int keep_error = status->MPI_ERROR;
         *status = req->status;
         status->MPI_ERROR = keep_error;
-        if (req->kind != SIM_REQ_RECV && !req->io_status) {
+        if (greq) {
+            /* As the query callback set it, cancelled flag included. */
+        } else if (req->kind != SIM_REQ_RECV && !req->io_status) {
             /* Send and collective requests have an empty status (MPI 3.1 3.7.3). */
             status->MPI_SOURCE = MPI_ANY_SOURCE;
             status->MPI_TAG = MPI_ANY_TAG;
             sim_status_set_bytes(status, 0);
         }
-        status->count_hi_and_cancelled =
-            (status->count_hi_and_cancelled & ~1) | (req->cancelled ? 1 : 0);
+        if (!greq)
+            status->count_hi_and_cancelled =
+                (status->count_hi_and_cancelled & ~1) | (req->cancelled ? 1 : 0);
     }
     sim_access_request_finished(req);
     int err = req->error;
@@ -142,12 +148,27 @@ int sim_req_finish(sim_request *req, MPI_Status *status, MPI_Request *handle_slo
     req->error_text = NULL;
     const char *call = req->call;
     void *site = req->call_site;
+    if (greq) {
+        /* The program's callbacks failed in this call, not in the
+         * MPI_Grequest_start that made the request. */
+        sim_proc *self = sim_proc_of(sim_self());
+        call = self->call ? self->call : call;
+        site = self->call_site;
+    }
     sim_comm *comm = req->comm;
     if (req->persistent) {
         req->active = false;
         req->complete = false;
         req->error = MPI_SUCCESS;
     } else {
+        /* The free callback comes after the query (MPI 3.1 section 12.2);
+         * its error is the call's when the query had none. */
+        int ferr = greq ? sim_greq_free(req) : MPI_SUCCESS;
+        if (ferr != MPI_SUCCESS && err == MPI_SUCCESS) {
+            err = ferr;
+            text = g_strdup_printf("the free_fn of the generalized request returned error code %d",
+                                   ferr);
+        }
         sim_req_release(req);
         if (handle_slot)
             *handle_slot = MPI_REQUEST_NULL;

@@ -25,6 +25,7 @@
 
 #include "perfmodel/collalgo.h"
 #include "scheduler/sched.h"
+#include "simulator/coll_inter.h"
 #include "simulator/engine.h"
 #include "simulator/events.h"
 #include "simulator/sim_internal.h"
@@ -883,9 +884,13 @@ void sim_timed_coll_arrive(sim_coll *c, int me, sim_request *req) {
         pm_ca_args a;
         GArray *block = g_array_new(FALSE, TRUE, sizeof(uint64_t));
         GError *err = NULL;
-        pm_ca_schedule *s = sim_timed_coll_args(c, me, &a, block) ? pm_ca_build(&a, &err) : NULL;
+        bool inter = sim_coll_inter_owns(c) && c->kind < SIM_COLL_COMM_DUP;
+        pm_ca_schedule *s = inter ? sim_coll_inter_schedule(c, me, &err)
+                            : sim_timed_coll_args(c, me, &a, block) ? pm_ca_build(&a, &err)
+                                                                    : NULL;
         g_array_free(block, TRUE);
-        if (!s) { /* arguments the engine will reject: no time for them */
+        if (!s) { /* arguments the engine will reject, or that do not tell the sizes (an
+                     intercommunicator's bystander): no time for them yet */
             g_clear_error(&err);
             return;
         }
@@ -900,11 +905,18 @@ void sim_timed_coll_arrive(sim_coll *c, int me, sim_request *req) {
             r->world[i] = sim_comm_world(c->comm, i);
         r->deferred = g_new0(sim_request *, r->p);
         r->done = g_new0(bool, r->p);
-        if (sim_timed_exact_sizes(c->kind))
+        if (sim_timed_exact_sizes(c->kind) && !inter)
             r->send_bytes = g_new0(uint64_t *, r->p);
         r->run = pm_ca_run_new(s, T.platform->eager_limit, coll_start, r);
         c->timed = r;
         g_ptr_array_add(T.runs, r);
+        /* Members that arrived before the schedule could be made (the root's
+         * bystanders, which have no steps) arrive in it now. */
+        for (int i = 0; i < r->p; i++)
+            if (i != me && (c->reqs[i] || c->left_early[i])) {
+                pm_ca_run_arrive(r->run, i, T.now);
+                member_check(r, i);
+            }
     }
     if (r->send_bytes)
         r->send_bytes[me] = sim_timed_v_sizes(c, me);

@@ -66,6 +66,9 @@ cases=(
     "mpiio_race_ok|tests/programs/mpiio_race_ok|2|@WORK@/mpiio_race_ok.dat"
     "mpiio_atomic_ok|tests/programs/mpiio_atomic_ok|2|@WORK@/mpiio_atomic_ok.dat"
     "mpiio_race_one_sync.sync|tests/programs/mpiio_race_one_sync|2|@WORK@/mpiio_one_sync.dat sync"
+    "intercomm|tests/programs/intercomm|4|"
+    "intercoll|tests/programs/intercoll|3 4 5|"
+    "grequest|tests/programs/grequest|2|"
 )
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/crosscheck.XXXXXX") || exit 2

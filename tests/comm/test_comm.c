@@ -152,20 +152,30 @@ static void test_invalid_handles(void) {
 static void test_names(void) {
     sim_comm_init(2);
     sim_comm *w = world();
-    CU_ASSERT_STRING_EQUAL(sim_comm_name(w), "MPI_COMM_WORLD");
-    CU_ASSERT_STRING_EQUAL(sim_comm_name(sim_comm_get(MPI_COMM_SELF, 1)), "MPI_COMM_SELF");
+    CU_ASSERT_STRING_EQUAL(sim_comm_name(w, 0), "MPI_COMM_WORLD");
+    CU_ASSERT_STRING_EQUAL(sim_comm_name(sim_comm_get(MPI_COMM_SELF, 1), 1), "MPI_COMM_SELF");
     fake_coll *f = fake_new(w, SIM_COLL_COMM_DUP);
     fake_exec_ok(f);
     sim_comm *d = sim_comm_get(f->out[0], 0);
-    CU_ASSERT_STRING_EQUAL(sim_comm_name(d), ""); /* names are not inherited */
-    sim_comm_set_name(d, "rows");
-    CU_ASSERT_STRING_EQUAL(sim_comm_name(d), "rows");
+    CU_ASSERT_STRING_EQUAL(sim_comm_name(d, 0), ""); /* names are not inherited */
+    sim_comm_set_name(d, 0, "rows");
+    CU_ASSERT_STRING_EQUAL(sim_comm_name(d, 0), "rows");
+    /* Names are local to each process (MPI 3.1 section 6.8). */
+    CU_ASSERT_STRING_EQUAL(sim_comm_name(d, 1), "");
+    /* Reports name the communicator as the program does. */
+    char *want = g_strdup_printf("comm %d \"rows\" (dup of MPI_COMM_WORLD)", d->id);
+    CU_ASSERT_STRING_EQUAL(sim_comm_describe(d), want);
+    g_free(want);
+    sim_comm_set_name(d, 1, "");
+    CU_ASSERT_STRING_EQUAL(sim_comm_name(d, 0), "rows");
+    CU_ASSERT_PTR_NULL(strstr(sim_comm_describe(d), "rows"));
     char long_name[300];
     memset(long_name, 'x', sizeof long_name - 1);
     long_name[sizeof long_name - 1] = '\0';
-    sim_comm_set_name(w, long_name);
-    CU_ASSERT_EQUAL(strlen(sim_comm_name(w)), MPI_MAX_OBJECT_NAME - 1);
-    CU_ASSERT_STRING_EQUAL(sim_comm_describe(w), "MPI_COMM_WORLD");
+    sim_comm_set_name(w, 1, long_name);
+    CU_ASSERT_EQUAL(strlen(sim_comm_name(w, 1)), MPI_MAX_OBJECT_NAME - 1);
+    CU_ASSERT_STRING_EQUAL(sim_comm_name(w, 0), "MPI_COMM_WORLD");
+    CU_ASSERT_TRUE(g_str_has_prefix(sim_comm_describe(w), "MPI_COMM_WORLD \"xxx"));
     fake_free(f);
     sim_comm_fini();
 }

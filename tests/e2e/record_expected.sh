@@ -117,6 +117,9 @@ record info.n2 2 tests/programs/info.c
 record typearrays.n4 4 tests/programs/typearrays.c
 record comm_more.n4 4 tests/programs/comm_more.c
 record intercomm.n4 4 tests/programs/intercomm.c
+record intercoll.n3 3 tests/programs/intercoll.c
+record intercoll.n4 4 tests/programs/intercoll.c
+record grequest.n2 2 tests/programs/grequest.c
 record topo_graph.n4 4 tests/programs/topo_graph.c
 record_userlib userlib.n3 3
 record_userlib userlib.n4 4

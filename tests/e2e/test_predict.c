@@ -437,6 +437,18 @@ static void test_bcast_late_member(void) {
     e2e_free(r);
 }
 
+static void test_inter_bcast(void) {
+    /* MPICH's intercommunicator bcast: root to the other group's leader,
+     * then a bcast within that group; the root's bystander takes no part. */
+    e2e_result *r = predict("4", COLL, "inter_bcast", NULL, NULL, NULL, NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT_OUT_HAS(r, "rank 0 after 0.000 us\n");
+    EXPECT_OUT_HAS(r, "rank 1 after 11.000 us\n");
+    EXPECT_OUT_HAS(r, "rank 2 after 0.000 us\n");
+    EXPECT_OUT_HAS(r, "rank 3 after 22.000 us\n");
+    e2e_free(r);
+}
+
 static void test_allreduce(void) {
     e2e_result *r = predict("4", COLL, "allreduce", NULL, NULL, NULL, NULL);
     EXPECT_STATUS(r, 0);
@@ -932,6 +944,8 @@ static void add_predict_tests(CU_pSuite s) {
     CU_add_test(s, "binomial bcast with link sharing at each node", test_bcast_tree);
     CU_add_test(s, "bcast members leave when their data is there, not at the last call",
                 test_bcast_late_member);
+    CU_add_test(s, "intercommunicator bcast: root to the leader, then the leader's group",
+                test_inter_bcast);
     CU_add_test(s, "recursive-doubling allreduce", test_allreduce);
     CU_add_test(s, "RMA: a fence waits for its put; creation, fence and free as MPICH's",
                 test_rma_fence_put);

@@ -605,6 +605,9 @@ static const struct {
     {"typearrays", "4", "typearrays.n4"},
     {"comm_more", "4", "comm_more.n4"},
     {"intercomm", "4", "intercomm.n4"},
+    {"intercoll", "3", "intercoll.n3"},
+    {"intercoll", "4", "intercoll.n4"},
+    {"grequest", "2", "grequest.n2"},
     {"topo_graph", "4", "topo_graph.n4"},
 };
 
@@ -793,9 +796,153 @@ static void test_intercomm_errors(void) {
     g_free(f);
     e2e_free(r);
     r = RUN("run", "-n", "4", P("intercomm_errors.c"), "collective");
-    EXPECT_STATUS(r, 2);
-    EXPECT_ERR_HAS(r, "UNSUPPORTED rank 0: MPI_Barrier on an intercommunicator");
-    EXPECT_ERR_HAS(r, "at intercomm_errors.c:");
+    EXPECT_CLEAN(r);
+    e2e_free(r);
+}
+
+/* Every collective on an intercommunicator, split, create and idup of one:
+ * MPICH's output under run (uneven and even groups), explore and predict. */
+static void test_intercoll(void) {
+    run_output("intercoll", NULL);
+    e2e_result *r =
+        RUN("explore", "--trace-dir", e2e_tmp("intercoll_traces"), "-n", "3", P("intercoll.c"));
+    EXPECT_STATUS(r, 0);
+    EXPECT(r, strstr(r->err, "ordex: ERROR") == NULL);
+    EXPECT_ERR_HAS(r, "no error exists for this input");
+    e2e_free(r);
+    r = RUN("predict", "--no-timeline", "-n", "4", P("intercoll.c"));
+    EXPECT_STATUS(r, 0);
+    EXPECT_ERR_HAS(r, "predicted time");
+    e2e_expect_mpich_output(r, "intercoll.n4", NULL, __FILE__, __LINE__);
+    e2e_free(r);
+    /* Six ranks: groups of 2 and 4 reduce 6 and 4 elements in
+     * Reduce_scatter_block (MPICH: "Message truncated"); the report uses the
+     * name the program gave the intercommunicator. */
+    r = RUN("run", "-n", "6", P("intercoll.c"));
+    EXPECT_STATUS(r, 1);
+    EXPECT_ERR_HAS(r, "MPI_Reduce_scatter_block on comm 9 \"A-B\" (intercomm: the group of comm "
+                      "8, to comm 10): world rank 5 (rank 0 of its group) contributes 4 x MPI_INT "
+                      "but world rank 3 (rank 0 of its group) contributes 6 x MPI_INT");
+    e2e_free(r);
+}
+
+/* One intercoll_errors.c case under `run` (and, when explore_too, under
+ * `explore`): exit status 1 and the one finding of kind with text at the
+ * marker. */
+static void intercoll_error(const char *mode, const char *kind, const char *text,
+                            const char *marker, bool explore_too) {
+    const char *src = SRC("intercoll_errors.c");
+    e2e_result *r = RUN("run", "-n", "4", P("intercoll_errors.c"), mode);
+    EXPECT_STATUS(r, 1);
+    g_free(EXPECT_FINDING(r, 1, kind, text, src, marker));
+    e2e_free(r);
+    if (!explore_too)
+        return;
+    r = RUN("explore", "--trace-dir", e2e_tmp("intercoll_err_traces"), "-n", "4",
+            P("intercoll_errors.c"), mode);
+    EXPECT_STATUS(r, 1);
+    EXPECT_ERR_HAS(r, text);
+    e2e_free(r);
+}
+
+static void test_intercoll_errors(void) {
+    intercoll_error("scan", "mpi_error",
+                    "MPI_Scan: comm 7 (intercomm: the group of comm 6, to comm 8) is an "
+                    "intercommunicator; MPI_Scan is defined on intracommunicators only",
+                    "/* [SCAN] */", false);
+    intercoll_error("noroot", "mpi_error",
+                    "MPI_Bcast on comm 7 (intercomm: the group of comm 6, to comm 8): no member "
+                    "passes root = MPI_ROOT; the group of world rank 1 names rank 0 of the other "
+                    "group as the root, which passes MPI_PROC_NULL",
+                    "/* [NOROOT] */", true);
+    intercoll_error(
+        "tworoots", "mpi_error",
+        "world rank 0 (rank 0 of its group) and world rank 2 (rank 1 of its group) both "
+        "pass MPI_ROOT",
+        "/* [TWOROOTS] */", false);
+    intercoll_error(
+        "wrongroot", "mpi_error",
+        "world rank 1 (rank 0 of its group) passes root = 1, but the root is world rank "
+        "0 (rank 0 of its group): the other group passes the root's rank in its group, 0",
+        "/* [WRONGROOT] */", true);
+    intercoll_error("named", "mpi_error",
+                    "MPI_Bcast on comm 7 \"pairs\" (intercomm:", "/* [WRONGROOT] */", false);
+    intercoll_error("inplace", "mpi_error",
+                    "MPI_Allreduce: MPI_IN_PLACE is not allowed as sendbuf on an intercommunicator",
+                    "/* [INPLACE] */", false);
+    intercoll_error("count", "mpi_error",
+                    "world rank 0 (rank 0 of its group) receives 8 bytes (2 x MPI_INT) but world "
+                    "rank 1 (rank 0 of its group) sends 4 bytes (1 x MPI_INT)",
+                    "/* [COUNT] */", true);
+    intercoll_error("kinds", "mpi_error",
+                    "calls MPI_Bcast(root=MPI_ROOT) at intercoll_errors.c:", "/* [KINDS] */",
+                    false);
+    const char *src = SRC("intercoll_errors.c");
+    e2e_result *r = RUN("run", "-n", "4", P("intercoll_errors.c"), "missing");
+    EXPECT_STATUS(r, 1);
+    char *f = EXPECT_FINDING(r, 1, "deadlock", "2 ranks blocked", src, "/* [MISSING] */");
+    EXPECT_BLOCK_HAS(r, f, "rank 0: MPI_Barrier(");
+    EXPECT_BLOCK_HAS(r, f, "rank 2: MPI_Barrier(");
+    g_free(f);
+    e2e_free(r);
+    /* A bystander's send buffer is not significant: writing it while its
+     * MPI_Igather is pending is no race. */
+    r = RUN("explore", "--trace-dir", e2e_tmp("intercoll_err_traces"), "-n", "4",
+            P("intercoll_errors.c"), "bystander");
+    EXPECT_STATUS(r, 0);
+    EXPECT_ERR_HAS(r, "no error exists for this input");
+    e2e_free(r);
+    /* A replay of the failing ordering explore recorded finds the same. */
+    const char *dir = e2e_tmp("intercoll_replay");
+    e2e_free(RUN("explore", "--trace-dir", dir, "-n", "4", P("intercoll_errors.c"), "noroot"));
+    char *t = g_build_filename(dir, "intercoll_errors-1.trace", NULL);
+    r = RUN("replay", t);
+    EXPECT_STATUS(r, 1);
+    EXPECT_ERR_HAS(r, "no member passes root = MPI_ROOT");
+    e2e_free(r);
+    g_free(t);
+}
+
+/* Generalized requests: callbacks at the times MPI 3.1 section 12.2 gives,
+ * in every completion call, under run, explore and predict; the misuses. */
+static void test_grequest(void) {
+    run_output("grequest", NULL);
+    e2e_result *r =
+        RUN("explore", "--trace-dir", e2e_tmp("grequest_traces"), "-n", "2", P("grequest.c"));
+    EXPECT_STATUS(r, 0);
+    EXPECT_ERR_HAS(r, "no error exists for this input");
+    e2e_free(r);
+    r = RUN("predict", "--no-timeline", "-n", "2", P("grequest.c"));
+    EXPECT_STATUS(r, 0);
+    e2e_expect_mpich_output(r, "grequest.n2", NULL, __FILE__, __LINE__);
+    e2e_free(r);
+    /* Freed before completion: free_fn at MPI_Grequest_complete. */
+    r = RUN("run", "-n", "2", P("grequest.c"), "freepending");
+    EXPECT_CLEAN(r);
+    EXPECT_OUT_HAS(r, "rank 0: free pending: [freed free] count -1 cancelled -1\n");
+    e2e_free(r);
+    const char *src = SRC("grequest.c");
+    for (int explore = 0; explore < 2; explore++) {
+        r = explore ? RUN("explore", "--trace-dir", e2e_tmp("grequest_traces"), "-n", "2",
+                          P("grequest.c"), "never")
+                    : RUN("run", "-n", "2", P("grequest.c"), "never");
+        EXPECT_STATUS(r, 1);
+        EXPECT_ERR_HAS(r, "ERROR [deadlock]");
+        EXPECT_ERR_HAS(r, "rank 0: MPI_Wait(MPI_Grequest_start at grequest.c:");
+        e2e_free(r);
+    }
+    r = RUN("run", "-n", "2", P("grequest.c"), "twice");
+    EXPECT_STATUS(r, 1);
+    g_free(EXPECT_FINDING(r, 1, "mpi_error",
+                          "MPI_Grequest_complete: the generalized request 0xac000000 made at "
+                          "grequest.c:",
+                          src, "/* [TWICE] */"));
+    e2e_free(r);
+    r = RUN("run", "-n", "2", P("grequest.c"), "queryerr");
+    EXPECT_STATUS(r, 1);
+    g_free(EXPECT_FINDING(r, 1, "mpi_error",
+                          "MPI_Wait: the query_fn of the generalized request returned error code",
+                          src, "/* [QUERYERR] */"));
     e2e_free(r);
 }
 
@@ -861,6 +1008,12 @@ static void e2e_add_program_tests(CU_pSuite s) {
     CU_add_test(s, "intercomm.c: intercommunicators, point-to-point, dup, merge", test_intercomm);
     CU_add_test(s, "intercomm_errors.c: misuses and collectives on intercommunicators",
                 test_intercomm_errors);
+    CU_add_test(s, "intercoll.c: every collective on intercommunicators, split, create, idup",
+                test_intercoll);
+    CU_add_test(s, "intercoll_errors.c: roots, kinds, counts, MPI_IN_PLACE, Scan, deadlock",
+                test_intercoll_errors);
+    CU_add_test(s, "grequest.c: generalized requests, status setters, Reduce_local, names",
+                test_grequest);
     CU_add_test(s, "topo_graph.c: graph topologies, neighbourhood collectives", test_topo_graph);
     CU_add_test(s, "api_errors.c: usage errors of attributes, handlers, info, types",
                 test_api_errors);

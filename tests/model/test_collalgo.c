@@ -371,8 +371,7 @@ static void test_pairing_all_kinds(void) {
         const int roots[4] = {0, 1 % p, p / 2, p - 1};
         for (int k = 0; k < PM_CA_NKINDS; k++) {
             for (int r = 0; r < 4; r++) {
-                pm_ca_args a = {
-                    .kind = k, .p = p, .root = roots[r], .bytes = 24, .matrix = matrix};
+                pm_ca_args a = {.kind = k, .p = p, .root = roots[r], .bytes = 24, .matrix = matrix};
                 a.block = block;
                 check_case(&a, &cases);
                 a.block = holes;
@@ -510,8 +509,7 @@ static void test_allreduce_steps(void) {
 static void test_gather_scatter_steps(void) {
     /* p = 5, root 0, 10-byte blocks: 0 <- 1 (1 block), 2 (2: itself and
      * 3), 4 (1). */
-    pm_ca_schedule *s =
-        build((pm_ca_args){.kind = PM_CA_GATHER, .p = 5, .root = 0, .bytes = 10});
+    pm_ca_schedule *s = build((pm_ca_args){.kind = PM_CA_GATHER, .p = 5, .root = 0, .bytes = 10});
     CU_ASSERT_PTR_NOT_NULL_FATAL(s);
     CU_ASSERT_EQUAL(pm_ca_nsteps(s, 0), 3);
     step_is(s, 0, 0, 0, false, 1, 10);
@@ -702,23 +700,21 @@ static void test_bad_args(void) {
         "members");
     bad(&(pm_ca_args){.kind = PM_CA_BCAST, .p = 4, .root = 4, .bytes = 1}, PM_CA_ERROR_ROOT,
         "bcast: root 4 is not a member");
-    bad(&(pm_ca_args){.kind = PM_CA_GATHERV, .p = 4, .root = -1, .block = block},
-        PM_CA_ERROR_ROOT, "root -1");
+    bad(&(pm_ca_args){.kind = PM_CA_GATHERV, .p = 4, .root = -1, .block = block}, PM_CA_ERROR_ROOT,
+        "root -1");
     bad(&(pm_ca_args){.kind = PM_CA_GATHERV, .p = 4}, PM_CA_ERROR_MISSING,
         "gatherv: no block sizes");
     bad(&(pm_ca_args){.kind = PM_CA_SCATTERV, .p = 4}, PM_CA_ERROR_MISSING, "scatterv");
     bad(&(pm_ca_args){.kind = PM_CA_ALLGATHERV, .p = 4}, PM_CA_ERROR_MISSING, "allgatherv");
-    bad(&(pm_ca_args){.kind = PM_CA_REDUCE_SCATTER, .p = 4}, PM_CA_ERROR_MISSING,
-        "reduce_scatter");
+    bad(&(pm_ca_args){.kind = PM_CA_REDUCE_SCATTER, .p = 4}, PM_CA_ERROR_MISSING, "reduce_scatter");
     bad(&(pm_ca_args){.kind = PM_CA_ALLTOALLV, .p = 4, .block = block}, PM_CA_ERROR_MISSING,
         "alltoallv: no size matrix");
-    bad(&(pm_ca_args){.kind = PM_CA_GATHER, .p = 4, .bytes = UINT64_MAX / 2},
-        PM_CA_ERROR_TOO_BIG, "overflow");
+    bad(&(pm_ca_args){.kind = PM_CA_GATHER, .p = 4, .bytes = UINT64_MAX / 2}, PM_CA_ERROR_TOO_BIG,
+        "overflow");
     bad(&(pm_ca_args){.kind = PM_CA_ALLTOALL, .p = 1 << 20, .bytes = 1}, PM_CA_ERROR_TOO_BIG,
         "steps");
     /* A root is not checked where there is none. */
-    pm_ca_schedule *s =
-        build((pm_ca_args){.kind = PM_CA_ALLREDUCE, .p = 4, .root = 9, .bytes = 1});
+    pm_ca_schedule *s = build((pm_ca_args){.kind = PM_CA_ALLREDUCE, .p = 4, .root = 9, .bytes = 1});
     CU_ASSERT_PTR_NOT_NULL(s);
     pm_ca_free(s);
     CU_ASSERT_STRING_EQUAL(pm_ca_kind_name(PM_CA_REDUCE_SCATTER), "reduce_scatter");
@@ -1028,6 +1024,51 @@ static void test_run_protocol(void) {
     g_array_free(net.x, TRUE);
 }
 
+/* pm_ca_compose: an intercommunicator bcast as MPICH runs it.  Members 0-1
+ * are one group, 2-4 the other; the root (member 1) sends to the other
+ * group's leader (2), which broadcasts to its group (a bcast of 3 mapped on
+ * 2, 3, 4).  Each member's rounds follow one another across the parts. */
+static void test_compose(void) {
+    pm_ca_schedule *pair = build((pm_ca_args){.kind = PM_CA_BCAST, .p = 2, .root = 0, .bytes = S});
+    pm_ca_schedule *grp = build((pm_ca_args){.kind = PM_CA_BCAST, .p = 3, .root = 0, .bytes = S});
+    int pair_map[2] = {1, 2}, grp_map[3] = {2, 3, 4};
+    pm_ca_part parts[2] = {{pair, pair_map}, {grp, grp_map}};
+    GError *e = NULL;
+    pm_ca_schedule *s = pm_ca_compose(PM_CA_BCAST, 5, parts, 2, &e);
+    CU_ASSERT_PTR_NULL(e);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    CU_ASSERT_EQUAL(pm_ca_kind_of(s), PM_CA_BCAST);
+    CU_ASSERT_EQUAL(pm_ca_members(s), 5);
+    CU_ASSERT_EQUAL(pm_ca_nsteps(s, 0), 0);
+    CU_ASSERT_EQUAL(pm_ca_nsteps(s, 1), 1);
+    step_is(s, 1, 0, 0, true, 2, S);
+    /* The leader receives, then sends to 3's tree children: 0 -> 2, 1 in
+     * the group's numbering, that is 4 then 3. */
+    CU_ASSERT_EQUAL(pm_ca_nsteps(s, 2), 3);
+    step_is(s, 2, 0, 0, false, 1, S);
+    step_is(s, 2, 1, 1, true, 4, S);
+    step_is(s, 2, 2, 2, true, 3, S);
+    step_is(s, 3, 0, 0, false, 2, S);
+    step_is(s, 4, 0, 0, false, 2, S);
+    CU_ASSERT_EQUAL(pm_ca_nrounds(s, 2), 3);
+    pm_ca_free(s);
+
+    /* A map that leaves the whole or sends two members to one fails. */
+    int bad_map[2] = {1, 5}, twice[2] = {2, 2};
+    pm_ca_part bad[1] = {{pair, bad_map}};
+    CU_ASSERT_PTR_NULL(pm_ca_compose(PM_CA_BCAST, 5, bad, 1, &e));
+    CU_ASSERT_TRUE(g_error_matches(e, PM_CA_ERROR, PM_CA_ERROR_MEMBERS));
+    g_clear_error(&e);
+    bad[0].map = twice;
+    CU_ASSERT_PTR_NULL(pm_ca_compose(PM_CA_BCAST, 5, bad, 1, &e));
+    CU_ASSERT_TRUE(g_error_matches(e, PM_CA_ERROR, PM_CA_ERROR_MEMBERS));
+    g_clear_error(&e);
+    CU_ASSERT_PTR_NULL(pm_ca_compose(PM_CA_BCAST, 0, parts, 2, &e));
+    g_clear_error(&e);
+    pm_ca_free(pair);
+    pm_ca_free(grp);
+}
+
 /* ---------------------------------------------------------------------- */
 
 typedef struct {
@@ -1050,6 +1091,7 @@ int main(void) {
         {"every send has one receive: all kinds, p = 1..17", test_pairing_all_kinds},
         {"barrier: dissemination", test_barrier_steps},
         {"bcast: binomial tree", test_bcast_steps},
+        {"compose: parts in sequence per member, mapped peers", test_compose},
         {"reduce: binomial tree towards the root", test_reduce_steps},
         {"allreduce: recursive doubling, odd p", test_allreduce_steps},
         {"gather and scatter: subtrees", test_gather_scatter_steps},

@@ -9,8 +9,8 @@
  *   remoterank   MPI_Send to rank 2 of a remote group of 2: [mpi_error] at [REMOTERANK]
  *   tags         the leaders pass different tags: the groups never meet, a
  *                [deadlock] with every rank in MPI_Intercomm_create at [TAGS]
- *   collective   MPI_Barrier on the intercommunicator: [unsupported] at
- *                [COLLECTIVE], exit status 2
+ *   collective   MPI_Barrier on the intercommunicator: no error (a
+ *                collective of both groups, intercoll.c has the others)
  *   race         world rank 0 takes one message from MPI_ANY_SOURCE of the
  *                odd group, which both send: explore finds the two outcomes
  */
