@@ -612,10 +612,11 @@ int sim_bufcheck_target(const char *call, int owner, const void *addr, int count
             return MPI_SUCCESS;
     }
     sched_obj obj;
-    if (!sched_obj_find(owner, frames ? &cp : NULL, (uintptr_t)addr, &obj, NULL) || !obj.type)
-        return MPI_SUCCESS; /* a heap block, or memory of no known C type */
+    if (!sched_obj_find(owner, frames ? &cp : NULL, (uintptr_t)addr, &obj, NULL))
+        return MPI_SUCCESS; /* memory of no known object */
     type_walk tw = {(uintptr_t)addr, &obj, owner, frames ? &cp : NULL, {0}, 0, 1u << 20, NULL};
-    sim_dt_each_element(dt, count, check_elements, &tw);
+    if (obj.type) /* a heap block has none: nothing to check, but remembered */
+        sim_dt_each_element(dt, count, check_elements, &tw);
     if (tw.problem) {
         sim_buf_part part = {.count = count, .type = type};
         char *what = parts_text(&part, 1);
