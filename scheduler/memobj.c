@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "scheduler/arena.h"
+#include "scheduler/debuginfo.h"
 #include "scheduler/sched.h"
 #include "scheduler/symbolize.h"
 
@@ -94,17 +95,17 @@ enum { FP_SAME, FP_SAVED, FP_LOST };
 
 static struct {
     bool opened;
-    char *path; /* the program read */
-    char *bytes;
-    Elf *elf;
-    Dwarf *dw;
-    Dwarf_CFI *cfi_eh;          /* from the ELF's .eh_frame: dwarf_cfi_end */
-    Dwarf_CFI *cfi_dbg;         /* from .debug_frame: the Dwarf's */
-    uintptr_t text_lo, text_hi; /* file addresses of the executable segment */
-    GHashTable *types;          /* DIE offset -> sched_ctype */
-    GArray *globals;            /* gvar, by address; NULL until built */
-    GHashTable *frames;         /* file PC -> frame_vars (NULL value: none) */
-    GHashTable *rules;          /* file PC -> unwind_rule */
+    char *path;                  /* the program read */
+    const sched_debuginfo *info; /* its ELF and DWARF, shared (debuginfo.h) */
+    Elf *elf;                    /* info's */
+    Dwarf *dw;                   /* info's */
+    Dwarf_CFI *cfi_eh;           /* from the ELF's .eh_frame: dwarf_cfi_end */
+    Dwarf_CFI *cfi_dbg;          /* from .debug_frame: the Dwarf's */
+    uintptr_t text_lo, text_hi;  /* file addresses of the executable segment */
+    GHashTable *types;           /* DIE offset -> sched_ctype */
+    GArray *globals;             /* gvar, by address; NULL until built */
+    GHashTable *frames;          /* file PC -> frame_vars (NULL value: none) */
+    GHashTable *rules;           /* file PC -> unwind_rule */
     GStringChunk *strings;
 } g;
 
@@ -125,17 +126,12 @@ static void open_program(void) {
     g.frames = g_hash_table_new(g_direct_hash, g_direct_equal);
     g.rules = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
     const char *path = sched_program_path();
-    gsize len;
-    if (!path || !g_file_get_contents(path, &g.bytes, &len, NULL))
+    if (!path)
         return;
-    elf_version(EV_CURRENT);
-    g.elf = elf_memory(g.bytes, len);
-    if (!g.elf || elf_kind(g.elf) != ELF_K_ELF) {
-        if (g.elf)
-            elf_end(g.elf);
-        g.elf = NULL;
+    g.info = sched_debuginfo_ref(path);
+    g.elf = g.info->elf;
+    if (!g.elf)
         return;
-    }
     size_t nph = 0;
     elf_getphdrnum(g.elf, &nph);
     for (size_t i = 0; i < nph; i++) {
@@ -145,7 +141,7 @@ static void open_program(void) {
             g.text_hi = ph.p_vaddr + ph.p_memsz;
         }
     }
-    g.dw = dwarf_begin_elf(g.elf, DWARF_C_READ, NULL);
+    g.dw = g.info->dw;
     g.cfi_eh = dwarf_getcfi_elf(g.elf);
     if (g.dw)
         g.cfi_dbg = dwarf_getcfi(g.dw);
@@ -214,11 +210,7 @@ void sched_memobj_reset(void) {
         g_array_free(g.globals, TRUE);
     if (g.cfi_eh)
         dwarf_cfi_end(g.cfi_eh);
-    if (g.dw)
-        dwarf_end(g.dw);
-    if (g.elf)
-        elf_end(g.elf);
-    g_free(g.bytes);
+    sched_debuginfo_unref(g.info); /* after the CFI, which reads from it */
     g_free(g.path);
     if (g.strings)
         g_string_chunk_free(g.strings);

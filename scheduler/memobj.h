@@ -11,7 +11,8 @@
  * (system libraries, the program's own libraries, mmap, VLAs, compiler
  * temporaries) is no object here: callers do not check it.
  *
- * The program's file is read into memory once (no descriptor is kept, no
+ * The program's ELF and DWARF are those every reader of debug information
+ * shares (debuginfo.h: read into memory once, no descriptor kept, no
  * mapping made later: in-process snapshots need neither); the variables
  * and unwinding rules of a PC, and the C types, are digested once and
  * cached by file address, so all ranks' copies share them.  Work on the
