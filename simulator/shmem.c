@@ -1292,6 +1292,15 @@ bool sim_shmem_wait(volatile void *ivar, size_t size, sim_shmem_kind kind, int c
     const char *cn = cmp_name(cmp);
     if (!cn)
         fail("cmp %d is not one of SHMEM_CMP_EQ, _NE, _GT, _GE, _LT, _LE", cmp);
+    /* The MPI type of the C type the call names, for the buffer checks. */
+    MPI_Datatype basic = MPI_BYTE;
+    if (size == 2)
+        basic = kind == SIM_SHMEM_SIGNED ? MPI_SHORT : MPI_UNSIGNED_SHORT;
+    else if (size == 4)
+        basic = kind == SIM_SHMEM_SIGNED ? MPI_INT : MPI_UNSIGNED;
+    else if (size == 8)
+        basic = kind == SIM_SHMEM_SIGNED ? MPI_LONG : MPI_UNSIGNED_LONG;
+    check_symmetric("ivar", (const void *)ivar, 1, 1, size, basic, false);
     remote_of((const void *)ivar, size, self, "ivar");
     uint64_t v = load_n(value, size);
     char *where = short_name(self, (const void *)ivar);
@@ -1327,6 +1336,8 @@ bool sim_shmem_wait(volatile void *ivar, size_t size, sim_shmem_kind kind, int c
 static shm_lock *lock_of(volatile long *lock) {
     int self = sim_self();
     shm_sym s;
+    if (sym_of(self, (uintptr_t)lock, &s))
+        check_buffer("lock", (const void *)lock, 1, 1, sizeof(long), MPI_LONG, true);
     if (!sym_of(self, (uintptr_t)lock, &s) || s.room < sizeof(long))
         fail("lock %p is not a symmetric long: a lock must be a symmetric data object", lock);
     uint64_t id = ((uint64_t)s.heap << 63) | ((uint64_t)s.index << 40) | (uint64_t)s.offset;
