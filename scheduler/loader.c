@@ -5,6 +5,7 @@
 #include "scheduler/loader.h"
 
 #include "scheduler/access_sites.h"
+#include "scheduler/debuginfo.h"
 
 #include <dlfcn.h>
 #include <elf.h>
@@ -18,20 +19,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The program file, read once and shared by all loads. */
-static char *g_path;
-static char *g_bytes;
+/* The program file, read once and shared by all loads and by the readers
+ * of its debug information (debuginfo.h). */
+static const sched_debuginfo *g_file;
+static const char *g_bytes;
 static size_t g_len;
 
 static bool read_program(const char *path, char **err) {
-    if (g_path && strcmp(g_path, path) == 0)
+    if (g_file && strcmp(g_file->path, path) == 0)
         return true;
-    gsize len;
-    GError *ge = NULL;
-    char *bytes;
-    if (!g_file_get_contents(path, &bytes, &len, &ge)) {
-        *err = g_strdup_printf("%s: cannot read program: %s", path, ge->message);
-        g_error_free(ge);
+    const sched_debuginfo *f = sched_debuginfo_ref(path);
+    const char *bytes = f->bytes;
+    size_t len = f->len;
+    if (!bytes) {
+        *err = g_strdup_printf("%s: cannot read program: %s", path, f->error);
+        sched_debuginfo_unref(f);
         return false;
     }
     const Elf64_Ehdr *eh = (const Elf64_Ehdr *)bytes;
@@ -39,7 +41,7 @@ static bool read_program(const char *path, char **err) {
         *err = g_strdup_printf("%s: not a program built by ordexcc (not an ELF file); build it "
                                "with: ordexcc -o prog.so prog.c",
                                path);
-        g_free(bytes);
+        sched_debuginfo_unref(f);
         return false;
     }
     if (eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_machine != EM_X86_64 || eh->e_type != ET_DYN ||
@@ -47,12 +49,11 @@ static bool read_program(const char *path, char **err) {
         *err = g_strdup_printf("%s: not a program built by ordexcc (not an x86-64 shared "
                                "object); build it with: ordexcc -o prog.so prog.c",
                                path);
-        g_free(bytes);
+        sched_debuginfo_unref(f);
         return false;
     }
-    g_free(g_path);
-    g_free(g_bytes);
-    g_path = g_strdup(path);
+    sched_debuginfo_unref(g_file);
+    g_file = f;
     g_bytes = bytes;
     g_len = len;
     return true;

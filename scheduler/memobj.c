@@ -9,8 +9,12 @@
  * were saved.  The variables of a frame are those of the scopes that contain
  * the call (dwarf_getscopes), with the location their DWARF gives at that
  * PC: an offset from the frame base (DW_OP_fbreg, the frame base being the
- * CFA as GCC emits it) or from rsp/rbp.  Variables held in registers, or
- * whose size the type does not fix (VLAs), are no objects.
+ * CFA as GCC emits it) or from rsp/rbp.  A one-dimensional VLA is found
+ * through the two slots GCC keeps for it in the frame (the address of its
+ * elements and its upper bound), read at the lookup; its elements have no
+ * checked C type.  Variables held in registers (which cannot be passed by
+ * address anyway), VLAs of more dimensions and alloca'd memory are no
+ * objects.
  *
  * C types are digested into a small tree (sched_ctype): scalars with their
  * class and size, arrays (dimensions flattened), structs with their
@@ -26,6 +30,7 @@
 #include <string.h>
 
 #include "scheduler/arena.h"
+#include "scheduler/debuginfo.h"
 #include "scheduler/sched.h"
 #include "scheduler/symbolize.h"
 
@@ -70,6 +75,12 @@ typedef struct lvar {
     int base; /* LOC_* */
     int64_t off;
     size_t size;
+    /* A VLA: at base + off lies the address of its elements, and at
+     * ub_base + ub_off its upper bound (a size_t); elem bytes each. */
+    bool vla;
+    int ub_base;
+    int64_t ub_off;
+    size_t elem;
     const char *name, *file;
     int line;
     const sched_ctype *type;
@@ -94,17 +105,17 @@ enum { FP_SAME, FP_SAVED, FP_LOST };
 
 static struct {
     bool opened;
-    char *path; /* the program read */
-    char *bytes;
-    Elf *elf;
-    Dwarf *dw;
-    Dwarf_CFI *cfi_eh;          /* from the ELF's .eh_frame: dwarf_cfi_end */
-    Dwarf_CFI *cfi_dbg;         /* from .debug_frame: the Dwarf's */
-    uintptr_t text_lo, text_hi; /* file addresses of the executable segment */
-    GHashTable *types;          /* DIE offset -> sched_ctype */
-    GArray *globals;            /* gvar, by address; NULL until built */
-    GHashTable *frames;         /* file PC -> frame_vars (NULL value: none) */
-    GHashTable *rules;          /* file PC -> unwind_rule */
+    char *path;                  /* the program read */
+    const sched_debuginfo *info; /* its ELF and DWARF, shared (debuginfo.h) */
+    Elf *elf;                    /* info's */
+    Dwarf *dw;                   /* info's */
+    Dwarf_CFI *cfi_eh;           /* from the ELF's .eh_frame: dwarf_cfi_end */
+    Dwarf_CFI *cfi_dbg;          /* from .debug_frame: the Dwarf's */
+    uintptr_t text_lo, text_hi;  /* file addresses of the executable segment */
+    GHashTable *types;           /* DIE offset -> sched_ctype */
+    GArray *globals;             /* gvar, by address; NULL until built */
+    GHashTable *frames;          /* file PC -> frame_vars (NULL value: none) */
+    GHashTable *rules;           /* file PC -> unwind_rule */
     GStringChunk *strings;
 } g;
 
@@ -125,17 +136,12 @@ static void open_program(void) {
     g.frames = g_hash_table_new(g_direct_hash, g_direct_equal);
     g.rules = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
     const char *path = sched_program_path();
-    gsize len;
-    if (!path || !g_file_get_contents(path, &g.bytes, &len, NULL))
+    if (!path)
         return;
-    elf_version(EV_CURRENT);
-    g.elf = elf_memory(g.bytes, len);
-    if (!g.elf || elf_kind(g.elf) != ELF_K_ELF) {
-        if (g.elf)
-            elf_end(g.elf);
-        g.elf = NULL;
+    g.info = sched_debuginfo_ref(path);
+    g.elf = g.info->elf;
+    if (!g.elf)
         return;
-    }
     size_t nph = 0;
     elf_getphdrnum(g.elf, &nph);
     for (size_t i = 0; i < nph; i++) {
@@ -145,7 +151,7 @@ static void open_program(void) {
             g.text_hi = ph.p_vaddr + ph.p_memsz;
         }
     }
-    g.dw = dwarf_begin_elf(g.elf, DWARF_C_READ, NULL);
+    g.dw = g.info->dw;
     g.cfi_eh = dwarf_getcfi_elf(g.elf);
     if (g.dw)
         g.cfi_dbg = dwarf_getcfi(g.dw);
@@ -214,11 +220,7 @@ void sched_memobj_reset(void) {
         g_array_free(g.globals, TRUE);
     if (g.cfi_eh)
         dwarf_cfi_end(g.cfi_eh);
-    if (g.dw)
-        dwarf_end(g.dw);
-    if (g.elf)
-        elf_end(g.elf);
-    g_free(g.bytes);
+    sched_debuginfo_unref(g.info); /* after the CFI, which reads from it */
     g_free(g.path);
     if (g.strings)
         g_string_chunk_free(g.strings);
@@ -737,35 +739,77 @@ static bool frame_base(Dwarf_Die *sub, int *base, int64_t *off) {
     return false;
 }
 
+/* A slot of the frame that one operation locates (DW_OP_fbreg, or rbp or
+ * rsp plus an offset); false for anything else. */
+static bool frame_slot(const Dwarf_Op *op, bool have_fb, int fb_base, int64_t fb_off, int *base,
+                       int64_t *off) {
+    switch (op->atom) {
+    case DW_OP_fbreg:
+        if (!have_fb)
+            return false;
+        *base = fb_base;
+        *off = fb_off + (int64_t)op->number;
+        return true;
+    case DW_OP_breg6:
+        *base = LOC_FP;
+        *off = (int64_t)op->number;
+        return true;
+    case DW_OP_breg7:
+        *base = LOC_SP;
+        *off = (int64_t)op->number;
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* A one-dimensional VLA whose elements' address GCC keeps in a slot of the
+ * frame (the variable's location: the slot, then DW_OP_deref) and whose
+ * upper bound is the value of another slot (the subrange's bound: a slot
+ * and DW_OP_deref): v gets the bound's slot and the element size. */
+static bool vla_bound(Dwarf_Die *var, bool have_fb, int fb_base, int64_t fb_off, lvar *v) {
+    Dwarf_Die at, elem, sub;
+    Dwarf_Word esize;
+    if (!die_type(var, &at) || dwarf_tag(&at) != DW_TAG_array_type || !die_type(&at, &elem) ||
+        dwarf_aggregate_size(&elem, &esize) != 0 || esize == 0 || dwarf_child(&at, &sub) != 0 ||
+        dwarf_tag(&sub) != DW_TAG_subrange_type)
+        return false;
+    Dwarf_Die next = sub;
+    if (dwarf_siblingof(&next, &next) == 0) /* two dimensions or more */
+        return false;
+    Dwarf_Attribute attr;
+    Dwarf_Op *ops;
+    size_t n;
+    if (!dwarf_attr(&sub, DW_AT_upper_bound, &attr) || dwarf_whatform(&attr) != DW_FORM_exprloc ||
+        dwarf_getlocation(&attr, &ops, &n) != 0 || n != 2 || ops[1].atom != DW_OP_deref ||
+        !frame_slot(&ops[0], have_fb, fb_base, fb_off, &v->ub_base, &v->ub_off))
+        return false;
+    v->vla = true;
+    v->elem = esize;
+    /* Its name in reports ("int[]"); an array of no fixed size is untyped,
+     * so its elements' C types are not checked. */
+    v->type = digest_type(&at, 0);
+    return true;
+}
+
 static void add_local(Dwarf_Die *var, Dwarf_Addr pc, bool have_fb, int fb_base, int64_t fb_off,
                       GArray *out) {
     Dwarf_Attribute attr;
     Dwarf_Op *expr;
     size_t len;
     if (!dwarf_attr(var, DW_AT_location, &attr) ||
-        dwarf_getlocation_addr(&attr, pc, &expr, &len, 1) != 1 || len != 1)
+        dwarf_getlocation_addr(&attr, pc, &expr, &len, 1) != 1 || len < 1 || len > 2)
         return;
     lvar v = {0};
-    switch (expr[0].atom) {
-    case DW_OP_fbreg:
-        if (!have_fb)
-            return;
-        v.base = fb_base;
-        v.off = fb_off + (int64_t)expr[0].number;
-        break;
-    case DW_OP_breg6:
-        v.base = LOC_FP;
-        v.off = (int64_t)expr[0].number;
-        break;
-    case DW_OP_breg7:
-        v.base = LOC_SP;
-        v.off = (int64_t)expr[0].number;
-        break;
-    default:
-        return; /* a register, a static (a global), or composed pieces */
-    }
-    if (!var_type(var, &v.type, &v.size))
+    /* a register, a static (a global), or composed pieces are no objects */
+    if (!frame_slot(&expr[0], have_fb, fb_base, fb_off, &v.base, &v.off))
         return;
+    if (len == 2) {
+        if (expr[1].atom != DW_OP_deref || !vla_bound(var, have_fb, fb_base, fb_off, &v))
+            return;
+    } else if (!var_type(var, &v.type, &v.size)) {
+        return;
+    }
     v.name = intern(die_name(var));
     v.file = decl_file(var);
     v.line = decl_line(var);
@@ -995,9 +1039,34 @@ static bool unwinder_next(unwinder *u) {
     return frame_cfa(u, &nr);
 }
 
+static uintptr_t slot_addr(const frame *f, int base_of, int64_t off) {
+    uintptr_t base = base_of == LOC_CFA ? f->cfa : base_of == LOC_SP ? f->sp : f->fp;
+    return (uintptr_t)((int64_t)base + off);
+}
+
 static uintptr_t local_addr(const frame *f, const lvar *v) {
-    uintptr_t base = v->base == LOC_CFA ? f->cfa : v->base == LOC_SP ? f->sp : f->fp;
-    return (uintptr_t)((int64_t)base + v->off);
+    return slot_addr(f, v->base, v->off);
+}
+
+/* Where a VLA's elements lie now: [*start, *start + *size).  Its slots are
+ * read from the frame; elements that are not between the frame's stack
+ * pointer and its CFA (the slots not set yet: the call comes before the
+ * declaration) make it no object. */
+static bool vla_extent(const unwinder *u, const lvar *v, uintptr_t *start, size_t *size) {
+    if ((v->base == LOC_FP || v->ub_base == LOC_FP) && !u->cur.fp_known)
+        return false;
+    uintptr_t at = local_addr(&u->cur, v), ub_at = slot_addr(&u->cur, v->ub_base, v->ub_off);
+    if (!in_stack(u, at, sizeof(uintptr_t)) || !in_stack(u, ub_at, sizeof(uint64_t)))
+        return false;
+    uintptr_t p = *(const uintptr_t *)at;
+    uint64_t ub = *(const uint64_t *)ub_at, n;
+    if (ub >= (uint64_t)1 << 40 || __builtin_mul_overflow(ub + 1, (uint64_t)v->elem, &n))
+        return false;
+    if (p < u->cur.sp || p > u->cur.cfa || n > u->cur.cfa - p)
+        return false;
+    *start = p;
+    *size = (size_t)n;
+    return true;
 }
 
 /* The local of the current frame that holds addr, if any. */
@@ -1010,8 +1079,11 @@ static bool local_in_frame(const unwinder *u, uintptr_t addr, sched_obj *out) {
         if (v->base == LOC_FP && !u->cur.fp_known)
             continue;
         uintptr_t start = local_addr(&u->cur, v);
-        if (addr >= start && addr - start < v->size) {
-            *out = (sched_obj){SCHED_OBJ_LOCAL, start,    v->size, v->name, v->file,
+        size_t size = v->size;
+        if (v->vla && !vla_extent(u, v, &start, &size))
+            continue;
+        if (addr >= start && addr - start < size) {
+            *out = (sched_obj){SCHED_OBJ_LOCAL, start,    size,    v->name, v->file,
                                v->line,         fv->func, v->type, u->index};
             return true;
         }

@@ -7,11 +7,14 @@
  * malloc for), a global or static variable of the program (its DWARF:
  * name, type, size, declaration line), or a local variable of a frame that
  * is live at a call (located at the call's PC as the DWARF says, in the
- * frame the call frame information unwinds to).  Memory of anything else
- * (system libraries, the program's own libraries, mmap, VLAs, compiler
- * temporaries) is no object here: callers do not check it.
+ * frame the call frame information unwinds to; a one-dimensional VLA
+ * with the bounds its frame holds at the call, and no C type for its
+ * elements).  Memory of anything else (system libraries, the program's own
+ * libraries, mmap, alloca, VLAs of more dimensions, compiler temporaries)
+ * is no object here: callers do not check it.
  *
- * The program's file is read into memory once (no descriptor is kept, no
+ * The program's ELF and DWARF are those every reader of debug information
+ * shares (debuginfo.h: read into memory once, no descriptor kept, no
  * mapping made later: in-process snapshots need neither); the variables
  * and unwinding rules of a PC, and the C types, are digested once and
  * cached by file address, so all ranks' copies share them.  Work on the

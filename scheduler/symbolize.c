@@ -32,6 +32,7 @@
 #include <sys/mman.h>
 
 #include "scheduler/context.h"
+#include "scheduler/debuginfo.h"
 #include "scheduler/loader.h"
 #include "scheduler/sched.h"
 
@@ -57,10 +58,10 @@ typedef struct sym_func {
 /* One program file and what is known of its addresses. */
 typedef struct sym_object {
     char *path;
-    char *bytes;         /* the whole file: elf reads from it */
-    Elf *elf;            /* NULL: unreadable, or not ELF */
-    Dwarf *dw;           /* NULL: no DWARF */
-    GArray *funcs;       /* of sym_func, by value; NULL until first needed */
+    const sched_debuginfo *info; /* shared with the other readers of the file */
+    Elf *elf;                    /* info's: NULL when unreadable, or not ELF */
+    Dwarf *dw;                   /* info's: NULL when no DWARF */
+    GArray *funcs;               /* of sym_func, by value; NULL until first needed */
     GArray *data;        /* of sym_func, the data objects, by value; NULL until first needed */
     GHashTable *entries; /* file address -> sym_entry */
 } sym_object;
@@ -77,16 +78,12 @@ static void entry_free(gpointer p) {
 
 static void object_free(gpointer p) {
     sym_object *o = p;
-    if (o->dw)
-        dwarf_end(o->dw);
-    if (o->elf)
-        elf_end(o->elf);
+    sched_debuginfo_unref(o->info);
     if (o->funcs)
         g_array_free(o->funcs, TRUE);
     if (o->data)
         g_array_free(o->data, TRUE);
     g_hash_table_destroy(o->entries);
-    g_free(o->bytes);
     g_free(o->path);
     g_free(o);
 }
@@ -100,17 +97,9 @@ static sym_object *object(const char *path) {
     o = g_new0(sym_object, 1);
     o->path = g_strdup(path);
     o->entries = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, entry_free);
-    gsize len;
-    if (g_file_get_contents(path, &o->bytes, &len, NULL)) {
-        elf_version(EV_CURRENT);
-        o->elf = elf_memory(o->bytes, len);
-        if (o->elf && elf_kind(o->elf) != ELF_K_ELF) {
-            elf_end(o->elf);
-            o->elf = NULL;
-        }
-        if (o->elf)
-            o->dw = dwarf_begin_elf(o->elf, DWARF_C_READ, NULL);
-    }
+    o->info = sched_debuginfo_ref(path);
+    o->elf = o->info->elf;
+    o->dw = o->info->dw;
     g_hash_table_insert(g_objects, o->path, o);
     return o;
 }

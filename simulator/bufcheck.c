@@ -36,7 +36,9 @@ typedef struct site_entry {
     int next; /* the slot to replace */
 } site_entry;
 
-static GHashTable *g_sites;    /* site_key -> site_entry (the key inside) */
+static GHashTable *g_sites; /* site_key -> site_entry (the key inside) */
+/* The arg of the target side of RMA operations in g_sites. */
+static const char TARGET_ARG[] = "target_datatype";
 static GHashTable *g_overlaps; /* overlap_key -> overlap_entry (the key inside) */
 static GHashTable *g_warned;   /* "location|message" -> warned */
 
@@ -79,7 +81,13 @@ static char *object_text(const sched_obj *o) {
     return s;
 }
 
-/* "2000 x MPI_INT", "3 blocks of MPI_DOUBLE", "3 blocks" */
+/* How many times a part is laid down. */
+static size_t reps(const sim_buf_part *p) {
+    return p->repeat > 1 ? p->repeat : 1;
+}
+
+/* "2000 x MPI_INT", "3 blocks of MPI_DOUBLE", "3 blocks", "4 x MPI_INT, 12
+ * bytes apart" */
 static char *parts_text(const sim_buf_part *parts, int n) {
     int used = 0, first = -1;
     bool one_type = true;
@@ -94,10 +102,17 @@ static char *parts_text(const sim_buf_part *parts, int n) {
     }
     if (first < 0)
         return g_strdup("nothing");
+    const sim_buf_part *f = &parts[first];
+    if (used == 1 && reps(f) > 1 && f->count == 1)
+        return g_strdup_printf("%zu x %s, %td bytes apart", reps(f), sim_dt_name(f->type),
+                               (ptrdiff_t)f->stride);
+    if (used == 1 && reps(f) > 1)
+        return g_strdup_printf("%zu blocks of %d x %s, %td bytes apart", reps(f), f->count,
+                               sim_dt_name(f->type), (ptrdiff_t)f->stride);
     if (used == 1)
-        return g_strdup_printf("%d x %s", parts[first].count, sim_dt_name(parts[first].type));
+        return g_strdup_printf("%d x %s", f->count, sim_dt_name(f->type));
     if (one_type)
-        return g_strdup_printf("%d blocks of %s", used, sim_dt_name(parts[first].type));
+        return g_strdup_printf("%d blocks of %s", used, sim_dt_name(f->type));
     return g_strdup_printf("%d blocks", used);
 }
 
@@ -251,8 +266,9 @@ static bool part_span(const sim_buf_part *p, __int128 *lo, __int128 *hi) {
         return false;
     __int128 ext = sim_dt_extent(dt), last = (__int128)(p->count - 1) * ext;
     __int128 tlb = sim_dt_true_lb(dt), tub = tlb + sim_dt_true_extent(dt);
-    *lo = p->off + tlb + (last < 0 ? last : 0);
-    *hi = p->off + tub + (last > 0 ? last : 0);
+    __int128 rep = (__int128)(reps(p) - 1) * p->stride;
+    *lo = p->off + tlb + (last < 0 ? last : 0) + (rep < 0 ? rep : 0);
+    *hi = p->off + tub + (last > 0 ? last : 0) + (rep > 0 ? rep : 0);
     return true;
 }
 
@@ -418,6 +434,7 @@ int sim_bufcheck(const char *call, const char *arg, const void *buf, const sim_b
         const sim_datatype *dt = parts[i].count > 0 ? sim_dt_get(parts[i].type) : NULL;
         layout = mix(mix(mix(layout, (uint64_t)parts[i].off), (uint64_t)parts[i].count),
                      dt ? sim_dt_serial(dt) : 0);
+        layout = mix(mix(layout, reps(&parts[i])), (uint64_t)parts[i].stride);
     }
     site_entry *e = site_of(p->call_site, arg);
     sched_call_point cp = call_point(p);
@@ -457,8 +474,8 @@ int sim_bufcheck(const char *call, const char *arg, const void *buf, const sim_b
         bottom_walk bw = {self, &cp, 0, NULL, 1u << 16};
         for (int i = 0; i < n && !bw.problem; i++) {
             const sim_datatype *dt = parts[i].count > 0 ? sim_dt_get(parts[i].type) : NULL;
-            if (dt) {
-                bw.base = parts[i].off;
+            for (size_t r = 0; dt && r < reps(&parts[i]) && !bw.problem && bw.budget; r++) {
+                bw.base = parts[i].off + (MPI_Aint)r * parts[i].stride;
                 sim_dt_each_block(dt, parts[i].count, bottom_block, &bw);
             }
         }
@@ -470,8 +487,8 @@ int sim_bufcheck(const char *call, const char *arg, const void *buf, const sim_b
             type_walk tw = {0, NULL, self, &cp, {0}, 0, 1u << 20, NULL};
             for (int i = 0; i < n && !tw.problem; i++) {
                 const sim_datatype *dt = parts[i].count > 0 ? sim_dt_get(parts[i].type) : NULL;
-                if (dt) {
-                    tw.base = (uintptr_t)parts[i].off;
+                for (size_t r = 0; dt && r < reps(&parts[i]) && !tw.problem && tw.budget; r++) {
+                    tw.base = (uintptr_t)(parts[i].off + (MPI_Aint)r * parts[i].stride);
                     sim_dt_each_element(dt, parts[i].count, check_elements, &tw);
                 }
             }
@@ -529,8 +546,9 @@ int sim_bufcheck(const char *call, const char *arg, const void *buf, const sim_b
         type_walk tw = {(uintptr_t)buf, &obj, self, &cp, {0}, 0, 1u << 20, NULL};
         for (int i = 0; i < n && !tw.problem; i++) {
             const sim_datatype *dt = parts[i].count > 0 ? sim_dt_get(parts[i].type) : NULL;
-            if (dt) {
-                tw.base = (uintptr_t)buf + (uintptr_t)parts[i].off;
+            for (size_t r = 0; dt && r < reps(&parts[i]) && !tw.problem && tw.budget; r++) {
+                tw.base =
+                    (uintptr_t)buf + (uintptr_t)(parts[i].off + (MPI_Aint)r * parts[i].stride);
                 sim_dt_each_element(dt, parts[i].count, check_elements, &tw);
             }
         }
@@ -556,7 +574,7 @@ int sim_bufcheck_comm(MPI_Comm comm, const char *call, const char *arg, const vo
                       MPI_Datatype type, bool writes) {
     if (sim_g->cfg.no_buffer_checks || count <= 0)
         return MPI_SUCCESS;
-    sim_buf_part part = {0, count, type};
+    sim_buf_part part = {.count = count, .type = type};
     char *why = NULL;
     int rc = sim_bufcheck(call, arg, buf, &part, 1, writes, &why);
     if (rc != MPI_SUCCESS) {
@@ -564,6 +582,58 @@ int sim_bufcheck_comm(MPI_Comm comm, const char *call, const char *arg, const vo
         g_free(why);
     }
     return rc;
+}
+
+int sim_bufcheck_target(const char *call, int owner, const void *addr, int count, MPI_Datatype type,
+                        char **why) {
+    *why = NULL;
+    if (sim_g->cfg.no_buffer_checks || sim_g->cfg.type_check == SIM_TYPE_CHECK_OFF || count <= 0)
+        return MPI_SUCCESS;
+    int self = sim_self();
+    const sim_datatype *dt = sim_dt_get(type);
+    if (self < 0 || !dt || owner < 0 || owner >= sim_g->nranks)
+        return MPI_SUCCESS;
+    sim_proc *p = sim_proc_of(self), *o = sim_proc_of(owner);
+    if (p->call_depth != 1)
+        return MPI_SUCCESS;
+    /* The owner's live frames, for a window in its locals: it waits in an
+     * MPI call (or makes this one), so it has a call point. */
+    sched_call_point cp = {0};
+    bool frames = o->call_depth > 0 && o->entry_sp;
+    if (frames)
+        cp = call_point(o);
+    uint64_t layout = mix(mix(mix((uint64_t)owner, (uint64_t)(uintptr_t)addr), (uint64_t)count),
+                          sim_dt_serial(dt));
+    site_entry *e = site_of(p->call_site, TARGET_ARG);
+    for (int s = 0; s < SLOTS; s++) {
+        const site_slot *sl = &e->slot[s];
+        if (sl->used && sl->buf == addr && sl->layout == layout &&
+            sched_obj_still(owner, frames ? &cp : NULL, &sl->obj))
+            return MPI_SUCCESS;
+    }
+    sched_obj obj;
+    if (!sched_obj_find(owner, frames ? &cp : NULL, (uintptr_t)addr, &obj, NULL))
+        return MPI_SUCCESS; /* memory of no known object */
+    type_walk tw = {(uintptr_t)addr, &obj, owner, frames ? &cp : NULL, {0}, 0, 1u << 20, NULL};
+    if (obj.type) /* a heap block has none: nothing to check, but remembered */
+        sim_dt_each_element(dt, count, check_elements, &tw);
+    if (tw.problem) {
+        sim_buf_part part = {.count = count, .type = type};
+        char *what = parts_text(&part, 1);
+        char *msg = g_strdup_printf("%s: target_datatype (%s, in rank %d's window): %s", call, what,
+                                    owner, tw.problem);
+        g_free(what);
+        g_free(tw.problem);
+        if (sim_g->cfg.type_check == SIM_TYPE_CHECK_ERROR) {
+            *why = msg;
+            return MPI_ERR_TYPE;
+        }
+        warn_type(msg);
+    }
+    site_slot *sl = &e->slot[e->next];
+    e->next = (e->next + 1) % SLOTS;
+    *sl = (site_slot){true, addr, layout, obj, cp};
+    return MPI_SUCCESS;
 }
 
 void sim_bufcheck_init(void) {

@@ -34,11 +34,15 @@
 #include "simulator/coll.h"
 
 /* A part of a buffer argument: count elements of type from `off` bytes
- * after the argument's address. */
+ * after the argument's address; with repeat > 1, that many times, each
+ * `stride` bytes after the one before (OpenSHMEM's strided transfers; 0
+ * and 1: once). */
 typedef struct sim_buf_part {
     MPI_Aint off;
     int count;
     MPI_Datatype type;
+    size_t repeat;
+    MPI_Aint stride;
 } sim_buf_part;
 
 /* Checks the buffer argument `arg` ("buf", "recvbuf", ...) of the calling
@@ -63,6 +67,16 @@ int sim_bufcheck_comm(MPI_Comm comm, const char *call, const char *arg, const vo
  * go through sim_error on comm. */
 int sim_bufcheck_coll(MPI_Comm comm, const char *call, sim_coll_kind kind, int me, int size,
                       int nin, int nout, const sim_coll_args *args);
+
+/* Checks the target side of the calling rank's RMA operation `call`:
+ * count elements of type at addr in the memory of world rank `owner` (the
+ * window's, whose bounds the caller checked), against the C types of the
+ * object there (a global, or a local of a frame that is live in owner's
+ * pending call; heap blocks have none), as sim_bufcheck checks a buffer's.
+ * Returns MPI_SUCCESS, or MPI_ERR_TYPE with *why set (g_free) under
+ * --type-check=error; a mismatch under warn is reported here as a warning. */
+int sim_bufcheck_target(const char *call, int owner, const void *addr, int count, MPI_Datatype type,
+                        char **why);
 
 /* Set-up and teardown of the caches (sim_create, sim_destroy). */
 void sim_bufcheck_init(void);

@@ -252,7 +252,7 @@ int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size) {
         SIM_RETURN(sim_win_error(w, MPI_ERR_BASE,
                                  "MPI_Win_attach: base is NULL but size is %ld bytes", (long)size));
     if (size <= INT_MAX) {
-        sim_buf_part part = {0, (int)size, MPI_BYTE};
+        sim_buf_part part = {.count = (int)size, .type = MPI_BYTE};
         char *why = NULL;
         int rc = sim_bufcheck("MPI_Win_attach", "base", base, &part, 1, true, &why);
         if (rc != MPI_SUCCESS)
@@ -526,7 +526,7 @@ static int type_check(sim_win *w, const char *call, const char *name, MPI_Dataty
 /* One buffer of an operation against its memory object. */
 static int buffer_check(sim_win *w, const char *call, const char *arg, const void *buf, int count,
                         MPI_Datatype type, bool writes) {
-    sim_buf_part part = {0, count, type};
+    sim_buf_part part = {.count = count, .type = type};
     char *why = NULL;
     int rc = count > 0 ? sim_bufcheck(call, arg, buf, &part, 1, writes, &why) : MPI_SUCCESS;
     if (rc != MPI_SUCCESS)

@@ -10,6 +10,7 @@
 
 #include "scheduler/arena.h"
 #include "scheduler/sched.h"
+#include "simulator/bufcheck.h"
 #include "simulator/engine.h"
 #include "simulator/report.h"
 #include "simulator/rma_internal.h"
@@ -205,6 +206,15 @@ int sim_rma_issue(sim_win *w, int me, const sim_rma_issue_args *a, sim_request *
     rc = sim_rma_check(&x, &why);
     if (rc != MPI_SUCCESS) {
         rc = sim_win_error(w, rc, "%s: %s", a->call, why);
+        g_free(why);
+        return rc;
+    }
+    /* The target datatype against the C types of the window memory there. */
+    rc = sim_bufcheck_target(a->call, rma_world_of(w, a->target), addr,
+                             x.kind == SIM_RMA_FOP || x.kind == SIM_RMA_CAS ? 1 : x.tcount, x.ttype,
+                             &why);
+    if (rc != MPI_SUCCESS) {
+        rc = sim_win_error(w, rc, "%s", why);
         g_free(why);
         return rc;
     }

@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include "simulator/shmem.h"
 
+#include <limits.h>
 #include <shmem.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 #include "scheduler/sched.h"
 #include "scheduler/symbolize.h"
 #include "simulator/access.h"
+#include "simulator/bufcheck.h"
 #include "simulator/coll.h"
 #include "simulator/comm.h"
 #include "simulator/datatype.h"
@@ -297,6 +299,49 @@ static uintptr_t remote_of(const void *addr, size_t span, int pe, const char *ar
     if (!r)
         fail("%s %p: PE %d has no copy of its symmetric object", arg, addr, pe);
     return r;
+}
+
+/* Fails the call with a message of the buffer checks, which names the call
+ * already. */
+static _Noreturn void fail_buffer(char *why) {
+    int self = sim_self();
+    sim_proc *p = sim_proc_of(self);
+    sim_add_finding(SIM_F_MPI_ERROR, &self, 1, sim_location(p->call_site),
+                    g_strdup_printf("PE %d: %s", self, why), sim_report_backtrace_here());
+    g_free(why);
+    sched_abort_current();
+}
+
+/* The buffer checks (bufcheck.h) on the argument `arg` (a string literal:
+ * it keys the checks' cache) at addr: n elements of elem bytes, stride
+ * elements apart, of the basic type `basic` (MPI_BYTE: of no C type, as
+ * for the sized routines).  A symmetric address that the call reads or
+ * writes on another PE is checked on the calling PE's copy: every PE's
+ * copy of an object has the same layout.  Fails the call on an error. */
+static void check_buffer(const char *arg, const void *addr, size_t n, ptrdiff_t stride, size_t elem,
+                         MPI_Datatype basic, bool writes) {
+    if (n == 0 || elem == 0 || sim_g->cfg.no_buffer_checks)
+        return;
+    bool bytes = basic == MPI_BYTE;
+    int per = bytes ? (int)elem : 1;
+    sim_buf_part part = {
+        .count = per, .type = basic, .repeat = n, .stride = stride * (MPI_Aint)elem};
+    if (stride == 1 && n <= (size_t)(INT_MAX / per))
+        part = (sim_buf_part){.count = (int)n * per, .type = basic};
+    char *why = NULL;
+    if (sim_bufcheck(sim_proc_of(sim_self())->call, arg, addr, &part, 1, writes, &why) !=
+        MPI_SUCCESS)
+        fail_buffer(why);
+    g_free(why);
+}
+
+/* check_buffer on a symmetric argument, once it is known to be symmetric
+ * (what is not fails as remote_of says). */
+static void check_symmetric(const char *arg, const void *addr, size_t n, ptrdiff_t stride,
+                            size_t elem, MPI_Datatype basic, bool writes) {
+    shm_sym s;
+    if (sym_of(sim_self(), (uintptr_t)addr, &s))
+        check_buffer(arg, addr, n, stride, elem, basic, writes);
 }
 
 static void check_pe(int pe) {
@@ -687,11 +732,17 @@ static void check_set(int start, int logstride, int size) {
                     start, logstride, size);
 }
 
+/* pSync of a collective: `longs` elements of long, symmetric, that the
+ * implementation writes. */
+static void check_psync(long *psync, size_t longs) {
+    check_buffer("pSync", psync, longs, 1, sizeof(long), MPI_LONG, true);
+}
+
 void sim_shmem_barrier_set(int start, int logstride, int size, long *psync, bool sync) {
-    (void)psync;
     sim_shmem_check_active();
     sim_call_args("PE_start=%d, logPE_stride=%d, PE_size=%d", start, logstride, size);
     check_set(start, logstride, size);
+    check_psync(psync, SHMEM_BARRIER_SYNC_SIZE);
     depart(arrive((uint64_t)start, (uint64_t)size, g_strdup(sim_proc_of(sim_self())->call)));
     barrier(!sync);
 }
@@ -720,7 +771,6 @@ static int bytes_count(size_t nelems, size_t elem) {
 
 void sim_shmem_broadcast(void *dest, const void *source, size_t nelems, size_t elem, int root,
                          int start, int logstride, int size, long *psync) {
-    (void)psync;
     sim_shmem_check_active();
     int self = sim_self();
     sim_call_args("PE_root=%d, PE_start=%d, logPE_stride=%d, PE_size=%d", root, start, logstride,
@@ -732,7 +782,13 @@ void sim_shmem_broadcast(void *dest, const void *source, size_t nelems, size_t e
     if (count) {
         remote_of(dest, (size_t)count, self, "dest");
         remote_of(source, (size_t)count, self, "source");
+        /* The root's source is read, every other PE's dest written. */
+        if (self == root)
+            check_buffer("source", source, nelems, 1, elem, MPI_BYTE, false);
+        else
+            check_buffer("dest", dest, nelems, 1, elem, MPI_BYTE, true);
     }
+    check_psync(psync, SHMEM_BCAST_SYNC_SIZE);
     char *desc =
         g_strdup_printf("%s(nelems=%zu, PE_root=%d)", sim_proc_of(self)->call, nelems, root);
     depart(arrive(nelems, (uint64_t)root, desc));
@@ -747,7 +803,6 @@ void sim_shmem_broadcast(void *dest, const void *source, size_t nelems, size_t e
 
 void sim_shmem_fcollect(void *dest, const void *source, size_t nelems, size_t elem, int start,
                         int logstride, int size, long *psync) {
-    (void)psync;
     sim_shmem_check_active();
     int self = sim_self();
     sim_call_args("PE_start=%d, logPE_stride=%d, PE_size=%d", start, logstride, size);
@@ -756,7 +811,10 @@ void sim_shmem_fcollect(void *dest, const void *source, size_t nelems, size_t el
     if (count) {
         remote_of(source, (size_t)count, self, "source");
         remote_of(dest, (size_t)count * (size_t)size, self, "dest");
+        check_buffer("source", source, nelems, 1, elem, MPI_BYTE, false);
+        check_buffer("dest", dest, nelems * (size_t)size, 1, elem, MPI_BYTE, true);
     }
+    check_psync(psync, SHMEM_COLLECT_SYNC_SIZE);
     char *desc = g_strdup_printf("%s(nelems=%zu)", sim_proc_of(self)->call, nelems);
     depart(arrive(nelems, 0, desc));
     sim_coll_args a = args_init();
@@ -769,7 +827,6 @@ void sim_shmem_fcollect(void *dest, const void *source, size_t nelems, size_t el
 
 void sim_shmem_alltoall(void *dest, const void *source, size_t nelems, size_t elem, int start,
                         int logstride, int size, long *psync) {
-    (void)psync;
     sim_shmem_check_active();
     int self = sim_self();
     sim_call_args("PE_start=%d, logPE_stride=%d, PE_size=%d", start, logstride, size);
@@ -778,7 +835,10 @@ void sim_shmem_alltoall(void *dest, const void *source, size_t nelems, size_t el
     if (count) {
         remote_of(source, (size_t)count * (size_t)size, self, "source");
         remote_of(dest, (size_t)count * (size_t)size, self, "dest");
+        check_buffer("source", source, nelems * (size_t)size, 1, elem, MPI_BYTE, false);
+        check_buffer("dest", dest, nelems * (size_t)size, 1, elem, MPI_BYTE, true);
     }
+    check_psync(psync, SHMEM_ALLTOALL_SYNC_SIZE);
     char *desc = g_strdup_printf("%s(nelems=%zu)", sim_proc_of(self)->call, nelems);
     depart(arrive(nelems, 0, desc));
     sim_coll_args a = args_init();
@@ -791,8 +851,6 @@ void sim_shmem_alltoall(void *dest, const void *source, size_t nelems, size_t el
 
 void sim_shmem_reduce(void *dest, const void *source, int nreduce, MPI_Datatype type, MPI_Op op,
                       int start, int logstride, int size, void *pwrk, long *psync) {
-    (void)pwrk;
-    (void)psync;
     sim_shmem_check_active();
     int self = sim_self();
     sim_call_args("nreduce=%d, PE_start=%d, logPE_stride=%d, PE_size=%d", nreduce, start, logstride,
@@ -805,7 +863,14 @@ void sim_shmem_reduce(void *dest, const void *source, int nreduce, MPI_Datatype 
     if (nreduce) {
         remote_of(source, (size_t)nreduce * esize, self, "source");
         remote_of(dest, (size_t)nreduce * esize, self, "dest");
+        check_buffer("source", source, (size_t)nreduce, 1, esize, type, false);
+        check_buffer("dest", dest, (size_t)nreduce, 1, esize, type, true);
     }
+    /* pWrk: max(nreduce/2 + 1, SHMEM_REDUCE_MIN_WRKDATA_SIZE) elements
+     * (OpenSHMEM 1.4 9.9.8). */
+    check_buffer("pWrk", pwrk, MAX((size_t)nreduce / 2 + 1, (size_t)SHMEM_REDUCE_MIN_WRKDATA_SIZE),
+                 1, esize, type, true);
+    check_psync(psync, SHMEM_REDUCE_SYNC_SIZE);
     char *desc = g_strdup_printf("%s(nreduce=%d)", sim_proc_of(self)->call, nreduce);
     depart(arrive((uint64_t)nreduce, 0, desc));
     sim_coll_args a = args_init();
@@ -997,7 +1062,7 @@ static void copy_cb(void *p) {
 }
 
 void sim_shmem_xfer(bool get, void *dest, const void *src, size_t elem, size_t n, ptrdiff_t dst,
-                    ptrdiff_t sst, int pe, unsigned flags) {
+                    ptrdiff_t sst, MPI_Datatype basic, int pe, unsigned flags) {
     sim_shmem_check_active();
     bool nbi = flags & SIM_XFER_NBI;
     int self = sim_self();
@@ -1008,6 +1073,18 @@ void sim_shmem_xfer(bool get, void *dest, const void *src, size_t elem, size_t n
     if (n == 0)
         return;
     size_t dspan = span_of(n, dst, elem), sspan = span_of(n, sst, elem);
+    /* The target's object first (it is the one that must be symmetric),
+     * then the PE's own buffer. */
+    if (get)
+        check_symmetric("source", src, n, sst, elem, basic, false);
+    else
+        check_symmetric("dest", dest, n, dst, elem, basic, true);
+    if (!(flags & SIM_XFER_VALUE)) {
+        if (get)
+            check_buffer("dest", dest, n, dst, elem, basic, true);
+        else
+            check_buffer("source", src, n, sst, elem, basic, false);
+    }
     uintptr_t r = remote_of(get ? src : dest, get ? sspan : dspan, pe, get ? "source" : "dest");
     copy_job j = {get ? dest : (char *)r, get ? (const char *)r : src, elem, n, dst, sst};
     sched_fault fault;
@@ -1081,6 +1158,7 @@ void sim_shmem_atomic(sim_shmem_amo op, void *dest, const void *value, const voi
     int self = sim_self();
     sim_proc *p = sim_proc_of(self);
     check_pe(pe);
+    check_symmetric("dest", dest, 1, 1, size, basic, op != SIM_AMO_FETCH);
     uintptr_t r = remote_of(dest, size, pe, "dest");
     if (r % size)
         fail("dest %p is not aligned to its %zu-byte type", dest, size);
@@ -1214,6 +1292,15 @@ bool sim_shmem_wait(volatile void *ivar, size_t size, sim_shmem_kind kind, int c
     const char *cn = cmp_name(cmp);
     if (!cn)
         fail("cmp %d is not one of SHMEM_CMP_EQ, _NE, _GT, _GE, _LT, _LE", cmp);
+    /* The MPI type of the C type the call names, for the buffer checks. */
+    MPI_Datatype basic = MPI_BYTE;
+    if (size == 2)
+        basic = kind == SIM_SHMEM_SIGNED ? MPI_SHORT : MPI_UNSIGNED_SHORT;
+    else if (size == 4)
+        basic = kind == SIM_SHMEM_SIGNED ? MPI_INT : MPI_UNSIGNED;
+    else if (size == 8)
+        basic = kind == SIM_SHMEM_SIGNED ? MPI_LONG : MPI_UNSIGNED_LONG;
+    check_symmetric("ivar", (const void *)ivar, 1, 1, size, basic, false);
     remote_of((const void *)ivar, size, self, "ivar");
     uint64_t v = load_n(value, size);
     char *where = short_name(self, (const void *)ivar);
@@ -1249,6 +1336,8 @@ bool sim_shmem_wait(volatile void *ivar, size_t size, sim_shmem_kind kind, int c
 static shm_lock *lock_of(volatile long *lock) {
     int self = sim_self();
     shm_sym s;
+    if (sym_of(self, (uintptr_t)lock, &s))
+        check_buffer("lock", (const void *)lock, 1, 1, sizeof(long), MPI_LONG, true);
     if (!sym_of(self, (uintptr_t)lock, &s) || s.room < sizeof(long))
         fail("lock %p is not a symmetric long: a lock must be a symmetric data object", lock);
     uint64_t id = ((uint64_t)s.heap << 63) | ((uint64_t)s.index << 40) | (uint64_t)s.offset;

@@ -104,12 +104,16 @@ void sim_shmem_free(void *ptr);
 void *sim_shmem_realloc(void *ptr, size_t size);
 
 /* A put (get false) or get (get true) of n elements of elem bytes; dst and
- * src strides in elements (1: contiguous); flags: SIM_XFER_NBI for the _nbi
- * forms, SIM_XFER_VALUE when the local side is the call's own value
- * (shmem_p, shmem_g), not a buffer of the program. */
+ * src strides in elements (1: contiguous); basic: the elements' MPI type
+ * for the typed routines (the buffer checks hold both buffers to it),
+ * MPI_BYTE for the sized ones (no C type); flags: SIM_XFER_NBI for the
+ * _nbi forms, SIM_XFER_VALUE when the local side is the call's own value
+ * (shmem_p, shmem_g), not a buffer of the program.  Both buffers are
+ * checked against their memory objects (bufcheck.h), the symmetric one on
+ * the calling PE's copy. */
 enum { SIM_XFER_NBI = 1, SIM_XFER_VALUE = 2 };
 void sim_shmem_xfer(bool get, void *dest, const void *src, size_t elem, size_t n, ptrdiff_t dst,
-                    ptrdiff_t sst, int pe, unsigned flags);
+                    ptrdiff_t sst, MPI_Datatype basic, int pe, unsigned flags);
 
 /* Atomic memory operations. */
 typedef enum sim_shmem_amo {
@@ -163,7 +167,9 @@ int sim_shmem_test_lock(volatile long *lock);
 
 /* Collectives over an active set: broadcast (nelems of elem bytes from
  * the root's source), fcollect, alltoall, and the _to_all reductions
- * (type and op as MPI's). */
+ * (type and op as MPI's).  Source, dest, pWrk and pSync are checked
+ * against their memory objects (bufcheck.h) with the sizes Open MPI's
+ * shmem.h gives pSync (SHMEM_*_SYNC_SIZE longs) and OpenSHMEM gives pWrk. */
 void sim_shmem_broadcast(void *dest, const void *source, size_t nelems, size_t elem, int root,
                          int start, int logstride, int size, long *psync);
 void sim_shmem_fcollect(void *dest, const void *source, size_t nelems, size_t elem, int start,

@@ -185,75 +185,76 @@ FREE(shfree, "shfree")
 /* ---------------------------------------------------------------------- */
 /* Puts and gets                                                           */
 
-/* The types of the typed RMA routines: name, C type. */
+/* The types of the typed RMA routines: name, C type, MPI type (what the
+ * buffer checks hold both buffers to; size_t and ptrdiff_t are 64-bit). */
 #define RMA_TYPES(X)                                                                               \
-    X(char, char)                                                                                  \
-    X(short, short)                                                                                \
-    X(int, int)                                                                                    \
-    X(long, long)                                                                                  \
-    X(float, float)                                                                                \
-    X(double, double)                                                                              \
-    X(longlong, long long)                                                                         \
-    X(schar, signed char)                                                                          \
-    X(uchar, unsigned char)                                                                        \
-    X(ushort, unsigned short)                                                                      \
-    X(uint, unsigned int)                                                                          \
-    X(ulong, unsigned long)                                                                        \
-    X(ulonglong, unsigned long long)                                                               \
-    X(longdouble, long double)                                                                     \
-    X(int8, int8_t)                                                                                \
-    X(int16, int16_t)                                                                              \
-    X(int32, int32_t)                                                                              \
-    X(int64, int64_t)                                                                              \
-    X(uint8, uint8_t)                                                                              \
-    X(uint16, uint16_t)                                                                            \
-    X(uint32, uint32_t)                                                                            \
-    X(uint64, uint64_t)                                                                            \
-    X(size, size_t)                                                                                \
-    X(ptrdiff, ptrdiff_t)
+    X(char, char, MPI_CHAR)                                                                        \
+    X(short, short, MPI_SHORT)                                                                     \
+    X(int, int, MPI_INT)                                                                           \
+    X(long, long, MPI_LONG)                                                                        \
+    X(float, float, MPI_FLOAT)                                                                     \
+    X(double, double, MPI_DOUBLE)                                                                  \
+    X(longlong, long long, MPI_LONG_LONG)                                                          \
+    X(schar, signed char, MPI_SIGNED_CHAR)                                                         \
+    X(uchar, unsigned char, MPI_UNSIGNED_CHAR)                                                     \
+    X(ushort, unsigned short, MPI_UNSIGNED_SHORT)                                                  \
+    X(uint, unsigned int, MPI_UNSIGNED)                                                            \
+    X(ulong, unsigned long, MPI_UNSIGNED_LONG)                                                     \
+    X(ulonglong, unsigned long long, MPI_UNSIGNED_LONG_LONG)                                       \
+    X(longdouble, long double, MPI_LONG_DOUBLE)                                                    \
+    X(int8, int8_t, MPI_INT8_T)                                                                    \
+    X(int16, int16_t, MPI_INT16_T)                                                                 \
+    X(int32, int32_t, MPI_INT32_T)                                                                 \
+    X(int64, int64_t, MPI_INT64_T)                                                                 \
+    X(uint8, uint8_t, MPI_UINT8_T)                                                                 \
+    X(uint16, uint16_t, MPI_UINT16_T)                                                              \
+    X(uint32, uint32_t, MPI_UINT32_T)                                                              \
+    X(uint64, uint64_t, MPI_UINT64_T)                                                              \
+    X(size, size_t, MPI_UINT64_T)                                                                  \
+    X(ptrdiff, ptrdiff_t, MPI_AINT)
 
-#define TYPED_RMA(N, T)                                                                            \
+#define TYPED_RMA(N, T, M)                                                                         \
     void shmem_##N##_put(T *target, const T *source, size_t len, int pe) {                         \
         ENTER("shmem_" #N "_put");                                                                 \
-        sim_shmem_xfer(false, target, source, sizeof(T), len, 1, 1, pe, 0);                        \
+        sim_shmem_xfer(false, target, source, sizeof(T), len, 1, 1, M, pe, 0);                     \
         LEAVE();                                                                                   \
     }                                                                                              \
     void shmem_##N##_put_nbi(T *target, const T *source, size_t len, int pe) {                     \
         ENTER("shmem_" #N "_put_nbi");                                                             \
-        sim_shmem_xfer(false, target, source, sizeof(T), len, 1, 1, pe, SIM_XFER_NBI);             \
+        sim_shmem_xfer(false, target, source, sizeof(T), len, 1, 1, M, pe, SIM_XFER_NBI);          \
         LEAVE();                                                                                   \
     }                                                                                              \
     void shmem_##N##_get(T *target, const T *source, size_t len, int pe) {                         \
         ENTER("shmem_" #N "_get");                                                                 \
-        sim_shmem_xfer(true, target, source, sizeof(T), len, 1, 1, pe, 0);                         \
+        sim_shmem_xfer(true, target, source, sizeof(T), len, 1, 1, M, pe, 0);                      \
         LEAVE();                                                                                   \
     }                                                                                              \
     void shmem_##N##_get_nbi(T *target, const T *source, size_t len, int pe) {                     \
         ENTER("shmem_" #N "_get_nbi");                                                             \
-        sim_shmem_xfer(true, target, source, sizeof(T), len, 1, 1, pe, SIM_XFER_NBI);              \
+        sim_shmem_xfer(true, target, source, sizeof(T), len, 1, 1, M, pe, SIM_XFER_NBI);           \
         LEAVE();                                                                                   \
     }                                                                                              \
     void shmem_##N##_iput(T *target, const T *source, ptrdiff_t tst, ptrdiff_t sst, size_t len,    \
                           int pe) {                                                                \
         ENTER("shmem_" #N "_iput");                                                                \
-        sim_shmem_xfer(false, target, source, sizeof(T), len, tst, sst, pe, 0);                    \
+        sim_shmem_xfer(false, target, source, sizeof(T), len, tst, sst, M, pe, 0);                 \
         LEAVE();                                                                                   \
     }                                                                                              \
     void shmem_##N##_iget(T *target, const T *source, ptrdiff_t tst, ptrdiff_t sst, size_t len,    \
                           int pe) {                                                                \
         ENTER("shmem_" #N "_iget");                                                                \
-        sim_shmem_xfer(true, target, source, sizeof(T), len, tst, sst, pe, 0);                     \
+        sim_shmem_xfer(true, target, source, sizeof(T), len, tst, sst, M, pe, 0);                  \
         LEAVE();                                                                                   \
     }                                                                                              \
     void shmem_##N##_p(T *addr, T value, int pe) {                                                 \
         ENTER("shmem_" #N "_p");                                                                   \
-        sim_shmem_xfer(false, addr, &value, sizeof(T), 1, 1, 1, pe, SIM_XFER_VALUE);               \
+        sim_shmem_xfer(false, addr, &value, sizeof(T), 1, 1, 1, M, pe, SIM_XFER_VALUE);            \
         LEAVE();                                                                                   \
     }                                                                                              \
     T shmem_##N##_g(const T *addr, int pe) {                                                       \
         ENTER("shmem_" #N "_g");                                                                   \
         T v;                                                                                       \
-        sim_shmem_xfer(true, &v, addr, sizeof(T), 1, 1, 1, pe, SIM_XFER_VALUE);                    \
+        sim_shmem_xfer(true, &v, addr, sizeof(T), 1, 1, 1, M, pe, SIM_XFER_VALUE);                 \
         LEAVE();                                                                                   \
         return v;                                                                                  \
     }
@@ -263,22 +264,22 @@ RMA_TYPES(TYPED_RMA)
 #define SIZED_RMA(S, B)                                                                            \
     void shmem_put##S(void *target, const void *source, size_t len, int pe) {                      \
         ENTER("shmem_put" #S);                                                                     \
-        sim_shmem_xfer(false, target, source, (B), len, 1, 1, pe, 0);                              \
+        sim_shmem_xfer(false, target, source, (B), len, 1, 1, MPI_BYTE, pe, 0);                    \
         LEAVE();                                                                                   \
     }                                                                                              \
     void shmem_put##S##_nbi(void *target, const void *source, size_t len, int pe) {                \
         ENTER("shmem_put" #S "_nbi");                                                              \
-        sim_shmem_xfer(false, target, source, (B), len, 1, 1, pe, SIM_XFER_NBI);                   \
+        sim_shmem_xfer(false, target, source, (B), len, 1, 1, MPI_BYTE, pe, SIM_XFER_NBI);         \
         LEAVE();                                                                                   \
     }                                                                                              \
     void shmem_get##S(void *target, const void *source, size_t len, int pe) {                      \
         ENTER("shmem_get" #S);                                                                     \
-        sim_shmem_xfer(true, target, source, (B), len, 1, 1, pe, 0);                               \
+        sim_shmem_xfer(true, target, source, (B), len, 1, 1, MPI_BYTE, pe, 0);                     \
         LEAVE();                                                                                   \
     }                                                                                              \
     void shmem_get##S##_nbi(void *target, const void *source, size_t len, int pe) {                \
         ENTER("shmem_get" #S "_nbi");                                                              \
-        sim_shmem_xfer(true, target, source, (B), len, 1, 1, pe, SIM_XFER_NBI);                    \
+        sim_shmem_xfer(true, target, source, (B), len, 1, 1, MPI_BYTE, pe, SIM_XFER_NBI);          \
         LEAVE();                                                                                   \
     }
 SIZED_RMA(8, 1)
@@ -292,13 +293,13 @@ SIZED_RMA(mem, 1)
     void shmem_iput##S(void *target, const void *source, ptrdiff_t tst, ptrdiff_t sst, size_t len, \
                        int pe) {                                                                   \
         ENTER("shmem_iput" #S);                                                                    \
-        sim_shmem_xfer(false, target, source, (B), len, tst, sst, pe, 0);                          \
+        sim_shmem_xfer(false, target, source, (B), len, tst, sst, MPI_BYTE, pe, 0);                \
         LEAVE();                                                                                   \
     }                                                                                              \
     void shmem_iget##S(void *target, const void *source, ptrdiff_t tst, ptrdiff_t sst, size_t len, \
                        int pe) {                                                                   \
         ENTER("shmem_iget" #S);                                                                    \
-        sim_shmem_xfer(true, target, source, (B), len, tst, sst, pe, 0);                           \
+        sim_shmem_xfer(true, target, source, (B), len, tst, sst, MPI_BYTE, pe, 0);                 \
         LEAVE();                                                                                   \
     }
 STRIDED_RMA(8, 1)

@@ -15,15 +15,14 @@
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
-#include <fcntl.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "scheduler/debuginfo.h"
 #include "scheduler/sched.h"
 
-static Dwarf *g_dw;
+static const sched_debuginfo *g_info; /* the program's, shared (held for good) */
 static bool g_opened;
 static GHashTable *g_cache; /* pc -> GArray of sg_frame_range */
 
@@ -31,14 +30,10 @@ static Dwarf *program_dwarf(void) {
     if (!g_opened) {
         g_opened = true;
         const char *path = sched_program_path();
-        int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
-        if (fd >= 0) {
-            g_dw = dwarf_begin(fd, DWARF_C_READ);
-            if (!g_dw)
-                close(fd); /* no DWARF: nothing is dead */
-        }
+        if (path)
+            g_info = sched_debuginfo_ref(path);
     }
-    return g_dw;
+    return g_info ? g_info->dw : NULL; /* no DWARF: nothing is dead */
 }
 
 void sg_deadvars_open(void) {

@@ -18,6 +18,9 @@
  *                                          padding)
  *   ranks=N overlap=A byte=K               the receive type's entries overlap
  *                                          at byte K of the buffer
+ *   ranks=N overlap=A byte=K blocks=I,J    blocks I and J of a v or w
+ *                                          collective's receive buffer overlap
+ *                                          at byte K of it
  *   ranks=N clean                          no finding at all
  *
  * NAME is a variable's name, or heap:SIZE for a heap block of SIZE bytes.
@@ -55,6 +58,7 @@ typedef struct buf_case {
     char *object; /* NAME, or heap:SIZE */
     long bytes;   /* bytes= or byte= */
     char *types;  /* "MPI,C" */
+    char *blocks; /* "I,J", or NULL */
     char *header_error;
 } buf_case;
 
@@ -67,6 +71,7 @@ static void case_free(gpointer p) {
     g_free(c->mark);
     g_free(c->object);
     g_free(c->types);
+    g_free(c->blocks);
     g_free(c->header_error);
     g_free(c);
 }
@@ -116,6 +121,8 @@ static void parse_case(buf_case *c, const char *src) {
             has_bytes = number(strchr(w, '=') + 1, &c->bytes);
         else if (g_str_has_prefix(w, "types=") && strchr(w, ',') && !c->types)
             c->types = g_strdup(w + 6);
+        else if (g_str_has_prefix(w, "blocks=") && strchr(w, ',') && !c->blocks)
+            c->blocks = g_strdup(w + 7);
         else
             c->header_error = g_strdup_printf("\"%s\" is not understood", w);
     }
@@ -162,6 +169,11 @@ static GPtrArray *wanted(const buf_case *c) {
         break;
     }
     case W_OVERLAP:
+        if (c->blocks) {
+            char **ij = g_strsplit(c->blocks, ",", 2);
+            g_ptr_array_add(w, g_strdup_printf("blocks %s and %s (", ij[0], ij[1]));
+            g_strfreev(ij);
+        }
         g_ptr_array_add(w, g_strdup_printf("byte %ld of it belongs to two", c->bytes));
         break;
     default:
@@ -356,7 +368,8 @@ static const char *const bench_args[][2] = {
 
 /* What the checks' findings say, one of which any of them holds. */
 static const char *const check_phrases[] = {
-    "bytes past the end of", "bytes before ", "is byte ", "entries that overlap", "[type_mismatch]",
+    "bytes past the end of", "bytes before ",   "is byte ",
+    "entries that overlap",  "[type_mismatch]", "belongs to two",
 };
 
 typedef struct sweep_case {

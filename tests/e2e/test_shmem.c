@@ -266,7 +266,9 @@ static void test_errors(void) {
         {"pe_range", "PE 0: shmem_int_put: pe 2 is out of range: the program runs 2 PEs (0 to 1)",
          "/* [PE_RANGE] */"},
         {"stride", "PE 0: shmem_int_iput: a negative stride (dst=-1, sst=1)", "/* [STRIDE] */"},
-        {"past_end", "runs past the end of its symmetric heap object (16 bytes from shmem_malloc",
+        {"past_end",
+         "PE 0: shmem_int_put: dest (4 x MPI_INT, bytes 0 to 15 of it) reaches 8 bytes past the "
+         "end of a heap block of 16 bytes",
          "/* [PAST_END] */"},
         {"free", "PE 0: shmem_free: ptr", "/* [FREE] */"},
         {"clear_lock", "PE 0: shmem_clear_lock: PE 0 does not hold this lock (no PE does)",
@@ -280,6 +282,15 @@ static void test_errors(void) {
         g_free(EXPECT_FINDING(r, 1, "mpi_error", cases[i].text, rel, cases[i].marker));
         e2e_free(r);
     }
+    /* Without the buffer checks, the symmetric heap object still bounds a
+     * remote access. */
+    e2e_result *off = RUN("-n", "2", "--buffer-checks=off", e2e_src(rel), "past_end");
+    EXPECT_STATUS(off, 1);
+    g_free(EXPECT_FINDING(off, 1, "mpi_error",
+                          "runs past the end of its symmetric heap object (16 bytes from "
+                          "shmem_malloc",
+                          rel, "/* [PAST_END] */"));
+    e2e_free(off);
     /* Collective calls that do not match name both PEs and lines. */
     char *m = at(rel, "MISMATCH");
     char *text = g_strdup_printf("OpenSHMEM collective mismatch: as their 2nd collective call, PE "

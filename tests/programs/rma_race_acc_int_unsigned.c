@@ -10,7 +10,13 @@
 #include <mpi.h>
 
 int main(int argc, char **argv) {
-    int rank, buf[4] = {0, 0, 0, 0}, v;
+    /* Each int of the window is also an unsigned: the C types of both
+     * accumulates are there. */
+    union {
+        int i;
+        unsigned u;
+    } buf[4] = {{0}, {0}, {0}, {0}};
+    int rank, v;
     unsigned u = 7;
     MPI_Win win;
     MPI_Init(&argc, &argv);

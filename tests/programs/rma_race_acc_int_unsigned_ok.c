@@ -9,7 +9,13 @@
 #include <stdio.h>
 
 int main(int argc, char **argv) {
-    int rank, buf[4] = {0, 0, 0, 0}, v;
+    /* Each int of the window is also an unsigned: the C types of both
+     * accumulates are there. */
+    union {
+        int i;
+        unsigned u;
+    } buf[4] = {{0}, {0}, {0}, {0}};
+    int rank, v;
     unsigned u = 7;
     MPI_Win win;
     MPI_Init(&argc, &argv);
@@ -27,7 +33,7 @@ int main(int argc, char **argv) {
     MPI_Win_unlock_all(win);
     MPI_Win_free(&win);
     if (rank == 2)
-        printf("rank 2: %d\n", buf[1]);
+        printf("rank 2: %d\n", buf[1].i);
     MPI_Finalize();
     return 0;
 }

@@ -31,7 +31,7 @@
 #include <stdio.h>
 
 static int ia[8], flag;
-static long la[4], lsync[SHMEM_BCAST_SYNC_SIZE], rsync[SHMEM_REDUCE_SYNC_SIZE];
+static long la[4], lsync[SHMEM_COLLECT_SYNC_SIZE], rsync[SHMEM_REDUCE_SYNC_SIZE];
 static double da[2], dsrc, ddst, dwrk[SHMEM_REDUCE_MIN_WRKDATA_SIZE];
 static char ca[8];
 static int32_t i32[2];
@@ -42,14 +42,15 @@ static long sw, acc, lck;
 static int cnt, lc, dep;
 static unsigned andv = 0xff, orv, xorv;
 static long bsrc[2], bdst[2];
-static int32_t fsrc, fdst[3], asrc[3], adst[3];
+/* Room for up to 4 PEs (the output shows 3). */
+static int32_t fsrc, fdst[4], asrc[4], adst[4];
 static int rs, rd[7], rwrk[SHMEM_REDUCE_MIN_WRKDATA_SIZE];
 
 int main(void) {
     shmem_init();
     int me = shmem_my_pe(), n = shmem_n_pes(), r = (me + 1) % n;
     int local = 0;
-    for (int i = 0; i < SHMEM_BCAST_SYNC_SIZE; i++)
+    for (int i = 0; i < SHMEM_COLLECT_SYNC_SIZE; i++)
         lsync[i] = SHMEM_SYNC_VALUE;
     for (int i = 0; i < SHMEM_REDUCE_SYNC_SIZE; i++)
         rsync[i] = SHMEM_SYNC_VALUE;

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scheduler/debuginfo.h"
+#include "scheduler/memobj.h"
 #include "scheduler/sched.h"
 #include "scheduler/symbolize.h"
 
@@ -162,6 +164,36 @@ static void test_outside(void) {
     CU_ASSERT_PTR_NULL(sched_symbolize_line((const void *)test_note, false));
 }
 
+/* One parsed ELF and DWARF handle per file, whoever reads it: the memory
+ * objects' reader finds the program already read by symbolisation, and a
+ * file is read again only once nobody holds it. */
+static void test_one_handle(void) {
+    CU_ASSERT_PTR_NOT_NULL(sched_symbolize(g_ret[0][1], true)); /* holds the program */
+    unsigned before = sched_debuginfo_reads();
+    sched_memobj_open();
+    CU_ASSERT_EQUAL(sched_debuginfo_reads(), before);
+    const sched_debuginfo *a = sched_debuginfo_ref(g_so), *b = sched_debuginfo_ref(g_so);
+    CU_ASSERT_PTR_EQUAL(a, b);
+    CU_ASSERT_PTR_NOT_NULL(a->elf);
+    CU_ASSERT_PTR_NOT_NULL(a->dw);
+    CU_ASSERT_EQUAL(sched_debuginfo_reads(), before);
+    sched_debuginfo_unref(a);
+    sched_debuginfo_unref(b);
+    const sched_debuginfo *none = sched_debuginfo_ref("/nonexistent/unread.so");
+    CU_ASSERT_PTR_NULL(none->elf);
+    CU_ASSERT_PTR_NULL(none->dw);
+    CU_ASSERT_EQUAL(sched_debuginfo_reads(), before + 1);
+    sched_debuginfo_unref(none);
+    none = sched_debuginfo_ref("/nonexistent/unread.so"); /* freed: read again */
+    CU_ASSERT_EQUAL(sched_debuginfo_reads(), before + 2);
+    sched_debuginfo_unref(none);
+    /* Symbolisation lets go of the program; memobj still holds it. */
+    sched_symbolize_reset();
+    CU_ASSERT_PTR_NOT_NULL(sched_symbolize(g_ret[0][1], true));
+    CU_ASSERT_EQUAL(sched_debuginfo_reads(), before + 2);
+    sched_memobj_reset();
+}
+
 #endif
 
 int main(void) {
@@ -172,6 +204,7 @@ int main(void) {
     CU_add_test(s, "each rank's copy: function and line", test_each_copy);
     CU_add_test(s, "file offsets", test_offsets);
     CU_add_test(s, "code outside the program", test_outside);
+    CU_add_test(s, "one parsed handle per file", test_one_handle);
 #endif
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
