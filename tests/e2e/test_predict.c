@@ -833,7 +833,8 @@ static void test_compute_is_cpu_time(void) {
     EXPECT(r, e2e_json_num(doc, "ranks[rank=0].compute_s") < 0.1);
     EXPECT(r, e2e_json_num(doc, "measurement.compute_wall_s") >= 0.3);
     EXPECT(r, e2e_json_num(doc, "measurement.compute_cpu_s") < 0.1);
-    EXPECT(r, e2e_json_bool(doc, "measurement.disturbed") == 0); /* sleeping is no disturbance */
+    /* Whether the measurement was disturbed depends on what else the machine
+     * runs (involuntary context switches), so it is not asserted here. */
     e2e_json_free(doc);
     e2e_free(r);
 }
