@@ -36,13 +36,17 @@ typedef enum sim_send_kind {
     SIM_SEND_READY,
 } sim_send_kind;
 
+/* Payloads up to this size live in the message itself. */
+#define SIM_MSG_INLINE 64
+
 struct sim_message {
+    GList link;    /* in its destination's queue (data: the message); free list */
     uint64_t seq;  /* global send order */
     int src, dst;  /* world ranks */
     int src_crank; /* sender's rank in comm (what MPI_SOURCE reports) */
     int tag;
     sim_comm *comm;
-    void *data; /* packed payload (g_malloc) */
+    void *data; /* packed payload: inline_data, or g_malloc'd when larger */
     size_t bytes;
     const sim_typesig *sig; /* the sender's datatype's (a reference) ... */
     size_t sig_count;       /* ... times this many elements */
@@ -62,10 +66,12 @@ struct sim_message {
     /* Predict: a rendezvous message held (hidden) until its waiting receiver
      * has a core to pull the data, and whether that wait is over. */
     bool held, pulled;
+    char inline_data[SIM_MSG_INLINE];
 };
 
 struct sim_request {
     GList live_link; /* in the list of live requests (request.c) */
+    GList recv_link; /* in its owner's posted receives (engine.c); free list */
     int index;       /* handle index, -1 while unpublished */
     sim_req_kind kind;
     int owner; /* world rank */

@@ -161,7 +161,7 @@ typedef struct sim_proc {
     int bsend_size;
     size_t bsend_used;          /* bytes held by buffered sends not yet delivered */
     struct sim_request **waits; /* requests the rank is blocked on (reports) */
-    int nwaits;
+    int nwaits, waits_cap;
     bool polling;  /* blocked after an MPI_Test/Iprobe that found nothing */
     bool wait_any; /* blocked in MPI_Waitany/Waitsome: completion order is visible */
     /* Exploring: paused after an MPI call so that messages may land in its
