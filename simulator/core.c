@@ -162,7 +162,7 @@ GPtrArray *sim_findings(void) {
  * asleep) is then taken off the interval.  An interval can thus count at
  * most SYNC_S of time the thread spent off the CPU; a counter that does not
  * advance (or goes back) makes every boundary read the CPU clock as before. */
-#define SYNC_S 50e-6
+#define SYNC_S 200e-6
 
 static double thread_cpu_s(void) {
     struct timespec ts;

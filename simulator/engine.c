@@ -52,7 +52,7 @@ static sim_message *message_new(size_t bytes) {
     if (g_free_msgs) {
         m = g_free_msgs->data;
         g_free_msgs = g_free_msgs->next;
-        memset(m, 0, offsetof(sim_message, inline_data));
+        sim_zero(m, offsetof(sim_message, inline_data));
     } else {
         m = g_new0(sim_message, 1);
     }

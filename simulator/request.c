@@ -22,7 +22,7 @@ sim_request *sim_req_new(sim_req_kind kind, const char *call) {
     if (g_free_reqs) {
         req = g_free_reqs->data;
         g_free_reqs = g_free_reqs->next;
-        memset(req, 0, sizeof *req);
+        sim_zero(req, sizeof *req);
     } else {
         req = g_new0(sim_request, 1);
     }
