@@ -177,7 +177,11 @@ static double monotonic_s(void) {
 }
 
 static inline uint64_t ticks(void) {
+#if defined(__x86_64__)
     return __builtin_ia32_rdtsc();
+#else
+    return 0; /* no counter: tick_calibrate finds it unusable */
+#endif
 }
 
 /* Seconds per tick: measured over 200 us at the first boundary, then over
