@@ -1298,8 +1298,10 @@ void sim_access_coll_fired(sim_coll *c) {
 void sim_access_request_finished(sim_request *req) {
     if (A.on)
         acquire(req->owner, req->vc_acq);
-    sim_vc_free(req->vc_acq);
-    req->vc_acq = NULL;
+    if (req->vc_acq) { /* free(NULL) is not free here: ordex's free asks whose it is */
+        sim_vc_free(req->vc_acq);
+        req->vc_acq = NULL;
+    }
     if (req->access_key >= BUFFER_KEY) {
         drop_buffer(req, true);
         return;

@@ -153,11 +153,99 @@ GPtrArray *sim_findings(void) {
 
 /* The rank's computation between MPI calls is the CPU time of the thread it
  * runs on (one thread for all ranks, or its own with --threads): time the
- * machine gives to other processes does not count, nor time it sleeps. */
-static double now_s(void) {
+ * machine gives to other processes does not count, nor time it sleeps.
+ *
+ * That clock is a system call (close to a microsecond on virtual machines)
+ * and every MPI call crosses two compute boundaries, so intervals are timed
+ * with the time stamp counter (some nanoseconds) and the thread's CPU clock
+ * is read only when more than SYNC_S passed on the counter since its last
+ * reading: what the thread did not run in between (other processes, a rank
+ * asleep) is then taken off the interval.  An interval can thus count at
+ * most SYNC_S of time the thread spent off the CPU; a counter that does not
+ * advance (or goes back) makes every boundary read the CPU clock as before. */
+#define SYNC_S 200e-6
+
+static double thread_cpu_s(void) {
     struct timespec ts;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double monotonic_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static inline uint64_t ticks(void) {
+#if defined(__x86_64__)
+    return __builtin_ia32_rdtsc();
+#else
+    return 0; /* no counter: tick_calibrate finds it unusable */
+#endif
+}
+
+/* Seconds per tick: measured over 200 us at the first boundary, then over
+ * the whole run at every reading of the CPU clock (the longer the baseline,
+ * the smaller the error of the two clock readings it rests on). */
+static double g_tick_s;       /* 0: not measured yet; < 0: no usable counter */
+static uint64_t g_sync_ticks; /* SYNC_S in ticks */
+static uint64_t g_base_ticks;
+static double g_base_mono;
+
+static void tick_calibrate(void) {
+    double m0 = monotonic_s(), m1;
+    uint64_t c0 = ticks(), c1;
+    do {
+        m1 = monotonic_s();
+        c1 = ticks();
+    } while (m1 - m0 < 200e-6 && m1 >= m0);
+    if (c1 <= c0 || !(m1 > m0)) {
+        g_tick_s = -1;
+        return;
+    }
+    g_tick_s = (m1 - m0) / (double)(c1 - c0);
+    g_sync_ticks = (uint64_t)(SYNC_S / g_tick_s);
+    g_base_ticks = c0;
+    g_base_mono = m0;
+}
+
+static void tick_refine(uint64_t now) {
+    double m = monotonic_s();
+    if (now > g_base_ticks && m - g_base_mono > 0.01) {
+        g_tick_s = (m - g_base_mono) / (double)(now - g_base_ticks);
+        g_sync_ticks = (uint64_t)(SYNC_S / g_tick_s);
+    }
+}
+
+/* The last reading of this thread's CPU clock and the counter with it. */
+static __thread struct {
+    uint64_t ticks;
+    double cpu;
+    bool valid;
+} t_sync;
+
+static void clock_sync(void) {
+    t_sync.cpu = thread_cpu_s();
+    t_sync.ticks = ticks();
+    t_sync.valid = true;
+    tick_refine(t_sync.ticks);
+}
+
+/* A rank leaves MPI: its computation starts now. */
+static void compute_begin(sim_proc *p) {
+    if (G_UNLIKELY(g_tick_s == 0))
+        tick_calibrate();
+    if (g_tick_s < 0) {
+        p->compute_cpu = thread_cpu_s();
+        return;
+    }
+    uint64_t now = ticks();
+    if (!t_sync.valid || now - t_sync.ticks > g_sync_ticks) {
+        clock_sync();
+        now = t_sync.ticks;
+    }
+    p->compute_mark = now;
 }
 
 double sim_transfer_time(size_t bytes) {
@@ -170,10 +258,32 @@ void sim_clock_charge_compute(int world_rank) {
      * time per call instead). */
     if (sim_g->cfg.exploring || sim_timed_active())
         return;
-    double t = now_s();
-    if (p->cpu_mark > 0 && t > p->cpu_mark)
-        p->clock += t - p->cpu_mark;
-    p->cpu_mark = 0;
+    if (g_tick_s < 0) {
+        double t = thread_cpu_s();
+        if (p->compute_cpu > 0 && t > p->compute_cpu)
+            p->clock += t - p->compute_cpu;
+        p->compute_cpu = 0;
+        return;
+    }
+    if (!p->compute_mark)
+        return;
+    uint64_t now = ticks(), mark = p->compute_mark;
+    p->compute_mark = 0;
+    double charge = now > mark ? (double)(now - mark) * g_tick_s : 0;
+    if (!t_sync.valid || now - t_sync.ticks > g_sync_ticks) {
+        double cpu = thread_cpu_s();
+        if (t_sync.valid && now > t_sync.ticks) {
+            double wall = (double)(now - t_sync.ticks) * g_tick_s, ran = cpu - t_sync.cpu;
+            if (wall > ran)
+                charge -= wall - ran;
+        }
+        t_sync.cpu = cpu;
+        t_sync.ticks = now;
+        t_sync.valid = true;
+        tick_refine(now);
+    }
+    if (charge > 0)
+        p->clock += charge;
 }
 
 double sim_predicted_time(void) {
@@ -315,8 +425,8 @@ void sim_call_leave(void) {
             p->call = NULL;
             if (sim_timed_active())
                 sim_timed_call_leave(self);
-            else
-                p->cpu_mark = now_s();
+            else if (!sim_g->cfg.exploring)
+                compute_begin(p);
         }
     }
     sched_leave_sim();

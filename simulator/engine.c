@@ -4,6 +4,7 @@
 #include "simulator/engine.h"
 #include "simulator/access.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "scheduler/sched.h"
@@ -42,19 +43,50 @@ void sim_engine_init(int nranks) {
     }
 }
 
+/* Freed messages, linked through link.next: a run in its steady state
+ * reuses them instead of allocating one per send. */
+static GList *g_free_msgs;
+
+static sim_message *message_new(size_t bytes) {
+    sim_message *m;
+    if (g_free_msgs) {
+        m = g_free_msgs->data;
+        g_free_msgs = g_free_msgs->next;
+        sim_zero(m, offsetof(sim_message, inline_data));
+    } else {
+        m = g_new0(sim_message, 1);
+    }
+    m->link.data = m;
+    m->data = bytes <= SIM_MSG_INLINE ? m->inline_data : g_malloc(bytes);
+    return m;
+}
+
 static void message_free(sim_message *m) {
     if (m->xfer || m->held)
         sim_timed_message_freed(m);
-    g_free(m->data);
+    if (m->data != m->inline_data)
+        g_free(m->data);
     sim_typesig_unref(m->sig);
-    sim_vc_free(m->vc);
-    g_free(m);
+    if (m->vc)
+        sim_vc_free(m->vc);
+    m->link.next = g_free_msgs;
+    g_free_msgs = &m->link;
 }
 
 void sim_engine_fini(void) {
     for (int i = 0; i < g_n; i++) {
-        g_queue_clear_full(&g_q[i].msgs, (GDestroyNotify)message_free);
-        g_queue_clear(&g_q[i].recvs);
+        while (g_q[i].msgs.head) {
+            sim_message *m = g_q[i].msgs.head->data;
+            g_queue_unlink(&g_q[i].msgs, &m->link);
+            message_free(m);
+        }
+        while (g_q[i].recvs.head)
+            g_queue_unlink(&g_q[i].recvs, g_q[i].recvs.head);
+    }
+    while (g_free_msgs) {
+        sim_message *m = g_free_msgs->data;
+        g_free_msgs = g_free_msgs->next;
+        g_free(m);
     }
     g_free(g_q);
     g_q = NULL;
@@ -107,7 +139,8 @@ static int post_send_into(sim_request *req) {
     const sim_datatype *dt = req->dt;
     /* Predict: the sender's CPU overhead comes before the message leaves. */
     sim_timed_send_overhead((uint64_t)sim_dt_size(dt) * (uint64_t)req->count);
-    sim_message *m = g_new0(sim_message, 1);
+    size_t bytes = sim_dt_size(dt) * (size_t)req->count;
+    sim_message *m = message_new(bytes ? bytes : 1);
     m->seq = sim_g->send_seq++;
     m->src = me->rank;
     /* On an intercommunicator the peer is a rank of the other group, which
@@ -118,8 +151,7 @@ static int post_send_into(sim_request *req) {
     m->src_crank = sim_comm_rank(req->comm, me->rank);
     m->tag = req->tag;
     m->comm = to;
-    m->bytes = sim_dt_size(dt) * (size_t)req->count;
-    m->data = g_malloc(m->bytes ? m->bytes : 1);
+    m->bytes = bytes;
     /* A bad buffer faults here, on the sender's stack: a crash of the sender. */
     sim_dt_pack(dt, req->buf, req->count, m->data);
     m->sig = sim_typesig_ref(sim_dt_typesig(dt));
@@ -167,7 +199,7 @@ static int post_send_into(sim_request *req) {
         break;
     }
     }
-    g_queue_push_tail(&g_q[m->dst].msgs, m);
+    g_queue_push_tail_link(&g_q[m->dst].msgs, &m->link);
     sim_events_touch(m->dst);
     if (buffered) {
         m->sreq = NULL;
@@ -217,7 +249,8 @@ static void post_recv_into(sim_request *req) {
     req->seq = sim_g->recv_seq++;
     req->posted = true;
     req->early_offered = false;
-    g_queue_push_tail(&g_q[req->owner].recvs, req);
+    req->recv_link.data = req;
+    g_queue_push_tail_link(&g_q[req->owner].recvs, &req->recv_link);
     sim_events_touch(req->owner);
 }
 
@@ -452,8 +485,8 @@ void sim_engine_fire(const sim_event *ev) {
         return;
     }
     sim_request *r = ev->b;
-    g_queue_remove(&q->msgs, m);
-    g_queue_remove(&q->recvs, r);
+    g_queue_unlink(&q->msgs, &m->link);
+    g_queue_unlink(&q->recvs, &r->recv_link);
     deliver(m, r);
 }
 
@@ -537,7 +570,7 @@ sim_message *sim_probe(int source, int tag, sim_comm *comm, bool block, bool tak
     }
     if (!take)
         return m;
-    g_queue_delete_link(&g_q[self].msgs, hit);
+    g_queue_unlink(&g_q[self].msgs, hit);
     return m;
 }
 
@@ -603,11 +636,11 @@ void sim_cancel(sim_request *req) {
     if (req->complete)
         return;
     if (req->kind == SIM_REQ_RECV && req->posted) {
-        g_queue_remove(&g_q[req->owner].recvs, req);
+        g_queue_unlink(&g_q[req->owner].recvs, &req->recv_link);
         req->posted = false;
     } else if (req->kind == SIM_REQ_SEND && req->msg) {
         sim_message *m = req->msg;
-        g_queue_remove(&g_q[m->dst].msgs, m);
+        g_queue_unlink(&g_q[m->dst].msgs, &m->link);
         if (m->bsend_bytes)
             sim_proc_of(m->src)->bsend_used -= m->bsend_bytes;
         message_free(m);

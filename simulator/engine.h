@@ -16,6 +16,8 @@
 #ifndef ORDEX_SIM_ENGINE_H
 #define ORDEX_SIM_ENGINE_H
 
+#include <string.h>
+
 #include "simulator/coll.h"
 #include "simulator/datatype.h"
 #include "simulator/events.h"
@@ -37,13 +39,17 @@ typedef enum sim_send_kind {
     SIM_SEND_READY,
 } sim_send_kind;
 
+/* Payloads up to this size live in the message itself. */
+#define SIM_MSG_INLINE 64
+
 struct sim_message {
+    GList link;    /* in its destination's queue (data: the message); free list */
     uint64_t seq;  /* global send order */
     int src, dst;  /* world ranks */
     int src_crank; /* sender's rank in comm (what MPI_SOURCE reports) */
     int tag;
     sim_comm *comm;
-    void *data; /* packed payload (g_malloc) */
+    void *data; /* packed payload: inline_data, or g_malloc'd when larger */
     size_t bytes;
     const sim_typesig *sig; /* the sender's datatype's (a reference) ... */
     size_t sig_count;       /* ... times this many elements */
@@ -63,10 +69,12 @@ struct sim_message {
     /* Predict: a rendezvous message held (hidden) until its waiting receiver
      * has a core to pull the data, and whether that wait is over. */
     bool held, pulled;
+    char inline_data[SIM_MSG_INLINE];
 };
 
 struct sim_request {
     GList live_link; /* in the list of live requests (request.c) */
+    GList recv_link; /* in its owner's posted receives (engine.c); free list */
     int index;       /* handle index, -1 while unpublished */
     sim_req_kind kind;
     int owner; /* world rank */
@@ -114,6 +122,15 @@ struct sim_request {
     void *greq_state;
     bool greq_freed;
 };
+
+/* memset(p, 0, n) as a call to the C library: GCC expands a memset of a
+ * constant size of some hundred bytes into `rep stos`, whose start-up costs
+ * more than the library's vector stores (the requests and messages reused
+ * from free lists are cleared so, once or twice per message). */
+static inline void sim_zero(void *p, size_t n) {
+    static void *(*volatile const set)(void *, int, size_t) = memset;
+    set(p, 0, n);
+}
 
 /* ---- requests (request.c) ---- */
 sim_request *sim_req_new(sim_req_kind kind, const char *call);

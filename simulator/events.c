@@ -12,7 +12,11 @@
 #include "simulator/rma.h"
 #include "simulator/sim_internal.h"
 
-static GQueue g_touched;   /* destination ranks that may have enabled deliveries */
+/* Destination ranks that may have enabled deliveries, in the order they were
+ * first touched: a ring of g_n slots (a rank is in it at most once), so that
+ * touching costs no allocation. */
+static int *g_touched;
+static int g_touched_head, g_touched_len;
 static bool *g_is_touched; /* [nranks] */
 static GQueue g_colls;     /* sim_coll * with every member arrived, in arrival order */
 static GArray *g_pollers;  /* ranks blocked in a poll */
@@ -27,7 +31,8 @@ static int g_n;
 
 void sim_events_init(int nranks) {
     g_n = nranks;
-    g_queue_init(&g_touched);
+    g_touched = g_new(int, nranks > 0 ? nranks : 1);
+    g_touched_head = g_touched_len = 0;
     g_queue_init(&g_colls);
     g_is_touched = g_new0(bool, nranks);
     g_pollers = g_array_new(FALSE, FALSE, sizeof(int));
@@ -38,7 +43,9 @@ void sim_events_init(int nranks) {
 }
 
 void sim_events_fini(void) {
-    g_queue_clear(&g_touched);
+    g_free(g_touched);
+    g_touched = NULL;
+    g_touched_len = 0;
     g_queue_clear(&g_colls);
     g_free(g_is_touched);
     g_is_touched = NULL;
@@ -55,7 +62,21 @@ void sim_events_touch(int dst) {
     if (g_is_touched[dst])
         return;
     g_is_touched[dst] = true;
-    g_queue_push_tail(&g_touched, GINT_TO_POINTER(dst));
+    int at = g_touched_head + g_touched_len++;
+    g_touched[at >= g_n ? at - g_n : at] = dst;
+}
+
+/* The i-th touched destination from the head. */
+static inline int *touched_at(int i) {
+    int at = g_touched_head + i;
+    return &g_touched[at >= g_n ? at - g_n : at];
+}
+
+static void touched_pop(void) {
+    g_is_touched[g_touched[g_touched_head]] = false;
+    if (++g_touched_head == g_n)
+        g_touched_head = 0;
+    g_touched_len--;
 }
 
 void sim_events_coll_ready(sim_coll *c) {
@@ -112,12 +133,10 @@ bool sim_events_release_pollers(bool repeated) {
 
 /* Drops touched destinations that have nothing to match any more. */
 static void prune_head(void) {
-    while (g_touched.length) {
-        int dst = GPOINTER_TO_INT(g_queue_peek_head(&g_touched));
-        if (sim_engine_has_work(dst))
+    while (g_touched_len) {
+        if (sim_engine_has_work(*touched_at(0)))
             return;
-        g_queue_pop_head(&g_touched);
-        g_is_touched[dst] = false;
+        touched_pop();
     }
 }
 
@@ -127,18 +146,18 @@ void sim_events_all(GArray *out) {
     static sim_event *buf; /* scratch, kept: this runs at every step of an exploration */
     if (!buf)
         buf = g_new(sim_event, PER_DST_MAX);
-    for (GList *l = g_touched.head; l;) {
-        GList *next = l->next;
-        int dst = GPOINTER_TO_INT(l->data);
+    int kept = 0;
+    for (int i = 0; i < g_touched_len; i++) {
+        int dst = *touched_at(i);
         if (!sim_engine_has_work(dst)) { /* nothing can match there until touched again */
-            g_queue_delete_link(&g_touched, l);
             g_is_touched[dst] = false;
         } else {
+            *touched_at(kept++) = dst;
             int n = sim_engine_events(dst, buf, PER_DST_MAX);
             g_array_append_vals(out, buf, (guint)n);
         }
-        l = next;
     }
+    g_touched_len = kept;
     for (GList *l = g_colls.head; l; l = l->next) {
         sim_coll *c = l->data;
         sim_event ev = {SIM_EV_COLLECTIVE, sim_comm_world(c->comm, 0), -1, c->seq, c, NULL};
@@ -170,9 +189,9 @@ bool sim_events_first(sim_event *out, GRand *rng) {
         return true;
     for (;;) {
         prune_head();
-        if (!g_touched.length)
+        if (!g_touched_len)
             return false;
-        int dst = GPOINTER_TO_INT(g_queue_peek_head(&g_touched));
+        int dst = *touched_at(0);
         if (!rng) {
             if (sim_engine_events(dst, out, 1) == 1)
                 return true;
@@ -185,8 +204,7 @@ bool sim_events_first(sim_event *out, GRand *rng) {
             }
         }
         /* Messages and receives that do not match (yet): nothing to fire here. */
-        g_queue_pop_head(&g_touched);
-        g_is_touched[dst] = false;
+        touched_pop();
     }
 }
 
@@ -211,8 +229,8 @@ bool sim_events_first_ready(sim_event *out, sim_event_due_fn due, void *user) {
         return true;
     }
     static sim_event buf[PER_DST_MAX];
-    while (g_touched.length) {
-        int dst = GPOINTER_TO_INT(g_queue_peek_head(&g_touched));
+    while (g_touched_len) {
+        int dst = *touched_at(0);
         int n = sim_engine_events(dst, buf, PER_DST_MAX);
         int best = -1;
         double best_ready = 0;
@@ -230,8 +248,7 @@ bool sim_events_first_ready(sim_event *out, sim_event_due_fn due, void *user) {
             *out = buf[best];
             return true;
         }
-        g_queue_pop_head(&g_touched);
-        g_is_touched[dst] = false;
+        touched_pop();
     }
     return false;
 }

@@ -13,8 +13,19 @@
  * live in the requests, so adding and removing costs no allocation. */
 static GQueue g_live = G_QUEUE_INIT;
 
+/* Released requests, linked through recv_link.next: blocking calls in their
+ * steady state reuse them instead of allocating one per call. */
+static GList *g_free_reqs;
+
 sim_request *sim_req_new(sim_req_kind kind, const char *call) {
-    sim_request *req = g_new0(sim_request, 1);
+    sim_request *req;
+    if (g_free_reqs) {
+        req = g_free_reqs->data;
+        g_free_reqs = g_free_reqs->next;
+        sim_zero(req, sizeof *req);
+    } else {
+        req = g_new0(sim_request, 1);
+    }
     req->live_link.data = req;
     g_queue_push_tail_link(&g_live, &req->live_link);
     req->index = -1;
@@ -73,9 +84,13 @@ void sim_req_release(sim_request *req) {
     g_queue_unlink(&g_live, &req->live_link);
     if (req->dt)
         sim_dt_unref(req->dt);
-    sim_vc_free(req->vc_acq);
-    g_free(req->error_text);
-    g_free(req);
+    if (req->vc_acq)
+        sim_vc_free(req->vc_acq);
+    if (req->error_text)
+        g_free(req->error_text);
+    req->recv_link.data = req;
+    req->recv_link.next = g_free_reqs;
+    g_free_reqs = &req->recv_link;
 }
 
 sim_request *sim_req_lookup(MPI_Request handle, bool *invalid) {
@@ -180,7 +195,8 @@ int sim_req_finish(sim_request *req, MPI_Status *status, MPI_Request *handle_slo
         else
             err = sim_error_at(comm ? comm->handle : MPI_COMM_WORLD, err, site, "%s: %s", call, t);
     }
-    g_free(text);
+    if (text)
+        g_free(text);
     return err;
 }
 
@@ -198,6 +214,11 @@ void sim_req_reset(void) {
         g_free(r->error_text);
         g_free(r);
     }
+    while (g_free_reqs) {
+        sim_request *r = g_free_reqs->data;
+        g_free_reqs = g_free_reqs->next;
+        g_free(r);
+    }
 }
 
 /* ---------------------------------------------------------------------- */
@@ -205,15 +226,18 @@ void sim_req_reset(void) {
 
 void sim_wait_set(sim_request **reqs, int n) {
     sim_proc *p = sim_proc_of(sim_self());
-    g_free(p->waits);
-    p->waits = g_memdup2(reqs, sizeof(sim_request *) * (size_t)n);
+    /* The buffer stays for the next wait (freed with the process). */
+    if (n > p->waits_cap) {
+        g_free(p->waits);
+        p->waits_cap = n > 4 ? n : 4;
+        p->waits = g_new(sim_request *, (size_t)p->waits_cap);
+    }
+    memcpy(p->waits, reqs, sizeof(sim_request *) * (size_t)n);
     p->nwaits = n;
 }
 
 void sim_wait_clear(void) {
     sim_proc *p = sim_proc_of(sim_self());
-    g_free(p->waits);
-    p->waits = NULL;
     p->nwaits = 0;
     p->polling = false;
     p->wait_any = false;

@@ -161,7 +161,7 @@ typedef struct sim_proc {
     int bsend_size;
     size_t bsend_used;          /* bytes held by buffered sends not yet delivered */
     struct sim_request **waits; /* requests the rank is blocked on (reports) */
-    int nwaits;
+    int nwaits, waits_cap;
     bool polling;  /* blocked after an MPI_Test/Iprobe that found nothing */
     bool wait_any; /* blocked in MPI_Waitany/Waitsome: completion order is visible */
     /* Exploring: paused after an MPI call so that messages may land in its
@@ -170,7 +170,8 @@ typedef struct sim_proc {
     uint64_t progress_seq;             /* pauses so far (identifies the resume event) */
     const char *last_call;             /* the MPI call it paused after */
     double clock;                      /* simulated time of this rank, seconds */
-    double cpu_mark;                   /* thread CPU time when the rank last left MPI */
+    uint64_t compute_mark;             /* counter ticks when it last left MPI (0: none) */
+    double compute_cpu;                /* its CPU clock then, if the counter is unusable */
     void *entry_sp;                    /* the program's stack pointer at its current MPI call */
     sim_span outputs[SIM_MAX_OUTPUTS]; /* see sim_rank_pending_outputs */
     int noutputs;
