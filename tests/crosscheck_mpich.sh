@@ -121,8 +121,18 @@ for entry in "${cases[@]}"; do
     for n in $ranks; do
         label="$name n=$n"
         base="$work/$name.n$n"
-        timeout "$timeout_s" mpiexec.mpich -n "$n" "$exe" ${argv[@]+"${argv[@]}"} >"$base.mpich.raw" 2>"$base.mpich.err"
+        # Each rank's stdout goes to a file of its own: forwarded through
+        # mpiexec's one stdout, lines of ranks printing at once can be cut
+        # in two and interleaved.
+        timeout "$timeout_s" mpiexec.mpich -outfile-pattern "$base.mpich.out.%r" -n "$n" "$exe" \
+            ${argv[@]+"${argv[@]}"} >"$base.mpich.raw" 2>"$base.mpich.err"
         rc=$?
+        for ((r = 0; r < n; r++)); do
+            if [ -f "$base.mpich.out.$r" ]; then
+                cat "$base.mpich.out.$r" >>"$base.mpich.raw"
+                rm -f "$base.mpich.out.$r"
+            fi
+        done
         if [ $rc -ne 0 ]; then
             fail "$label" "mpiexec.mpich exited with status $rc (124 = timeout); stderr in $base.mpich.err"
             continue

@@ -82,7 +82,7 @@ static void minus(void *in, void *inout, int *len, MPI_Datatype *type) {
 
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
-    setvbuf(stdout, NULL, _IOLBF, 0);
+    setvbuf(stdout, NULL, _IOLBF, BUFSIZ); /* whole lines: MPICH's ranks share the terminal */
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     const char *mode = argc > 1 ? argv[1] : "";
     state s, t;
