@@ -239,6 +239,7 @@ void sim_call_enter(const char *fname, void *caller, void *frame) {
         }
         p->p2p_lazy = false;
         p->noutputs = 0;
+        p->alias_base = p->alias_shown = NULL;
         if (sim_g->cfg.exploring)
             sim_capture_call_frame(caller, p->call_regs, &p->call_frames);
         sim_rma_rank_entered(self);
@@ -312,6 +313,7 @@ void sim_call_leave(void) {
         }
         if (--p->call_depth == 0) {
             p->call = NULL;
+            p->alias_base = p->alias_shown = NULL;
             if (sim_timed_active())
                 sim_timed_call_leave(self);
             else
@@ -429,11 +431,43 @@ static void call_user_handler(sim_errh_fn fn, MPI_Comm comm, const sim_comm *c, 
     sched_enter_sim();
 }
 
+void sim_call_alias(const char *base, const char *shown) {
+    int self = sched_current();
+    if (self < 0)
+        return;
+    sim_proc *p = sim_proc_of(self);
+    p->alias_base = base;
+    p->alias_shown = shown;
+}
+
+const char *sim_call_shown(const char *name) {
+    int self = sched_current();
+    if (self < 0 || !name)
+        return name;
+    sim_proc *p = sim_proc_of(self);
+    if (p->alias_base && strcmp(name, p->alias_base) == 0)
+        return p->alias_shown;
+    return name;
+}
+
+/* A message that starts with the alias's base name ("MPI_Send: count ...")
+ * gets the name of the call the program made instead (takes text). */
+static char *alias_text(char *text) {
+    sim_proc *p = sim_proc_of(sim_self());
+    const char *base = p->alias_base;
+    size_t n = base ? strlen(base) : 0;
+    if (!n || strncmp(text, base, n) != 0 || (text[n] != ':' && text[n] != ' '))
+        return text;
+    char *out = g_strconcat(p->alias_shown, text + n, NULL);
+    g_free(text);
+    return out;
+}
+
 /* ranks == NULL: the error is the calling rank's alone. */
 static _Noreturn void fatal_common(void *site, const int *ranks, int nranks, const char *fmt,
                                    va_list ap) {
     int self = sim_self();
-    char *text = g_strdup_vprintf(fmt, ap);
+    char *text = alias_text(g_strdup_vprintf(fmt, ap));
     int own[1] = {self};
     const char *loc = sim_location(site);
     char *msg = ranks ? g_strdup(text) : g_strdup_printf("rank %d: %s", self, text);

@@ -202,6 +202,7 @@ static const predef_op predef_ops[OPI_COUNT] = {
 
 typedef struct user_op {
     MPI_User_function *fn;
+    MPI_User_function_c *fn_c; /* MPI_Op_create_c's: the count is an MPI_Count */
     bool commute;
     bool live;  /* the slot is taken: the handle is valid, or freed but still held */
     bool freed; /* MPI_Op_free came while pending operations held it */
@@ -286,12 +287,19 @@ MPI_Op sim_op_create(MPI_User_function *fn, bool commute) {
     MPI_Op h = OP_HANDLE(SIM_HKIND_DIRECT, slot);
     user_op *u = &g_array_index(user_ops, user_op, slot);
     u->fn = fn;
+    u->fn_c = NULL;
     u->commute = commute;
     u->live = true;
     u->freed = false;
     u->holds = 0;
     g_snprintf(u->name, sizeof u->name, "user op 0x%08x", (unsigned)h);
     return h;
+}
+
+void sim_op_set_large(MPI_Op op, MPI_User_function_c *fn) {
+    user_op *u = user_lookup(op);
+    if (u)
+        u->fn_c = fn;
 }
 
 bool sim_op_free(MPI_Op op) {
@@ -508,6 +516,18 @@ static int bad_op(MPI_Op op, char **why) {
     return predef_error(why, g_strdup_printf("%s is not a valid operation", sim_op_name(op)));
 }
 
+/* Calls u's function, of MPI_Op_create or MPI_Op_create_c. */
+static void call_user(const user_op *u, void *in, void *inout, int count, MPI_Datatype type) {
+    MPI_Datatype t = type;
+    if (u->fn_c) {
+        MPI_Count n = count;
+        u->fn_c(in, inout, &n, &t);
+    } else {
+        int n = count;
+        u->fn(in, inout, &n, &t);
+    }
+}
+
 /* Calls a user function on packed data by way of buffers in type's layout. */
 static void user_apply_packed(user_op *u, const void *in, void *io, int count, MPI_Datatype type) {
     const sim_datatype *dt = sim_dt_get(type);
@@ -517,9 +537,7 @@ static void user_apply_packed(user_op *u, const void *in, void *io, int count, M
     void *mio = layout_alloc(dt, count, &lio);
     sim_dt_unpack(dt, in, bytes, lin, count);
     sim_dt_unpack(dt, io, bytes, lio, count);
-    int n = count;
-    MPI_Datatype t = type;
-    u->fn(lin, lio, &n, &t);
+    call_user(u, lin, lio, count, type);
     sim_dt_pack(dt, lio, count, io);
     g_free(min);
     g_free(mio);
@@ -555,11 +573,9 @@ int sim_op_apply(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype
         return MPI_SUCCESS;
     user_op *u = user_lookup(op);
     if (u) {
-        int n = count;
-        MPI_Datatype t = type;
         /* MPI_User_function takes a non-const first argument, but user
          * functions only read it (MPI 3.1 section 5.9.5). */
-        u->fn((void *)in, inout, &n, &t);
+        call_user(u, (void *)in, inout, count, type);
         return MPI_SUCCESS;
     }
     int opi = predef_index(op);

@@ -34,6 +34,9 @@ int sim_op_apply(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype
 
 /* MPI_Op_create / MPI_Op_free bodies (argument checks are the caller's). */
 MPI_Op sim_op_create(MPI_User_function *fn, bool commute);
+/* Makes the user op call fn, MPI_Op_create_c's function (its count an
+ * MPI_Count), instead of the one it was created with. */
+void sim_op_set_large(MPI_Op op, MPI_User_function_c *fn);
 bool sim_op_free(MPI_Op op); /* false for predefined, invalid or already freed ops */
 
 const char *sim_op_name(MPI_Op op); /* "MPI_SUM", "user op 0x98000001" */

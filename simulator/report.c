@@ -516,6 +516,8 @@ void sim_report_leftovers(void) {
         sim_request *r = g_ptr_array_index(reqs, i);
         if (r->persistent && !r->active)
             continue; /* an inactive persistent request is only a resource */
+        if (r->pair_of)
+            continue; /* the send half of an MPI_Isendrecv: its receive is reported */
         int ranks[1] = {r->owner};
         sim_add_finding(SIM_F_PENDING_REQUEST, ranks, 1, sim_location(r->call_site),
                         g_strdup_printf("rank %d: the request of %s was never %s", r->owner,

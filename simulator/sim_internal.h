@@ -53,6 +53,14 @@ enum { SIM_MAX_OUTPUTS = 2, SIM_CALL_REGS = 6 };
 void sim_call_enter(const char *fname, void *caller, void *frame);
 void sim_call_leave(void);
 
+/* Until sim_call_alias(NULL, NULL) or the end of the outermost MPI call, the
+ * calling rank's error findings and new requests that name `base` (a static
+ * string, "MPI_Send") name `shown` ("MPI_Send_c") instead: the call the
+ * program made, when a wrapper runs the base call's implementation. */
+void sim_call_alias(const char *base, const char *shown);
+/* name, or the shown name when name is the current alias's base. */
+const char *sim_call_shown(const char *name);
+
 /* Stores the program's callee-saved registers as they were at the call that
  * returns to caller (a return address in the current stack), zeros when that
  * frame cannot be found, and the frames from it up (see sim_call_frames).
@@ -155,7 +163,14 @@ typedef struct sim_proc {
     char *call_args;     /* argument description of the call in progress */
     bool p2p_lazy;       /* call_args still to be formatted from p2p_args */
     sim_p2p_args p2p_args;
-    int call_depth;   /* nesting of MPI functions calling each other */
+    int call_depth; /* nesting of MPI functions calling each other */
+    /* While an MPI 4.0 wrapper (a large-count `_c` call, the MPI_Start of a
+     * persistent collective) runs the call it is built on, reports say
+     * alias_shown where the base call would say alias_base (sim_call_alias). */
+    const char *alias_base, *alias_shown;
+    /* MPI_Start of a persistent collective: the call that made the request
+     * ("MPI_Bcast_init"), which collective reports name (NULL otherwise). */
+    const char *coll_call;
     uint64_t touched; /* see sim_rank_touched */
     void *bsend_buf;  /* MPI_Buffer_attach */
     int bsend_size;
