@@ -58,6 +58,9 @@ cases=(
     "request_free_active|tests/programs/request_free_active|1 3|"
     "request_free_active.wait|tests/programs/request_free_active|1 3|wait"
     "alias|tests/programs/alias|1 3 4|"
+    "dup_request|tests/programs/dup_request|1 2 3|"
+    "type_lifecycle|tests/programs/type_lifecycle|1 2 3|"
+    "finalize_pending|tests/programs/finalize_pending|1 2 3|"
     # MPI 4.0.  Left out of the persistent collectives: what MPICH 4.0.2 gets wrong
     # (gather, scatter and allgather; the neighbourhood v and w kinds on one rank,
     # whose two neighbours are itself); see the programs' header comments.

@@ -401,6 +401,110 @@ static void test_alias_twin(void) {
     }
 }
 
+/* ---------------------------------------------------------------------- */
+/* A request twice in one completion call's array                          */
+
+static void test_dup_request(void) {
+    const char *kinds[] = {"waitall", "testall", "waitany", "testany", "waitsome", "testsome"};
+    const char *calls[] = {"MPI_Waitall", "MPI_Testall",  "MPI_Waitany",
+                           "MPI_Testany", "MPI_Waitsome", "MPI_Testsome"};
+    char *irecv = marker_at("dup_request.c", "[IRECV]");
+    for (size_t k = 0; k < G_N_ELEMENTS(kinds); k++) {
+        e2e_result *r = RUN("run", "-n", "2", P("dup_request.c"), kinds[k]);
+        EXPECT_STATUS(r, 1);
+        char *text = g_strdup_printf("rank 0: %s: array_of_requests[0] and [2] are the same "
+                                     "request (of MPI_Irecv at %s)",
+                                     calls[k], irecv);
+        /* The call's line: the [CALL] marker of its branch. */
+        char *f = EXPECT_FINDING(r, 1, "mpi_error", text, NULL, NULL);
+        char **lines = g_strsplit(e2e_read_src(SRC("dup_request.c")), "\n", -1);
+        int line = 0;
+        for (int i = 0; lines[i] && !line; i++)
+            if (strstr(lines[i], calls[k]) && strstr(lines[i], "[CALL]"))
+                line = i + 1;
+        g_strfreev(lines);
+        char *at = g_strdup_printf("\n  at dup_request.c:%d\n", line);
+        EXPECT(r, f && strstr(f, at + 1));
+        g_free(at);
+        g_free(f);
+        g_free(text);
+        e2e_free(r);
+    }
+    g_free(irecv);
+    e2e_result *r = RUN("explore", "-n", "2", P("dup_request.c"), "waitall");
+    EXPECT_STATUS(r, 1);
+    EXPECT_ERR_HAS(r, "ordex explore: 1 error found\n");
+    e2e_free(r);
+}
+
+/* The twin: MPI_REQUEST_NULL in the third slot; MPICH's output. */
+static void test_dup_request_twin(void) {
+    const char *ns[] = {"1", "2", "3"};
+    for (size_t i = 0; i < G_N_ELEMENTS(ns); i++) {
+        e2e_result *r = RUN("run", "-n", ns[i], P("dup_request.c"));
+        EXPECT_CLEAN(r);
+        EXPECT(r, e2e_count(r->out, " got ") == 6 * atoi(ns[i]));
+        e2e_free(r);
+    }
+}
+
+/* ---------------------------------------------------------------------- */
+/* A datatype before MPI_Type_commit and after MPI_Type_free               */
+
+static void test_type_lifecycle(void) {
+    e2e_result *r = RUN("run", "-n", "2", P("type_lifecycle.c"), "uncommitted");
+    EXPECT_STATUS(r, 1);
+    g_free(EXPECT_FINDING(r, 1, "mpi_error", "rank 0: MPI_Bcast: datatype derived type ",
+                          SRC("type_lifecycle.c"), "[UNCOMMITTED]"));
+    EXPECT_ERR_HAS(r, "is not committed; call MPI_Type_commit first");
+    e2e_free(r);
+    r = RUN("run", "-n", "2", P("type_lifecycle.c"), "freed");
+    EXPECT_STATUS(r, 1);
+    g_free(EXPECT_FINDING(r, 1, "mpi_error", "rank 0: MPI_Sendrecv: datatype 0x",
+                          SRC("type_lifecycle.c"), "[FREED]"));
+    EXPECT_ERR_HAS(r, "is not a valid datatype (freed or never created)");
+    e2e_free(r);
+    const char *ns[] = {"1", "2", "3"};
+    for (size_t i = 0; i < G_N_ELEMENTS(ns); i++) {
+        r = RUN("run", "-n", ns[i], P("type_lifecycle.c"));
+        EXPECT_CLEAN(r);
+        EXPECT(r, e2e_count(r->out, ": got 0 10\n") == atoi(ns[i]));
+        e2e_free(r);
+    }
+}
+
+/* ---------------------------------------------------------------------- */
+/* MPI_Finalize with collectives pending                                   */
+
+static void test_finalize_pending(void) {
+    const struct {
+        const char *mode, *marker, *text;
+        int n;
+    } cases[] = {
+        {"ibarrier", "[IBARRIER]",
+         "rank 1: the collective of MPI_Ibarrier was still pending at the end (complete, but "
+         "never waited for); MPI_Finalize needs every collective completed",
+         3},
+        {"unmatched", "[IBCAST]",
+         "rank 0: the collective of MPI_Ibcast was still pending at the end (not all members "
+         "took part)",
+         1},
+        {"persistent", "[START]",
+         "rank 2: the collective of MPI_Allreduce_init was still pending at the end", 3},
+    };
+    for (size_t k = 0; k < G_N_ELEMENTS(cases); k++) {
+        e2e_result *r = RUN("run", "-n", "3", P("finalize_pending.c"), cases[k].mode);
+        EXPECT_STATUS(r, 1);
+        g_free(EXPECT_FINDING(r, cases[k].n, "pending_request", cases[k].text,
+                              SRC("finalize_pending.c"), cases[k].marker));
+        e2e_free(r);
+    }
+    e2e_result *r = RUN("run", "-n", "3", P("finalize_pending.c"));
+    EXPECT_CLEAN(r);
+    EXPECT(r, e2e_count(r->out, ": done 3\n") == 3);
+    e2e_free(r);
+}
+
 static void e2e_add_check_tests(CU_pSuite s) {
     CU_add_test(s,
                 "coll_blocking_mix.c: a blocking collective and its nonblocking twin, every kind",
@@ -423,6 +527,14 @@ static void e2e_add_check_tests(CU_pSuite s) {
     CU_add_test(s, "alias.c: overlapping send and receive buffers", test_alias);
     CU_add_test(s, "alias.c: buffers that interleave or are in place do not overlap",
                 test_alias_twin);
+    CU_add_test(s, "dup_request.c: a request twice in one array, every completion call",
+                test_dup_request);
+    CU_add_test(s, "dup_request.c: null handles beside the requests are fine",
+                test_dup_request_twin);
+    CU_add_test(s, "type_lifecycle.c: a datatype before commit and after free",
+                test_type_lifecycle);
+    CU_add_test(s, "finalize_pending.c: MPI_Finalize with collectives pending",
+                test_finalize_pending);
 }
 
 E2E_MAIN("checks", e2e_add_check_tests)
