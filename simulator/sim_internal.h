@@ -20,6 +20,7 @@
 
 #include <glib.h>
 #include <mpi.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -152,16 +153,18 @@ typedef struct sim_observed {
 
 /* One rank's MPI-visible state. */
 typedef struct sim_proc {
-    int rank;            /* world rank */
-    bool initialized;    /* MPI_Init done */
-    bool finalized;      /* MPI_Finalize done */
-    int thread_level;    /* granted by MPI_Init_thread */
-    int thread_required; /* asked of MPI_Init_thread (MPI_Init: MPI_THREAD_SINGLE) */
-    void *init_site;     /* the MPI_Init or MPI_Init_thread call */
-    const char *call;    /* name of the MPI call in progress, NULL when none */
-    void *call_site;     /* return address into the program, for file:line */
-    char *call_args;     /* argument description of the call in progress */
-    bool p2p_lazy;       /* call_args still to be formatted from p2p_args */
+    int rank;              /* world rank */
+    bool initialized;      /* MPI_Init done */
+    bool finalized;        /* MPI_Finalize done */
+    int thread_level;      /* granted by MPI_Init_thread */
+    int thread_required;   /* asked of MPI_Init_thread (MPI_Init: MPI_THREAD_SINGLE) */
+    void *init_site;       /* the MPI_Init or MPI_Init_thread call */
+    pthread_t main_thread; /* the OS thread that called MPI_Init(_thread): the rank's main one */
+    bool foreign_reported; /* an MPI call from another thread was reported (once per rank) */
+    const char *call;      /* name of the MPI call in progress, NULL when none */
+    void *call_site;       /* return address into the program, for file:line */
+    char *call_args;       /* argument description of the call in progress */
+    bool p2p_lazy;         /* call_args still to be formatted from p2p_args */
     sim_p2p_args p2p_args;
     int call_depth; /* nesting of MPI functions calling each other */
     /* While an MPI 4.0 wrapper (a large-count `_c` call, the MPI_Start of a

@@ -505,6 +505,55 @@ static void test_finalize_pending(void) {
     e2e_free(r);
 }
 
+/* ---------------------------------------------------------------------- */
+/* MPI calls from a thread other than the main one                         */
+
+static void test_thread_calls(void) {
+    const struct {
+        const char *mode, *text;
+    } errors[] = {
+        {"funneled", "rank 0: MPI_Allreduce called from a thread other than the rank's main thread "
+                     "(the one that called MPI_Init_thread at thread_calls.c:"},
+        {"single", "rank 0: MPI_Allreduce called from a thread other than the rank's main thread "
+                   "(the one that called MPI_Init at thread_calls.c:"},
+    };
+    for (size_t k = 0; k < G_N_ELEMENTS(errors); k++) {
+        const char *cmds[] = {"run", "explore"};
+        for (size_t c = 0; c < G_N_ELEMENTS(cmds); c++) {
+            e2e_result *r = RUN(cmds[c], "-n", "2", P("thread_calls.c"), errors[k].mode);
+            EXPECT_STATUS(r, 1);
+            if (c == 0)
+                g_free(EXPECT_FINDING(r, 2, "mpi_error", errors[k].text, SRC("thread_calls.c"),
+                                      "[CALL]")); /* one per rank */
+            else
+                EXPECT_ERR_HAS(r, errors[k].text);
+            e2e_free(r);
+        }
+    }
+    /* The same with every rank on a thread of its own. */
+    e2e_result *r = RUN("run", "--threads", "-n", "2", P("thread_calls.c"), "funneled");
+    EXPECT_STATUS(r, 1);
+    EXPECT_ERR_HAS(r, errors[0].text);
+    e2e_free(r);
+    /* Asked for MPI_THREAD_MULTIPLE, given FUNNELED, calling anyway: ordex's limit. */
+    const char *json = e2e_tmp("thread_calls.json");
+    r = RUN("run", "--json", json, "-n", "2", P("thread_calls.c"), "multiple");
+    EXPECT_STATUS(r, 2);
+    EXPECT_ERR_HAS(r, "UNSUPPORTED rank 0: MPI_Allreduce from a thread other than the rank's main "
+                      "one (the program asked MPI_Init_thread at thread_calls.c:");
+    EXPECT_ERR_HAS(r, "for MPI_THREAD_MULTIPLE; ordex provides MPI_THREAD_FUNNELED");
+    JsonObject *doc = EXPECT_JSON_FILE(r, json);
+    EXPECT(r, e2e_json_str_is(doc, "verdict", "unsupported"));
+    e2e_json_free(doc);
+    e2e_free(r);
+    /* The twin: only the main thread calls MPI; MPI_Is_thread_main answers
+     * 0 in the other thread, 1 in the main one. */
+    r = RUN("run", "-n", "3", P("thread_calls.c"));
+    EXPECT_CLEAN(r);
+    EXPECT(r, e2e_count(r->out, ": sum 3, thread main 0, main 1\n") == 3);
+    e2e_free(r);
+}
+
 static void e2e_add_check_tests(CU_pSuite s) {
     CU_add_test(s,
                 "coll_blocking_mix.c: a blocking collective and its nonblocking twin, every kind",
@@ -535,6 +584,8 @@ static void e2e_add_check_tests(CU_pSuite s) {
                 test_type_lifecycle);
     CU_add_test(s, "finalize_pending.c: MPI_Finalize with collectives pending",
                 test_finalize_pending);
+    CU_add_test(s, "thread_calls.c: MPI calls from a thread other than the main one",
+                test_thread_calls);
 }
 
 E2E_MAIN("checks", e2e_add_check_tests)
