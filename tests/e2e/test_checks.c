@@ -192,18 +192,37 @@ static const char *json_path(const char *name) {
     return p;
 }
 
-/* By default every leak is a warning, located at the call that made the
- * object, naming the ranks; the exit status and the verdict stay "ok". */
+/* By default every leak is an error, located at the call that made the
+ * object, naming the ranks (exit status 1, verdict "error"), as correctness
+ * checkers report them; with --leaks=warn a warning, the exit status and the
+ * verdict staying "ok". */
+static void test_leaks_default(void) {
+    const char *json = json_path("leaks-default");
+    e2e_result *r = RUN("run", "-n", "3", "--json", json, P("leaks.c"));
+    EXPECT_STATUS(r, 1);
+    for (size_t i = 0; i < G_N_ELEMENTS(leaks); i++)
+        g_free(EXPECT_FINDING(r, (int)G_N_ELEMENTS(leaks), "leak", leaks[i].text, SRC("leaks.c"),
+                              leaks[i].marker));
+    EXPECT_ERR_HAS(r, "; 9 errors found\n");
+    EXPECT_MPICH_OUTPUT(r, "leaks.n3"); /* the same as its twin that frees everything */
+    JsonObject *o = EXPECT_JSON_FILE(r, json);
+    EXPECT(r, e2e_json_str_is(o, "verdict", "error"));
+    EXPECT(r, e2e_json_count(o, "findings", "kind", "leak") == 9);
+    EXPECT(r, e2e_json_count(o, "findings", "severity", "error") == 9);
+    e2e_json_free(o);
+    e2e_free(r);
+}
+
 static void test_leaks_warn(void) {
     const char *json = json_path("leaks");
-    e2e_result *r = RUN("run", "-n", "3", "--json", json, P("leaks.c"));
+    e2e_result *r = RUN("run", "-n", "3", "--leaks=warn", "--json", json, P("leaks.c"));
     EXPECT_STATUS(r, 0);
     for (size_t i = 0; i < G_N_ELEMENTS(leaks); i++)
         g_free(EXPECT_WARNING(r, (int)G_N_ELEMENTS(leaks), "leak", leaks[i].text, SRC("leaks.c"),
                               leaks[i].marker));
     EXPECT_ERR_LACKS(r, "ordex: ERROR");
     EXPECT_ERR_HAS(r, "; no error found, 9 warnings\n");
-    EXPECT_MPICH_OUTPUT(r, "leaks.n3"); /* the same as its twin that frees everything */
+    EXPECT_MPICH_OUTPUT(r, "leaks.n3");
     JsonObject *o = EXPECT_JSON_FILE(r, json);
     EXPECT(r, e2e_json_str_is(o, "verdict", "ok"));
     EXPECT(r, e2e_json_count(o, "findings", "kind", "leak") == 9);
@@ -252,12 +271,13 @@ static void test_leaks_freed(void) {
     }
 }
 
-/* explore: each leak once (not once per pass or ordering), without an
- * ordering or a trace; the verdict stays "no error" unless --leaks=error. */
+/* explore with --leaks=warn: each leak once (not once per pass or
+ * ordering), without an ordering or a trace; the verdict stays "no error".
+ * By default (errors) each leak once too. */
 static void test_leaks_explore(void) {
     const char *dir = e2e_tmp("leak-traces");
     const char *json = json_path("leaks-explore");
-    e2e_result *r = EX("-n", "3", "--trace-dir", dir, "--json", json, P("leaks.c"));
+    e2e_result *r = EX("-n", "3", "--leaks=warn", "--trace-dir", dir, "--json", json, P("leaks.c"));
     EXPECT_STATUS(r, 0);
     EXPECT(r, explore_findings(r, "WARNING [leak] ") == 9);
     EXPECT(r, explore_findings(r, "ERROR [") == 0);
@@ -276,16 +296,25 @@ static void test_leaks_explore(void) {
     e2e_json_free(o);
     e2e_free(r);
 
-    r = EX("-n", "3", "--trace-dir", dir, "--leaks=error", P("leaks.c"));
-    EXPECT_STATUS(r, 1);
-    EXPECT(r, explore_findings(r, "ERROR [leak] ") == 9);
-    EXPECT_ERR_HAS(r, "ordex explore: 9 errors found\n");
-    e2e_free(r);
+    const char *modes[] = {"--leaks=error", NULL};
+    for (size_t m = 0; m < G_N_ELEMENTS(modes); m++) {
+        r = modes[m] ? EX("-n", "3", "--trace-dir", dir, modes[m], P("leaks.c"))
+                     : EX("-n", "3", "--trace-dir", dir, P("leaks.c"));
+        EXPECT_STATUS(r, 1);
+        EXPECT(r, explore_findings(r, "ERROR [leak] ") == 9);
+        EXPECT_ERR_HAS(r, "ordex explore: 9 errors found\n");
+        e2e_free(r);
+    }
 }
 
-/* predict reports them too, and they do not change its exit status. */
+/* predict reports them too: errors by default, warnings that leave its
+ * exit status alone with --leaks=warn. */
 static void test_leaks_predict(void) {
     e2e_result *r = RUN("predict", "-n", "3", "--no-timeline", P("leaks.c"));
+    EXPECT_STATUS(r, 1);
+    EXPECT(r, e2e_count(r->err, "ordex: ERROR [leak] ") == 9);
+    e2e_free(r);
+    r = RUN("predict", "-n", "3", "--no-timeline", "--leaks=warn", P("leaks.c"));
     EXPECT_STATUS(r, 0);
     EXPECT(r, e2e_count(r->err, "ordex: WARNING [leak] ") == 9);
     e2e_free(r);
@@ -295,7 +324,7 @@ static void test_leaks_predict(void) {
  * program is still found (orderings with an error finding are not
  * compared). */
 static void test_leak_race(void) {
-    e2e_result *r = EX("-n", "3", P("leak_race.c"));
+    e2e_result *r = EX("-n", "3", "--leaks=warn", P("leak_race.c"));
     EXPECT_STATUS(r, 0);
     EXPECT(r, explore_findings(r, "WARNING [leak] 3 communicators made by MPI_Comm_dup") == 1);
     EXPECT(r, explore_findings(r, "WARNING [message_race] ") == 1);
@@ -565,7 +594,8 @@ static void e2e_add_check_tests(CU_pSuite s) {
     CU_add_test(s, "free_pending.c: types and ops freed while operations use them",
                 test_free_pending);
     CU_add_test(s, "free_pending.c mismatch: the error names MPI_Igather", test_igather_named);
-    CU_add_test(s, "leaks.c: every kind of leak, warnings by default", test_leaks_warn);
+    CU_add_test(s, "leaks.c: every kind of leak, errors by default", test_leaks_default);
+    CU_add_test(s, "leaks.c: --leaks=warn makes them warnings", test_leaks_warn);
     CU_add_test(s, "leaks.c: --leaks=error, --leaks=off", test_leaks_options);
     CU_add_test(s, "leaks.c free: everything freed, no finding", test_leaks_freed);
     CU_add_test(s, "leaks.c: explore reports each leak once", test_leaks_explore);
