@@ -62,6 +62,7 @@ cases=(
     "type_lifecycle|tests/programs/type_lifecycle|1 2 3|"
     "finalize_pending|tests/programs/finalize_pending|1 2 3|"
     "thread_calls|tests/programs/thread_calls|1 3|"
+    "op_forbidden|tests/programs/op_forbidden|1 3|"
     # MPI 4.0.  Left out of the persistent collectives: what MPICH 4.0.2 gets wrong
     # (gather, scatter and allgather; the neighbourhood v and w kinds on one rank,
     # whose two neighbours are itself); see the programs' header comments.

@@ -583,6 +583,34 @@ static void test_thread_calls(void) {
     e2e_free(r);
 }
 
+/* ---------------------------------------------------------------------- */
+/* Reductions the standard forbids and MPICH accepts                       */
+
+static void test_op_forbidden(void) {
+    const struct {
+        const char *mode, *marker, *text;
+    } cases[] = {
+        {"sum_char", "[SUM_CHAR]", "rank 0: MPI_Allreduce: MPI_SUM is not defined for MPI_CHAR"},
+        {"land_aint", "[LAND_AINT]", "rank 0: MPI_Reduce: MPI_LAND is not defined for MPI_AINT"},
+        {"lxor_double", "[LXOR_DOUBLE]",
+         "rank 0: MPI_Allreduce: MPI_LXOR is not defined for MPI_DOUBLE"},
+    };
+    for (size_t k = 0; k < G_N_ELEMENTS(cases); k++) {
+        e2e_result *r = RUN("run", "-n", "3", P("op_forbidden.c"), cases[k].mode);
+        EXPECT_STATUS(r, 1);
+        char *f = EXPECT_FINDING(r, 1, "mpi_error", cases[k].text, SRC("op_forbidden.c"),
+                                 cases[k].marker);
+        EXPECT(r, f && strstr(f, "the standard forbids it (MPI 3.1 section 5.9.2), though MPICH "
+                                 "accepts it: the program is not portable"));
+        g_free(f);
+        e2e_free(r);
+    }
+    e2e_result *r = RUN("run", "-n", "3", P("op_forbidden.c"));
+    EXPECT_CLEAN(r);
+    EXPECT(r, e2e_count(r->out, ": sum 3 band 0 lxor 1\n") == 3);
+    e2e_free(r);
+}
+
 static void e2e_add_check_tests(CU_pSuite s) {
     CU_add_test(s,
                 "coll_blocking_mix.c: a blocking collective and its nonblocking twin, every kind",
@@ -616,6 +644,8 @@ static void e2e_add_check_tests(CU_pSuite s) {
                 test_finalize_pending);
     CU_add_test(s, "thread_calls.c: MPI calls from a thread other than the main one",
                 test_thread_calls);
+    CU_add_test(s, "op_forbidden.c: reductions the standard forbids and MPICH accepts",
+                test_op_forbidden);
 }
 
 E2E_MAIN("checks", e2e_add_check_tests)
