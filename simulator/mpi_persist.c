@@ -19,6 +19,7 @@
 #include "simulator/access.h"
 #include "simulator/comm.h"
 #include "simulator/engine.h"
+#include "simulator/op.h"
 #include "simulator/sim_internal.h"
 
 typedef enum pkind {
@@ -64,10 +65,34 @@ typedef struct pcoll {
     MPI_Comm comm;
 } pcoll;
 
+/* The request holds the datatypes and the op it was made with: MPI lets
+ * the program free them while the request exists (MPI 3.1 sections 4.1.9
+ * and 5.9.5), and each start still uses them. */
+static void pcoll_hold(pcoll *pc, bool hold) {
+    MPI_Datatype types[2] = {pc->sendtype, pc->recvtype};
+    for (int i = 0; i < 2; i++) {
+        const sim_datatype *dt = types[i] != MPI_DATATYPE_NULL ? sim_dt_get(types[i]) : NULL;
+        if (!dt)
+            continue;
+        if (hold)
+            sim_dt_ref(dt);
+        else
+            sim_dt_unref(dt);
+    }
+    if (pc->op != MPI_OP_NULL && sim_op_valid(pc->op)) {
+        if (hold)
+            sim_op_ref(pc->op);
+        else
+            sim_op_unref(pc->op);
+    }
+}
+
 static void pcoll_free(void *p) {
     pcoll *pc = p;
-    if (pc)
+    if (pc) {
+        pcoll_hold(pc, false);
         g_free(pc->shown);
+    }
     g_free(pc);
 }
 
@@ -77,6 +102,7 @@ static int pcoll_start(sim_request *req) {
     MPI_Request twin = MPI_REQUEST_NULL;
     p->coll_call = req->call;
     sim_call_alias(pc->twin, pc->shown);
+    bool was = sim_dt_accept_freed(true), was_op = sim_op_accept_freed(true);
     int rc;
     switch (pc->kind) {
     case P_BARRIER:
@@ -169,6 +195,8 @@ static int pcoll_start(sim_request *req) {
                                       pc->comm, &twin);
         break;
     }
+    sim_dt_accept_freed(was);
+    sim_op_accept_freed(was_op);
     p->coll_call = NULL;
     sim_call_alias(NULL, NULL);
     if (rc != MPI_SUCCESS)
@@ -204,6 +232,7 @@ static int pcoll_make(const char *name, const char *twin, pkind kind, pcoll *arg
     pc->kind = kind;
     pc->twin = twin;
     pc->shown = g_strdup_printf("%s (started by MPI_Start)", name);
+    pcoll_hold(pc, true);
     sim_request *req = sim_req_new(SIM_REQ_COLL, name);
     req->persistent = true;
     req->comm = c;

@@ -243,11 +243,19 @@ void sim_op_fini(void) {
     user_ops = NULL;
 }
 
+static bool accept_freed;
+
+bool sim_op_accept_freed(bool on) {
+    bool was = accept_freed;
+    accept_freed = on;
+    return was;
+}
+
 bool sim_op_valid(MPI_Op op) {
     if (predef_index(op) != 0)
         return true;
     user_op *u = user_lookup(op);
-    return u && !u->freed;
+    return u && (!u->freed || accept_freed);
 }
 
 void sim_op_ref(MPI_Op op) {

@@ -14,6 +14,10 @@
  * operations hold it is not valid, but it still applies, commutes and is
  * named for them. */
 bool sim_op_valid(MPI_Op op);
+/* While `on`, sim_op_valid takes user ops freed with MPI_Op_free that
+ * references still keep (the start of a persistent operation made before
+ * the free).  Returns the previous setting. */
+bool sim_op_accept_freed(bool on);
 
 /* A pending operation (a nonblocking reduction) keeps user op `op` for when
  * it executes, across MPI_Op_free; every sim_op_ref needs one sim_op_unref,

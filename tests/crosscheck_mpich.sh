@@ -68,6 +68,7 @@ cases=(
     # whose two neighbours are itself); see the programs' header comments.
     "mpi4_persist|tests/programs/mpi4_persist|3 4|barrier bcast reduce allreduce scan exscan reduce_scatter reduce_scatter_block gatherv scatterv allgatherv alltoall alltoallv alltoallw neighbor_allgather neighbor_allgatherv neighbor_alltoall neighbor_alltoallv neighbor_alltoallw"
     "mpi4_persist.one|tests/programs/mpi4_persist|1|barrier bcast reduce allreduce scan exscan reduce_scatter reduce_scatter_block gatherv scatterv allgatherv alltoall alltoallv alltoallw neighbor_allgather neighbor_alltoall"
+    "mpi4_persist.freed|tests/programs/mpi4_persist|1 3|freed"
     "mpi4_isendrecv|tests/programs/mpi4_isendrecv|1 2 3|mpich"
     "mpi4_large|tests/programs/mpi4_large|1 3 4|"
     "scatter_root_early|tests/programs/scatter_root_early|1 3 4|"

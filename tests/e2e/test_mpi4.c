@@ -86,6 +86,20 @@ static void test_persist_misuse(void) {
     e2e_free(r);
 }
 
+/* The datatype and the op of a persistent collective freed after its init:
+ * each start still uses them (they used to be refused as freed). */
+static void test_persist_freed(void) {
+    const char *cmds[] = {"run", "explore", "predict"};
+    for (size_t c = 0; c < G_N_ELEMENTS(cmds); c++) {
+        e2e_result *r = RUN(cmds[c], "-n", "3", P("mpi4_persist.c"), "freed");
+        EXPECT_STATUS(r, 0);
+        EXPECT_ERR_LACKS(r, "ERROR");
+        if (strcmp(cmds[c], "explore") != 0)
+            expect_all_ok(r, 3);
+        e2e_free(r);
+    }
+}
+
 /* Isendrecv and Isendrecv_replace (a strided type), MPI_PROC_NULL, two at
  * once in a Waitall, and Comm_idup_with_info: values and statuses. */
 static void test_isendrecv(void) {
@@ -209,6 +223,8 @@ static void e2e_add_mpi4_tests(CU_pSuite s) {
                 test_persist_mix);
     CU_add_test(s, "mpi4_persist.c: restart of an active request, a leaked one",
                 test_persist_misuse);
+    CU_add_test(s, "mpi4_persist.c freed: the type and op freed after the init",
+                test_persist_freed);
     CU_add_test(s, "mpi4_isendrecv.c: values and statuses", test_isendrecv);
     CU_add_test(s, "mpi4_isendrecv.c: overlapping buffers, a request never completed",
                 test_isendrecv_errors);

@@ -17,6 +17,10 @@
  *                         error naming both calls)
  *   mpi4_persist leak     an MPI_Allreduce_init request never freed
  *                         (L:leak): a leak finding at that line
+ *   mpi4_persist freed    an MPI_Allreduce_init of a derived type with a user op,
+ *                         both freed right after the init, then started twice:
+ *                         the request keeps them (MPI 3.1 sections 4.1.9 and
+ *                         5.9.5); prints "rank R: freed ok"
  *   mpi4_persist restart  MPI_Start of an active persistent collective
  *                         (R:restart): an MPI error
  */
@@ -191,6 +195,41 @@ static const char *const kinds[] = {
     "neighbor_alltoallw",
 };
 
+/* inout = in + inout on pairs of ints. */
+static void add_pairs(void *in, void *inout, int *len, MPI_Datatype *type) {
+    (void)type;
+    for (int i = 0; i < 2 * *len; i++)
+        ((int *)inout)[i] += ((int *)in)[i];
+}
+
+static void freed_after_init(void) {
+    MPI_Datatype pair;
+    MPI_Op op;
+    MPI_Request rq;
+    MPI_Type_contiguous(2, MPI_INT, &pair);
+    MPI_Type_commit(&pair);
+    MPI_Op_create(add_pairs, 1, &op);
+    int in[2], out[2];
+    MPI_Allreduce_init(in, out, 1, pair, op, MPI_COMM_WORLD, MPI_INFO_NULL, &rq);
+    MPI_Type_free(&pair);
+    MPI_Op_free(&op);
+    int ok = 1;
+    for (round_ = 0; round_ < 2; round_++) {
+        in[0] = val(rank, 0);
+        in[1] = val(rank, 1);
+        MPI_Start(&rq);
+        MPI_Wait(&rq, MPI_STATUS_IGNORE);
+        for (int i = 0; i < 2; i++) {
+            int s = 0;
+            for (int r = 0; r < size; r++)
+                s += val(r, i);
+            ok &= out[i] == s;
+        }
+    }
+    MPI_Request_free(&rq);
+    printf("rank %d: freed %s\n", rank, ok ? "ok" : "WRONG");
+}
+
 static void one(const char *kind, MPI_Comm ring) {
     MPI_Request rq[2];
     MPI_Status st[2];
@@ -256,6 +295,8 @@ int main(int argc, char **argv) {
         MPI_Allreduce_init(sbuf, rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, in, &rq); // [L:leak]
         MPI_Start(&rq);
         MPI_Wait(&rq, MPI_STATUS_IGNORE);
+    } else if (!strcmp(what, "freed")) {
+        freed_after_init();
     } else if (!strcmp(what, "restart")) {
         MPI_Request rq;
         MPI_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, &rq);
