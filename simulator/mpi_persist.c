@@ -63,6 +63,7 @@ typedef struct pcoll {
     MPI_Op op;
     int root;
     MPI_Comm comm;
+    int nsendtypes, nrecvtypes; /* entries of sendtypes and recvtypes (w forms) */
 } pcoll;
 
 /* The request holds the datatypes and the op it was made with: MPI lets
@@ -78,6 +79,19 @@ static void pcoll_hold(pcoll *pc, bool hold) {
             sim_dt_ref(dt);
         else
             sim_dt_unref(dt);
+    }
+    for (int side = 0; side < 2; side++) {
+        const MPI_Datatype *arr = side ? pc->recvtypes : pc->sendtypes;
+        int n = side ? pc->nrecvtypes : pc->nsendtypes;
+        for (int i = 0; arr && i < n; i++) {
+            const sim_datatype *dt = sim_dt_get(arr[i]);
+            if (!dt)
+                continue;
+            if (hold)
+                sim_dt_ref(dt);
+            else
+                sim_dt_unref(dt);
+        }
     }
     if (pc->op != MPI_OP_NULL && sim_op_valid(pc->op)) {
         if (hold)
@@ -232,6 +246,35 @@ static int pcoll_make(const char *name, const char *twin, pkind kind, pcoll *arg
     pc->kind = kind;
     pc->twin = twin;
     pc->shown = g_strdup_printf("%s (started by MPI_Start)", name);
+    if (kind == P_ALLTOALLW) { /* one type per member of the group data goes to */
+        int inter = 0, n = 0;
+        PMPI_Comm_test_inter(args->comm, &inter);
+        if (inter)
+            PMPI_Comm_remote_size(args->comm, &n);
+        else
+            PMPI_Comm_size(args->comm, &n);
+        pc->nsendtypes = pc->nrecvtypes = n;
+    } else if (kind == P_NEIGHBOR_ALLTOALLW) { /* one per neighbour */
+        pc->nsendtypes = pc->nrecvtypes = 0;
+        int topo = MPI_UNDEFINED;
+        PMPI_Topo_test(args->comm, &topo);
+        if (topo == MPI_DIST_GRAPH) {
+            int weighted;
+            PMPI_Dist_graph_neighbors_count(args->comm, &pc->nrecvtypes, &pc->nsendtypes,
+                                            &weighted);
+        } else if (topo == MPI_GRAPH) {
+            int me = 0;
+            PMPI_Comm_rank(args->comm, &me);
+            PMPI_Graph_neighbors_count(args->comm, me, &pc->nrecvtypes);
+            pc->nsendtypes = pc->nrecvtypes;
+        } else if (topo == MPI_CART) {
+            int ndims = 0;
+            PMPI_Cartdim_get(args->comm, &ndims);
+            pc->nsendtypes = pc->nrecvtypes = 2 * ndims;
+        }
+    }
+    if (args->sendbuf == MPI_IN_PLACE)
+        pc->nsendtypes = 0; /* ignored then */
     pcoll_hold(pc, true);
     sim_request *req = sim_req_new(SIM_REQ_COLL, name);
     req->persistent = true;

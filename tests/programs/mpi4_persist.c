@@ -18,7 +18,8 @@
  *   mpi4_persist leak     an MPI_Allreduce_init request never freed
  *                         (L:leak): a leak finding at that line
  *   mpi4_persist freed    an MPI_Allreduce_init of a derived type with a user op,
- *                         both freed right after the init, then started twice:
+ *                         both freed right after the init, then started twice, and
+ *                         an MPI_Alltoallw_init whose types are freed likewise:
  *                         the request keeps them (MPI 3.1 sections 4.1.9 and
  *                         5.9.5); prints "rank R: freed ok"
  *   mpi4_persist restart  MPI_Start of an active persistent collective
@@ -227,6 +228,23 @@ static void freed_after_init(void) {
         }
     }
     MPI_Request_free(&rq);
+    /* An Alltoallw_init whose types (one per rank) are a derived type freed
+     * at once. */
+    MPI_Datatype one_int, ts[MAXN];
+    MPI_Type_contiguous(1, MPI_INT, &one_int);
+    MPI_Type_commit(&one_int);
+    for (int r = 0; r < size; r++)
+        ts[r] = one_int;
+    MPI_Alltoallw_init(sbuf, counts, bdispls, ts, rbuf, counts, bdispls, ts, MPI_COMM_WORLD,
+                       MPI_INFO_NULL, &rq);
+    MPI_Type_free(&one_int);
+    round_ = 5;
+    fill();
+    MPI_Start(&rq);
+    MPI_Wait(&rq, MPI_STATUS_IGNORE);
+    MPI_Request_free(&rq);
+    for (int r = 0; r < size; r++)
+        ok &= rbuf[r] == val(r, rank);
     printf("rank %d: freed %s\n", rank, ok ? "ok" : "WRONG");
 }
 
