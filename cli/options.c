@@ -183,8 +183,8 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o) {
          "FILE"},
         {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print only findings", NULL},
         {"leaks", 0, 0, G_OPTION_ARG_STRING, &leaks,
-         "Handles (and an attached buffer) not freed before MPI_Finalize: warn (default: "
-         "reported, the exit status stays 0), error, or off",
+         "Handles (and an attached buffer) not freed before MPI_Finalize: error (default), "
+         "warn (reported, the exit status stays 0), or off",
          "MODE"},
         {"buffer-checks", 0, 0, G_OPTION_ARG_STRING, &buffer_checks,
          "Check every buffer passed to MPI against the variable or heap block it points "
@@ -364,7 +364,7 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o) {
         rc = 2;
         goto out;
     }
-    o->leaks = SG_LEAKS_WARN;
+    o->leaks = SG_LEAKS_ERROR;
     if (leaks && !sg_leaks_parse(leaks, &o->leaks)) {
         fprintf(stderr, "ordex %s: --leaks %s: expected error, warn or off\n", cmd, leaks);
         rc = 2;

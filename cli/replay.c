@@ -140,7 +140,7 @@ int ordex_replay(int argc, char **argv) {
         {"json", 0, 0, G_OPTION_ARG_FILENAME, &json, "Write the result as JSON", "FILE"},
         {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print only findings", NULL},
         {"leaks", 0, 0, G_OPTION_ARG_STRING, &leaks_text,
-         "Handles not freed before MPI_Finalize: warn (default), error, or off", "MODE"},
+         "Handles not freed before MPI_Finalize: error (default), warn, or off", "MODE"},
         {NULL, 0, 0, 0, NULL, NULL, NULL}};
     GOptionContext *ctx =
         g_option_context_new("TRACE - re-run one ordering recorded by ordex explore");
@@ -155,7 +155,7 @@ int ordex_replay(int argc, char **argv) {
         g_error_free(ge);
         goto out;
     }
-    sg_leaks leaks = SG_LEAKS_WARN;
+    sg_leaks leaks = SG_LEAKS_ERROR;
     if (leaks_text && !sg_leaks_parse(leaks_text, &leaks)) {
         fprintf(stderr, "ordex replay: --leaks %s: expected error, warn or off\n", leaks_text);
         goto out;

@@ -151,6 +151,21 @@ void sim_coll_leave_early(sim_coll *c, int me) {
     memcpy(copy, (const char *)buf + lb, span);
     c->snapshots[me] = copy;
     const void *moved = (const void *)((uintptr_t)copy - (uintptr_t)lb);
+    sim_coll_args *a = &c->args[me];
+    if (c->kind == SIM_COLL_SCATTER && a->recvbuf != MPI_IN_PLACE) {
+        /* The root's own block is its to receive before it returns; the
+         * collective then leaves its receive buffer alone (in place). */
+        const sim_datatype *rdt = sim_dt_get(a->recvtype);
+        size_t bytes = sim_dt_size(dt) * (size_t)a->sendcount;
+        if (rdt && bytes <= sim_dt_size(rdt) * (size_t)(a->recvcount > 0 ? a->recvcount : 0)) {
+            char *packed = g_malloc(bytes ? bytes : 1);
+            sim_dt_pack(dt, (const char *)buf + (MPI_Aint)me * a->sendcount * extent, a->sendcount,
+                        packed);
+            sim_dt_unpack(rdt, packed, bytes, a->recvbuf, a->recvcount);
+            g_free(packed);
+            a->recvbuf = MPI_IN_PLACE;
+        }
+    }
     if (c->kind == SIM_COLL_BCAST)
         c->args[me].sendbuf = c->args[me].recvbuf = (void *)moved;
     else
@@ -322,6 +337,8 @@ sim_request *sim_coll_post(sim_comm *comm, sim_coll_kind kind, const sim_coll_ar
     int me = sim_comm_rank(comm, self);
     sim_proc *p = sim_proc_of(self);
     const char *call = p->call ? p->call : sim_coll_name(kind);
+    if (p->coll_call) /* MPI_Start of a persistent collective: the call that made it */
+        call = p->coll_call;
     uint64_t seq = comm->coll_posted[me]++;
     sim_coll *c = g_hash_table_lookup(comm->colls, &seq);
     if (!c) {

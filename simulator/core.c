@@ -328,6 +328,53 @@ int sim_self(void) {
     return sched_current();
 }
 
+/* The calls that ask about MPI itself, which any thread may make:
+ * MPI_Is_thread_main exists to be asked from other threads, and MPI 4.0 lets
+ * the version and initialisation queries be called at any time. */
+static bool any_thread_may_call(const char *fname) {
+    static const char *const any[] = {
+        "MPI_Is_thread_main", "MPI_Query_thread", "MPI_Initialized",
+        "MPI_Finalized",      "MPI_Get_version",  "MPI_Get_library_version",
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(any); i++)
+        if (strcmp(fname, any[i]) == 0)
+            return true;
+    return false;
+}
+
+/* An MPI call from a thread the rank created.  Ordex grants at most
+ * MPI_THREAD_FUNNELED, where only the main thread may call MPI (MPI 3.1
+ * section 12.4.3): the program's error if it asked for no more, ordex's
+ * limit if it asked for SERIALIZED or MULTIPLE (and went on regardless). */
+static void foreign_thread_call(int self, sim_proc *p, const char *fname) {
+    int ranks[1] = {self};
+    sim_finding_kind kind;
+    char *msg;
+    if (p->thread_required > MPI_THREAD_FUNNELED) {
+        kind = SIM_F_UNSUPPORTED;
+        msg = g_strdup_printf("rank %d: %s from a thread other than the rank's main one (the "
+                              "program asked MPI_Init_thread at %s for %s; ordex provides "
+                              "MPI_THREAD_FUNNELED and runs MPI calls on a rank's main thread "
+                              "only), which ordex does not implement",
+                              self, fname, sim_location(p->init_site),
+                              thread_level_name(p->thread_required));
+    } else {
+        kind = SIM_F_MPI_ERROR;
+        msg = g_strdup_printf(
+            "rank %d: %s called from a thread other than the rank's main thread "
+            "(the one that called %s at %s), under %s: only the main thread may "
+            "call MPI (MPI 3.1 section 12.4.3)",
+            self, fname, p->thread_required == MPI_THREAD_FUNNELED ? "MPI_Init_thread" : "MPI_Init",
+            sim_location(p->init_site), thread_level_name(p->thread_level));
+    }
+    sim_add_finding(kind, ranks, 1, sim_location(p->call_site), msg, sim_report_backtrace_here());
+    /* Neither the rank's abort nor a stop of the run: both act on the rank's
+     * own context, which this thread is not (and with --threads the rank's
+     * OS thread, waiting in pthread_join, would outlive the run).  The call
+     * goes on, as it would under a real MPI, and the run ends as it ends. */
+    p->foreign_reported = true;
+}
+
 void sim_call_enter(const char *fname, void *caller, void *frame) {
     /* A process forked by a rank has no MPI of its own. */
     if (G_UNLIKELY(sched_forked_child))
@@ -350,10 +397,14 @@ void sim_call_enter(const char *fname, void *caller, void *frame) {
         }
         p->p2p_lazy = false;
         p->noutputs = 0;
+        p->alias_base = p->alias_shown = NULL;
         if (sim_g->cfg.exploring)
             sim_capture_call_frame(caller, p->call_regs, &p->call_frames);
         sim_rma_rank_entered(self);
         sim_timed_call_enter(self, fname);
+        if (p->initialized && !p->finalized && !p->foreign_reported &&
+            !pthread_equal(pthread_self(), p->main_thread) && !any_thread_may_call(fname))
+            foreign_thread_call(self, p, fname);
     }
 }
 
@@ -423,6 +474,7 @@ void sim_call_leave(void) {
         }
         if (--p->call_depth == 0) {
             p->call = NULL;
+            p->alias_base = p->alias_shown = NULL;
             if (sim_timed_active())
                 sim_timed_call_leave(self);
             else if (!sim_g->cfg.exploring)
@@ -540,11 +592,43 @@ static void call_user_handler(sim_errh_fn fn, MPI_Comm comm, const sim_comm *c, 
     sched_enter_sim();
 }
 
+void sim_call_alias(const char *base, const char *shown) {
+    int self = sched_current();
+    if (self < 0)
+        return;
+    sim_proc *p = sim_proc_of(self);
+    p->alias_base = base;
+    p->alias_shown = shown;
+}
+
+const char *sim_call_shown(const char *name) {
+    int self = sched_current();
+    if (self < 0 || !name)
+        return name;
+    sim_proc *p = sim_proc_of(self);
+    if (p->alias_base && strcmp(name, p->alias_base) == 0)
+        return p->alias_shown;
+    return name;
+}
+
+/* A message that starts with the alias's base name ("MPI_Send: count ...")
+ * gets the name of the call the program made instead (takes text). */
+static char *alias_text(char *text) {
+    sim_proc *p = sim_proc_of(sim_self());
+    const char *base = p->alias_base;
+    size_t n = base ? strlen(base) : 0;
+    if (!n || strncmp(text, base, n) != 0 || (text[n] != ':' && text[n] != ' '))
+        return text;
+    char *out = g_strconcat(p->alias_shown, text + n, NULL);
+    g_free(text);
+    return out;
+}
+
 /* ranks == NULL: the error is the calling rank's alone. */
 static _Noreturn void fatal_common(void *site, const int *ranks, int nranks, const char *fmt,
                                    va_list ap) {
     int self = sim_self();
-    char *text = g_strdup_vprintf(fmt, ap);
+    char *text = alias_text(g_strdup_vprintf(fmt, ap));
     int own[1] = {self};
     const char *loc = sim_location(site);
     char *msg = ranks ? g_strdup(text) : g_strdup_printf("rank %d: %s", self, text);

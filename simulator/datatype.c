@@ -345,6 +345,14 @@ const sim_datatype *sim_dt_get(MPI_Datatype type) {
     return NULL;
 }
 
+static bool accept_freed;
+
+bool sim_dt_accept_freed(bool on) {
+    bool was = accept_freed;
+    accept_freed = on;
+    return was;
+}
+
 const sim_datatype *sim_dt_lookup(MPI_Datatype type, int rank, const char *argname, char **why) {
     const sim_datatype *dt = sim_dt_get(type);
     char *msg = NULL;
@@ -358,7 +366,7 @@ const sim_datatype *sim_dt_lookup(MPI_Datatype type, int rank, const char *argna
     else if (!dt)
         msg = g_strdup_printf("%s 0x%08x is not a valid datatype (freed or never created)", argname,
                               (unsigned)type);
-    else if (dt->freed)
+    else if (dt->freed && !accept_freed)
         msg = g_strdup_printf("%s %s was freed (MPI_Type_free)", argname, dt->label);
     else if (!dt->predefined && rank >= 0 && dt->creator >= 0 && dt->creator != rank)
         msg = g_strdup_printf("%s %s was created by rank %d; rank %d cannot use it "

@@ -148,6 +148,10 @@ void sim_dt_fini(void);
  * the rank that made them; rank -1 skips that check).  On failure returns NULL and sets *why
  * (g_free it) to a message naming the argument, e.g. "oldtype is MPI_DATATYPE_NULL". */
 const sim_datatype *sim_dt_lookup(MPI_Datatype type, int rank, const char *argname, char **why);
+/* While `on`, sim_dt_lookup takes types freed with MPI_Type_free that
+ * references still keep: the start of a persistent operation made before the
+ * free, which MPI lets go on using the type.  Returns the previous setting. */
+bool sim_dt_accept_freed(bool on);
 
 MPI_Datatype sim_dt_handle(const sim_datatype *dt);
 

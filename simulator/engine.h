@@ -104,6 +104,17 @@ struct sim_request {
     bool early_offered; /* exploring: a pause for early delivery was made for it */
     /* collective */
     sim_coll *coll;
+    /* A persistent collective (MPI_Bcast_init & co., mpi_persist.c): starts
+     * it as its nonblocking twin; pstate (the call's arguments) is freed by
+     * pfree when the request is released. */
+    int (*pstart)(sim_request *req);
+    void *pstate;
+    void (*pfree)(void *pstate);
+    /* MPI_Isendrecv: the receive is the request the program holds, its send
+     * half is pair (unpublished, pair->pair_of is the receive); the receive
+     * completes only once both halves have (recv_done: its own half has). */
+    sim_request *pair, *pair_of;
+    bool recv_done;
     /* Race checks (access.c): the clock its owner joins when it learns of
      * the completion, and the RMA operation whose local side ends then. */
     struct sim_vc *vc_acq;
@@ -180,6 +191,14 @@ sim_request *sim_post_recv(void *buf, int count, MPI_Datatype type, int source, 
                            sim_comm *comm, const char *call);
 /* Starts an inactive persistent request. */
 int sim_start(sim_request *req);
+/* MPI_Isendrecv (replace: MPI_Isendrecv_replace, recvbuf == sendbuf) under
+ * the name `call`: checks both halves as MPI_Isend and MPI_Irecv would,
+ * posts them and publishes into *request the receive, which completes once
+ * both halves have (mpi_p2p.c). */
+int sim_isendrecv(const char *call, bool replace, const void *sendbuf, int sendcount,
+                  MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount,
+                  MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+                  MPI_Request *request);
 /* Blocks until a message matching (source, tag, comm) can be seen; fills
  * status.  With `take`, removes it from matching (MPI_Mprobe) and returns it. */
 sim_message *sim_probe(int source, int tag, sim_comm *comm, bool block, bool take, bool *found,

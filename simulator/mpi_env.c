@@ -52,6 +52,8 @@ static int init_common(const char *name) {
                          name);
     p->initialized = true;
     p->thread_level = MPI_THREAD_SINGLE;
+    p->main_thread = pthread_self();
+    p->init_site = p->call_site;
     return MPI_SUCCESS;
 }
 
@@ -92,7 +94,8 @@ SIM_ALIAS(MPI_Query_thread);
 
 int PMPI_Is_thread_main(int *flag) {
     SIM_ENTER("MPI_Is_thread_main");
-    *flag = 1;
+    sim_proc *me = sim_proc_of(sim_self());
+    *flag = !me->initialized || pthread_equal(pthread_self(), me->main_thread);
     SIM_RETURN(MPI_SUCCESS);
 }
 SIM_ALIAS(MPI_Is_thread_main);

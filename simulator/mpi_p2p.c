@@ -150,19 +150,29 @@ static int wait_pair(sim_request *s, sim_request *r, MPI_Status *status) {
 /* MPI 3.1 section 3.10: the send and receive buffers of MPI_Sendrecv must
  * be disjoint (MPI_Sendrecv_replace is the call for one buffer).  Bytes in
  * the gaps of a strided type belong to neither. */
-static int sendrecv_disjoint(MPI_Comm comm, const void *sendbuf, int sendcount,
-                             MPI_Datatype sendtype, const void *recvbuf, int recvcount,
-                             MPI_Datatype recvtype) {
+static int sendrecv_disjoint_as(const char *call, MPI_Comm comm, const void *sendbuf, int sendcount,
+                                MPI_Datatype sendtype, const void *recvbuf, int recvcount,
+                                MPI_Datatype recvtype) {
     sim_dt_region s = {sendbuf, sendcount, sim_dt_get(sendtype)};
     sim_dt_region r = {recvbuf, recvcount, sim_dt_get(recvtype)};
     uintptr_t at = 0;
     if (!sim_dt_regions_overlap(&s, 1, &r, 1, &at))
         return MPI_SUCCESS;
+    bool nb = call[4] == 'I';
     return sim_error(comm, MPI_ERR_BUFFER,
-                     "MPI_Sendrecv: the send and receive buffers overlap (recvbuf + %td is also "
-                     "sendbuf + %td); they must be disjoint (MPI 3.1 section 3.10): "
-                     "MPI_Sendrecv_replace sends and receives in one buffer",
-                     (ptrdiff_t)(at - (uintptr_t)recvbuf), (ptrdiff_t)(at - (uintptr_t)sendbuf));
+                     "%s: the send and receive buffers overlap (recvbuf + %td is also "
+                     "sendbuf + %td); they must be disjoint (MPI %s section 3.10): "
+                     "%s sends and receives in one buffer",
+                     call, (ptrdiff_t)(at - (uintptr_t)recvbuf),
+                     (ptrdiff_t)(at - (uintptr_t)sendbuf), nb ? "4.0" : "3.1",
+                     nb ? "MPI_Isendrecv_replace" : "MPI_Sendrecv_replace");
+}
+
+static int sendrecv_disjoint(MPI_Comm comm, const void *sendbuf, int sendcount,
+                             MPI_Datatype sendtype, const void *recvbuf, int recvcount,
+                             MPI_Datatype recvtype) {
+    return sendrecv_disjoint_as("MPI_Sendrecv", comm, sendbuf, sendcount, sendtype, recvbuf,
+                                recvcount, recvtype);
 }
 
 int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
@@ -217,6 +227,45 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int
     SIM_RETURN(wait_pair(s, r, status));
 }
 SIM_ALIAS(MPI_Sendrecv_replace);
+
+int sim_isendrecv(const char *call, bool replace, const void *sendbuf, int sendcount,
+                  MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount,
+                  MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+                  MPI_Request *request) {
+    sim_comm *c;
+    int rc = check_p2p(call, replace ? "buf" : "sendbuf", sendbuf, sendcount, sendtype, dest,
+                       sendtag, comm, false, &c);
+    if (rc == MPI_SUCCESS)
+        rc = check_p2p(call, replace ? "buf" : "recvbuf", recvbuf, recvcount, recvtype, source,
+                       recvtag, comm, true, &c);
+    if (rc == MPI_SUCCESS && !replace)
+        rc = sendrecv_disjoint_as(call, comm, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                  recvtype);
+    if (rc == MPI_SUCCESS && !request)
+        rc = sim_error(comm, MPI_ERR_REQUEST, "%s: request is NULL", call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    char pb[16], tb[16], pb2[16], tb2[16];
+    sim_call_args("dest=%s, sendtag=%s, source=%s, recvtag=%s, %s", peer_text(dest, pb, sizeof pb),
+                  tag_text(sendtag, tb, sizeof tb), peer_text(source, pb2, sizeof pb2),
+                  tag_text(recvtag, tb2, sizeof tb2), sim_comm_describe(c));
+    /* The send packs its data now: the replace variant may receive into it. */
+    sim_request *s =
+        sim_post_send(SIM_SEND_STANDARD, sendbuf, sendcount, sendtype, dest, sendtag, c, call, &rc);
+    if (!s)
+        return rc;
+    sim_request *r = sim_post_recv(recvbuf, recvcount, recvtype, source, recvtag, c, call);
+    r->pair = s;
+    s->pair_of = r;
+    if (r->complete && !s->complete) { /* MPI_PROC_NULL: the receive is over already */
+        r->complete = false;
+        r->recv_done = true;
+    }
+    if (!replace) /* the send buffer is the program's again only at completion */
+        sim_access_request_started(s);
+    *request = sim_request_publish(r);
+    return MPI_SUCCESS;
+}
 
 /* ---------------------------------------------------------------------- */
 /* Nonblocking                                                             */
@@ -351,11 +400,17 @@ static int start_one(MPI_Request *request) {
         return sim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST,
                          "MPI_Start: the request is not a persistent request of this rank");
     if (req->active)
-        return sim_error(req->comm->handle, MPI_ERR_REQUEST,
+        return sim_error(req->comm ? req->comm->handle : MPI_COMM_WORLD, MPI_ERR_REQUEST,
                          "MPI_Start: the persistent request from %s is already active (complete "
                          "it with MPI_Wait/MPI_Test before starting it again)",
                          req->call);
     req->call_site = sim_proc_of(sim_self())->call_site;
+    if (req->pstart) { /* a persistent collective (mpi_persist.c) */
+        int rc = req->pstart(req);
+        if (rc == MPI_SUCCESS)
+            req->active = true;
+        return rc;
+    }
     int rc = sim_start(req);
     if (rc == MPI_SUCCESS)
         sim_access_request_started(req);

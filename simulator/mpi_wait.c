@@ -22,6 +22,34 @@ static void empty_status(MPI_Status *st) {
     st->count_hi_and_cancelled = 0;
 }
 
+/* A request twice in one array: completing the first entry frees the
+ * request, and the second then names a request that is gone (or, reused,
+ * another one); erroneous, as MPI lets a handle be completed only once. */
+static int no_duplicates(const char *name, int n, const MPI_Request *handles) {
+    if (n < 2)
+        return MPI_SUCCESS;
+    GHashTable *seen = g_hash_table_new(g_direct_hash, g_direct_equal);
+    int rc = MPI_SUCCESS;
+    for (int i = 0; i < n && rc == MPI_SUCCESS; i++) {
+        if (handles[i] == MPI_REQUEST_NULL)
+            continue;
+        gpointer key = GUINT_TO_POINTER((guint)handles[i]), at = NULL;
+        if (g_hash_table_lookup_extended(seen, key, NULL, &at)) {
+            bool invalid;
+            sim_request *r = sim_req_lookup(handles[i], &invalid);
+            int first = GPOINTER_TO_INT(at);
+            rc = sim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST,
+                           "%s: array_of_requests[%d] and [%d] are the same request (of %s at "
+                           "%s); a request may appear only once in the array",
+                           name, first, i, r ? r->call : "?", r ? sim_location(r->made_site) : "?");
+        } else {
+            g_hash_table_insert(seen, key, GINT_TO_POINTER(i));
+        }
+    }
+    g_hash_table_destroy(seen);
+    return rc;
+}
+
 /* Resolves an array of handles; NULL entries are null or inactive
  * persistent requests (which complete at once with an empty status). */
 static int resolve(const char *name, int n, MPI_Request *handles, sim_request **out) {
@@ -38,7 +66,7 @@ static int resolve(const char *name, int n, MPI_Request *handles, sim_request **
         if (out[i] && out[i]->persistent && !out[i]->active)
             out[i] = NULL;
     }
-    return MPI_SUCCESS;
+    return no_duplicates(name, n, handles);
 }
 
 static MPI_Status *status_at(MPI_Status *arr, int i) {

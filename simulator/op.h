@@ -14,6 +14,10 @@
  * operations hold it is not valid, but it still applies, commutes and is
  * named for them. */
 bool sim_op_valid(MPI_Op op);
+/* While `on`, sim_op_valid takes user ops freed with MPI_Op_free that
+ * references still keep (the start of a persistent operation made before
+ * the free).  Returns the previous setting. */
+bool sim_op_accept_freed(bool on);
 
 /* A pending operation (a nonblocking reduction) keeps user op `op` for when
  * it executes, across MPI_Op_free; every sim_op_ref needs one sim_op_unref,
@@ -34,6 +38,9 @@ int sim_op_apply(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype
 
 /* MPI_Op_create / MPI_Op_free bodies (argument checks are the caller's). */
 MPI_Op sim_op_create(MPI_User_function *fn, bool commute);
+/* Makes the user op call fn, MPI_Op_create_c's function (its count an
+ * MPI_Count), instead of the one it was created with. */
+void sim_op_set_large(MPI_Op op, MPI_User_function_c *fn);
 bool sim_op_free(MPI_Op op); /* false for predefined, invalid or already freed ops */
 
 const char *sim_op_name(MPI_Op op); /* "MPI_SUM", "user op 0x98000001" */

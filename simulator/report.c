@@ -516,13 +516,22 @@ void sim_report_leftovers(void) {
         sim_request *r = g_ptr_array_index(reqs, i);
         if (r->persistent && !r->active)
             continue; /* an inactive persistent request is only a resource */
+        if (r->pair_of)
+            continue; /* the send half of an MPI_Isendrecv: its receive is reported */
         int ranks[1] = {r->owner};
-        sim_add_finding(SIM_F_PENDING_REQUEST, ranks, 1, sim_location(r->call_site),
-                        g_strdup_printf("rank %d: the request of %s was never %s", r->owner,
-                                        r->call,
-                                        r->complete ? "completed by MPI_Wait/MPI_Test (or freed)"
-                                                    : "matched or completed"),
-                        NULL);
+        char *text;
+        if (r->kind == SIM_REQ_COLL) /* MPI 3.1 section 8.7: complete them all first */
+            text = g_strdup_printf("rank %d: the collective of %s was still pending at the end "
+                                   "(%s); MPI_Finalize needs every collective completed by "
+                                   "MPI_Wait/MPI_Test first (a collective request cannot be freed)",
+                                   r->owner, r->call,
+                                   r->complete ? "complete, but never waited for"
+                                               : "not all members took part");
+        else
+            text = g_strdup_printf("rank %d: the request of %s was never %s", r->owner, r->call,
+                                   r->complete ? "completed by MPI_Wait/MPI_Test (or freed)"
+                                               : "matched or completed");
+        sim_add_finding(SIM_F_PENDING_REQUEST, ranks, 1, sim_location(r->call_site), text, NULL);
     }
     g_ptr_array_free(reqs, TRUE);
     sim_rma_report_leftovers();

@@ -31,7 +31,7 @@ sim_request *sim_req_new(sim_req_kind kind, const char *call) {
     req->index = -1;
     req->kind = kind;
     req->owner = sim_self();
-    req->call = call;
+    req->call = sim_call_shown(call);
     req->call_site = sim_proc_of(req->owner)->call_site;
     req->made_site = req->call_site;
     return req;
@@ -79,6 +79,15 @@ void sim_req_unpublish(sim_request *req) {
 }
 
 void sim_req_release(sim_request *req) {
+    if (req->pair) {
+        req->pair->pair_of = NULL;
+        sim_req_release(req->pair);
+        req->pair = NULL;
+    }
+    if (req->pair_of) /* released with its receive, never alone */
+        req->pair_of->pair = NULL;
+    if (req->pfree)
+        req->pfree(req->pstate);
     sim_access_request_released(req);
     sim_req_unpublish(req);
     g_queue_unlink(&g_live, &req->live_link);
@@ -119,6 +128,17 @@ void sim_req_complete(sim_request *req) {
 }
 
 void sim_req_complete_now(sim_request *req) {
+    if (req->pair_of) { /* the send half of an MPI_Isendrecv */
+        sim_request *recv = req->pair_of;
+        req->complete = true;
+        if (recv->recv_done)
+            sim_req_complete_now(recv);
+        return;
+    }
+    if (req->pair && !req->pair->complete) {
+        req->recv_done = true; /* complete when the send half is */
+        return;
+    }
     req->complete = true;
     if (req->freed && !req->persistent) { /* MPI_Request_free: nobody will wait */
         sim_req_release(req);
@@ -158,6 +178,14 @@ int sim_req_finish(sim_request *req, MPI_Status *status, MPI_Request *handle_slo
                 (status->count_hi_and_cancelled & ~1) | (req->cancelled ? 1 : 0);
     }
     sim_access_request_finished(req);
+    if (req->pair) {
+        sim_access_request_finished(req->pair);
+        if (req->error == MPI_SUCCESS && req->pair->error != MPI_SUCCESS) {
+            req->error = req->pair->error;
+            req->error_text = req->pair->error_text;
+            req->pair->error_text = NULL;
+        }
+    }
     int err = req->error;
     char *text = req->error_text;
     req->error_text = NULL;
@@ -175,6 +203,12 @@ int sim_req_finish(sim_request *req, MPI_Status *status, MPI_Request *handle_slo
         req->active = false;
         req->complete = false;
         req->error = MPI_SUCCESS;
+        req->coll = NULL; /* a persistent collective's run is over */
+        if (req->pair) {  /* and its nonblocking twin's request with it */
+            req->pair->pair_of = NULL;
+            sim_req_release(req->pair);
+            req->pair = NULL;
+        }
     } else {
         /* The free callback comes after the query (MPI 3.1 section 12.2);
          * its error is the call's when the query had none. */
@@ -212,6 +246,7 @@ void sim_req_reset(void) {
         sim_request *r = g_live.head->data;
         g_queue_unlink(&g_live, &r->live_link);
         g_free(r->error_text);
+        g_free(r->pstate); /* the objects it holds go with the rest */
         g_free(r);
     }
     while (g_free_reqs) {

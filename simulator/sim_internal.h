@@ -20,6 +20,7 @@
 
 #include <glib.h>
 #include <mpi.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -52,6 +53,14 @@ enum { SIM_MAX_OUTPUTS = 2, SIM_CALL_REGS = 6 };
  * address, just below the program's frames (what state hashing covers). */
 void sim_call_enter(const char *fname, void *caller, void *frame);
 void sim_call_leave(void);
+
+/* Until sim_call_alias(NULL, NULL) or the end of the outermost MPI call, the
+ * calling rank's error findings and new requests that name `base` (a static
+ * string, "MPI_Send") name `shown` ("MPI_Send_c") instead: the call the
+ * program made, when a wrapper runs the base call's implementation. */
+void sim_call_alias(const char *base, const char *shown);
+/* name, or the shown name when name is the current alias's base. */
+const char *sim_call_shown(const char *name);
 
 /* Stores the program's callee-saved registers as they were at the call that
  * returns to caller (a return address in the current stack), zeros when that
@@ -144,18 +153,27 @@ typedef struct sim_observed {
 
 /* One rank's MPI-visible state. */
 typedef struct sim_proc {
-    int rank;            /* world rank */
-    bool initialized;    /* MPI_Init done */
-    bool finalized;      /* MPI_Finalize done */
-    int thread_level;    /* granted by MPI_Init_thread */
-    int thread_required; /* asked of MPI_Init_thread (MPI_Init: MPI_THREAD_SINGLE) */
-    void *init_site;     /* the MPI_Init or MPI_Init_thread call */
-    const char *call;    /* name of the MPI call in progress, NULL when none */
-    void *call_site;     /* return address into the program, for file:line */
-    char *call_args;     /* argument description of the call in progress */
-    bool p2p_lazy;       /* call_args still to be formatted from p2p_args */
+    int rank;              /* world rank */
+    bool initialized;      /* MPI_Init done */
+    bool finalized;        /* MPI_Finalize done */
+    int thread_level;      /* granted by MPI_Init_thread */
+    int thread_required;   /* asked of MPI_Init_thread (MPI_Init: MPI_THREAD_SINGLE) */
+    void *init_site;       /* the MPI_Init or MPI_Init_thread call */
+    pthread_t main_thread; /* the OS thread that called MPI_Init(_thread): the rank's main one */
+    bool foreign_reported; /* an MPI call from another thread was reported (once per rank) */
+    const char *call;      /* name of the MPI call in progress, NULL when none */
+    void *call_site;       /* return address into the program, for file:line */
+    char *call_args;       /* argument description of the call in progress */
+    bool p2p_lazy;         /* call_args still to be formatted from p2p_args */
     sim_p2p_args p2p_args;
-    int call_depth;   /* nesting of MPI functions calling each other */
+    int call_depth; /* nesting of MPI functions calling each other */
+    /* While an MPI 4.0 wrapper (a large-count `_c` call, the MPI_Start of a
+     * persistent collective) runs the call it is built on, reports say
+     * alias_shown where the base call would say alias_base (sim_call_alias). */
+    const char *alias_base, *alias_shown;
+    /* MPI_Start of a persistent collective: the call that made the request
+     * ("MPI_Bcast_init"), which collective reports name (NULL otherwise). */
+    const char *coll_call;
     uint64_t touched; /* see sim_rank_touched */
     void *bsend_buf;  /* MPI_Buffer_attach */
     int bsend_size;

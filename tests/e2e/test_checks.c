@@ -192,18 +192,37 @@ static const char *json_path(const char *name) {
     return p;
 }
 
-/* By default every leak is a warning, located at the call that made the
- * object, naming the ranks; the exit status and the verdict stay "ok". */
+/* By default every leak is an error, located at the call that made the
+ * object, naming the ranks (exit status 1, verdict "error"), as correctness
+ * checkers report them; with --leaks=warn a warning, the exit status and the
+ * verdict staying "ok". */
+static void test_leaks_default(void) {
+    const char *json = json_path("leaks-default");
+    e2e_result *r = RUN("run", "-n", "3", "--json", json, P("leaks.c"));
+    EXPECT_STATUS(r, 1);
+    for (size_t i = 0; i < G_N_ELEMENTS(leaks); i++)
+        g_free(EXPECT_FINDING(r, (int)G_N_ELEMENTS(leaks), "leak", leaks[i].text, SRC("leaks.c"),
+                              leaks[i].marker));
+    EXPECT_ERR_HAS(r, "; 9 errors found\n");
+    EXPECT_MPICH_OUTPUT(r, "leaks.n3"); /* the same as its twin that frees everything */
+    JsonObject *o = EXPECT_JSON_FILE(r, json);
+    EXPECT(r, e2e_json_str_is(o, "verdict", "error"));
+    EXPECT(r, e2e_json_count(o, "findings", "kind", "leak") == 9);
+    EXPECT(r, e2e_json_count(o, "findings", "severity", "error") == 9);
+    e2e_json_free(o);
+    e2e_free(r);
+}
+
 static void test_leaks_warn(void) {
     const char *json = json_path("leaks");
-    e2e_result *r = RUN("run", "-n", "3", "--json", json, P("leaks.c"));
+    e2e_result *r = RUN("run", "-n", "3", "--leaks=warn", "--json", json, P("leaks.c"));
     EXPECT_STATUS(r, 0);
     for (size_t i = 0; i < G_N_ELEMENTS(leaks); i++)
         g_free(EXPECT_WARNING(r, (int)G_N_ELEMENTS(leaks), "leak", leaks[i].text, SRC("leaks.c"),
                               leaks[i].marker));
     EXPECT_ERR_LACKS(r, "ordex: ERROR");
     EXPECT_ERR_HAS(r, "; no error found, 9 warnings\n");
-    EXPECT_MPICH_OUTPUT(r, "leaks.n3"); /* the same as its twin that frees everything */
+    EXPECT_MPICH_OUTPUT(r, "leaks.n3");
     JsonObject *o = EXPECT_JSON_FILE(r, json);
     EXPECT(r, e2e_json_str_is(o, "verdict", "ok"));
     EXPECT(r, e2e_json_count(o, "findings", "kind", "leak") == 9);
@@ -252,12 +271,13 @@ static void test_leaks_freed(void) {
     }
 }
 
-/* explore: each leak once (not once per pass or ordering), without an
- * ordering or a trace; the verdict stays "no error" unless --leaks=error. */
+/* explore with --leaks=warn: each leak once (not once per pass or
+ * ordering), without an ordering or a trace; the verdict stays "no error".
+ * By default (errors) each leak once too. */
 static void test_leaks_explore(void) {
     const char *dir = e2e_tmp("leak-traces");
     const char *json = json_path("leaks-explore");
-    e2e_result *r = EX("-n", "3", "--trace-dir", dir, "--json", json, P("leaks.c"));
+    e2e_result *r = EX("-n", "3", "--leaks=warn", "--trace-dir", dir, "--json", json, P("leaks.c"));
     EXPECT_STATUS(r, 0);
     EXPECT(r, explore_findings(r, "WARNING [leak] ") == 9);
     EXPECT(r, explore_findings(r, "ERROR [") == 0);
@@ -276,16 +296,25 @@ static void test_leaks_explore(void) {
     e2e_json_free(o);
     e2e_free(r);
 
-    r = EX("-n", "3", "--trace-dir", dir, "--leaks=error", P("leaks.c"));
-    EXPECT_STATUS(r, 1);
-    EXPECT(r, explore_findings(r, "ERROR [leak] ") == 9);
-    EXPECT_ERR_HAS(r, "ordex explore: 9 errors found\n");
-    e2e_free(r);
+    const char *modes[] = {"--leaks=error", NULL};
+    for (size_t m = 0; m < G_N_ELEMENTS(modes); m++) {
+        r = modes[m] ? EX("-n", "3", "--trace-dir", dir, modes[m], P("leaks.c"))
+                     : EX("-n", "3", "--trace-dir", dir, P("leaks.c"));
+        EXPECT_STATUS(r, 1);
+        EXPECT(r, explore_findings(r, "ERROR [leak] ") == 9);
+        EXPECT_ERR_HAS(r, "ordex explore: 9 errors found\n");
+        e2e_free(r);
+    }
 }
 
-/* predict reports them too, and they do not change its exit status. */
+/* predict reports them too: errors by default, warnings that leave its
+ * exit status alone with --leaks=warn. */
 static void test_leaks_predict(void) {
     e2e_result *r = RUN("predict", "-n", "3", "--no-timeline", P("leaks.c"));
+    EXPECT_STATUS(r, 1);
+    EXPECT(r, e2e_count(r->err, "ordex: ERROR [leak] ") == 9);
+    e2e_free(r);
+    r = RUN("predict", "-n", "3", "--no-timeline", "--leaks=warn", P("leaks.c"));
     EXPECT_STATUS(r, 0);
     EXPECT(r, e2e_count(r->err, "ordex: WARNING [leak] ") == 9);
     e2e_free(r);
@@ -295,7 +324,7 @@ static void test_leaks_predict(void) {
  * program is still found (orderings with an error finding are not
  * compared). */
 static void test_leak_race(void) {
-    e2e_result *r = EX("-n", "3", P("leak_race.c"));
+    e2e_result *r = EX("-n", "3", "--leaks=warn", P("leak_race.c"));
     EXPECT_STATUS(r, 0);
     EXPECT(r, explore_findings(r, "WARNING [leak] 3 communicators made by MPI_Comm_dup") == 1);
     EXPECT(r, explore_findings(r, "WARNING [message_race] ") == 1);
@@ -401,6 +430,187 @@ static void test_alias_twin(void) {
     }
 }
 
+/* ---------------------------------------------------------------------- */
+/* A request twice in one completion call's array                          */
+
+static void test_dup_request(void) {
+    const char *kinds[] = {"waitall", "testall", "waitany", "testany", "waitsome", "testsome"};
+    const char *calls[] = {"MPI_Waitall", "MPI_Testall",  "MPI_Waitany",
+                           "MPI_Testany", "MPI_Waitsome", "MPI_Testsome"};
+    char *irecv = marker_at("dup_request.c", "[IRECV]");
+    for (size_t k = 0; k < G_N_ELEMENTS(kinds); k++) {
+        e2e_result *r = RUN("run", "-n", "2", P("dup_request.c"), kinds[k]);
+        EXPECT_STATUS(r, 1);
+        char *text = g_strdup_printf("rank 0: %s: array_of_requests[0] and [2] are the same "
+                                     "request (of MPI_Irecv at %s)",
+                                     calls[k], irecv);
+        /* The call's line: the [CALL] marker of its branch. */
+        char *f = EXPECT_FINDING(r, 1, "mpi_error", text, NULL, NULL);
+        char **lines = g_strsplit(e2e_read_src(SRC("dup_request.c")), "\n", -1);
+        int line = 0;
+        for (int i = 0; lines[i] && !line; i++)
+            if (strstr(lines[i], calls[k]) && strstr(lines[i], "[CALL]"))
+                line = i + 1;
+        g_strfreev(lines);
+        char *at = g_strdup_printf("\n  at dup_request.c:%d\n", line);
+        EXPECT(r, f && strstr(f, at + 1));
+        g_free(at);
+        g_free(f);
+        g_free(text);
+        e2e_free(r);
+    }
+    g_free(irecv);
+    e2e_result *r = RUN("explore", "-n", "2", P("dup_request.c"), "waitall");
+    EXPECT_STATUS(r, 1);
+    EXPECT_ERR_HAS(r, "ordex explore: 1 error found\n");
+    e2e_free(r);
+}
+
+/* The twin: MPI_REQUEST_NULL in the third slot; MPICH's output. */
+static void test_dup_request_twin(void) {
+    const char *ns[] = {"1", "2", "3"};
+    for (size_t i = 0; i < G_N_ELEMENTS(ns); i++) {
+        e2e_result *r = RUN("run", "-n", ns[i], P("dup_request.c"));
+        EXPECT_CLEAN(r);
+        EXPECT(r, e2e_count(r->out, " got ") == 6 * atoi(ns[i]));
+        e2e_free(r);
+    }
+}
+
+/* ---------------------------------------------------------------------- */
+/* A datatype before MPI_Type_commit and after MPI_Type_free               */
+
+static void test_type_lifecycle(void) {
+    e2e_result *r = RUN("run", "-n", "2", P("type_lifecycle.c"), "uncommitted");
+    EXPECT_STATUS(r, 1);
+    g_free(EXPECT_FINDING(r, 1, "mpi_error", "rank 0: MPI_Bcast: datatype derived type ",
+                          SRC("type_lifecycle.c"), "[UNCOMMITTED]"));
+    EXPECT_ERR_HAS(r, "is not committed; call MPI_Type_commit first");
+    e2e_free(r);
+    r = RUN("run", "-n", "2", P("type_lifecycle.c"), "freed");
+    EXPECT_STATUS(r, 1);
+    g_free(EXPECT_FINDING(r, 1, "mpi_error", "rank 0: MPI_Sendrecv: datatype 0x",
+                          SRC("type_lifecycle.c"), "[FREED]"));
+    EXPECT_ERR_HAS(r, "is not a valid datatype (freed or never created)");
+    e2e_free(r);
+    const char *ns[] = {"1", "2", "3"};
+    for (size_t i = 0; i < G_N_ELEMENTS(ns); i++) {
+        r = RUN("run", "-n", ns[i], P("type_lifecycle.c"));
+        EXPECT_CLEAN(r);
+        EXPECT(r, e2e_count(r->out, ": got 0 10\n") == atoi(ns[i]));
+        e2e_free(r);
+    }
+}
+
+/* ---------------------------------------------------------------------- */
+/* MPI_Finalize with collectives pending                                   */
+
+static void test_finalize_pending(void) {
+    const struct {
+        const char *mode, *marker, *text;
+        int n;
+    } cases[] = {
+        {"ibarrier", "[IBARRIER]",
+         "rank 1: the collective of MPI_Ibarrier was still pending at the end (complete, but "
+         "never waited for); MPI_Finalize needs every collective completed",
+         3},
+        {"unmatched", "[IBCAST]",
+         "rank 0: the collective of MPI_Ibcast was still pending at the end (not all members "
+         "took part)",
+         1},
+        {"persistent", "[START]",
+         "rank 2: the collective of MPI_Allreduce_init was still pending at the end", 3},
+    };
+    for (size_t k = 0; k < G_N_ELEMENTS(cases); k++) {
+        e2e_result *r = RUN("run", "-n", "3", P("finalize_pending.c"), cases[k].mode);
+        EXPECT_STATUS(r, 1);
+        g_free(EXPECT_FINDING(r, cases[k].n, "pending_request", cases[k].text,
+                              SRC("finalize_pending.c"), cases[k].marker));
+        e2e_free(r);
+    }
+    e2e_result *r = RUN("run", "-n", "3", P("finalize_pending.c"));
+    EXPECT_CLEAN(r);
+    EXPECT(r, e2e_count(r->out, ": done 3\n") == 3);
+    e2e_free(r);
+}
+
+/* ---------------------------------------------------------------------- */
+/* MPI calls from a thread other than the main one                         */
+
+static void test_thread_calls(void) {
+    const struct {
+        const char *mode, *text;
+    } errors[] = {
+        {"funneled", "rank 0: MPI_Allreduce called from a thread other than the rank's main thread "
+                     "(the one that called MPI_Init_thread at thread_calls.c:"},
+        {"single", "rank 0: MPI_Allreduce called from a thread other than the rank's main thread "
+                   "(the one that called MPI_Init at thread_calls.c:"},
+    };
+    for (size_t k = 0; k < G_N_ELEMENTS(errors); k++) {
+        const char *cmds[] = {"run", "explore"};
+        for (size_t c = 0; c < G_N_ELEMENTS(cmds); c++) {
+            e2e_result *r = RUN(cmds[c], "-n", "2", P("thread_calls.c"), errors[k].mode);
+            EXPECT_STATUS(r, 1);
+            if (c == 0)
+                g_free(EXPECT_FINDING(r, 2, "mpi_error", errors[k].text, SRC("thread_calls.c"),
+                                      "[CALL]")); /* one per rank */
+            else
+                EXPECT_ERR_HAS(r, errors[k].text);
+            e2e_free(r);
+        }
+    }
+    /* The same with every rank on a thread of its own. */
+    e2e_result *r = RUN("run", "--threads", "-n", "2", P("thread_calls.c"), "funneled");
+    EXPECT_STATUS(r, 1);
+    EXPECT_ERR_HAS(r, errors[0].text);
+    e2e_free(r);
+    /* Asked for MPI_THREAD_MULTIPLE, given FUNNELED, calling anyway: ordex's limit. */
+    const char *json = e2e_tmp("thread_calls.json");
+    r = RUN("run", "--json", json, "-n", "2", P("thread_calls.c"), "multiple");
+    EXPECT_STATUS(r, 2);
+    EXPECT_ERR_HAS(r, "UNSUPPORTED rank 0: MPI_Allreduce from a thread other than the rank's main "
+                      "one (the program asked MPI_Init_thread at thread_calls.c:");
+    EXPECT_ERR_HAS(r, "for MPI_THREAD_MULTIPLE; ordex provides MPI_THREAD_FUNNELED");
+    JsonObject *doc = EXPECT_JSON_FILE(r, json);
+    EXPECT(r, e2e_json_str_is(doc, "verdict", "unsupported"));
+    e2e_json_free(doc);
+    e2e_free(r);
+    /* The twin: only the main thread calls MPI; MPI_Is_thread_main answers
+     * 0 in the other thread, 1 in the main one. */
+    r = RUN("run", "-n", "3", P("thread_calls.c"));
+    EXPECT_CLEAN(r);
+    EXPECT(r, e2e_count(r->out, ": sum 3, thread main 0, main 1\n") == 3);
+    e2e_free(r);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Reductions the standard forbids and MPICH accepts                       */
+
+static void test_op_forbidden(void) {
+    const struct {
+        const char *mode, *marker, *text;
+    } cases[] = {
+        {"sum_char", "[SUM_CHAR]", "rank 0: MPI_Allreduce: MPI_SUM is not defined for MPI_CHAR"},
+        {"land_aint", "[LAND_AINT]", "rank 0: MPI_Reduce: MPI_LAND is not defined for MPI_AINT"},
+        {"lxor_double", "[LXOR_DOUBLE]",
+         "rank 0: MPI_Allreduce: MPI_LXOR is not defined for MPI_DOUBLE"},
+    };
+    for (size_t k = 0; k < G_N_ELEMENTS(cases); k++) {
+        e2e_result *r = RUN("run", "-n", "3", P("op_forbidden.c"), cases[k].mode);
+        EXPECT_STATUS(r, 1);
+        char *f = EXPECT_FINDING(r, 1, "mpi_error", cases[k].text, SRC("op_forbidden.c"),
+                                 cases[k].marker);
+        EXPECT(r, f && strstr(f, "the standard forbids it (MPI 3.1 section 5.9.2), though MPICH "
+                                 "accepts it: the program is not portable"));
+        g_free(f);
+        e2e_free(r);
+    }
+    e2e_result *r = RUN("run", "-n", "3", P("op_forbidden.c"));
+    EXPECT_CLEAN(r);
+    EXPECT(r, e2e_count(r->out, ": sum 3 band 0 lxor 1\n") == 3);
+    e2e_free(r);
+}
+
 static void e2e_add_check_tests(CU_pSuite s) {
     CU_add_test(s,
                 "coll_blocking_mix.c: a blocking collective and its nonblocking twin, every kind",
@@ -412,7 +622,8 @@ static void e2e_add_check_tests(CU_pSuite s) {
     CU_add_test(s, "free_pending.c: types and ops freed while operations use them",
                 test_free_pending);
     CU_add_test(s, "free_pending.c mismatch: the error names MPI_Igather", test_igather_named);
-    CU_add_test(s, "leaks.c: every kind of leak, warnings by default", test_leaks_warn);
+    CU_add_test(s, "leaks.c: every kind of leak, errors by default", test_leaks_default);
+    CU_add_test(s, "leaks.c: --leaks=warn makes them warnings", test_leaks_warn);
     CU_add_test(s, "leaks.c: --leaks=error, --leaks=off", test_leaks_options);
     CU_add_test(s, "leaks.c free: everything freed, no finding", test_leaks_freed);
     CU_add_test(s, "leaks.c: explore reports each leak once", test_leaks_explore);
@@ -423,6 +634,18 @@ static void e2e_add_check_tests(CU_pSuite s) {
     CU_add_test(s, "alias.c: overlapping send and receive buffers", test_alias);
     CU_add_test(s, "alias.c: buffers that interleave or are in place do not overlap",
                 test_alias_twin);
+    CU_add_test(s, "dup_request.c: a request twice in one array, every completion call",
+                test_dup_request);
+    CU_add_test(s, "dup_request.c: null handles beside the requests are fine",
+                test_dup_request_twin);
+    CU_add_test(s, "type_lifecycle.c: a datatype before commit and after free",
+                test_type_lifecycle);
+    CU_add_test(s, "finalize_pending.c: MPI_Finalize with collectives pending",
+                test_finalize_pending);
+    CU_add_test(s, "thread_calls.c: MPI calls from a thread other than the main one",
+                test_thread_calls);
+    CU_add_test(s, "op_forbidden.c: reductions the standard forbids and MPICH accepts",
+                test_op_forbidden);
 }
 
 E2E_MAIN("checks", e2e_add_check_tests)
