@@ -304,6 +304,12 @@ bool sgx_choose(void *user) {
     /* Merge with a state explored before.  Only states explored with an
      * empty sleep set are recorded: those had every alternative explored.
      * A replayed prefix goes through states it has seen by construction. */
+    if (sgx_replaying() && sgx_x.opts->graph && sgx_x.prefix_pos + 1 == sgx_x.prefix->len) {
+        /* The last state of a replayed prefix: the edges from here start at it. */
+        ckpt_hash h = sg_state_hash();
+        sgx_x.node = h.lo ? h.lo : 1;
+        sgx_x.node_step = sgx_x.path->len;
+    }
     if (!sgx_replaying()) {
         bool full = false;
         ckpt_hash h = sg_state_hash();

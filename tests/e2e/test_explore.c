@@ -1092,6 +1092,16 @@ static void test_copy_switches_on_mmap(void) {
         EXPECT(NULL, e2e_json_str_is(doc, "checkpoint_switched_in", "buffered pass"));
         e2e_json_free(doc);
     }
+    /* States visited by the copies before the switch stay merge targets for
+     * the fork snapshots after it: the counts are fork's. */
+    const char *nopor[] = {"--no-por", NULL},
+               *nopor_fork[] = {"--no-por", "--checkpoint=fork", NULL};
+    const char *j = compare_two(nopor, nopor_fork, "tests/programs/mmap_merge.c", "5", NULL);
+    JsonObject *doc = e2e_json_file(NULL, j, __FILE__, __LINE__);
+    EXPECT(NULL,
+           e2e_json_num(doc, "stats.states") == 22 && e2e_json_num(doc, "stats.merged") == 12);
+    EXPECT(NULL, e2e_json_num(doc, "checkpoint_switched_after_states") == 3);
+    e2e_json_free(doc);
     /* The text report says so too; the outcome differs with the order. */
     e2e_result *r = EX("-n", "3", PROG("mmap_rank.c"));
     EXPECT_STATUS(r, 0);
@@ -1103,6 +1113,66 @@ static void test_copy_switches_on_mmap(void) {
     EXPECT(r, orderings_run(r) == 4);
     EXPECT(r, strstr(r->err, "INCOMPLETE") == NULL);
     e2e_free(r);
+}
+
+/* The state graph (--graph) of a search that switched from copy to fork
+ * snapshots, or that replays prefixes, has the edges of a search with fork
+ * snapshots alone: after a replayed prefix, edges start at the prefix's last
+ * state, not at the initial one.  State ids are hashes that differ from run
+ * to run, so they are compared as one name (ends as another). */
+static char *graph_shape(const char *opt, const char *dot, const char *np, const char *prog,
+                         const char *arg) {
+    remove(dot);
+    e2e_result *r = EX(opt, "--no-por", "--graph", dot, "-n", np, prog, arg);
+    EXPECT_STATUS(r, 0);
+    e2e_free(r);
+    char *text = NULL;
+    if (!g_file_get_contents(dot, &text, NULL, NULL))
+        return g_strdup("(no graph)");
+    GRegex *ends = g_regex_new("p([01])_80000000[0-9a-f]{8}", 0, 0, NULL);
+    GRegex *states = g_regex_new("p([01])_(?!0{16})[0-9a-f]{16}", 0, 0, NULL);
+    char *a = g_regex_replace(ends, text, -1, 0, "p\\1_END", 0, NULL);
+    char *b = g_regex_replace(states, a, -1, 0, "p\\1_STATE", 0, NULL);
+    char *sorted = e2e_sorted_lines(b);
+    g_regex_unref(ends);
+    g_regex_unref(states);
+    g_free(text);
+    g_free(a);
+    g_free(b);
+    return sorted;
+}
+
+static void test_graph_after_switch(void) {
+    char *dir = g_dir_make_tmp("ordex-graph-XXXXXX", NULL);
+    CU_ASSERT_FATAL(dir != NULL);
+    struct {
+        const char *np, *prog, *arg;
+    } progs[] = {{"5", PROG("mmap_merge.c"), NULL}, {"3", PROG("rank_log.c"), dir}};
+    for (size_t i = 0; i < G_N_ELEMENTS(progs); i++) {
+        char *shape[3];
+        static const char *const opts[] = {"--checkpoint=fork", "--checkpoint=copy",
+                                           "--checkpoint=replay"};
+        for (int k = 0; k < 3; k++) {
+            char *dot = g_strdup_printf("shape-%zu-%d.dot", i, k);
+            shape[k] = graph_shape(opts[k], e2e_tmp(dot), progs[i].np, progs[i].prog, progs[i].arg);
+            g_free(dot);
+        }
+        CU_ASSERT(strstr(shape[0], "p0_0000000000000000 -> p0_STATE") != NULL);
+        CU_ASSERT(strstr(shape[0], "p0_0000000000000000 -> p0_END") == NULL);
+        CU_ASSERT_STRING_EQUAL(shape[1], shape[0]);
+        CU_ASSERT_STRING_EQUAL(shape[2], shape[0]);
+        for (int k = 0; k < 3; k++)
+            g_free(shape[k]);
+    }
+    for (int rank = 0; rank < 3; rank++) {
+        char *name = g_strdup_printf("rank_log.%d", rank),
+             *path = g_build_filename(dir, name, NULL);
+        g_unlink(path);
+        g_free(path);
+        g_free(name);
+    }
+    g_rmdir(dir);
+    g_free(dir);
 }
 
 /* --jobs above 1 runs fork snapshots, and the report says why. */
@@ -2172,6 +2242,7 @@ static void e2e_add_explore_tests(CU_pSuite s) {
     CU_add_test(s, "copy snapshots switch to fork when a rank maps memory",
                 test_copy_switches_on_mmap);
     CU_add_test(s, "--jobs 2 runs fork snapshots", test_jobs_take_fork);
+    CU_add_test(s, "--graph after a switch to fork or replayed prefixes", test_graph_after_switch);
     CU_add_test(s, "incremental state hashes are never stale", test_incremental_hashes);
     CU_add_test(s, "--jobs 2: same results as one job", test_jobs);
     CU_add_test(s, "dfs-branches, large K: same as exhaustive", test_dfs_large_k_is_exhaustive);
