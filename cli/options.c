@@ -117,8 +117,8 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o) {
         {"graph", 0, 0, G_OPTION_ARG_FILENAME, &graph, "Write the state graph as DOT", "FILE"},
         {"json-progress", 0, 0, G_OPTION_ARG_FILENAME, &json_progress,
          "Stream the progress to FILE, one JSON object per line, at most four a second and "
-         "a final one (states, transitions, transitions per second, depth, estimated "
-         "fraction done and time left)",
+         "a final one (states, transitions, transitions per second, depth, fraction done and "
+         "time left as estimated from the alternatives done along the current path)",
          "FILE"},
         {NULL, 0, 0, 0, NULL, NULL, NULL}};
     char *platform = NULL, *trace_json = NULL, *svg = NULL;

@@ -7,6 +7,9 @@
  *
  *   driver (ordex) --fork--> pass root --fork--> snapshot children ...
  *
+ * (with fork snapshots; copy snapshots keep the whole pass in the pass root,
+ * and when they cannot go on, a second pass root with fork snapshots takes
+ * over the prefixes still to explore: see sgx_switch_to_fork).
  * With one job (the default) processes never run concurrently: a process
  * that forks a child for an alternative waits for it before it goes on, and
  * the order of paths is a plain depth-first order.  With --jobs N, up to N

@@ -8,8 +8,9 @@
  * remain (a wildcard receive or probe with several candidate messages, a
  * Waitany with several complete requests), the state is hashed; a state seen
  * before is not explored again (its futures are known), otherwise every
- * alternative is explored: alternatives 1..n-1 each in a forked copy of the
- * process (the copy-on-write snapshot), one after the other, and alternative
+ * alternative is explored: alternatives 1..n-1 each from a snapshot (by
+ * default a copy of the process's memory kept inside it and copied back;
+ * or a forked copy-on-write process), one after the other, and alternative
  * 0 by the process itself.  Every finished path records its findings and its
  * outcome in memory shared by all processes.
  *
