@@ -3,11 +3,13 @@
 #
 # Runs `ordex explore --json` on examples/nbexchange.c (2 iterations, fixed in the
 # program), floyd_steinberg.c, lu.c and mergesort.c at 2, 4, 6 and 8 ranks, each
-# in three variants:
-#   por      default: partial-order reduction on, fork checkpoints
+# in these variants:
+#   por      default settings: partial-order reduction on, copy snapshots
+#            (in-process; fork where they cannot go on)
+#   fork     --checkpoint=fork (copy-on-write snapshot processes)
 #   no-por   --no-por
 #   replay   --checkpoint=replay
-#   copy     --checkpoint=copy (in-process snapshots)
+#   copy     --checkpoint=copy (the default, named)
 # Every case has a wall-clock cap (--max-time); a case that hits it is reported
 # as "incomplete" with the numbers reached so far.  Prints a Markdown table
 # (append it to bench/RESULTS.md).  Nothing here asserts a timing.
@@ -16,12 +18,12 @@
 #
 # Environment:
 #   EXPLORE_MAX_TIME     cap in seconds for every case (default 60)
-#   EXPLORE_SMALL_TIME   cap for the no-por and replay variants at 6 ranks and
+#   EXPLORE_SMALL_TIME   cap for the fork, no-por and replay variants at 6 ranks and
 #                        more (default 15), so that the whole script stays under
 #                        about 30 minutes on 2 cores
 #   EXPLORE_RANKS        rank counts (default "2 4 6 8")
 #   EXPLORE_PROGRAMS     programs (default "nbexchange floyd_steinberg lu mergesort")
-#   EXPLORE_VARIANTS     variants (default "por no-por replay copy")
+#   EXPLORE_VARIANTS     variants (default "por fork no-por replay")
 #
 # Problem sizes (program arguments, see each example's header):
 #   nbexchange 1        vector length 1 (the state graph does not depend on it)
@@ -50,7 +52,7 @@ cap=${EXPLORE_MAX_TIME:-60}
 small_cap=${EXPLORE_SMALL_TIME:-15}
 read -r -a ranks <<<"${EXPLORE_RANKS:-2 4 6 8}"
 read -r -a programs <<<"${EXPLORE_PROGRAMS:-nbexchange floyd_steinberg lu mergesort}"
-read -r -a variants <<<"${EXPLORE_VARIANTS:-por no-por replay copy}"
+read -r -a variants <<<"${EXPLORE_VARIANTS:-por fork no-por replay}"
 
 args_of() {
     case "$1" in
@@ -86,6 +88,7 @@ for p in "${programs[@]}"; do
             opts=()
             t=$cap
             case "$variant" in
+            fork) opts=(--checkpoint=fork) ;;
             no-por) opts=(--no-por) ;;
             replay) opts=(--checkpoint=replay) ;;
             copy) opts=(--checkpoint=copy) ;;

@@ -632,13 +632,22 @@ static void restore_pages(const item *it) {
     }
 }
 
+#define MAPS_CHANGED "the program mapped or unmapped memory (mmap, munmap or mremap)"
+
+const char *ckpt_mem_cannot_restore(void) {
+    store *st = g_st;
+    if (!st || st->depth == 0)
+        return "there is no snapshot";
+    const snap *s = (const snap *)(st->data + st->last);
+    return g_map_epoch != s->map_epoch ? MAPS_CHANGED " since the snapshot was taken" : NULL;
+}
+
 /* Puts the newest snapshot back and removes it; returns its stack pointer. */
 static void *restore(void) {
     store *st = g_st;
     const snap *s = (const snap *)(st->data + st->last);
     if (g_map_epoch != s->map_epoch)
-        restore_failed("the program mapped or unmapped memory (mmap, munmap or mremap) since "
-                       "it was taken; explore it with --checkpoint=fork");
+        restore_failed(MAPS_CHANGED " since it was taken; explore it with --checkpoint=fork");
     if (current_brk() != s->brk && (uintptr_t)syscall(SYS_brk, s->brk) != s->brk)
         restore_failed("the program break cannot be set back");
     for (int i = 0; i < st->narenas; i++) {

@@ -58,6 +58,12 @@ ckpt_mem_result ckpt_mem_take(void);
  * and ends the process with status CKPT_MEM_EXIT_RESTORE_FAILED. */
 _Noreturn void ckpt_mem_restore(void);
 
+/* Why the newest snapshot cannot be restored (the program mapped, unmapped
+ * or remapped memory since it was taken), or NULL when it can.  Asks before
+ * ckpt_mem_restore, while the process is still whole, so that a caller can
+ * go on some other way instead of ending the process. */
+const char *ckpt_mem_cannot_restore(void);
+
 /* The exit status of a process whose snapshot could not be restored. */
 #define CKPT_MEM_EXIT_RESTORE_FAILED 4
 

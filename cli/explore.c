@@ -5,6 +5,7 @@
 #include "cli/explore.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <signal.h>
@@ -152,6 +153,11 @@ static void json_diffs(out_json *w, GArray *diffs) {
     out_json_end(w);
 }
 
+/* The name of a pass, as the report calls it. */
+static const char *pass_name_of(const sg_explore_opts *eo, int pass) {
+    return !eo->both_send_modes ? "search" : pass == 0 ? "buffered pass" : "unbuffered pass";
+}
+
 /* What a pass covered, one phrase (g_free). */
 static char *pass_text(const sg_pass_result *p) {
     if (!p->ran)
@@ -169,6 +175,99 @@ static char *pass_text(const sg_pass_result *p) {
 static void on_stop_signal(int sig) {
     sg_explore_interrupt(sig);
     sg_path_outcome_interrupt(); /* replays of a race's orderings, when reporting */
+}
+
+/* Where progress goes: the terminal's line and the JSON lines' file. */
+typedef struct progress_sink {
+    bool line;        /* stderr is a terminal */
+    bool line_shown;  /* a line is on it, to be cleared */
+    const char *json; /* --json-progress, or NULL */
+    bool json_failed; /* said once */
+} progress_sink;
+
+/* Seconds as a short duration. */
+static void format_duration(char *buf, size_t n, double s) {
+    if (s < 90)
+        snprintf(buf, n, "%.0f s", s);
+    else if (s < 90 * 60)
+        snprintf(buf, n, "%.0f min", s / 60);
+    else
+        snprintf(buf, n, "%.1f h", s / 3600);
+}
+
+static void show_progress_line(progress_sink *ps, const sg_progress *p) {
+    if (p->final) {
+        if (ps->line_shown)
+            fputs("\r\033[K", stderr);
+        ps->line_shown = false;
+        return;
+    }
+    if (p->elapsed_s < 1.0)
+        return; /* a short search shows none */
+    char est[96] = "";
+    if (p->done >= 0 && p->remaining_s >= 0) {
+        char left[32];
+        format_duration(left, sizeof left, p->remaining_s);
+        snprintf(est, sizeof est, ", ~%.*f%% done, ~%s left%s", p->done < 0.1 ? 1 : 0,
+                 p->done * 100, left, p->passes > 1 ? " in this pass" : "");
+    }
+    char pass[32] = "";
+    if (p->passes > 1)
+        snprintf(pass, sizeof pass, ", pass %d/%d", p->pass + 1, p->passes);
+    fprintf(stderr,
+            "\r\033[Kordex: %" G_GUINT64_FORMAT " state%s, %" G_GUINT64_FORMAT
+            " transition%s (%.0f/s), depth %u%s%s, %.0f s",
+            p->states, p->states == 1 ? "" : "s", p->transitions, p->transitions == 1 ? "" : "s",
+            p->transitions_per_s, p->depth, pass, est, p->elapsed_s);
+    fflush(stderr);
+    ps->line_shown = true;
+}
+
+/* One JSON object on one line, appended and closed at once, so that a
+ * reader sees whole lines. */
+static void write_progress_json(progress_sink *ps, const sg_progress *p) {
+    GString *s = g_string_new(NULL);
+    out_json w;
+    out_json_init(&w, s, 0);
+    out_json_object(&w, NULL);
+    out_json_num(&w, "elapsed_s", p->elapsed_s);
+    out_json_uint(&w, "states", p->states);
+    out_json_uint(&w, "transitions", p->transitions);
+    out_json_uint(&w, "paths", p->paths);
+    out_json_num(&w, "transitions_per_s", p->transitions_per_s);
+    out_json_uint(&w, "depth", p->depth);
+    out_json_int(&w, "pass", p->pass + 1);
+    out_json_int(&w, "passes", p->passes);
+    if (p->done >= 0)
+        out_json_num(&w, "done", p->done);
+    else
+        out_json_null(&w, "done");
+    if (p->remaining_s >= 0)
+        out_json_num(&w, "remaining_s", p->remaining_s);
+    else
+        out_json_null(&w, "remaining_s");
+    out_json_str(&w, "estimate_basis", p->basis);
+    out_json_str(&w, "checkpoint", p->checkpoint);
+    out_json_bool(&w, "final", p->final);
+    out_json_end(&w);
+    g_string_append_c(s, '\n');
+    int fd = open(ps->json, O_WRONLY | O_APPEND | O_CLOEXEC);
+    bool ok = fd >= 0 && write(fd, s->str, s->len) == (ssize_t)s->len;
+    if (fd >= 0)
+        close(fd);
+    if (!ok && !ps->json_failed) {
+        fprintf(stderr, "ordex: cannot write %s: %s\n", ps->json, g_strerror(errno));
+        ps->json_failed = true;
+    }
+    g_string_free(s, TRUE);
+}
+
+static void on_progress(const sg_progress *p, void *user) {
+    progress_sink *ps = user;
+    if (ps->line)
+        show_progress_line(ps, p);
+    if (ps->json)
+        write_progress_json(ps, p);
 }
 
 static void print_path(FILE *out, GArray *path, int from, int highlight_from) {
@@ -209,17 +308,24 @@ int ordex_explore(int argc, char **argv) {
         }
     }
     bool replay_ckpt = false, copy_ckpt = false;
+    /* Why the snapshots are not the default copies (g_free), or NULL. */
+    char *ckpt_why = NULL;
     if (o.checkpoint && strcmp(o.checkpoint, "replay") == 0) {
         replay_ckpt = true;
-    } else if (o.checkpoint && strcmp(o.checkpoint, "copy") == 0) {
+        ckpt_why = g_strdup("--checkpoint=replay");
+    } else if (o.checkpoint && strcmp(o.checkpoint, "fork") == 0) {
+        ckpt_why = g_strdup("--checkpoint=fork");
+    } else if (!o.checkpoint || strcmp(o.checkpoint, "copy") == 0) {
         const char *why = sg_copy_checkpoints_unavailable();
-        if (why) {
-            fprintf(stderr, "ordex explore: --checkpoint=copy: %s; use --checkpoint=fork\n", why);
-            ordex_opts_free(&o);
-            return 2;
-        }
-        copy_ckpt = true;
-    } else if (o.checkpoint && strcmp(o.checkpoint, "fork") != 0) {
+        if (o.jobs > 1 && !o.checkpoint)
+            ckpt_why = g_strdup_printf("--jobs %d runs fork snapshots (copy snapshots take one "
+                                       "job)",
+                                       o.jobs);
+        else if (why)
+            ckpt_why = g_strdup_printf("copy snapshots are not available: %s", why);
+        else
+            copy_ckpt = true;
+    } else {
         if (strcmp(o.checkpoint, "criu") == 0) {
             int st = 0;
             char *outp = NULL, *errp = NULL;
@@ -239,14 +345,17 @@ int ordex_explore(int argc, char **argv) {
                     "ordex explore: --checkpoint=%s: unknown (fork, copy, replay or criu)\n",
                     o.checkpoint);
         }
+        g_free(ckpt_why);
         ordex_opts_free(&o);
         return 2;
     }
-    if (o.jobs > 1 && (replay_ckpt || copy_ckpt || strategy == SG_BFS || strategy == SG_RANDOM)) {
+    if (o.jobs > 1 && (replay_ckpt || (o.checkpoint && strcmp(o.checkpoint, "copy") == 0) ||
+                       strategy == SG_BFS || strategy == SG_RANDOM)) {
         fprintf(stderr,
                 "ordex explore: --jobs %d: only with fork checkpoints and the exhaustive or "
                 "dfs-branches strategy\n",
                 o.jobs);
+        g_free(ckpt_why);
         ordex_opts_free(&o);
         return 2;
     }
@@ -254,6 +363,7 @@ int ordex_explore(int argc, char **argv) {
     char *so =
         g_str_has_suffix(prog, ".c") ? tc_compile_cached(prog, true, false, true) : g_strdup(prog);
     if (!so) {
+        g_free(ckpt_why);
         ordex_opts_free(&o);
         return 2;
     }
@@ -262,8 +372,24 @@ int ordex_explore(int argc, char **argv) {
         fprintf(stderr, "ordex: %s\n", problem);
         g_free(problem);
         g_free(so);
+        g_free(ckpt_why);
         ordex_opts_free(&o);
         return 2;
+    }
+
+    progress_sink sink = {isatty(2) && !o.quiet, false, o.json_progress, false};
+    if (o.json_progress) {
+        /* Created (emptied) now: a path that cannot be written is bad input. */
+        int fd = open(o.json_progress, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd < 0) {
+            fprintf(stderr, "ordex explore: --json-progress %s: %s\n", o.json_progress,
+                    g_strerror(errno));
+            g_free(ckpt_why);
+            g_free(so);
+            ordex_opts_free(&o);
+            return 2;
+        }
+        close(fd);
     }
 
     sg_explore_opts eo = {0};
@@ -274,7 +400,10 @@ int ordex_explore(int argc, char **argv) {
     eo.max_states = o.max_states;
     eo.max_time_s = o.max_time;
     eo.max_memory = o.max_memory;
-    eo.progress = isatty(2) && !o.quiet;
+    if (sink.line || sink.json) {
+        eo.on_progress = on_progress;
+        eo.progress_user = &sink;
+    }
     eo.strategy = strategy;
     eo.runs = o.runs;
     eo.branches = o.branches;
@@ -297,6 +426,7 @@ int ordex_explore(int argc, char **argv) {
         g_free(err);
         sg_explore_result_free(&res);
         g_free(so);
+        g_free(ckpt_why);
         ordex_opts_free(&o);
         sigaction(SIGINT, &old_int, NULL);
         sigaction(SIGTERM, &old_term, NULL);
@@ -330,6 +460,16 @@ int ordex_explore(int argc, char **argv) {
         out_json_uint(&rcx.json, "cut_by_bound", res.bound_cuts);
     }
     out_json_int(&rcx.json, "ranks", o.run.nranks);
+    /* The snapshots the search started with, why when not the default
+     * copies, and why copies gave way to fork snapshots, if they did. */
+    out_json_str(&rcx.json, "checkpoint", replay_ckpt ? "replay" : copy_ckpt ? "copy" : "fork");
+    out_json_str(&rcx.json, "checkpoint_reason", ckpt_why ? ckpt_why : "default");
+    out_json_str(&rcx.json, "checkpoint_switched", res.checkpoint_switched);
+    if (res.checkpoint_switched) {
+        out_json_str(&rcx.json, "checkpoint_switched_to", "fork");
+        out_json_str(&rcx.json, "checkpoint_switched_in", pass_name_of(&eo, res.switched_pass));
+        out_json_uint(&rcx.json, "checkpoint_switched_after_states", res.switched_states);
+    }
     out_json_array(&rcx.json, "findings");
     FILE *out = stderr; /* ordex's report; stdout is the program's (README, "Output") */
 
@@ -450,6 +590,15 @@ int ordex_explore(int argc, char **argv) {
         g_free(p0);
         g_free(p1);
     }
+    if (res.checkpoint_switched)
+        fprintf(
+            out,
+            "ordex explore: copy snapshots could not go on (%s) in the %s after %" G_GUINT64_FORMAT
+            " branching state%s; the search went on from there with fork snapshots\n",
+            res.checkpoint_switched, pass_name_of(&eo, res.switched_pass), res.switched_states,
+            res.switched_states == 1 ? "" : "s");
+    else if (!copy_ckpt && !replay_ckpt && (!o.checkpoint || strcmp(o.checkpoint, "copy") == 0))
+        fprintf(out, "ordex explore: fork snapshots: %s\n", ckpt_why); /* not the copies meant */
     if (bounded && !res.incomplete) {
         if (res.bound_cuts == 0)
             fprintf(out,
@@ -542,6 +691,7 @@ int ordex_explore(int argc, char **argv) {
     if (rcx.trace_failed)
         status = 2;
     g_string_free(j, TRUE);
+    g_free(ckpt_why);
     g_free(rcx.trace_dir);
     g_free(abs_prog);
     sg_verdict_clear(&v);

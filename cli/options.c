@@ -58,6 +58,7 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o) {
     double max_time = 0;
     gboolean no_por = FALSE, async_progress = FALSE, early_collectives = FALSE;
     char *trace_dir = NULL, *strategy = NULL, *checkpoint = NULL, *graph = NULL;
+    char *json_progress = NULL;
     int runs = 10, branches = G_MININT; /* G_MININT: not given */
     int jobs = 1;
     gboolean no_test_later = FALSE;
@@ -104,14 +105,21 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o) {
         {"jobs", 0, 0, G_OPTION_ARG_INT, &jobs,
          "Exploration processes running at once (default 1: depth-first order, repeatable "
          "statistics); with more, the verdict is the same but counts and example orderings "
-         "may vary",
+         "may vary, and snapshots are fork snapshots (copy snapshots take one job)",
          "N"},
         {"checkpoint", 0, 0, G_OPTION_ARG_STRING, &checkpoint,
-         "fork (default: copy-on-write snapshot processes), copy (snapshots copied inside "
-         "one process; fastest, one job) or replay (re-execute prefixes; least memory); criu "
-         "is not available",
+         "copy (default: snapshots copied inside one process; fastest; where they cannot go "
+         "on -- the program maps or unmaps memory itself, closes a file a snapshot holds "
+         "open, valgrind, a sanitizer -- the search goes on with fork and says so), fork "
+         "(copy-on-write snapshot processes; the default with --jobs above 1) or replay "
+         "(re-execute prefixes; least memory); criu is not available",
          "KIND"},
         {"graph", 0, 0, G_OPTION_ARG_FILENAME, &graph, "Write the state graph as DOT", "FILE"},
+        {"json-progress", 0, 0, G_OPTION_ARG_FILENAME, &json_progress,
+         "Stream the progress to FILE, one JSON object per line, at most four a second and "
+         "a final one (states, transitions, transitions per second, depth, fraction done and "
+         "time left as estimated from the alternatives done along the current path)",
+         "FILE"},
         {NULL, 0, 0, 0, NULL, NULL, NULL}};
     char *platform = NULL, *trace_json = NULL, *svg = NULL;
     char **sets = NULL, **sweeps = NULL;
@@ -393,6 +401,8 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o) {
     checkpoint = NULL;
     o->graph = graph;
     graph = NULL;
+    o->json_progress = json_progress;
+    json_progress = NULL;
     o->json = json;
     json = NULL;
     o->platform = platform;
@@ -432,6 +442,7 @@ out:
     g_free(strategy);
     g_free(checkpoint);
     g_free(graph);
+    g_free(json_progress);
     g_free(platform);
     g_strfreev(sets);
     g_strfreev(sweeps);
@@ -447,6 +458,7 @@ void ordex_opts_free(ordex_opts *o) {
     g_free(o->strategy);
     g_free(o->checkpoint);
     g_free(o->graph);
+    g_free(o->json_progress);
     g_free(o->platform);
     g_strfreev(o->sets);
     g_strfreev(o->sweeps);

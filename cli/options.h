@@ -36,6 +36,7 @@ typedef struct ordex_opts {
     int jobs;     /* explore: processes exploring at once (default 1) */
     char *checkpoint;
     char *graph;
+    char *json_progress; /* explore: progress as JSON lines to this file */
     /* predict */
     char *platform;
     char **sets;   /* "section.key=value", NULL-terminated, or NULL */

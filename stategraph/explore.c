@@ -7,6 +7,9 @@
  *
  *   driver (ordex) --fork--> pass root --fork--> snapshot children ...
  *
+ * (with fork snapshots; copy snapshots keep the whole pass in the pass root,
+ * and when they cannot go on, a second pass root with fork snapshots takes
+ * over the prefixes still to explore: see sgx_switch_to_fork).
  * With one job (the default) processes never run concurrently: a process
  * that forks a child for an alternative waits for it before it goes on, and
  * the order of paths is a plain depth-first order.  With --jobs N, up to N
@@ -75,8 +78,11 @@ static _Noreturn void run_path(void) {
     sgx_end_process();
 }
 
-/* The pass root: load the program, explore, record; never returns. */
-static _Noreturn void run_pass(const sg_explore_opts *o, int pass) {
+/* The pass root: load the program, explore, record; never returns.  When
+ * `resume`, copy snapshots gave way to fork snapshots in this pass: the
+ * prefixes still to explore are stacked (sgx_switch_to_fork), or for the
+ * random strategy the runs from sgx_sh->resume_run are left. */
+static _Noreturn void run_pass(const sg_explore_opts *o, int pass, bool resume) {
     sg_rundesc run = o->run;
     run.seed = 0; /* the scheduler's order is part of what is explored */
     run.exploring = true;
@@ -105,35 +111,44 @@ static _Noreturn void run_pass(const sg_explore_opts *o, int pass) {
     sgx_x.sleep = g_array_new(FALSE, FALSE, sizeof(sim_event_key));
     sim_set_choice_hook(sgx_choice_hook, NULL);
     sgx_x.choices = g_array_new(FALSE, FALSE, sizeof(int));
+    sgx_x.frames = g_array_new(FALSE, FALSE, sizeof(sgx_frame));
     sgx_x.budget = o->branches;
     sgx_children = g_array_new(FALSE, FALSE, sizeof(pid_t));
+    bool tree = o->strategy == SG_EXHAUSTIVE || o->strategy == SG_DFS_BRANCHES;
     if (o->copy_checkpoints) {
         sg_deadvars_open();
         if (!ckpt_mem_init(&err)) {
-            g_strlcpy(sgx_sh->load_error, err, sizeof sgx_sh->load_error);
-            _exit(SGX_EXIT_LOAD_FAILED);
+            /* Nothing explored yet: fork snapshots start from the root. */
+            if (tree)
+                sgx_push_prefix_empty();
+            sgx_x.open_runs = !tree;
+            sgx_x.open_pos = 0;
+            sgx_switch_to_fork(err, true, true);
         }
     }
 
-    bool tree = o->strategy == SG_EXHAUSTIVE || o->strategy == SG_DFS_BRANCHES;
-    if (tree && !o->replay_checkpoints) {
-        if (!o->copy_checkpoints)
-            ckpt_remap_init(); /* chains of forks follow */
+    if (tree && !o->replay_checkpoints && !o->copy_checkpoints)
+        ckpt_remap_init(); /* chains of forks follow */
+    if (tree && !o->replay_checkpoints && !resume)
         run_path();
-    }
     /* This process stays as it is after loading and hands out one path
      * at a time to forked workers. */
     sgx_x.prefix = g_array_new(FALSE, FALSE, sizeof(int));
-    if (tree)
+    if (tree && !resume)
         sgx_push_prefix_empty();
     int runs = o->strategy == SG_RANDOM ? (o->runs > 0 ? o->runs : 1) : 1;
-    for (int k = 0; !sgx_sh->stop; k++) {
+    for (int k = resume && !tree ? sgx_sh->resume_run : 0; !sgx_sh->stop; k++) {
         if (tree) {
             if (!sgx_pop_prefix(sgx_x.prefix))
                 break;
         } else if (k >= runs) {
             break;
         }
+        if (o->strategy == SG_RANDOM)
+            sgx_sh->done = (double)k / runs;
+        sgx_x.open_runs = true;
+        sgx_x.open_n = runs;
+        sgx_x.open_pos = k;
         if (sgx_fork_alternative()) {
             sgx_x.prefix_pos = 0;
             if (o->strategy == SG_RANDOM)
@@ -161,6 +176,53 @@ void sg_explore_interrupt(int sig) {
         kill(g_pass_root, SIGKILL); /* its descendants die with it */
 }
 
+/* Progress as the driver reports it. */
+static const sg_explore_opts *g_opts; /* the options in use (copy may give way to fork) */
+static int g_pass, g_passes;
+static double g_pass_start, g_last_report, g_last_report_t;
+static uint64_t g_last_report_transitions;
+
+#define PROGRESS_INTERVAL_S 0.25
+
+/* complete: (final) the search ran to its end. */
+static void report_progress(bool final, bool complete) {
+    const sg_explore_opts *o = g_opts;
+    if (!o->on_progress)
+        return;
+    double now = sgx_now();
+    if (!final && now - g_last_report < PROGRESS_INTERVAL_S)
+        return;
+    sg_progress p = {0};
+    p.elapsed_s = now - sgx_sh->start;
+    p.states = __atomic_load_n(&sgx_sh->states, __ATOMIC_RELAXED);
+    p.transitions = __atomic_load_n(&sgx_sh->transitions, __ATOMIC_RELAXED);
+    p.paths = __atomic_load_n(&sgx_sh->paths, __ATOMIC_RELAXED);
+    double dt = now - g_last_report_t;
+    p.transitions_per_s = final    ? (p.elapsed_s > 0 ? (double)p.transitions / p.elapsed_s : 0)
+                          : dt > 0 ? (double)(p.transitions - g_last_report_transitions) / dt
+                                   : 0;
+    p.depth = sgx_sh->depth;
+    p.pass = g_pass;
+    p.passes = g_passes;
+    double done = sgx_sh->done;
+    p.done = final && complete ? 1 : done;
+    p.remaining_s = -1;
+    if (final && complete)
+        p.remaining_s = 0;
+    else if (!final && done > 0 && done < 1)
+        p.remaining_s = (now - g_pass_start) * (1 - done) / done;
+    if (!(final && complete) && done >= 0)
+        p.basis = o->strategy == SG_RANDOM
+                      ? "runs done"
+                      : "alternatives done at the branching states along the current path";
+    p.checkpoint = o->replay_checkpoints ? "replay" : o->copy_checkpoints ? "copy" : "fork";
+    p.final = final;
+    g_last_report = now;
+    g_last_report_t = now;
+    g_last_report_transitions = p.transitions;
+    o->on_progress(&p, o->progress_user);
+}
+
 /* Waits for the pass root to end; once ordex is interrupted, kills it if it
  * has not ended within the grace time. */
 static int wait_pass_root(pid_t pid) {
@@ -171,7 +233,8 @@ static int wait_pass_root(pid_t pid) {
         pid_t w = waitpid(pid, &status, WNOHANG);
         if (w == pid || (w < 0 && errno != EINTR))
             break;
-        int wait_ms = 1000;
+        int wait_ms = g_opts->on_progress ? (int)(PROGRESS_INTERVAL_S * 1000) : 1000;
+        report_progress(false, false);
         if (__atomic_load_n(&sgx_sh->interrupted, __ATOMIC_ACQUIRE)) {
             double now = sgx_now();
             if (kill_at == 0)
@@ -263,6 +326,11 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
     bool ok = true;
     g_driver = getpid();
     g_driver_interrupts = 0;
+    sg_explore_opts cur = *o;
+    g_opts = &cur;
+    g_passes = passes;
+    g_last_report = g_last_report_t = 0;
+    g_last_report_transitions = 0;
     for (int pass = 0; pass < passes && ok; pass++) {
         if (__atomic_load_n(&sgx_sh->stop_all, __ATOMIC_ACQUIRE))
             break;
@@ -287,16 +355,35 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
         sgx_sh->state_limit = o->max_states ? (last ? o->max_states : (o->max_states + 1) / 2) : 0;
         uint64_t states0 = sgx_sh->states, transitions0 = sgx_sh->transitions;
         uint64_t paths0 = sgx_sh->paths, crashed0 = sgx_sh->crashed_paths;
-        fflush(NULL);
-        sgx_sh->running = 1; /* the pass root */
-        pid_t pid = fork();
-        if (pid == 0) {
-            sgx_die_with_parent(g_driver);
-            run_pass(o, pass);
+        g_pass = pass;
+        g_pass_start = sgx_now();
+        sgx_sh->done = -1;
+        sgx_sh->depth = 0;
+        pid_t pid;
+        int status = 0;
+        for (bool resume = false;; resume = true) {
+            fflush(NULL);
+            sgx_sh->running = 1; /* the pass root */
+            pid = fork();
+            if (pid == 0) {
+                sgx_die_with_parent(g_driver);
+                run_pass(&cur, pass, resume);
+            }
+            g_pass_root = pid;
+            status = pid > 0 ? wait_pass_root(pid) : 0;
+            g_pass_root = 0;
+            if (pid <= 0 || !WIFEXITED(status) || WEXITSTATUS(status) != SGX_EXIT_SWITCH_TO_FORK)
+                break;
+            /* Copy snapshots cannot go on: fork snapshots take over where
+             * they stood, for the rest of the exploration. */
+            if (!res->checkpoint_switched) {
+                res->checkpoint_switched = g_strdup(sgx_sh->switch_why);
+                res->switched_pass = pass;
+                res->switched_states = sgx_sh->states;
+            }
+            cur.copy_checkpoints = false;
+            sgx_sh->live_snapshots = 0; /* the copies ended with their process */
         }
-        g_pass_root = pid;
-        int status = pid > 0 ? wait_pass_root(pid) : 0;
-        g_pass_root = 0;
         if (pid < 0) {
             sgx_stop_all("fork failed: no memory or process limit for the exploration");
         } else if (WIFEXITED(status) && WEXITSTATUS(status) == SGX_EXIT_LOAD_FAILED) {
@@ -327,8 +414,6 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
         all_done = all_done && res->passes[pass].complete;
     /* A signal that came once every pass had ended stopped nothing. */
     res->interrupted = all_done ? 0 : sgx_sh->interrupted;
-    if (o->progress && sgx_sh->last_progress > 0)
-        fputs("\r\033[K", stderr);
     sgx_read_log(res, seen);
     g_hash_table_destroy(seen);
     for (int pass = 0; pass < passes; pass++)
@@ -349,6 +434,9 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
     res->elapsed_s = sgx_now() - sgx_sh->start;
     res->incomplete_why = incomplete_why(res, passes);
     res->incomplete = res->incomplete_why != NULL;
+    g_last_report_t = sgx_sh->start; /* the final rate is over the whole search */
+    report_progress(true, !res->incomplete);
+    g_opts = NULL;
     sg_visited_destroy();
     sg_outcomes_destroy();
     shared *sh = sgx_sh;
@@ -368,6 +456,7 @@ void sg_explore_result_free(sg_explore_result *res) {
     if (res->edges)
         g_array_free(res->edges, TRUE);
     g_free(res->incomplete_why);
+    g_free(res->checkpoint_switched);
     memset(res, 0, sizeof *res);
 }
 

@@ -8,8 +8,9 @@
  * remain (a wildcard receive or probe with several candidate messages, a
  * Waitany with several complete requests), the state is hashed; a state seen
  * before is not explored again (its futures are known), otherwise every
- * alternative is explored: alternatives 1..n-1 each in a forked copy of the
- * process (the copy-on-write snapshot), one after the other, and alternative
+ * alternative is explored: alternatives 1..n-1 each from a snapshot (by
+ * default a copy of the process's memory kept inside it and copied back;
+ * or a forked copy-on-write process), one after the other, and alternative
  * 0 by the process itself.  Every finished path records its findings and its
  * outcome in memory shared by all processes.
  *
@@ -41,6 +42,31 @@ typedef enum sg_strategy {
     SG_DFS_BRANCHES, /* every ordering with at most `branches` departures from the default */
 } sg_strategy;
 
+/* What a progress update reports.  `done` estimates the fraction of the
+ * running pass's search tree already explored, from the position of the
+ * current path among the alternatives of every branching state along it
+ * (sum over the path of done alternatives / alternatives, each weighted by
+ * the product of 1 / alternatives above it): subtrees are taken to be the
+ * same size, and since states merge into ones seen before, later subtrees
+ * are usually smaller, so the estimate of what is left tends to be high.
+ * The random strategy counts its runs instead.  -1 when no estimate can be
+ * made (bfs, --jobs above 1, nothing explored yet). */
+struct sg_progress {
+    double elapsed_s;
+    uint64_t states, transitions, paths;
+    double transitions_per_s; /* over the last interval */
+    uint32_t depth;           /* choice points along the path being explored */
+    int pass;                 /* 0 buffered (or the one send mode), 1 unbuffered */
+    int passes;
+    double done;            /* fraction of the running pass done, or -1 (final: 1 when complete) */
+    double remaining_s;     /* estimated seconds left in the running pass, or -1 (final: 0 when
+                               complete, else -1) */
+    const char *basis;      /* what `done` is estimated from (static), or NULL */
+    const char *checkpoint; /* the snapshots in use now: "copy", "fork" or "replay" */
+    bool final;
+};
+typedef struct sg_progress sg_progress;
+
 typedef struct sg_explore_opts {
     /* The program and how it runs.  Its seed chooses the random strategy's
      * orderings and nothing else; its send mode holds when not both_send_modes;
@@ -51,15 +77,25 @@ typedef struct sg_explore_opts {
     uint64_t max_states;  /* 0 = no limit */
     double max_time_s;    /* 0 = no limit */
     size_t max_memory;    /* bytes; 0 = no limit */
-    bool progress;        /* progress line on stderr */
     sg_strategy strategy;
     int runs;                /* random strategy: paths to run */
     int branches;            /* dfs-branches: departures allowed along a path */
     bool replay_checkpoints; /* re-execute prefixes instead of keeping snapshots */
-    bool copy_checkpoints;   /* snapshots are copies inside one process, not forks */
-    bool graph;              /* record the state graph's edges */
-    int jobs; /* processes exploring at once (>= 1; > 1 only with fork checkpoints and the
-                 exhaustive or dfs-branches strategy) */
+    /* Snapshots are copies inside one process, not forks.  Where copies cannot
+     * go on (the program maps or unmaps memory itself, closes a file that a
+     * snapshot holds open, or they cannot be set up), the search goes on
+     * from where it stands with fork snapshots: what it found stays, the
+     * alternatives still to explore are replayed from the program's start,
+     * and the result says why it switched. */
+    bool copy_checkpoints;
+    bool graph; /* record the state graph's edges */
+    int jobs;   /* processes exploring at once (>= 1; > 1 only with fork checkpoints and the
+                   exhaustive or dfs-branches strategy) */
+    /* Called with the progress about four times a second and once at the
+     * end (final), in the process that called sg_explore (never in the
+     * exploration's processes), or NULL. */
+    void (*on_progress)(const struct sg_progress *p, void *user);
+    void *progress_user;
 } sg_explore_opts;
 
 /* One step of a recorded path. */
@@ -131,6 +167,11 @@ typedef struct sg_explore_result {
     char *incomplete_why;
     sg_pass_result passes[2]; /* 0 buffered (or the one send mode given), 1 unbuffered */
     int interrupted;          /* the signal that stopped the search (sg_explore_interrupt), or 0 */
+    /* Why copy snapshots gave way to fork snapshots (g_free), or NULL; the
+     * pass it happened in and the branching states explored by then. */
+    char *checkpoint_switched;
+    int switched_pass;
+    uint64_t switched_states;
 } sg_explore_result;
 
 /* Why snapshots copied inside the process (copy_checkpoints) cannot be

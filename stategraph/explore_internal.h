@@ -53,8 +53,18 @@ typedef struct shared {
     int interrupts;  /* how many such signals came */
     char stop_why[256];
     char load_error[512]; /* why a pass root could not load the program */
-    double last_progress;
     double last_memory_check;
+    /* Progress of the path being explored (written by the process that
+     * explores it, read by the driver; see sg_progress). */
+    uint32_t depth;
+    double done; /* -1: no estimate */
+    double last_done_update;
+    /* Copy snapshots gave way to fork snapshots: why (set by the pass root
+     * that switched, which then ends with SGX_EXIT_SWITCH_TO_FORK having
+     * stacked the prefixes still to explore), and for the random strategy
+     * the first run still to do. */
+    char switch_why[256];
+    int resume_run;
     /* Replay checkpoints: prefixes (lists of choices) still to explore, as
      * [int choices...][u32 count] records stacked at the end of `stack`. */
     size_t stack_cap, stack_len;
@@ -72,6 +82,9 @@ extern shared *sgx_sh;
 /* The exit status of a pass root that could not load the program (its
  * reason in sgx_sh->load_error). */
 #define SGX_EXIT_LOAD_FAILED 3
+/* The exit status of a pass root that cannot go on with copy snapshots
+ * (sgx_switch_to_fork). */
+#define SGX_EXIT_SWITCH_TO_FORK 5
 
 /* Counters shared by processes that may run at once (--jobs). */
 #define SHARED_ADD(field, n) __atomic_add_fetch(&sgx_sh->field, (n), __ATOMIC_RELAXED)
@@ -89,7 +102,15 @@ typedef struct explorer {
      * elsewhere; firing one here first would only repeat that work. */
     GArray *sleep;
     GArray *choices; /* alternative taken at every choice point so far (int) */
-    GArray *prefix;  /* replay: choices to follow before exploring anew */
+    /* Per choice point (parallel to choices): how many alternatives this
+     * path's search explores there (1: it does not branch) and the place of
+     * the one taken in the order it explores them (sgx_explore_order). */
+    GArray *frames; /* sgx_frame */
+    /* The choice point (or random run) sgx_fork_alternative is branching
+     * at: what a switch to fork snapshots must still explore there. */
+    int open_n, open_pos;
+    bool open_runs; /* the pass root's random runs: open_pos is the run, open_n of them */
+    GArray *prefix; /* replay: choices to follow before exploring anew */
     guint prefix_pos;
     GRand *rng;          /* random strategy */
     uint64_t node;       /* the last branching state passed (0 = initial) */
@@ -97,6 +118,10 @@ typedef struct explorer {
     int budget;          /* dfs-branches: departures from the default still allowed */
     sg_poll_watch polls; /* the state at the last release of pollers */
 } explorer;
+
+typedef struct sgx_frame {
+    int n, pos;
+} sgx_frame;
 
 extern explorer sgx_x;
 
@@ -129,7 +154,17 @@ void sgx_record_edge(uint64_t to, sg_node_kind kind); /* from the last branching
 bool sgx_replaying(void);                             /* following a replayed prefix */
 bool sgx_bounded(void);                               /* dfs-branches */
 bool sgx_pop_prefix(GArray *into);                    /* replay checkpoints: next prefix */
-void sgx_push_prefix_empty(void);                     /* the root's empty prefix */
+/* The alternative explored `pos`-th of n at a choice point of this search. */
+int sgx_explore_order(int n, int pos);
+/* Copy snapshots cannot go on (why): stacks, as prefixes for fork snapshots
+ * to replay, every alternative still to explore along the current path
+ * (and at the open choice point from its place, or the one after it when
+ * !redo_open), notes why, and ends the pass root with
+ * SGX_EXIT_SWITCH_TO_FORK.  The process's memory must be whole. */
+_Noreturn void sgx_switch_to_fork(const char *why, bool open, bool redo_open);
+/* The progress estimate of the current path into the shared counters. */
+void sgx_note_progress(double now);
+void sgx_push_prefix_empty(void); /* the root's empty prefix */
 
 /* reduction.c */
 void sgx_sleep_after(const sim_event_key *k); /* wakes sleeping events that depend on k */

@@ -80,15 +80,8 @@ void sgx_check_limits(void) {
         if (est > o->max_memory)
             sgx_stop_all("the memory limit (--max-memory) was reached");
     }
-    if (o->progress && t - sgx_sh->last_progress > 1.0 && t - sgx_sh->start > 1.0) {
-        sgx_sh->last_progress = t;
-        fprintf(stderr,
-                "\rordex: %" G_GUINT64_FORMAT " state%s, %" G_GUINT64_FORMAT
-                " transition%s, %" G_GUINT64_FORMAT " path%s, %.0f s   ",
-                sgx_sh->states, sgx_sh->states == 1 ? "" : "s", sgx_sh->transitions,
-                sgx_sh->transitions == 1 ? "" : "s", sgx_sh->paths, sgx_sh->paths == 1 ? "" : "s",
-                t - sgx_sh->start);
-    }
+    if (o->on_progress)
+        sgx_note_progress(t); /* the driver shows it */
 }
 
 void sgx_die_with_parent(pid_t parent) {
@@ -142,16 +135,18 @@ static bool copy_alternative(void) {
         SHARED_ADD(live_snapshots, 1);
         return true;
     case CKPT_MEM_RESUMED:
-        if (!ckpt_files_put_back(files))
-            sgx_stop_all("a file the program had open at a snapshot was closed on a later path, "
-                         "and in-process snapshots cannot open it again: use --checkpoint=fork");
-        ckpt_files_free(files);
         SHARED_ADD(live_snapshots, -1);
+        if (!ckpt_files_put_back(files))
+            sgx_switch_to_fork("a file the program had open at a snapshot was closed on a later "
+                               "path, and copy snapshots cannot open it again",
+                               true, false);
+        ckpt_files_free(files);
         return false;
     default:
         ckpt_files_free(files);
-        sgx_stop_all("no room for another in-process snapshot");
-        return false;
+        sgx_switch_to_fork("no room for another copy snapshot, or the program's memory is laid "
+                           "out so that it cannot be copied",
+                           true, true);
     }
 }
 
@@ -198,8 +193,12 @@ bool sgx_fork_alternative(void) {
 /* The end of a process: gives up its place, then waits for its children.
  * With in-process snapshots, the end of a path goes back to the newest. */
 _Noreturn void sgx_end_process(void) {
-    if (sgx_x.opts->copy_checkpoints && ckpt_mem_depth() > 0)
+    if (sgx_x.opts->copy_checkpoints && ckpt_mem_depth() > 0) {
+        const char *why = ckpt_mem_cannot_restore();
+        if (why)
+            sgx_switch_to_fork(why, false, false);
         ckpt_mem_restore();
+    }
     SHARED_ADD(running, -1);
     for (guint i = 0; i < sgx_children->len; i++)
         wait_child(g_array_index(sgx_children, pid_t, i));

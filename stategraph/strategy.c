@@ -6,6 +6,7 @@
 #include "stategraph/explore_internal.h"
 
 #include <string.h>
+#include <unistd.h>
 
 #include "scheduler/sched.h"
 #include "stategraph/state.h"
@@ -51,19 +52,80 @@ bool sgx_replaying(void) {
     return sgx_x.prefix && sgx_x.prefix_pos < sgx_x.prefix->len;
 }
 
-static void push_prefix(int alt) {
-    size_t n = sgx_x.choices->len + 1;
+/* Stacks the prefix: the first k choices of this path, then alt. */
+static bool push_prefix_of(guint k, int alt) {
+    size_t n = (size_t)k + 1;
     size_t need = n * sizeof(int) + sizeof(uint32_t);
     if (sgx_sh->stack_len + need > sgx_sh->stack_cap) {
         sgx_stop_all("the stack of orderings still to explore is full");
-        return;
+        return false;
     }
     unsigned char *p = sgx_sh->stack + sgx_sh->stack_len;
-    memcpy(p, sgx_x.choices->data, sgx_x.choices->len * sizeof(int));
-    memcpy(p + sgx_x.choices->len * sizeof(int), &alt, sizeof(int));
+    memcpy(p, sgx_x.choices->data, k * sizeof(int));
+    memcpy(p + k * sizeof(int), &alt, sizeof(int));
     uint32_t cnt = (uint32_t)n;
     memcpy(p + n * sizeof(int), &cnt, sizeof cnt);
     sgx_sh->stack_len += need;
+    return true;
+}
+
+static void push_prefix(int alt) {
+    push_prefix_of(sgx_x.choices->len, alt);
+}
+
+/* The order alternatives are explored in at one choice point: replay
+ * checkpoints and dfs-branches go 0..n-1; otherwise the process keeps 0
+ * for last and snapshots take 1..n-1 first. */
+static bool identity_order(void) {
+    return sgx_x.opts->replay_checkpoints || sgx_x.opts->strategy == SG_DFS_BRANCHES;
+}
+
+int sgx_explore_order(int n, int pos) {
+    return identity_order() ? pos : pos < n - 1 ? pos + 1 : 0;
+}
+
+static int place_of(int n, int alt) {
+    return identity_order() ? alt : alt == 0 ? n - 1 : alt - 1;
+}
+
+_Noreturn void sgx_switch_to_fork(const char *why, bool at_open, bool redo_open) {
+    /* Shallow choice points first: the deepest comes off the stack first,
+     * and at each point the next in order, so the fork snapshots go on in
+     * the same depth-first order the copies would have taken. */
+    bool ok = true;
+    for (guint k = 0; ok && k < sgx_x.frames->len; k++) {
+        const sgx_frame *f = &g_array_index(sgx_x.frames, sgx_frame, k);
+        for (int p = f->n - 1; ok && p > f->pos; p--)
+            ok = push_prefix_of(k, sgx_explore_order(f->n, p));
+    }
+    if (sgx_x.open_runs)
+        sgx_sh->resume_run = sgx_x.open_pos + (at_open && redo_open ? 0 : 1);
+    else if (at_open)
+        for (int p = sgx_x.open_n - 1; ok && p >= sgx_x.open_pos + (redo_open ? 0 : 1); p--)
+            ok = push_prefix_of(sgx_x.choices->len, sgx_explore_order(sgx_x.open_n, p));
+    g_strlcpy(sgx_sh->switch_why, why, sizeof sgx_sh->switch_why);
+    sgx_note_rss();
+    _exit(SGX_EXIT_SWITCH_TO_FORK);
+}
+
+void sgx_note_progress(double now) {
+    if (now - sgx_sh->last_done_update < 0.1)
+        return;
+    sgx_sh->last_done_update = now;
+    sgx_sh->depth = sgx_x.choices ? sgx_x.choices->len : 0;
+    if (sgx_x.opts->jobs > 1 || !sgx_x.frames ||
+        (sgx_x.opts->strategy != SG_EXHAUSTIVE && sgx_x.opts->strategy != SG_DFS_BRANCHES)) {
+        return; /* the random strategy counts runs (explore.c); others make no estimate */
+    }
+    double done = 0, weight = 1;
+    for (guint k = 0; k < sgx_x.frames->len && weight > 1e-15; k++) {
+        const sgx_frame *f = &g_array_index(sgx_x.frames, sgx_frame, k);
+        if (f->n > 1) {
+            done += weight * f->pos / f->n;
+            weight /= f->n;
+        }
+    }
+    sgx_sh->done = done;
 }
 
 bool sgx_pop_prefix(GArray *into) {
@@ -94,19 +156,25 @@ bool sgx_bounded(void) {
  * used up its departures from alternative 0). */
 static int branch(int n) {
     int alt = 0;
+    sgx_frame frame = {1, 0}; /* not branching here */
+    bool tree = sgx_x.opts->strategy == SG_EXHAUSTIVE || sgx_bounded();
+    bool spent = sgx_bounded() && sgx_x.budget <= 0;
     if (sgx_replaying()) {
         alt = g_array_index(sgx_x.prefix, int, sgx_x.prefix_pos++);
         if (alt >= n)
             alt = 0; /* cannot happen for a deterministic program */
+        if (tree && !spent)
+            frame = (sgx_frame){n, place_of(n, alt)};
     } else if (sgx_x.opts->strategy == SG_RANDOM) {
         alt = g_rand_int_range(sgx_x.rng, 0, n);
     } else if (sgx_x.opts->strategy == SG_BFS) {
         alt = 0;
-    } else if (sgx_bounded() && sgx_x.budget <= 0) {
+    } else if (spent) {
         SHARED_ADD(bound_cuts, (uint64_t)(n - 1));
     } else if (sgx_x.opts->replay_checkpoints) {
         for (int i = n - 1; i >= 1; i--)
             push_prefix(i);
+        frame = (sgx_frame){n, 0};
     } else {
         /* This process goes on with `keep`, a forked child with each other
          * alternative.  dfs-branches forks the default (0) first: states
@@ -114,15 +182,23 @@ static int branch(int n) {
          * with fewer left merge into them. */
         int keep = sgx_bounded() ? n - 1 : 0;
         alt = keep;
-        for (int i = 0; i < n && !sgx_sh->stop; i++)
-            if (i != keep && sgx_fork_alternative()) {
+        for (int i = 0; i < n && !sgx_sh->stop; i++) {
+            if (i == keep)
+                continue;
+            sgx_x.open_n = n;
+            sgx_x.open_pos = place_of(n, i);
+            sgx_x.open_runs = false;
+            if (sgx_fork_alternative()) {
                 alt = i;
                 break;
             }
+        }
+        frame = (sgx_frame){n, place_of(n, alt)};
     }
     if (alt != 0 && sgx_bounded())
         sgx_x.budget--;
     g_array_append_val(sgx_x.choices, alt);
+    g_array_append_val(sgx_x.frames, frame);
     return alt;
 }
 
@@ -228,6 +304,12 @@ bool sgx_choose(void *user) {
     /* Merge with a state explored before.  Only states explored with an
      * empty sleep set are recorded: those had every alternative explored.
      * A replayed prefix goes through states it has seen by construction. */
+    if (sgx_replaying() && sgx_x.opts->graph && sgx_x.prefix_pos + 1 == sgx_x.prefix->len) {
+        /* The last state of a replayed prefix: the edges from here start at it. */
+        ckpt_hash h = sg_state_hash();
+        sgx_x.node = h.lo ? h.lo : 1;
+        sgx_x.node_step = sgx_x.path->len;
+    }
     if (!sgx_replaying()) {
         bool full = false;
         ckpt_hash h = sg_state_hash();

@@ -641,17 +641,43 @@ static void test_long_orderings(void) {
 /* Ranks keep a log open across their MPI calls and read it back at the
  * end.  A forked snapshot shares the file with the orderings forked from
  * it: their lines went into its log, and rank 0 counted more lines in the
- * orderings explored later, a race the program does not have.  In-process
- * snapshots found the log closed by the earlier path; they now stop and say
- * so.  The log on disk afterwards is one ordering's. */
+ * orderings explored later, a race the program does not have.  Copy
+ * snapshots (the default) find the log closed by the earlier path: the
+ * search goes on with fork snapshots from where it stood, finds what fork
+ * snapshots find, and says why it switched.  The log on disk afterwards is
+ * one ordering's. */
 static void test_rank_log(void) {
     char *dir = g_dir_make_tmp("ordex-rank-log-XXXXXX", NULL);
     CU_ASSERT_FATAL(dir != NULL);
-    static const char *const ways[] = {"--checkpoint=fork", "--checkpoint=replay"};
+    static const char *const ways[] = {"--checkpoint=fork", "--checkpoint=replay",
+                                       "--checkpoint=copy", "--strategy=exhaustive"};
     for (size_t i = 0; i < G_N_ELEMENTS(ways); i++) {
-        e2e_result *r = EX(ways[i], "-n", "3", PROG("rank_log.c"), dir);
+        const char *j = json_path("rank_log");
+        e2e_result *r = EX(ways[i], "--json", j, "-n", "3", PROG("rank_log.c"), dir);
         EXPECT_NO_ERROR(r);
         EXPECT(r, orderings_run(r) == 4);
+        EXPECT(r, stat_before(r, " branching states, ") == 2);
+        JsonObject *doc = EXPECT_JSON_FILE(r, j);
+        EXPECT(r, e2e_json_str_is(doc, "verdict", "ok"));
+        EXPECT(r, e2e_json_num(doc, "stats.outcomes[0]") == 1 &&
+                      e2e_json_num(doc, "stats.outcomes[1]") == 1);
+        bool copy = i >= 2;
+        EXPECT(r, e2e_json_str_is(doc, "checkpoint", copy ? "copy" : i == 0 ? "fork" : "replay"));
+        const char *sw = e2e_json_str(doc, "checkpoint_switched");
+        if (copy) {
+            EXPECT(r, sw && strstr(sw, "a file the program had open at a snapshot was closed"));
+            EXPECT(r, e2e_json_str_is(doc, "checkpoint_switched_to", "fork"));
+            EXPECT(r, e2e_json_str_is(doc, "checkpoint_switched_in", "buffered pass"));
+            /* After the first ordering: one state each pass... */
+            EXPECT(r, e2e_json_num(doc, "checkpoint_switched_after_states") == 1);
+            EXPECT_ERR_HAS(r, "ordex explore: copy snapshots could not go on (a file the program "
+                              "had open at a snapshot was closed");
+            EXPECT_ERR_HAS(r, "the search went on from there with fork snapshots\n");
+        } else {
+            EXPECT(r, sw == NULL && e2e_json_is_null(doc, "checkpoint_switched"));
+            EXPECT(r, strstr(r->err, "could not go on") == NULL);
+        }
+        e2e_json_free(doc);
         e2e_free(r);
         char *path = g_build_filename(dir, "rank_log.0", NULL), *log = NULL;
         CU_ASSERT(g_file_get_contents(path, &log, NULL, NULL));
@@ -659,12 +685,6 @@ static void test_rank_log(void) {
         g_free(log);
         g_free(path);
     }
-    e2e_result *r = EX("--checkpoint=copy", "-n", "3", PROG("rank_log.c"), dir);
-    EXPECT(r, r->status == 2);
-    EXPECT(r, strstr(r->err, "INCOMPLETE: a file the program had open at a snapshot was closed") !=
-                  NULL);
-    EXPECT(r, count_findings(r->err) == 0);
-    e2e_free(r);
     for (int rank = 0; rank < 3; rank++) {
         char *name = g_strdup_printf("rank_log.%d", rank),
              *path = g_build_filename(dir, name, NULL);
@@ -803,6 +823,126 @@ static void compare_with(const char *const *other, const char *prog, const char 
     e2e_free(ro);
 }
 
+/* "kind@location: message" of every finding, sorted, one per line. */
+static char *finding_texts(JsonObject *doc) {
+    int n = e2e_json_len(doc, "findings");
+    GString *s = g_string_new(NULL);
+    for (int i = 0; i < n; i++) {
+        const char *f[3];
+        static const char *const keys[] = {"kind", "location", "message"};
+        for (int k = 0; k < 3; k++) {
+            char *at = g_strdup_printf("findings[%d].%s", i, keys[k]);
+            f[k] = e2e_json_str(doc, at);
+            g_free(at);
+        }
+        g_string_append_printf(s, "%s@%s: %s\n", f[0] ? f[0] : "?", f[1] ? f[1] : "-",
+                               f[2] ? f[2] : "?");
+    }
+    char *sorted = e2e_sorted_lines(s->str);
+    g_string_free(s, TRUE);
+    return sorted;
+}
+
+/* Explores prog with the options `a` and with `b` (NULL-terminated) and
+ * checks that both end alike (exit status), with the same verdict, the
+ * same findings (kind, location, message), the same distinct outcomes per
+ * pass and the same counts of branching states, transitions, orderings and
+ * merges: searches that go depth first in the same order (one job), such as
+ * copy and fork snapshots, cover the same orderings, also when a limit cuts
+ * them.  Returns the path of a's JSON report (valid until e2e_fini). */
+static const char *compare_two(const char *const *a, const char *const *b, const char *prog,
+                               const char *np, const char *arg) {
+    const char *ja = json_path("a"), *jb = json_path("b");
+    e2e_result *ra = explore_with(a, ja, np, prog, arg, NULL);
+    e2e_result *rb = explore_with(b, jb, np, prog, arg, NULL);
+    JsonObject *da = EXPECT_JSON_FILE(ra, ja), *db = EXPECT_JSON_FILE(rb, jb);
+    GString *sa = g_string_new(NULL), *sb = g_string_new(NULL);
+    JsonObject *docs[2] = {da, db};
+    GString *sums[2] = {sa, sb};
+    for (int k = 0; k < 2; k++) {
+        JsonObject *d = docs[k];
+        if (!d)
+            continue;
+        char *f = finding_texts(d);
+        const char *v = e2e_json_str(d, "verdict");
+        g_string_append_printf(
+            sums[k],
+            "exit %d, verdict %s, outcomes [%g, %g], %g states, %g "
+            "transitions, %g orderings, %g merged\n%s",
+            k ? rb->status : ra->status, v ? v : "?", e2e_json_num(d, "stats.outcomes[0]"),
+            e2e_json_num(d, "stats.outcomes[1]"), e2e_json_num(d, "stats.states"),
+            e2e_json_num(d, "stats.transitions"), e2e_json_num(d, "stats.paths"),
+            e2e_json_num(d, "stats.merged"), f);
+        g_free(f);
+    }
+    char *what = g_strdup_printf("%s -n %s %s: the same results both ways:\n--- first:\n%s--- "
+                                 "second:\n%s",
+                                 prog, np, arg ? arg : "", sa->str, sb->str);
+    if (!e2e_check(da && db && strcmp(sa->str, sb->str) == 0, ra, what, __FILE__, __LINE__))
+        e2e_dump(rb, "(the second run)", __FILE__, __LINE__);
+    g_free(what);
+    g_string_free(sa, TRUE);
+    g_string_free(sb, TRUE);
+    e2e_json_free(da);
+    e2e_json_free(db);
+    e2e_free(ra);
+    e2e_free(rb);
+    return ja;
+}
+
+/* Every example, with the ranks and arguments of its header's first
+ * `ordex explore -n N NAME.c ARGS` line ([optional] arguments left out),
+ * finds the same with the default copy snapshots as with fork snapshots,
+ * counts included.  --max-states keeps the larger ones short: both
+ * searches then stop at the same place.  (tests/check_copy_default.sh does
+ * the same for every test program.) */
+static void test_copy_default_every_example(void) {
+    const char *dir = e2e_src("examples");
+    GDir *d = g_dir_open(dir, 0, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+    for (const char *name; (name = g_dir_read_name(d));)
+        if (g_str_has_suffix(name, ".c"))
+            g_ptr_array_add(names, g_strdup(name));
+    g_dir_close(d);
+    int compared = 0;
+    for (guint i = 0; i < names->len; i++) {
+        const char *name = g_ptr_array_index(names, i);
+        char *rel = g_strdup_printf("examples/%s", name), *text = NULL;
+        CU_ASSERT_FATAL(g_file_get_contents(e2e_src(rel), &text, NULL, NULL));
+        char *np = g_strdup("3"), *arg = NULL;
+        char **lines = g_strsplit(text, "\n", 80);
+        for (int l = 0; lines[l] && lines[l + 1]; l++) {
+            char *at = strstr(lines[l], "ordex explore -n ");
+            char *file = at ? strstr(at, name) : NULL;
+            if (!file)
+                continue;
+            g_free(np);
+            np = g_strndup(at + strlen("ordex explore -n "),
+                           strspn(at + strlen("ordex explore -n "), "0123456789"));
+            char *rest = g_strstrip(g_strdup(file + strlen(name)));
+            if (rest[0] && rest[0] != '[' && !g_ascii_isupper(rest[0]))
+                arg = g_strndup(rest, strcspn(rest, " "));
+            g_free(rest);
+            break;
+        }
+        g_strfreev(lines);
+        static const char *const copy[] = {"--max-states", "400", NULL};
+        static const char *const fork_[] = {"--max-states", "400", "--checkpoint=fork", NULL};
+        const char *j = compare_two(copy, fork_, rel, np, arg);
+        JsonObject *doc = e2e_json_file(NULL, j, __FILE__, __LINE__);
+        EXPECT(NULL, e2e_json_str_is(doc, "checkpoint", "copy"));
+        e2e_json_free(doc);
+        compared++;
+        g_free(np);
+        g_free(arg);
+        g_free(rel);
+        g_free(text);
+    }
+    CU_ASSERT(compared >= 30);
+    g_ptr_array_free(names, TRUE);
+}
+
 static void compare_runs(const char *other, const char *prog, const char *np, const char *arg,
                          const char *arg2) {
     const char *opts[] = {other, NULL};
@@ -838,8 +978,8 @@ REDUCTION_TEST(test_red_iprobe_once, "examples/iprobe_once.c", "2", NULL, NULL)
 REDUCTION_TEST(test_red_not_yet_loop, "tests/programs/not_yet.c", "2", "loop", NULL)
 REDUCTION_TEST(test_red_not_yet_testany, "tests/programs/not_yet.c", "2", "testany", NULL)
 
-/* --checkpoint=replay (re-execute prefixes instead of fork snapshots)
- * explores the same orderings as the default fork snapshots. */
+/* --checkpoint=replay (re-execute prefixes instead of keeping snapshots)
+ * explores the same orderings as the default copy snapshots. */
 static void test_replay_checkpoints(void) {
     compare_runs("--checkpoint=replay", "examples/mergesort.c", "4", NULL, NULL);
     compare_runs("--checkpoint=replay", "examples/wildcard_deadlock.c", "3", NULL, NULL);
@@ -878,63 +1018,185 @@ static void test_jobs(void) {
  * (late_buffer.c) and where collectives write every member. */
 static void test_incremental_hashes(void) {
     e2e_setenv("ORDEX_CHECK_HASHES", "1");
-    static const char *const copy[] = {"--checkpoint=copy", NULL};
+    static const char *const fork_[] = {"--checkpoint=fork", NULL};
     e2e_result *r = EX("-n", "4", PROG("late_buffer.c"));
     EXPECT_STATUS(r, 0);
     EXPECT(r, strstr(r->err, "internal error") == NULL);
     e2e_free(r);
-    compare_with(copy, "tests/programs/late_buffer.c", "4", NULL, NULL);
-    compare_with(copy, "examples/waitany_race.c", "4", NULL, NULL);
-    compare_with(copy, "examples/nbexchange.c", "4", "1", NULL);
-    compare_with(copy, "examples/lu.c", "3", "1", NULL);
-    compare_with(copy, "examples/bcast_sync.c", "3", NULL, NULL);
-    compare_with(copy, "tests/programs/collectives.c", "3", NULL, NULL);
+    compare_with(fork_, "tests/programs/late_buffer.c", "4", NULL, NULL);
+    compare_with(fork_, "examples/waitany_race.c", "4", NULL, NULL);
+    compare_with(fork_, "examples/nbexchange.c", "4", "1", NULL);
+    compare_with(fork_, "examples/lu.c", "3", "1", NULL);
+    compare_with(fork_, "examples/bcast_sync.c", "3", NULL, NULL);
+    compare_with(fork_, "tests/programs/collectives.c", "3", NULL, NULL);
     e2e_setenv("ORDEX_CHECK_HASHES", NULL);
 }
 
-/* --checkpoint=copy (snapshots copied inside one process instead of forked)
- * finds the same verdicts, findings and outcomes as fork snapshots: crashes,
- * aborts, stack overflows, races kept in registers, dead stack variables,
- * heaps, globals and bounded searches included. */
+/* Copy snapshots (copied inside one process instead of forked; the
+ * default) find the same verdicts, findings and outcomes as fork
+ * snapshots: crashes, aborts, stack overflows, races kept in registers,
+ * dead stack variables, heaps, globals and bounded searches included. */
 static void test_copy_checkpoints(void) {
-    static const char *const copy[] = {"--checkpoint=copy", NULL};
-    compare_with(copy, "examples/mergesort.c", "4", NULL, NULL);
-    compare_with(copy, "examples/wildcard_deadlock.c", "3", NULL, NULL);
-    compare_with(copy, "examples/waitany_race.c", "4", NULL, NULL);
-    compare_with(copy, "examples/probe_race.c", "3", NULL, NULL);
-    compare_with(copy, "examples/bcast_sync.c", "2", NULL, NULL);
-    compare_with(copy, "examples/nbexchange.c", "4", "1", NULL);
-    compare_with(copy, "examples/floyd_steinberg.c", "3", "8", NULL);
-    compare_with(copy, "examples/lu.c", "3", "1", NULL);
-    compare_with(copy, "tests/programs/crash_some_orderings.c", "3", NULL, NULL);
-    compare_with(copy, "tests/programs/dead_locals.c", "3", "live", NULL);
-    compare_with(copy, "tests/programs/register_merge.c", "3", NULL, NULL);
-    compare_with(copy, "tests/programs/observe_race.c", "3", NULL, NULL);
-    compare_with(copy, "tests/programs/stack_overflow.c", "2", NULL, NULL);
-    compare_with(copy, "tests/programs/mpi_abort.c", "2", NULL, NULL);
-    compare_with(copy, "tests/programs/heap.c", "2", NULL, NULL);
-    compare_with(copy, "tests/programs/not_yet.c", "2", "testany", NULL);
-    const char *bounded[] = {"--checkpoint=copy", "--strategy=dfs-branches", "--branches=100",
+    static const char *const fork_[] = {"--checkpoint=fork", NULL};
+    compare_with(fork_, "examples/mergesort.c", "4", NULL, NULL);
+    compare_with(fork_, "examples/wildcard_deadlock.c", "3", NULL, NULL);
+    compare_with(fork_, "examples/waitany_race.c", "4", NULL, NULL);
+    compare_with(fork_, "examples/probe_race.c", "3", NULL, NULL);
+    compare_with(fork_, "examples/bcast_sync.c", "2", NULL, NULL);
+    compare_with(fork_, "examples/nbexchange.c", "4", "1", NULL);
+    compare_with(fork_, "examples/floyd_steinberg.c", "3", "8", NULL);
+    compare_with(fork_, "examples/lu.c", "3", "1", NULL);
+    compare_with(fork_, "tests/programs/crash_some_orderings.c", "3", NULL, NULL);
+    compare_with(fork_, "tests/programs/dead_locals.c", "3", "live", NULL);
+    compare_with(fork_, "tests/programs/register_merge.c", "3", NULL, NULL);
+    compare_with(fork_, "tests/programs/observe_race.c", "3", NULL, NULL);
+    compare_with(fork_, "tests/programs/stack_overflow.c", "2", NULL, NULL);
+    compare_with(fork_, "tests/programs/mpi_abort.c", "2", NULL, NULL);
+    compare_with(fork_, "tests/programs/heap.c", "2", NULL, NULL);
+    compare_with(fork_, "tests/programs/not_yet.c", "2", "testany", NULL);
+    const char *bounded[] = {"--checkpoint=fork", "--strategy=dfs-branches", "--branches=100",
                              NULL};
-    compare_with(bounded, "tests/programs/budget_merge.c", "3", NULL, NULL);
+    const char *bounded_copy[] = {"--strategy=dfs-branches", "--branches=100", NULL};
+    compare_two(bounded_copy, bounded, "tests/programs/budget_merge.c", "3", NULL);
     /* A rank that runs away in some orderings: reported, and the search goes on. */
     const char *src = "tests/programs/livelock_some.c";
-    e2e_result *r = EX("--checkpoint=copy", "--step-timeout", "1", "-n", "3", e2e_src(src));
+    e2e_result *r = EX("--step-timeout", "1", "-n", "3", e2e_src(src));
     EXPECT_ERRORS(r, 1);
     g_free(EXPECT_XERROR_IN(r, 1, "livelock", "rank 0 ran past the step timeout", src, FAULT,
                             FAULT_END));
     EXPECT(r, orderings_run(r) > 1);
     e2e_free(r);
-    /* A rank that maps memory itself: fork snapshots cope; in-process copies
-     * cannot put the mapping back, so the search stops and says so. */
-    r = EX("-n", "3", PROG("mmap_rank.c"));
+}
+
+/* A rank that maps memory itself (mmap after the first branching state,
+ * munmap later): copy snapshots cannot put the mapping back, so the search
+ * goes on with fork snapshots from where it stood, reaching the verdict,
+ * outcomes and counts of a search with fork snapshots alone, and says why
+ * it switched, in every strategy. */
+static void test_copy_switches_on_mmap(void) {
+    static const char *const strategies[] = {"--strategy=exhaustive", "--strategy=dfs-branches",
+                                             "--strategy=random", "--strategy=bfs"};
+    for (size_t i = 0; i < G_N_ELEMENTS(strategies); i++) {
+        const char *copy[] = {strategies[i], NULL};
+        const char *fork_[] = {strategies[i], "--checkpoint=fork", NULL};
+        const char *j = compare_two(copy, fork_, "tests/programs/mmap_rank.c", "3", NULL);
+        JsonObject *doc = e2e_json_file(NULL, j, __FILE__, __LINE__);
+        EXPECT(NULL, e2e_json_str_is(doc, "checkpoint", "copy"));
+        EXPECT(NULL, e2e_json_str_is(doc, "checkpoint_reason", "default"));
+        const char *sw = e2e_json_str(doc, "checkpoint_switched");
+        char *what = g_strdup_printf("%s: switched because of the mapping (%s)", strategies[i],
+                                     sw ? sw : "not switched");
+        e2e_check(sw && strstr(sw, "mapped or unmapped memory (mmap, munmap or mremap)"), NULL,
+                  what, __FILE__, __LINE__);
+        g_free(what);
+        EXPECT(NULL, e2e_json_str_is(doc, "checkpoint_switched_in", "buffered pass"));
+        e2e_json_free(doc);
+    }
+    /* States visited by the copies before the switch stay merge targets for
+     * the fork snapshots after it: the counts are fork's. */
+    const char *nopor[] = {"--no-por", NULL},
+               *nopor_fork[] = {"--no-por", "--checkpoint=fork", NULL};
+    const char *j = compare_two(nopor, nopor_fork, "tests/programs/mmap_merge.c", "5", NULL);
+    JsonObject *doc = e2e_json_file(NULL, j, __FILE__, __LINE__);
+    EXPECT(NULL,
+           e2e_json_num(doc, "stats.states") == 22 && e2e_json_num(doc, "stats.merged") == 12);
+    EXPECT(NULL, e2e_json_num(doc, "checkpoint_switched_after_states") == 3);
+    e2e_json_free(doc);
+    /* The text report says so too; the outcome differs with the order. */
+    e2e_result *r = EX("-n", "3", PROG("mmap_rank.c"));
+    EXPECT_STATUS(r, 0);
+    EXPECT_ERR_HAS(r, "ordex explore: copy snapshots could not go on (the program mapped or "
+                      "unmapped memory (mmap, munmap or mremap) since the snapshot was taken) in "
+                      "the buffered pass after 1 branching state; the search went on from there "
+                      "with fork snapshots\n");
+    EXPECT_ERR_HAS(r, "2 different outcomes");
+    EXPECT(r, orderings_run(r) == 4);
+    EXPECT(r, strstr(r->err, "INCOMPLETE") == NULL);
+    e2e_free(r);
+}
+
+/* The state graph (--graph) of a search that switched from copy to fork
+ * snapshots, or that replays prefixes, has the edges of a search with fork
+ * snapshots alone: after a replayed prefix, edges start at the prefix's last
+ * state, not at the initial one.  State ids are hashes that differ from run
+ * to run, so they are compared as one name (ends as another). */
+static char *graph_shape(const char *opt, const char *dot, const char *np, const char *prog,
+                         const char *arg) {
+    remove(dot);
+    e2e_result *r = EX(opt, "--no-por", "--graph", dot, "-n", np, prog, arg);
     EXPECT_STATUS(r, 0);
     e2e_free(r);
-    r = EX("--checkpoint=copy", "-n", "3", PROG("mmap_rank.c"));
-    EXPECT_STATUS(r, 2);
-    EXPECT(r, strstr(r->err, "INCOMPLETE") != NULL);
-    EXPECT(r, strstr(r->err, "mapped or unmapped memory") != NULL);
-    EXPECT(r, strstr(r->err, "--checkpoint=fork") != NULL);
+    char *text = NULL;
+    if (!g_file_get_contents(dot, &text, NULL, NULL))
+        return g_strdup("(no graph)");
+    GRegex *ends = g_regex_new("p([01])_80000000[0-9a-f]{8}", 0, 0, NULL);
+    GRegex *states = g_regex_new("p([01])_(?!0{16})[0-9a-f]{16}", 0, 0, NULL);
+    char *a = g_regex_replace(ends, text, -1, 0, "p\\1_END", 0, NULL);
+    char *b = g_regex_replace(states, a, -1, 0, "p\\1_STATE", 0, NULL);
+    char *sorted = e2e_sorted_lines(b);
+    g_regex_unref(ends);
+    g_regex_unref(states);
+    g_free(text);
+    g_free(a);
+    g_free(b);
+    return sorted;
+}
+
+static void test_graph_after_switch(void) {
+    char *dir = g_dir_make_tmp("ordex-graph-XXXXXX", NULL);
+    CU_ASSERT_FATAL(dir != NULL);
+    struct {
+        const char *np, *prog, *arg;
+    } progs[] = {{"5", PROG("mmap_merge.c"), NULL}, {"3", PROG("rank_log.c"), dir}};
+    for (size_t i = 0; i < G_N_ELEMENTS(progs); i++) {
+        char *shape[3];
+        static const char *const opts[] = {"--checkpoint=fork", "--checkpoint=copy",
+                                           "--checkpoint=replay"};
+        for (int k = 0; k < 3; k++) {
+            char *dot = g_strdup_printf("shape-%zu-%d.dot", i, k);
+            shape[k] = graph_shape(opts[k], e2e_tmp(dot), progs[i].np, progs[i].prog, progs[i].arg);
+            g_free(dot);
+        }
+        CU_ASSERT(strstr(shape[0], "p0_0000000000000000 -> p0_STATE") != NULL);
+        CU_ASSERT(strstr(shape[0], "p0_0000000000000000 -> p0_END") == NULL);
+        CU_ASSERT_STRING_EQUAL(shape[1], shape[0]);
+        CU_ASSERT_STRING_EQUAL(shape[2], shape[0]);
+        for (int k = 0; k < 3; k++)
+            g_free(shape[k]);
+    }
+    for (int rank = 0; rank < 3; rank++) {
+        char *name = g_strdup_printf("rank_log.%d", rank),
+             *path = g_build_filename(dir, name, NULL);
+        g_unlink(path);
+        g_free(path);
+        g_free(name);
+    }
+    g_rmdir(dir);
+    g_free(dir);
+}
+
+/* --jobs above 1 runs fork snapshots, and the report says why. */
+static void test_jobs_take_fork(void) {
+    const char *j = json_path("jobs_fork");
+    e2e_result *r = EX("--jobs", "2", "--json", j, "-n", "3", EXAMPLE("wildcard_deadlock.c"));
+    EXPECT_ERRORS(r, 1);
+    EXPECT_ERR_HAS(r, "ordex explore: fork snapshots: --jobs 2 runs fork snapshots (copy "
+                      "snapshots take one job)\n");
+    JsonObject *doc = EXPECT_JSON_FILE(r, j);
+    EXPECT(r, e2e_json_str_is(doc, "checkpoint", "fork"));
+    const char *why = e2e_json_str(doc, "checkpoint_reason");
+    EXPECT(r, why && strstr(why, "--jobs 2"));
+    EXPECT(r, e2e_json_is_null(doc, "checkpoint_switched"));
+    e2e_json_free(doc);
+    e2e_free(r);
+    r = EX("--jobs", "2", "--checkpoint=fork", "--json", j, "-n", "3",
+           EXAMPLE("wildcard_deadlock.c"));
+    EXPECT_ERRORS(r, 1);
+    EXPECT(r, strstr(r->err, "ordex explore: fork snapshots:") == NULL); /* as asked */
+    doc = EXPECT_JSON_FILE(r, j);
+    EXPECT(r, e2e_json_str_is(doc, "checkpoint", "fork"));
+    EXPECT(r, e2e_json_str_is(doc, "checkpoint_reason", "--checkpoint=fork"));
+    e2e_json_free(doc);
     e2e_free(r);
 }
 
@@ -1307,6 +1569,79 @@ static void test_json_error(void) {
     e2e_free(r);
 }
 
+/* --json-progress FILE: one JSON object per line, counters that never go
+ * back, and a final line that matches the report's counts.  (How often
+ * lines come depends on time, which is not asserted.) */
+static void check_progress_stream(const char *max_states, const char *prog, const char *np,
+                                  const char *arg, const char *final_checkpoint) {
+    const char *pj = e2e_tmp("progress.jsonl");
+    const char *j = json_path("progress");
+    remove(pj);
+    e2e_result *r = EX("--max-states", max_states, "--json-progress", pj, "--json", j, "-n", np,
+                       e2e_src(prog), arg);
+    EXPECT(r, r->status == 0 || r->status == 1 || strstr(r->err, "INCOMPLETE: the state limit"));
+    JsonObject *doc = EXPECT_JSON_FILE(r, j);
+    char *text = NULL;
+    EXPECT(r, g_file_get_contents(pj, &text, NULL, NULL));
+    char **lines = g_strsplit(text ? text : "", "\n", -1);
+    int n = (int)g_strv_length(lines) - 1; /* the text ends with a newline */
+    EXPECT(r, n >= 1 && lines[n][0] == '\0');
+    double last[5] = {0, 0, 0, 0, 0};
+    static const char *const counters[] = {"elapsed_s", "states", "transitions", "paths"};
+    static const char *const fields[] = {
+        "transitions_per_s", "depth",          "pass",       "passes", "done",
+        "remaining_s",       "estimate_basis", "checkpoint", "final"};
+    for (int i = 0; i < n; i++) {
+        JsonObject *o = e2e_json_text(r, lines[i], __FILE__, __LINE__);
+        if (!o)
+            break;
+        for (size_t k = 0; k < G_N_ELEMENTS(counters); k++) {
+            double v = e2e_json_num(o, counters[k]);
+            char *what =
+                g_strdup_printf("line %d: %s = %g, not below %g", i + 1, counters[k], v, last[k]);
+            e2e_check(v >= last[k], r, what, __FILE__, __LINE__);
+            g_free(what);
+            last[k] = v;
+        }
+        for (size_t k = 0; k < G_N_ELEMENTS(fields); k++) {
+            char *what = g_strdup_printf("line %d has %s", i + 1, fields[k]);
+            e2e_check(e2e_json_at(o, fields[k]) != NULL, r, what, __FILE__, __LINE__);
+            g_free(what);
+        }
+        double pass = e2e_json_num(o, "pass");
+        EXPECT(r, pass >= last[4] && pass >= 1 && pass <= e2e_json_num(o, "passes"));
+        last[4] = pass;
+        bool final = e2e_json_bool(o, "final") == 1;
+        EXPECT(r, final == (i == n - 1)); /* the last line only */
+        if (!e2e_json_is_null(o, "done")) {
+            double done = e2e_json_num(o, "done");
+            EXPECT(r, done >= 0 && done <= 1);
+            EXPECT(r, final || e2e_json_str(o, "estimate_basis") != NULL);
+        }
+        if (final) {
+            EXPECT(r, e2e_json_num(o, "states") == e2e_json_num(doc, "stats.states"));
+            EXPECT(r, e2e_json_num(o, "transitions") == e2e_json_num(doc, "stats.transitions"));
+            EXPECT(r, e2e_json_num(o, "paths") == e2e_json_num(doc, "stats.paths"));
+            if (e2e_json_at(doc, "incomplete") == NULL)
+                EXPECT(r, e2e_json_num(o, "done") == 1 && e2e_json_num(o, "remaining_s") == 0);
+            else
+                EXPECT(r, e2e_json_is_null(o, "remaining_s"));
+            EXPECT(r, e2e_json_str_is(o, "checkpoint", final_checkpoint));
+        }
+        e2e_json_free(o);
+    }
+    g_strfreev(lines);
+    g_free(text);
+    e2e_json_free(doc);
+    e2e_free(r);
+}
+
+static void test_json_progress(void) {
+    check_progress_stream("20000", "examples/lu.c", "4", "1", "copy");
+    check_progress_stream("1000", "examples/wildcard_deadlock.c", "3", NULL, "copy");
+    check_progress_stream("1000", "tests/programs/mmap_rank.c", "3", NULL, "fork"); /* switched */
+}
+
 static void test_json_ok_and_race(void) {
     const char *j = json_path("benign");
     e2e_result *r = EX("--json", j, "-n", "4", EXAMPLE("benign_waitall.c"));
@@ -1487,9 +1822,17 @@ static void test_bad_options(void) {
     r = e2e_ordex_run("explore", "--max-memory", "lots", "-n", "2", ring, NULL);
     EXPECT_ONE_LINE_ERROR(r, "lots");
     e2e_free(r);
-    /* The default strategy and checkpoint, named, are accepted. */
+    /* The default strategy and checkpoint, named, are accepted, and fork. */
+    r = EX("--strategy=exhaustive", "--checkpoint=copy", "-n", "2", ring, "2");
+    EXPECT_NO_ERROR(r);
+    e2e_free(r);
     r = EX("--strategy=exhaustive", "--checkpoint=fork", "-n", "2", ring, "2");
     EXPECT_NO_ERROR(r);
+    e2e_free(r);
+    /* A progress file that cannot be written. */
+    r = e2e_ordex_run("explore", "--json-progress", "/nonexistent-dir/p.jsonl", "-n", "2", ring,
+                      NULL);
+    EXPECT_ONE_LINE_ERROR(r, "--json-progress /nonexistent-dir/p.jsonl");
     e2e_free(r);
 }
 
@@ -1893,7 +2236,13 @@ static void e2e_add_explore_tests(CU_pSuite s) {
     CU_add_test(s, "reduction sound: not_yet loop -n 2", test_red_not_yet_loop);
     CU_add_test(s, "reduction sound: not_yet testany -n 2", test_red_not_yet_testany);
     CU_add_test(s, "--checkpoint=replay: same results as fork", test_replay_checkpoints);
-    CU_add_test(s, "--checkpoint=copy: same results as fork", test_copy_checkpoints);
+    CU_add_test(s, "copy snapshots (default): same results as fork", test_copy_checkpoints);
+    CU_add_test(s, "copy snapshots (default) = fork on every example",
+                test_copy_default_every_example);
+    CU_add_test(s, "copy snapshots switch to fork when a rank maps memory",
+                test_copy_switches_on_mmap);
+    CU_add_test(s, "--jobs 2 runs fork snapshots", test_jobs_take_fork);
+    CU_add_test(s, "--graph after a switch to fork or replayed prefixes", test_graph_after_switch);
     CU_add_test(s, "incremental state hashes are never stale", test_incremental_hashes);
     CU_add_test(s, "--jobs 2: same results as one job", test_jobs);
     CU_add_test(s, "dfs-branches, large K: same as exhaustive", test_dfs_large_k_is_exhaustive);
@@ -1907,6 +2256,7 @@ static void e2e_add_explore_tests(CU_pSuite s) {
     CU_add_test(s, "livelock in some orderings: reported, exploration goes on", test_livelock_some);
     CU_add_test(s, "--json: error report shape", test_json_error);
     CU_add_test(s, "--json: ok, race, deadlock", test_json_ok_and_race);
+    CU_add_test(s, "--json-progress: JSON lines, monotone, final = report", test_json_progress);
     CU_add_test(s, "trace files and --trace-dir", test_trace_format);
     CU_add_test(s, "bad options: exit 2", test_bad_options);
     CU_add_test(s, "--strategy=bfs: one ordering, not exhaustive", test_strategy_bfs);
