@@ -491,7 +491,17 @@ static GList *find_probe_match(int self, int source, int tag, sim_comm *comm, co
                 hit = c;
         }
     } else if (cands->len) {
-        hit = g_ptr_array_index(cands, sim_choose((int)cands->len, call));
+        /* The choice may wait (sim_set_choice_events): hold the message,
+         * not its link, and find it again. */
+        sim_message *m = ((GList *)g_ptr_array_index(cands, 0))->data;
+        if (cands->len > 1) {
+            GPtrArray *msgs = g_ptr_array_new();
+            for (guint i = 0; i < cands->len; i++)
+                g_ptr_array_add(msgs, ((GList *)g_ptr_array_index(cands, i))->data);
+            m = g_ptr_array_index(msgs, sim_choose((int)cands->len, call));
+            g_ptr_array_free(msgs, TRUE);
+        }
+        hit = g_queue_find(&g_q[self].msgs, m);
     }
     g_ptr_array_free(cands, TRUE);
     return hit;

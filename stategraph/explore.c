@@ -103,7 +103,7 @@ static _Noreturn void run_pass(const sg_explore_opts *o, int pass) {
     sgx_x.path = g_array_new(FALSE, FALSE, sizeof(sg_step));
     sgx_x.events = g_array_new(FALSE, FALSE, sizeof(sim_event));
     sgx_x.sleep = g_array_new(FALSE, FALSE, sizeof(sim_event_key));
-    sim_set_choice_hook(sgx_choice_hook, NULL);
+    sim_set_choice_events(true);
     sgx_x.choices = g_array_new(FALSE, FALSE, sizeof(int));
     sgx_x.budget = o->branches;
     sgx_children = g_array_new(FALSE, FALSE, sizeof(pid_t));
