@@ -355,6 +355,15 @@ bool sim_event_canon(const sim_event *ev, sim_digest_feed feed, void *user) {
         feed(user, f, sizeof f);
         return true;
     }
+    if (ev->kind == SIM_EV_LOCK || ev->kind == SIM_EV_ATOMIC) {
+        /* The key without its request or batch number: window index,
+         * target and lock type or fetching (events.h, rma.h); the window
+         * index is part of the state's digest. */
+        sim_event_key k = sim_event_key_of(ev);
+        int64_t f[4] = {ev->kind, ev->rank, ev->peer, (int64_t)k.msg};
+        feed(user, f, sizeof f);
+        return true;
+    }
     if (ev->kind != SIM_EV_DELIVER && ev->kind != SIM_EV_PROBE)
         return false;
     sim_event_info info;

@@ -68,8 +68,8 @@ sim_event_key sim_event_key_of(const sim_event *ev);
  * counters of the path that led there: the same event gets the same
  * description on every path to an equal state (sg_state_hash), so that
  * sleep sets can be stored with states.  Feeds the description and returns
- * true; false for kinds that have no such description (lock grants,
- * accumulates, resumes, collectives).  Two different events enabled at one
+ * true; false for kinds that have no such description (resumes,
+ * collectives).  Two different events enabled at one
  * state may share a description (the caller checks). */
 bool sim_event_canon(const sim_event *ev, sim_digest_feed feed, void *user);
 
