@@ -59,10 +59,13 @@ def summary(path, status):
         return None
     # A message race names the ranks of the two orderings it shows, which
     # depend on which orderings came first; its message counts the outcomes.
+    # A livelock's message counts the polls made within the step timeout.
     findings = sorted(
         json.dumps([f.get("kind"),
                     None if f.get("kind") == "message_race" else sorted(f.get("ranks") or []),
-                    f.get("location"), f.get("message")])
+                    f.get("location"),
+                    re.sub(r"polled in vain \d+ times", "polled in vain N times",
+                           f.get("message") or "")])
         for f in j.get("findings", []))
     complete = all(p.get("complete", True) for p in j.get("passes", []) if p.get("ran"))
     return {
