@@ -202,6 +202,10 @@ void sim_set_choice_events(bool on) {
 }
 
 int sim_choose(int n, const char *what) {
+    return sim_choose_among(n, what, NULL);
+}
+
+int sim_choose_among(int n, const char *what, const int64_t *ids) {
     if (n <= 1)
         return 0;
     if (g_choice_events) {
@@ -211,12 +215,15 @@ int sim_choose(int n, const char *what) {
         p->choice_n = n;
         p->choice_what = what;
         p->choice_pick = -1;
+        p->choice_ids = ids ? g_memdup2(ids, sizeof(int64_t) * (size_t)n) : NULL;
         p->choice_seq++;
         g_choosing++;
         sim_events_changed();
         while (p->choice_pick < 0)
             sched_block();
         p->choice_n = 0;
+        g_free(p->choice_ids);
+        p->choice_ids = NULL;
         return p->choice_pick;
     }
     return sim_g->rng ? g_rand_int_range(sim_g->rng, 0, n) : 0;
@@ -397,6 +404,12 @@ void sim_describe_choice(const sim_event *ev, sim_event_info *out) {
 int sim_rank_choice_alternatives(int rank) {
     const sim_proc *p = sim_proc_of(rank);
     return p->choice_pick < 0 ? p->choice_n : 0;
+}
+
+int64_t sim_choice_canon_id(const sim_event *ev) {
+    const sim_proc *p = sim_proc_of(ev->rank);
+    return p->choice_ids && ev->order < (uint64_t)p->choice_n ? p->choice_ids[ev->order]
+                                                              : (int64_t)ev->order;
 }
 
 void sim_choice_key(const sim_event *ev, uint64_t *msg, uint64_t *recv) {

@@ -495,10 +495,17 @@ static GList *find_probe_match(int self, int source, int tag, sim_comm *comm, co
          * not its link, and find it again. */
         sim_message *m = ((GList *)g_ptr_array_index(cands, 0))->data;
         if (cands->len > 1) {
+            /* One candidate per sender, in queue order, which the state
+             * does not record (sim_engine_digest): name each by its sender. */
             GPtrArray *msgs = g_ptr_array_new();
-            for (guint i = 0; i < cands->len; i++)
-                g_ptr_array_add(msgs, ((GList *)g_ptr_array_index(cands, i))->data);
-            m = g_ptr_array_index(msgs, sim_choose((int)cands->len, call));
+            int64_t *srcs = g_new(int64_t, cands->len);
+            for (guint i = 0; i < cands->len; i++) {
+                sim_message *c = ((GList *)g_ptr_array_index(cands, i))->data;
+                g_ptr_array_add(msgs, c);
+                srcs[i] = c->src;
+            }
+            m = g_ptr_array_index(msgs, sim_choose_among((int)cands->len, call, srcs));
+            g_free(srcs);
             g_ptr_array_free(msgs, TRUE);
         }
         hit = g_queue_find(&g_q[self].msgs, m);

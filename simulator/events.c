@@ -351,7 +351,7 @@ sim_event_key sim_event_key_of(const sim_event *ev) {
 
 bool sim_event_canon(const sim_event *ev, sim_digest_feed feed, void *user) {
     if (ev->kind == SIM_EV_CHOICE) {
-        int64_t f[3] = {ev->kind, ev->rank, (int64_t)ev->order};
+        int64_t f[3] = {ev->kind, ev->rank, sim_choice_canon_id(ev)};
         feed(user, f, sizeof f);
         return true;
     }

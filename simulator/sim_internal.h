@@ -175,6 +175,7 @@ typedef struct sim_proc {
     int choice_n;
     int choice_pick; /* the alternative picked, -1 until then */
     const char *choice_what;
+    int64_t *choice_ids;               /* sim_choose_among's names of the alternatives, or NULL */
     uint64_t choice_seq;               /* choices so far (identifies the choice event) */
     double clock;                      /* simulated time of this rank, seconds */
     double cpu_mark;                   /* thread CPU time when the rank last left MPI */
@@ -218,6 +219,12 @@ static inline sim_proc *sim_proc_of(int world_rank) {
  * first is taken (or a random one with --seed).  `what` describes the
  * choice. */
 int sim_choose(int n, const char *what);
+/* As sim_choose, for alternatives whose index depends on more than the
+ * state (the order of a queue that the state does not record): ids[k]
+ * names alternative k by what it is (say, a sender's rank), so that
+ * partial-order reduction can tell the same alternative on another path
+ * (sim_event_canon).  ids is copied. */
+int sim_choose_among(int n, const char *what, const int64_t *ids);
 
 /* Charges the running rank's CPU time since it last left MPI to its clock. */
 void sim_clock_charge_compute(int world_rank);
@@ -243,6 +250,7 @@ void sim_choice_events(GArray *out);
 void sim_fire_choice(const sim_event *ev);
 void sim_describe_choice(const sim_event *ev, sim_event_info *out);
 void sim_choice_key(const sim_event *ev, uint64_t *msg, uint64_t *recv);
+int64_t sim_choice_canon_id(const sim_event *ev); /* its id (sim_choose_among) or index */
 
 /* MPI_Comm_idup's collective has completed (ok) or failed: the new
  * communicator of world_rank (*args->newcomm) gets the attributes and hints
