@@ -240,7 +240,9 @@ bool sim_coll_deliver_early(sim_coll *c, int me) {
 static void maybe_leave_early(sim_coll *c, int me) {
     if (!sim_g->cfg.early_collectives || !sim_coll_may_leave_early(c, me))
         return;
-    if (sim_choose(2, early_name(c->kind)) == 1)
+    /* Asked again after the choice, which may wait (sim_set_choice_events);
+     * other members arriving meanwhile change nothing of this member's. */
+    if (sim_choose(2, early_name(c->kind)) == 1 && sim_coll_may_leave_early(c, me))
         sim_coll_leave_early(c, me);
 }
 

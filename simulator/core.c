@@ -304,20 +304,38 @@ void sim_count_delivery(void) {
 /* ---------------------------------------------------------------------- */
 /* Choices inside MPI calls                                                */
 
-static sim_choice_hook g_choice_hook;
-static void *g_choice_user;
+static bool g_choice_events;
+static int g_choosing; /* ranks waiting in a choice */
 
-void sim_set_choice_hook(sim_choice_hook hook, void *user) {
-    g_choice_hook = hook;
-    g_choice_user = user;
+void sim_set_choice_events(bool on) {
+    g_choice_events = on;
 }
 
 int sim_choose(int n, const char *what) {
+    return sim_choose_among(n, what, NULL);
+}
+
+int sim_choose_among(int n, const char *what, const int64_t *ids) {
     if (n <= 1)
         return 0;
-    if (g_choice_hook)
-        return g_choice_hook(sim_self(), sim_proc_of(sim_self())->call_site, n, what,
-                             g_choice_user);
+    if (g_choice_events) {
+        /* The rank waits here until the strategy fires one of its choice
+         * events, so that a choice is a transition like a delivery. */
+        sim_proc *p = sim_proc_of(sim_self());
+        p->choice_n = n;
+        p->choice_what = what;
+        p->choice_pick = -1;
+        p->choice_ids = ids ? g_memdup2(ids, sizeof(int64_t) * (size_t)n) : NULL;
+        p->choice_seq++;
+        g_choosing++;
+        sim_events_changed();
+        while (p->choice_pick < 0)
+            sched_block();
+        p->choice_n = 0;
+        g_free(p->choice_ids);
+        p->choice_ids = NULL;
+        return p->choice_pick;
+    }
     return sim_g->rng ? g_rand_int_range(sim_g->rng, 0, n) : 0;
 }
 
@@ -508,6 +526,57 @@ void sim_resume_rank(int rank) {
 
 int sim_ranks_paused(void) {
     return g_paused;
+}
+
+int sim_ranks_choosing(void) {
+    return g_choosing;
+}
+
+void sim_choice_events(GArray *out) {
+    if (!g_choosing)
+        return;
+    for (int r = 0; r < sim_g->nranks; r++) {
+        const sim_proc *p = sim_proc_of(r);
+        if (p->choice_n > 0 && p->choice_pick < 0)
+            for (int k = 0; k < p->choice_n; k++) {
+                sim_event ev = {SIM_EV_CHOICE, r, -1, (uint64_t)k, NULL, NULL};
+                g_array_append_val(out, ev);
+            }
+    }
+}
+
+void sim_fire_choice(const sim_event *ev) {
+    sim_proc *p = sim_proc_of(ev->rank);
+    if (p->choice_n <= 0 || p->choice_pick >= 0 || ev->order >= (uint64_t)p->choice_n)
+        return;
+    p->choice_pick = (int)ev->order;
+    g_choosing--;
+    sched_wake(ev->rank);
+}
+
+void sim_describe_choice(const sim_event *ev, sim_event_info *out) {
+    const sim_proc *p = sim_proc_of(ev->rank);
+    out->tag = -1;
+    out->comm = -1;
+    out->src = -1;
+    out->site_a = p->call_site;
+    out->what = p->choice_what;
+}
+
+int sim_rank_choice_alternatives(int rank) {
+    const sim_proc *p = sim_proc_of(rank);
+    return p->choice_pick < 0 ? p->choice_n : 0;
+}
+
+int64_t sim_choice_canon_id(const sim_event *ev) {
+    const sim_proc *p = sim_proc_of(ev->rank);
+    return p->choice_ids && ev->order < (uint64_t)p->choice_n ? p->choice_ids[ev->order]
+                                                              : (int64_t)ev->order;
+}
+
+void sim_choice_key(const sim_event *ev, uint64_t *msg, uint64_t *recv) {
+    *msg = ev->order;
+    *recv = sim_proc_of(ev->rank)->choice_seq;
 }
 
 void sim_call_args(const char *fmt, ...) {
@@ -748,6 +817,7 @@ void sim_create(const sim_config *cfg) {
     g_findings = g_ptr_array_new_with_free_func(finding_free);
     g_delivered = 0;
     g_paused = 0;
+    g_choosing = 0;
     sim_dt_init();
     sim_op_init();
     sim_comm_init(cfg->nranks);
@@ -841,6 +911,12 @@ void sim_digest_rank(int r, sim_digest_feed feed, void *user) {
                     p->polling,
                     p->at_progress};
     feed(user, f, sizeof f);
+    if (p->choice_n > 0) { /* waiting in a choice: which one (the stack is not hashed) */
+        int64_t c[2] = {p->choice_n, p->choice_pick};
+        feed(user, c, sizeof c);
+        if (p->choice_what)
+            feed(user, p->choice_what, strlen(p->choice_what));
+    }
     uint64_t out = sched_rank_output_hash(r);
     feed(user, &out, sizeof out);
     if (p->call && sim_g->cfg.exploring)

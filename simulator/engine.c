@@ -524,7 +524,24 @@ static GList *find_probe_match(int self, int source, int tag, sim_comm *comm, co
                 hit = c;
         }
     } else if (cands->len) {
-        hit = g_ptr_array_index(cands, sim_choose((int)cands->len, call));
+        /* The choice may wait (sim_set_choice_events): hold the message,
+         * not its link, and find it again. */
+        sim_message *m = ((GList *)g_ptr_array_index(cands, 0))->data;
+        if (cands->len > 1) {
+            /* One candidate per sender, in queue order, which the state
+             * does not record (sim_engine_digest): name each by its sender. */
+            GPtrArray *msgs = g_ptr_array_new();
+            int64_t *srcs = g_new(int64_t, cands->len);
+            for (guint i = 0; i < cands->len; i++) {
+                sim_message *c = ((GList *)g_ptr_array_index(cands, i))->data;
+                g_ptr_array_add(msgs, c);
+                srcs[i] = c->src;
+            }
+            m = g_ptr_array_index(msgs, sim_choose_among((int)cands->len, call, srcs));
+            g_free(srcs);
+            g_ptr_array_free(msgs, TRUE);
+        }
+        hit = g_queue_find(&g_q[self].msgs, m);
     }
     g_ptr_array_free(cands, TRUE);
     return hit;

@@ -8,6 +8,7 @@
 
 #include "scheduler/sched.h"
 #include "simulator/coll.h"
+#include "simulator/engine.h"
 #include "simulator/report.h"
 #include "simulator/rma.h"
 #include "simulator/sim_internal.h"
@@ -146,6 +147,10 @@ void sim_events_all(GArray *out) {
     static sim_event *buf; /* scratch, kept: this runs at every step of an exploration */
     if (!buf)
         buf = g_new(sim_event, PER_DST_MAX);
+    if (sim_ranks_choosing() > 0) { /* choices first: see sim_set_choice_events */
+        sim_choice_events(out);
+        return;
+    }
     int kept = 0;
     for (int i = 0; i < g_touched_len; i++) {
         int dst = *touched_at(i);
@@ -173,6 +178,13 @@ void sim_events_all(GArray *out) {
 }
 
 bool sim_events_first(sim_event *out, GRand *rng) {
+    if (sim_ranks_choosing() > 0) { /* the lowest rank's alternative 0 */
+        GArray *ch = g_array_new(FALSE, FALSE, sizeof(sim_event));
+        sim_choice_events(ch);
+        *out = g_array_index(ch, sim_event, 0);
+        g_array_free(ch, TRUE);
+        return true;
+    }
     for (int r = 0; r < g_n && sim_ranks_paused() > 0; r++) /* going on is the default */
         if (sim_rank_at_progress(r)) {
             *out = (sim_event){SIM_EV_RESUME, r, -1, 0, NULL, NULL};
@@ -266,7 +278,9 @@ void sim_fire(const sim_event *ev) {
         if (ev->peer >= 0)
             sim_touch_rank(ev->peer);
     }
-    if (ev->kind == SIM_EV_RESUME) {
+    if (ev->kind == SIM_EV_CHOICE) {
+        sim_fire_choice(ev);
+    } else if (ev->kind == SIM_EV_RESUME) {
         sim_resume_rank(ev->rank);
     } else if (ev->kind == SIM_EV_LOCK) {
         sim_rma_fire_lock(ev);
@@ -289,6 +303,7 @@ bool sim_event_is_safe(const sim_event *ev) {
     case SIM_EV_PROBE:
         return sim_engine_probe_is_safe(ev->rank, ev->a);
     case SIM_EV_RESUME:
+    case SIM_EV_CHOICE: /* the rank's other alternatives */
     case SIM_EV_LOCK:   /* another origin's request may come first */
     case SIM_EV_ATOMIC: /* another origin's accumulates may come first */
         return false;
@@ -307,6 +322,10 @@ void sim_event_describe(const sim_event *ev, sim_event_info *out) {
         out->tag = -1;
         out->what = sim_coll_call(c);
         out->site_a = c->call_sites[0];
+        return;
+    }
+    if (ev->kind == SIM_EV_CHOICE) {
+        sim_describe_choice(ev, out);
         return;
     }
     if (ev->kind == SIM_EV_RESUME) {
@@ -332,6 +351,8 @@ sim_event_key sim_event_key_of(const sim_event *ev) {
         const sim_coll *c = ev->a;
         k.msg = (uint64_t)c->comm->id;
         k.recv = c->seq;
+    } else if (ev->kind == SIM_EV_CHOICE) {
+        sim_choice_key(ev, &k.msg, &k.recv);
     } else if (ev->kind == SIM_EV_RESUME) {
         k.msg = 0;
         k.recv = sim_rank_progress_seq(ev->rank);
@@ -343,4 +364,37 @@ sim_event_key sim_event_key_of(const sim_event *ev) {
         sim_engine_event_key(ev, &k.msg, &k.recv);
     }
     return k;
+}
+
+bool sim_event_canon(const sim_event *ev, sim_digest_feed feed, void *user) {
+    if (ev->kind == SIM_EV_CHOICE) {
+        int64_t f[3] = {ev->kind, ev->rank, sim_choice_canon_id(ev)};
+        feed(user, f, sizeof f);
+        return true;
+    }
+    if (ev->kind == SIM_EV_LOCK || ev->kind == SIM_EV_ATOMIC) {
+        /* The key without its request or batch number: window index,
+         * target and lock type or fetching (events.h, rma.h); the window
+         * index is part of the state's digest. */
+        sim_event_key k = sim_event_key_of(ev);
+        int64_t f[4] = {ev->kind, ev->rank, ev->peer, (int64_t)k.msg};
+        feed(user, f, sizeof f);
+        return true;
+    }
+    if (ev->kind != SIM_EV_DELIVER && ev->kind != SIM_EV_PROBE)
+        return false;
+    sim_event_info info;
+    sim_engine_describe(ev, &info);
+    const sim_message *m = ev->a;
+    /* A receive and a message are told apart by their call sites, ranks,
+     * tag and communicator (by its digest id: ids count creations). */
+    int64_t f[7] = {ev->kind,
+                    ev->rank,
+                    ev->peer,
+                    info.tag,
+                    m->comm ? sim_comm_digest_id(m->comm) : -1,
+                    (int64_t)(intptr_t)info.site_a,
+                    (int64_t)(intptr_t)info.site_b};
+    feed(user, f, sizeof f);
+    return true;
 }

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "simulator/digest.h"
 #include "simulator/sim.h"
 
 typedef struct sim_coll sim_coll;
@@ -50,7 +51,9 @@ bool sim_event_is_safe(const sim_event *ev);
 
 /* A key that identifies an event within one execution lineage (an explorer
  * process and the snapshots forked from it): the message's send number and
- * the receive's post number, never reused.  A lock grant (SIM_EV_LOCK) has
+ * the receive's post number, never reused.  A choice (SIM_EV_CHOICE) has
+ * dst = the chooser, msg = the alternative and recv = the rank's count of
+ * choices so far.  A lock grant (SIM_EV_LOCK) has
  * dst = the origin, recv = its request number + 1, and in msg the window's
  * index (bits 63-33), the target's window rank + 1 (bits 32-1; 0 for every
  * target, MPI_Win_lock_all) and whether the lock is exclusive (bit 0). */
@@ -60,6 +63,15 @@ typedef struct sim_event_key {
     uint64_t msg, recv;
 } sim_event_key;
 sim_event_key sim_event_key_of(const sim_event *ev);
+
+/* Describes an enabled event by what it does in the present state, not by
+ * counters of the path that led there: the same event gets the same
+ * description on every path to an equal state (sg_state_hash), so that
+ * sleep sets can be stored with states.  Feeds the description and returns
+ * true; false for kinds that have no such description (resumes,
+ * collectives).  Two different events enabled at one
+ * state may share a description (the caller checks). */
+bool sim_event_canon(const sim_event *ev, sim_digest_feed feed, void *user);
 
 /* A short, stable description of an event for traces and reports. */
 typedef struct sim_event_info {
@@ -104,13 +116,19 @@ bool sim_events_release_pollers(bool repeated);
  * call it when nothing else can happen.  Returns true if it woke any. */
 bool sim_engine_wake_later(void);
 
-/* A choice inside an MPI call (which completed request MPI_Waitany reports,
- * whether MPI_Test says "not yet", ...): `rank` calls `what` at `call_site`
- * (a return address in the rank's copy of the program) and one of n > 1
- * alternatives must be taken.  The hook returns the alternative, 0 to n-1.
- * Without a hook the simulator takes alternative 0, or a random one under a
- * seed. */
-typedef int (*sim_choice_hook)(int rank, void *call_site, int n, const char *what, void *user);
-void sim_set_choice_hook(sim_choice_hook hook, void *user);
+/* Choices inside MPI calls (which completed request MPI_Waitany reports,
+ * whether MPI_Test says "not yet", ...; sim_choose): by default the
+ * simulator takes alternative 0, or a random one under a seed.  With choice
+ * events `on` (exploration, replay), a rank that reaches such a choice waits
+ * there, and the choice becomes one SIM_EV_CHOICE event per alternative,
+ * fired like any other event.  While
+ * any rank waits in a choice, sim_events_all offers only choice events, and
+ * sim_events_first the lowest waiting rank's alternative 0: a choice is made
+ * before anything else happens, as when it is taken inside the call, so
+ * the behaviours are the same; but as events, choices of different ranks
+ * take part in partial-order reduction (they touch only their own rank). */
+void sim_set_choice_events(bool on);
+/* The number of alternatives of the choice `rank` waits in, 0 if none. */
+int sim_rank_choice_alternatives(int rank);
 
 #endif

@@ -87,10 +87,14 @@ static int pick_complete(const char *call, sim_request **reqs, int n) {
                 pick = i;
         }
     if (found > 1) {
-        int k = sim_choose(found, call);
+        /* The alternatives are the requests complete now: the choice may be
+         * made after others have completed (sim_set_choice_events). */
+        int *done = g_new(int, found), m = 0;
         for (int i = 0; i < n; i++)
-            if (reqs[i] && reqs[i]->complete && k-- == 0)
-                return i;
+            if (reqs[i] && reqs[i]->complete)
+                done[m++] = i;
+        pick = done[sim_choose(found, call)];
+        g_free(done);
     }
     return pick;
 }

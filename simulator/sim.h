@@ -69,6 +69,9 @@ typedef enum sim_event_kind {
     SIM_EV_ATOMIC,     /* an origin's accumulates apply at their target, in the call that
                           completes them (rank: the origin; peer: the target, -1 for every
                           target): the order of concurrent accumulates is visible */
+    SIM_EV_CHOICE,     /* exploring with choice events: a rank waiting in a choice inside an
+                          MPI call (sim_set_choice_events) takes one alternative (rank: the
+                          chooser; order: the alternative) */
 } sim_event_kind;
 
 /* The tag with which a SIM_EV_LOCK event describes its lock type

@@ -185,8 +185,16 @@ typedef struct sim_proc {
     /* Exploring: paused after an MPI call so that messages may land in its
      * posted receives before it goes on (asynchronous progress). */
     bool at_progress;
-    uint64_t progress_seq;             /* pauses so far (identifies the resume event) */
-    const char *last_call;             /* the MPI call it paused after */
+    uint64_t progress_seq; /* pauses so far (identifies the resume event) */
+    const char *last_call; /* the MPI call it paused after */
+    /* Exploring with choice events (sim_set_choice_events): blocked in a
+     * choice inside an MPI call until a SIM_EV_CHOICE event picks one of
+     * choice_n alternatives (0 when not in a choice). */
+    int choice_n;
+    int choice_pick; /* the alternative picked, -1 until then */
+    const char *choice_what;
+    int64_t *choice_ids;               /* sim_choose_among's names of the alternatives, or NULL */
+    uint64_t choice_seq;               /* choices so far (identifies the choice event) */
     double clock;                      /* simulated time of this rank, seconds */
     uint64_t compute_mark;             /* counter ticks when it last left MPI (0: none) */
     double compute_cpu;                /* its CPU clock then, if the counter is unusable */
@@ -223,10 +231,19 @@ static inline sim_proc *sim_proc_of(int world_rank) {
 }
 
 /* A choice made inside an MPI call (which complete request MPI_Waitany
- * reports, ...): returns an alternative in [0, n).  The exploration strategy
- * installs a hook that tries every alternative; without one the first is
- * taken (or a random one with --seed).  `what` describes the choice. */
+ * reports, ...): returns an alternative in [0, n).  With choice events on
+ * (sim_set_choice_events) the rank waits until a SIM_EV_CHOICE event picks
+ * one, so what the caller computed before may have changed meanwhile
+ * through other ranks (not through events: none fires first); else the
+ * first is taken (or a random one with --seed).  `what` describes the
+ * choice. */
 int sim_choose(int n, const char *what);
+/* As sim_choose, for alternatives whose index depends on more than the
+ * state (the order of a queue that the state does not record): ids[k]
+ * names alternative k by what it is (say, a sender's rank), so that
+ * partial-order reduction can tell the same alternative on another path
+ * (sim_event_canon).  ids is copied. */
+int sim_choose_among(int n, const char *what, const int64_t *ids);
 
 /* Charges the running rank's CPU time since it last left MPI to its clock. */
 void sim_clock_charge_compute(int world_rank);
@@ -245,6 +262,14 @@ int sim_ranks_paused(void); /* how many ranks are paused at a progress point */
 uint64_t sim_rank_progress_seq(int rank);
 void sim_engine_describe_resume(int rank, sim_event_info *out);
 void sim_resume_rank(int rank);
+/* Choice events (see sim_set_choice_events): how many ranks wait in a
+ * choice, and the enabled choice events (one per alternative). */
+int sim_ranks_choosing(void);
+void sim_choice_events(GArray *out);
+void sim_fire_choice(const sim_event *ev);
+void sim_describe_choice(const sim_event *ev, sim_event_info *out);
+void sim_choice_key(const sim_event *ev, uint64_t *msg, uint64_t *recv);
+int64_t sim_choice_canon_id(const sim_event *ev); /* its id (sim_choose_among) or index */
 
 /* MPI_Comm_idup's collective has completed (ok) or failed: the new
  * communicator of world_rank (*args->newcomm) gets the attributes and hints

@@ -109,7 +109,7 @@ static _Noreturn void run_pass(const sg_explore_opts *o, int pass, bool resume) 
     sgx_x.path = g_array_new(FALSE, FALSE, sizeof(sg_step));
     sgx_x.events = g_array_new(FALSE, FALSE, sizeof(sim_event));
     sgx_x.sleep = g_array_new(FALSE, FALSE, sizeof(sim_event_key));
-    sim_set_choice_hook(sgx_choice_hook, NULL);
+    sim_set_choice_events(true);
     sgx_x.choices = g_array_new(FALSE, FALSE, sizeof(int));
     sgx_x.frames = g_array_new(FALSE, FALSE, sizeof(sgx_frame));
     sgx_x.budget = o->branches;

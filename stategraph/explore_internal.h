@@ -149,7 +149,6 @@ _Noreturn void sgx_end_process(void); /* gives up the place, reaps children, end
 /* strategy.c */
 uintptr_t sgx_file_offset(const void *site, int rank); /* a call site, valid in every process */
 bool sgx_choose(void *user);                           /* the scheduler's strategy callback */
-int sgx_choice_hook(int rank, void *call_site, int n, const char *what, void *user);
 void sgx_record_edge(uint64_t to, sg_node_kind kind); /* from the last branching state */
 bool sgx_replaying(void);                             /* following a replayed prefix */
 bool sgx_bounded(void);                               /* dfs-branches */

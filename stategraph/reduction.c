@@ -64,6 +64,19 @@ void sgx_restrict_to_persistent(GArray *awake, GArray *all, bool first_only) {
     const sim_event *ev = (const sim_event *)(void *)all->data;
     for (guint i = 0; i < (first_only ? 1 : awake->len); i++) {
         const sim_event *e = &g_array_index(awake, sim_event, i);
+        if (e->kind == SIM_EV_CHOICE) {
+            /* While a rank waits in a choice only choices are enabled
+             * (sim_set_choice_events), and choices of different ranks are
+             * independent: one rank's alternatives are a persistent set. */
+            guint k = 0;
+            for (guint j = 0; j < awake->len; j++) {
+                sim_event *x = &g_array_index(awake, sim_event, j);
+                if (x->kind == SIM_EV_CHOICE && x->rank == e->rank)
+                    g_array_index(awake, sim_event, k++) = *x;
+            }
+            g_array_set_size(awake, k);
+            return;
+        }
         if (e->kind != SIM_EV_DELIVER && e->kind != SIM_EV_PROBE)
             continue;
         int d = e->rank;

@@ -35,18 +35,6 @@ static const sg_trace_step *next_step(void) {
                : NULL;
 }
 
-static int replay_choice(int self, void *call_site, int n, const char *what, void *user) {
-    const sg_trace_step *st = next_step();
-    if (!st || st->kind != SG_STEP_CHOICE || st->dst != self || st->choice > n) {
-        diverge("the program makes a choice in %s at rank %d (%d alternatives) that the trace "
-                "does not have here",
-                what, self, n);
-        return 0;
-    }
-    g_r->pos++;
-    return st->choice - 1;
-}
-
 static bool matches(const sim_event *ev, const sg_trace_step *st) {
     sim_event_info info;
     sim_event_describe(ev, &info);
@@ -91,9 +79,29 @@ static bool choose(void *user) {
             }
         }
     } else if (st->kind == SG_STEP_CHOICE) {
-        diverge("the trace expects a choice in %s at rank %d, but every rank waits",
-                st->call ? st->call : "an MPI call", st->dst);
-        fired = true; /* stop requested */
+        /* Choices are events (sim_set_choice_events): the rank waits in its
+         * call until the trace's alternative is fired. */
+        for (guint i = 0; i < evs->len && !fired; i++) {
+            const sim_event *ev = &g_array_index(evs, sim_event, i);
+            if (ev->kind == SIM_EV_CHOICE && ev->rank == st->dst &&
+                (int)ev->order == st->choice - 1) {
+                g_r->pos++;
+                sim_fire(ev);
+                fired = true;
+            }
+        }
+        if (!fired) {
+            int n = st->dst >= 0 && st->dst < sched_nranks() ? sim_rank_choice_alternatives(st->dst)
+                                                             : 0;
+            if (n > 0)
+                diverge("the program makes a choice at rank %d with %d alternatives, but the "
+                        "trace takes alternative %d of %s",
+                        st->dst, n, st->choice, st->call ? st->call : "an MPI call");
+            else
+                diverge("the trace expects a choice in %s at rank %d, but every rank waits",
+                        st->call ? st->call : "an MPI call", st->dst);
+            fired = true; /* stop requested */
+        }
     } else {
         for (guint i = 0; i < evs->len && !fired; i++) {
             const sim_event *ev = &g_array_index(evs, sim_event, i);
@@ -122,8 +130,8 @@ static bool choose(void *user) {
 sched_run_result sg_replay_run(sg_replay *r) {
     g_r = r;
     g_polls.seen = false;
-    sim_set_choice_hook(replay_choice, NULL);
+    sim_set_choice_events(true);
     sched_run_result res = sched_run(choose, NULL);
-    sim_set_choice_hook(NULL, NULL);
+    sim_set_choice_events(false);
     return res;
 }

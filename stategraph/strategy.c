@@ -202,23 +202,37 @@ static int branch(int n) {
     return alt;
 }
 
-/* A choice inside an MPI call (sim_choose). */
-int sgx_choice_hook(int self, void *call_site, int n, const char *what, void *user) {
-    sim_event_key me = {SIM_EV_DELIVER, self, 0, 0};
-    sgx_sleep_after(&me); /* the choice depends on what was delivered to this rank */
-    int alt = branch(n);
-    sg_step st = {SG_STEP_CHOICE, self, -1, -1, -1, sgx_file_offset(call_site, self), 0,
-                  what,           alt,  n};
+/* A choice inside an MPI call is an event (sim_set_choice_events); its step
+ * says which alternative of the call was taken, as a trace lists it. */
+static void push_choice_step(const sim_event *ev) {
+    sim_event_info info;
+    sim_event_describe(ev, &info);
+    sg_step st = {SG_STEP_CHOICE,
+                  ev->rank,
+                  -1,
+                  -1,
+                  -1,
+                  sgx_file_offset(info.site_a, ev->rank),
+                  0,
+                  info.what,
+                  (int)ev->order,
+                  sim_rank_choice_alternatives(ev->rank)};
     g_array_append_val(sgx_x.path, st);
-    return alt;
 }
 
 static void fire(const sim_event *ev, int choice, int nalts) {
     sim_event_key k = sim_event_key_of(ev);
     sgx_sleep_after(&k);
-    push_event_step(ev, choice, nalts);
+    if (ev->kind == SIM_EV_CHOICE)
+        push_choice_step(ev);
+    else
+        push_event_step(ev, choice, nalts);
     sim_fire(ev);
-    if (!sgx_replaying()) /* a replayed prefix repeats transitions already counted */
+    /* A replayed prefix repeats transitions already counted.  Choices inside
+     * calls are counted as neither transitions nor states (they were not
+     * when they were taken inside the call): the counts compare with
+     * earlier versions and with the message-passing state graph. */
+    if (!sgx_replaying() && ev->kind != SIM_EV_CHOICE)
         SHARED_ADD(transitions, 1);
 }
 
@@ -246,6 +260,109 @@ static bool seen_with_budget(ckpt_hash h, bool *full) {
     sg_visited_check_insert(with_budget(h, sgx_x.budget), &f2);
     *full = *full || f2;
     return false;
+}
+
+/* ---------------------------------------------------------------------- */
+/* States stored with their sleep sets                                     */
+
+/* A state explored with sleep set Z' has had every ordering explored that
+ * does not start with an event of Z' (those are explored elsewhere), so a
+ * later visit with a sleep set Z that contains Z' has nothing new to
+ * explore.  The visited set stores the pair as the state's hash combined
+ * with Z's canonical description (sim_event_canon; the empty set is the
+ * bare state hash), and a visit looks up the pairs of every subset of its
+ * sleep set.  Sleep sets larger than SLEEP_SUBSETS_MAX are looked up only
+ * as themselves and as the empty set. */
+enum { SLEEP_SUBSETS_MAX = 6 };
+
+/* The canonical descriptions of the sleep set's events, or false when one
+ * of them is not enabled here, cannot be described, or shares its
+ * description with another enabled event (the pair would be ambiguous). */
+static bool sleep_canon(GArray *evs, GArray *out) {
+    g_array_set_size(out, 0);
+    GArray *z = sgx_x.sleep;
+    for (guint i = 0; i < z->len; i++) {
+        const sim_event_key *k = &g_array_index(z, sim_event_key, i);
+        const sim_event *hit = NULL;
+        for (guint j = 0; j < evs->len && !hit; j++) {
+            sim_event_key kj = sim_event_key_of(&g_array_index(evs, sim_event, j));
+            if (kj.kind == k->kind && kj.dst == k->dst && kj.msg == k->msg && kj.recv == k->recv)
+                hit = &g_array_index(evs, sim_event, j);
+        }
+        if (!hit)
+            return false;
+        ckpt_hasher h;
+        ckpt_hasher_init(&h);
+        if (!sim_event_canon(hit, ckpt_hash_feed, &h))
+            return false;
+        ckpt_hash d = ckpt_hasher_final(&h);
+        for (guint j = 0; j < out->len; j++)
+            if (ckpt_hash_equal(g_array_index(out, ckpt_hash, j), d))
+                return false;
+        g_array_append_val(out, d);
+    }
+    /* No other enabled event may share a description with one asleep. */
+    for (guint j = 0; j < evs->len; j++) {
+        const sim_event *e = &g_array_index(evs, sim_event, j);
+        ckpt_hasher h;
+        ckpt_hasher_init(&h);
+        if (!sim_event_canon(e, ckpt_hash_feed, &h))
+            continue;
+        ckpt_hash d = ckpt_hasher_final(&h);
+        int same = 0;
+        for (guint i = 0; i < out->len; i++)
+            same += ckpt_hash_equal(g_array_index(out, ckpt_hash, i), d);
+        if (same) {
+            sim_event_key kj = sim_event_key_of(e);
+            if (!sgx_asleep(&kj))
+                return false;
+        }
+    }
+    return true;
+}
+
+/* The visited-set entry of state h explored with the sleep events in
+ * `canon` selected by `mask` (order does not matter). */
+static ckpt_hash with_sleep(ckpt_hash h, GArray *canon, uint64_t mask) {
+    if (!mask)
+        return h;
+    ckpt_hash x = {0, 0};
+    for (guint i = 0; i < canon->len; i++)
+        if (mask >> i & 1) {
+            ckpt_hash d = g_array_index(canon, ckpt_hash, i);
+            x.lo ^= d.lo;
+            x.hi ^= d.hi;
+        }
+    ckpt_hasher c;
+    ckpt_hasher_init(&c);
+    ckpt_hash_bytes(&c, &h, sizeof h);
+    ckpt_hash_bytes(&c, &x, sizeof x);
+    ckpt_hash_u64(&c, (uint64_t)__builtin_popcountll(mask));
+    ckpt_hash out = ckpt_hasher_final(&c);
+    if (!out.lo)
+        out.lo = 1;
+    return out;
+}
+
+/* True when h was explored with a sleep set contained in the present one;
+ * else records h with the present sleep set when it can be described. */
+static bool seen_with_sleep(ckpt_hash h, GArray *evs, bool *full) {
+    if (sgx_x.sleep->len == 0)
+        return sg_visited_check_insert(h, full);
+    static GArray *canon;
+    if (!canon)
+        canon = g_array_new(FALSE, FALSE, sizeof(ckpt_hash));
+    if (sg_visited_contains(h))
+        return true;
+    if (!sleep_canon(evs, canon))
+        return false; /* not recorded: explored again when reached again */
+    uint64_t all = canon->len >= 64 ? ~0ull : (1ull << canon->len) - 1;
+    if (canon->len <= SLEEP_SUBSETS_MAX) {
+        for (uint64_t m = 1; m < all; m++)
+            if (sg_visited_contains(with_sleep(h, canon, m)))
+                return true;
+    }
+    return sg_visited_check_insert(with_sleep(h, canon, all), full);
 }
 
 /* The strategy callback: called whenever no rank can run. */
@@ -282,6 +399,8 @@ bool sgx_choose(void *user) {
         fire(&g_array_index(evs, sim_event, alt), alt, (int)evs->len);
         return true;
     }
+    /* While a rank waits in a choice, only choices are enabled. */
+    int alts_kind = g_array_index(evs, sim_event, 0).kind;
     /* A real choice.  Alternatives asleep are explored elsewhere. */
     bool sleeping = sgx_x.opts->por && !sgx_bounded();
     GArray *awake = g_array_new(FALSE, FALSE, sizeof(sim_event));
@@ -301,9 +420,9 @@ bool sgx_choose(void *user) {
         sched_request_stop();
         return true;
     }
-    /* Merge with a state explored before.  Only states explored with an
-     * empty sleep set are recorded: those had every alternative explored.
-     * A replayed prefix goes through states it has seen by construction. */
+    /* Merge with a state explored before with a sleep set contained in
+     * this one (seen_with_sleep).  A replayed prefix goes through states it
+     * has seen by construction. */
     if (sgx_replaying() && sgx_x.opts->graph && sgx_x.prefix_pos + 1 == sgx_x.prefix->len) {
         /* The last state of a replayed prefix: the edges from here start at it. */
         ckpt_hash h = sg_state_hash();
@@ -321,10 +440,10 @@ bool sgx_choose(void *user) {
         bool seen;
         if (sgx_bounded())
             seen = seen_with_budget(h, &full);
-        else if (sgx_x.sleep->len == 0)
-            seen = sg_visited_check_insert(h, &full);
+        else if (sleeping)
+            seen = seen_with_sleep(h, evs, &full);
         else
-            seen = sg_visited_contains(h);
+            seen = sg_visited_check_insert(h, &full);
         if (seen) {
             g_array_free(awake, TRUE);
             SHARED_ADD(merged, 1);
@@ -334,7 +453,8 @@ bool sgx_choose(void *user) {
         }
         if (full)
             sgx_stop_pass("the visited-state table is full"); /* each pass has its own */
-        SHARED_ADD(states, 1);
+        if (alts_kind != SIM_EV_CHOICE)                       /* see fire */
+            SHARED_ADD(states, 1);
         sgx_check_limits();
     }
     int n = (int)awake->len;

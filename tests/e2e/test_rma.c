@@ -571,6 +571,20 @@ static void test_atomic_flag(void) {
     e2e_free(r);
 }
 
+/* Exploring the flag's polling loop ends: its states repeat with the
+ * accumulates' events asleep, and are stored with their sleep sets. */
+static void test_atomic_flag_explore(void) {
+    e2e_result *r = EX("-n", "3", PROG("rma_atomic_flag_ok.c"));
+    EXPECT_STATUS(r, 0);
+    EXPECT_ERR_HAS(r, "all orderings explored: no error exists for this input");
+    e2e_free(r);
+    r = EX("-n", "3", PROG("rma_atomic_flag.c"));
+    EXPECT_STATUS(r, 1);
+    EXPECT_ERR_HAS(r, "[data_race]");
+    EXPECT_ERR_LACKS(r, "incomplete");
+    e2e_free(r);
+}
+
 /* Start and post groups that do not match: a deadlock whose blocked
  * MPI_Win_complete names the post that leaves its rank out. */
 static void test_pscw_mismatch(void) {
@@ -631,6 +645,7 @@ static void add(CU_pSuite s) {
     CU_add_test(s, "MPI_Win_test may say not yet", test_win_test_later);
     CU_add_test(s, "--rma-model and MPI_WIN_MODEL", test_rma_model);
     CU_add_test(s, "an atomic flag orders what its writer flushed before", test_atomic_flag);
+    CU_add_test(s, "exploring a polling loop on an atomic flag ends", test_atomic_flag_explore);
     CU_add_test(s, "start and post groups that do not match", test_pscw_mismatch);
     CU_add_test(s, "shared windows and the state hash", test_shared_window_hashes);
 }
