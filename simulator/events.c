@@ -10,6 +10,7 @@
 #include "simulator/coll.h"
 #include "simulator/report.h"
 #include "simulator/rma.h"
+#include "simulator/shmem_events.h"
 #include "simulator/sim_internal.h"
 
 static GQueue g_touched;   /* destination ranks that may have enabled deliveries */
@@ -151,6 +152,7 @@ void sim_events_all(GArray *out) {
         }
     sim_rma_lock_events(out);
     sim_rma_atomic_events(out);
+    sim_shmem_events(out);
 }
 
 bool sim_events_first(sim_event *out, GRand *rng) {
@@ -167,6 +169,8 @@ bool sim_events_first(sim_event *out, GRand *rng) {
     if (sim_rma_first_lock_event(out)) /* the earliest request first */
         return true;
     if (sim_rma_first_atomic_event(out))
+        return true;
+    if (sim_shmem_first_event(out)) /* OpenSHMEM's atomics and locks: issue order */
         return true;
     for (;;) {
         prune_head();
@@ -207,6 +211,10 @@ bool sim_events_first_ready(sim_event *out, sim_event_due_fn due, void *user) {
         return true;
     }
     if (sim_rma_first_atomic_event(&lock) && due(&lock, &lock_ready, user)) {
+        *out = lock;
+        return true;
+    }
+    if (sim_shmem_first_event(&lock) && due(&lock, &lock_ready, user)) {
         *out = lock;
         return true;
     }
@@ -251,6 +259,8 @@ void sim_fire(const sim_event *ev) {
     }
     if (ev->kind == SIM_EV_RESUME) {
         sim_resume_rank(ev->rank);
+    } else if (sim_shmem_event_owns(ev)) {
+        sim_shmem_fire(ev);
     } else if (ev->kind == SIM_EV_LOCK) {
         sim_rma_fire_lock(ev);
     } else if (ev->kind == SIM_EV_ATOMIC) {
@@ -298,6 +308,10 @@ void sim_event_describe(const sim_event *ev, sim_event_info *out) {
         sim_engine_describe_resume(ev->rank, out);
         return;
     }
+    if (sim_shmem_event_owns(ev)) {
+        sim_shmem_describe_event(ev, out);
+        return;
+    }
     if (ev->kind == SIM_EV_LOCK) {
         sim_rma_describe_lock(ev, out);
         return;
@@ -318,6 +332,8 @@ sim_event_key sim_event_key_of(const sim_event *ev) {
     } else if (ev->kind == SIM_EV_RESUME) {
         k.msg = 0;
         k.recv = sim_rank_progress_seq(ev->rank);
+    } else if (sim_shmem_event_owns(ev)) {
+        sim_shmem_event_key(ev, &k);
     } else if (ev->kind == SIM_EV_LOCK) {
         sim_rma_lock_key(ev, &k);
     } else if (ev->kind == SIM_EV_ATOMIC) {

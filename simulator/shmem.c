@@ -28,6 +28,7 @@
 #include "simulator/engine.h"
 #include "simulator/report.h"
 #include "simulator/request.h"
+#include "simulator/shmem_events.h"
 #include "simulator/sim_internal.h"
 
 /* The symmetric heap's size when SHMEM_SYMMETRIC_SIZE does not say. */
@@ -483,6 +484,7 @@ static void lock_free(gpointer p) {
 void sim_shmem_init(int nranks) {
     memset(&S, 0, sizeof S);
     S.n = nranks;
+    sim_shmem_events_init();
 }
 
 void sim_shmem_fini(void) {
@@ -495,6 +497,7 @@ void sim_shmem_fini(void) {
         g_hash_table_destroy(S.locks);
         sim_access_set_namer(NULL);
     }
+    sim_shmem_events_fini();
     memset(&S, 0, sizeof S);
 }
 
@@ -1152,19 +1155,23 @@ static bool amo_fetches(sim_shmem_amo op) {
     }
 }
 
-void sim_shmem_atomic(sim_shmem_amo op, void *dest, const void *value, const void *cond,
-                      void *result, size_t size, MPI_Datatype basic, int pe) {
-    sim_shmem_check_active();
-    int self = sim_self();
-    sim_proc *p = sim_proc_of(self);
-    check_pe(pe);
-    check_symmetric("dest", dest, 1, 1, size, basic, op != SIM_AMO_FETCH);
-    uintptr_t r = remote_of(dest, size, pe, "dest");
-    if (r % size)
-        fail("dest %p is not aligned to its %zu-byte type", dest, size);
-    uint64_t old = load_n((const void *)r, size), v = value ? load_n(value, size) : 0, nv = old;
+/* An atomic waiting for its turn (shmem_events.h). */
+typedef struct amo_job {
+    sim_shmem_amo op;
+    uintptr_t r;
+    size_t size;
+    uint64_t v, cond, old;
+    bool writes;
+} amo_job;
+
+/* The atomic applies: at its event, so that every order of concurrent
+ * atomics is tried. */
+static void amo_apply(shm_turn *t) {
+    amo_job *j = t->data;
+    size_t size = j->size;
+    uint64_t old = load_n((const void *)j->r, size), v = j->v, nv = old;
     bool writes = true;
-    switch (op) {
+    switch (j->op) {
     case SIM_AMO_FETCH:
         writes = false;
         break;
@@ -1173,7 +1180,7 @@ void sim_shmem_atomic(sim_shmem_amo op, void *dest, const void *value, const voi
         nv = v;
         break;
     case SIM_AMO_CSWAP:
-        writes = old == load_n(cond, size);
+        writes = old == j->cond;
         nv = writes ? v : old;
         break;
     case SIM_AMO_FINC:
@@ -1198,7 +1205,43 @@ void sim_shmem_atomic(sim_shmem_amo op, void *dest, const void *value, const voi
         break;
     }
     if (writes)
-        memcpy((void *)r, &nv, size);
+        memcpy((void *)j->r, &nv, size);
+    j->old = old;
+    j->writes = writes;
+}
+
+/* Whether the order of atomic op relative to others at one place shows:
+ * it fetches, or it does not commute with an add (the only ones that
+ * commute with each other are adds and increments). */
+static bool amo_observes(sim_shmem_amo op) {
+    return op != SIM_AMO_INC && op != SIM_AMO_ADD;
+}
+
+void sim_shmem_atomic(sim_shmem_amo op, void *dest, const void *value, const void *cond,
+                      void *result, size_t size, MPI_Datatype basic, int pe) {
+    sim_shmem_check_active();
+    int self = sim_self();
+    sim_proc *p = sim_proc_of(self);
+    check_pe(pe);
+    check_symmetric("dest", dest, 1, 1, size, basic, op != SIM_AMO_FETCH);
+    uintptr_t r = remote_of(dest, size, pe, "dest");
+    if (r % size)
+        fail("dest %p is not aligned to its %zu-byte type", dest, size);
+    amo_job job = {op, r,    size, value ? load_n(value, size) : 0, cond ? load_n(cond, size) : 0,
+                   0,  false};
+    shm_turn turn = {.kind = SIM_EV_ATOMIC,
+                     .rank = self,
+                     .peer = pe,
+                     .object = (uint32_t)(r ^ (r >> 32)) | 1u,
+                     .observes = amo_observes(op),
+                     .digest = ((uint64_t)op << 56) ^ (uint64_t)r,
+                     .call = p->call,
+                     .site = p->call_site,
+                     .apply = amo_apply,
+                     .data = &job};
+    sim_shmem_turn_wait(&turn);
+    uint64_t old = job.old;
+    bool writes = job.writes;
     bool fetches = amo_fetches(op);
     if (fetches && result)
         memcpy(result, &old, size);
@@ -1315,6 +1358,11 @@ bool sim_shmem_wait(volatile void *ivar, size_t size, sim_shmem_kind kind, int c
     uintptr_t lo = (uintptr_t)ivar, hi = lo + size;
     for (;;) {
         if (holds(ivar, size, kind, cmp, value)) {
+            /* A test that could succeed may say "not yet" (as MPI_Test). */
+            if (test && sim_test_later("shmem_test:now-or-later")) {
+                sim_poll_later();
+                return false;
+            }
             observe(self, lo, hi);
             return true;
         }
@@ -1355,21 +1403,43 @@ static shm_lock *lock_of(volatile long *lock) {
     return l;
 }
 
+/* A waiting set_lock's turn comes when the lock is free: any waiter may
+ * get it (OpenSHMEM does not say which), so exploring tries each. */
+static bool lock_is_free(const shm_turn *t) {
+    return ((const shm_lock *)t->data)->holder < 0;
+}
+
+static void lock_grant(shm_turn *t) {
+    shm_lock *l = t->data;
+    l->holder = t->rank;
+    for (guint i = 0; i < l->waiters->len; i++)
+        if (g_array_index(l->waiters, int, i) == t->rank) {
+            g_array_remove_index(l->waiters, i);
+            break;
+        }
+}
+
 void sim_shmem_set_lock(volatile long *lock) {
     sim_shmem_check_active();
     int self = sim_self();
+    sim_proc *p = sim_proc_of(self);
     shm_lock *l = lock_of(lock);
     if (l->holder == self)
         fail("PE %d holds this lock already: it would wait for itself for ever", self);
-    if (l->holder < 0 && l->waiters->len == 0) {
-        l->holder = self;
-    } else {
-        g_array_append_val(l->waiters, self);
-        S.pe[self].lock_wait = l;
-        while (l->holder != self)
-            sched_block();
-        S.pe[self].lock_wait = NULL;
-    }
+    g_array_append_val(l->waiters, self);
+    S.pe[self].lock_wait = l;
+    shm_turn turn = {.kind = SIM_EV_LOCK,
+                     .rank = self,
+                     .peer = -1,
+                     .object = (uint32_t)(l->id ^ (l->id >> 32)) | 1u,
+                     .digest = l->id,
+                     .call = p->call,
+                     .site = p->call_site,
+                     .ready = lock_is_free,
+                     .apply = lock_grant,
+                     .data = l};
+    sim_shmem_turn_wait(&turn);
+    S.pe[self].lock_wait = NULL;
     sim_access_acquire(self, l->released);
 }
 
@@ -1387,13 +1457,8 @@ void sim_shmem_clear_lock(volatile long *lock) {
     sim_vc *c = sim_access_release(self);
     l->released = sim_vc_join(l->released, c);
     sim_vc_free(c);
-    if (l->waiters->len) {
-        l->holder = g_array_index(l->waiters, int, 0);
-        g_array_remove_index(l->waiters, 0);
-        sched_wake(l->holder);
-    } else {
-        l->holder = -1;
-    }
+    /* A waiter's turn (lock_grant) hands it over. */
+    l->holder = -1;
     sim_events_changed();
 }
 
@@ -1401,8 +1466,15 @@ int sim_shmem_test_lock(volatile long *lock) {
     sim_shmem_check_active();
     int self = sim_self();
     shm_lock *l = lock_of(lock);
-    if (l->holder < 0 && l->waiters->len == 0) {
+    if (l->holder < 0) {
+        /* It could get the lock; like MPI_Test, it may say "not yet"
+         * (exploring, with --test-later). */
+        if (sim_test_later("shmem_test_lock:now-or-later")) {
+            sim_poll_later();
+            return 1;
+        }
         l->holder = self;
+        sim_events_changed(); /* the waiters' turns cannot come now */
         sim_access_acquire(self, l->released);
         return 0;
     }
@@ -1424,6 +1496,15 @@ void sim_shmem_waits_of(int rank, GArray *to) {
     } else if (me->lock_wait && me->lock_wait->holder >= 0) {
         g_array_append_val(to, me->lock_wait->holder);
     }
+}
+
+/* A 64-bit mixer (splitmix64's finaliser): sums of mixed values hash sets. */
+static uint64_t mix(uint64_t x) {
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
 }
 
 static gint u64_cmp(gconstpointer a, gconstpointer b) {
@@ -1452,13 +1533,19 @@ void sim_shmem_digest(sim_digest_feed feed, void *user) {
             int64_t g[2] = {(int64_t)ref->lo, (int64_t)ref->hi};
             feed(user, g, sizeof g);
         }
+        /* The writes as a set (a sum of their hashes), the writers of one
+         * as a multiset: atomics at different places, or adds at one place,
+         * that came in another order leave the same state. */
+        uint64_t sum = 0;
         for (guint i = 0; p->writes && i < p->writes->len; i++) {
             const shm_write *w = g_ptr_array_index(p->writes, i);
-            int64_t g[3] = {(int64_t)w->lo, (int64_t)w->hi, w->writers->len};
-            feed(user, g, sizeof g);
+            uint64_t h = mix((uint64_t)w->lo) ^ mix((uint64_t)w->hi + 1);
+            uint64_t ws = 0;
             for (guint k = 0; k < w->writers->len; k++)
-                feed(user, &g_array_index(w->writers, shm_writer, k).origin, sizeof(int));
+                ws += mix((uint64_t)g_array_index(w->writers, shm_writer, k).origin + 7);
+            sum += mix(h ^ ws);
         }
+        feed(user, &sum, sizeof sum);
     }
     /* Collectives in progress, by position relative to the slowest PE. */
     GArray *keys = g_array_new(FALSE, FALSE, sizeof(uint64_t));
@@ -1492,4 +1579,5 @@ void sim_shmem_digest(sim_digest_feed feed, void *user) {
     g_array_free(keys, TRUE);
     int64_t heap = (int64_t)S.heap_used;
     feed(user, &heap, sizeof heap);
+    sim_shmem_events_digest(feed, user);
 }
