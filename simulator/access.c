@@ -226,6 +226,12 @@ sim_vc *sim_access_release(int rank) {
     return copy;
 }
 
+bool sim_vc_before(const sim_vc *x, int owner, int rank) {
+    if (!A.on || !x || owner < 0 || rank < 0)
+        return true;
+    return vc_of(rank)[owner] >= x->c[owner];
+}
+
 static void acquire(int rank, const sim_vc *x) {
     if (!x)
         return;

@@ -59,6 +59,10 @@ sim_vc *sim_access_release(int rank);
 /* into joined with x (into may be NULL: a copy of x; x may be NULL: into). */
 sim_vc *sim_vc_join(sim_vc *into, const sim_vc *x);
 void sim_vc_free(sim_vc *vc);
+/* Whether what owner did up to its release x (a sim_access_release(owner))
+ * happens before rank's next action.  True while the checks are off or x
+ * is NULL: nothing is known against it. */
+bool sim_vc_before(const sim_vc *x, int owner, int rank);
 
 /* A collective fired: each member's request gets the join of the arrival
  * clocks (c->vcs) of the members whose data reaches it. */

@@ -29,6 +29,7 @@
 #include "simulator/report.h"
 #include "simulator/request.h"
 #include "simulator/shmem_events.h"
+#include "simulator/shmem_psync.h"
 #include "simulator/sim_internal.h"
 
 /* The symmetric heap's size when SHMEM_SYMMETRIC_SIZE does not say. */
@@ -485,6 +486,7 @@ void sim_shmem_init(int nranks) {
     memset(&S, 0, sizeof S);
     S.n = nranks;
     sim_shmem_events_init();
+    sim_shmem_psync_init(nranks);
 }
 
 void sim_shmem_fini(void) {
@@ -498,6 +500,7 @@ void sim_shmem_fini(void) {
         sim_access_set_namer(NULL);
     }
     sim_shmem_events_fini();
+    sim_shmem_psync_fini();
     memset(&S, 0, sizeof S);
 }
 
@@ -621,6 +624,11 @@ bool sim_shmem_rank_ended(int rank, int code) {
 /* ---------------------------------------------------------------------- */
 /* Collectives                                                             */
 
+/* shmem_free or its old name. */
+static bool is_free(const char *call) {
+    return strcmp(call, "shmem_free") == 0 || strcmp(call, "shfree") == 0;
+}
+
 /* The calling PE's next collective call: it must be what the first PE to
  * reach that collective called (what: its call, or a name that several
  * calls share), with the same arguments a and b (desc describes them).
@@ -650,10 +658,14 @@ static shm_coll *arrive_as(const char *what, uint64_t a, uint64_t b, char *desc)
         char *msg = g_strdup_printf(
             "OpenSHMEM collective mismatch: as their %" G_GUINT64_FORMAT
             "%s collective call, PE %d calls %s at %s and PE %d calls %s at %s; every PE must "
-            "make the same collective calls in the same order, with the same arguments",
+            "make the same collective calls in the same order, with the same arguments%s",
             seq + 1, ordinal(seq + 1), ranks[0], first_low ? c->desc : desc,
             first_low ? loc : sim_location(p->call_site), ranks[1], first_low ? desc : c->desc,
-            first_low ? sim_location(p->call_site) : loc);
+            first_low ? sim_location(p->call_site) : loc,
+            is_free(c->call) || is_free(what)
+                ? " (shmem_free is collective: every PE frees the object, OpenSHMEM 1.4 "
+                  "section 9.3.1)"
+                : "");
         g_free(loc);
         g_free(desc);
         sim_add_finding(SIM_F_MPI_ERROR, ranks, 2, sim_location(first_low ? c->site : p->call_site),
@@ -741,13 +753,85 @@ static void check_psync(long *psync, size_t longs) {
     check_buffer("pSync", psync, longs, 1, sizeof(long), MPI_LONG, true);
 }
 
+static uint64_t sym_id(const shm_sym *s) {
+    return ((uint64_t)s->heap << 63) | ((uint64_t)s->index << 40) | (uint64_t)s->offset;
+}
+
+/* The calling PE enters collective seq (of every PE in `set`; barrier: a
+ * barrier or sync) with pSync of `longs` elements and pWrk (NULL: none):
+ * every PE's pSync must hold SHMEM_SYNC_VALUE, and neither array may still
+ * be in use by a collective before (shmem_psync.h).  Fails the call. */
+static void psync_enter(long *psync, size_t longs, void *pwrk, uint64_t seq, bool barrier,
+                        shm_set set) {
+    int self = sim_self();
+    sim_proc *p = sim_proc_of(self);
+    shm_sym s;
+    if (!sym_of(self, (uintptr_t)psync, &s))
+        fail("pSync %p is not a symmetric address: it must be a symmetric array of "
+             "SHMEM_*_SYNC_SIZE longs",
+             (void *)psync);
+    longs = MIN(longs, s.room / sizeof(long));
+    /* OpenSHMEM 1.4 9.9: every element on every PE of the active set is
+     * SHMEM_SYNC_VALUE before any PE of it calls (the implementation puts it
+     * back on return). */
+    for (int k = 0; k < set.size; k++) {
+        int q = set.start + (k << set.logstride);
+        const long *a = (const long *)sym_addr(q, &s);
+        for (size_t i = 0; a && i < longs; i++) {
+            if (a[i] == SHMEM_SYNC_VALUE)
+                continue;
+            if (q == self)
+                fail("pSync[%zu] is %ld, not SHMEM_SYNC_VALUE (%ld): every element of pSync "
+                     "must be initialised to SHMEM_SYNC_VALUE before a collective uses it "
+                     "(OpenSHMEM 1.4 section 9.9)",
+                     i, a[i], (long)SHMEM_SYNC_VALUE);
+            fail("PE %d's pSync[%zu] is %ld, not SHMEM_SYNC_VALUE (%ld), as PE %d enters: every "
+                 "PE of the active set must initialise its pSync before any of them calls the "
+                 "collective (OpenSHMEM 1.4 section 9.9: a barrier between the initialisation "
+                 "and the call)",
+                 q, i, a[i], (long)SHMEM_SYNC_VALUE, self);
+        }
+    }
+    char *why =
+        sim_shmem_psync_enter(self, "pSync", sym_id(&s), seq, barrier, set, p->call, p->call_site);
+    shm_sym w;
+    if (!why && pwrk && sym_of(self, (uintptr_t)pwrk, &w))
+        why =
+            sim_shmem_psync_enter(self, "pWrk", sym_id(&w), seq, false, set, p->call, p->call_site);
+    if (why) {
+        char *text = g_strdup(why);
+        g_free(why);
+        fail("%s", text);
+    }
+}
+
+/* The calling PE returns from collective seq. */
+static void psync_leave(long *psync, void *pwrk, uint64_t seq) {
+    int self = sim_self();
+    shm_sym s;
+    if (sym_of(self, (uintptr_t)psync, &s))
+        sim_shmem_psync_leave(self, sym_id(&s), seq);
+    if (pwrk && sym_of(self, (uintptr_t)pwrk, &s))
+        sim_shmem_psync_leave(self, sym_id(&s), seq);
+}
+
+/* The sequence number of the collective c, departing from it. */
+static uint64_t depart_seq(shm_coll *c) {
+    uint64_t seq = c->seq;
+    depart(c);
+    return seq;
+}
+
 void sim_shmem_barrier_set(int start, int logstride, int size, long *psync, bool sync) {
     sim_shmem_check_active();
     sim_call_args("PE_start=%d, logPE_stride=%d, PE_size=%d", start, logstride, size);
     check_set(start, logstride, size);
     check_psync(psync, SHMEM_BARRIER_SYNC_SIZE);
-    depart(arrive((uint64_t)start, (uint64_t)size, g_strdup(sim_proc_of(sim_self())->call)));
+    uint64_t seq = depart_seq(
+        arrive((uint64_t)start, (uint64_t)size, g_strdup(sim_proc_of(sim_self())->call)));
+    psync_enter(psync, SHMEM_BARRIER_SYNC_SIZE, NULL, seq, true, (shm_set){start, logstride, size});
     barrier(!sync);
+    psync_leave(psync, NULL, seq);
 }
 
 void sim_shmem_do_finalize(void) {
@@ -794,7 +878,8 @@ void sim_shmem_broadcast(void *dest, const void *source, size_t nelems, size_t e
     check_psync(psync, SHMEM_BCAST_SYNC_SIZE);
     char *desc =
         g_strdup_printf("%s(nelems=%zu, PE_root=%d)", sim_proc_of(self)->call, nelems, root);
-    depart(arrive(nelems, (uint64_t)root, desc));
+    uint64_t seq = depart_seq(arrive(nelems, (uint64_t)root, desc));
+    psync_enter(psync, SHMEM_BCAST_SYNC_SIZE, NULL, seq, false, (shm_set){start, logstride, size});
     sim_coll_args a = args_init();
     /* The root's dest is left alone (OpenSHMEM 1.4 9.9.4). */
     a.sendbuf = a.recvbuf = self == root ? (void *)source : dest;
@@ -802,6 +887,7 @@ void sim_shmem_broadcast(void *dest, const void *source, size_t nelems, size_t e
     a.sendtype = a.recvtype = MPI_BYTE;
     a.root = root;
     post(SIM_COLL_BCAST, &a);
+    psync_leave(psync, NULL, seq);
 }
 
 void sim_shmem_fcollect(void *dest, const void *source, size_t nelems, size_t elem, int start,
@@ -819,13 +905,16 @@ void sim_shmem_fcollect(void *dest, const void *source, size_t nelems, size_t el
     }
     check_psync(psync, SHMEM_COLLECT_SYNC_SIZE);
     char *desc = g_strdup_printf("%s(nelems=%zu)", sim_proc_of(self)->call, nelems);
-    depart(arrive(nelems, 0, desc));
+    uint64_t seq = depart_seq(arrive(nelems, 0, desc));
+    psync_enter(psync, SHMEM_COLLECT_SYNC_SIZE, NULL, seq, false,
+                (shm_set){start, logstride, size});
     sim_coll_args a = args_init();
     a.sendbuf = source;
     a.recvbuf = dest;
     a.sendcount = a.recvcount = count;
     a.sendtype = a.recvtype = MPI_BYTE;
     post(SIM_COLL_ALLGATHER, &a);
+    psync_leave(psync, NULL, seq);
 }
 
 void sim_shmem_alltoall(void *dest, const void *source, size_t nelems, size_t elem, int start,
@@ -843,13 +932,16 @@ void sim_shmem_alltoall(void *dest, const void *source, size_t nelems, size_t el
     }
     check_psync(psync, SHMEM_ALLTOALL_SYNC_SIZE);
     char *desc = g_strdup_printf("%s(nelems=%zu)", sim_proc_of(self)->call, nelems);
-    depart(arrive(nelems, 0, desc));
+    uint64_t seq = depart_seq(arrive(nelems, 0, desc));
+    psync_enter(psync, SHMEM_ALLTOALL_SYNC_SIZE, NULL, seq, false,
+                (shm_set){start, logstride, size});
     sim_coll_args a = args_init();
     a.sendbuf = source;
     a.recvbuf = dest;
     a.sendcount = a.recvcount = count;
     a.sendtype = a.recvtype = MPI_BYTE;
     post(SIM_COLL_ALLTOALL, &a);
+    psync_leave(psync, NULL, seq);
 }
 
 void sim_shmem_reduce(void *dest, const void *source, int nreduce, MPI_Datatype type, MPI_Op op,
@@ -875,7 +967,8 @@ void sim_shmem_reduce(void *dest, const void *source, int nreduce, MPI_Datatype 
                  1, esize, type, true);
     check_psync(psync, SHMEM_REDUCE_SYNC_SIZE);
     char *desc = g_strdup_printf("%s(nreduce=%d)", sim_proc_of(self)->call, nreduce);
-    depart(arrive((uint64_t)nreduce, 0, desc));
+    uint64_t seq = depart_seq(arrive((uint64_t)nreduce, 0, desc));
+    psync_enter(psync, SHMEM_REDUCE_SYNC_SIZE, pwrk, seq, false, (shm_set){start, logstride, size});
     sim_coll_args a = args_init();
     /* Nothing is written before everything is read: source may be dest. */
     a.sendbuf = source;
@@ -884,6 +977,7 @@ void sim_shmem_reduce(void *dest, const void *source, int nreduce, MPI_Datatype 
     a.sendtype = a.recvtype = type;
     a.op = op;
     post(SIM_COLL_ALLREDUCE, &a);
+    psync_leave(psync, pwrk, seq);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1580,4 +1674,5 @@ void sim_shmem_digest(sim_digest_feed feed, void *user) {
     int64_t heap = (int64_t)S.heap_used;
     feed(user, &heap, sizeof heap);
     sim_shmem_events_digest(feed, user);
+    sim_shmem_psync_digest(feed, user);
 }
