@@ -268,6 +268,59 @@ static void test_counter(void) {
     e2e_free(r);
 }
 
+/* The lock-protected queue and its twin without the lock. */
+static void test_lockq(void) {
+    e2e_result *r = RUN("-n", "3", EXAMPLE("shmem_lockq.c"));
+    EXPECT_CLEAN(r);
+    EXPECT_OUT_HAS(r, "queue: 6 items, sum 603 (expected 603)\n");
+    EXPECT(r, e2e_lines(r->out) == 1);
+    e2e_free(r);
+    r = EX("-n", "3", EXAMPLE("shmem_lockq.c"));
+    EXPECT_EXPLORED_CLEAN(r);
+    EXPECT(r, orderings(r) >= 90); /* every order of the 6 grants of 3 PEs' pairs */
+    e2e_free(r);
+    const char *rel = "examples/shmem_lockq_racy.c";
+    r = RUN("-n", "3", e2e_src(rel));
+    EXPECT_STATUS(r, 1);
+    EXPECT_RACE(r, rel, "GET_TAIL", "PUT_TAIL");
+    EXPECT_ERR_HAS(r, "symmetric variable 'tail' of PE 0");
+    EXPECT_ERR_HAS(r, "shmem_int_g by PE 1 at");
+    EXPECT_ERR_HAS(r, "shmem_int_p by PE 0 at");
+    e2e_free(r);
+    r = EX("-n", "3", e2e_src(rel));
+    EXPECT_STATUS(r, 1);
+    EXPECT_RACE(r, rel, "GET_TAIL", "PUT_TAIL");
+    e2e_free(r);
+}
+
+/* The _to_all reductions, and a reduction by hand without a barrier. */
+static void test_reduce(void) {
+    e2e_result *r = RUN("-n", "4", EXAMPLE("shmem_reduce.c"));
+    EXPECT_CLEAN(r);
+    for (int p = 0; p < 4; p++) {
+        char *line = g_strdup_printf("PE %d: sums 256 272 max 32\n", p);
+        EXPECT_OUT_HAS(r, line);
+        g_free(line);
+    }
+    EXPECT(r, e2e_lines(r->out) == 4);
+    e2e_free(r);
+    r = EX("-n", "3", EXAMPLE("shmem_reduce.c"));
+    EXPECT_EXPLORED_CLEAN(r);
+    e2e_free(r);
+    const char *rel = "examples/shmem_reduce_racy.c";
+    r = RUN("-n", "4", e2e_src(rel));
+    EXPECT_STATUS(r, 1);
+    EXPECT_RACE(r, rel, "ADD", "PUT");
+    EXPECT_ERR_HAS(r, "symmetric variable 'rows' of PE 0");
+    EXPECT_ERR_HAS(r, "shmem_long_put by PE 1 at");
+    EXPECT_ERR_HAS(r, "a load by PE 0 at");
+    e2e_free(r);
+    r = EX("-n", "3", e2e_src(rel));
+    EXPECT_STATUS(r, 1);
+    EXPECT_RACE(r, rel, "ADD", "PUT");
+    e2e_free(r);
+}
+
 /* ---------------------------------------------------------------------- */
 /* Usage errors, deadlocks, refusals                                       */
 
@@ -469,6 +522,8 @@ static void add(CU_pSuite s) {
     CU_add_test(s, "shmem_stencil", test_stencil);
     CU_add_test(s, "shmem_flag and shmem_flag_nofence", test_flag);
     CU_add_test(s, "shmem_counter", test_counter);
+    CU_add_test(s, "shmem_lockq and shmem_lockq_racy", test_lockq);
+    CU_add_test(s, "shmem_reduce and shmem_reduce_racy", test_reduce);
     CU_add_test(s, "usage errors", test_errors);
     CU_add_test(s, "deadlocks", test_deadlocks);
     CU_add_test(s, "unsupported calls", test_unsupported);
