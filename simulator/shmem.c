@@ -85,9 +85,10 @@ typedef struct shm_pe {
     bool initialized, finalized;
     int thread_level;
     void *init_site, *finalize_site;
-    GArray *globals; /* sched_region: its symmetric data objects */
-    GArray *refs;    /* shm_ref, by address */
-    uint64_t colls;  /* collective calls so far */
+    GArray *globals;       /* sched_region: its symmetric data objects */
+    GArray *refs;          /* shm_ref, by address */
+    uint64_t colls;        /* collective calls so far */
+    GHashTable *set_colls; /* active set key -> its collective calls so far (a subset's) */
     /* Blocked in shmem_wait_until on [wait_lo, wait_hi). */
     bool waiting;
     uintptr_t wait_lo, wait_hi;
@@ -110,6 +111,8 @@ typedef struct shm_coll {
     void *site;
     shm_obj *obj; /* heap calls: the object (NULL: none, the call returns NULL) */
     int departed;
+    int members;       /* PEs that take part */
+    GHashTable *table; /* where it is kept (S.colls, or its active set's) */
 } shm_coll;
 
 static struct {
@@ -117,6 +120,7 @@ static struct {
     shm_pe *pe;         /* [n], NULL until the first shmem_init */
     GPtrArray *objects; /* shm_obj *, by index */
     GHashTable *colls;  /* seq -> shm_coll * */
+    GHashTable *sets;   /* active set key -> (seq -> shm_coll *): subsets' collectives */
     GHashTable *locks;  /* id -> shm_lock * */
     sim_comm *comm;     /* OpenSHMEM's collectives */
     size_t heap_limit, heap_used;
@@ -136,22 +140,6 @@ static _Noreturn void fail(const char *fmt, ...) {
     va_end(ap);
     sim_add_finding(SIM_F_MPI_ERROR, &self, 1, sim_location(p->call_site),
                     g_strdup_printf("PE %d: %s: %s", self, p->call, text),
-                    sim_report_backtrace_here());
-    g_free(text);
-    sched_abort_current();
-}
-
-static _Noreturn void unsupported(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
-static _Noreturn void unsupported(const char *fmt, ...) {
-    int self = sim_self();
-    sim_proc *p = sim_proc_of(self);
-    va_list ap;
-    va_start(ap, fmt);
-    char *text = g_strdup_vprintf(fmt, ap);
-    va_end(ap);
-    sim_add_finding(SIM_F_UNSUPPORTED, &self, 1, sim_location(p->call_site),
-                    g_strdup_printf("PE %d called %s %s, which ordex does not support yet", self,
-                                    p->call, text),
                     sim_report_backtrace_here());
     g_free(text);
     sched_abort_current();
@@ -457,6 +445,8 @@ static void pe_free(shm_pe *p) {
         g_array_free(p->globals, TRUE);
     if (p->refs)
         g_array_free(p->refs, TRUE);
+    if (p->set_colls)
+        g_hash_table_destroy(p->set_colls);
     if (p->writes) {
         g_ptr_array_foreach(p->writes, (GFunc)(void (*)(void))write_free, NULL);
         g_ptr_array_free(p->writes, TRUE);
@@ -496,6 +486,7 @@ void sim_shmem_fini(void) {
         g_free(S.pe);
         g_ptr_array_free(S.objects, TRUE);
         g_hash_table_destroy(S.colls);
+        g_hash_table_destroy(S.sets);
         g_hash_table_destroy(S.locks);
         sim_access_set_namer(NULL);
     }
@@ -527,6 +518,8 @@ static void start(void) {
     S.pe = g_new0(shm_pe, (size_t)S.n);
     S.objects = g_ptr_array_new_with_free_func(obj_free);
     S.colls = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, coll_free);
+    S.sets = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free,
+                                   (GDestroyNotify)g_hash_table_destroy);
     S.locks = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, lock_free);
     S.comm = sim_comm_make_private(sim_comm_get(MPI_COMM_WORLD, sim_self()), "OpenSHMEM");
     sim_access_shmem_enable();
@@ -544,6 +537,7 @@ void sim_shmem_do_init(int thread_level) {
     me->thread_level = thread_level;
     me->init_site = sim_proc_of(self)->call_site;
     me->refs = g_array_new(FALSE, FALSE, sizeof(shm_ref));
+    me->set_colls = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
     me->writes = g_ptr_array_new();
     me->globals = g_array_new(FALSE, FALSE, sizeof(sched_region));
     sched_rank_globals(self, me->globals);
@@ -624,6 +618,21 @@ bool sim_shmem_rank_ended(int rank, int code) {
 /* ---------------------------------------------------------------------- */
 /* Collectives                                                             */
 
+static bool set_is_all(const shm_set *set) {
+    return set->start == 0 && set->size == S.n && (set->logstride == 0 || set->size == 1);
+}
+
+/* An active set's name: the same for every way of writing it. */
+static uint64_t set_key(const shm_set *set) {
+    int stride = set->size == 1 ? 0 : set->logstride;
+    return ((uint64_t)(uint32_t)set->start << 32) | ((uint64_t)stride << 24) | (uint32_t)set->size;
+}
+
+/* The k-th PE of an active set. */
+static int set_pe(const shm_set *set, int k) {
+    return set->start + (k << set->logstride);
+}
+
 /* shmem_free or its old name. */
 static bool is_free(const char *call) {
     return strcmp(call, "shmem_free") == 0 || strcmp(call, "shfree") == 0;
@@ -634,11 +643,35 @@ static bool is_free(const char *call) {
  * calls share), with the same arguments a and b (desc describes them).
  * Returns the collective (the first arrival creates it); depart() when done
  * with it. */
-static shm_coll *arrive_as(const char *what, uint64_t a, uint64_t b, char *desc) {
+static shm_coll *arrive_in(const shm_set *set, const char *what, uint64_t a, uint64_t b,
+                           char *desc) {
     int self = sim_self();
     sim_proc *p = sim_proc_of(self);
-    uint64_t seq = S.pe[self].colls++;
-    shm_coll *c = g_hash_table_lookup(S.colls, &seq);
+    GHashTable *table = S.colls;
+    int members = S.n;
+    uint64_t seq;
+    if (set && !set_is_all(set)) {
+        uint64_t key = set_key(set);
+        uint64_t *n = g_hash_table_lookup(S.pe[self].set_colls, &key);
+        if (!n) {
+            uint64_t *k = g_new(uint64_t, 1);
+            *k = key;
+            n = g_new0(uint64_t, 1);
+            g_hash_table_insert(S.pe[self].set_colls, k, n);
+        }
+        seq = (*n)++;
+        table = g_hash_table_lookup(S.sets, &key);
+        if (!table) {
+            uint64_t *k = g_new(uint64_t, 1);
+            *k = key;
+            table = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, coll_free);
+            g_hash_table_insert(S.sets, k, table);
+        }
+        members = set->size;
+    } else {
+        seq = S.pe[self].colls++;
+    }
+    shm_coll *c = g_hash_table_lookup(table, &seq);
     if (!c) {
         c = g_new0(shm_coll, 1);
         c->seq = seq;
@@ -648,7 +681,9 @@ static shm_coll *arrive_as(const char *what, uint64_t a, uint64_t b, char *desc)
         c->b = b;
         c->first = self;
         c->site = p->call_site;
-        g_hash_table_insert(S.colls, &c->seq, c);
+        c->members = members;
+        c->table = table;
+        g_hash_table_insert(table, &c->seq, c);
         return c;
     }
     if (strcmp(c->call, what) != 0 || c->a != a || c->b != b) {
@@ -657,11 +692,11 @@ static shm_coll *arrive_as(const char *what, uint64_t a, uint64_t b, char *desc)
         char *loc = g_strdup(sim_location(c->site));
         char *msg = g_strdup_printf(
             "OpenSHMEM collective mismatch: as their %" G_GUINT64_FORMAT
-            "%s collective call, PE %d calls %s at %s and PE %d calls %s at %s; every PE must "
+            "%s collective call%s, PE %d calls %s at %s and PE %d calls %s at %s; every PE must "
             "make the same collective calls in the same order, with the same arguments%s",
-            seq + 1, ordinal(seq + 1), ranks[0], first_low ? c->desc : desc,
-            first_low ? loc : sim_location(p->call_site), ranks[1], first_low ? desc : c->desc,
-            first_low ? sim_location(p->call_site) : loc,
+            seq + 1, ordinal(seq + 1), set && !set_is_all(set) ? " on this active set" : "",
+            ranks[0], first_low ? c->desc : desc, first_low ? loc : sim_location(p->call_site),
+            ranks[1], first_low ? desc : c->desc, first_low ? sim_location(p->call_site) : loc,
             is_free(c->call) || is_free(what)
                 ? " (shmem_free is collective: every PE frees the object, OpenSHMEM 1.4 "
                   "section 9.3.1)"
@@ -676,13 +711,22 @@ static shm_coll *arrive_as(const char *what, uint64_t a, uint64_t b, char *desc)
     return c;
 }
 
+static shm_coll *arrive_as(const char *what, uint64_t a, uint64_t b, char *desc) {
+    return arrive_in(NULL, what, a, b, desc);
+}
+
+/* arrive() for a collective on an active set. */
+static shm_coll *arrive_set(const shm_set *set, uint64_t a, uint64_t b, char *desc) {
+    return arrive_in(set, sim_proc_of(sim_self())->call, a, b, desc);
+}
+
 static shm_coll *arrive(uint64_t a, uint64_t b, char *desc) {
     return arrive_as(sim_proc_of(sim_self())->call, a, b, desc);
 }
 
 static void depart(shm_coll *c) {
-    if (++c->departed == S.n)
-        g_hash_table_remove(S.colls, &c->seq);
+    if (++c->departed == c->members)
+        g_hash_table_remove(c->table, &c->seq);
 }
 
 static sim_coll_args args_init(void) {
@@ -695,8 +739,8 @@ static sim_coll_args args_init(void) {
 
 /* Posts the calling PE's part of a collective of kind on OpenSHMEM's
  * communicator and waits for it. */
-static void post(sim_coll_kind kind, const sim_coll_args *a) {
-    sim_request *req = sim_coll_post(S.comm, kind, a);
+static void post_on(sim_comm *comm, sim_coll_kind kind, const sim_coll_args *a) {
+    sim_request *req = sim_coll_post(comm, kind, a);
     if (req)
         sim_request_wait(req, MPI_STATUS_IGNORE);
 }
@@ -706,14 +750,35 @@ static void quiet(int self) {
     sim_access_shmem_quiet(self, p->call, p->call_site);
 }
 
-/* A barrier of every PE; with_quiet: one that completes the PE's
- * operations first (shmem_barrier_all and the implicit barriers). */
-static void barrier(bool with_quiet) {
+/* The communicator of an active set's collectives: OpenSHMEM's own for
+ * every PE, else one of the set's PEs in set order (made by the first of
+ * them to need it). */
+static sim_comm *set_comm(const shm_set *set) {
+    if (set_is_all(set))
+        return S.comm;
+    int *members = g_new(int, (size_t)set->size);
+    for (int k = 0; k < set->size; k++)
+        members[k] = set_pe(set, k);
+    sim_group g = {.size = set->size, .members = members};
+    sim_comm *c = sim_comm_for_group(S.comm, &g, 0);
+    g_free(members);
+    return c;
+}
+
+/* A barrier of an active set; with_quiet: one that completes the PE's
+ * operations first (shmem_barrier_all, shmem_barrier and the implicit
+ * barriers). */
+static void barrier_on(sim_comm *comm, bool with_quiet) {
     int self = sim_self();
     if (with_quiet)
         quiet(self);
     sim_coll_args a = args_init();
-    post(SIM_COLL_BARRIER, &a);
+    post_on(comm, SIM_COLL_BARRIER, &a);
+}
+
+/* A barrier of every PE. */
+static void barrier(bool with_quiet) {
+    barrier_on(S.comm, with_quiet);
 }
 
 void sim_shmem_barrier_all(void) {
@@ -730,8 +795,8 @@ void sim_shmem_sync_all(void) {
     barrier(false);
 }
 
-/* An active set must be valid; ordex supports the set of all PEs. */
-static void check_set(int start, int logstride, int size) {
+/* An active set must be valid and hold the calling PE. */
+static shm_set check_set(int start, int logstride, int size) {
     if (size < 1 || start < 0 || logstride < 0 || logstride > 30)
         fail("the active set PE_start=%d, logPE_stride=%d, PE_size=%d is not valid (PE_start and "
              "logPE_stride at least 0, PE_size at least 1)",
@@ -741,10 +806,13 @@ static void check_set(int start, int logstride, int size) {
         fail("the active set PE_start=%d, logPE_stride=%d, PE_size=%d names PE %" G_GINT64_FORMAT
              ", but the program runs %d PEs",
              start, logstride, size, last, S.n);
-    if (start != 0 || size != S.n || (logstride != 0 && size > 1))
-        unsupported("on the active set PE_start=%d, logPE_stride=%d, PE_size=%d (ordex supports "
-                    "active sets of all PEs)",
-                    start, logstride, size);
+    shm_set set = {start, logstride, size};
+    int self = sim_self(), k = self - start;
+    if (k < 0 || (k & ((1 << logstride) - 1)) || (k >> logstride) >= size)
+        fail("PE %d is not in the active set PE_start=%d, logPE_stride=%d, PE_size=%d: only its "
+             "PEs may call a collective on it",
+             self, start, logstride, size);
+    return set;
 }
 
 /* pSync of a collective: `longs` elements of long, symmetric, that the
@@ -815,6 +883,12 @@ static void psync_leave(long *psync, void *pwrk, uint64_t seq) {
         sim_shmem_psync_leave(self, sym_id(&s), seq);
 }
 
+/* A collective's number for the pSync rules: its number on its active
+ * set, mixed with the set's name for a subset (the same on every PE). */
+static uint64_t set_seq(const shm_set *set, uint64_t seq) {
+    return set_is_all(set) ? seq : (set_key(set) * 0x9e3779b97f4a7c15ull) ^ (seq + 1);
+}
+
 /* The sequence number of the collective c, departing from it. */
 static uint64_t depart_seq(shm_coll *c) {
     uint64_t seq = c->seq;
@@ -825,12 +899,12 @@ static uint64_t depart_seq(shm_coll *c) {
 void sim_shmem_barrier_set(int start, int logstride, int size, long *psync, bool sync) {
     sim_shmem_check_active();
     sim_call_args("PE_start=%d, logPE_stride=%d, PE_size=%d", start, logstride, size);
-    check_set(start, logstride, size);
+    shm_set set = check_set(start, logstride, size);
     check_psync(psync, SHMEM_BARRIER_SYNC_SIZE);
-    uint64_t seq = depart_seq(
-        arrive((uint64_t)start, (uint64_t)size, g_strdup(sim_proc_of(sim_self())->call)));
-    psync_enter(psync, SHMEM_BARRIER_SYNC_SIZE, NULL, seq, true, (shm_set){start, logstride, size});
-    barrier(!sync);
+    uint64_t seq = set_seq(&set, depart_seq(arrive_set(&set, (uint64_t)start, (uint64_t)size,
+                                                       g_strdup(sim_proc_of(sim_self())->call))));
+    psync_enter(psync, SHMEM_BARRIER_SYNC_SIZE, NULL, seq, true, set);
+    barrier_on(set_comm(&set), !sync);
     psync_leave(psync, NULL, seq);
 }
 
@@ -862,15 +936,16 @@ void sim_shmem_broadcast(void *dest, const void *source, size_t nelems, size_t e
     int self = sim_self();
     sim_call_args("PE_root=%d, PE_start=%d, logPE_stride=%d, PE_size=%d", root, start, logstride,
                   size);
-    check_set(start, logstride, size);
+    shm_set set = check_set(start, logstride, size);
     if (root < 0 || root >= size)
         fail("PE_root %d is not an index of the active set (0 to %d)", root, size - 1);
+    int root_pe = set_pe(&set, root);
     int count = bytes_count(nelems, elem);
     if (count) {
         remote_of(dest, (size_t)count, self, "dest");
         remote_of(source, (size_t)count, self, "source");
         /* The root's source is read, every other PE's dest written. */
-        if (self == root)
+        if (self == root_pe)
             check_buffer("source", source, nelems, 1, elem, MPI_BYTE, false);
         else
             check_buffer("dest", dest, nelems, 1, elem, MPI_BYTE, true);
@@ -878,15 +953,15 @@ void sim_shmem_broadcast(void *dest, const void *source, size_t nelems, size_t e
     check_psync(psync, SHMEM_BCAST_SYNC_SIZE);
     char *desc =
         g_strdup_printf("%s(nelems=%zu, PE_root=%d)", sim_proc_of(self)->call, nelems, root);
-    uint64_t seq = depart_seq(arrive(nelems, (uint64_t)root, desc));
-    psync_enter(psync, SHMEM_BCAST_SYNC_SIZE, NULL, seq, false, (shm_set){start, logstride, size});
+    uint64_t seq = set_seq(&set, depart_seq(arrive_set(&set, nelems, (uint64_t)root, desc)));
+    psync_enter(psync, SHMEM_BCAST_SYNC_SIZE, NULL, seq, false, set);
     sim_coll_args a = args_init();
     /* The root's dest is left alone (OpenSHMEM 1.4 9.9.4). */
-    a.sendbuf = a.recvbuf = self == root ? (void *)source : dest;
+    a.sendbuf = a.recvbuf = self == root_pe ? (void *)source : dest;
     a.sendcount = a.recvcount = count;
     a.sendtype = a.recvtype = MPI_BYTE;
     a.root = root;
-    post(SIM_COLL_BCAST, &a);
+    post_on(set_comm(&set), SIM_COLL_BCAST, &a);
     psync_leave(psync, NULL, seq);
 }
 
@@ -895,7 +970,7 @@ void sim_shmem_fcollect(void *dest, const void *source, size_t nelems, size_t el
     sim_shmem_check_active();
     int self = sim_self();
     sim_call_args("PE_start=%d, logPE_stride=%d, PE_size=%d", start, logstride, size);
-    check_set(start, logstride, size);
+    shm_set set = check_set(start, logstride, size);
     int count = bytes_count(nelems, elem);
     if (count) {
         remote_of(source, (size_t)count, self, "source");
@@ -905,15 +980,14 @@ void sim_shmem_fcollect(void *dest, const void *source, size_t nelems, size_t el
     }
     check_psync(psync, SHMEM_COLLECT_SYNC_SIZE);
     char *desc = g_strdup_printf("%s(nelems=%zu)", sim_proc_of(self)->call, nelems);
-    uint64_t seq = depart_seq(arrive(nelems, 0, desc));
-    psync_enter(psync, SHMEM_COLLECT_SYNC_SIZE, NULL, seq, false,
-                (shm_set){start, logstride, size});
+    uint64_t seq = set_seq(&set, depart_seq(arrive_set(&set, nelems, 0, desc)));
+    psync_enter(psync, SHMEM_COLLECT_SYNC_SIZE, NULL, seq, false, set);
     sim_coll_args a = args_init();
     a.sendbuf = source;
     a.recvbuf = dest;
     a.sendcount = a.recvcount = count;
     a.sendtype = a.recvtype = MPI_BYTE;
-    post(SIM_COLL_ALLGATHER, &a);
+    post_on(set_comm(&set), SIM_COLL_ALLGATHER, &a);
     psync_leave(psync, NULL, seq);
 }
 
@@ -922,7 +996,7 @@ void sim_shmem_alltoall(void *dest, const void *source, size_t nelems, size_t el
     sim_shmem_check_active();
     int self = sim_self();
     sim_call_args("PE_start=%d, logPE_stride=%d, PE_size=%d", start, logstride, size);
-    check_set(start, logstride, size);
+    shm_set set = check_set(start, logstride, size);
     int count = bytes_count(nelems, elem);
     if (count) {
         remote_of(source, (size_t)count * (size_t)size, self, "source");
@@ -932,15 +1006,116 @@ void sim_shmem_alltoall(void *dest, const void *source, size_t nelems, size_t el
     }
     check_psync(psync, SHMEM_ALLTOALL_SYNC_SIZE);
     char *desc = g_strdup_printf("%s(nelems=%zu)", sim_proc_of(self)->call, nelems);
-    uint64_t seq = depart_seq(arrive(nelems, 0, desc));
-    psync_enter(psync, SHMEM_ALLTOALL_SYNC_SIZE, NULL, seq, false,
-                (shm_set){start, logstride, size});
+    uint64_t seq = set_seq(&set, depart_seq(arrive_set(&set, nelems, 0, desc)));
+    psync_enter(psync, SHMEM_ALLTOALL_SYNC_SIZE, NULL, seq, false, set);
     sim_coll_args a = args_init();
     a.sendbuf = source;
     a.recvbuf = dest;
     a.sendcount = a.recvcount = count;
     a.sendtype = a.recvtype = MPI_BYTE;
-    post(SIM_COLL_ALLTOALL, &a);
+    post_on(set_comm(&set), SIM_COLL_ALLTOALL, &a);
+    psync_leave(psync, NULL, seq);
+}
+
+void sim_shmem_collect(void *dest, const void *source, size_t nelems, size_t elem, int start,
+                       int logstride, int size, long *psync) {
+    sim_shmem_check_active();
+    int self = sim_self();
+    sim_call_args("nelems=%zu, PE_start=%d, logPE_stride=%d, PE_size=%d", nelems, start, logstride,
+                  size);
+    shm_set set = check_set(start, logstride, size);
+    int count = bytes_count(nelems, elem);
+    if (count) {
+        remote_of(source, (size_t)count, self, "source");
+        check_buffer("source", source, nelems, 1, elem, MPI_BYTE, false);
+    }
+    check_psync(psync, SHMEM_COLLECT_SYNC_SIZE);
+    /* nelems may differ from PE to PE: only the element size must agree. */
+    char *desc = g_strdup_printf("%s(%zu-byte elements)", sim_proc_of(self)->call, elem);
+    uint64_t seq = set_seq(&set, depart_seq(arrive_set(&set, elem, 0, desc)));
+    psync_enter(psync, SHMEM_COLLECT_SYNC_SIZE, NULL, seq, false, set);
+    sim_comm *comm = set_comm(&set);
+    /* Every PE's count first, then the blocks in PE order. */
+    int *counts = g_new(int, (size_t)size), *displs = g_new(int, (size_t)size);
+    sim_coll_args a = args_init();
+    a.sendbuf = &count;
+    a.recvbuf = counts;
+    a.sendcount = a.recvcount = 1;
+    a.sendtype = a.recvtype = MPI_INT;
+    post_on(comm, SIM_COLL_ALLGATHER, &a);
+    int64_t total = 0;
+    for (int k = 0; k < size; k++) {
+        displs[k] = (int)MIN(total, INT32_MAX);
+        total += counts[k];
+    }
+    if (total > INT32_MAX) {
+        g_free(counts);
+        g_free(displs);
+        fail("the blocks of every PE add up to %" G_GINT64_FORMAT
+             " bytes, more than ordex moves in one collective (2 GiB)",
+             total);
+    }
+    if (total) {
+        remote_of(dest, (size_t)total, self, "dest");
+        check_buffer("dest", dest, (size_t)total / elem, 1, elem, MPI_BYTE, true);
+    }
+    a = args_init();
+    a.sendbuf = source;
+    a.sendcount = count;
+    a.sendtype = MPI_BYTE;
+    a.recvbuf = dest;
+    a.recvcounts = counts;
+    a.rdispls = displs;
+    a.recvtype = MPI_BYTE;
+    post_on(comm, SIM_COLL_ALLGATHERV, &a);
+    g_free(counts);
+    g_free(displs);
+    psync_leave(psync, NULL, seq);
+}
+
+void sim_shmem_alltoalls(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t nelems, size_t elem, int start, int logstride, int size,
+                         long *psync) {
+    sim_shmem_check_active();
+    int self = sim_self();
+    sim_call_args("dst=%td, sst=%td, nelems=%zu, PE_start=%d, logPE_stride=%d, PE_size=%d", dst,
+                  sst, nelems, start, logstride, size);
+    shm_set set = check_set(start, logstride, size);
+    if (dst < 1 || sst < 1)
+        fail("a stride below 1 (dst=%td, sst=%td): strides count elements forward, 1 for "
+             "contiguous data",
+             dst, sst);
+    int count = bytes_count(nelems, elem);
+    size_t all = nelems * (size_t)size;
+    if (count) {
+        bytes_count(all, elem);
+        remote_of(source, span_of(all, sst, elem), self, "source");
+        remote_of(dest, span_of(all, dst, elem), self, "dest");
+        check_buffer("source", source, all, sst, elem, MPI_BYTE, false);
+        check_buffer("dest", dest, all, dst, elem, MPI_BYTE, true);
+    }
+    check_psync(psync, SHMEM_ALLTOALLS_SYNC_SIZE);
+    char *desc = g_strdup_printf("%s(dst=%td, sst=%td, nelems=%zu)", sim_proc_of(self)->call, dst,
+                                 sst, nelems);
+    uint64_t seq = set_seq(
+        &set, depart_seq(arrive_set(&set, nelems, ((uint64_t)dst << 32) ^ (uint64_t)sst, desc)));
+    psync_enter(psync, SHMEM_ALLTOALLS_SYNC_SIZE, NULL, seq, false, set);
+    /* Block j of source (its elements sst apart) goes to PE j, whose dest
+     * receives it as block i of PE i (its elements dst apart): packed and
+     * unpacked around an all-to-all of contiguous blocks. */
+    char *out = g_malloc(all * elem + 1), *in = g_malloc(all * elem + 1);
+    for (size_t i = 0; i < all; i++)
+        memcpy(out + i * elem, (const char *)source + i * (size_t)sst * elem, elem);
+    sim_coll_args a = args_init();
+    a.sendbuf = out;
+    a.recvbuf = in;
+    a.sendcount = a.recvcount = count;
+    a.sendtype = a.recvtype = MPI_BYTE;
+    post_on(set_comm(&set), SIM_COLL_ALLTOALL, &a);
+    for (size_t i = 0; i < all; i++)
+        memcpy((char *)dest + i * (size_t)dst * elem, in + i * elem, elem);
+    g_free(out);
+    g_free(in);
     psync_leave(psync, NULL, seq);
 }
 
@@ -950,7 +1125,7 @@ void sim_shmem_reduce(void *dest, const void *source, int nreduce, MPI_Datatype 
     int self = sim_self();
     sim_call_args("nreduce=%d, PE_start=%d, logPE_stride=%d, PE_size=%d", nreduce, start, logstride,
                   size);
-    check_set(start, logstride, size);
+    shm_set set = check_set(start, logstride, size);
     if (nreduce < 0)
         fail("nreduce %d is negative", nreduce);
     const sim_datatype *dt = sim_dt_get(type);
@@ -967,8 +1142,8 @@ void sim_shmem_reduce(void *dest, const void *source, int nreduce, MPI_Datatype 
                  1, esize, type, true);
     check_psync(psync, SHMEM_REDUCE_SYNC_SIZE);
     char *desc = g_strdup_printf("%s(nreduce=%d)", sim_proc_of(self)->call, nreduce);
-    uint64_t seq = depart_seq(arrive((uint64_t)nreduce, 0, desc));
-    psync_enter(psync, SHMEM_REDUCE_SYNC_SIZE, pwrk, seq, false, (shm_set){start, logstride, size});
+    uint64_t seq = set_seq(&set, depart_seq(arrive_set(&set, (uint64_t)nreduce, 0, desc)));
+    psync_enter(psync, SHMEM_REDUCE_SYNC_SIZE, pwrk, seq, false, set);
     sim_coll_args a = args_init();
     /* Nothing is written before everything is read: source may be dest. */
     a.sendbuf = source;
@@ -976,7 +1151,7 @@ void sim_shmem_reduce(void *dest, const void *source, int nreduce, MPI_Datatype 
     a.sendcount = a.recvcount = nreduce;
     a.sendtype = a.recvtype = type;
     a.op = op;
-    post(SIM_COLL_ALLREDUCE, &a);
+    post_on(set_comm(&set), SIM_COLL_ALLREDUCE, &a);
     psync_leave(psync, pwrk, seq);
 }
 
@@ -1659,6 +1834,29 @@ void sim_shmem_digest(sim_digest_feed feed, void *user) {
                         c->departed};
         feed(user, g, sizeof g);
     }
+    /* Subsets' collectives (as sets: hash tables have no stable order):
+     * each PE's count per active set, and the collectives in progress. */
+    uint64_t sets = 0;
+    for (int r = 0; r < S.n; r++) {
+        if (!S.pe[r].set_colls)
+            continue;
+        g_hash_table_iter_init(&it, S.pe[r].set_colls);
+        while (g_hash_table_iter_next(&it, &k, &v))
+            sets += mix(mix(*(uint64_t *)k + (uint64_t)r) ^ *(uint64_t *)v);
+    }
+    g_hash_table_iter_init(&it, S.sets);
+    while (g_hash_table_iter_next(&it, &k, &v)) {
+        GHashTableIter ci;
+        gpointer ck, cv;
+        g_hash_table_iter_init(&ci, v);
+        while (g_hash_table_iter_next(&ci, &ck, &cv)) {
+            const shm_coll *c = cv;
+            sets +=
+                mix(mix(mix(*(uint64_t *)k ^ c->seq) ^ (uint64_t)(intptr_t)c->call) ^
+                    mix(c->a ^ (c->b << 1)) ^ ((uint64_t)c->first << 32 | (uint32_t)c->departed));
+        }
+    }
+    feed(user, &sets, sizeof sets);
     g_array_set_size(keys, 0);
     g_hash_table_iter_init(&it, S.locks);
     while (g_hash_table_iter_next(&it, &k, &v))

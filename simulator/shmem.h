@@ -176,6 +176,14 @@ void sim_shmem_fcollect(void *dest, const void *source, size_t nelems, size_t el
                         int logstride, int size, long *psync);
 void sim_shmem_alltoall(void *dest, const void *source, size_t nelems, size_t elem, int start,
                         int logstride, int size, long *psync);
+/* shmem_collect: each PE's nelems may differ; dest receives the blocks in
+ * the active set's order. */
+void sim_shmem_collect(void *dest, const void *source, size_t nelems, size_t elem, int start,
+                       int logstride, int size, long *psync);
+/* shmem_alltoalls: strided blocks (dst, sst in elements, at least 1). */
+void sim_shmem_alltoalls(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t nelems, size_t elem, int start, int logstride, int size,
+                         long *psync);
 void sim_shmem_reduce(void *dest, const void *source, int nreduce, MPI_Datatype type, MPI_Op op,
                       int start, int logstride, int size, void *pwrk, long *psync);
 

@@ -4,7 +4,7 @@
  * checked against its declaration).  Each function enters like an MPI call
  * (its return address is the program's call site) and hands over to
  * shmem.c.  The typed families are generated from the header's type lists.
- * What is not defined here (contexts, collect, alltoalls) is a weak stub
+ * What is not defined here (contexts) is a weak stub
  * (gen_shmem_stubs.sh) that stops the run with an `unsupported` finding
  * when called.
  */
@@ -561,6 +561,20 @@ int shmem_test_lock(volatile long *lock) {
                            int logPE_stride, int PE_size, long *pSync) {                           \
         ENTER("shmem_alltoall" #S);                                                                \
         sim_shmem_alltoall(target, source, nelems, (B), PE_start, logPE_stride, PE_size, pSync);   \
+        LEAVE();                                                                                   \
+    }                                                                                              \
+    void shmem_collect##S(void *target, const void *source, size_t nlong, int PE_start,            \
+                          int logPE_stride, int PE_size, long *pSync) {                            \
+        ENTER("shmem_collect" #S);                                                                 \
+        sim_shmem_collect(target, source, nlong, (B), PE_start, logPE_stride, PE_size, pSync);     \
+        LEAVE();                                                                                   \
+    }                                                                                              \
+    void shmem_alltoalls##S(void *target, const void *source, ptrdiff_t dst, ptrdiff_t sst,        \
+                            size_t nelems, int PE_start, int logPE_stride, int PE_size,            \
+                            long *pSync) {                                                         \
+        ENTER("shmem_alltoalls" #S);                                                               \
+        sim_shmem_alltoalls(target, source, dst, sst, nelems, (B), PE_start, logPE_stride,         \
+                            PE_size, pSync);                                                       \
         LEAVE();                                                                                   \
     }
 BROADCAST(32, 4)

@@ -458,10 +458,6 @@ static void test_unsupported(void) {
     const char *rel = "tests/programs/shmem_unsupported.c";
     static const char *const cases[][3] = {
         {"ctx", "rank 0 called shmem_ctx_create, which ordex does not implement", "CTX"},
-        {"active_set",
-         "PE 0 called shmem_barrier on the active set PE_start=0, logPE_stride=0, PE_size=2",
-         "ACTIVE_SET"},
-        {"collect", "rank 0 called shmem_collect32, which ordex does not implement", "COLLECT"},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
         const char *json = e2e_tmp("shmem_unsupported.json");
@@ -481,6 +477,59 @@ static void test_unsupported(void) {
         g_free(l);
         e2e_free(r);
     }
+}
+
+/* Collectives on active sets other than all PEs, shmem_collect and
+ * shmem_alltoalls (once refused); a PE outside the set; a set's barrier
+ * that one member never calls. */
+static void test_active_sets(void) {
+    e2e_result *r = RUN("-n", "3", PROG("shmem_active_set.c"));
+    EXPECT_CLEAN(r);
+    EXPECT_OUT_HAS(r, "PE 0: even sum 4 bcast 102\n");
+    EXPECT_OUT_HAS(r, "PE 2: even sum 4 bcast 0\n");
+    EXPECT_OUT_HAS(r, "PE 1: pair 1 2\n");
+    EXPECT_OUT_HAS(r, "PE 2: pair 1 2\n");
+    for (int p = 0; p < 3; p++) {
+        char *c = g_strdup_printf("PE %d: collect 0 10 11 20 21 22\n", p);
+        char *a = g_strdup_printf("PE %d: alltoalls %d %d %d\n", p, p, 100 + p, 200 + p);
+        EXPECT_OUT_HAS(r, c);
+        EXPECT_OUT_HAS(r, a);
+        g_free(c);
+        g_free(a);
+    }
+    EXPECT(r, e2e_lines(r->out) == 10);
+    e2e_free(r);
+    r = EX("-n", "3", PROG("shmem_active_set.c"));
+    EXPECT_EXPLORED_CLEAN(r);
+    e2e_free(r);
+    const char *rel = "tests/programs/shmem_set_member.c";
+    r = RUN("-n", "3", e2e_src(rel));
+    EXPECT_STATUS(r, 1);
+    EXPECT_ERR_HAS(r, "ERROR [mpi_error] PE 2: shmem_barrier: PE 2 is not in the active set "
+                      "PE_start=0, logPE_stride=0, PE_size=2");
+    char *l = at(rel, "BARRIER");
+    char *where = g_strdup_printf("\n  at %s\n", l);
+    EXPECT_ERR_HAS(r, where);
+    g_free(where);
+    g_free(l);
+    e2e_free(r);
+    rel = "tests/programs/shmem_set_deadlock.c";
+    r = EX("-n", "3", e2e_src(rel));
+    EXPECT_STATUS(r, 1);
+    EXPECT_ERR_HAS(r, "ERROR [deadlock]");
+    l = at(rel, "BARRIER");
+    char *blocked = g_strdup_printf("rank 0: shmem_barrier(PE_start=0, logPE_stride=0, "
+                                    "PE_size=2) at %s\n",
+                                    l);
+    EXPECT_ERR_HAS(r, blocked);
+    g_free(blocked);
+    g_free(l);
+    l = at(rel, "ALL");
+    blocked = g_strdup_printf("rank 1: shmem_barrier_all(all PEs) at %s\n", l);
+    EXPECT_ERR_HAS(r, blocked);
+    g_free(blocked);
+    g_free(l);
+    e2e_free(r);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -527,6 +576,7 @@ static void add(CU_pSuite s) {
     CU_add_test(s, "usage errors", test_errors);
     CU_add_test(s, "deadlocks", test_deadlocks);
     CU_add_test(s, "unsupported calls", test_unsupported);
+    CU_add_test(s, "active sets, collect, alltoalls", test_active_sets);
     CU_add_test(s, "polling loops", test_spin);
 }
 

@@ -4,15 +4,11 @@
  * unsupported at the marked line, exit status 2, JSON verdict
  * "unsupported" (tests/e2e/test_shmem.c):
  *   ctx         shmem_ctx_create (contexts: a stub of shmem.h's functions)
- *   active_set  shmem_barrier on PEs 0 and 1 of 3 (only active sets of all
- *               PEs are supported)
- *   collect     shmem_collect32 (a stub)
  */
 #include <shmem.h>
 #include <string.h>
 
 static long psync[SHMEM_BARRIER_SYNC_SIZE];
-static int src, dst[4];
 
 int main(int argc, char **argv) {
     const char *c = argc > 1 ? argv[1] : "";
@@ -24,10 +20,6 @@ int main(int argc, char **argv) {
         shmem_ctx_t ctx;
         shmem_ctx_create(0, &ctx); /* [CTX] */
     }
-    if (strcmp(c, "active_set") == 0 && shmem_my_pe() < 2)
-        shmem_barrier(0, 0, 2, psync); /* [ACTIVE_SET] */
-    if (strcmp(c, "collect") == 0)
-        shmem_collect32(dst, &src, 1, 0, 0, shmem_n_pes(), psync); /* [COLLECT] */
     shmem_finalize();
     return 0;
 }
