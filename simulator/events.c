@@ -10,6 +10,7 @@
 #include "simulator/coll.h"
 #include "simulator/report.h"
 #include "simulator/rma.h"
+#include "simulator/shmem.h"
 #include "simulator/shmem_events.h"
 #include "simulator/sim_internal.h"
 
@@ -85,6 +86,8 @@ static double monotonic_s(void) {
 }
 
 bool sim_events_release_pollers(bool repeated) {
+    if (sim_shmem_wake_satisfied()) /* before anything is stuck */
+        return true;
     if (g_pollers->len == 0)
         return false;
     /* Wall time, not CPU time: the phase may span a fork (exploration),
@@ -271,6 +274,7 @@ void sim_fire(const sim_event *ev) {
     } else {
         sim_engine_fire(ev);
     }
+    sim_shmem_wake_satisfied();
 }
 
 bool sim_event_is_safe(const sim_event *ev) {

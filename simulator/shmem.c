@@ -28,9 +28,11 @@
 #include "simulator/engine.h"
 #include "simulator/report.h"
 #include "simulator/request.h"
+#include "simulator/rma.h"
 #include "simulator/shmem_events.h"
 #include "simulator/shmem_psync.h"
 #include "simulator/sim_internal.h"
+#include "simulator/timed_shmem.h"
 
 /* The symmetric heap's size when SHMEM_SYMMETRIC_SIZE does not say. */
 #define DEFAULT_HEAP ((size_t)256 << 20)
@@ -61,6 +63,7 @@ typedef struct shm_writer {
     int origin;
     uint32_t fences;
     uint64_t key;
+    uint64_t timed; /* its operation under predict (timed_shmem.h), 0: none */
 } shm_writer;
 
 /* The last OpenSHMEM write into some bytes of a PE (for atomics, every
@@ -92,6 +95,10 @@ typedef struct shm_pe {
     /* Blocked in shmem_wait_until on [wait_lo, wait_hi). */
     bool waiting;
     uintptr_t wait_lo, wait_hi;
+    /* ... until the element there compares to wait_value as wait_cmp says */
+    sim_shmem_kind wait_kind;
+    int wait_cmp;
+    uint64_t wait_value;
     shm_lock *lock_wait; /* blocked in shmem_set_lock */
     /* The last fetch, to see a loop that polls with it. */
     bool spin_valid;
@@ -355,7 +362,7 @@ static void write_free(shm_write *w) {
  * now, wake target if it waits on those bytes, and mark target's memory
  * as changed. */
 static void note_write(int target, uintptr_t lo, uintptr_t hi, int origin, uint64_t key,
-                       bool atomic) {
+                       bool atomic, uint64_t timed) {
     shm_pe *t = &S.pe[target];
     shm_write *keep = NULL;
     for (guint i = 0; i < t->writes->len;) {
@@ -380,7 +387,7 @@ static void note_write(int target, uintptr_t lo, uintptr_t hi, int origin, uint6
     sim_vc *vc = sim_access_release(origin);
     keep->vc = sim_vc_join(keep->vc, vc);
     sim_vc_free(vc);
-    shm_writer wr = {origin, sim_access_shmem_fences(origin), key};
+    shm_writer wr = {origin, sim_access_shmem_fences(origin), key, timed};
     g_array_append_val(keep->writers, wr);
     g_free(keep->bytes);
     keep->bytes = hi - lo <= KEEP_BYTES ? g_memdup2((const void *)lo, hi - lo) : NULL;
@@ -411,6 +418,8 @@ static void observe(int self, uintptr_t lo, uintptr_t hi) {
         for (guint k = 0; k < w->writers->len; k++) {
             const shm_writer *wr = &g_array_index(w->writers, shm_writer, k);
             sim_access_shmem_observed(self, wr->origin, wr->fences, wr->key, p->call, p->call_site);
+            /* predict: what the PE saw has arrived by the time it goes on */
+            sim_timed_shmem_wait(wr->timed);
         }
     }
 }
@@ -748,6 +757,7 @@ static void post_on(sim_comm *comm, sim_coll_kind kind, const sim_coll_args *a) 
 static void quiet(int self) {
     sim_proc *p = sim_proc_of(self);
     sim_access_shmem_quiet(self, p->call, p->call_site);
+    sim_timed_shmem_quiet(self);
 }
 
 /* The communicator of an active set's collectives: OpenSHMEM's own for
@@ -883,6 +893,31 @@ static void psync_leave(long *psync, void *pwrk, uint64_t seq) {
         sim_shmem_psync_leave(self, sym_id(&s), seq);
 }
 
+/* The race checker: a collective of the calling PE read (writes: wrote)
+ * n elements of elem bytes, stride elements apart, at addr of its own
+ * memory, between its entry and its return. */
+static void coll_access(const char *role, const void *addr, size_t n, ptrdiff_t stride, size_t elem,
+                        bool writes) {
+    if (n == 0 || elem == 0)
+        return;
+    int self = sim_self();
+    sim_proc *p = sim_proc_of(self);
+    bool contiguous = stride == 1;
+    sim_shmem_access a = {.rank = self,
+                          .target = -1,
+                          .addr = addr,
+                          .len = contiguous ? n * elem : elem,
+                          .count = contiguous ? 1 : n,
+                          .stride = stride * (ptrdiff_t)elem,
+                          .writes = writes,
+                          .pending = false,
+                          .what = p->call,
+                          .role = role,
+                          .site = p->call_site,
+                          .key = sim_access_shmem_key()};
+    sim_access_shmem_add(&a);
+}
+
 /* A collective's number for the pSync rules: its number on its active
  * set, mixed with the set's name for a subset (the same on every PE). */
 static uint64_t set_seq(const shm_set *set, uint64_t seq) {
@@ -962,6 +997,10 @@ void sim_shmem_broadcast(void *dest, const void *source, size_t nelems, size_t e
     a.sendtype = a.recvtype = MPI_BYTE;
     a.root = root;
     post_on(set_comm(&set), SIM_COLL_BCAST, &a);
+    if (self == root_pe)
+        coll_access("source", source, nelems, 1, elem, false);
+    else
+        coll_access("dest", dest, nelems, 1, elem, true);
     psync_leave(psync, NULL, seq);
 }
 
@@ -988,6 +1027,8 @@ void sim_shmem_fcollect(void *dest, const void *source, size_t nelems, size_t el
     a.sendcount = a.recvcount = count;
     a.sendtype = a.recvtype = MPI_BYTE;
     post_on(set_comm(&set), SIM_COLL_ALLGATHER, &a);
+    coll_access("source", source, nelems, 1, elem, false);
+    coll_access("dest", dest, nelems * (size_t)size, 1, elem, true);
     psync_leave(psync, NULL, seq);
 }
 
@@ -1014,6 +1055,8 @@ void sim_shmem_alltoall(void *dest, const void *source, size_t nelems, size_t el
     a.sendcount = a.recvcount = count;
     a.sendtype = a.recvtype = MPI_BYTE;
     post_on(set_comm(&set), SIM_COLL_ALLTOALL, &a);
+    coll_access("source", source, nelems * (size_t)size, 1, elem, false);
+    coll_access("dest", dest, nelems * (size_t)size, 1, elem, true);
     psync_leave(psync, NULL, seq);
 }
 
@@ -1068,6 +1111,8 @@ void sim_shmem_collect(void *dest, const void *source, size_t nelems, size_t ele
     a.rdispls = displs;
     a.recvtype = MPI_BYTE;
     post_on(comm, SIM_COLL_ALLGATHERV, &a);
+    coll_access("source", source, nelems, 1, elem, false);
+    coll_access("dest", dest, (size_t)total / elem, 1, elem, true);
     g_free(counts);
     g_free(displs);
     psync_leave(psync, NULL, seq);
@@ -1114,6 +1159,8 @@ void sim_shmem_alltoalls(void *dest, const void *source, ptrdiff_t dst, ptrdiff_
     post_on(set_comm(&set), SIM_COLL_ALLTOALL, &a);
     for (size_t i = 0; i < all; i++)
         memcpy((char *)dest + i * (size_t)dst * elem, in + i * elem, elem);
+    coll_access("source", source, all, sst, elem, false);
+    coll_access("dest", dest, all, dst, elem, true);
     g_free(out);
     g_free(in);
     psync_leave(psync, NULL, seq);
@@ -1152,6 +1199,8 @@ void sim_shmem_reduce(void *dest, const void *source, int nreduce, MPI_Datatype 
     a.sendtype = a.recvtype = type;
     a.op = op;
     post_on(set_comm(&set), SIM_COLL_ALLREDUCE, &a);
+    coll_access("source", source, (size_t)nreduce, 1, esize, false);
+    coll_access("dest", dest, (size_t)nreduce, 1, esize, true);
     psync_leave(psync, pwrk, seq);
 }
 
@@ -1395,10 +1444,15 @@ void sim_shmem_xfer(bool get, void *dest, const void *src, size_t elem, size_t n
                             .site = p->call_site,
                             .key = key};
     sim_access_shmem_add(&tgt);
+    /* predict: a put is a message, a get a request and a reply */
+    uint64_t bytes = elem * n;
+    uint64_t timed = sim_timed_shmem_issue(self, pe, get ? 0 : bytes, get ? bytes : 0, get, 0);
+    if (get && !nbi)
+        sim_timed_shmem_wait(timed);
     if (get)
         spin_check(r, get ? sspan : dspan);
     else
-        note_write(pe, r, r + dspan, self, key, false);
+        note_write(pe, r, r + dspan, self, key, false, timed);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1531,8 +1585,15 @@ void sim_shmem_atomic(sim_shmem_amo op, void *dest, const void *value, const voi
                             .site = p->call_site,
                             .key = key};
     sim_access_shmem_add(&tgt);
+    /* predict: the operands go to the target, which computes, and a
+     * fetching atomic waits for the old value */
+    uint64_t out = op == SIM_AMO_FETCH ? 0 : op == SIM_AMO_CSWAP ? 2 * size : size;
+    uint64_t timed = sim_timed_shmem_issue(self, pe, out, fetches ? size : 0, fetches,
+                                           SIM_TIMED_ACC_ELEMENT_WORK);
+    if (fetches)
+        sim_timed_shmem_wait(timed);
     if (writes)
-        note_write(pe, r, r + size, self, key, true);
+        note_write(pe, r, r + size, self, key, true, timed);
     else if (op == SIM_AMO_FETCH || op == SIM_AMO_CSWAP)
         spin_check(r, size);
 }
@@ -1642,9 +1703,30 @@ bool sim_shmem_wait(volatile void *ivar, size_t size, sim_shmem_kind kind, int c
         me->waiting = true;
         me->wait_lo = lo;
         me->wait_hi = hi;
+        me->wait_kind = kind;
+        me->wait_cmp = cmp;
+        me->wait_value = load_n(value, size);
         sched_block();
         me->waiting = false;
     }
+}
+
+bool sim_shmem_wake_satisfied(void) {
+    if (!S.pe)
+        return false;
+    /* MPI may have written the watched bytes (a put into a window, a
+     * message, a collective); OpenSHMEM's own writes wake the PE in
+     * note_write. */
+    bool any = false;
+    for (int r = 0; r < S.n; r++) {
+        const shm_pe *p = &S.pe[r];
+        if (p->waiting && holds((const void *)p->wait_lo, p->wait_hi - p->wait_lo, p->wait_kind,
+                                p->wait_cmp, &p->wait_value)) {
+            sched_wake(r);
+            any = true;
+        }
+    }
+    return any;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1710,6 +1792,8 @@ void sim_shmem_set_lock(volatile long *lock) {
     sim_shmem_turn_wait(&turn);
     S.pe[self].lock_wait = NULL;
     sim_access_acquire(self, l->released);
+    /* predict: the request and the grant, a round trip to PE 0 */
+    sim_timed_shmem_wait(sim_timed_shmem_issue(self, 0, sizeof(long), sizeof(long), true, 0));
 }
 
 void sim_shmem_clear_lock(volatile long *lock) {
@@ -1726,7 +1810,9 @@ void sim_shmem_clear_lock(volatile long *lock) {
     sim_vc *c = sim_access_release(self);
     l->released = sim_vc_join(l->released, c);
     sim_vc_free(c);
-    /* A waiter's turn (lock_grant) hands it over. */
+    /* A waiter's turn (lock_grant) hands it over; predict: the release is
+     * a message to PE 0 that nobody waits for. */
+    sim_timed_shmem_issue(self, 0, sizeof(long), 0, false, 0);
     l->holder = -1;
     sim_events_changed();
 }

@@ -47,6 +47,12 @@ void sim_shmem_fini(void);
  * locks, collectives in progress, heap objects); see sim_digest_engine. */
 void sim_shmem_digest(sim_digest_feed feed, void *user);
 
+/* Wakes every PE in shmem_wait_until whose condition holds now, as MPI can
+ * make it (a put into a window, a message, a collective into the watched
+ * variable); returns whether it woke any.  events.c calls it after every
+ * event and before it lets pollers go on. */
+bool sim_shmem_wake_satisfied(void);
+
 /* Deadlock reports: appends to `to` the PEs that rank, blocked in
  * shmem_wait_until or shmem_set_lock, waits for. */
 void sim_shmem_waits_of(int rank, GArray *to);

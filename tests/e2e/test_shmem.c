@@ -260,7 +260,7 @@ static void test_counter(void) {
     EXPECT_EXPLORED_CLEAN(r);
     EXPECT(r, orderings(r) >= 90);
     e2e_free(r);
-    /* predict runs OpenSHMEM programs too (their puts cost nothing yet). */
+    /* predict runs OpenSHMEM programs too (times: test_predict.c). */
     r = e2e_ordex_run("predict", "-n", "4", "--no-timeline", EXAMPLE("shmem_counter.c"), NULL);
     EXPECT_STATUS(r, 0);
     EXPECT_OUT_HAS(r, "counter 12 tally 12 ticket sum 66 (expected 66)\n");
@@ -532,6 +532,21 @@ static void test_active_sets(void) {
     e2e_free(r);
 }
 
+/* shmem_wait_until woken by MPI data: a message, a nonblocking broadcast,
+ * an MPI_Put into a window (which used to be a deadlock). */
+static void test_wait_mpi(void) {
+    const char *modes[] = {"send", "ibcast", "put"};
+    for (size_t i = 0; i < G_N_ELEMENTS(modes); i++) {
+        e2e_result *r = RUN("-n", "2", PROG("shmem_wait_mpi.c"), modes[i]);
+        EXPECT_CLEAN(r);
+        EXPECT_OUT_HAS(r, "PE 1: flag 1\n");
+        e2e_free(r);
+        r = EX("-n", "2", PROG("shmem_wait_mpi.c"), modes[i]);
+        EXPECT_EXPLORED_CLEAN(r);
+        e2e_free(r);
+    }
+}
+
 /* ---------------------------------------------------------------------- */
 /* Polling loops                                                           */
 
@@ -578,6 +593,7 @@ static void add(CU_pSuite s) {
     CU_add_test(s, "unsupported calls", test_unsupported);
     CU_add_test(s, "active sets, collect, alltoalls", test_active_sets);
     CU_add_test(s, "polling loops", test_spin);
+    CU_add_test(s, "shmem_wait_until woken by MPI", test_wait_mpi);
 }
 
 E2E_MAIN("shmem", add)
