@@ -64,6 +64,7 @@ typedef struct shm_writer {
     uint32_t fences;
     uint64_t key;
     uint64_t timed; /* its operation under predict (timed_shmem.h), 0: none */
+    uint32_t ctx;   /* its context */
 } shm_writer;
 
 /* The last OpenSHMEM write into some bytes of a PE (for atomics, every
@@ -106,6 +107,10 @@ typedef struct shm_pe {
     uintptr_t spin_addr;
     uint64_t spin_hash, spin_seq;
     GPtrArray *writes; /* shm_write * into its memory */
+    /* Contexts: the ids of those it created and has not destroyed, the
+     * next id, and the context of the call in progress (0: the default). */
+    GArray *ctxs; /* uint32_t */
+    uint32_t next_ctx, call_ctx;
 } shm_pe;
 
 /* A collective call as its first PE described it; later PEs must agree. */
@@ -133,6 +138,8 @@ static struct {
     size_t heap_limit, heap_used;
     uint64_t write_seq; /* OpenSHMEM writes so far */
 } S;
+
+static uint32_t take_ctx(int self);
 
 /* ---------------------------------------------------------------------- */
 /* Errors                                                                  */
@@ -362,7 +369,7 @@ static void write_free(shm_write *w) {
  * now, wake target if it waits on those bytes, and mark target's memory
  * as changed. */
 static void note_write(int target, uintptr_t lo, uintptr_t hi, int origin, uint64_t key,
-                       bool atomic, uint64_t timed) {
+                       bool atomic, uint64_t timed, uint32_t ctx) {
     shm_pe *t = &S.pe[target];
     shm_write *keep = NULL;
     for (guint i = 0; i < t->writes->len;) {
@@ -387,7 +394,7 @@ static void note_write(int target, uintptr_t lo, uintptr_t hi, int origin, uint6
     sim_vc *vc = sim_access_release(origin);
     keep->vc = sim_vc_join(keep->vc, vc);
     sim_vc_free(vc);
-    shm_writer wr = {origin, sim_access_shmem_fences(origin), key, timed};
+    shm_writer wr = {origin, sim_access_shmem_fences(origin, ctx), key, timed, ctx};
     g_array_append_val(keep->writers, wr);
     g_free(keep->bytes);
     keep->bytes = hi - lo <= KEEP_BYTES ? g_memdup2((const void *)lo, hi - lo) : NULL;
@@ -417,7 +424,8 @@ static void observe(int self, uintptr_t lo, uintptr_t hi) {
         sim_access_acquire(self, w->vc);
         for (guint k = 0; k < w->writers->len; k++) {
             const shm_writer *wr = &g_array_index(w->writers, shm_writer, k);
-            sim_access_shmem_observed(self, wr->origin, wr->fences, wr->key, p->call, p->call_site);
+            sim_access_shmem_observed(self, wr->origin, wr->ctx, wr->fences, wr->key, p->call,
+                                      p->call_site);
             /* predict: what the PE saw has arrived by the time it goes on */
             sim_timed_shmem_wait(wr->timed);
         }
@@ -456,6 +464,8 @@ static void pe_free(shm_pe *p) {
         g_array_free(p->refs, TRUE);
     if (p->set_colls)
         g_hash_table_destroy(p->set_colls);
+    if (p->ctxs)
+        g_array_free(p->ctxs, TRUE);
     if (p->writes) {
         g_ptr_array_foreach(p->writes, (GFunc)(void (*)(void))write_free, NULL);
         g_ptr_array_free(p->writes, TRUE);
@@ -547,6 +557,7 @@ void sim_shmem_do_init(int thread_level) {
     me->init_site = sim_proc_of(self)->call_site;
     me->refs = g_array_new(FALSE, FALSE, sizeof(shm_ref));
     me->set_colls = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
+    me->ctxs = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     me->writes = g_ptr_array_new();
     me->globals = g_array_new(FALSE, FALSE, sizeof(sched_region));
     sched_rank_globals(self, me->globals);
@@ -754,10 +765,19 @@ static void post_on(sim_comm *comm, sim_coll_kind kind, const sim_coll_args *a) 
         sim_request_wait(req, MPI_STATUS_IGNORE);
 }
 
-static void quiet(int self) {
+/* Completes the PE's operations on context ctx: shmem_quiet and every
+ * call that implies one (barriers, shmem_clear_lock, shmem_finalize, the
+ * heap's) on the default context 0 only, shmem_ctx_quiet and
+ * shmem_ctx_destroy on theirs (OpenSHMEM 1.4 9.4: other contexts need
+ * their own quiet). */
+static void quiet_ctx(int self, uint32_t ctx) {
     sim_proc *p = sim_proc_of(self);
-    sim_access_shmem_quiet(self, p->call, p->call_site);
+    sim_access_shmem_quiet(self, ctx, p->call, p->call_site);
     sim_timed_shmem_quiet(self);
+}
+
+static void quiet(int self) {
+    quiet_ctx(self, 0);
 }
 
 /* The communicator of an active set's collectives: OpenSHMEM's own for
@@ -1387,6 +1407,7 @@ void sim_shmem_xfer(bool get, void *dest, const void *src, size_t elem, size_t n
     sim_shmem_check_active();
     bool nbi = flags & SIM_XFER_NBI;
     int self = sim_self();
+    uint32_t ctx = take_ctx(self);
     sim_proc *p = sim_proc_of(self);
     check_pe(pe);
     if (dst < 0 || sst < 0)
@@ -1426,7 +1447,8 @@ void sim_shmem_xfer(bool get, void *dest, const void *src, size_t elem, size_t n
                             .what = p->call,
                             .role = get ? "destination buffer" : "source buffer",
                             .site = p->call_site,
-                            .key = key};
+                            .key = key,
+                            .ctx = ctx};
     if (!(flags & SIM_XFER_VALUE))
         sim_access_shmem_add(&loc);
     bool tcontig = (get ? sst : dst) == 1;
@@ -1442,7 +1464,8 @@ void sim_shmem_xfer(bool get, void *dest, const void *src, size_t elem, size_t n
                             .what = p->call,
                             .role = "target",
                             .site = p->call_site,
-                            .key = key};
+                            .key = key,
+                            .ctx = ctx};
     sim_access_shmem_add(&tgt);
     /* predict: a put is a message, a get a request and a reply */
     uint64_t bytes = elem * n;
@@ -1452,7 +1475,7 @@ void sim_shmem_xfer(bool get, void *dest, const void *src, size_t elem, size_t n
     if (get)
         spin_check(r, get ? sspan : dspan);
     else
-        note_write(pe, r, r + dspan, self, key, false, timed);
+        note_write(pe, r, r + dspan, self, key, false, timed, ctx);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1544,6 +1567,7 @@ void sim_shmem_atomic(sim_shmem_amo op, void *dest, const void *value, const voi
                       void *result, size_t size, MPI_Datatype basic, int pe) {
     sim_shmem_check_active();
     int self = sim_self();
+    uint32_t ctx = take_ctx(self);
     sim_proc *p = sim_proc_of(self);
     check_pe(pe);
     check_symmetric("dest", dest, 1, 1, size, basic, op != SIM_AMO_FETCH);
@@ -1583,7 +1607,8 @@ void sim_shmem_atomic(sim_shmem_amo op, void *dest, const void *value, const voi
                             .what = p->call,
                             .role = "target",
                             .site = p->call_site,
-                            .key = key};
+                            .key = key,
+                            .ctx = ctx};
     sim_access_shmem_add(&tgt);
     /* predict: the operands go to the target, which computes, and a
      * fetching atomic waits for the old value */
@@ -1593,7 +1618,7 @@ void sim_shmem_atomic(sim_shmem_amo op, void *dest, const void *value, const voi
     if (fetches)
         sim_timed_shmem_wait(timed);
     if (writes)
-        note_write(pe, r, r + size, self, key, true, timed);
+        note_write(pe, r, r + size, self, key, true, timed, ctx);
     else if (op == SIM_AMO_FETCH || op == SIM_AMO_CSWAP)
         spin_check(r, size);
 }
@@ -1603,12 +1628,90 @@ void sim_shmem_atomic(sim_shmem_amo op, void *dest, const void *value, const voi
 
 void sim_shmem_fence(void) {
     sim_shmem_check_active();
-    sim_access_shmem_fence(sim_self());
+    int self = sim_self();
+    sim_access_shmem_fence(self, take_ctx(self));
 }
 
 void sim_shmem_quiet(void) {
     sim_shmem_check_active();
-    quiet(sim_self());
+    int self = sim_self();
+    quiet_ctx(self, take_ctx(self));
+}
+
+/* ---------------------------------------------------------------------- */
+/* Contexts                                                                */
+
+/* A context's handle names its PE and its id: a PE cannot use another's. */
+static void *ctx_handle(int pe, uint32_t id) {
+    return (void *)(uintptr_t)(((uint64_t)(uint32_t)(pe + 1) << 32) | id);
+}
+
+/* The id of the calling PE's context h, or fails. */
+static uint32_t ctx_id(const void *h) {
+    int self = sim_self();
+    uint64_t v = (uint64_t)(uintptr_t)h;
+    int pe = (int)(v >> 32) - 1;
+    uint32_t id = (uint32_t)v;
+    if (pe != self || id == 0) {
+        if (pe >= 0 && pe < S.n && id)
+            fail("ctx %p is a context of PE %d: a context serves only the PE that created it", h,
+                 pe);
+        fail("ctx %p is neither SHMEM_CTX_DEFAULT nor a context that shmem_ctx_create made", h);
+    }
+    const GArray *c = S.pe[self].ctxs;
+    for (guint i = 0; i < c->len; i++)
+        if (g_array_index(c, uint32_t, i) == id)
+            return id;
+    fail("ctx %p was destroyed (shmem_ctx_destroy)", h);
+}
+
+void sim_shmem_ctx_use(const void *ctx, bool is_default) {
+    sim_shmem_check_active();
+    int self = sim_self();
+    S.pe[self].call_ctx = is_default ? 0 : ctx_id(ctx);
+}
+
+/* The context of the call in progress, which the next call will not have
+ * unless it says so. */
+static uint32_t take_ctx(int self) {
+    uint32_t c = S.pe[self].call_ctx;
+    S.pe[self].call_ctx = 0;
+    return c;
+}
+
+int sim_shmem_ctx_create(long options, void **ctx) {
+    sim_shmem_check_active();
+    int self = sim_self();
+    sim_call_args("options=%ld", options);
+    long known = SHMEM_CTX_SERIALIZED | SHMEM_CTX_PRIVATE | SHMEM_CTX_NOSTORE;
+    if (options & ~known)
+        fail("options %ld has bits that are none of SHMEM_CTX_SERIALIZED, SHMEM_CTX_PRIVATE and "
+             "SHMEM_CTX_NOSTORE",
+             options);
+    if (!ctx)
+        fail("ctx is NULL: shmem_ctx_create stores the new context there");
+    shm_pe *me = &S.pe[self];
+    uint32_t id = ++me->next_ctx;
+    g_array_append_val(me->ctxs, id);
+    *ctx = ctx_handle(self, id);
+    return 0;
+}
+
+void sim_shmem_ctx_destroy(const void *ctx, bool is_default) {
+    sim_shmem_check_active();
+    int self = sim_self();
+    sim_call_args("ctx=%p", ctx);
+    if (is_default)
+        fail("ctx is SHMEM_CTX_DEFAULT, which cannot be destroyed (OpenSHMEM 1.4 9.4.2)");
+    uint32_t id = ctx_id(ctx);
+    /* Its operations complete first. */
+    quiet_ctx(self, id);
+    GArray *c = S.pe[self].ctxs;
+    for (guint i = 0; i < c->len; i++)
+        if (g_array_index(c, uint32_t, i) == id) {
+            g_array_remove_index(c, i);
+            break;
+        }
 }
 
 static const char *cmp_name(int cmp) {
@@ -1883,6 +1986,11 @@ void sim_shmem_digest(sim_digest_feed feed, void *user) {
                         (int64_t)p->wait_hi,
                         p->lock_wait ? (int64_t)p->lock_wait->id : -1};
         feed(user, f, sizeof f);
+        if (p->ctxs) { /* the live contexts */
+            uint32_t nc = p->ctxs->len;
+            feed(user, &nc, sizeof nc);
+            feed(user, p->ctxs->data, sizeof(uint32_t) * nc);
+        }
         for (guint i = 0; p->refs && i < p->refs->len; i++) {
             const shm_ref *ref = &g_array_index(p->refs, shm_ref, i);
             int64_t g[2] = {(int64_t)ref->lo, (int64_t)ref->hi};

@@ -2,8 +2,8 @@
  * test_shmem_usage.c - OpenSHMEM usage errors that depend on more than one
  * call: the pSync and pWrk rules of the collectives (initialised to
  * SHMEM_SYNC_VALUE on every PE before any PE calls, not reused before
- * every PE is done with the previous collective) and shmem_free by some
- * PEs only.  Each error program has a correct twin; the expected verdicts
+ * every PE is done with the previous collective), shmem_free by some
+ * PEs only, and contexts misused.  Each error program has a correct twin; the expected verdicts
  * are derived by hand in each program's header.
  */
 #include <stdio.h>
@@ -14,16 +14,19 @@
 
 #define NO_ERROR_LINE "ordex explore: all orderings explored: no error exists for this input\n"
 
-/* "base.c:N", N the line of the mark [marker] of tests/programs/name. */
+/* "base.c:N", N the line of the mark [marker] of tests/programs/name
+ * (name: a usage_case's file, its argument left out). */
 static char *at(const char *name, const char *marker) {
-    char *rel = g_strdup_printf("tests/programs/%s", name);
-    char *s = g_strdup_printf("%s:%d", name, e2e_mark_line(rel, marker));
+    char *base = g_strndup(name, strcspn(name, " "));
+    char *rel = g_strdup_printf("tests/programs/%s", base);
+    char *s = g_strdup_printf("%s:%d", base, e2e_mark_line(rel, marker));
     g_free(rel);
+    g_free(base);
     return s;
 }
 
 typedef struct usage_case {
-    const char *file;
+    const char *file; /* the program, then its argument if any ("prog.c mode") */
     const char *ranks;
     const char *mark;  /* where the error is */
     const char *text;  /* in its message */
@@ -44,6 +47,14 @@ static const usage_case cases[] = {
      "PE 0: shmem_int_sum_to_all: pWrk is still in use: PE 1 has not returned from "
      "shmem_int_sum_to_all at ",
      NULL, "FIRST", true},
+    {"shmem_ctx_errors.c destroyed", "2", "USE",
+     "PE 0: shmem_ctx_int_p: ctx 0x100000001 was destroyed (shmem_ctx_destroy)", NULL, NULL, false},
+    {"shmem_ctx_errors.c default", "2", "DEFAULT",
+     "PE 0: shmem_ctx_destroy: ctx is SHMEM_CTX_DEFAULT, which cannot be destroyed", NULL, NULL,
+     false},
+    {"shmem_ctx_errors.c options", "2", "OPTIONS",
+     "PE 0: shmem_ctx_create: options 1048576 has bits that are none of SHMEM_CTX_SERIALIZED", NULL,
+     NULL, false},
     {"shmem_free_partial.c", "2", "FREE",
      "OpenSHMEM collective mismatch: as their 4th collective call, PE 0 calls shmem_free",
      "(shmem_free is collective: every PE frees the object", "FINALIZE", true},
@@ -76,12 +87,15 @@ static void expect_case(const usage_case *c, e2e_result *r, bool explore) {
 static void test_errors(void) {
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
         const usage_case *c = &cases[i];
-        char *rel = g_strdup_printf("tests/programs/%s", c->file);
-        e2e_result *r = e2e_ordex_run("run", "-n", c->ranks, e2e_src(rel), NULL);
+        size_t len = strcspn(c->file, " ");
+        char *rel = g_strdup_printf("tests/programs/%.*s", (int)len, c->file);
+        const char *arg = c->file[len] ? c->file + len + 1 : NULL; /* NULL ends the list */
+        e2e_result *r = e2e_ordex_run("run", "-n", c->ranks, e2e_src(rel), arg, NULL);
         expect_case(c, r, false);
         e2e_free(r);
         if (c->explore) {
-            r = e2e_ordex_run("explore", "--max-time", "60", "-n", c->ranks, e2e_src(rel), NULL);
+            r = e2e_ordex_run("explore", "--max-time", "60", "-n", c->ranks, e2e_src(rel), arg,
+                              NULL);
             expect_case(c, r, true);
             e2e_free(r);
         }
