@@ -13,9 +13,13 @@
  *
  * Run:
  *   ./ordex run     -n 4 examples/shmem_counter.c [K]
- *   ./ordex explore -n 4 examples/shmem_counter.c [K]
+ *   ./ordex explore -n 3 examples/shmem_counter.c 2
  *
- * Expected ordex verdict: no error (run and explore).
+ * Expected ordex verdict: no error (run and explore).  Exploring tries
+ * every order in which the draws of different PEs reach the counter: 90
+ * with 3 PEs of 2 tickets, 369,600 with the defaults at n=4 (too many to
+ * finish in a minute).  Each PE's tickets differ between those orders, but
+ * nothing the program prints does.
  *
  * Expected stdout with the defaults at n=4 (by hand: 12 tickets, 0 + ... +
  * 11 = 66), from PE 0:

@@ -103,7 +103,8 @@ typedef struct acc_rec {
     uint64_t key;     /* the operation (rma issue order + 1), 0 for plain */
     int file;         /* MPI-IO: the host file (from 1; its bytes are file offsets), else 0 */
     const char *path; /* MPI-IO: the file's name */
-    uint32_t fence;   /* OpenSHMEM: the issuer's fences before it */
+    uint32_t fence;   /* OpenSHMEM: the issuer's fences before it (on its context) */
+    uint32_t ctx;     /* OpenSHMEM: its context (0: the default one) */
     int win;          /* window index of an operation, -1 for plain, SHMEM_WIN */
     int wtarget;      /* window rank of the target */
     bool pending;
@@ -168,7 +169,8 @@ static struct {
     uint64_t next_buffer;   /* keys of nonblocking buffers, from BUFFER_KEY */
     GArray *atomic_rels;    /* atomic_rel: what accumulates released, by location */
     uint64_t next_shmem;    /* keys of OpenSHMEM operations, from SHMEM_KEY */
-    uint32_t *fences;       /* [n]: shmem_fence calls of each PE */
+    uint32_t *fences;       /* [n]: shmem_fence calls of each PE on its default context */
+    GHashTable *ctx_fences; /* rank << 32 | context -> its shmem_ctx_fence calls (others) */
     const char *unit;       /* what reports call a rank: "rank", "PE" */
     sim_access_namer namer; /* names symmetric memory */
     uint64_t added;         /* how many operation and buffer records were checked in */
@@ -224,6 +226,12 @@ sim_vc *sim_access_release(int rank) {
     if (A.records->len >= A.prune_at)
         prune();
     return copy;
+}
+
+bool sim_vc_before(const sim_vc *x, int owner, int rank) {
+    if (!A.on || !x || owner < 0 || rank < 0)
+        return true;
+    return vc_of(rank)[owner] >= x->c[owner];
 }
 
 static void acquire(int rank, const sim_vc *x) {
@@ -455,10 +463,13 @@ static char *why_unordered(const acc_rec *b, const acc_rec *a) {
     if (b->win == SHMEM_WIN && b->pending) {
         bool target = b->side == SIDE_TARGET;
         return g_strdup_printf(
-            "%s at %s had not completed %s when %s at %s started (only shmem_quiet or "
-            "shmem_barrier_all on PE %d completes it%s)",
+            "%s at %s had not completed %s when %s at %s started (only %s on PE %d completes "
+            "it%s)",
             b->what, sim_location(b->site), target ? "at its target" : "locally", a->what,
-            sim_location(a->site), b->rank,
+            sim_location(a->site),
+            b->ctx ? "shmem_ctx_quiet or shmem_ctx_destroy of its context"
+                   : "shmem_quiet or shmem_barrier_all",
+            b->rank,
             target ? ", or the target seeing in shmem_wait_until or shmem_test a value that PE "
                      "wrote after it and a shmem_fence"
                    : "");
@@ -567,8 +578,26 @@ static bool accumulates_ordered(const acc_rec *a, const acc_rec *b) {
  * not order the delivery of gets, OpenSHMEM 1.4 9.11.1). */
 static bool shmem_fenced(const acc_rec *a, const acc_rec *b) {
     return a->win == SHMEM_WIN && b->win == SHMEM_WIN && a->side == SIDE_TARGET &&
-           b->side == SIDE_TARGET && a->rank == b->rank && a->wtarget == b->wtarget &&
-           !b->fetches && b->fence < a->fence;
+           b->side == SIDE_TARGET && a->rank == b->rank && a->ctx == b->ctx &&
+           a->wtarget == b->wtarget && !b->fetches && b->fence < a->fence;
+}
+
+/* The fences of rank on context ctx so far (a fence orders only the
+ * operations of its own context). */
+static uint32_t *fence_slot(int rank, uint32_t ctx) {
+    if (ctx == 0)
+        return &A.fences[rank];
+    if (!A.ctx_fences)
+        A.ctx_fences = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
+    uint64_t key = ((uint64_t)(uint32_t)rank << 32) | ctx;
+    uint32_t *n = g_hash_table_lookup(A.ctx_fences, &key);
+    if (!n) {
+        uint64_t *k = g_new(uint64_t, 1);
+        *k = key;
+        n = g_new0(uint32_t, 1);
+        g_hash_table_insert(A.ctx_fences, k, n);
+    }
+    return n;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1606,6 +1635,8 @@ void sim_access_fini(void) {
     g_free(A.vc);
     g_free(A.last_release);
     g_free(A.fences);
+    if (A.ctx_fences)
+        g_hash_table_destroy(A.ctx_fences);
     for (int r = 0; r < A.n; r++)
         g_free(A.recent[r]);
     g_free(A.recent);
@@ -1645,7 +1676,7 @@ static void rec_image(const acc_rec *r, GByteArray *out) {
     g_byte_array_set_size(out, 0);
     /* A pending OpenSHMEM write that a fence orders before what its PE
      * issues next races with less. */
-    bool fenced = r->win == SHMEM_WIN && r->pending && r->fence < A.fences[r->rank];
+    bool fenced = r->win == SHMEM_WIN && r->pending && r->fence < *fence_slot(r->rank, r->ctx);
     int64_t f[12] = {(int64_t)r->lo, (int64_t)r->hi, r->rank, r->writes,
                      r->atomic,      (int64_t)r->op, r->side, (int64_t)(intptr_t)r->site,
                      r->pending,     r->visible,     fenced,  r->file};
@@ -1762,7 +1793,8 @@ void sim_access_shmem_add(const sim_shmem_access *d) {
     r->role = d->role;
     r->site = d->site;
     r->key = d->key;
-    r->fence = A.fences[d->rank];
+    r->ctx = d->ctx;
+    r->fence = *fence_slot(d->rank, d->ctx);
     r->win = SHMEM_WIN;
     r->wtarget = d->target;
     r->pending = d->pending;
@@ -1789,34 +1821,42 @@ void sim_access_shmem_add(const sim_shmem_access *d) {
     check_and_add(r, vc_of(r->rank));
 }
 
-void sim_access_shmem_fence(int rank) {
+void sim_access_shmem_fence(int rank, uint32_t ctx) {
     if (A.on)
-        A.fences[rank]++;
+        (*fence_slot(rank, ctx))++;
 }
 
-uint32_t sim_access_shmem_fences(int rank) {
-    return A.on ? A.fences[rank] : 0;
+uint32_t sim_access_shmem_fences(int rank, uint32_t ctx) {
+    return A.on ? *fence_slot(rank, ctx) : 0;
 }
 
-void sim_access_shmem_quiet(int rank, const char *call, void *site) {
+void sim_access_shmem_quiet(int rank, uint32_t ctx, const char *call, void *site) {
     if (!A.on)
         return;
+    uint32_t clock = vc_of(rank)[rank];
     for (guint i = 0; i < A.records->len; i++) {
         acc_rec *r = g_ptr_array_index(A.records, i);
-        if (r->win == SHMEM_WIN && r->rank == rank && r->side == SIDE_LOCAL && r->pending)
+        if (r->win != SHMEM_WIN || r->rank != rank || r->ctx != ctx || !r->pending)
+            continue;
+        if (r->side == SIDE_LOCAL)
             shmem_mark_local(r, false);
+        r->pending = false;
+        rec_unmark(r);
+        r->end_rank = rank;
+        r->end_clock = clock;
+        r->end_call = call;
+        r->end_site = site;
     }
-    end_ops(SHMEM_WIN, rank, -1, END_BOTH, call, site, rank, vc_of(rank)[rank]);
 }
 
-void sim_access_shmem_observed(int observer, int origin, uint32_t fences, uint64_t key,
-                               const char *call, void *site) {
+void sim_access_shmem_observed(int observer, int origin, uint32_t ctx, uint32_t fences,
+                               uint64_t key, const char *call, void *site) {
     if (!A.on)
         return;
     for (guint i = 0; i < A.records->len; i++) {
         acc_rec *r = g_ptr_array_index(A.records, i);
         if (r->win != SHMEM_WIN || r->rank != origin || r->side != SIDE_TARGET ||
-            r->wtarget != observer)
+            r->wtarget != observer || (r->key != key && r->ctx != ctx))
             continue;
         if (r->key != key && (r->fence >= fences || r->fetches))
             continue;

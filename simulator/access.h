@@ -59,6 +59,10 @@ sim_vc *sim_access_release(int rank);
 /* into joined with x (into may be NULL: a copy of x; x may be NULL: into). */
 sim_vc *sim_vc_join(sim_vc *into, const sim_vc *x);
 void sim_vc_free(sim_vc *vc);
+/* Whether what owner did up to its release x (a sim_access_release(owner))
+ * happens before rank's next action.  True while the checks are off or x
+ * is NULL: nothing is known against it. */
+bool sim_vc_before(const sim_vc *x, int owner, int rank);
 
 /* A collective fired: each member's request gets the join of the arrival
  * clocks (c->vcs) of the members whose data reaches it. */
@@ -121,25 +125,29 @@ typedef struct sim_shmem_access {
     const char *role;   /* "target", "source buffer", ... (static) */
     void *site;         /* the call site */
     uint64_t key;       /* sim_access_shmem_key() */
+    uint32_t ctx;       /* its context: 0 the default one (shmem_ctx_create's are others) */
 } sim_shmem_access;
 void sim_access_shmem_add(const sim_shmem_access *a);
 
-/* shmem_fence by rank: its pending target sides are delivered before
- * anything it issues later to the same PE (fetches excepted). */
-void sim_access_shmem_fence(int rank);
-/* How many fences rank made so far. */
-uint32_t sim_access_shmem_fences(int rank);
+/* shmem_ctx_fence by rank on context ctx (0: shmem_fence): its pending
+ * target sides on that context are delivered before anything it issues
+ * later on it to the same PE (fetches excepted). */
+void sim_access_shmem_fence(int rank, uint32_t ctx);
+/* How many fences rank made so far on context ctx. */
+uint32_t sim_access_shmem_fences(int rank, uint32_t ctx);
 
-/* shmem_quiet by rank (or what implies one): every pending side of its
- * operations ends now, at call at site. */
-void sim_access_shmem_quiet(int rank, const char *call, void *site);
+/* shmem_ctx_quiet by rank on context ctx (0: shmem_quiet, or what implies
+ * one): every pending side of its operations on that context ends now, at
+ * call at site. */
+void sim_access_shmem_quiet(int rank, uint32_t ctx, const char *call, void *site);
 
 /* PE observer saw (shmem_wait_until, shmem_test) a value written by the
- * operation `key` of PE origin, issued after origin's fence number
- * `fences`: that operation and origin's target sides to observer issued
- * before that fence are delivered; they end now, at observer's clock. */
-void sim_access_shmem_observed(int observer, int origin, uint32_t fences, uint64_t key,
-                               const char *call, void *site);
+ * operation `key` of PE origin on context ctx, issued after origin's fence
+ * number `fences` there: that operation and origin's target sides to
+ * observer on that context issued before that fence are delivered; they
+ * end now, at observer's clock. */
+void sim_access_shmem_observed(int observer, int origin, uint32_t ctx, uint32_t fences,
+                               uint64_t key, const char *call, void *site);
 
 /* ---------------------------------------------------------------------- */
 /* MPI-IO (file.c): accesses of files, on the same clocks                 */

@@ -11,6 +11,8 @@
 #include "simulator/engine.h"
 #include "simulator/report.h"
 #include "simulator/rma.h"
+#include "simulator/shmem.h"
+#include "simulator/shmem_events.h"
 #include "simulator/sim_internal.h"
 
 /* Destination ranks that may have enabled deliveries, in the order they were
@@ -106,6 +108,8 @@ static double monotonic_s(void) {
 }
 
 bool sim_events_release_pollers(bool repeated) {
+    if (sim_shmem_wake_satisfied()) /* before anything is stuck */
+        return true;
     if (g_pollers->len == 0)
         return false;
     /* Wall time, not CPU time: the phase may span a fork (exploration),
@@ -175,6 +179,7 @@ void sim_events_all(GArray *out) {
         }
     sim_rma_lock_events(out);
     sim_rma_atomic_events(out);
+    sim_shmem_events(out);
 }
 
 bool sim_events_first(sim_event *out, GRand *rng) {
@@ -198,6 +203,8 @@ bool sim_events_first(sim_event *out, GRand *rng) {
     if (sim_rma_first_lock_event(out)) /* the earliest request first */
         return true;
     if (sim_rma_first_atomic_event(out))
+        return true;
+    if (sim_shmem_first_event(out)) /* OpenSHMEM's atomics and locks: issue order */
         return true;
     for (;;) {
         prune_head();
@@ -237,6 +244,10 @@ bool sim_events_first_ready(sim_event *out, sim_event_due_fn due, void *user) {
         return true;
     }
     if (sim_rma_first_atomic_event(&lock) && due(&lock, &lock_ready, user)) {
+        *out = lock;
+        return true;
+    }
+    if (sim_shmem_first_event(&lock) && due(&lock, &lock_ready, user)) {
         *out = lock;
         return true;
     }
@@ -282,6 +293,8 @@ void sim_fire(const sim_event *ev) {
         sim_fire_choice(ev);
     } else if (ev->kind == SIM_EV_RESUME) {
         sim_resume_rank(ev->rank);
+    } else if (sim_shmem_event_owns(ev)) {
+        sim_shmem_fire(ev);
     } else if (ev->kind == SIM_EV_LOCK) {
         sim_rma_fire_lock(ev);
     } else if (ev->kind == SIM_EV_ATOMIC) {
@@ -292,6 +305,7 @@ void sim_fire(const sim_event *ev) {
     } else {
         sim_engine_fire(ev);
     }
+    sim_shmem_wake_satisfied();
 }
 
 bool sim_event_is_safe(const sim_event *ev) {
@@ -334,6 +348,10 @@ void sim_event_describe(const sim_event *ev, sim_event_info *out) {
         sim_engine_describe_resume(ev->rank, out);
         return;
     }
+    if (sim_shmem_event_owns(ev)) {
+        sim_shmem_describe_event(ev, out);
+        return;
+    }
     if (ev->kind == SIM_EV_LOCK) {
         sim_rma_describe_lock(ev, out);
         return;
@@ -356,6 +374,8 @@ sim_event_key sim_event_key_of(const sim_event *ev) {
     } else if (ev->kind == SIM_EV_RESUME) {
         k.msg = 0;
         k.recv = sim_rank_progress_seq(ev->rank);
+    } else if (sim_shmem_event_owns(ev)) {
+        sim_shmem_event_key(ev, &k);
     } else if (ev->kind == SIM_EV_LOCK) {
         sim_rma_lock_key(ev, &k);
     } else if (ev->kind == SIM_EV_ATOMIC) {

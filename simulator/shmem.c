@@ -28,7 +28,11 @@
 #include "simulator/engine.h"
 #include "simulator/report.h"
 #include "simulator/request.h"
+#include "simulator/rma.h"
+#include "simulator/shmem_events.h"
+#include "simulator/shmem_psync.h"
 #include "simulator/sim_internal.h"
+#include "simulator/timed_shmem.h"
 
 /* The symmetric heap's size when SHMEM_SYMMETRIC_SIZE does not say. */
 #define DEFAULT_HEAP ((size_t)256 << 20)
@@ -59,6 +63,8 @@ typedef struct shm_writer {
     int origin;
     uint32_t fences;
     uint64_t key;
+    uint64_t timed; /* its operation under predict (timed_shmem.h), 0: none */
+    uint32_t ctx;   /* its context */
 } shm_writer;
 
 /* The last OpenSHMEM write into some bytes of a PE (for atomics, every
@@ -83,12 +89,17 @@ typedef struct shm_pe {
     bool initialized, finalized;
     int thread_level;
     void *init_site, *finalize_site;
-    GArray *globals; /* sched_region: its symmetric data objects */
-    GArray *refs;    /* shm_ref, by address */
-    uint64_t colls;  /* collective calls so far */
+    GArray *globals;       /* sched_region: its symmetric data objects */
+    GArray *refs;          /* shm_ref, by address */
+    uint64_t colls;        /* collective calls so far */
+    GHashTable *set_colls; /* active set key -> its collective calls so far (a subset's) */
     /* Blocked in shmem_wait_until on [wait_lo, wait_hi). */
     bool waiting;
     uintptr_t wait_lo, wait_hi;
+    /* ... until the element there compares to wait_value as wait_cmp says */
+    sim_shmem_kind wait_kind;
+    int wait_cmp;
+    uint64_t wait_value;
     shm_lock *lock_wait; /* blocked in shmem_set_lock */
     /* The last fetch, to see a loop that polls with it. */
     bool spin_valid;
@@ -96,6 +107,10 @@ typedef struct shm_pe {
     uintptr_t spin_addr;
     uint64_t spin_hash, spin_seq;
     GPtrArray *writes; /* shm_write * into its memory */
+    /* Contexts: the ids of those it created and has not destroyed, the
+     * next id, and the context of the call in progress (0: the default). */
+    GArray *ctxs; /* uint32_t */
+    uint32_t next_ctx, call_ctx;
 } shm_pe;
 
 /* A collective call as its first PE described it; later PEs must agree. */
@@ -108,6 +123,8 @@ typedef struct shm_coll {
     void *site;
     shm_obj *obj; /* heap calls: the object (NULL: none, the call returns NULL) */
     int departed;
+    int members;       /* PEs that take part */
+    GHashTable *table; /* where it is kept (S.colls, or its active set's) */
 } shm_coll;
 
 static struct {
@@ -115,11 +132,14 @@ static struct {
     shm_pe *pe;         /* [n], NULL until the first shmem_init */
     GPtrArray *objects; /* shm_obj *, by index */
     GHashTable *colls;  /* seq -> shm_coll * */
+    GHashTable *sets;   /* active set key -> (seq -> shm_coll *): subsets' collectives */
     GHashTable *locks;  /* id -> shm_lock * */
     sim_comm *comm;     /* OpenSHMEM's collectives */
     size_t heap_limit, heap_used;
     uint64_t write_seq; /* OpenSHMEM writes so far */
 } S;
+
+static uint32_t take_ctx(int self);
 
 /* ---------------------------------------------------------------------- */
 /* Errors                                                                  */
@@ -134,22 +154,6 @@ static _Noreturn void fail(const char *fmt, ...) {
     va_end(ap);
     sim_add_finding(SIM_F_MPI_ERROR, &self, 1, sim_location(p->call_site),
                     g_strdup_printf("PE %d: %s: %s", self, p->call, text),
-                    sim_report_backtrace_here());
-    g_free(text);
-    sched_abort_current();
-}
-
-static _Noreturn void unsupported(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
-static _Noreturn void unsupported(const char *fmt, ...) {
-    int self = sim_self();
-    sim_proc *p = sim_proc_of(self);
-    va_list ap;
-    va_start(ap, fmt);
-    char *text = g_strdup_vprintf(fmt, ap);
-    va_end(ap);
-    sim_add_finding(SIM_F_UNSUPPORTED, &self, 1, sim_location(p->call_site),
-                    g_strdup_printf("PE %d called %s %s, which ordex does not support yet", self,
-                                    p->call, text),
                     sim_report_backtrace_here());
     g_free(text);
     sched_abort_current();
@@ -365,7 +369,7 @@ static void write_free(shm_write *w) {
  * now, wake target if it waits on those bytes, and mark target's memory
  * as changed. */
 static void note_write(int target, uintptr_t lo, uintptr_t hi, int origin, uint64_t key,
-                       bool atomic) {
+                       bool atomic, uint64_t timed, uint32_t ctx) {
     shm_pe *t = &S.pe[target];
     shm_write *keep = NULL;
     for (guint i = 0; i < t->writes->len;) {
@@ -390,7 +394,7 @@ static void note_write(int target, uintptr_t lo, uintptr_t hi, int origin, uint6
     sim_vc *vc = sim_access_release(origin);
     keep->vc = sim_vc_join(keep->vc, vc);
     sim_vc_free(vc);
-    shm_writer wr = {origin, sim_access_shmem_fences(origin), key};
+    shm_writer wr = {origin, sim_access_shmem_fences(origin, ctx), key, timed, ctx};
     g_array_append_val(keep->writers, wr);
     g_free(keep->bytes);
     keep->bytes = hi - lo <= KEEP_BYTES ? g_memdup2((const void *)lo, hi - lo) : NULL;
@@ -420,7 +424,10 @@ static void observe(int self, uintptr_t lo, uintptr_t hi) {
         sim_access_acquire(self, w->vc);
         for (guint k = 0; k < w->writers->len; k++) {
             const shm_writer *wr = &g_array_index(w->writers, shm_writer, k);
-            sim_access_shmem_observed(self, wr->origin, wr->fences, wr->key, p->call, p->call_site);
+            sim_access_shmem_observed(self, wr->origin, wr->ctx, wr->fences, wr->key, p->call,
+                                      p->call_site);
+            /* predict: what the PE saw has arrived by the time it goes on */
+            sim_timed_shmem_wait(wr->timed);
         }
     }
 }
@@ -455,6 +462,10 @@ static void pe_free(shm_pe *p) {
         g_array_free(p->globals, TRUE);
     if (p->refs)
         g_array_free(p->refs, TRUE);
+    if (p->set_colls)
+        g_hash_table_destroy(p->set_colls);
+    if (p->ctxs)
+        g_array_free(p->ctxs, TRUE);
     if (p->writes) {
         g_ptr_array_foreach(p->writes, (GFunc)(void (*)(void))write_free, NULL);
         g_ptr_array_free(p->writes, TRUE);
@@ -483,6 +494,8 @@ static void lock_free(gpointer p) {
 void sim_shmem_init(int nranks) {
     memset(&S, 0, sizeof S);
     S.n = nranks;
+    sim_shmem_events_init();
+    sim_shmem_psync_init(nranks);
 }
 
 void sim_shmem_fini(void) {
@@ -492,9 +505,12 @@ void sim_shmem_fini(void) {
         g_free(S.pe);
         g_ptr_array_free(S.objects, TRUE);
         g_hash_table_destroy(S.colls);
+        g_hash_table_destroy(S.sets);
         g_hash_table_destroy(S.locks);
         sim_access_set_namer(NULL);
     }
+    sim_shmem_events_fini();
+    sim_shmem_psync_fini();
     memset(&S, 0, sizeof S);
 }
 
@@ -521,6 +537,8 @@ static void start(void) {
     S.pe = g_new0(shm_pe, (size_t)S.n);
     S.objects = g_ptr_array_new_with_free_func(obj_free);
     S.colls = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, coll_free);
+    S.sets = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free,
+                                   (GDestroyNotify)g_hash_table_destroy);
     S.locks = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, lock_free);
     S.comm = sim_comm_make_private(sim_comm_get(MPI_COMM_WORLD, sim_self()), "OpenSHMEM");
     sim_access_shmem_enable();
@@ -538,6 +556,8 @@ void sim_shmem_do_init(int thread_level) {
     me->thread_level = thread_level;
     me->init_site = sim_proc_of(self)->call_site;
     me->refs = g_array_new(FALSE, FALSE, sizeof(shm_ref));
+    me->set_colls = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
+    me->ctxs = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     me->writes = g_ptr_array_new();
     me->globals = g_array_new(FALSE, FALSE, sizeof(sched_region));
     sched_rank_globals(self, me->globals);
@@ -618,16 +638,60 @@ bool sim_shmem_rank_ended(int rank, int code) {
 /* ---------------------------------------------------------------------- */
 /* Collectives                                                             */
 
+static bool set_is_all(const shm_set *set) {
+    return set->start == 0 && set->size == S.n && (set->logstride == 0 || set->size == 1);
+}
+
+/* An active set's name: the same for every way of writing it. */
+static uint64_t set_key(const shm_set *set) {
+    int stride = set->size == 1 ? 0 : set->logstride;
+    return ((uint64_t)(uint32_t)set->start << 32) | ((uint64_t)stride << 24) | (uint32_t)set->size;
+}
+
+/* The k-th PE of an active set. */
+static int set_pe(const shm_set *set, int k) {
+    return set->start + (k << set->logstride);
+}
+
+/* shmem_free or its old name. */
+static bool is_free(const char *call) {
+    return strcmp(call, "shmem_free") == 0 || strcmp(call, "shfree") == 0;
+}
+
 /* The calling PE's next collective call: it must be what the first PE to
  * reach that collective called (what: its call, or a name that several
  * calls share), with the same arguments a and b (desc describes them).
  * Returns the collective (the first arrival creates it); depart() when done
  * with it. */
-static shm_coll *arrive_as(const char *what, uint64_t a, uint64_t b, char *desc) {
+static shm_coll *arrive_in(const shm_set *set, const char *what, uint64_t a, uint64_t b,
+                           char *desc) {
     int self = sim_self();
     sim_proc *p = sim_proc_of(self);
-    uint64_t seq = S.pe[self].colls++;
-    shm_coll *c = g_hash_table_lookup(S.colls, &seq);
+    GHashTable *table = S.colls;
+    int members = S.n;
+    uint64_t seq;
+    if (set && !set_is_all(set)) {
+        uint64_t key = set_key(set);
+        uint64_t *n = g_hash_table_lookup(S.pe[self].set_colls, &key);
+        if (!n) {
+            uint64_t *k = g_new(uint64_t, 1);
+            *k = key;
+            n = g_new0(uint64_t, 1);
+            g_hash_table_insert(S.pe[self].set_colls, k, n);
+        }
+        seq = (*n)++;
+        table = g_hash_table_lookup(S.sets, &key);
+        if (!table) {
+            uint64_t *k = g_new(uint64_t, 1);
+            *k = key;
+            table = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, coll_free);
+            g_hash_table_insert(S.sets, k, table);
+        }
+        members = set->size;
+    } else {
+        seq = S.pe[self].colls++;
+    }
+    shm_coll *c = g_hash_table_lookup(table, &seq);
     if (!c) {
         c = g_new0(shm_coll, 1);
         c->seq = seq;
@@ -637,7 +701,9 @@ static shm_coll *arrive_as(const char *what, uint64_t a, uint64_t b, char *desc)
         c->b = b;
         c->first = self;
         c->site = p->call_site;
-        g_hash_table_insert(S.colls, &c->seq, c);
+        c->members = members;
+        c->table = table;
+        g_hash_table_insert(table, &c->seq, c);
         return c;
     }
     if (strcmp(c->call, what) != 0 || c->a != a || c->b != b) {
@@ -646,11 +712,15 @@ static shm_coll *arrive_as(const char *what, uint64_t a, uint64_t b, char *desc)
         char *loc = g_strdup(sim_location(c->site));
         char *msg = g_strdup_printf(
             "OpenSHMEM collective mismatch: as their %" G_GUINT64_FORMAT
-            "%s collective call, PE %d calls %s at %s and PE %d calls %s at %s; every PE must "
-            "make the same collective calls in the same order, with the same arguments",
-            seq + 1, ordinal(seq + 1), ranks[0], first_low ? c->desc : desc,
-            first_low ? loc : sim_location(p->call_site), ranks[1], first_low ? desc : c->desc,
-            first_low ? sim_location(p->call_site) : loc);
+            "%s collective call%s, PE %d calls %s at %s and PE %d calls %s at %s; every PE must "
+            "make the same collective calls in the same order, with the same arguments%s",
+            seq + 1, ordinal(seq + 1), set && !set_is_all(set) ? " on this active set" : "",
+            ranks[0], first_low ? c->desc : desc, first_low ? loc : sim_location(p->call_site),
+            ranks[1], first_low ? desc : c->desc, first_low ? sim_location(p->call_site) : loc,
+            is_free(c->call) || is_free(what)
+                ? " (shmem_free is collective: every PE frees the object, OpenSHMEM 1.4 "
+                  "section 9.3.1)"
+                : "");
         g_free(loc);
         g_free(desc);
         sim_add_finding(SIM_F_MPI_ERROR, ranks, 2, sim_location(first_low ? c->site : p->call_site),
@@ -661,13 +731,22 @@ static shm_coll *arrive_as(const char *what, uint64_t a, uint64_t b, char *desc)
     return c;
 }
 
+static shm_coll *arrive_as(const char *what, uint64_t a, uint64_t b, char *desc) {
+    return arrive_in(NULL, what, a, b, desc);
+}
+
+/* arrive() for a collective on an active set. */
+static shm_coll *arrive_set(const shm_set *set, uint64_t a, uint64_t b, char *desc) {
+    return arrive_in(set, sim_proc_of(sim_self())->call, a, b, desc);
+}
+
 static shm_coll *arrive(uint64_t a, uint64_t b, char *desc) {
     return arrive_as(sim_proc_of(sim_self())->call, a, b, desc);
 }
 
 static void depart(shm_coll *c) {
-    if (++c->departed == S.n)
-        g_hash_table_remove(S.colls, &c->seq);
+    if (++c->departed == c->members)
+        g_hash_table_remove(c->table, &c->seq);
 }
 
 static sim_coll_args args_init(void) {
@@ -680,25 +759,56 @@ static sim_coll_args args_init(void) {
 
 /* Posts the calling PE's part of a collective of kind on OpenSHMEM's
  * communicator and waits for it. */
-static void post(sim_coll_kind kind, const sim_coll_args *a) {
-    sim_request *req = sim_coll_post(S.comm, kind, a);
+static void post_on(sim_comm *comm, sim_coll_kind kind, const sim_coll_args *a) {
+    sim_request *req = sim_coll_post(comm, kind, a);
     if (req)
         sim_request_wait(req, MPI_STATUS_IGNORE);
 }
 
-static void quiet(int self) {
+/* Completes the PE's operations on context ctx: shmem_quiet and every
+ * call that implies one (barriers, shmem_clear_lock, shmem_finalize, the
+ * heap's) on the default context 0 only, shmem_ctx_quiet and
+ * shmem_ctx_destroy on theirs (OpenSHMEM 1.4 9.4: other contexts need
+ * their own quiet). */
+static void quiet_ctx(int self, uint32_t ctx) {
     sim_proc *p = sim_proc_of(self);
-    sim_access_shmem_quiet(self, p->call, p->call_site);
+    sim_access_shmem_quiet(self, ctx, p->call, p->call_site);
+    sim_timed_shmem_quiet(self);
 }
 
-/* A barrier of every PE; with_quiet: one that completes the PE's
- * operations first (shmem_barrier_all and the implicit barriers). */
-static void barrier(bool with_quiet) {
+static void quiet(int self) {
+    quiet_ctx(self, 0);
+}
+
+/* The communicator of an active set's collectives: OpenSHMEM's own for
+ * every PE, else one of the set's PEs in set order (made by the first of
+ * them to need it). */
+static sim_comm *set_comm(const shm_set *set) {
+    if (set_is_all(set))
+        return S.comm;
+    int *members = g_new(int, (size_t)set->size);
+    for (int k = 0; k < set->size; k++)
+        members[k] = set_pe(set, k);
+    sim_group g = {.size = set->size, .members = members};
+    sim_comm *c = sim_comm_for_group(S.comm, &g, 0);
+    g_free(members);
+    return c;
+}
+
+/* A barrier of an active set; with_quiet: one that completes the PE's
+ * operations first (shmem_barrier_all, shmem_barrier and the implicit
+ * barriers). */
+static void barrier_on(sim_comm *comm, bool with_quiet) {
     int self = sim_self();
     if (with_quiet)
         quiet(self);
     sim_coll_args a = args_init();
-    post(SIM_COLL_BARRIER, &a);
+    post_on(comm, SIM_COLL_BARRIER, &a);
+}
+
+/* A barrier of every PE. */
+static void barrier(bool with_quiet) {
+    barrier_on(S.comm, with_quiet);
 }
 
 void sim_shmem_barrier_all(void) {
@@ -715,8 +825,8 @@ void sim_shmem_sync_all(void) {
     barrier(false);
 }
 
-/* An active set must be valid; ordex supports the set of all PEs. */
-static void check_set(int start, int logstride, int size) {
+/* An active set must be valid and hold the calling PE. */
+static shm_set check_set(int start, int logstride, int size) {
     if (size < 1 || start < 0 || logstride < 0 || logstride > 30)
         fail("the active set PE_start=%d, logPE_stride=%d, PE_size=%d is not valid (PE_start and "
              "logPE_stride at least 0, PE_size at least 1)",
@@ -726,10 +836,13 @@ static void check_set(int start, int logstride, int size) {
         fail("the active set PE_start=%d, logPE_stride=%d, PE_size=%d names PE %" G_GINT64_FORMAT
              ", but the program runs %d PEs",
              start, logstride, size, last, S.n);
-    if (start != 0 || size != S.n || (logstride != 0 && size > 1))
-        unsupported("on the active set PE_start=%d, logPE_stride=%d, PE_size=%d (ordex supports "
-                    "active sets of all PEs)",
-                    start, logstride, size);
+    shm_set set = {start, logstride, size};
+    int self = sim_self(), k = self - start;
+    if (k < 0 || (k & ((1 << logstride) - 1)) || (k >> logstride) >= size)
+        fail("PE %d is not in the active set PE_start=%d, logPE_stride=%d, PE_size=%d: only its "
+             "PEs may call a collective on it",
+             self, start, logstride, size);
+    return set;
 }
 
 /* pSync of a collective: `longs` elements of long, symmetric, that the
@@ -738,13 +851,116 @@ static void check_psync(long *psync, size_t longs) {
     check_buffer("pSync", psync, longs, 1, sizeof(long), MPI_LONG, true);
 }
 
+static uint64_t sym_id(const shm_sym *s) {
+    return ((uint64_t)s->heap << 63) | ((uint64_t)s->index << 40) | (uint64_t)s->offset;
+}
+
+/* The calling PE enters collective seq (of every PE in `set`; barrier: a
+ * barrier or sync) with pSync of `longs` elements and pWrk (NULL: none):
+ * every PE's pSync must hold SHMEM_SYNC_VALUE, and neither array may still
+ * be in use by a collective before (shmem_psync.h).  Fails the call. */
+static void psync_enter(long *psync, size_t longs, void *pwrk, uint64_t seq, bool barrier,
+                        shm_set set) {
+    int self = sim_self();
+    sim_proc *p = sim_proc_of(self);
+    shm_sym s;
+    if (!sym_of(self, (uintptr_t)psync, &s))
+        fail("pSync %p is not a symmetric address: it must be a symmetric array of "
+             "SHMEM_*_SYNC_SIZE longs",
+             (void *)psync);
+    longs = MIN(longs, s.room / sizeof(long));
+    /* OpenSHMEM 1.4 9.9: every element on every PE of the active set is
+     * SHMEM_SYNC_VALUE before any PE of it calls (the implementation puts it
+     * back on return). */
+    for (int k = 0; k < set.size; k++) {
+        int q = set.start + (k << set.logstride);
+        const long *a = (const long *)sym_addr(q, &s);
+        for (size_t i = 0; a && i < longs; i++) {
+            if (a[i] == SHMEM_SYNC_VALUE)
+                continue;
+            if (q == self)
+                fail("pSync[%zu] is %ld, not SHMEM_SYNC_VALUE (%ld): every element of pSync "
+                     "must be initialised to SHMEM_SYNC_VALUE before a collective uses it "
+                     "(OpenSHMEM 1.4 section 9.9)",
+                     i, a[i], (long)SHMEM_SYNC_VALUE);
+            fail("PE %d's pSync[%zu] is %ld, not SHMEM_SYNC_VALUE (%ld), as PE %d enters: every "
+                 "PE of the active set must initialise its pSync before any of them calls the "
+                 "collective (OpenSHMEM 1.4 section 9.9: a barrier between the initialisation "
+                 "and the call)",
+                 q, i, a[i], (long)SHMEM_SYNC_VALUE, self);
+        }
+    }
+    char *why =
+        sim_shmem_psync_enter(self, "pSync", sym_id(&s), seq, barrier, set, p->call, p->call_site);
+    shm_sym w;
+    if (!why && pwrk && sym_of(self, (uintptr_t)pwrk, &w))
+        why =
+            sim_shmem_psync_enter(self, "pWrk", sym_id(&w), seq, false, set, p->call, p->call_site);
+    if (why) {
+        char *text = g_strdup(why);
+        g_free(why);
+        fail("%s", text);
+    }
+}
+
+/* The calling PE returns from collective seq. */
+static void psync_leave(long *psync, void *pwrk, uint64_t seq) {
+    int self = sim_self();
+    shm_sym s;
+    if (sym_of(self, (uintptr_t)psync, &s))
+        sim_shmem_psync_leave(self, sym_id(&s), seq);
+    if (pwrk && sym_of(self, (uintptr_t)pwrk, &s))
+        sim_shmem_psync_leave(self, sym_id(&s), seq);
+}
+
+/* The race checker: a collective of the calling PE read (writes: wrote)
+ * n elements of elem bytes, stride elements apart, at addr of its own
+ * memory, between its entry and its return. */
+static void coll_access(const char *role, const void *addr, size_t n, ptrdiff_t stride, size_t elem,
+                        bool writes) {
+    if (n == 0 || elem == 0)
+        return;
+    int self = sim_self();
+    sim_proc *p = sim_proc_of(self);
+    bool contiguous = stride == 1;
+    sim_shmem_access a = {.rank = self,
+                          .target = -1,
+                          .addr = addr,
+                          .len = contiguous ? n * elem : elem,
+                          .count = contiguous ? 1 : n,
+                          .stride = stride * (ptrdiff_t)elem,
+                          .writes = writes,
+                          .pending = false,
+                          .what = p->call,
+                          .role = role,
+                          .site = p->call_site,
+                          .key = sim_access_shmem_key()};
+    sim_access_shmem_add(&a);
+}
+
+/* A collective's number for the pSync rules: its number on its active
+ * set, mixed with the set's name for a subset (the same on every PE). */
+static uint64_t set_seq(const shm_set *set, uint64_t seq) {
+    return set_is_all(set) ? seq : (set_key(set) * 0x9e3779b97f4a7c15ull) ^ (seq + 1);
+}
+
+/* The sequence number of the collective c, departing from it. */
+static uint64_t depart_seq(shm_coll *c) {
+    uint64_t seq = c->seq;
+    depart(c);
+    return seq;
+}
+
 void sim_shmem_barrier_set(int start, int logstride, int size, long *psync, bool sync) {
     sim_shmem_check_active();
     sim_call_args("PE_start=%d, logPE_stride=%d, PE_size=%d", start, logstride, size);
-    check_set(start, logstride, size);
+    shm_set set = check_set(start, logstride, size);
     check_psync(psync, SHMEM_BARRIER_SYNC_SIZE);
-    depart(arrive((uint64_t)start, (uint64_t)size, g_strdup(sim_proc_of(sim_self())->call)));
-    barrier(!sync);
+    uint64_t seq = set_seq(&set, depart_seq(arrive_set(&set, (uint64_t)start, (uint64_t)size,
+                                                       g_strdup(sim_proc_of(sim_self())->call))));
+    psync_enter(psync, SHMEM_BARRIER_SYNC_SIZE, NULL, seq, true, set);
+    barrier_on(set_comm(&set), !sync);
+    psync_leave(psync, NULL, seq);
 }
 
 void sim_shmem_do_finalize(void) {
@@ -775,15 +991,16 @@ void sim_shmem_broadcast(void *dest, const void *source, size_t nelems, size_t e
     int self = sim_self();
     sim_call_args("PE_root=%d, PE_start=%d, logPE_stride=%d, PE_size=%d", root, start, logstride,
                   size);
-    check_set(start, logstride, size);
+    shm_set set = check_set(start, logstride, size);
     if (root < 0 || root >= size)
         fail("PE_root %d is not an index of the active set (0 to %d)", root, size - 1);
+    int root_pe = set_pe(&set, root);
     int count = bytes_count(nelems, elem);
     if (count) {
         remote_of(dest, (size_t)count, self, "dest");
         remote_of(source, (size_t)count, self, "source");
         /* The root's source is read, every other PE's dest written. */
-        if (self == root)
+        if (self == root_pe)
             check_buffer("source", source, nelems, 1, elem, MPI_BYTE, false);
         else
             check_buffer("dest", dest, nelems, 1, elem, MPI_BYTE, true);
@@ -791,14 +1008,20 @@ void sim_shmem_broadcast(void *dest, const void *source, size_t nelems, size_t e
     check_psync(psync, SHMEM_BCAST_SYNC_SIZE);
     char *desc =
         g_strdup_printf("%s(nelems=%zu, PE_root=%d)", sim_proc_of(self)->call, nelems, root);
-    depart(arrive(nelems, (uint64_t)root, desc));
+    uint64_t seq = set_seq(&set, depart_seq(arrive_set(&set, nelems, (uint64_t)root, desc)));
+    psync_enter(psync, SHMEM_BCAST_SYNC_SIZE, NULL, seq, false, set);
     sim_coll_args a = args_init();
     /* The root's dest is left alone (OpenSHMEM 1.4 9.9.4). */
-    a.sendbuf = a.recvbuf = self == root ? (void *)source : dest;
+    a.sendbuf = a.recvbuf = self == root_pe ? (void *)source : dest;
     a.sendcount = a.recvcount = count;
     a.sendtype = a.recvtype = MPI_BYTE;
     a.root = root;
-    post(SIM_COLL_BCAST, &a);
+    post_on(set_comm(&set), SIM_COLL_BCAST, &a);
+    if (self == root_pe)
+        coll_access("source", source, nelems, 1, elem, false);
+    else
+        coll_access("dest", dest, nelems, 1, elem, true);
+    psync_leave(psync, NULL, seq);
 }
 
 void sim_shmem_fcollect(void *dest, const void *source, size_t nelems, size_t elem, int start,
@@ -806,7 +1029,7 @@ void sim_shmem_fcollect(void *dest, const void *source, size_t nelems, size_t el
     sim_shmem_check_active();
     int self = sim_self();
     sim_call_args("PE_start=%d, logPE_stride=%d, PE_size=%d", start, logstride, size);
-    check_set(start, logstride, size);
+    shm_set set = check_set(start, logstride, size);
     int count = bytes_count(nelems, elem);
     if (count) {
         remote_of(source, (size_t)count, self, "source");
@@ -816,13 +1039,17 @@ void sim_shmem_fcollect(void *dest, const void *source, size_t nelems, size_t el
     }
     check_psync(psync, SHMEM_COLLECT_SYNC_SIZE);
     char *desc = g_strdup_printf("%s(nelems=%zu)", sim_proc_of(self)->call, nelems);
-    depart(arrive(nelems, 0, desc));
+    uint64_t seq = set_seq(&set, depart_seq(arrive_set(&set, nelems, 0, desc)));
+    psync_enter(psync, SHMEM_COLLECT_SYNC_SIZE, NULL, seq, false, set);
     sim_coll_args a = args_init();
     a.sendbuf = source;
     a.recvbuf = dest;
     a.sendcount = a.recvcount = count;
     a.sendtype = a.recvtype = MPI_BYTE;
-    post(SIM_COLL_ALLGATHER, &a);
+    post_on(set_comm(&set), SIM_COLL_ALLGATHER, &a);
+    coll_access("source", source, nelems, 1, elem, false);
+    coll_access("dest", dest, nelems * (size_t)size, 1, elem, true);
+    psync_leave(psync, NULL, seq);
 }
 
 void sim_shmem_alltoall(void *dest, const void *source, size_t nelems, size_t elem, int start,
@@ -830,7 +1057,7 @@ void sim_shmem_alltoall(void *dest, const void *source, size_t nelems, size_t el
     sim_shmem_check_active();
     int self = sim_self();
     sim_call_args("PE_start=%d, logPE_stride=%d, PE_size=%d", start, logstride, size);
-    check_set(start, logstride, size);
+    shm_set set = check_set(start, logstride, size);
     int count = bytes_count(nelems, elem);
     if (count) {
         remote_of(source, (size_t)count * (size_t)size, self, "source");
@@ -840,13 +1067,123 @@ void sim_shmem_alltoall(void *dest, const void *source, size_t nelems, size_t el
     }
     check_psync(psync, SHMEM_ALLTOALL_SYNC_SIZE);
     char *desc = g_strdup_printf("%s(nelems=%zu)", sim_proc_of(self)->call, nelems);
-    depart(arrive(nelems, 0, desc));
+    uint64_t seq = set_seq(&set, depart_seq(arrive_set(&set, nelems, 0, desc)));
+    psync_enter(psync, SHMEM_ALLTOALL_SYNC_SIZE, NULL, seq, false, set);
     sim_coll_args a = args_init();
     a.sendbuf = source;
     a.recvbuf = dest;
     a.sendcount = a.recvcount = count;
     a.sendtype = a.recvtype = MPI_BYTE;
-    post(SIM_COLL_ALLTOALL, &a);
+    post_on(set_comm(&set), SIM_COLL_ALLTOALL, &a);
+    coll_access("source", source, nelems * (size_t)size, 1, elem, false);
+    coll_access("dest", dest, nelems * (size_t)size, 1, elem, true);
+    psync_leave(psync, NULL, seq);
+}
+
+void sim_shmem_collect(void *dest, const void *source, size_t nelems, size_t elem, int start,
+                       int logstride, int size, long *psync) {
+    sim_shmem_check_active();
+    int self = sim_self();
+    sim_call_args("nelems=%zu, PE_start=%d, logPE_stride=%d, PE_size=%d", nelems, start, logstride,
+                  size);
+    shm_set set = check_set(start, logstride, size);
+    int count = bytes_count(nelems, elem);
+    if (count) {
+        remote_of(source, (size_t)count, self, "source");
+        check_buffer("source", source, nelems, 1, elem, MPI_BYTE, false);
+    }
+    check_psync(psync, SHMEM_COLLECT_SYNC_SIZE);
+    /* nelems may differ from PE to PE: only the element size must agree. */
+    char *desc = g_strdup_printf("%s(%zu-byte elements)", sim_proc_of(self)->call, elem);
+    uint64_t seq = set_seq(&set, depart_seq(arrive_set(&set, elem, 0, desc)));
+    psync_enter(psync, SHMEM_COLLECT_SYNC_SIZE, NULL, seq, false, set);
+    sim_comm *comm = set_comm(&set);
+    /* Every PE's count first, then the blocks in PE order. */
+    int *counts = g_new(int, (size_t)size), *displs = g_new(int, (size_t)size);
+    sim_coll_args a = args_init();
+    a.sendbuf = &count;
+    a.recvbuf = counts;
+    a.sendcount = a.recvcount = 1;
+    a.sendtype = a.recvtype = MPI_INT;
+    post_on(comm, SIM_COLL_ALLGATHER, &a);
+    int64_t total = 0;
+    for (int k = 0; k < size; k++) {
+        displs[k] = (int)MIN(total, INT32_MAX);
+        total += counts[k];
+    }
+    if (total > INT32_MAX) {
+        g_free(counts);
+        g_free(displs);
+        fail("the blocks of every PE add up to %" G_GINT64_FORMAT
+             " bytes, more than ordex moves in one collective (2 GiB)",
+             total);
+    }
+    if (total) {
+        remote_of(dest, (size_t)total, self, "dest");
+        check_buffer("dest", dest, (size_t)total / elem, 1, elem, MPI_BYTE, true);
+    }
+    a = args_init();
+    a.sendbuf = source;
+    a.sendcount = count;
+    a.sendtype = MPI_BYTE;
+    a.recvbuf = dest;
+    a.recvcounts = counts;
+    a.rdispls = displs;
+    a.recvtype = MPI_BYTE;
+    post_on(comm, SIM_COLL_ALLGATHERV, &a);
+    coll_access("source", source, nelems, 1, elem, false);
+    coll_access("dest", dest, (size_t)total / elem, 1, elem, true);
+    g_free(counts);
+    g_free(displs);
+    psync_leave(psync, NULL, seq);
+}
+
+void sim_shmem_alltoalls(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t nelems, size_t elem, int start, int logstride, int size,
+                         long *psync) {
+    sim_shmem_check_active();
+    int self = sim_self();
+    sim_call_args("dst=%td, sst=%td, nelems=%zu, PE_start=%d, logPE_stride=%d, PE_size=%d", dst,
+                  sst, nelems, start, logstride, size);
+    shm_set set = check_set(start, logstride, size);
+    if (dst < 1 || sst < 1)
+        fail("a stride below 1 (dst=%td, sst=%td): strides count elements forward, 1 for "
+             "contiguous data",
+             dst, sst);
+    int count = bytes_count(nelems, elem);
+    size_t all = nelems * (size_t)size;
+    if (count) {
+        bytes_count(all, elem);
+        remote_of(source, span_of(all, sst, elem), self, "source");
+        remote_of(dest, span_of(all, dst, elem), self, "dest");
+        check_buffer("source", source, all, sst, elem, MPI_BYTE, false);
+        check_buffer("dest", dest, all, dst, elem, MPI_BYTE, true);
+    }
+    check_psync(psync, SHMEM_ALLTOALLS_SYNC_SIZE);
+    char *desc = g_strdup_printf("%s(dst=%td, sst=%td, nelems=%zu)", sim_proc_of(self)->call, dst,
+                                 sst, nelems);
+    uint64_t seq = set_seq(
+        &set, depart_seq(arrive_set(&set, nelems, ((uint64_t)dst << 32) ^ (uint64_t)sst, desc)));
+    psync_enter(psync, SHMEM_ALLTOALLS_SYNC_SIZE, NULL, seq, false, set);
+    /* Block j of source (its elements sst apart) goes to PE j, whose dest
+     * receives it as block i of PE i (its elements dst apart): packed and
+     * unpacked around an all-to-all of contiguous blocks. */
+    char *out = g_malloc(all * elem + 1), *in = g_malloc(all * elem + 1);
+    for (size_t i = 0; i < all; i++)
+        memcpy(out + i * elem, (const char *)source + i * (size_t)sst * elem, elem);
+    sim_coll_args a = args_init();
+    a.sendbuf = out;
+    a.recvbuf = in;
+    a.sendcount = a.recvcount = count;
+    a.sendtype = a.recvtype = MPI_BYTE;
+    post_on(set_comm(&set), SIM_COLL_ALLTOALL, &a);
+    for (size_t i = 0; i < all; i++)
+        memcpy((char *)dest + i * (size_t)dst * elem, in + i * elem, elem);
+    coll_access("source", source, all, sst, elem, false);
+    coll_access("dest", dest, all, dst, elem, true);
+    g_free(out);
+    g_free(in);
+    psync_leave(psync, NULL, seq);
 }
 
 void sim_shmem_reduce(void *dest, const void *source, int nreduce, MPI_Datatype type, MPI_Op op,
@@ -855,7 +1192,7 @@ void sim_shmem_reduce(void *dest, const void *source, int nreduce, MPI_Datatype 
     int self = sim_self();
     sim_call_args("nreduce=%d, PE_start=%d, logPE_stride=%d, PE_size=%d", nreduce, start, logstride,
                   size);
-    check_set(start, logstride, size);
+    shm_set set = check_set(start, logstride, size);
     if (nreduce < 0)
         fail("nreduce %d is negative", nreduce);
     const sim_datatype *dt = sim_dt_get(type);
@@ -872,7 +1209,8 @@ void sim_shmem_reduce(void *dest, const void *source, int nreduce, MPI_Datatype 
                  1, esize, type, true);
     check_psync(psync, SHMEM_REDUCE_SYNC_SIZE);
     char *desc = g_strdup_printf("%s(nreduce=%d)", sim_proc_of(self)->call, nreduce);
-    depart(arrive((uint64_t)nreduce, 0, desc));
+    uint64_t seq = set_seq(&set, depart_seq(arrive_set(&set, (uint64_t)nreduce, 0, desc)));
+    psync_enter(psync, SHMEM_REDUCE_SYNC_SIZE, pwrk, seq, false, set);
     sim_coll_args a = args_init();
     /* Nothing is written before everything is read: source may be dest. */
     a.sendbuf = source;
@@ -880,7 +1218,10 @@ void sim_shmem_reduce(void *dest, const void *source, int nreduce, MPI_Datatype 
     a.sendcount = a.recvcount = nreduce;
     a.sendtype = a.recvtype = type;
     a.op = op;
-    post(SIM_COLL_ALLREDUCE, &a);
+    post_on(set_comm(&set), SIM_COLL_ALLREDUCE, &a);
+    coll_access("source", source, (size_t)nreduce, 1, esize, false);
+    coll_access("dest", dest, (size_t)nreduce, 1, esize, true);
+    psync_leave(psync, pwrk, seq);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1066,6 +1407,7 @@ void sim_shmem_xfer(bool get, void *dest, const void *src, size_t elem, size_t n
     sim_shmem_check_active();
     bool nbi = flags & SIM_XFER_NBI;
     int self = sim_self();
+    uint32_t ctx = take_ctx(self);
     sim_proc *p = sim_proc_of(self);
     check_pe(pe);
     if (dst < 0 || sst < 0)
@@ -1105,7 +1447,8 @@ void sim_shmem_xfer(bool get, void *dest, const void *src, size_t elem, size_t n
                             .what = p->call,
                             .role = get ? "destination buffer" : "source buffer",
                             .site = p->call_site,
-                            .key = key};
+                            .key = key,
+                            .ctx = ctx};
     if (!(flags & SIM_XFER_VALUE))
         sim_access_shmem_add(&loc);
     bool tcontig = (get ? sst : dst) == 1;
@@ -1121,12 +1464,18 @@ void sim_shmem_xfer(bool get, void *dest, const void *src, size_t elem, size_t n
                             .what = p->call,
                             .role = "target",
                             .site = p->call_site,
-                            .key = key};
+                            .key = key,
+                            .ctx = ctx};
     sim_access_shmem_add(&tgt);
+    /* predict: a put is a message, a get a request and a reply */
+    uint64_t bytes = elem * n;
+    uint64_t timed = sim_timed_shmem_issue(self, pe, get ? 0 : bytes, get ? bytes : 0, get, 0);
+    if (get && !nbi)
+        sim_timed_shmem_wait(timed);
     if (get)
         spin_check(r, get ? sspan : dspan);
     else
-        note_write(pe, r, r + dspan, self, key, false);
+        note_write(pe, r, r + dspan, self, key, false, timed, ctx);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1152,19 +1501,23 @@ static bool amo_fetches(sim_shmem_amo op) {
     }
 }
 
-void sim_shmem_atomic(sim_shmem_amo op, void *dest, const void *value, const void *cond,
-                      void *result, size_t size, MPI_Datatype basic, int pe) {
-    sim_shmem_check_active();
-    int self = sim_self();
-    sim_proc *p = sim_proc_of(self);
-    check_pe(pe);
-    check_symmetric("dest", dest, 1, 1, size, basic, op != SIM_AMO_FETCH);
-    uintptr_t r = remote_of(dest, size, pe, "dest");
-    if (r % size)
-        fail("dest %p is not aligned to its %zu-byte type", dest, size);
-    uint64_t old = load_n((const void *)r, size), v = value ? load_n(value, size) : 0, nv = old;
+/* An atomic waiting for its turn (shmem_events.h). */
+typedef struct amo_job {
+    sim_shmem_amo op;
+    uintptr_t r;
+    size_t size;
+    uint64_t v, cond, old;
+    bool writes;
+} amo_job;
+
+/* The atomic applies: at its event, so that every order of concurrent
+ * atomics is tried. */
+static void amo_apply(shm_turn *t) {
+    amo_job *j = t->data;
+    size_t size = j->size;
+    uint64_t old = load_n((const void *)j->r, size), v = j->v, nv = old;
     bool writes = true;
-    switch (op) {
+    switch (j->op) {
     case SIM_AMO_FETCH:
         writes = false;
         break;
@@ -1173,7 +1526,7 @@ void sim_shmem_atomic(sim_shmem_amo op, void *dest, const void *value, const voi
         nv = v;
         break;
     case SIM_AMO_CSWAP:
-        writes = old == load_n(cond, size);
+        writes = old == j->cond;
         nv = writes ? v : old;
         break;
     case SIM_AMO_FINC:
@@ -1198,7 +1551,44 @@ void sim_shmem_atomic(sim_shmem_amo op, void *dest, const void *value, const voi
         break;
     }
     if (writes)
-        memcpy((void *)r, &nv, size);
+        memcpy((void *)j->r, &nv, size);
+    j->old = old;
+    j->writes = writes;
+}
+
+/* Whether the order of atomic op relative to others at one place shows:
+ * it fetches, or it does not commute with an add (the only ones that
+ * commute with each other are adds and increments). */
+static bool amo_observes(sim_shmem_amo op) {
+    return op != SIM_AMO_INC && op != SIM_AMO_ADD;
+}
+
+void sim_shmem_atomic(sim_shmem_amo op, void *dest, const void *value, const void *cond,
+                      void *result, size_t size, MPI_Datatype basic, int pe) {
+    sim_shmem_check_active();
+    int self = sim_self();
+    uint32_t ctx = take_ctx(self);
+    sim_proc *p = sim_proc_of(self);
+    check_pe(pe);
+    check_symmetric("dest", dest, 1, 1, size, basic, op != SIM_AMO_FETCH);
+    uintptr_t r = remote_of(dest, size, pe, "dest");
+    if (r % size)
+        fail("dest %p is not aligned to its %zu-byte type", dest, size);
+    amo_job job = {op, r,    size, value ? load_n(value, size) : 0, cond ? load_n(cond, size) : 0,
+                   0,  false};
+    shm_turn turn = {.kind = SIM_EV_ATOMIC,
+                     .rank = self,
+                     .peer = pe,
+                     .object = (uint32_t)(r ^ (r >> 32)) | 1u,
+                     .observes = amo_observes(op),
+                     .digest = ((uint64_t)op << 56) ^ (uint64_t)r,
+                     .call = p->call,
+                     .site = p->call_site,
+                     .apply = amo_apply,
+                     .data = &job};
+    sim_shmem_turn_wait(&turn);
+    uint64_t old = job.old;
+    bool writes = job.writes;
     bool fetches = amo_fetches(op);
     if (fetches && result)
         memcpy(result, &old, size);
@@ -1217,10 +1607,18 @@ void sim_shmem_atomic(sim_shmem_amo op, void *dest, const void *value, const voi
                             .what = p->call,
                             .role = "target",
                             .site = p->call_site,
-                            .key = key};
+                            .key = key,
+                            .ctx = ctx};
     sim_access_shmem_add(&tgt);
+    /* predict: the operands go to the target, which computes, and a
+     * fetching atomic waits for the old value */
+    uint64_t out = op == SIM_AMO_FETCH ? 0 : op == SIM_AMO_CSWAP ? 2 * size : size;
+    uint64_t timed = sim_timed_shmem_issue(self, pe, out, fetches ? size : 0, fetches,
+                                           SIM_TIMED_ACC_ELEMENT_WORK);
+    if (fetches)
+        sim_timed_shmem_wait(timed);
     if (writes)
-        note_write(pe, r, r + size, self, key, true);
+        note_write(pe, r, r + size, self, key, true, timed, ctx);
     else if (op == SIM_AMO_FETCH || op == SIM_AMO_CSWAP)
         spin_check(r, size);
 }
@@ -1230,12 +1628,90 @@ void sim_shmem_atomic(sim_shmem_amo op, void *dest, const void *value, const voi
 
 void sim_shmem_fence(void) {
     sim_shmem_check_active();
-    sim_access_shmem_fence(sim_self());
+    int self = sim_self();
+    sim_access_shmem_fence(self, take_ctx(self));
 }
 
 void sim_shmem_quiet(void) {
     sim_shmem_check_active();
-    quiet(sim_self());
+    int self = sim_self();
+    quiet_ctx(self, take_ctx(self));
+}
+
+/* ---------------------------------------------------------------------- */
+/* Contexts                                                                */
+
+/* A context's handle names its PE and its id: a PE cannot use another's. */
+static void *ctx_handle(int pe, uint32_t id) {
+    return (void *)(uintptr_t)(((uint64_t)(uint32_t)(pe + 1) << 32) | id);
+}
+
+/* The id of the calling PE's context h, or fails. */
+static uint32_t ctx_id(const void *h) {
+    int self = sim_self();
+    uint64_t v = (uint64_t)(uintptr_t)h;
+    int pe = (int)(v >> 32) - 1;
+    uint32_t id = (uint32_t)v;
+    if (pe != self || id == 0) {
+        if (pe >= 0 && pe < S.n && id)
+            fail("ctx %p is a context of PE %d: a context serves only the PE that created it", h,
+                 pe);
+        fail("ctx %p is neither SHMEM_CTX_DEFAULT nor a context that shmem_ctx_create made", h);
+    }
+    const GArray *c = S.pe[self].ctxs;
+    for (guint i = 0; i < c->len; i++)
+        if (g_array_index(c, uint32_t, i) == id)
+            return id;
+    fail("ctx %p was destroyed (shmem_ctx_destroy)", h);
+}
+
+void sim_shmem_ctx_use(const void *ctx, bool is_default) {
+    sim_shmem_check_active();
+    int self = sim_self();
+    S.pe[self].call_ctx = is_default ? 0 : ctx_id(ctx);
+}
+
+/* The context of the call in progress, which the next call will not have
+ * unless it says so. */
+static uint32_t take_ctx(int self) {
+    uint32_t c = S.pe[self].call_ctx;
+    S.pe[self].call_ctx = 0;
+    return c;
+}
+
+int sim_shmem_ctx_create(long options, void **ctx) {
+    sim_shmem_check_active();
+    int self = sim_self();
+    sim_call_args("options=%ld", options);
+    long known = SHMEM_CTX_SERIALIZED | SHMEM_CTX_PRIVATE | SHMEM_CTX_NOSTORE;
+    if (options & ~known)
+        fail("options %ld has bits that are none of SHMEM_CTX_SERIALIZED, SHMEM_CTX_PRIVATE and "
+             "SHMEM_CTX_NOSTORE",
+             options);
+    if (!ctx)
+        fail("ctx is NULL: shmem_ctx_create stores the new context there");
+    shm_pe *me = &S.pe[self];
+    uint32_t id = ++me->next_ctx;
+    g_array_append_val(me->ctxs, id);
+    *ctx = ctx_handle(self, id);
+    return 0;
+}
+
+void sim_shmem_ctx_destroy(const void *ctx, bool is_default) {
+    sim_shmem_check_active();
+    int self = sim_self();
+    sim_call_args("ctx=%p", ctx);
+    if (is_default)
+        fail("ctx is SHMEM_CTX_DEFAULT, which cannot be destroyed (OpenSHMEM 1.4 9.4.2)");
+    uint32_t id = ctx_id(ctx);
+    /* Its operations complete first. */
+    quiet_ctx(self, id);
+    GArray *c = S.pe[self].ctxs;
+    for (guint i = 0; i < c->len; i++)
+        if (g_array_index(c, uint32_t, i) == id) {
+            g_array_remove_index(c, i);
+            break;
+        }
 }
 
 static const char *cmp_name(int cmp) {
@@ -1315,6 +1791,11 @@ bool sim_shmem_wait(volatile void *ivar, size_t size, sim_shmem_kind kind, int c
     uintptr_t lo = (uintptr_t)ivar, hi = lo + size;
     for (;;) {
         if (holds(ivar, size, kind, cmp, value)) {
+            /* A test that could succeed may say "not yet" (as MPI_Test). */
+            if (test && sim_test_later("shmem_test:now-or-later")) {
+                sim_poll_later();
+                return false;
+            }
             observe(self, lo, hi);
             return true;
         }
@@ -1325,9 +1806,30 @@ bool sim_shmem_wait(volatile void *ivar, size_t size, sim_shmem_kind kind, int c
         me->waiting = true;
         me->wait_lo = lo;
         me->wait_hi = hi;
+        me->wait_kind = kind;
+        me->wait_cmp = cmp;
+        me->wait_value = load_n(value, size);
         sched_block();
         me->waiting = false;
     }
+}
+
+bool sim_shmem_wake_satisfied(void) {
+    if (!S.pe)
+        return false;
+    /* MPI may have written the watched bytes (a put into a window, a
+     * message, a collective); OpenSHMEM's own writes wake the PE in
+     * note_write. */
+    bool any = false;
+    for (int r = 0; r < S.n; r++) {
+        const shm_pe *p = &S.pe[r];
+        if (p->waiting && holds((const void *)p->wait_lo, p->wait_hi - p->wait_lo, p->wait_kind,
+                                p->wait_cmp, &p->wait_value)) {
+            sched_wake(r);
+            any = true;
+        }
+    }
+    return any;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1355,22 +1857,46 @@ static shm_lock *lock_of(volatile long *lock) {
     return l;
 }
 
+/* A waiting set_lock's turn comes when the lock is free: any waiter may
+ * get it (OpenSHMEM does not say which), so exploring tries each. */
+static bool lock_is_free(const shm_turn *t) {
+    return ((const shm_lock *)t->data)->holder < 0;
+}
+
+static void lock_grant(shm_turn *t) {
+    shm_lock *l = t->data;
+    l->holder = t->rank;
+    for (guint i = 0; i < l->waiters->len; i++)
+        if (g_array_index(l->waiters, int, i) == t->rank) {
+            g_array_remove_index(l->waiters, i);
+            break;
+        }
+}
+
 void sim_shmem_set_lock(volatile long *lock) {
     sim_shmem_check_active();
     int self = sim_self();
+    sim_proc *p = sim_proc_of(self);
     shm_lock *l = lock_of(lock);
     if (l->holder == self)
         fail("PE %d holds this lock already: it would wait for itself for ever", self);
-    if (l->holder < 0 && l->waiters->len == 0) {
-        l->holder = self;
-    } else {
-        g_array_append_val(l->waiters, self);
-        S.pe[self].lock_wait = l;
-        while (l->holder != self)
-            sched_block();
-        S.pe[self].lock_wait = NULL;
-    }
+    g_array_append_val(l->waiters, self);
+    S.pe[self].lock_wait = l;
+    shm_turn turn = {.kind = SIM_EV_LOCK,
+                     .rank = self,
+                     .peer = -1,
+                     .object = (uint32_t)(l->id ^ (l->id >> 32)) | 1u,
+                     .digest = l->id,
+                     .call = p->call,
+                     .site = p->call_site,
+                     .ready = lock_is_free,
+                     .apply = lock_grant,
+                     .data = l};
+    sim_shmem_turn_wait(&turn);
+    S.pe[self].lock_wait = NULL;
     sim_access_acquire(self, l->released);
+    /* predict: the request and the grant, a round trip to PE 0 */
+    sim_timed_shmem_wait(sim_timed_shmem_issue(self, 0, sizeof(long), sizeof(long), true, 0));
 }
 
 void sim_shmem_clear_lock(volatile long *lock) {
@@ -1387,13 +1913,10 @@ void sim_shmem_clear_lock(volatile long *lock) {
     sim_vc *c = sim_access_release(self);
     l->released = sim_vc_join(l->released, c);
     sim_vc_free(c);
-    if (l->waiters->len) {
-        l->holder = g_array_index(l->waiters, int, 0);
-        g_array_remove_index(l->waiters, 0);
-        sched_wake(l->holder);
-    } else {
-        l->holder = -1;
-    }
+    /* A waiter's turn (lock_grant) hands it over; predict: the release is
+     * a message to PE 0 that nobody waits for. */
+    sim_timed_shmem_issue(self, 0, sizeof(long), 0, false, 0);
+    l->holder = -1;
     sim_events_changed();
 }
 
@@ -1401,8 +1924,15 @@ int sim_shmem_test_lock(volatile long *lock) {
     sim_shmem_check_active();
     int self = sim_self();
     shm_lock *l = lock_of(lock);
-    if (l->holder < 0 && l->waiters->len == 0) {
+    if (l->holder < 0) {
+        /* It could get the lock; like MPI_Test, it may say "not yet"
+         * (exploring, with --test-later). */
+        if (sim_test_later("shmem_test_lock:now-or-later")) {
+            sim_poll_later();
+            return 1;
+        }
         l->holder = self;
+        sim_events_changed(); /* the waiters' turns cannot come now */
         sim_access_acquire(self, l->released);
         return 0;
     }
@@ -1426,6 +1956,15 @@ void sim_shmem_waits_of(int rank, GArray *to) {
     }
 }
 
+/* A 64-bit mixer (splitmix64's finaliser): sums of mixed values hash sets. */
+static uint64_t mix(uint64_t x) {
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
 static gint u64_cmp(gconstpointer a, gconstpointer b) {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return x < y ? -1 : x > y;
@@ -1447,18 +1986,29 @@ void sim_shmem_digest(sim_digest_feed feed, void *user) {
                         (int64_t)p->wait_hi,
                         p->lock_wait ? (int64_t)p->lock_wait->id : -1};
         feed(user, f, sizeof f);
+        if (p->ctxs) { /* the live contexts */
+            uint32_t nc = p->ctxs->len;
+            feed(user, &nc, sizeof nc);
+            feed(user, p->ctxs->data, sizeof(uint32_t) * nc);
+        }
         for (guint i = 0; p->refs && i < p->refs->len; i++) {
             const shm_ref *ref = &g_array_index(p->refs, shm_ref, i);
             int64_t g[2] = {(int64_t)ref->lo, (int64_t)ref->hi};
             feed(user, g, sizeof g);
         }
+        /* The writes as a set (a sum of their hashes), the writers of one
+         * as a multiset: atomics at different places, or adds at one place,
+         * that came in another order leave the same state. */
+        uint64_t sum = 0;
         for (guint i = 0; p->writes && i < p->writes->len; i++) {
             const shm_write *w = g_ptr_array_index(p->writes, i);
-            int64_t g[3] = {(int64_t)w->lo, (int64_t)w->hi, w->writers->len};
-            feed(user, g, sizeof g);
+            uint64_t h = mix((uint64_t)w->lo) ^ mix((uint64_t)w->hi + 1);
+            uint64_t ws = 0;
             for (guint k = 0; k < w->writers->len; k++)
-                feed(user, &g_array_index(w->writers, shm_writer, k).origin, sizeof(int));
+                ws += mix((uint64_t)g_array_index(w->writers, shm_writer, k).origin + 7);
+            sum += mix(h ^ ws);
         }
+        feed(user, &sum, sizeof sum);
     }
     /* Collectives in progress, by position relative to the slowest PE. */
     GArray *keys = g_array_new(FALSE, FALSE, sizeof(uint64_t));
@@ -1478,6 +2028,29 @@ void sim_shmem_digest(sim_digest_feed feed, void *user) {
                         c->departed};
         feed(user, g, sizeof g);
     }
+    /* Subsets' collectives (as sets: hash tables have no stable order):
+     * each PE's count per active set, and the collectives in progress. */
+    uint64_t sets = 0;
+    for (int r = 0; r < S.n; r++) {
+        if (!S.pe[r].set_colls)
+            continue;
+        g_hash_table_iter_init(&it, S.pe[r].set_colls);
+        while (g_hash_table_iter_next(&it, &k, &v))
+            sets += mix(mix(*(uint64_t *)k + (uint64_t)r) ^ *(uint64_t *)v);
+    }
+    g_hash_table_iter_init(&it, S.sets);
+    while (g_hash_table_iter_next(&it, &k, &v)) {
+        GHashTableIter ci;
+        gpointer ck, cv;
+        g_hash_table_iter_init(&ci, v);
+        while (g_hash_table_iter_next(&ci, &ck, &cv)) {
+            const shm_coll *c = cv;
+            sets +=
+                mix(mix(mix(*(uint64_t *)k ^ c->seq) ^ (uint64_t)(intptr_t)c->call) ^
+                    mix(c->a ^ (c->b << 1)) ^ ((uint64_t)c->first << 32 | (uint32_t)c->departed));
+        }
+    }
+    feed(user, &sets, sizeof sets);
     g_array_set_size(keys, 0);
     g_hash_table_iter_init(&it, S.locks);
     while (g_hash_table_iter_next(&it, &k, &v))
@@ -1492,4 +2065,6 @@ void sim_shmem_digest(sim_digest_feed feed, void *user) {
     g_array_free(keys, TRUE);
     int64_t heap = (int64_t)S.heap_used;
     feed(user, &heap, sizeof heap);
+    sim_shmem_events_digest(feed, user);
+    sim_shmem_psync_digest(feed, user);
 }

@@ -47,6 +47,12 @@ void sim_shmem_fini(void);
  * locks, collectives in progress, heap objects); see sim_digest_engine. */
 void sim_shmem_digest(sim_digest_feed feed, void *user);
 
+/* Wakes every PE in shmem_wait_until whose condition holds now, as MPI can
+ * make it (a put into a window, a message, a collective into the watched
+ * variable); returns whether it woke any.  events.c calls it after every
+ * event and before it lets pollers go on. */
+bool sim_shmem_wake_satisfied(void);
+
 /* Deadlock reports: appends to `to` the PEs that rank, blocked in
  * shmem_wait_until or shmem_set_lock, waits for. */
 void sim_shmem_waits_of(int rank, GArray *to);
@@ -143,8 +149,23 @@ void sim_shmem_atomic(sim_shmem_amo op, void *dest, const void *value, const voi
  * earlier ones.  shmem_quiet: every operation of the PE completes.
  * shmem_barrier_all: quiet, then a barrier of every PE; shmem_sync_all:
  * the barrier alone. */
+/* shmem_fence and shmem_quiet, on the context that sim_shmem_ctx_use named
+ * for this call (the default one otherwise). */
 void sim_shmem_fence(void);
 void sim_shmem_quiet(void);
+
+/* Contexts (OpenSHMEM 1.4 9.4).  A shmem_ctx_* call names its context
+ * first (is_default: SHMEM_CTX_DEFAULT), which the operation that follows
+ * in the same call (sim_shmem_xfer, sim_shmem_atomic, sim_shmem_fence,
+ * sim_shmem_quiet) then uses; a context that its PE did not create, or
+ * destroyed, is an error.  Its quiet and fence apply to its own operations
+ * only; shmem_quiet, barriers and the other calls that complete operations
+ * complete those of the default context. */
+void sim_shmem_ctx_use(const void *ctx, bool is_default);
+/* Stores the new context's handle (a shmem_ctx_t) in *ctx; returns 0. */
+int sim_shmem_ctx_create(long options, void **ctx);
+/* Completes the context's operations, then forgets it. */
+void sim_shmem_ctx_destroy(const void *ctx, bool is_default);
 void sim_shmem_barrier_all(void);
 void sim_shmem_sync_all(void);
 /* shmem_barrier / shmem_sync on an active set (start, 2^logstride apart,
@@ -176,6 +197,14 @@ void sim_shmem_fcollect(void *dest, const void *source, size_t nelems, size_t el
                         int logstride, int size, long *psync);
 void sim_shmem_alltoall(void *dest, const void *source, size_t nelems, size_t elem, int start,
                         int logstride, int size, long *psync);
+/* shmem_collect: each PE's nelems may differ; dest receives the blocks in
+ * the active set's order. */
+void sim_shmem_collect(void *dest, const void *source, size_t nelems, size_t elem, int start,
+                       int logstride, int size, long *psync);
+/* shmem_alltoalls: strided blocks (dst, sst in elements, at least 1). */
+void sim_shmem_alltoalls(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t nelems, size_t elem, int start, int logstride, int size,
+                         long *psync);
 void sim_shmem_reduce(void *dest, const void *source, int nreduce, MPI_Datatype type, MPI_Op op,
                       int start, int logstride, int size, void *pwrk, long *psync);
 

@@ -4,7 +4,7 @@
  * checked against its declaration).  Each function enters like an MPI call
  * (its return address is the program's call site) and hands over to
  * shmem.c.  The typed families are generated from the header's type lists.
- * What is not defined here (contexts, collect, alltoalls) is a weak stub
+ * What is not defined here is a weak stub
  * (gen_shmem_stubs.sh) that stops the run with an `unsupported` finding
  * when called.
  */
@@ -16,8 +16,8 @@
 #define ENTER(name) sim_call_enter((name), __builtin_return_address(0), __builtin_frame_address(0))
 #define LEAVE() sim_call_leave()
 
-/* The default context, which SHMEM_CTX_DEFAULT names.  ordex has no other
- * context (shmem_ctx_create is not implemented). */
+/* The default context, which SHMEM_CTX_DEFAULT names (shmem.c knows it as
+ * context 0; shmem_ctx_create's contexts are handles of shmem.c's). */
 static struct { int dummy; } default_ctx;
 shmem_ctx_t oshmem_ctx_default = (shmem_ctx_t)&default_ctx;
 
@@ -444,6 +444,235 @@ AMO_OLD_STANDARD_TYPES(OLD_STANDARD_AMO)
 AMO_BITWISE_TYPES(BITWISE_AMOS)
 
 /* ---------------------------------------------------------------------- */
+/* Contexts: the same operations on a context of the program's             */
+
+#define CTX_USE(ctx) sim_shmem_ctx_use((const void *)(ctx), (ctx) == SHMEM_CTX_DEFAULT)
+
+int shmem_ctx_create(long options, shmem_ctx_t *ctx) {
+    ENTER("shmem_ctx_create");
+    int v = sim_shmem_ctx_create(options, (void **)ctx);
+    LEAVE();
+    return v;
+}
+
+void shmem_ctx_destroy(shmem_ctx_t ctx) {
+    ENTER("shmem_ctx_destroy");
+    sim_shmem_ctx_destroy((const void *)ctx, ctx == SHMEM_CTX_DEFAULT);
+    LEAVE();
+}
+
+void shmem_ctx_fence(shmem_ctx_t ctx) {
+    ENTER("shmem_ctx_fence");
+    CTX_USE(ctx);
+    sim_shmem_fence();
+    LEAVE();
+}
+
+void shmem_ctx_quiet(shmem_ctx_t ctx) {
+    ENTER("shmem_ctx_quiet");
+    CTX_USE(ctx);
+    sim_shmem_quiet();
+    LEAVE();
+}
+
+#define CTX_TYPED_RMA(N, T, M)                                                                     \
+    void shmem_ctx_##N##_put(shmem_ctx_t ctx, T *target, const T *source, size_t len, int pe) {    \
+        ENTER("shmem_ctx_" #N "_put");                                                             \
+        CTX_USE(ctx);                                                                              \
+        sim_shmem_xfer(false, target, source, sizeof(T), len, 1, 1, M, pe, 0);                     \
+        LEAVE();                                                                                   \
+    }                                                                                              \
+    void shmem_ctx_##N##_put_nbi(shmem_ctx_t ctx, T *target, const T *source, size_t len,          \
+                                 int pe) {                                                         \
+        ENTER("shmem_ctx_" #N "_put_nbi");                                                         \
+        CTX_USE(ctx);                                                                              \
+        sim_shmem_xfer(false, target, source, sizeof(T), len, 1, 1, M, pe, SIM_XFER_NBI);          \
+        LEAVE();                                                                                   \
+    }                                                                                              \
+    void shmem_ctx_##N##_get(shmem_ctx_t ctx, T *target, const T *source, size_t len, int pe) {    \
+        ENTER("shmem_ctx_" #N "_get");                                                             \
+        CTX_USE(ctx);                                                                              \
+        sim_shmem_xfer(true, target, source, sizeof(T), len, 1, 1, M, pe, 0);                      \
+        LEAVE();                                                                                   \
+    }                                                                                              \
+    void shmem_ctx_##N##_get_nbi(shmem_ctx_t ctx, T *target, const T *source, size_t len,          \
+                                 int pe) {                                                         \
+        ENTER("shmem_ctx_" #N "_get_nbi");                                                         \
+        CTX_USE(ctx);                                                                              \
+        sim_shmem_xfer(true, target, source, sizeof(T), len, 1, 1, M, pe, SIM_XFER_NBI);           \
+        LEAVE();                                                                                   \
+    }                                                                                              \
+    void shmem_ctx_##N##_iput(shmem_ctx_t ctx, T *target, const T *source, ptrdiff_t tst,          \
+                              ptrdiff_t sst, size_t len, int pe) {                                 \
+        ENTER("shmem_ctx_" #N "_iput");                                                            \
+        CTX_USE(ctx);                                                                              \
+        sim_shmem_xfer(false, target, source, sizeof(T), len, tst, sst, M, pe, 0);                 \
+        LEAVE();                                                                                   \
+    }                                                                                              \
+    void shmem_ctx_##N##_iget(shmem_ctx_t ctx, T *target, const T *source, ptrdiff_t tst,          \
+                              ptrdiff_t sst, size_t len, int pe) {                                 \
+        ENTER("shmem_ctx_" #N "_iget");                                                            \
+        CTX_USE(ctx);                                                                              \
+        sim_shmem_xfer(true, target, source, sizeof(T), len, tst, sst, M, pe, 0);                  \
+        LEAVE();                                                                                   \
+    }                                                                                              \
+    void shmem_ctx_##N##_p(shmem_ctx_t ctx, T *addr, T value, int pe) {                            \
+        ENTER("shmem_ctx_" #N "_p");                                                               \
+        CTX_USE(ctx);                                                                              \
+        sim_shmem_xfer(false, addr, &value, sizeof(T), 1, 1, 1, M, pe, SIM_XFER_VALUE);            \
+        LEAVE();                                                                                   \
+    }                                                                                              \
+    T shmem_ctx_##N##_g(shmem_ctx_t ctx, const T *addr, int pe) {                                  \
+        ENTER("shmem_ctx_" #N "_g");                                                               \
+        CTX_USE(ctx);                                                                              \
+        T v;                                                                                       \
+        sim_shmem_xfer(true, &v, addr, sizeof(T), 1, 1, 1, M, pe, SIM_XFER_VALUE);                 \
+        LEAVE();                                                                                   \
+        return v;                                                                                  \
+    }
+RMA_TYPES(CTX_TYPED_RMA)
+
+#define CTX_SIZED_RMA(S, B)                                                                        \
+    void shmem_ctx_put##S(shmem_ctx_t ctx, void *target, const void *source, size_t len, int pe) { \
+        ENTER("shmem_ctx_put" #S);                                                                 \
+        CTX_USE(ctx);                                                                              \
+        sim_shmem_xfer(false, target, source, (B), len, 1, 1, MPI_BYTE, pe, 0);                    \
+        LEAVE();                                                                                   \
+    }                                                                                              \
+    void shmem_ctx_put##S##_nbi(shmem_ctx_t ctx, void *target, const void *source, size_t len,     \
+                                int pe) {                                                          \
+        ENTER("shmem_ctx_put" #S "_nbi");                                                          \
+        CTX_USE(ctx);                                                                              \
+        sim_shmem_xfer(false, target, source, (B), len, 1, 1, MPI_BYTE, pe, SIM_XFER_NBI);         \
+        LEAVE();                                                                                   \
+    }                                                                                              \
+    void shmem_ctx_get##S(shmem_ctx_t ctx, void *target, const void *source, size_t len, int pe) { \
+        ENTER("shmem_ctx_get" #S);                                                                 \
+        CTX_USE(ctx);                                                                              \
+        sim_shmem_xfer(true, target, source, (B), len, 1, 1, MPI_BYTE, pe, 0);                     \
+        LEAVE();                                                                                   \
+    }                                                                                              \
+    void shmem_ctx_get##S##_nbi(shmem_ctx_t ctx, void *target, const void *source, size_t len,     \
+                                int pe) {                                                          \
+        ENTER("shmem_ctx_get" #S "_nbi");                                                          \
+        CTX_USE(ctx);                                                                              \
+        sim_shmem_xfer(true, target, source, (B), len, 1, 1, MPI_BYTE, pe, SIM_XFER_NBI);          \
+        LEAVE();                                                                                   \
+    }
+CTX_SIZED_RMA(8, 1)
+CTX_SIZED_RMA(16, 2)
+CTX_SIZED_RMA(32, 4)
+CTX_SIZED_RMA(64, 8)
+CTX_SIZED_RMA(128, 16)
+CTX_SIZED_RMA(mem, 1)
+
+#define CTX_STRIDED_RMA(S, B)                                                                      \
+    void shmem_ctx_iput##S(shmem_ctx_t ctx, void *target, const void *source, ptrdiff_t tst,       \
+                           ptrdiff_t sst, size_t len, int pe) {                                    \
+        ENTER("shmem_ctx_iput" #S);                                                                \
+        CTX_USE(ctx);                                                                              \
+        sim_shmem_xfer(false, target, source, (B), len, tst, sst, MPI_BYTE, pe, 0);                \
+        LEAVE();                                                                                   \
+    }                                                                                              \
+    void shmem_ctx_iget##S(shmem_ctx_t ctx, void *target, const void *source, ptrdiff_t tst,       \
+                           ptrdiff_t sst, size_t len, int pe) {                                    \
+        ENTER("shmem_ctx_iget" #S);                                                                \
+        CTX_USE(ctx);                                                                              \
+        sim_shmem_xfer(true, target, source, (B), len, tst, sst, MPI_BYTE, pe, 0);                 \
+        LEAVE();                                                                                   \
+    }
+CTX_STRIDED_RMA(8, 1)
+CTX_STRIDED_RMA(16, 2)
+CTX_STRIDED_RMA(32, 4)
+CTX_STRIDED_RMA(64, 8)
+CTX_STRIDED_RMA(128, 16)
+
+#define CTX_FETCH_SET_SWAP(N, T, M)                                                                \
+    T shmem_ctx_##N##_atomic_fetch(shmem_ctx_t ctx, const T *target, int pe) {                     \
+        ENTER("shmem_ctx_" #N "_atomic_fetch");                                                    \
+        CTX_USE(ctx);                                                                              \
+        T r;                                                                                       \
+        sim_shmem_atomic(SIM_AMO_FETCH, (T *)target, NULL, NULL, &r, sizeof(T), M, pe);            \
+        LEAVE();                                                                                   \
+        return r;                                                                                  \
+    }                                                                                              \
+    void shmem_ctx_##N##_atomic_set(shmem_ctx_t ctx, T *target, T value, int pe) {                 \
+        ENTER("shmem_ctx_" #N "_atomic_set");                                                      \
+        CTX_USE(ctx);                                                                              \
+        sim_shmem_atomic(SIM_AMO_SET, target, &value, NULL, NULL, sizeof(T), M, pe);               \
+        LEAVE();                                                                                   \
+    }                                                                                              \
+    T shmem_ctx_##N##_atomic_swap(shmem_ctx_t ctx, T *target, T value, int pe) {                   \
+        ENTER("shmem_ctx_" #N "_atomic_swap");                                                     \
+        CTX_USE(ctx);                                                                              \
+        T r;                                                                                       \
+        sim_shmem_atomic(SIM_AMO_SWAP, target, &value, NULL, &r, sizeof(T), M, pe);                \
+        LEAVE();                                                                                   \
+        return r;                                                                                  \
+    }
+AMO_FETCH_SET_SWAP_TYPES(CTX_FETCH_SET_SWAP)
+
+#define CTX_STANDARD_AMO(N, T, M)                                                                  \
+    T shmem_ctx_##N##_atomic_compare_swap(shmem_ctx_t ctx, T *target, T cond, T value, int pe) {   \
+        ENTER("shmem_ctx_" #N "_atomic_compare_swap");                                             \
+        CTX_USE(ctx);                                                                              \
+        T r;                                                                                       \
+        sim_shmem_atomic(SIM_AMO_CSWAP, target, &value, &cond, &r, sizeof(T), M, pe);              \
+        LEAVE();                                                                                   \
+        return r;                                                                                  \
+    }                                                                                              \
+    T shmem_ctx_##N##_atomic_fetch_inc(shmem_ctx_t ctx, T *target, int pe) {                       \
+        ENTER("shmem_ctx_" #N "_atomic_fetch_inc");                                                \
+        CTX_USE(ctx);                                                                              \
+        T r;                                                                                       \
+        sim_shmem_atomic(SIM_AMO_FINC, target, NULL, NULL, &r, sizeof(T), M, pe);                  \
+        LEAVE();                                                                                   \
+        return r;                                                                                  \
+    }                                                                                              \
+    void shmem_ctx_##N##_atomic_inc(shmem_ctx_t ctx, T *target, int pe) {                          \
+        ENTER("shmem_ctx_" #N "_atomic_inc");                                                      \
+        CTX_USE(ctx);                                                                              \
+        sim_shmem_atomic(SIM_AMO_INC, target, NULL, NULL, NULL, sizeof(T), M, pe);                 \
+        LEAVE();                                                                                   \
+    }                                                                                              \
+    T shmem_ctx_##N##_atomic_fetch_add(shmem_ctx_t ctx, T *target, T value, int pe) {              \
+        ENTER("shmem_ctx_" #N "_atomic_fetch_add");                                                \
+        CTX_USE(ctx);                                                                              \
+        T r;                                                                                       \
+        sim_shmem_atomic(SIM_AMO_FADD, target, &value, NULL, &r, sizeof(T), M, pe);                \
+        LEAVE();                                                                                   \
+        return r;                                                                                  \
+    }                                                                                              \
+    void shmem_ctx_##N##_atomic_add(shmem_ctx_t ctx, T *target, T value, int pe) {                 \
+        ENTER("shmem_ctx_" #N "_atomic_add");                                                      \
+        CTX_USE(ctx);                                                                              \
+        sim_shmem_atomic(SIM_AMO_ADD, target, &value, NULL, NULL, sizeof(T), M, pe);               \
+        LEAVE();                                                                                   \
+    }
+AMO_STANDARD_TYPES(CTX_STANDARD_AMO)
+
+#define CTX_BITWISE_AMO(N, T, M, name, FOP, OP)                                                    \
+    T shmem_ctx_##N##_atomic_fetch_##name(shmem_ctx_t ctx, T *target, T value, int pe) {           \
+        ENTER("shmem_ctx_" #N "_atomic_fetch_" #name);                                             \
+        CTX_USE(ctx);                                                                              \
+        T r;                                                                                       \
+        sim_shmem_atomic(FOP, target, &value, NULL, &r, sizeof(T), M, pe);                         \
+        LEAVE();                                                                                   \
+        return r;                                                                                  \
+    }                                                                                              \
+    void shmem_ctx_##N##_atomic_##name(shmem_ctx_t ctx, T *target, T value, int pe) {              \
+        ENTER("shmem_ctx_" #N "_atomic_" #name);                                                   \
+        CTX_USE(ctx);                                                                              \
+        sim_shmem_atomic(OP, target, &value, NULL, NULL, sizeof(T), M, pe);                        \
+        LEAVE();                                                                                   \
+    }
+#define CTX_BITWISE_AMOS(N, T, M)                                                                  \
+    CTX_BITWISE_AMO(N, T, M, and, SIM_AMO_FAND, SIM_AMO_AND)                                       \
+    CTX_BITWISE_AMO(N, T, M, or, SIM_AMO_FOR, SIM_AMO_OR)                                          \
+    CTX_BITWISE_AMO(N, T, M, xor, SIM_AMO_FXOR, SIM_AMO_XOR)
+AMO_BITWISE_TYPES(CTX_BITWISE_AMOS)
+
+/* ---------------------------------------------------------------------- */
 /* Ordering and synchronisation                                            */
 
 #define SYNC(fn, call, body)                                                                       \
@@ -561,6 +790,20 @@ int shmem_test_lock(volatile long *lock) {
                            int logPE_stride, int PE_size, long *pSync) {                           \
         ENTER("shmem_alltoall" #S);                                                                \
         sim_shmem_alltoall(target, source, nelems, (B), PE_start, logPE_stride, PE_size, pSync);   \
+        LEAVE();                                                                                   \
+    }                                                                                              \
+    void shmem_collect##S(void *target, const void *source, size_t nlong, int PE_start,            \
+                          int logPE_stride, int PE_size, long *pSync) {                            \
+        ENTER("shmem_collect" #S);                                                                 \
+        sim_shmem_collect(target, source, nlong, (B), PE_start, logPE_stride, PE_size, pSync);     \
+        LEAVE();                                                                                   \
+    }                                                                                              \
+    void shmem_alltoalls##S(void *target, const void *source, ptrdiff_t dst, ptrdiff_t sst,        \
+                            size_t nelems, int PE_start, int logPE_stride, int PE_size,            \
+                            long *pSync) {                                                         \
+        ENTER("shmem_alltoalls" #S);                                                               \
+        sim_shmem_alltoalls(target, source, dst, sst, nelems, (B), PE_start, logPE_stride,         \
+                            PE_size, pSync);                                                       \
         LEAVE();                                                                                   \
     }
 BROADCAST(32, 4)

@@ -30,6 +30,7 @@
 #include "simulator/events.h"
 #include "simulator/sim_internal.h"
 #include "simulator/timed_internal.h"
+#include "simulator/timed_shmem.h"
 
 /* What a CPU job is for. */
 typedef enum job_kind {
@@ -1191,6 +1192,7 @@ bool sim_timed_start(const pm_platform *platform, bool record, unsigned placemen
     T.nvcsw_start = voluntary_switches();
     T.active = true;
     sim_timed_rma_reset();
+    sim_timed_shmem_reset();
     return true;
 }
 
@@ -1198,6 +1200,7 @@ void sim_timed_stop(void) {
     if (!T.net)
         return;
     sim_timed_rma_reset();
+    sim_timed_shmem_reset();
     while (T.runs->len)
         crun_free(g_ptr_array_index(T.runs, 0));
     g_ptr_array_free(T.runs, TRUE);

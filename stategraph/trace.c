@@ -73,7 +73,10 @@ char *sg_step_describe(const sg_step_view *v) {
                             v->dst, what ? what : "its MPI call", v->at, choice);
         break;
     case SIM_EV_LOCK:
-        if (v->src < 0)
+        if (what && g_str_has_prefix(what, "shmem_")) /* OpenSHMEM's (shmem_events.h) */
+            s = g_strdup_printf("PE %d gets the lock that its %s at %s asked for%s", v->dst, what,
+                                v->at, choice);
+        else if (v->src < 0)
             s = g_strdup_printf("rank %d gets the shared locks on every rank of the window of "
                                 "communicator %d that %s at %s asked for%s",
                                 v->dst, v->comm, what ? what : "MPI_Win_lock_all", v->at, choice);
@@ -84,7 +87,10 @@ char *sg_step_describe(const sg_step_view *v) {
                                 v->src, v->comm, what ? what : "MPI_Win_lock", v->at, choice);
         break;
     case SIM_EV_ATOMIC:
-        if (v->src < 0)
+        if (what && g_str_has_prefix(what, "shmem_"))
+            s = g_strdup_printf("the %s of PE %d at %s applies at PE %d%s", what, v->dst, v->at,
+                                v->src, choice);
+        else if (v->src < 0)
             s = g_strdup_printf("the accumulates of rank %d apply at every target of the window "
                                 "of communicator %d, completed by %s at %s%s",
                                 v->dst, v->comm, what ? what : "its call", v->at, choice);

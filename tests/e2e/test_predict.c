@@ -535,6 +535,25 @@ static void test_rma_fence_put(void) {
     e2e_free(r);
 }
 
+/* OpenSHMEM's puts, gets and atomics on the same platform: derivations in
+ * the header comment of tests/programs/predict_shmem.c. */
+static void test_shmem_ops(void) {
+    static const char *const cases[][2] = {
+        {"put", "rank 0 done at 1002000.000 us\n"},
+        {"get", "rank 0 done at 1003000.000 us\n"},
+        {"fadd", "rank 0 done at 3008.001 us\n"},
+        {"wait", "rank 1 done at 2004.000 us\n"},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        e2e_result *r =
+            e2e_ordex_run("predict", "-n", "2", "--ignore-compute", "--no-timeline", "--platform",
+                          RMA_PLATFORM, S("tests/programs/predict_shmem.c"), cases[i][0], NULL);
+        EXPECT_STATUS(r, 0);
+        EXPECT_OUT_HAS(r, cases[i][1]);
+        e2e_free(r);
+    }
+}
+
 static void test_rma_get(void) {
     /* A request (1 ms) and the reply (1 ms + 1 s): one latency more than the put. */
     e2e_result *r = predict_rma("2", "get", NULL, NULL);
@@ -955,6 +974,7 @@ static void add_predict_tests(CU_pSuite s) {
                 test_rma_accumulate);
     CU_add_test(s, "RMA: lock round trip, contended grant, lock_all and MPI_Rput", test_rma_lock);
     CU_add_test(s, "RMA: post, start, complete, wait", test_rma_pscw);
+    CU_add_test(s, "OpenSHMEM: puts, gets, atomics, a wait for a put", test_shmem_ops);
     CU_add_test(s, "RMA: predict keeps an instrumented build's checks off, and says so",
                 test_rma_instrumented_build);
     CU_add_test(s, "Chrome trace and SVG timeline", test_timeline_files);

@@ -3,31 +3,24 @@
  * one per case (argv[1]); each stops the run with a finding of kind
  * unsupported at the marked line, exit status 2, JSON verdict
  * "unsupported" (tests/e2e/test_shmem.c):
- *   ctx         shmem_ctx_create (contexts: a stub of shmem.h's functions)
- *   active_set  shmem_barrier on PEs 0 and 1 of 3 (only active sets of all
- *               PEs are supported)
- *   collect     shmem_collect32 (a stub)
+ *   broadcast   shmem_broadcast, Open MPI's untyped broadcast (not
+ *               OpenSHMEM 1.4's: a stub of shmem.h's functions)
  */
 #include <shmem.h>
 #include <string.h>
 
-static long psync[SHMEM_BARRIER_SYNC_SIZE];
-static int src, dst[4];
+static long psync[SHMEM_BCAST_SYNC_SIZE > SHMEM_BARRIER_SYNC_SIZE ? SHMEM_BCAST_SYNC_SIZE
+                                                                  : SHMEM_BARRIER_SYNC_SIZE];
+static long x;
 
 int main(int argc, char **argv) {
     const char *c = argc > 1 ? argv[1] : "";
     shmem_init();
-    for (int i = 0; i < SHMEM_BARRIER_SYNC_SIZE; i++)
+    for (int i = 0; i < (int)(sizeof psync / sizeof psync[0]); i++)
         psync[i] = SHMEM_SYNC_VALUE;
     shmem_barrier_all();
-    if (strcmp(c, "ctx") == 0) {
-        shmem_ctx_t ctx;
-        shmem_ctx_create(0, &ctx); /* [CTX] */
-    }
-    if (strcmp(c, "active_set") == 0 && shmem_my_pe() < 2)
-        shmem_barrier(0, 0, 2, psync); /* [ACTIVE_SET] */
-    if (strcmp(c, "collect") == 0)
-        shmem_collect32(dst, &src, 1, 0, 0, shmem_n_pes(), psync); /* [COLLECT] */
+    if (strcmp(c, "broadcast") == 0)
+        shmem_broadcast(&x, &x, 1, 0, 0, 0, shmem_n_pes(), psync); /* [BROADCAST] */
     shmem_finalize();
     return 0;
 }
