@@ -96,8 +96,9 @@ static void test_tool(void) {
     e2e_free(r);
     r = RUN("run", "-n", "3", P("mpi31_tool.c"), "strict");
     EXPECT_CLEAN(r);
-    expect_all_ok(r, (TOOL_CHECKS + 11) * 3);
+    expect_all_ok(r, (TOOL_CHECKS + 12) * 3);
     EXPECT_OUT_HAS(r, "rank 2: counts delivered messages ok\n");
+    EXPECT_OUT_HAS(r, "rank 2: after MPI_Finalize ok\n");
     e2e_free(r);
     r = RUN("explore", "-n", "2", P("mpi31_tool.c"), "strict");
     EXPECT_STATUS(r, 0);

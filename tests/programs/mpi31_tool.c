@@ -9,8 +9,9 @@
  *
  *   mpi31_tool          the checks any implementation passes; no finding;
  *                       output equals real MPICH's
- *   mpi31_tool strict   also MPI_T_pvar_get_info out of range (which
- *                       MPICH 4.0.2 does not survive), and ordex's
+ *   mpi31_tool strict   also MPI_T_pvar_get_info out of range and MPI_T
+ *                       after MPI_Finalize (which MPICH 4.0.2 does not
+ *                       survive), and ordex's
  *                       performance variable
  *                       "ordex_messages_delivered": a counter of the
  *                       messages delivered into the rank's receives while
@@ -211,5 +212,13 @@ int main(int argc, char **argv) {
     report("finalize", MPI_T_finalize() == MPI_SUCCESS &&
                            MPI_T_pvar_get_num(&num) == MPI_T_ERR_NOT_INITIALIZED);
     MPI_Finalize();
+    if (!strcmp(mode, "strict")) {
+        /* MPI_T outlives MPI (MPI 3.1 section 14.2.1); MPICH 4.0.2 does not
+         * survive this either. */
+        ok = MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS &&
+             MPI_T_pvar_get_num(&num) == MPI_SUCCESS && num == npvar &&
+             MPI_T_finalize() == MPI_SUCCESS;
+        report("after MPI_Finalize", ok);
+    }
     return 0;
 }
