@@ -183,10 +183,15 @@ sim_datatype *sim_dt_alloc(void) {
     dt->refs = 1;
     dt->creator = -1;
     dt->align = 1;
+    dt->combiner = MPI_COMBINER_NAMED;
     return dt;
 }
 
 void sim_dt_destroy(sim_datatype *dt) {
+    g_free(dt->recipe_ints);
+    g_free(dt->recipe_aints);
+    g_free(dt->recipe_types);
+    g_free(dt->recipe_objs);
     g_array_free(dt->unit, TRUE);
     sim_typesig_unref(dt->sig);
     g_free(dt->label);
@@ -314,6 +319,7 @@ void sim_dt_fini(void) {
     }
     g_ptr_array_free(direct_table, TRUE);
     direct_table = NULL;
+    sim_dt_f90_reset();
     for (size_t i = 0; i < G_N_ELEMENTS(builtin_by_low); i++) {
         if (builtin_by_low[i])
             sim_dt_destroy(builtin_by_low[i]);
@@ -539,6 +545,7 @@ void sim_dt_unref(const sim_datatype *dt) {
         g_ptr_array_index(direct_table, idx) = NULL;
         first_free = MIN(first_free, idx);
     }
+    sim_dt_recipe_release(m);
     sim_dt_destroy(m);
 }
 

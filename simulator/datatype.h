@@ -313,6 +313,40 @@ int sim_dt_set_name(int rank, MPI_Datatype type, const char *name, char **why);
 const char *sim_dt_get_name(int rank, MPI_Datatype type);
 
 /* ---------------------------------------------------------------------- */
+/* How a type was made (MPI 3.1 section 4.1.13; typeenvelope.c)            */
+
+/* MPI_Type_get_envelope: the numbers of integers, addresses and datatypes
+ * MPI_Type_get_contents gives, and the combiner (MPI_COMBINER_NAMED for
+ * predefined types, F90_* for the types of MPI_Type_create_f90_*). */
+void sim_dt_envelope(const sim_datatype *dt, int *ni, int *na, int *nd, int *combiner);
+
+/* MPI_Type_get_contents for `rank`: copies the constructor's arguments.
+ * Old types that were predefined (or markers) come back as their handles;
+ * derived ones as new types of `rank` equivalent to them (their own
+ * envelope and contents, committed when they were), even when the
+ * program freed them since; fresh[i] (when fresh is not NULL) says which,
+ * since those the program must free.  MPI_ERR_TYPE for a named type,
+ * MPI_ERR_ARG for arrays shorter than the envelope's counts. */
+int sim_dt_contents(int rank, const sim_datatype *dt, int max_integers, int ints[],
+                    int max_addresses, MPI_Aint aints[], int max_datatypes, MPI_Datatype types[],
+                    bool fresh[], char **why);
+
+/* MPI_Type_create_f90_integer/real/complex (combiner MPI_COMBINER_F90_*;
+ * p is ignored for integers): the smallest kind of an x86-64 Fortran
+ * compiler with at least precision p and decimal exponent range r
+ * (MPI_UNDEFINED: any), as SELECTED_INT_KIND/SELECTED_REAL_KIND choose:
+ * integers of range 2, 4, 9, 18 (INTEGER1..8), reals and complexes of
+ * precision 6, 15, 33 and range 37, 307, 4931 (REAL4/8/16).  The type is
+ * predefined (never freed, no leak) and the same handle comes back for
+ * the same arguments.  MPI_ERR_ARG when no kind fits. */
+int sim_dt_f90(int combiner, int p, int r, MPI_Datatype *type, char **why);
+
+/* MPI_Type_match_size: a predefined C type of the class with `size`
+ * bytes (the first of float/double/long double, signed char/short/int/
+ * long/long long, and the C complex types); MPI_ERR_ARG when none. */
+int sim_dt_match_size(int typeclass, int size, MPI_Datatype *type, char **why);
+
+/* ---------------------------------------------------------------------- */
 /* The "external32" representation (MPI 3.1 section 13.5.2; external32.c)  */
 
 /* Bytes of count elements of dt in external32; MPI_ERR_TYPE with *why

@@ -80,6 +80,17 @@ struct sim_datatype {
     char *label;            /* sim_dt_name of a derived type */
     char *name;             /* MPI_Type_set_name of a derived type; NULL = unnamed */
     uint64_t serial;        /* see sim_dt_serial */
+    /* How the type was made, for MPI_Type_get_envelope/get_contents (MPI
+     * 3.1 section 4.1.13): the combiner and the constructor's arguments.
+     * The old types are kept as references (recipe_objs, NULL for
+     * predefined types and markers) because get_contents must hand back
+     * equivalent types even after the program freed the originals. */
+    int combiner; /* MPI_COMBINER_NAMED for predefined types */
+    int recipe_ni, recipe_na, recipe_nd;
+    int *recipe_ints;
+    MPI_Aint *recipe_aints;
+    MPI_Datatype *recipe_types;
+    const sim_datatype **recipe_objs;
 };
 
 /* Limits what a single type may flatten to (its blocks; its signature's
@@ -102,6 +113,24 @@ MPI_Datatype sim_dt_table_insert(sim_datatype *dt);
 /* Sets *why (when why is non-NULL) to the formatted message; returns
  * errclass. */
 int sim_dt_fail(char **why, int errclass, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+
+/* ---- constructor records (typeenvelope.c) ---- */
+
+/* Records on the new type `h` its combiner and the constructor's arguments
+ * (copied), replacing an earlier record (typearray.c builds subarrays from
+ * hindexed and resized types, then says what the program asked for).
+ * Derived old types get a sim_dt_ref each. */
+void sim_dt_set_recipe(MPI_Datatype h, int combiner, int ni, const int *ints, int na,
+                       const MPI_Aint *aints, int nd, const MPI_Datatype *types);
+/* Copies old's record to dt (more references to the same old types). */
+void sim_dt_copy_recipe(sim_datatype *dt, const sim_datatype *old);
+/* Drops the record's references (the last sim_dt_unref of dt) and frees
+ * it; sim_dt_destroy frees the arrays only, since sim_dt_fini destroys
+ * every type at once whatever references it. */
+void sim_dt_recipe_release(sim_datatype *dt);
+/* Forgets the cached MPI_Type_create_f90_* types (sim_dt_fini destroys
+ * them with the table). */
+void sim_dt_f90_reset(void);
 
 /* ---- building signatures (typesig.c) ---- */
 

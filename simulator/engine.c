@@ -328,6 +328,7 @@ static void deliver(sim_message *m, sim_request *r) {
         sim_vc_free(back);
     }
     sim_proc *rp = sim_proc_of(r->owner);
+    rp->delivered_here++;
     if (rp->clock < m->arrival)
         rp->clock = m->arrival;
     if (m->sreq) {

@@ -31,7 +31,7 @@ MPI_F08_status *MPI_F08_STATUSES_IGNORE = MPIR_F08_MPI_STATUSES_IGNORE_OBJ;
 static int g_unweighted, g_weights_empty;
 int *const MPI_UNWEIGHTED = &g_unweighted;
 int *const MPI_WEIGHTS_EMPTY = &g_weights_empty;
-/* The tools interface's "every handle" marker (MPI_T is not implemented). */
+/* The tools interface's "every handle" marker (mpi_tool.c compares against it). */
 static char g_pvar_all_handles;
 struct MPIR_T_pvar_handle_s *const MPI_T_PVAR_ALL_HANDLES =
     (struct MPIR_T_pvar_handle_s *)&g_pvar_all_handles;

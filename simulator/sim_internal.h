@@ -208,6 +208,11 @@ typedef struct sim_proc {
     GPtrArray *requests;   /* sim_request * by handle index; NULL slots free */
     GArray *free_requests; /* free handle indices, descending: lowest reused first */
     GPtrArray *observed;   /* sim_observed *, from ordex_observe */
+    /* The tools information interface (mpi_tool.c): point-to-point
+     * messages delivered into this rank's receives (its performance
+     * variable), and its MPI_T state. */
+    uint64_t delivered_here;
+    struct sim_tool *tool;
 } sim_proc;
 
 /* The simulator singleton (one simulated MPI job per process). */

@@ -42,7 +42,12 @@ static int build(int rank, int ndims, const int sizes[], GArray *const runs[], M
         MPI_Datatype h = MPI_DATATYPE_NULL, rs = MPI_DATATYPE_NULL;
         rc = sim_dt_create_hindexed(rank, n, lens, displs, t, &h, why);
         if (rc == MPI_SUCCESS) {
+            /* Intermediates keep no records: their references would keep
+             * each other alive and shift the handles given out. */
+            sim_dt_recipe_release((sim_datatype *)sim_dt_get(h));
             rc = sim_dt_create_resized(rank, h, 0, stride * sizes[d], &rs, why);
+            if (rc == MPI_SUCCESS)
+                sim_dt_recipe_release((sim_datatype *)sim_dt_get(rs));
             sim_dt_free(rank, h, NULL);
         }
         g_free(lens);
@@ -118,6 +123,19 @@ int sim_dt_create_subarray(int rank, int ndims, const int sizes[], const int sub
     rc = build(rank, ndims, mem_sizes, runs, oldtype, newtype, why);
     runs_free(runs, ndims);
     g_free(mem_sizes);
+    if (rc == MPI_SUCCESS) {
+        int *ints = g_new(int, 3 * (size_t)ndims + 2);
+        ints[0] = ndims;
+        for (int i = 0; i < ndims; i++) {
+            ints[1 + i] = sizes[i];
+            ints[1 + ndims + i] = subsizes[i];
+            ints[1 + 2 * ndims + i] = starts[i];
+        }
+        ints[1 + 3 * ndims] = order;
+        sim_dt_set_recipe(*newtype, MPI_COMBINER_SUBARRAY, 3 * ndims + 2, ints, 0, NULL, 1,
+                          &oldtype);
+        g_free(ints);
+    }
     return rc;
 }
 
@@ -215,5 +233,20 @@ int sim_dt_create_darray(int rank, int size, int darray_rank, int ndims, const i
     runs_free(runs, ndims);
     g_free(mem_sizes);
     g_free(coords);
+    if (rc == MPI_SUCCESS) {
+        int *ints = g_new(int, 4 * (size_t)ndims + 4);
+        ints[0] = size;
+        ints[1] = darray_rank;
+        ints[2] = ndims;
+        for (int i = 0; i < ndims; i++) {
+            ints[3 + i] = gsizes[i];
+            ints[3 + ndims + i] = distribs[i];
+            ints[3 + 2 * ndims + i] = dargs[i];
+            ints[3 + 3 * ndims + i] = psizes[i];
+        }
+        ints[3 + 4 * ndims] = order;
+        sim_dt_set_recipe(*newtype, MPI_COMBINER_DARRAY, 4 * ndims + 4, ints, 0, NULL, 1, &oldtype);
+        g_free(ints);
+    }
     return rc;
 }

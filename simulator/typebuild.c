@@ -234,6 +234,29 @@ too_complex:
 /* ---------------------------------------------------------------------- */
 /* Constructors                                                            */
 
+/* The integer arguments of a constructor in the order of MPI 3.1 section
+ * 4.1.13: leading scalars, then up to two arrays of count entries. */
+static int *cat_ints(int nlead, const int *lead, int count, const int *a, const int *b) {
+    int *v = g_new(int, (size_t)nlead + 2 * (size_t)count + 1);
+    int n = 0;
+    for (int i = 0; i < nlead; i++)
+        v[n++] = lead[i];
+    for (int i = 0; a && i < count; i++)
+        v[n++] = a[i];
+    for (int i = 0; b && i < count; i++)
+        v[n++] = b[i];
+    return v;
+}
+
+/* Records the recipe of a constructor that succeeded; passes rc on. */
+static int record(int rc, MPI_Datatype *newtype, int combiner, int ni, int *ints, int na,
+                  const MPI_Aint *aints, int nd, const MPI_Datatype *types) {
+    if (rc == MPI_SUCCESS)
+        sim_dt_set_recipe(*newtype, combiner, ni, ints, na, aints, nd, types);
+    g_free(ints);
+    return rc;
+}
+
 static int check_old(int rank, MPI_Datatype oldtype, const char *arg, const sim_datatype **out,
                      char **why) {
     *out = sim_dt_lookup(oldtype, rank, arg, why);
@@ -279,7 +302,9 @@ int sim_dt_create_contiguous(int rank, int count, MPI_Datatype oldtype, MPI_Data
     if (rc != MPI_SUCCESS)
         return rc;
     piece p = {old, 0, 0, 1};
-    return build(rank, &p, 1, (size_t)count, sim_dt_extent(old), false, newtype, why);
+    rc = build(rank, &p, 1, (size_t)count, sim_dt_extent(old), false, newtype, why);
+    return record(rc, newtype, MPI_COMBINER_CONTIGUOUS, 1, cat_ints(1, &count, 0, NULL, NULL), 0,
+                  NULL, 1, &oldtype);
 }
 
 static int make_hvector(int rank, int count, int blocklength, MPI_Aint stride, bool in_elements,
@@ -300,12 +325,18 @@ static int make_hvector(int rank, int count, int blocklength, MPI_Aint stride, b
 
 int sim_dt_create_vector(int rank, int count, int blocklength, int stride, MPI_Datatype oldtype,
                          MPI_Datatype *newtype, char **why) {
-    return make_hvector(rank, count, blocklength, stride, true, oldtype, newtype, why);
+    int rc = make_hvector(rank, count, blocklength, stride, true, oldtype, newtype, why);
+    int lead[] = {count, blocklength, stride};
+    return record(rc, newtype, MPI_COMBINER_VECTOR, 3, cat_ints(3, lead, 0, NULL, NULL), 0, NULL, 1,
+                  &oldtype);
 }
 
 int sim_dt_create_hvector(int rank, int count, int blocklength, MPI_Aint stride,
                           MPI_Datatype oldtype, MPI_Datatype *newtype, char **why) {
-    return make_hvector(rank, count, blocklength, stride, false, oldtype, newtype, why);
+    int rc = make_hvector(rank, count, blocklength, stride, false, oldtype, newtype, why);
+    int lead[] = {count, blocklength};
+    return record(rc, newtype, MPI_COMBINER_HVECTOR, 2, cat_ints(2, lead, 0, NULL, NULL), 1,
+                  &stride, 1, &oldtype);
 }
 
 /* The indexed family: blocklengths from bl[] or, when bl is NULL, the
@@ -346,8 +377,13 @@ int sim_dt_create_indexed(int rank, int count, const int array_of_blocklengths[]
                           MPI_Datatype *newtype, char **why) {
     if (count > 0 && !array_of_blocklengths)
         return sim_dt_fail(why, MPI_ERR_ARG, "array_of_blocklengths is NULL");
-    return make_indexed(rank, count, array_of_blocklengths, 0, array_of_displacements, NULL,
-                        oldtype, newtype, why);
+    int rc = make_indexed(rank, count, array_of_blocklengths, 0, array_of_displacements, NULL,
+                          oldtype, newtype, why);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return record(rc, newtype, MPI_COMBINER_INDEXED, 1 + 2 * count,
+                  cat_ints(1, &count, count, array_of_blocklengths, array_of_displacements), 0,
+                  NULL, 1, &oldtype);
 }
 
 int sim_dt_create_hindexed(int rank, int count, const int array_of_blocklengths[],
@@ -355,22 +391,37 @@ int sim_dt_create_hindexed(int rank, int count, const int array_of_blocklengths[
                            MPI_Datatype *newtype, char **why) {
     if (count > 0 && !array_of_blocklengths)
         return sim_dt_fail(why, MPI_ERR_ARG, "array_of_blocklengths is NULL");
-    return make_indexed(rank, count, array_of_blocklengths, 0, NULL, array_of_displacements,
-                        oldtype, newtype, why);
+    int rc = make_indexed(rank, count, array_of_blocklengths, 0, NULL, array_of_displacements,
+                          oldtype, newtype, why);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return record(rc, newtype, MPI_COMBINER_HINDEXED, 1 + count,
+                  cat_ints(1, &count, count, array_of_blocklengths, NULL), count,
+                  array_of_displacements, 1, &oldtype);
 }
 
 int sim_dt_create_indexed_block(int rank, int count, int blocklength,
                                 const int array_of_displacements[], MPI_Datatype oldtype,
                                 MPI_Datatype *newtype, char **why) {
-    return make_indexed(rank, count, NULL, blocklength, array_of_displacements, NULL, oldtype,
-                        newtype, why);
+    int rc = make_indexed(rank, count, NULL, blocklength, array_of_displacements, NULL, oldtype,
+                          newtype, why);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int lead[] = {count, blocklength};
+    return record(rc, newtype, MPI_COMBINER_INDEXED_BLOCK, 2 + count,
+                  cat_ints(2, lead, count, array_of_displacements, NULL), 0, NULL, 1, &oldtype);
 }
 
 int sim_dt_create_hindexed_block(int rank, int count, int blocklength,
                                  const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
                                  MPI_Datatype *newtype, char **why) {
-    return make_indexed(rank, count, NULL, blocklength, NULL, array_of_displacements, oldtype,
-                        newtype, why);
+    int rc = make_indexed(rank, count, NULL, blocklength, NULL, array_of_displacements, oldtype,
+                          newtype, why);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int lead[] = {count, blocklength};
+    return record(rc, newtype, MPI_COMBINER_HINDEXED_BLOCK, 2, cat_ints(2, lead, 0, NULL, NULL),
+                  count, array_of_displacements, 1, &oldtype);
 }
 
 int sim_dt_create_struct(int rank, int count, const int array_of_blocklengths[],
@@ -398,7 +449,11 @@ int sim_dt_create_struct(int rank, int count, const int array_of_blocklengths[],
     if (rc == MPI_SUCCESS)
         rc = build(rank, ps, (size_t)count, 1, 0, true, newtype, why);
     g_free(ps);
-    return rc;
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return record(rc, newtype, MPI_COMBINER_STRUCT, 1 + count,
+                  cat_ints(1, &count, count, array_of_blocklengths, NULL), count,
+                  array_of_displacements, count, array_of_types);
 }
 
 /* A copy of old's layout under a new handle (resized and dup). */
@@ -441,7 +496,8 @@ int sim_dt_create_resized(int rank, MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint 
         dt->rep_stride = extent;
     // NOLINTNEXTLINE(clang-analyzer-core.NullDereference): callers pass it
     *newtype = sim_dt_table_insert(dt);
-    return MPI_SUCCESS;
+    MPI_Aint bounds[] = {lb, extent};
+    return record(MPI_SUCCESS, newtype, MPI_COMBINER_RESIZED, 0, NULL, 2, bounds, 1, &oldtype);
 }
 
 int sim_dt_dup(int rank, MPI_Datatype oldtype, MPI_Datatype *newtype, char **why) {
@@ -453,5 +509,5 @@ int sim_dt_dup(int rank, MPI_Datatype oldtype, MPI_Datatype *newtype, char **why
     sim_datatype *dt = clone_layout(rank, old);
     dt->committed = sim_dt_committed(old);
     *newtype = sim_dt_table_insert(dt);
-    return MPI_SUCCESS;
+    return record(MPI_SUCCESS, newtype, MPI_COMBINER_DUP, 0, NULL, 0, NULL, 1, &oldtype);
 }

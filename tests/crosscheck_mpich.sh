@@ -83,6 +83,10 @@ cases=(
     "mpi4_isendrecv|tests/programs/mpi4_isendrecv|1 2 3|mpich"
     "mpi4_large|tests/programs/mpi4_large|1 3 4|"
     "scatter_root_early|tests/programs/scatter_root_early|1 3 4|"
+    "mpi31_envelope|tests/programs/mpi31_envelope|1 3|"
+    "mpi31_sizes|tests/programs/mpi31_sizes|1 3|"
+    "mpi31_interop|tests/programs/mpi31_interop|1 3|@WORK@"
+    "mpi31_tool|tests/programs/mpi31_tool|1 2|"
 )
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/crosscheck.XXXXXX") || exit 2
