@@ -62,12 +62,15 @@ const char *sim_finding_kind_name(sim_finding_kind kind) {
         return "freed_active_request";
     case SIM_F_TYPE_MISMATCH:
         return "type_mismatch";
+    case SIM_F_SYMMETRIC_HEAP_FULL:
+        return "symmetric_heap_full";
     }
     return "error";
 }
 
 bool sim_finding_kind_advisory(sim_finding_kind kind) {
-    return kind == SIM_F_LEAK || kind == SIM_F_ACTIVE_FREED || kind == SIM_F_TYPE_MISMATCH;
+    return kind == SIM_F_LEAK || kind == SIM_F_ACTIVE_FREED || kind == SIM_F_TYPE_MISMATCH ||
+           kind == SIM_F_SYMMETRIC_HEAP_FULL;
 }
 
 bool sim_findings_have_error(GPtrArray *findings) {

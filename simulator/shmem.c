@@ -1272,6 +1272,19 @@ static void *arena_block(size_t align, size_t size) {
     return p;
 }
 
+/* A warning at the calling PE's allocation that the symmetric heap cannot
+ * hold: OpenSHMEM returns NULL on every PE, which a program that does not
+ * look goes on to dereference far from the cause. */
+static void heap_full(const sim_proc *p, const char *what, size_t size) {
+    int self = sim_self();
+    sim_add_finding(SIM_F_SYMMETRIC_HEAP_FULL, &self, 1, sim_location(p->call_site),
+                    g_strdup_printf("PE %d: %s returns NULL on every PE: %zu bytes do not fit in "
+                                    "the symmetric heap, which holds %zu bytes with %zu in use "
+                                    "(SHMEM_SYMMETRIC_SIZE sets its size)",
+                                    self, what, size, S.heap_limit, S.heap_used),
+                    NULL);
+}
+
 void *sim_shmem_alloc(size_t align, size_t size, bool zero) {
     sim_shmem_check_active();
     int self = sim_self();
@@ -1299,6 +1312,8 @@ void *sim_shmem_alloc(size_t align, size_t size, bool zero) {
         c->obj = o;
     }
     shm_obj *o = c->obj;
+    if (!o && c->first == self)
+        heap_full(p, desc, size);
     depart(c);
     void *ptr = NULL;
     if (o) {
@@ -1360,6 +1375,8 @@ void *sim_shmem_realloc(void *ptr, size_t size) {
         }
     }
     bool resize = c->obj != NULL;
+    if (!resize && size && c->first == self)
+        heap_full(p, desc, size);
     depart(c);
     barrier(true); /* on entry: no PE accesses the old copies any more */
     if (size == 0) {

@@ -87,26 +87,28 @@ typedef struct sim_event {
 } sim_event;
 
 typedef enum sim_finding_kind {
-    SIM_F_DEADLOCK,        /* no rank can move */
-    SIM_F_CRASH,           /* signal in a rank */
-    SIM_F_STACK_OVERFLOW,  /* a rank overflowed its stack */
-    SIM_F_LIVELOCK,        /* a rank ran past the step timeout without an MPI call */
-    SIM_F_ABORT,           /* MPI_Abort */
-    SIM_F_MPI_ERROR,       /* MPI usage error under MPI_ERRORS_ARE_FATAL */
-    SIM_F_LOST_MESSAGE,    /* sent, never received */
-    SIM_F_PENDING_REQUEST, /* never completed */
-    SIM_F_NO_FINALIZE,     /* a rank ended without MPI_Finalize */
-    SIM_F_EXIT_STATUS,     /* a rank ended with a non-zero status */
-    SIM_F_HEAP,            /* a rank's heap arena is full */
-    SIM_F_UNSUPPORTED,     /* the program stopped because ordex lacks what it needs
-                              (a thread level): ordex's limit, not the program's error */
-    SIM_F_DATA_RACE,       /* two conflicting accesses to memory, not ordered (RMA) */
-    SIM_F_LEAK,            /* an object a rank made (a handle, an attached buffer) was not
-                              freed before its MPI_Finalize; located at the call that made it */
-    SIM_F_ACTIVE_FREED,    /* MPI_Request_free of an active request: legal, but the program
-                              can no longer learn when the operation completes */
-    SIM_F_TYPE_MISMATCH,   /* --type-check=warn: a buffer's C type disagrees with its MPI
-                              datatype (an MPI error otherwise) */
+    SIM_F_DEADLOCK,            /* no rank can move */
+    SIM_F_CRASH,               /* signal in a rank */
+    SIM_F_STACK_OVERFLOW,      /* a rank overflowed its stack */
+    SIM_F_LIVELOCK,            /* a rank ran past the step timeout without an MPI call */
+    SIM_F_ABORT,               /* MPI_Abort */
+    SIM_F_MPI_ERROR,           /* MPI usage error under MPI_ERRORS_ARE_FATAL */
+    SIM_F_LOST_MESSAGE,        /* sent, never received */
+    SIM_F_PENDING_REQUEST,     /* never completed */
+    SIM_F_NO_FINALIZE,         /* a rank ended without MPI_Finalize */
+    SIM_F_EXIT_STATUS,         /* a rank ended with a non-zero status */
+    SIM_F_HEAP,                /* a rank's heap arena is full */
+    SIM_F_UNSUPPORTED,         /* the program stopped because ordex lacks what it needs
+                                  (a thread level): ordex's limit, not the program's error */
+    SIM_F_DATA_RACE,           /* two conflicting accesses to memory, not ordered (RMA) */
+    SIM_F_LEAK,                /* an object a rank made (a handle, an attached buffer) was not
+                                  freed before its MPI_Finalize; located at the call that made it */
+    SIM_F_ACTIVE_FREED,        /* MPI_Request_free of an active request: legal, but the program
+                                  can no longer learn when the operation completes */
+    SIM_F_SYMMETRIC_HEAP_FULL, /* shmem_malloc & co. returned NULL: the symmetric heap is full
+                                  (a warning: the standard says NULL) */
+    SIM_F_TYPE_MISMATCH,       /* --type-check=warn: a buffer's C type disagrees with its MPI
+                                  datatype (an MPI error otherwise) */
 } sim_finding_kind;
 
 typedef struct sim_finding {
