@@ -1138,6 +1138,23 @@ bool sched_obj_find(int rank, const sched_call_point *at, uintptr_t addr, sched_
     return true;
 }
 
+bool sched_call_point_sp_framed(int rank, const sched_call_point *at) {
+#if defined(__x86_64__)
+    sched_memobj_open();
+    if (!g.elf || !at)
+        return false;
+    uintptr_t fpc = at->pc - 1 - sched_image_bias(rank);
+    if (!program_pc(fpc))
+        return false;
+    const unwind_rule *r = rule_at(fpc);
+    return r->ok && r->cfa_reg == 7;
+#else
+    (void)rank;
+    (void)at;
+    return false;
+#endif
+}
+
 bool sched_obj_still(int rank, const sched_call_point *at, const sched_obj *obj) {
     switch (obj->kind) {
     case SCHED_OBJ_HEAP:

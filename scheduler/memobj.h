@@ -71,6 +71,13 @@ bool sched_obj_find(int rank, const sched_call_point *at, uintptr_t addr, sched_
  * whose frame is still the same frame at the same address. */
 bool sched_obj_still(int rank, const sched_call_point *at, const sched_obj *obj);
 
+/* Whether the frame that made the call at `at` (the caller of rank's
+ * pending MPI call) finds its canonical frame address from its stack
+ * pointer, not from rbp: then the same call site with the same stack
+ * pointer is the same frame, whatever rbp holds (code built without frame
+ * pointers uses rbp as any other register).  False when unknown. */
+bool sched_call_point_sp_framed(int rank, const sched_call_point *at);
+
 /* What a C type has at a byte offset. */
 typedef enum sched_cclass {
     SCHED_CC_NONE,     /* no typed scalar there (see sched_ctype_at) */

@@ -28,6 +28,7 @@ typedef struct site_slot {
     uint64_t layout;     /* hash of the parts and the direction */
     sched_obj obj;       /* the object it lies in: checked, no finding */
     sched_call_point at; /* the call point it was checked at */
+    bool sp_framed;      /* its frame is found from sp alone (sched_call_point_sp_framed) */
 } site_slot;
 
 typedef struct site_entry {
@@ -446,7 +447,7 @@ int sim_bufcheck(const char *call, const char *arg, const void *buf, const sim_b
          * and frame pointers: the same frame, so the same variable (a loop
          * that passes a local again needs no walk of its frames). */
         if (sl->obj.kind == SCHED_OBJ_LOCAL && sl->obj.frame == 0 && sl->at.sp == cp.sp &&
-            sl->at.fp == cp.fp)
+            (sl->at.fp == cp.fp || sl->sp_framed))
             return MPI_SUCCESS;
         if (sched_obj_still(self, &cp, &sl->obj))
             return MPI_SUCCESS;
@@ -566,7 +567,13 @@ int sim_bufcheck(const char *call, const char *arg, const void *buf, const sim_b
     g_free(what);
     site_slot *sl = &e->slot[e->next];
     e->next = (e->next + 1) % SLOTS;
-    *sl = (site_slot){true, buf, layout, obj, cp};
+    *sl = (site_slot){
+        true,
+        buf,
+        layout,
+        obj,
+        cp,
+        obj.kind == SCHED_OBJ_LOCAL && obj.frame == 0 && sched_call_point_sp_framed(self, &cp)};
     return MPI_SUCCESS;
 }
 
@@ -632,7 +639,7 @@ int sim_bufcheck_target(const char *call, int owner, const void *addr, int count
     }
     site_slot *sl = &e->slot[e->next];
     e->next = (e->next + 1) % SLOTS;
-    *sl = (site_slot){true, addr, layout, obj, cp};
+    *sl = (site_slot){true, addr, layout, obj, cp, false};
     return MPI_SUCCESS;
 }
 
