@@ -77,7 +77,9 @@ typedef struct sim_file {
     int id;         /* the host file (device and inode): races between handles */
     int amode;
     bool atomic;
-    MPI_Offset shared_fp; /* in etypes */
+    MPI_Offset shared_fp;  /* in etypes */
+    uint64_t shared_takes; /* independent accesses through shared_fp so far (not state: only
+                              compared within one rank's wait, mpi_file.c) */
     int size;
     sim_file_member *m; /* [size], by rank of comm */
 } sim_file;

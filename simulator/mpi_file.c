@@ -27,10 +27,12 @@
 #include "simulator/datatype.h"
 #include "simulator/engine.h"
 #include "simulator/errhandler.h"
+#include "simulator/events.h"
 #include "simulator/file.h"
 #include "simulator/held.h"
 #include "simulator/request.h"
 #include "simulator/sim_internal.h"
+#include "simulator/timed.h"
 
 #define TRY(expr)                                                                                  \
     do {                                                                                           \
@@ -779,6 +781,26 @@ SIM_ALIAS(MPI_File_call_errhandler);
 
 typedef enum where_kind { AT_EXPLICIT, AT_INDIVIDUAL, AT_SHARED } where_kind;
 
+/* Independent accesses of several members through the shared file pointer
+ * take it in an order MPI leaves open (MPI 3.1 13.4.4), and the file's
+ * contents show which.  Exploring, each such access is a choice
+ * (sim_choose): take the pointer now, or let other members go first: the
+ * member then waits, as a poll, until another takes the pointer (and
+ * chooses again) or nothing else can happen (and takes it).  Other changes
+ * meanwhile (a message delivered) only make it wait on. */
+static void shared_turn(fcall *k) {
+    sim_file *f = k->f;
+    if (!sim_g->cfg.exploring || sim_timed_active() || f->size < 2)
+        return;
+    while (sim_choose(2, k->fn) == 1) {
+        uint64_t takes = f->shared_takes, releases = sim_events_releases();
+        while (f->shared_takes == takes && sim_events_releases() == releases)
+            sim_poll_block();
+        if (f->shared_takes == takes)
+            return; /* released: nobody else could take it */
+    }
+}
+
 /* Moves the data of an access (file bytes: converted already) at its
  * place; k->moved gets the bytes moved, k->req a nonblocking call's
  * request.  Reports errors through the file's handler. */
@@ -804,9 +826,16 @@ static int move_data(fcall *k, int where, MPI_Offset offset, void *buf, int coun
         k->moved = a.bytes;
         return rc;
     }
+    if (where == AT_SHARED && coll < 0)
+        shared_turn(k);
     MPI_Offset pos = where == AT_EXPLICIT ? offset : where == AT_INDIVIDUAL ? m->fp : f->shared_fp;
-    if (where == AT_SHARED) /* taken atomically: the next access starts after it */
+    if (where == AT_SHARED) { /* taken atomically: the next access starts after it */
         f->shared_fp += (MPI_Offset)(asked / m->view.esize);
+        if (coll < 0) {
+            f->shared_takes++;
+            sim_events_changed(); /* members that let others go first look again */
+        }
+    }
     char *why = NULL;
     size_t bytes = 0;
     rc = sim_file_transfer(f, k->me, pos * (MPI_Offset)m->view.esize, buf, count, type, write, fn,

@@ -282,6 +282,45 @@ static void test_file_in_outcome(void) {
     e2e_free(r);
 }
 
+/* The distinct outcomes of exploring mpiio_shared_order.c on n ranks. */
+static guint64 shared_outcomes(const char *n, const char *how, bool por) {
+    const char *json = e2e_tmp("shared.json");
+    e2e_result *r =
+        e2e_ordex_run("explore", "-n", n, por ? "--strategy=exhaustive" : "--no-por", "--json",
+                      json, PROG("mpiio_shared_order.c"), e2e_tmp("shared.dat"), how, NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT_ERR_HAS(r, "all orderings explored: no error exists for this input");
+    JsonObject *o = EXPECT_JSON_FILE(r, json);
+    guint64 k = o ? (guint64)e2e_json_num(o, "stats.outcomes[0]") : 0;
+    e2e_json_free(o);
+    e2e_free(r);
+    return k;
+}
+
+/* Each rank's one record through the shared file pointer lands in any
+ * order of the ranks (MPI 3.1 13.4.4): 2 files for 2 ranks, 6 for 3, with
+ * and without partial-order reduction, blocking or not; write_ordered
+ * leaves one. */
+static void test_shared_pointer_orders(void) {
+    CU_ASSERT_EQUAL(shared_outcomes("2", "shared", true), 2);
+    CU_ASSERT_EQUAL(shared_outcomes("2", "nonblocking", true), 2);
+    CU_ASSERT_EQUAL(shared_outcomes("3", "shared", true), 6);
+    CU_ASSERT_EQUAL(shared_outcomes("3", "shared", false), 6);
+    CU_ASSERT_EQUAL(shared_outcomes("2", "ordered", true), 1);
+    CU_ASSERT_EQUAL(shared_outcomes("3", "ordered", true), 1);
+    /* run takes one order: rank 0's record first */
+    e2e_result *r = e2e_ordex_run("run", "-n", "2", PROG("mpiio_shared_order.c"),
+                                  e2e_tmp("shared-run.dat"), NULL);
+    EXPECT_CLEAN(r);
+    gchar *bytes = NULL;
+    gsize len = 0;
+    CU_ASSERT(g_file_get_contents(e2e_tmp("shared-run.dat"), &bytes, &len, NULL));
+    int want[2] = {0, 1};
+    CU_ASSERT(len == sizeof want && memcmp(bytes, want, sizeof want) == 0);
+    g_free(bytes);
+    e2e_free(r);
+}
+
 /* 4 MB more per rank predict 4 ms more (1 ns per byte, docs/mpiio.md). */
 static void test_predict_charges_bytes(void) {
     double t[2];
@@ -319,6 +358,7 @@ static void add(CU_pSuite s) {
     CU_add_test(s, "the file is part of the outcome", test_file_in_outcome);
     CU_add_test(s, "examples/mpiio_checkpoint.c", test_checkpoint_example);
     CU_add_test(s, "predict charges the bytes", test_predict_charges_bytes);
+    CU_add_test(s, "every order of shared-pointer accesses", test_shared_pointer_orders);
 }
 
 E2E_MAIN("mpiio", add)
