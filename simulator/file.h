@@ -63,6 +63,7 @@ typedef struct sim_file_member {
     const char *split;
     size_t split_bytes;
     void *split_buf;
+    uint64_t split_key; /* its buffer's access record (sim_access_buffer_begin), or 0 */
 } sim_file_member;
 
 typedef struct sim_file {

@@ -7,7 +7,8 @@
  * files.  The table, the collectives and the transfers are file.c's.
  *
  * Nonblocking accesses (MPI_File_iread ...) move their data at the call,
- * which MPI allows, and their request is complete at once; split
+ * which MPI allows, and their request is complete at once (their buffer is
+ * still recorded as MPI's until the wait, for the race checks); split
  * collectives (..._begin/_end) run the whole collective at the begin call
  * (MPI 3.1 13.4.5 lets an implementation do that), the end returning its
  * status.  Errors go to the file's error handler (MPI_ERRORS_RETURN unless
@@ -963,12 +964,21 @@ static int access_call(const char *fn, MPI_File fh, where_kind where, MPI_Offset
             sim_status_set_bytes(&k.req->status, bytes);
     }
     g_free(raw);
+    /* MPI 3.1 13.4.5: the buffer of a nonblocking or split collective
+     * access is not the program's to touch until the access completes; its
+     * data moved here, but a store (or, for a read, a load) before the wait
+     * or the _end is the program's race all the same. */
+    if (rc == MPI_SUCCESS && request && k.req)
+        k.req->access_key =
+            sim_access_buffer_begin(sim_self(), buf, count, type, !write, fn, "buffer", site);
     if (rc != MPI_SUCCESS || request)
         return rc;
     if (split) {
         m->split = fn;
         m->split_bytes = bytes;
         m->split_buf = buf;
+        m->split_key =
+            sim_access_buffer_begin(sim_self(), buf, count, type, !write, fn, "buffer", site);
         return MPI_SUCCESS;
     }
     if (status != MPI_STATUS_IGNORE && status) {
@@ -998,9 +1008,11 @@ static int split_end(const char *fn, const char *begun, MPI_File fh, void *buf,
         sim_status_set_bytes(status, k.m->split_bytes);
         status->count_hi_and_cancelled &= ~1;
     }
+    sim_access_buffer_end(k.m->split_key);
     k.m->split = NULL;
     k.m->split_bytes = 0;
     k.m->split_buf = NULL;
+    k.m->split_key = 0;
     return MPI_SUCCESS;
 }
 
