@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -730,18 +731,29 @@ static int convert_user(const sim_datarep *rep, bool to_file, void *buf, int cou
         copy_ctx cc = {dt, buf, count, file, bytes, to_file};
         return copy_protected(&cc, call, why) ? MPI_SUCCESS : MPI_ERR_BUFFER;
     }
-    size_t item = bytes / (size_t)count;
+    /* MPI 3.1 13.5.3: count and position count data items, the entries of
+     * the type map of datatype tiled over the buffer; chunks here end at
+     * whole elements of datatype. */
+    size_t item = bytes / (size_t)count; /* file bytes of one element */
+    int per = sim_dt_elements_of(dt, sim_dt_size(dt));
+    if (per <= 0 || (int64_t)per * count > INT_MAX) {
+        *why = g_strdup_printf("%s: %d elements of %s are more data items than a conversion "
+                               "function's count can hold",
+                               call, count, sim_dt_name(type));
+        return MPI_ERR_COUNT;
+    }
     int chunk = item >= CONVERT_CHUNK_BYTES ? 1 : (int)(CONVERT_CHUNK_BYTES / (item ? item : 1));
     for (int done = 0; done < count;) {
         int n = count - done < chunk ? count - done : chunk;
         sched_leave_sim();
-        int rc = fn(buf, type, n, file + (size_t)done * item, (MPI_Offset)done, rep->extra);
+        int rc =
+            fn(buf, type, n * per, file + (size_t)done * item, (MPI_Offset)done * per, rep->extra);
         sched_enter_sim();
         if (rc != MPI_SUCCESS) {
             *why = g_strdup_printf("%s: the %s conversion function of data representation \"%s\" "
-                                   "returns %d for %d elements of %s at position %d",
-                                   call, to_file ? "write" : "read", rep->name, rc, n,
-                                   sim_dt_name(type), done);
+                                   "returns %d for %d data items of %s at position %lld",
+                                   call, to_file ? "write" : "read", rep->name, rc, n * per,
+                                   sim_dt_name(type), (long long)done * per);
             return MPI_ERR_CONVERSION;
         }
         done += n;

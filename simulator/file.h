@@ -167,8 +167,9 @@ int sim_file_rep_size(const sim_datarep *rep, const sim_datatype *dt, size_t cou
 
 /* Converts count elements of type at buf into `bytes` (sim_file_rep_size)
  * bytes of rep at out, through the write conversion function of a
- * registered representation in chunks (position: the elements of the
- * buffer converted before), natively when it is MPI_CONVERSION_FN_NULL.
+ * registered representation in chunks of whole elements (count and
+ * position in data items, the entries of type's type map tiled over buf,
+ * as MPI 3.1 13.5.3 says), natively when it is MPI_CONVERSION_FN_NULL.
  * MPI_SUCCESS or an error class (MPI_ERR_CONVERSION, MPI_ERR_BUFFER) with
  * *why. */
 int sim_file_rep_to_file(const sim_datarep *rep, void *buf, int count, MPI_Datatype type, void *out,

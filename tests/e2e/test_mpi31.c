@@ -110,7 +110,8 @@ static void test_tool(void) {
 /* MPI_Register_datarep (MPI 3.1 13.5.3) and "external32" views: values
  * derived by hand from the program (see tests/programs/mpi31_datarep.c):
  * rank 1's ints start at 1000001 = 0x000f4241, stored big-endian; the
- * conversion of 40000 ints goes in 64 KiB chunks of 16384 elements. */
+ * conversion of 40000 ints goes in 64 KiB chunks of 16384 elements, and
+ * 20000 pairs of ints are 40000 data items, in the same chunks. */
 static void test_datarep(void) {
     const char *file = e2e_tmp("datarep.dat");
     e2e_result *r = RUN("run", "-n", "2", P("mpi31_datarep.c"), file, "calls");
@@ -123,6 +124,10 @@ static void test_datarep(void) {
                             "in order\n",
                             k),
             g_strdup_printf("rank %d write conversion calls: 3 at 0 16384 32768\n", k),
+            g_strdup_printf("rank %d bigend wrote 20000 pairs; conversions covered 40000 data "
+                            "items in order\n",
+                            k),
+            g_strdup_printf("rank %d pair conversion calls: 3 at 0 16384 32768\n", k),
             g_strdup_printf("rank %d bigend read back 40000 ints: all equal\n", k),
             g_strdup_printf("rank %d nullconv bytes: 01 00 00 00 02 00 00 00\n", k),
             g_strdup_printf("rank %d wide with MPI_CONVERSION_FN_NULL: MPI_ERR_CONVERSION\n", k),
