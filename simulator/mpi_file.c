@@ -791,7 +791,12 @@ typedef enum where_kind { AT_EXPLICIT, AT_INDIVIDUAL, AT_SHARED } where_kind;
  * meanwhile (a message delivered) only make it wait on. */
 static void shared_turn(fcall *k) {
     sim_file *f = k->f;
-    if (!sim_g->cfg.exploring || sim_timed_active() || f->size < 2)
+    if (!sim_g->cfg.exploring || sim_timed_active())
+        return;
+    bool others = false; /* members that may still take the pointer */
+    for (int r = 0; r < f->size; r++)
+        others |= r != k->me && !f->m[r].closed;
+    if (!others)
         return;
     while (sim_choose(2, k->fn) == 1) {
         uint64_t takes = f->shared_takes, releases = sim_events_releases();
