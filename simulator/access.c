@@ -457,9 +457,12 @@ static char *why_unordered(const acc_rec *b, const acc_rec *a) {
                                b->rank, b->what, sim_location(b->site), b->end_call,
                                sim_location(b->end_site), a->rank, a->what, sim_location(a->site));
     if (b->side == SIDE_BUFFER && b->pending)
-        return g_strdup_printf("%s at %s had not completed (no wait or test had returned its "
-                               "request) when %s at %s started",
-                               b->what, sim_location(b->site), a->what, sim_location(a->site));
+        return g_strdup_printf("%s at %s had not completed (%s) when %s at %s started", b->what,
+                               sim_location(b->site),
+                               g_str_has_suffix(b->what, "_begin")
+                                   ? "the split collective's _end call had not returned"
+                                   : "no wait or test had returned its request",
+                               a->what, sim_location(a->site));
     if (b->win == SHMEM_WIN && b->pending) {
         bool target = b->side == SIDE_TARGET;
         return g_strdup_printf(
@@ -1369,11 +1372,11 @@ static bool in_windows(const acc_rec *r) {
  * buffer in window memory stays a record, ended now: the message wrote or
  * read it as its owner's access, which other ranks' RMA operations and
  * loads and stores must still be ordered with. */
-static void drop_buffer(sim_request *req, bool waited) {
+static void drop_key(uint64_t key, bool waited) {
     guint k = 0;
     for (guint i = 0; i < A.records->len; i++) {
         acc_rec *r = g_ptr_array_index(A.records, i);
-        if (r->key != req->access_key) {
+        if (r->key != key) {
             A.records->pdata[k++] = r;
         } else if (A.on && in_windows(r)) {
             rec_unmark(r);
@@ -1390,6 +1393,10 @@ static void drop_buffer(sim_request *req, bool waited) {
         }
     }
     g_ptr_array_set_size(A.records, k);
+}
+
+static void drop_buffer(sim_request *req, bool waited) {
+    drop_key(req->access_key, waited);
     req->access_key = 0;
 }
 
@@ -1534,6 +1541,37 @@ void sim_access_request_started(sim_request *req) {
     req->access_key = r->key;
     rec_mark(r);
     check_and_add(r, A.on ? vc_of(r->rank) : NULL);
+}
+
+uint64_t sim_access_buffer_begin(int rank, const void *buf, int count, MPI_Datatype type,
+                                 bool writes, const char *call, const char *role, void *site) {
+    if (!sched_access_instrumented() || !buf || count <= 0)
+        return 0;
+    start_tracking();
+    acc_rec *r = g_new0(acc_rec, 1);
+    r->rank = rank;
+    r->writes = writes;
+    r->side = SIDE_BUFFER;
+    r->what = call;
+    r->role = role;
+    r->site = site;
+    r->key = BUFFER_KEY + A.next_buffer++;
+    r->win = -1;
+    r->wtarget = -1;
+    r->pending = true;
+    if (!rec_set_bytes(r, buf, count, type)) {
+        rec_free(r);
+        return 0;
+    }
+    uint64_t key = r->key;
+    rec_mark(r);
+    check_and_add(r, A.on ? vc_of(r->rank) : NULL);
+    return key;
+}
+
+void sim_access_buffer_end(uint64_t key) {
+    if (A.tracking && key >= BUFFER_KEY)
+        drop_key(key, true);
 }
 
 void sim_access_request_released(sim_request *req) {

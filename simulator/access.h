@@ -79,6 +79,17 @@ void sim_access_request_started(sim_request *req);
 /* The request's memory is about to be freed. */
 void sim_access_request_released(sim_request *req);
 
+/* The buffer of an operation that no request of sim_request_publish
+ * tracks (a nonblocking MPI-IO access, a split collective) is in use from
+ * now until sim_access_buffer_end(key), or until the wait of a request
+ * whose access_key is key: a load (writes false: only a store) of it by
+ * its rank before then is a data race naming `call` at `site` and `role`
+ * ("buffer").  Returns the key, 0 when nothing is tracked (the program is
+ * not instrumented, or no bytes). */
+uint64_t sim_access_buffer_begin(int rank, const void *buf, int count, MPI_Datatype type,
+                                 bool writes, const char *call, const char *role, void *site);
+void sim_access_buffer_end(uint64_t key);
+
 /* Feeds the accesses that may still race, and which ranks each one is
  * already ordered before (see sim_digest_engine). */
 void sim_access_digest(sim_digest_feed feed, void *user);

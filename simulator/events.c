@@ -30,6 +30,7 @@ static uint64_t g_idle_change;
 static double g_idle_since;
 static uint64_t g_idle_releases;
 static uint64_t g_poll_seen;
+static uint64_t g_releases; /* releases of pollers that let them go on */
 static int g_n;
 
 void sim_events_init(int nranks) {
@@ -43,6 +44,7 @@ void sim_events_init(int nranks) {
     g_poll_seen = 0;
     g_idle_change = 0;
     g_idle_releases = 0;
+    g_releases = 0;
 }
 
 void sim_events_fini(void) {
@@ -130,10 +132,15 @@ bool sim_events_release_pollers(bool repeated) {
         sched_request_stop();
         return true;
     }
+    g_releases++;
     for (guint i = 0; i < g_pollers->len; i++)
         sched_wake(g_array_index(g_pollers, int, i));
     g_array_set_size(g_pollers, 0);
     return true;
+}
+
+uint64_t sim_events_releases(void) {
+    return g_releases;
 }
 
 /* Drops touched destinations that have nothing to match any more. */

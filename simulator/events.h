@@ -112,6 +112,11 @@ bool sim_events_wake_pollers(void);
  * (sched_request_stop); the function then returns true. */
 bool sim_events_release_pollers(bool repeated);
 
+/* How many times sim_events_release_pollers let the pollers go on so far: a
+ * poller that finds it changed was released because nothing else could
+ * happen, not woken by a change. */
+uint64_t sim_events_releases(void);
+
 /* Wakes the ranks that answered "not yet" (sim_test_later) and poll since:
  * call it when nothing else can happen.  Returns true if it woke any. */
 bool sim_engine_wake_later(void);

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -41,7 +42,12 @@ static struct {
     GPtrArray *files;            /* sim_file *, by index */
     GArray *ids;                 /* file_id; a file's id is its index + 1 */
     GHashTable *closed_contents; /* path -> checksum of the contents at the last close */
+    GPtrArray **reps;            /* [nranks]: sim_datarep * each rank registered */
 } F;
+
+static const sim_datarep rep_native = {SIM_REP_NATIVE, "native", NULL, NULL, NULL, NULL};
+static const sim_datarep rep_external32 = {
+    SIM_REP_EXTERNAL32, "external32", NULL, NULL, NULL, NULL};
 
 void sim_file_init(int nranks) {
     memset(&F, 0, sizeof F);
@@ -49,6 +55,7 @@ void sim_file_init(int nranks) {
     F.files = g_ptr_array_new();
     F.ids = g_array_new(FALSE, FALSE, sizeof(file_id));
     F.closed_contents = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    F.reps = g_new0(GPtrArray *, nranks > 0 ? nranks : 1);
 }
 
 static void member_clear(sim_file_member *m) {
@@ -79,6 +86,10 @@ void sim_file_fini(void) {
     g_ptr_array_free(F.files, TRUE);
     g_array_free(F.ids, TRUE);
     g_hash_table_destroy(F.closed_contents);
+    for (int r = 0; r < F.nranks; r++)
+        if (F.reps[r])
+            g_ptr_array_free(F.reps[r], TRUE);
+    g_free(F.reps);
     memset(&F, 0, sizeof F);
 }
 
@@ -314,6 +325,7 @@ static void exec_open(sim_coll *c) {
         sim_fview_default(&m->view);
         m->etype = m->ftype = MPI_BYTE;
         g_strlcpy(m->datarep, "native", sizeof m->datarep);
+        m->rep = &rep_native;
         m->errh = sim_errh_file_default(m->world);
         sim_file_coll_args *a = c->args[r].file;
         *a->out = f->handle;
@@ -569,6 +581,213 @@ void sim_file_synced(sim_file *f, int me, const char *call, void *site) {
 }
 
 /* ---------------------------------------------------------------------- */
+/* Data representations                                                    */
+
+int sim_file_register_datarep(int world, const char *name, MPI_Datarep_conversion_function *rd,
+                              MPI_Datarep_conversion_function *wr, MPI_Datarep_extent_function *ext,
+                              void *extra, char **why) {
+    if (strlen(name) > MPI_MAX_DATAREP_STRING) {
+        *why = g_strdup_printf("the name \"%s\" is longer than MPI_MAX_DATAREP_STRING (%d)", name,
+                               MPI_MAX_DATAREP_STRING);
+        return MPI_ERR_ARG;
+    }
+    if (!ext) {
+        *why = g_strdup("dtype_file_extent_fn is NULL");
+        return MPI_ERR_ARG;
+    }
+    if (sim_file_datarep(world, name) || strcmp(name, "internal") == 0) {
+        *why = g_strdup_printf("the data representation \"%s\" is already defined (MPI 3.1 "
+                               "13.5.3)",
+                               name);
+        return MPI_ERR_DUP_DATAREP;
+    }
+    sim_datarep *d = g_new0(sim_datarep, 1);
+    d->kind = SIM_REP_USER;
+    g_strlcpy(d->name, name, sizeof d->name);
+    d->read_fn = rd;
+    d->write_fn = wr;
+    d->extent_fn = ext;
+    d->extra = extra;
+    if (!F.reps[world])
+        F.reps[world] = g_ptr_array_new_with_free_func(g_free);
+    g_ptr_array_add(F.reps[world], d);
+    return MPI_SUCCESS;
+}
+
+const sim_datarep *sim_file_datarep(int world, const char *name) {
+    if (strcmp(name, "native") == 0)
+        return &rep_native;
+    if (strcmp(name, "external32") == 0)
+        return &rep_external32;
+    for (guint i = 0; F.reps[world] && i < F.reps[world]->len; i++) {
+        const sim_datarep *d = g_ptr_array_index(F.reps[world], i);
+        if (strcmp(d->name, name) == 0)
+            return d;
+    }
+    return NULL;
+}
+
+typedef struct rep_walk {
+    const sim_datarep *rep;
+    size_t bytes;
+    MPI_Datatype bad;
+    int rc;
+} rep_walk;
+
+static bool add_file_extent(MPI_Datatype basic, size_t count, void *data) {
+    rep_walk *w = data;
+    MPI_Aint ext = 0;
+    sched_leave_sim();
+    int rc = w->rep->extent_fn(basic, &ext, w->rep->extra);
+    sched_enter_sim();
+    if (rc != MPI_SUCCESS || ext < 0) {
+        w->bad = basic;
+        w->rc = rc;
+        return false;
+    }
+    w->bytes += count * (size_t)ext;
+    return true;
+}
+
+int sim_file_rep_size(const sim_datarep *rep, const sim_datatype *dt, size_t count, size_t *bytes,
+                      char **why) {
+    if (rep->kind == SIM_REP_NATIVE) {
+        *bytes = sim_dt_size(dt) * count;
+        return MPI_SUCCESS;
+    }
+    if (rep->kind == SIM_REP_EXTERNAL32)
+        return sim_dt_external32_size(dt, count, bytes, why);
+    rep_walk w = {rep, 0, MPI_DATATYPE_NULL, MPI_SUCCESS};
+    if (!sim_typesig_each_run(sim_dt_typesig(dt), count, add_file_extent, &w)) {
+        *why = g_strdup_printf("the extent function of data representation \"%s\" fails for "
+                               "%s (it returns %d)",
+                               rep->name, sim_dt_name(w.bad), w.rc);
+        return MPI_ERR_CONVERSION;
+    }
+    *bytes = w.bytes;
+    return MPI_SUCCESS;
+}
+
+typedef struct ext32_ctx {
+    const sim_datatype *dt;
+    void *buf;
+    int count;
+    void *file;
+    bool pack;
+    int rc;
+    char *why;
+} ext32_ctx;
+
+static void ext32_cb(void *p) {
+    ext32_ctx *c = p;
+    if (c->pack)
+        c->rc = sim_dt_pack_external32(c->dt, c->buf, c->count, c->file, &c->why);
+    else
+        sim_dt_unpack_external32(c->dt, c->file, c->buf, c->count);
+}
+
+static int ext32_protected(ext32_ctx *c, const char *call, char **why) {
+    sched_fault fault;
+    if (!sched_protected(ext32_cb, c, &fault)) {
+        g_free(c->why);
+        *why = g_strdup_printf("%s: the buffer %p cannot be %s (invalid address %p)", call, c->buf,
+                               c->pack ? "read" : "written", fault.addr);
+        return MPI_ERR_BUFFER;
+    }
+    if (c->rc != MPI_SUCCESS) {
+        *why = g_strdup_printf("%s: %s", call, c->why);
+        g_free(c->why);
+    }
+    return c->rc;
+}
+
+/* Data items per call of a conversion function: MPI 3.1 13.5.3 lets an
+ * implementation convert through a buffer smaller than the access, and
+ * converting in chunks is what makes the position argument mean anything. */
+#define CONVERT_CHUNK_BYTES (64u << 10)
+
+/* MPI_CONVERSION_FN_NULL: the access is made in the native representation
+ * (MPI 3.1 13.5.3), which only data of native sizes can be. */
+static int null_conversion(const sim_datarep *rep, const sim_datatype *dt, int count, size_t bytes,
+                           const char *call, char **why) {
+    if (bytes == sim_dt_size(dt) * (size_t)count)
+        return MPI_SUCCESS;
+    *why = g_strdup_printf(
+        "%s: data representation \"%s\" has MPI_CONVERSION_FN_NULL, so the data is accessed "
+        "in the native representation, but its extent function gives %s %zu bytes in the file "
+        "where it has %zu in memory (MPI 3.1 13.5.3)",
+        call, rep->name, sim_dt_name(sim_dt_handle(dt)), bytes / (size_t)count, sim_dt_size(dt));
+    return MPI_ERR_CONVERSION;
+}
+
+static int convert_user(const sim_datarep *rep, bool to_file, void *buf, int count,
+                        MPI_Datatype type, char *file, size_t bytes, const char *call, char **why) {
+    const sim_datatype *dt = sim_dt_get(type);
+    MPI_Datarep_conversion_function *fn = to_file ? rep->write_fn : rep->read_fn;
+    if (!fn) {
+        int rc = null_conversion(rep, dt, count, bytes, call, why);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        copy_ctx cc = {dt, buf, count, file, bytes, to_file};
+        return copy_protected(&cc, call, why) ? MPI_SUCCESS : MPI_ERR_BUFFER;
+    }
+    /* MPI 3.1 13.5.3: count and position count data items, the entries of
+     * the type map of datatype tiled over the buffer; chunks here end at
+     * whole elements of datatype. */
+    size_t item = bytes / (size_t)count; /* file bytes of one element */
+    int per = sim_dt_elements_of(dt, sim_dt_size(dt));
+    if (per <= 0 || (int64_t)per * count > INT_MAX) {
+        *why = g_strdup_printf("%s: %d elements of %s are more data items than a conversion "
+                               "function's count can hold",
+                               call, count, sim_dt_name(type));
+        return MPI_ERR_COUNT;
+    }
+    int chunk = item >= CONVERT_CHUNK_BYTES ? 1 : (int)(CONVERT_CHUNK_BYTES / (item ? item : 1));
+    for (int done = 0; done < count;) {
+        int n = count - done < chunk ? count - done : chunk;
+        sched_leave_sim();
+        int rc =
+            fn(buf, type, n * per, file + (size_t)done * item, (MPI_Offset)done * per, rep->extra);
+        sched_enter_sim();
+        if (rc != MPI_SUCCESS) {
+            *why = g_strdup_printf("%s: the %s conversion function of data representation \"%s\" "
+                                   "returns %d for %d data items of %s at position %lld",
+                                   call, to_file ? "write" : "read", rep->name, rc, n * per,
+                                   sim_dt_name(type), (long long)done * per);
+            return MPI_ERR_CONVERSION;
+        }
+        done += n;
+    }
+    return MPI_SUCCESS;
+}
+
+int sim_file_rep_to_file(const sim_datarep *rep, void *buf, int count, MPI_Datatype type, void *out,
+                         size_t bytes, const char *call, char **why) {
+    if (count == 0 || bytes == 0)
+        return MPI_SUCCESS;
+    if (rep->kind == SIM_REP_EXTERNAL32) {
+        ext32_ctx c = {sim_dt_get(type), buf, count, out, true, MPI_SUCCESS, NULL};
+        return ext32_protected(&c, call, why);
+    }
+    return convert_user(rep, true, buf, count, type, out, bytes, call, why);
+}
+
+int sim_file_rep_from_file(const sim_datarep *rep, const void *in, int count, MPI_Datatype type,
+                           void *buf, const char *call, char **why) {
+    if (count == 0)
+        return MPI_SUCCESS;
+    if (rep->kind == SIM_REP_EXTERNAL32) {
+        ext32_ctx c = {sim_dt_get(type), buf, count, (void *)in, false, MPI_SUCCESS, NULL};
+        return ext32_protected(&c, call, why);
+    }
+    size_t bytes = 0;
+    int rc = sim_file_rep_size(rep, sim_dt_get(type), (size_t)count, &bytes, why);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return convert_user(rep, false, buf, count, type, (char *)in, bytes, call, why);
+}
+
+/* ---------------------------------------------------------------------- */
 /* State and outcome                                                       */
 
 static void feed_member(const sim_file_member *m, sim_digest_feed feed, void *user) {
@@ -584,6 +803,7 @@ static void feed_member(const sim_file_member *m, sim_digest_feed feed, void *us
     feed(user, m->view.blocks, sizeof(sim_fview_block) * m->view.nblocks);
     if (m->split)
         feed(user, m->split, strlen(m->split));
+    feed(user, m->datarep, strlen(m->datarep) + 1);
 }
 
 void sim_file_digest(sim_digest_feed feed, void *user) {
@@ -602,6 +822,12 @@ void sim_file_digest(sim_digest_feed feed, void *user) {
             feed(user, sum, strlen(sum));
         g_free(sum);
     }
+    for (int r = 0; r < F.nranks; r++)
+        for (guint i = 0; F.reps[r] && i < F.reps[r]->len; i++) {
+            const sim_datarep *d = g_ptr_array_index(F.reps[r], i);
+            feed(user, &r, sizeof r);
+            feed(user, d, sizeof *d);
+        }
 }
 
 void sim_file_outcome(sim_digest_feed feed, void *user) {

@@ -34,6 +34,19 @@ typedef struct sim_vc sim_vc;
 
 enum { SIM_OBJ_FILE = 0xc };
 
+/* A data representation (MPI 3.1 13.5): "native" (the bytes as in memory),
+ * "external32" (simulator/external32.c) or one the program registered
+ * with MPI_Register_datarep (its conversion functions, NULL for
+ * MPI_CONVERSION_FN_NULL, and its extent function). */
+typedef enum sim_rep_kind { SIM_REP_NATIVE, SIM_REP_EXTERNAL32, SIM_REP_USER } sim_rep_kind;
+typedef struct sim_datarep {
+    sim_rep_kind kind;
+    char name[MPI_MAX_DATAREP_STRING + 1];
+    MPI_Datarep_conversion_function *read_fn, *write_fn;
+    MPI_Datarep_extent_function *extent_fn;
+    void *extra;
+} sim_datarep;
+
 typedef struct sim_file_member {
     int world;
     bool closed;                     /* its MPI_File_close returned */
@@ -41,7 +54,8 @@ typedef struct sim_file_member {
     sim_fview view;                  /* what its data stream is */
     MPI_Datatype etype, ftype;       /* as the program passed them (reported by get_view) */
     const void *etype_dt, *ftype_dt; /* sim_dt_ref'd derived types, or NULL */
-    char datarep[32];
+    char datarep[MPI_MAX_DATAREP_STRING + 1];
+    const sim_datarep *rep; /* the view's representation */
     MPI_Errhandler errh;
     GPtrArray *hints; /* key, value, key, value ... (g_strdup) */
     /* A split collective begun (MPI_File_read_all_begin ...): its call,
@@ -49,6 +63,7 @@ typedef struct sim_file_member {
     const char *split;
     size_t split_bytes;
     void *split_buf;
+    uint64_t split_key; /* its buffer's access record (sim_access_buffer_begin), or 0 */
 } sim_file_member;
 
 typedef struct sim_file {
@@ -63,7 +78,9 @@ typedef struct sim_file {
     int id;         /* the host file (device and inode): races between handles */
     int amode;
     bool atomic;
-    MPI_Offset shared_fp; /* in etypes */
+    MPI_Offset shared_fp;  /* in etypes */
+    uint64_t shared_takes; /* independent accesses through shared_fp so far (not state: only
+                              compared within one rank's wait, mpi_file.c) */
     int size;
     sim_file_member *m; /* [size], by rank of comm */
 } sim_file;
@@ -127,6 +144,41 @@ int sim_file_transfer(sim_file *f, int me, MPI_Offset k, void *buf, int count, M
 /* The calling member synchronised f (MPI_File_sync, close): its accesses
  * so far end, and what others ended before is visible to its next ones. */
 void sim_file_synced(sim_file *f, int me, const char *call, void *site);
+
+/* MPI_Register_datarep for world rank `world` (a local call: each rank has
+ * its own names).  MPI_SUCCESS, or MPI_ERR_DUP_DATAREP (a name already
+ * defined, "native", "internal" and "external32" included) or
+ * MPI_ERR_ARG with *why (g_free). */
+int sim_file_register_datarep(int world, const char *name, MPI_Datarep_conversion_function *rd,
+                              MPI_Datarep_conversion_function *wr, MPI_Datarep_extent_function *ext,
+                              void *extra, char **why);
+
+/* The representation `name` as world rank `world` knows it: "native",
+ * "external32" or one it registered; NULL for any other ("internal"
+ * included, which ordex does not implement). */
+const sim_datarep *sim_file_datarep(int world, const char *name);
+
+/* Bytes that count elements of dt take in the file under rep: the sum of
+ * the file extents of its basic elements (the extent function of a
+ * registered representation runs as the calling rank's code).
+ * MPI_SUCCESS or an error class with *why. */
+int sim_file_rep_size(const sim_datarep *rep, const sim_datatype *dt, size_t count, size_t *bytes,
+                      char **why);
+
+/* Converts count elements of type at buf into `bytes` (sim_file_rep_size)
+ * bytes of rep at out, through the write conversion function of a
+ * registered representation in chunks of whole elements (count and
+ * position in data items, the entries of type's type map tiled over buf,
+ * as MPI 3.1 13.5.3 says), natively when it is MPI_CONVERSION_FN_NULL.
+ * MPI_SUCCESS or an error class (MPI_ERR_CONVERSION, MPI_ERR_BUFFER) with
+ * *why. */
+int sim_file_rep_to_file(const sim_datarep *rep, void *buf, int count, MPI_Datatype type, void *out,
+                         size_t bytes, const char *call, char **why);
+
+/* The reverse: `count` whole elements of type from their file
+ * representation at in into buf. */
+int sim_file_rep_from_file(const sim_datarep *rep, const void *in, int count, MPI_Datatype type,
+                           void *buf, const char *call, char **why);
 
 /* Feeds the state of every open file (pointers, views, the file's
  * contents) for state hashing. */

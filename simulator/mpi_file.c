@@ -7,7 +7,8 @@
  * files.  The table, the collectives and the transfers are file.c's.
  *
  * Nonblocking accesses (MPI_File_iread ...) move their data at the call,
- * which MPI allows, and their request is complete at once; split
+ * which MPI allows, and their request is complete at once (their buffer is
+ * still recorded as MPI's until the wait, for the race checks); split
  * collectives (..._begin/_end) run the whole collective at the begin call
  * (MPI 3.1 13.4.5 lets an implementation do that), the end returning its
  * status.  Errors go to the file's error handler (MPI_ERRORS_RETURN unless
@@ -15,6 +16,7 @@
  * invalid handles to MPI_FILE_NULL's (MPI 3.1 13.7).
  */
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -26,10 +28,12 @@
 #include "simulator/datatype.h"
 #include "simulator/engine.h"
 #include "simulator/errhandler.h"
+#include "simulator/events.h"
 #include "simulator/file.h"
 #include "simulator/held.h"
 #include "simulator/request.h"
 #include "simulator/sim_internal.h"
+#include "simulator/timed.h"
 
 #define TRY(expr)                                                                                  \
     do {                                                                                           \
@@ -44,6 +48,8 @@ typedef struct fcall {
     sim_file *f;
     int me;
     sim_file_member *m;
+    size_t moved;            /* a data access: the file bytes it moved */
+    struct sim_request *req; /* a nonblocking one: its request */
 } fcall;
 
 #define FERR(k, cls, ...) sim_file_error((k)->f, (k)->me, (cls), __VA_ARGS__)
@@ -84,6 +90,7 @@ static int post(fcall *k, sim_coll_kind kind, sim_file_coll_args *a, MPI_Request
         req->io_status = true;
         sim_status_set_bytes(&req->status, bytes);
         *request = sim_request_publish(req);
+        k->req = req;
         return MPI_SUCCESS;
     }
     int rc = sim_request_wait(req, MPI_STATUS_IGNORE);
@@ -385,6 +392,44 @@ SIM_ALIAS(MPI_File_get_info);
 /* ---------------------------------------------------------------------- */
 /* Views                                                                   */
 
+/* The view v (built from the types' memory layout) in the file
+ * representation rep: the same when every basic element keeps its size;
+ * else, for a filetype without holes, the etypes and filetypes back to
+ * back at their file sizes (MPI 3.1 13.5.1 scales the displacements of
+ * portable types); a filetype with holes whose elements change size is
+ * refused. */
+static int rep_view(sim_fview *v, const sim_datarep *rep, const sim_datatype *edt,
+                    const sim_datatype *fdt, char **why) {
+    size_t esize = 0, tsize = 0;
+    int rc = sim_file_rep_size(rep, edt, 1, &esize, why);
+    if (rc == MPI_SUCCESS)
+        rc = sim_file_rep_size(rep, fdt, 1, &tsize, why);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (esize == sim_dt_size(edt) && tsize == sim_dt_size(fdt))
+        return MPI_SUCCESS;
+    bool dense = v->nblocks == 1 && v->blocks[0].off == 0 && (MPI_Aint)v->tsize == v->extent;
+    if (!dense) {
+        *why = g_strdup_printf(
+            "the filetype %s has holes and its elements change size in data representation "
+            "\"%s\" (%zu bytes in memory, %zu in the file); ordex implements such views only "
+            "for filetypes without holes",
+            sim_dt_name(sim_dt_handle(fdt)), rep->name, sim_dt_size(fdt), tsize);
+        return MPI_ERR_UNSUPPORTED_DATAREP;
+    }
+    if (esize == 0 || tsize % esize != 0) {
+        *why = g_strdup_printf("in data representation \"%s\" the filetype %s takes %zu bytes, "
+                               "not a whole number of etypes of %zu bytes (MPI 3.1 13.3)",
+                               rep->name, sim_dt_name(sim_dt_handle(fdt)), tsize, esize);
+        return MPI_ERR_TYPE;
+    }
+    v->esize = esize;
+    v->tsize = tsize;
+    v->extent = (MPI_Aint)tsize;
+    v->blocks[0].len = tsize;
+    return MPI_SUCCESS;
+}
+
 int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
                        const char *datarep, MPI_Info info) {
     fcall k;
@@ -394,15 +439,15 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Dat
                   datarep ? datarep : "(null)");
     if (!datarep)
         SIM_RETURN(FERR(&k, MPI_ERR_ARG, "MPI_File_set_view: datarep is NULL"));
-    if (strcmp(datarep, "native") != 0) {
-        bool known = strcmp(datarep, "internal") == 0 || strcmp(datarep, "external32") == 0;
-        SIM_RETURN(FERR(&k, MPI_ERR_UNSUPPORTED_DATAREP,
-                        "MPI_File_set_view: datarep \"%s\" %s; ordex implements only "
-                        "\"native\"",
+    const sim_datarep *rep = sim_file_datarep(sim_self(), datarep);
+    if (!rep)
+        SIM_RETURN(FERR(&k, MPI_ERR_UNSUPPORTED_DATAREP, "MPI_File_set_view: datarep \"%s\" %s",
                         datarep,
-                        known ? "is a representation of MPI 3.1 13.5 that ordex does not implement"
-                              : "is not a data representation MPI or the program defines"));
-    }
+                        strcmp(datarep, "internal") == 0
+                            ? "is a representation of MPI 3.1 13.5 that ordex does not implement "
+                              "(\"native\" and \"external32\" are)"
+                            : "is not a data representation MPI or the program defines (MPI 3.1 "
+                              "13.5; MPI_Register_datarep defines one for the calling process)"));
     if (k.m->split)
         SIM_RETURN(FERR(&k, MPI_ERR_OTHER,
                         "MPI_File_set_view: %s is still active on '%s' (MPI 3.1 13.4.5)",
@@ -427,7 +472,10 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Dat
     sim_fview v = {0};
     char *why = NULL;
     int rc = sim_fview_make(&v, disp, edt, fdt, &why);
+    if (rc == MPI_SUCCESS && rep->kind != SIM_REP_NATIVE)
+        rc = rep_view(&v, rep, edt, fdt, &why);
     if (rc != MPI_SUCCESS) {
+        sim_fview_clear(&v);
         rc = FERR(&k, rc, "MPI_File_set_view: %s", why);
         g_free(why);
         SIM_RETURN(rc);
@@ -446,6 +494,7 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Dat
     k.m->etype = etype;
     k.m->ftype = filetype;
     g_strlcpy(k.m->datarep, datarep, sizeof k.m->datarep);
+    k.m->rep = rep;
     k.m->fp = 0; /* MPI 3.1 13.3: both file pointers go back to zero */
     sim_file_coll_args a = {0};
     a.value = sim_dt_extent(edt);
@@ -453,6 +502,27 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Dat
     SIM_RETURN(post(&k, SIM_COLL_FILE_SET_VIEW, &a, NULL, 0));
 }
 SIM_ALIAS(MPI_File_set_view);
+
+/* A local call: the name is the calling process's (MPI 3.1 13.5.3); its
+ * errors go to MPI_FILE_NULL's handler. */
+int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn,
+                          MPI_Datarep_conversion_function *write_conversion_fn,
+                          MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state) {
+    SIM_ENTER("MPI_Register_datarep");
+    TRY(sim_check_initialized());
+    if (!datarep)
+        SIM_RETURN(sim_file_error(NULL, 0, MPI_ERR_ARG, "MPI_Register_datarep: datarep is NULL"));
+    sim_call_args("datarep=\"%s\"", datarep);
+    char *why = NULL;
+    int rc = sim_file_register_datarep(sim_self(), datarep, read_conversion_fn, write_conversion_fn,
+                                       dtype_file_extent_fn, extra_state, &why);
+    if (rc != MPI_SUCCESS) {
+        rc = sim_file_error(NULL, 0, rc, "MPI_Register_datarep: %s", why);
+        g_free(why);
+    }
+    SIM_RETURN(rc);
+}
+SIM_ALIAS(MPI_Register_datarep);
 
 int PMPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Datatype *filetype,
                        char *datarep) {
@@ -485,7 +555,17 @@ int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *exte
                         sim_dt_name(datatype)));
     if (!extent)
         SIM_RETURN(FERR(&k, MPI_ERR_ARG, "MPI_File_get_type_extent: extent is NULL"));
-    *extent = sim_dt_extent(dt); /* "native": as in memory */
+    /* In the view's representation: as in memory when every basic element
+     * keeps its size there, else the elements back to back. */
+    size_t bytes = 0;
+    char *why = NULL;
+    int rc = sim_file_rep_size(k.m->rep, dt, 1, &bytes, &why);
+    if (rc != MPI_SUCCESS) {
+        rc = FERR(&k, rc, "MPI_File_get_type_extent: %s", why);
+        g_free(why);
+        SIM_RETURN(rc);
+    }
+    *extent = bytes == sim_dt_size(dt) ? sim_dt_extent(dt) : (MPI_Aint)bytes;
     SIM_RETURN(MPI_SUCCESS);
 }
 SIM_ALIAS(MPI_File_get_type_extent);
@@ -650,7 +730,7 @@ SIM_ALIAS(MPI_File_get_atomicity);
 int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler) {
     SIM_ENTER("MPI_File_set_errhandler");
     TRY(sim_check_initialized());
-    fcall k = {"MPI_File_set_errhandler", NULL, 0, NULL};
+    fcall k = {"MPI_File_set_errhandler", NULL, 0, NULL, 0, NULL};
     if (file != MPI_FILE_NULL)
         TRY(begin(&k, "MPI_File_set_errhandler", file));
     char *why = NULL;
@@ -671,7 +751,7 @@ SIM_ALIAS(MPI_File_set_errhandler);
 int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler) {
     SIM_ENTER("MPI_File_get_errhandler");
     TRY(sim_check_initialized());
-    fcall k = {"MPI_File_get_errhandler", NULL, 0, NULL};
+    fcall k = {"MPI_File_get_errhandler", NULL, 0, NULL, 0, NULL};
     if (file != MPI_FILE_NULL)
         TRY(begin(&k, "MPI_File_get_errhandler", file));
     if (!errhandler)
@@ -685,7 +765,7 @@ SIM_ALIAS(MPI_File_get_errhandler);
 int PMPI_File_call_errhandler(MPI_File fh, int errorcode) {
     SIM_ENTER("MPI_File_call_errhandler");
     TRY(sim_check_initialized());
-    fcall k = {"MPI_File_call_errhandler", NULL, 0, NULL};
+    fcall k = {"MPI_File_call_errhandler", NULL, 0, NULL, 0, NULL};
     if (fh != MPI_FILE_NULL)
         TRY(begin(&k, "MPI_File_call_errhandler", fh));
     char buf[MPI_MAX_ERROR_STRING];
@@ -701,6 +781,91 @@ SIM_ALIAS(MPI_File_call_errhandler);
 /* Data access                                                             */
 
 typedef enum where_kind { AT_EXPLICIT, AT_INDIVIDUAL, AT_SHARED } where_kind;
+
+/* Independent accesses of several members through the shared file pointer
+ * take it in an order MPI leaves open (MPI 3.1 13.4.4), and the file's
+ * contents show which.  Exploring, each such access is a choice
+ * (sim_choose): take the pointer now, or let other members go first: the
+ * member then waits, as a poll, until another takes the pointer (and
+ * chooses again) or nothing else can happen (and takes it).  Other changes
+ * meanwhile (a message delivered) only make it wait on. */
+static void shared_turn(fcall *k) {
+    sim_file *f = k->f;
+    if (!sim_g->cfg.exploring || sim_timed_active())
+        return;
+    bool others = false; /* members that may still take the pointer */
+    for (int r = 0; r < f->size; r++)
+        others |= r != k->me && !f->m[r].closed;
+    if (!others)
+        return;
+    while (sim_choose(2, k->fn) == 1) {
+        uint64_t takes = f->shared_takes, releases = sim_events_releases();
+        while (f->shared_takes == takes && sim_events_releases() == releases)
+            sim_poll_block();
+        if (f->shared_takes == takes)
+            return; /* released: nobody else could take it */
+    }
+}
+
+/* Moves the data of an access (file bytes: converted already) at its
+ * place; k->moved gets the bytes moved, k->req a nonblocking call's
+ * request.  Reports errors through the file's handler. */
+static int move_data(fcall *k, int where, MPI_Offset offset, void *buf, int count,
+                     MPI_Datatype type, bool write, int coll, MPI_Request *request, void *site,
+                     size_t asked) {
+    sim_file *f = k->f;
+    sim_file_member *m = k->m;
+    const char *fn = k->fn;
+    k->moved = 0;
+    k->req = NULL;
+    bool ordered = coll == SIM_COLL_FILE_READ_ORDERED || coll == SIM_COLL_FILE_WRITE_ORDERED ||
+                   coll == SIM_COLL_FILE_READ_ORDERED_BEGIN ||
+                   coll == SIM_COLL_FILE_WRITE_ORDERED_BEGIN;
+    sim_file_coll_args a = {0};
+    int rc;
+    if (ordered) {
+        a.buf = buf;
+        a.count = count;
+        a.type = type;
+        a.write = write;
+        rc = post(k, (sim_coll_kind)coll, &a, NULL, 0);
+        k->moved = a.bytes;
+        return rc;
+    }
+    if (where == AT_SHARED && coll < 0)
+        shared_turn(k);
+    MPI_Offset pos = where == AT_EXPLICIT ? offset : where == AT_INDIVIDUAL ? m->fp : f->shared_fp;
+    if (where == AT_SHARED) { /* taken atomically: the next access starts after it */
+        f->shared_fp += (MPI_Offset)(asked / m->view.esize);
+        if (coll < 0) {
+            f->shared_takes++;
+            sim_events_changed(); /* members that let others go first look again */
+        }
+    }
+    char *why = NULL;
+    size_t bytes = 0;
+    rc = sim_file_transfer(f, k->me, pos * (MPI_Offset)m->view.esize, buf, count, type, write, fn,
+                           site, &bytes, &why);
+    k->moved = bytes;
+    if (where == AT_INDIVIDUAL)
+        m->fp += (MPI_Offset)(bytes / m->view.esize);
+    if (rc != MPI_SUCCESS) {
+        rc = FERR(k, rc, "%s", why);
+        g_free(why);
+        return rc;
+    }
+    if (coll >= 0)
+        return post(k, (sim_coll_kind)coll, &a, request, bytes);
+    if (request) {
+        sim_request *req = sim_req_new(SIM_REQ_RMA, fn);
+        req->io_status = true;
+        sim_status_set_bytes(&req->status, bytes);
+        sim_req_complete(req);
+        *request = sim_request_publish(req);
+        k->req = req;
+    }
+    return MPI_SUCCESS;
+}
 
 /* One data access call.  coll: its collective kind, or -1 for an
  * independent access; split: a _begin call; request: nonblocking. */
@@ -734,67 +899,91 @@ static int access_call(const char *fn, MPI_File fh, where_kind where, MPI_Offset
         return FERR(&k, MPI_ERR_TYPE, "%s: %s is not a committed datatype", fn, sim_dt_name(type));
     if (where == AT_EXPLICIT && offset < 0)
         return FERR(&k, MPI_ERR_ARG, "%s: offset %lld is negative", fn, (long long)offset);
-    size_t asked = sim_dt_size(dt) * (size_t)count;
-    if (sim_dt_size(dt) % m->view.esize != 0)
+    /* Under a representation other than "native" the data moves as its
+     * file bytes, converted here, in the calling rank (MPI 3.1 13.5). */
+    const sim_datarep *rep = m->rep;
+    bool conv = rep->kind != SIM_REP_NATIVE;
+    size_t fsize = sim_dt_size(dt); /* file bytes of one element */
+    char *why = NULL;
+    if (conv) {
+        rc = sim_file_rep_size(rep, dt, 1, &fsize, &why);
+        if (rc != MPI_SUCCESS) {
+            rc = FERR(&k, rc, "%s: %s", fn, why);
+            g_free(why);
+            return rc;
+        }
+    }
+    size_t asked = fsize * (size_t)count;
+    if (fsize % m->view.esize != 0)
         return FERR(&k, MPI_ERR_TYPE,
-                    "%s: %s holds %zu bytes, not a whole number of the view's etypes of %zu "
+                    "%s: %s holds %zu bytes%s, not a whole number of the view's etypes of %zu "
                     "bytes (MPI 3.1 13.4.1)",
-                    fn, sim_dt_name(type), sim_dt_size(dt), m->view.esize);
+                    fn, sim_dt_name(type), fsize, conv ? " in the file" : "", m->view.esize);
     if (!buf && asked > 0)
         return FERR(&k, MPI_ERR_BUFFER, "%s: buf is NULL", fn);
+    if (conv && asked > INT_MAX)
+        return FERR(&k, MPI_ERR_COUNT,
+                    "%s: %zu bytes in data representation \"%s\": ordex "
+                    "converts at most INT_MAX bytes per call",
+                    fn, asked, rep->name);
     if (split && m->split)
         return FERR(&k, MPI_ERR_OTHER,
                     "%s: %s is still active on '%s'; one split collective at a time per file "
                     "handle (MPI 3.1 13.4.5)",
                     fn, m->split, fname(f));
     void *site = sim_proc_of(sim_self())->call_site;
-    size_t bytes = 0;
-    bool ordered = coll == SIM_COLL_FILE_READ_ORDERED || coll == SIM_COLL_FILE_WRITE_ORDERED ||
-                   coll == SIM_COLL_FILE_READ_ORDERED_BEGIN ||
-                   coll == SIM_COLL_FILE_WRITE_ORDERED_BEGIN;
-    sim_file_coll_args a = {0};
-    if (ordered) {
-        a.buf = buf;
-        a.count = count;
-        a.type = type;
-        a.write = write;
-        rc = post(&k, (sim_coll_kind)coll, &a, NULL, 0);
-        if (rc != MPI_SUCCESS)
-            return rc;
-        bytes = a.bytes;
-    } else {
-        MPI_Offset pos = where == AT_EXPLICIT     ? offset
-                         : where == AT_INDIVIDUAL ? m->fp
-                                                  : f->shared_fp;
-        if (where == AT_SHARED) /* taken atomically: the next access starts after it */
-            f->shared_fp += (MPI_Offset)(asked / m->view.esize);
-        char *why = NULL;
-        rc = sim_file_transfer(f, k.me, pos * (MPI_Offset)m->view.esize, buf, count, type, write,
-                               fn, site, &bytes, &why);
-        if (where == AT_INDIVIDUAL)
-            m->fp += (MPI_Offset)(bytes / m->view.esize);
-        if (rc != MPI_SUCCESS) {
-            rc = FERR(&k, rc, "%s", why);
-            g_free(why);
-            return rc;
-        }
-        if (coll >= 0) {
-            rc = post(&k, (sim_coll_kind)coll, &a, request, bytes);
-            if (rc != MPI_SUCCESS || request)
+    void *xbuf = buf;
+    int xcount = count;
+    MPI_Datatype xtype = type;
+    char *raw = NULL;
+    if (conv && asked > 0) {
+        raw = g_malloc(asked);
+        if (write) {
+            rc = sim_file_rep_to_file(rep, buf, count, type, raw, asked, fn, &why);
+            if (rc != MPI_SUCCESS) {
+                g_free(raw);
+                rc = FERR(&k, rc, "%s", why);
+                g_free(why);
                 return rc;
-        } else if (request) {
-            sim_request *req = sim_req_new(SIM_REQ_RMA, fn);
-            req->io_status = true;
-            sim_status_set_bytes(&req->status, bytes);
-            sim_req_complete(req);
-            *request = sim_request_publish(req);
-            return MPI_SUCCESS;
+            }
         }
+        xbuf = raw;
+        xcount = (int)asked;
+        xtype = MPI_BYTE;
     }
+    rc = move_data(&k, where, offset, xbuf, xcount, xtype, write, coll, request, site, asked);
+    size_t moved = k.moved;
+    size_t bytes = moved;
+    if (conv) {
+        /* whole elements only: a part of one at the end of the file is not converted */
+        int items = fsize ? (int)(moved / fsize) : 0;
+        if (rc == MPI_SUCCESS && !write && items > 0) {
+            rc = sim_file_rep_from_file(rep, raw, items, type, buf, fn, &why);
+            if (rc != MPI_SUCCESS) {
+                rc = FERR(&k, rc, "%s", why);
+                g_free(why);
+            }
+        }
+        bytes = (size_t)items * sim_dt_size(dt);
+        if (k.req) /* the status of the wait counts the memory's bytes */
+            sim_status_set_bytes(&k.req->status, bytes);
+    }
+    g_free(raw);
+    /* MPI 3.1 13.4.5: the buffer of a nonblocking or split collective
+     * access is not the program's to touch until the access completes; its
+     * data moved here, but a store (or, for a read, a load) before the wait
+     * or the _end is the program's race all the same. */
+    if (rc == MPI_SUCCESS && request && k.req)
+        k.req->access_key =
+            sim_access_buffer_begin(sim_self(), buf, count, type, !write, fn, "buffer", site);
+    if (rc != MPI_SUCCESS || request)
+        return rc;
     if (split) {
         m->split = fn;
         m->split_bytes = bytes;
         m->split_buf = buf;
+        m->split_key =
+            sim_access_buffer_begin(sim_self(), buf, count, type, !write, fn, "buffer", site);
         return MPI_SUCCESS;
     }
     if (status != MPI_STATUS_IGNORE && status) {
@@ -824,9 +1013,11 @@ static int split_end(const char *fn, const char *begun, MPI_File fh, void *buf,
         sim_status_set_bytes(status, k.m->split_bytes);
         status->count_hi_and_cancelled &= ~1;
     }
+    sim_access_buffer_end(k.m->split_key);
     k.m->split = NULL;
     k.m->split_bytes = 0;
     k.m->split_buf = NULL;
+    k.m->split_key = 0;
     return MPI_SUCCESS;
 }
 

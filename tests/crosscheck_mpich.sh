@@ -66,6 +66,7 @@ cases=(
     "mpiio_race_ok|tests/programs/mpiio_race_ok|2|@WORK@/mpiio_race_ok.dat"
     "mpiio_atomic_ok|tests/programs/mpiio_atomic_ok|2|@WORK@/mpiio_atomic_ok.dat"
     "mpiio_race_one_sync.sync|tests/programs/mpiio_race_one_sync|2|@WORK@/mpiio_one_sync.dat sync"
+    "mpiio_ibuf_race.ok|tests/programs/mpiio_ibuf_race|2 4|@WORK@/mpiio_ibuf_race.dat ok"
     "intercomm|tests/programs/intercomm|4|"
     "intercoll|tests/programs/intercoll|3 4 5|"
     "grequest|tests/programs/grequest|2|"

@@ -282,6 +282,101 @@ static void test_file_in_outcome(void) {
     e2e_free(r);
 }
 
+/* The distinct outcomes of exploring mpiio_shared_order.c on n ranks. */
+static guint64 shared_outcomes(const char *n, const char *how, bool por) {
+    const char *json = e2e_tmp("shared.json");
+    e2e_result *r =
+        e2e_ordex_run("explore", "-n", n, por ? "--strategy=exhaustive" : "--no-por", "--json",
+                      json, PROG("mpiio_shared_order.c"), e2e_tmp("shared.dat"), how, NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT_ERR_HAS(r, "all orderings explored: no error exists for this input");
+    JsonObject *o = EXPECT_JSON_FILE(r, json);
+    guint64 k = o ? (guint64)e2e_json_num(o, "stats.outcomes[0]") : 0;
+    e2e_json_free(o);
+    e2e_free(r);
+    return k;
+}
+
+/* Each rank's one record through the shared file pointer lands in any
+ * order of the ranks (MPI 3.1 13.4.4): 2 files for 2 ranks, 6 for 3, with
+ * and without partial-order reduction, blocking or not; write_ordered
+ * leaves one. */
+static void test_shared_pointer_orders(void) {
+    CU_ASSERT_EQUAL(shared_outcomes("2", "shared", true), 2);
+    CU_ASSERT_EQUAL(shared_outcomes("2", "nonblocking", true), 2);
+    CU_ASSERT_EQUAL(shared_outcomes("3", "shared", true), 6);
+    CU_ASSERT_EQUAL(shared_outcomes("3", "shared", false), 6);
+    CU_ASSERT_EQUAL(shared_outcomes("2", "ordered", true), 1);
+    CU_ASSERT_EQUAL(shared_outcomes("3", "ordered", true), 1);
+    /* run takes one order: rank 0's record first */
+    e2e_result *r = e2e_ordex_run("run", "-n", "2", PROG("mpiio_shared_order.c"),
+                                  e2e_tmp("shared-run.dat"), NULL);
+    EXPECT_CLEAN(r);
+    gchar *bytes = NULL;
+    gsize len = 0;
+    CU_ASSERT(g_file_get_contents(e2e_tmp("shared-run.dat"), &bytes, &len, NULL));
+    int want[2] = {0, 1};
+    CU_ASSERT(len == sizeof want && memcmp(bytes, want, sizeof want) == 0);
+    g_free(bytes);
+    e2e_free(r);
+}
+
+/* A store into (or, for a read, a load from) the buffer of a pending
+ * nonblocking or split collective access is a data race naming the access
+ * (marked A) and the touch (B), under run and explore, found again by
+ * replaying the trace; touching the buffers after the completion is clean. */
+static void test_pending_io_buffers(void) {
+    const char *src = REL("mpiio_ibuf_race.c");
+    const char *how[] = {"iwrite", "iread", "split"};
+    const char *call[] = {"MPI_File_iwrite_at", "MPI_File_iread_at", "MPI_File_write_at_all_begin"};
+    const char *touch[] = {"a store by rank 0", "a load by rank 0", "a store by rank 0"};
+    for (int i = 0; i < 3; i++) {
+        char *ma = g_strdup_printf("// [A %s]", how[i]), *mb = g_strdup_printf("// [B %s]", how[i]);
+        char *la = g_strdup_printf("%s by rank 0 at mpiio_ibuf_race.c:%d (buffer)", call[i],
+                                   e2e_marker_line(src, ma));
+        char *lb =
+            g_strdup_printf("%s at mpiio_ibuf_race.c:%d", touch[i], e2e_marker_line(src, mb));
+        const char *json = e2e_tmp("ibuf.json");
+        e2e_result *r = e2e_ordex_run("explore", "-n", "2", "--json", json, "--trace-dir",
+                                      e2e_tmp("ibuf-traces"), PROG("mpiio_ibuf_race.c"),
+                                      e2e_tmp("ibuf.dat"), how[i], NULL);
+        EXPECT_STATUS(r, 1);
+        JsonObject *o = EXPECT_JSON_FILE(r, json);
+        EXPECT(r, e2e_json_len(o, "findings") == 1);
+        EXPECT(r, e2e_json_str_is(o, "findings[0].kind", "data_race"));
+        const char *msg = e2e_json_str(o, "findings[0].message");
+        EXPECT(r, msg && strstr(msg, la) && strstr(msg, lb));
+        const char *trace = e2e_json_str(o, "findings[0].trace");
+        if (trace && msg) {
+            const char *rjson = e2e_tmp("ibuf-replay.json");
+            e2e_result *p = e2e_ordex_run("replay", "--json", rjson, trace, NULL);
+            EXPECT_STATUS(p, 1);
+            JsonObject *q = EXPECT_JSON_FILE(p, rjson);
+            EXPECT(p, e2e_json_str_is(q, "findings[0].message", msg));
+            e2e_json_free(q);
+            e2e_free(p);
+        }
+        e2e_json_free(o);
+        e2e_free(r);
+        r = e2e_ordex_run("run", "-n", "2", PROG("mpiio_ibuf_race.c"), e2e_tmp("ibuf.dat"), how[i],
+                          NULL);
+        EXPECT_STATUS(r, 1);
+        EXPECT_ERR_HAS(r, la);
+        EXPECT_ERR_HAS(r, lb);
+        e2e_free(r);
+        g_free(ma);
+        g_free(mb);
+        g_free(la);
+        g_free(lb);
+    }
+    clean("mpiio_ibuf_race", "ok");
+    e2e_result *r =
+        e2e_ordex_run("run", "-n", "2", PROG("mpiio_ibuf_race.c"), e2e_tmp("ibuf.dat"), "ok", NULL);
+    EXPECT_CLEAN(r);
+    EXPECT_OUT_HAS(r, "rank 1 done (12)\n");
+    e2e_free(r);
+}
+
 /* 4 MB more per rank predict 4 ms more (1 ns per byte, docs/mpiio.md). */
 static void test_predict_charges_bytes(void) {
     double t[2];
@@ -319,6 +414,8 @@ static void add(CU_pSuite s) {
     CU_add_test(s, "the file is part of the outcome", test_file_in_outcome);
     CU_add_test(s, "examples/mpiio_checkpoint.c", test_checkpoint_example);
     CU_add_test(s, "predict charges the bytes", test_predict_charges_bytes);
+    CU_add_test(s, "every order of shared-pointer accesses", test_shared_pointer_orders);
+    CU_add_test(s, "buffers of pending nonblocking and split accesses", test_pending_io_buffers);
 }
 
 E2E_MAIN("mpiio", add)
