@@ -5,11 +5,11 @@
  */
 #include "stategraph/explore_internal.h"
 
-#include <sched.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "scheduler/sched.h"
+#include "stategraph/hashset.h"
 #include "stategraph/state.h"
 #include "stategraph/visited.h"
 
@@ -101,12 +101,11 @@ static int place_of(int n, int alt) {
 /* Workers sharing the work (--jobs above 1 with copy snapshots)           */
 
 void sgx_work_lock(void) {
-    while (__atomic_exchange_n(&sgx_sh->work_lock, 1, __ATOMIC_ACQUIRE))
-        sched_yield();
+    sg_spin_lock(&sgx_sh->work_lock);
 }
 
 void sgx_work_unlock(void) {
-    __atomic_store_n(&sgx_sh->work_lock, 0, __ATOMIC_RELEASE);
+    sg_spin_unlock(&sgx_sh->work_lock);
 }
 
 /* This worker's cuts: [0] how many, then the depths of the choice points
