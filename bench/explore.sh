@@ -5,7 +5,9 @@
 # program), floyd_steinberg.c, lu.c and mergesort.c at 2, 4, 6 and 8 ranks, each
 # in these variants:
 #   por      default settings: partial-order reduction on, copy snapshots
-#            (in-process; fork where they cannot go on)
+#            (in-process; fork where they cannot go on), --jobs = the cores
+#   jobs1    --jobs 1 (one process, depth-first order)
+#   jobs2    --jobs 2 (two workers with copy snapshots sharing the work)
 #   fork     --checkpoint=fork (copy-on-write snapshot processes)
 #   no-por   --no-por
 #   replay   --checkpoint=replay
@@ -39,7 +41,9 @@
 # tree MiB = /usr/bin/time -f %M of the whole command.  Linux reports there the
 # largest resident set of the command or of any descendant it (transitively)
 # waited for -- the maximum over the process tree, not a sum of it; wall s =
-# the whole command, start-up included.
+# the whole command, start-up included; cpu s = user + system time of the
+# whole command and the descendants it waited for (with --jobs 2 on a busy
+# machine, compare it with wall s to see whether the workers got two cores).
 set -uo pipefail
 top="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$top" || exit 2
@@ -80,8 +84,8 @@ done
 # num KEY FILE: the number after "KEY": in the JSON file.
 num() { sed -n "s/.*\"$1\": \([0-9.e+-]*\).*/\1/p" "$2" | head -n 1; }
 
-echo "| program | ranks | variant | verdict | transitions | states | snapshots | time s | transitions/s | peak MiB | tree MiB | wall s |"
-echo "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| program | ranks | variant | verdict | transitions | states | snapshots | time s | transitions/s | peak MiB | tree MiB | wall s | cpu s |"
+echo "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for p in "${programs[@]}"; do
     for n in "${ranks[@]}"; do
         for variant in "${variants[@]}"; do
@@ -92,20 +96,23 @@ for p in "${programs[@]}"; do
             no-por) opts=(--no-por) ;;
             replay) opts=(--checkpoint=replay) ;;
             copy) opts=(--checkpoint=copy) ;;
+            jobs1) opts=(--jobs 1) ;;
+            jobs2) opts=(--jobs 2) ;;
             esac
-            if [ "$variant" != por ] && [ "$variant" != copy ] && [ "$n" -ge 6 ]; then
+            if [ "$variant" = fork ] || [ "$variant" = no-por ] || [ "$variant" = replay ] &&
+                [ "$n" -ge 6 ]; then
                 t=$small_cap
             fi
             json="$work/$p-$n-$variant.json"
             rm -f "$json" "$work/time"
             # A generous outer timeout only in case ordex ignored --max-time.
             # shellcheck disable=SC2046
-            /usr/bin/time -f "%e %M" -o "$work/time" \
+            /usr/bin/time -f "%e %M %U %S" -o "$work/time" \
                 timeout -k 10 $((t + 120)) "$ordex" explore "${opts[@]}" --max-time "$t" \
                 --json "$json" -n "$n" "examples/$p.c" $(args_of "$p") \
                 >"$work/out" 2>"$work/err"
             rc=$?
-            read -r wall tree_kib < <(tail -n 1 "$work/time" 2>/dev/null || echo "? 0")
+            read -r wall tree_kib usr sys < <(tail -n 1 "$work/time" 2>/dev/null || echo "? 0 0 0")
             if [ -s "$json" ]; then
                 verdict=$(sed -n 's/.*"verdict": "\([a-z]*\)".*/\1/p' "$json" | head -n 1)
                 if grep -q '"incomplete"' "$json"; then
@@ -125,7 +132,8 @@ for p in "${programs[@]}"; do
                 tr=-; st=-; sn=-; el=-; rate=-; pk=-
             fi
             tree=$(awk -v k="$tree_kib" 'BEGIN{printf "%.1f", k / 1024}')
-            echo "| $p | $n | $variant | $verdict | $tr | $st | $sn | $el | $rate | $pk | $tree | $wall |"
+            cpu=$(awk -v u="$usr" -v s="$sys" 'BEGIN{printf "%.2f", u + s}')
+            echo "| $p | $n | $variant | $verdict | $tr | $st | $sn | $el | $rate | $pk | $tree | $wall | $cpu |"
         done
     done
 done

@@ -339,6 +339,11 @@ bool ckpt_mem_init(char **err) {
     return true;
 }
 
+void ckpt_mem_forked(void) {
+    if (g_st)
+        ckpt_pagemap_follow(&g_st->pagemap);
+}
+
 /* ---------------------------------------------------------------------- */
 /* Taking a snapshot (on the side stack)                                   */
 

@@ -67,6 +67,10 @@ const char *ckpt_mem_cannot_restore(void);
 /* The exit status of a process whose snapshot could not be restored. */
 #define CKPT_MEM_EXIT_RESTORE_FAILED 4
 
+/* In a child forked after ckpt_mem_init and before any snapshot: makes the
+ * child's snapshots read its own pages (not its parent's).  A no-op when
+ * snapshots are not set up. */
+void ckpt_mem_forked(void);
 /* Snapshots held now. */
 int ckpt_mem_depth(void);
 

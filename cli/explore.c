@@ -317,11 +317,7 @@ int ordex_explore(int argc, char **argv) {
         ckpt_why = g_strdup("--checkpoint=fork");
     } else if (!o.checkpoint || strcmp(o.checkpoint, "copy") == 0) {
         const char *why = sg_copy_checkpoints_unavailable();
-        if (o.jobs > 1 && !o.checkpoint)
-            ckpt_why = g_strdup_printf("--jobs %d runs fork snapshots (copy snapshots take one "
-                                       "job)",
-                                       o.jobs);
-        else if (why)
+        if (why)
             ckpt_why = g_strdup_printf("copy snapshots are not available: %s", why);
         else
             copy_ckpt = true;
@@ -349,11 +345,16 @@ int ordex_explore(int argc, char **argv) {
         ordex_opts_free(&o);
         return 2;
     }
-    if (o.jobs > 1 && (replay_ckpt || (o.checkpoint && strcmp(o.checkpoint, "copy") == 0) ||
-                       strategy == SG_BFS || strategy == SG_RANDOM)) {
+    bool tree = strategy == SG_EXHAUSTIVE || strategy == SG_DFS_BRANCHES;
+    if (o.jobs == 0) {
+        /* Every core by default, where the work can be shared. */
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        o.jobs = !tree || replay_ckpt || cores < 1 ? 1 : cores > 64 ? 64 : (int)cores;
+    }
+    if (o.jobs > 1 && (replay_ckpt || !tree)) {
         fprintf(stderr,
-                "ordex explore: --jobs %d: only with fork checkpoints and the exhaustive or "
-                "dfs-branches strategy\n",
+                "ordex explore: --jobs %d: only with copy or fork checkpoints and the exhaustive "
+                "or dfs-branches strategy\n",
                 o.jobs);
         g_free(ckpt_why);
         ordex_opts_free(&o);

@@ -60,7 +60,7 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o) {
     char *trace_dir = NULL, *strategy = NULL, *checkpoint = NULL, *graph = NULL;
     char *json_progress = NULL;
     int runs = 10, branches = G_MININT; /* G_MININT: not given */
-    int jobs = 1;
+    int jobs = G_MININT;                /* not given */
     gboolean no_test_later = FALSE;
     GOptionEntry explore_entries[] = {
         {"async-progress", 0, 0, G_OPTION_ARG_NONE, &async_progress,
@@ -103,15 +103,16 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o) {
         {"runs", 0, 0, G_OPTION_ARG_INT, &runs, "Orderings run by --strategy=random (default 10)",
          "K"},
         {"jobs", 0, 0, G_OPTION_ARG_INT, &jobs,
-         "Exploration processes running at once (default 1: depth-first order, repeatable "
-         "statistics); with more, the verdict is the same but counts and example orderings "
-         "may vary, and snapshots are fork snapshots (copy snapshots take one job)",
+         "Exploration processes running at once (default: the number of cores, with the "
+         "exhaustive or dfs-branches strategy; 1 gives the depth-first order and repeatable "
+         "statistics; with more, the verdict is the same but counts and example orderings "
+         "may vary)",
          "N"},
         {"checkpoint", 0, 0, G_OPTION_ARG_STRING, &checkpoint,
          "copy (default: snapshots copied inside one process; fastest; where they cannot go "
          "on -- the program maps or unmaps memory itself, closes a file a snapshot holds "
          "open, valgrind, a sanitizer -- the search goes on with fork and says so), fork "
-         "(copy-on-write snapshot processes; the default with --jobs above 1) or replay "
+         "(copy-on-write snapshot processes) or replay "
          "(re-execute prefixes; least memory); criu is not available",
          "KIND"},
         {"graph", 0, 0, G_OPTION_ARG_FILENAME, &graph, "Write the state graph as DOT", "FILE"},
@@ -343,13 +344,13 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o) {
         goto out;
     }
     o->branches = branches == G_MININT ? 2 : branches;
-    if (jobs < 1 || jobs > 64 || (jobs != 1 && strcmp(cmd, "explore") != 0)) {
+    if (jobs != G_MININT && (jobs < 1 || jobs > 64 || (jobs != 1 && strcmp(cmd, "explore") != 0))) {
         fprintf(stderr, "ordex %s: --jobs %d: %s\n", cmd, jobs,
                 jobs < 1 || jobs > 64 ? "must be from 1 to 64" : "only ordex explore takes it");
         rc = 2;
         goto out;
     }
-    o->jobs = jobs;
+    o->jobs = jobs == G_MININT ? 0 : jobs;
     /* Only exploration tries "not yet" answers; one path never does. */
     o->run.test_later = strcmp(cmd, "explore") == 0 && !no_test_later;
     o->max_time = max_time;

@@ -33,7 +33,7 @@ typedef struct ordex_opts {
     char *strategy;
     int runs;
     int branches; /* --strategy=dfs-branches: departures per path (default 2) */
-    int jobs;     /* explore: processes exploring at once (default 1) */
+    int jobs;     /* explore: processes exploring at once (0: not given) */
     char *checkpoint;
     char *graph;
     char *json_progress; /* explore: progress as JSON lines to this file */

@@ -10,7 +10,10 @@
  * (with fork snapshots; copy snapshots keep the whole pass in the pass root,
  * and when they cannot go on, a second pass root with fork snapshots takes
  * over the prefixes still to explore: see sgx_switch_to_fork).
- * With one job (the default) processes never run concurrently: a process
+ * With copy snapshots and --jobs N above 1, the pass root forks N workers
+ * that share the work as prefixes of choices (run_workers, work,
+ * sgx_donate; docs/architecture.md).  With fork snapshots and one job,
+ * processes never run concurrently: a process
  * that forks a child for an alternative waits for it before it goes on, and
  * the order of paths is a plain depth-first order.  With --jobs N, up to N
  * processes explore at once: a fork for an alternative does not wait while
@@ -78,6 +81,122 @@ static _Noreturn void run_path(void) {
     sgx_end_process();
 }
 
+/* A worker: takes prefixes from the shared stack, explores each with its
+ * own copy snapshots from the state after loading (a snapshot of it), and
+ * gives work away when another waits (sgx_donate).  The exploration of
+ * the pass is over when every worker left waits and no prefix is left. */
+static _Noreturn void work(void) {
+    bool idle = false;
+    uint32_t *cuts = sgx_sh->cuts + (size_t)sgx_x.worker_id * CUT_SLOTS;
+    for (;;) {
+        sgx_work_lock();
+        if (__atomic_load_n(&sgx_sh->switching, __ATOMIC_ACQUIRE)) {
+            /* Another worker gave way to fork snapshots: nothing is held. */
+            if (idle)
+                sgx_sh->idle--;
+            sgx_sh->alive--;
+            sgx_work_unlock();
+            sgx_note_rss();
+            _exit(SGX_EXIT_SWITCH_TO_FORK);
+        }
+        bool stop = __atomic_load_n(&sgx_sh->stop, __ATOMIC_ACQUIRE);
+        bool got = !stop && sgx_pop_prefix(sgx_x.prefix);
+        if (got && idle)
+            sgx_sh->idle--;
+        else if (!got && !idle)
+            sgx_sh->idle++;
+        idle = !got;
+        bool done = !got && (stop || sgx_sh->idle >= sgx_sh->alive);
+        sgx_work_unlock();
+        if (done)
+            break;
+        if (!got) {
+            struct timespec ts = {0, 200 * 1000};
+            nanosleep(&ts, NULL);
+            continue;
+        }
+        cuts[0] = 0;
+        sgx_x.open_runs = false;
+        sgx_x.open_n = 0;
+        sgx_x.open_pos = 0;
+        sgx_x.holds_prefix = true;
+        if (sgx_fork_alternative()) {
+            sgx_x.holds_prefix = false;
+            sgx_x.prefix_pos = 0;
+            run_path();
+        }
+        sgx_x.holds_prefix = false;
+    }
+    sgx_note_rss();
+    _exit(0);
+}
+
+/* The pass root with copy snapshots and --jobs above 1: forks the workers
+ * (all with the program loaded at the same addresses, so that their state
+ * hashes agree), waits for them, and ends as one pass root would: with
+ * SGX_EXIT_SWITCH_TO_FORK when workers gave way to fork snapshots and left
+ * prefixes to explore.  A worker that fails loses its own open work only:
+ * what it found is logged, and the pass is incomplete. */
+static _Noreturn void run_workers(const sg_explore_opts *o) {
+    sgx_x.prefix = g_array_new(FALSE, FALSE, sizeof(int));
+    sgx_push_prefix_empty();
+    sgx_sh->alive = o->jobs;
+    sgx_sh->idle = 0;
+    sgx_sh->work_lock = 0;
+    sgx_sh->switching = false;
+    pid_t root = getpid();
+    int started = 0;
+    for (int w = 0; w < o->jobs; w++) {
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid == 0) {
+            sgx_die_with_parent(root);
+            ckpt_mem_forked();
+            sched_after_fork();
+            sgx_x.worker = true;
+            sgx_x.worker_id = w;
+            work();
+        }
+        if (pid < 0)
+            __atomic_sub_fetch(&sgx_sh->alive, 1, __ATOMIC_ACQ_REL);
+        else
+            started++;
+    }
+    if (started == 0)
+        sgx_stop_all("fork failed: no memory or process limit for the exploration workers");
+    bool restore_failed = false, switched = false;
+    while (started > 0) {
+        int status = 0;
+        pid_t pid = waitpid(-1, &status, 0);
+        if (pid < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        started--;
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+            continue;
+        if (WIFEXITED(status) && WEXITSTATUS(status) == SGX_EXIT_SWITCH_TO_FORK) {
+            switched = true; /* it left the workers itself */
+            continue;
+        }
+        /* It ended while exploring: the others must not wait for it. */
+        sgx_work_lock();
+        sgx_sh->alive--;
+        sgx_work_unlock();
+        if (WIFEXITED(status) && WEXITSTATUS(status) == CKPT_MEM_EXIT_RESTORE_FAILED)
+            restore_failed = true;
+        else if (!__atomic_load_n(&sgx_sh->interrupted, __ATOMIC_ACQUIRE))
+            SHARED_ADD(crashed_paths, 1);
+    }
+    sgx_note_rss();
+    if (restore_failed)
+        _exit(CKPT_MEM_EXIT_RESTORE_FAILED);
+    if (switched && sgx_sh->stack_len > 0 && !sgx_sh->stop)
+        _exit(SGX_EXIT_SWITCH_TO_FORK);
+    _exit(0);
+}
+
 /* The pass root: load the program, explore, record; never returns.  When
  * `resume`, copy snapshots gave way to fork snapshots in this pass: the
  * prefixes still to explore are stacked (sgx_switch_to_fork), or for the
@@ -127,6 +246,8 @@ static _Noreturn void run_pass(const sg_explore_opts *o, int pass, bool resume) 
         }
     }
 
+    if (tree && o->copy_checkpoints && o->jobs > 1 && !resume)
+        run_workers(o);
     if (tree && !o->replay_checkpoints && !o->copy_checkpoints)
         ckpt_remap_init(); /* chains of forks follow */
     if (tree && !o->replay_checkpoints && !resume)
@@ -157,7 +278,9 @@ static _Noreturn void run_pass(const sg_explore_opts *o, int pass, bool resume) 
         }
     }
     sgx_note_rss();
-    _exit(0);
+    /* Fork snapshots with --jobs above 1 (after copy ones gave way) may
+     * still run prefixes taken here: they end with this process. */
+    sgx_end_process();
 }
 
 void sg_explore_interrupt(int sig) {
@@ -308,6 +431,17 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
         munmap(sgx_sh, g_sh_bytes);
         return false;
     }
+    if (o->jobs > 1) {
+        size_t cb = (size_t)o->jobs * CUT_SLOTS * sizeof(uint32_t);
+        sgx_sh->cuts = mmap(NULL, cb, PROT_READ | PROT_WRITE,
+                            MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (sgx_sh->cuts == MAP_FAILED) {
+            *err = g_strdup("cannot map memory shared by the exploration processes");
+            munmap(sgx_sh->stack, sgx_sh->stack_cap);
+            munmap(sgx_sh, g_sh_bytes);
+            return false;
+        }
+    }
     sgx_sh->start = sgx_now();
     /* dfs-branches keeps two keys per state (see seen_with_budget). */
     size_t per_state = o->strategy == SG_DFS_BRANCHES ? 4 : 2;
@@ -319,6 +453,8 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
                                 : "cannot map the visited-state table");
         sg_visited_destroy();
         munmap(sgx_sh->stack, sgx_sh->stack_cap);
+        if (sgx_sh->cuts)
+            munmap(sgx_sh->cuts, (size_t)o->jobs * CUT_SLOTS * sizeof(uint32_t));
         munmap(sgx_sh, g_sh_bytes);
         return false;
     }
@@ -442,6 +578,8 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
     shared *sh = sgx_sh;
     __atomic_store_n(&sgx_sh, NULL, __ATOMIC_RELEASE); /* before a signal handler can see it go */
     munmap(sh->stack, sh->stack_cap);
+    if (sh->cuts)
+        munmap(sh->cuts, (size_t)o->jobs * CUT_SLOTS * sizeof(uint32_t));
     munmap(sh, g_sh_bytes);
     return ok;
 }

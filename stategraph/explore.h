@@ -89,8 +89,9 @@ typedef struct sg_explore_opts {
      * and the result says why it switched. */
     bool copy_checkpoints;
     bool graph; /* record the state graph's edges */
-    int jobs;   /* processes exploring at once (>= 1; > 1 only with fork checkpoints and the
-                   exhaustive or dfs-branches strategy) */
+    int jobs;   /* processes exploring at once (>= 1; > 1 only with copy or fork checkpoints
+                   and the exhaustive or dfs-branches strategy): with copy checkpoints, workers
+                   sharing the work (see explore.c) */
     /* Called with the progress about four times a second and once at the
      * end (final), in the process that called sg_explore (never in the
      * exploration's processes), or NULL. */

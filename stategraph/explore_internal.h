@@ -69,6 +69,14 @@ typedef struct shared {
      * [int choices...][u32 count] records stacked at the end of `stack`. */
     size_t stack_cap, stack_len;
     unsigned char *stack;
+    /* Workers with copy snapshots (--jobs above 1, see explore.c): the
+     * stack above is then shared work, taken and given under work_lock;
+     * `alive` workers are left, `idle` of them wait for work.  Each worker
+     * has CUT_SLOTS entries of `cuts` (see sgx_donate). */
+    int work_lock;
+    int alive, idle;
+    bool switching; /* a worker gave way to fork snapshots: all do */
+    uint32_t *cuts;
     int logged_lock;
     size_t logged;
     ckpt_hash logged_key[LOGGED_SLOTS];
@@ -117,6 +125,13 @@ typedef struct explorer {
     guint node_step;     /* path length when it was passed */
     int budget;          /* dfs-branches: departures from the default still allowed */
     sg_poll_watch polls; /* the state at the last release of pollers */
+    /* A worker of a pass with copy snapshots and --jobs above 1, and which
+     * one (its slot of sgx_sh->cuts). */
+    bool worker;
+    int worker_id;
+    /* The worker is taking the snapshot to explore the prefix it took: a
+     * switch to fork snapshots must give the prefix back. */
+    bool holds_prefix;
 } explorer;
 
 typedef struct sgx_frame {
@@ -149,10 +164,10 @@ _Noreturn void sgx_end_process(void); /* gives up the place, reaps children, end
 /* strategy.c */
 uintptr_t sgx_file_offset(const void *site, int rank); /* a call site, valid in every process */
 bool sgx_choose(void *user);                           /* the scheduler's strategy callback */
-void sgx_record_edge(uint64_t to, sg_node_kind kind); /* from the last branching state */
-bool sgx_replaying(void);                             /* following a replayed prefix */
-bool sgx_bounded(void);                               /* dfs-branches */
-bool sgx_pop_prefix(GArray *into);                    /* replay checkpoints: next prefix */
+void sgx_record_edge(uint64_t to, sg_node_kind kind);  /* from the last branching state */
+bool sgx_replaying(void);                              /* following a replayed prefix */
+bool sgx_bounded(void);                                /* dfs-branches */
+bool sgx_pop_prefix(GArray *into);                     /* replay checkpoints: next prefix */
 /* The alternative explored `pos`-th of n at a choice point of this search. */
 int sgx_explore_order(int n, int pos);
 /* Copy snapshots cannot go on (why): stacks, as prefixes for fork snapshots
@@ -164,6 +179,22 @@ _Noreturn void sgx_switch_to_fork(const char *why, bool open, bool redo_open);
 /* The progress estimate of the current path into the shared counters. */
 void sgx_note_progress(double now);
 void sgx_push_prefix_empty(void); /* the root's empty prefix */
+/* Workers (--jobs above 1 with copy snapshots). */
+enum { CUT_SLOTS = 1 << 16 };
+void sgx_work_lock(void);
+void sgx_work_unlock(void);
+/* When another worker waits for work and none is shared: gives away the
+ * alternatives not yet begun at the shallowest choice point of this path
+ * that has any, as prefixes, and notes that this worker's snapshots must
+ * not explore them (sgx_cut_here). */
+void sgx_donate(void);
+/* True (and forgets the note) when the alternatives after the snapshot just
+ * restored at this depth were given away: the caller ends its subtree. */
+bool sgx_cut_here(void);
+/* In a worker that is not replaying, once another worker gave way to fork
+ * snapshots: gives way too, stacking what it has left (its path so far
+ * included), and ends with SGX_EXIT_SWITCH_TO_FORK. */
+void sgx_follow_switch(void);
 
 /* reduction.c */
 void sgx_sleep_after(const sim_event_key *k); /* wakes sleeping events that depend on k */

@@ -74,9 +74,10 @@ void sgx_check_limits(void) {
         struct rusage ru;
         getrusage(RUSAGE_SELF, &ru);
         /* Forked snapshots share most pages copy-on-write, so this is an upper
-         * bound; copies in this process are in its own size. */
-        uint64_t est =
-            (uint64_t)ru.ru_maxrss * 1024 * (o->copy_checkpoints ? 1 : sgx_sh->live_snapshots + 1);
+         * bound; copies in this process are in its own size, and every
+         * worker (--jobs) holds about as many. */
+        uint64_t est = (uint64_t)ru.ru_maxrss * 1024 *
+                       (o->copy_checkpoints ? (uint64_t)o->jobs : sgx_sh->live_snapshots + 1);
         if (est > o->max_memory)
             sgx_stop_all("the memory limit (--max-memory) was reached");
     }
@@ -136,6 +137,15 @@ static bool copy_alternative(void) {
         return true;
     case CKPT_MEM_RESUMED:
         SHARED_ADD(live_snapshots, -1);
+        /* A worker's snapshot at a choice point whose remaining alternatives
+         * it gave away: its part there is done (the one before the prefix
+         * it took, holds_prefix, is never cut). */
+        if (sgx_x.holds_prefix) {
+            sgx_x.holds_prefix = false; /* its subtree is done */
+        } else if (sgx_cut_here()) {
+            ckpt_files_free(files);
+            sgx_end_process();
+        }
         if (!ckpt_files_put_back(files))
             sgx_switch_to_fork("a file the program had open at a snapshot was closed on a later "
                                "path, and copy snapshots cannot open it again",

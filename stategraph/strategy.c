@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "scheduler/sched.h"
+#include "stategraph/hashset.h"
 #include "stategraph/state.h"
 #include "stategraph/visited.h"
 
@@ -52,21 +53,29 @@ bool sgx_replaying(void) {
     return sgx_x.prefix && sgx_x.prefix_pos < sgx_x.prefix->len;
 }
 
-/* Stacks the prefix: the first k choices of this path, then alt. */
-static bool push_prefix_of(guint k, int alt) {
-    size_t n = (size_t)k + 1;
+/* Stacks a prefix of n choices. */
+static bool push_choices(const int *a, size_t n) {
     size_t need = n * sizeof(int) + sizeof(uint32_t);
     if (sgx_sh->stack_len + need > sgx_sh->stack_cap) {
         sgx_stop_all("the stack of orderings still to explore is full");
         return false;
     }
     unsigned char *p = sgx_sh->stack + sgx_sh->stack_len;
-    memcpy(p, sgx_x.choices->data, k * sizeof(int));
-    memcpy(p + k * sizeof(int), &alt, sizeof(int));
+    memcpy(p, a, n * sizeof(int));
     uint32_t cnt = (uint32_t)n;
     memcpy(p + n * sizeof(int), &cnt, sizeof cnt);
-    sgx_sh->stack_len += need;
+    __atomic_store_n(&sgx_sh->stack_len, sgx_sh->stack_len + need, __ATOMIC_RELEASE);
     return true;
+}
+
+/* Stacks the prefix: the first k choices of this path, then alt. */
+static bool push_prefix_of(guint k, int alt) {
+    int *a = g_new(int, (size_t)k + 1);
+    memcpy(a, sgx_x.choices->data, k * sizeof(int));
+    a[k] = alt;
+    bool ok = push_choices(a, (size_t)k + 1);
+    g_free(a);
+    return ok;
 }
 
 static void push_prefix(int alt) {
@@ -88,24 +97,121 @@ static int place_of(int n, int alt) {
     return identity_order() ? alt : alt == 0 ? n - 1 : alt - 1;
 }
 
-_Noreturn void sgx_switch_to_fork(const char *why, bool at_open, bool redo_open) {
-    /* Shallow choice points first: the deepest comes off the stack first,
-     * and at each point the next in order, so the fork snapshots go on in
-     * the same depth-first order the copies would have taken. */
-    bool ok = true;
-    for (guint k = 0; ok && k < sgx_x.frames->len; k++) {
+/* ---------------------------------------------------------------------- */
+/* Workers sharing the work (--jobs above 1 with copy snapshots)           */
+
+void sgx_work_lock(void) {
+    sg_spin_lock(&sgx_sh->work_lock);
+}
+
+void sgx_work_unlock(void) {
+    sg_spin_unlock(&sgx_sh->work_lock);
+}
+
+/* This worker's cuts: [0] how many, then the depths of the choice points
+ * whose alternatives not yet begun were given away, shallowest first.  They
+ * live in shared memory because restoring a snapshot must not bring back
+ * the alternatives given away since it was taken. */
+static uint32_t *my_cuts(void) {
+    return sgx_sh->cuts + (size_t)sgx_x.worker_id * CUT_SLOTS;
+}
+
+static bool frame_cut(guint k) {
+    if (!sgx_x.worker)
+        return false;
+    const uint32_t *c = my_cuts();
+    for (uint32_t i = 1; i <= c[0]; i++)
+        if (c[i] == k)
+            return true;
+    return false;
+}
+
+/* Donations go to the shallowest open choice point, where the subtrees are
+ * largest, so that a worker that took one does not soon wait again.  A
+ * cut's depth is always deeper than the cuts before it (the choice points
+ * above it have nothing left), so the cuts are a stack that restores of
+ * snapshots unwind in order. */
+void sgx_donate(void) {
+    if (__atomic_load_n(&sgx_sh->idle, __ATOMIC_RELAXED) == 0 ||
+        __atomic_load_n(&sgx_sh->stack_len, __ATOMIC_RELAXED) != 0)
+        return;
+    uint32_t *c = my_cuts();
+    if (c[0] + 1 >= CUT_SLOTS)
+        return;
+    for (guint k = 0; k < sgx_x.frames->len; k++) {
         const sgx_frame *f = &g_array_index(sgx_x.frames, sgx_frame, k);
+        if (f->pos >= f->n - 1 || frame_cut(k))
+            continue;
+        /* A prefix replayed to alternative p gets, at that choice point, the
+         * sleep set of the alternatives before p in the order: those are
+         * explored by this worker or by the takers of the other prefixes. */
+        bool ok = true;
+        sgx_work_lock();
         for (int p = f->n - 1; ok && p > f->pos; p--)
             ok = push_prefix_of(k, sgx_explore_order(f->n, p));
+        sgx_work_unlock();
+        c[++c[0]] = k;
+        return;
     }
-    if (sgx_x.open_runs)
+}
+
+bool sgx_cut_here(void) {
+    if (!sgx_x.worker)
+        return false;
+    uint32_t *c = my_cuts();
+    if (c[0] == 0 || c[c[0]] != sgx_x.choices->len)
+        return false;
+    c[0]--;
+    return true;
+}
+
+/* whole_path: a worker that gives way because another did, in the middle
+ * of its path: the path so far is stacked too, so that fork snapshots go
+ * on from the state it stands in (not yet in the visited set). */
+static _Noreturn void switch_to_fork(const char *why, bool at_open, bool redo_open,
+                                     bool whole_path) {
+    /* Shallow choice points first: the deepest comes off the stack first,
+     * and at each point the next in order, so the fork snapshots go on in
+     * the same depth-first order the copies would have taken.  A worker
+     * gives back the prefix it was about to explore, and leaves out what
+     * it gave away. */
+    if (sgx_x.worker)
+        sgx_work_lock();
+    bool ok = true;
+    if (sgx_x.worker && sgx_x.holds_prefix)
+        ok = push_choices((const int *)(void *)sgx_x.prefix->data, sgx_x.prefix->len);
+    for (guint k = 0; ok && k < sgx_x.frames->len; k++) {
+        const sgx_frame *f = &g_array_index(sgx_x.frames, sgx_frame, k);
+        for (int p = f->n - 1; ok && !frame_cut(k) && p > f->pos; p--)
+            ok = push_prefix_of(k, sgx_explore_order(f->n, p));
+    }
+    if (whole_path)
+        ok = ok && push_choices((const int *)(void *)sgx_x.choices->data, sgx_x.choices->len);
+    else if (sgx_x.open_runs)
         sgx_sh->resume_run = sgx_x.open_pos + (at_open && redo_open ? 0 : 1);
-    else if (at_open)
+    else if (at_open && !frame_cut(sgx_x.choices->len))
         for (int p = sgx_x.open_n - 1; ok && p >= sgx_x.open_pos + (redo_open ? 0 : 1); p--)
             ok = push_prefix_of(sgx_x.choices->len, sgx_explore_order(sgx_x.open_n, p));
-    g_strlcpy(sgx_sh->switch_why, why, sizeof sgx_sh->switch_why);
+    if (!sgx_sh->switch_why[0])
+        g_strlcpy(sgx_sh->switch_why, why, sizeof sgx_sh->switch_why);
+    if (sgx_x.worker) {
+        /* The others follow (sgx_follow_switch), so that the rest of the
+         * pass runs as one job's would after a switch. */
+        __atomic_store_n(&sgx_sh->switching, true, __ATOMIC_RELEASE);
+        sgx_sh->alive--;
+        sgx_work_unlock();
+    }
     sgx_note_rss();
     _exit(SGX_EXIT_SWITCH_TO_FORK);
+}
+
+_Noreturn void sgx_switch_to_fork(const char *why, bool at_open, bool redo_open) {
+    switch_to_fork(why, at_open, redo_open, false);
+}
+
+void sgx_follow_switch(void) {
+    if (sgx_x.worker && __atomic_load_n(&sgx_sh->switching, __ATOMIC_ACQUIRE) && !sgx_replaying())
+        switch_to_fork(sgx_sh->switch_why, false, false, true);
 }
 
 void sgx_note_progress(double now) {
@@ -163,7 +269,9 @@ static int branch(int n) {
         alt = g_array_index(sgx_x.prefix, int, sgx_x.prefix_pos++);
         if (alt >= n)
             alt = 0; /* cannot happen for a deterministic program */
-        if (tree && !spent)
+        /* A worker's prefix was given to it: the other alternatives along
+         * it are not its own to explore. */
+        if (tree && !spent && !sgx_x.worker)
             frame = (sgx_frame){n, place_of(n, alt)};
     } else if (sgx_x.opts->strategy == SG_RANDOM) {
         alt = g_rand_int_range(sgx_x.rng, 0, n);
@@ -374,6 +482,10 @@ bool sgx_choose(void *user) {
     }
     if (sim_events_wake_pollers())
         return true;
+    if (sgx_x.worker && !sgx_replaying()) {
+        sgx_follow_switch();
+        sgx_donate();
+    }
     GArray *evs = sgx_x.events;
     g_array_set_size(evs, 0);
     sim_events_all(evs);

@@ -82,7 +82,7 @@ for src in "${progs[@]}"; do
     for way in default fork; do
         opt=()
         [ "$way" = fork ] && opt=(--checkpoint=fork)
-        (cd "$work" && timeout $((max_time + 60)) "$ordex" explore "${opt[@]}" \
+        (cd "$work" && timeout $((max_time + 60)) "$ordex" explore --jobs 1 "${opt[@]}" \
             --max-states "$max_states" --max-time "$max_time" --trace-dir "$work/traces" \
             --json "$work/$name.$way.json" -n "$n" "$top/$src" "$@" \
             >"$work/$name.$way.out" 2>"$work/$name.$way.err" </dev/null)

@@ -896,37 +896,61 @@ static const char *compare_two(const char *const *a, const char *const *b, const
  * counts included.  --max-states keeps the larger ones short: both
  * searches then stop at the same place.  (tests/check_copy_default.sh does
  * the same for every test program.) */
-static void test_copy_default_every_example(void) {
-    const char *dir = e2e_src("examples");
-    GDir *d = g_dir_open(dir, 0, NULL);
+/* The examples (sorted names of examples/NAME.c; g_ptr_array_free) and,
+ * for one, the ranks and argument of its header's first `ordex explore -n N
+ * NAME.c ARGS` line ([optional] arguments left out; *np "3" when none). */
+static gint by_name(gconstpointer a, gconstpointer b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static GPtrArray *example_names(void) {
+    GDir *d = g_dir_open(e2e_src("examples"), 0, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(d);
     GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
     for (const char *name; (name = g_dir_read_name(d));)
         if (g_str_has_suffix(name, ".c"))
             g_ptr_array_add(names, g_strdup(name));
     g_dir_close(d);
+    g_ptr_array_sort(names, by_name);
+    return names;
+}
+
+static void example_args(const char *name, char **np, char **arg) {
+    char *rel = g_strdup_printf("examples/%s", name), *text = NULL;
+    CU_ASSERT_FATAL(g_file_get_contents(e2e_src(rel), &text, NULL, NULL));
+    *np = g_strdup("3");
+    *arg = NULL;
+    char **lines = g_strsplit(text, "\n", 80);
+    for (int l = 0; lines[l] && lines[l + 1]; l++) {
+        char *at = strstr(lines[l], "ordex explore -n ");
+        char *file = at ? strstr(at, name) : NULL;
+        if (!file)
+            continue;
+        g_free(*np);
+        *np = g_strndup(at + strlen("ordex explore -n "),
+                        strspn(at + strlen("ordex explore -n "), "0123456789"));
+        char *rest = g_strstrip(g_strdup(file + strlen(name)));
+        if (rest[0] && rest[0] != '[' && !g_ascii_isupper(rest[0]))
+            *arg = g_strndup(rest, strcspn(rest, " "));
+        g_free(rest);
+        break;
+    }
+    g_strfreev(lines);
+    g_free(text);
+    g_free(rel);
+}
+
+/* Every example finds the same with the default copy snapshots as with fork
+ * snapshots, counts included.  --max-states keeps the larger ones short:
+ * both searches then stop at the same place.  (tests/check_copy_default.sh
+ * does the same for every test program.) */
+static void test_copy_default_every_example(void) {
+    GPtrArray *names = example_names();
     int compared = 0;
     for (guint i = 0; i < names->len; i++) {
         const char *name = g_ptr_array_index(names, i);
-        char *rel = g_strdup_printf("examples/%s", name), *text = NULL;
-        CU_ASSERT_FATAL(g_file_get_contents(e2e_src(rel), &text, NULL, NULL));
-        char *np = g_strdup("3"), *arg = NULL;
-        char **lines = g_strsplit(text, "\n", 80);
-        for (int l = 0; lines[l] && lines[l + 1]; l++) {
-            char *at = strstr(lines[l], "ordex explore -n ");
-            char *file = at ? strstr(at, name) : NULL;
-            if (!file)
-                continue;
-            g_free(np);
-            np = g_strndup(at + strlen("ordex explore -n "),
-                           strspn(at + strlen("ordex explore -n "), "0123456789"));
-            char *rest = g_strstrip(g_strdup(file + strlen(name)));
-            if (rest[0] && rest[0] != '[' && !g_ascii_isupper(rest[0]))
-                arg = g_strndup(rest, strcspn(rest, " "));
-            g_free(rest);
-            break;
-        }
-        g_strfreev(lines);
+        char *rel = g_strdup_printf("examples/%s", name), *np, *arg;
+        example_args(name, &np, &arg);
         static const char *const copy[] = {"--max-states", "400", NULL};
         static const char *const fork_[] = {"--max-states", "400", "--checkpoint=fork", NULL};
         const char *j = compare_two(copy, fork_, rel, np, arg);
@@ -937,7 +961,30 @@ static void test_copy_default_every_example(void) {
         g_free(np);
         g_free(arg);
         g_free(rel);
-        g_free(text);
+    }
+    CU_ASSERT(compared >= 30);
+    g_ptr_array_free(names, TRUE);
+}
+
+static void compare_with(const char *const *other, const char *prog, const char *np,
+                         const char *arg, const char *arg2);
+
+/* --jobs 2 (two workers with copy snapshots, sharing the visited set and
+ * the work) finds on every example, explored completely, the verdict,
+ * findings and distinct outcomes of one job. */
+static void test_jobs_every_example(void) {
+    GPtrArray *names = example_names();
+    static const char *const jobs[] = {"--jobs", "2", NULL};
+    int compared = 0;
+    for (guint i = 0; i < names->len; i++) {
+        const char *name = g_ptr_array_index(names, i);
+        char *rel = g_strdup_printf("examples/%s", name), *np, *arg;
+        example_args(name, &np, &arg);
+        compare_with(jobs, rel, np, arg, NULL);
+        compared++;
+        g_free(np);
+        g_free(arg);
+        g_free(rel);
     }
     CU_ASSERT(compared >= 30);
     g_ptr_array_free(names, TRUE);
@@ -1031,6 +1078,15 @@ static void test_jobs(void) {
     compare_with(jobs, "examples/nbexchange.c", "4", "1", NULL);
     compare_with(jobs, "tests/programs/crash_some_orderings.c", "3", NULL, NULL);
     compare_with(jobs, "tests/programs/dead_locals.c", "3", "live", NULL);
+    compare_with(jobs, "tests/programs/waitany_ranks.c", "4", NULL, NULL);
+    compare_with(jobs, "tests/programs/not_yet.c", "2", "loop", NULL);
+    compare_with(jobs, "tests/programs/not_yet.c", "2", "testany", NULL);
+    compare_with(jobs, "examples/lu.c", "4", "1", NULL);
+    /* Copy snapshots that cannot go on in one worker: all give way to fork
+     * snapshots, which explore what is left. */
+    compare_with(jobs, "tests/programs/mmap_rank.c", "3", NULL, NULL);
+    compare_with(jobs, "tests/programs/mmap_merge.c", "5", NULL, NULL);
+
     /* Bounded: the deadlock that needs two departures, found with K = 2 only. */
     const char *src = "tests/programs/two_departures.c";
     e2e_result *r = EX("--strategy=dfs-branches", "--jobs", "2", "-n", "3", e2e_src(src));
@@ -1207,29 +1263,56 @@ static void test_graph_after_switch(void) {
     g_free(dir);
 }
 
-/* --jobs above 1 runs fork snapshots, and the report says why. */
-static void test_jobs_take_fork(void) {
-    const char *j = json_path("jobs_fork");
+/* --jobs above 1 runs copy snapshots (one set per worker) by default, fork
+ * snapshots when asked; replay checkpoints and the one-ordering strategies
+ * take one job only, and say so when more are asked for. */
+static void test_jobs_take_copy(void) {
+    const char *j = json_path("jobs_copy");
     e2e_result *r = EX("--jobs", "2", "--json", j, "-n", "3", EXAMPLE("wildcard_deadlock.c"));
     EXPECT_ERRORS(r, 1);
-    EXPECT_ERR_HAS(r, "ordex explore: fork snapshots: --jobs 2 runs fork snapshots (copy "
-                      "snapshots take one job)\n");
+    EXPECT(r, strstr(r->err, "ordex explore: fork snapshots:") == NULL);
     JsonObject *doc = EXPECT_JSON_FILE(r, j);
-    EXPECT(r, e2e_json_str_is(doc, "checkpoint", "fork"));
-    const char *why = e2e_json_str(doc, "checkpoint_reason");
-    EXPECT(r, why && strstr(why, "--jobs 2"));
+    EXPECT(r, e2e_json_str_is(doc, "checkpoint", "copy"));
+    EXPECT(r, e2e_json_str_is(doc, "checkpoint_reason", "default"));
     EXPECT(r, e2e_json_is_null(doc, "checkpoint_switched"));
     e2e_json_free(doc);
     e2e_free(r);
     r = EX("--jobs", "2", "--checkpoint=fork", "--json", j, "-n", "3",
            EXAMPLE("wildcard_deadlock.c"));
     EXPECT_ERRORS(r, 1);
-    EXPECT(r, strstr(r->err, "ordex explore: fork snapshots:") == NULL); /* as asked */
     doc = EXPECT_JSON_FILE(r, j);
     EXPECT(r, e2e_json_str_is(doc, "checkpoint", "fork"));
     EXPECT(r, e2e_json_str_is(doc, "checkpoint_reason", "--checkpoint=fork"));
     e2e_json_free(doc);
     e2e_free(r);
+    static const char *const one_job[][2] = {{"--checkpoint=replay", "--strategy=exhaustive"},
+                                             {"--strategy=random", "--checkpoint=copy"},
+                                             {"--strategy=bfs", "--checkpoint=fork"}};
+    for (size_t i = 0; i < G_N_ELEMENTS(one_job); i++) {
+        r = EX("--jobs", "2", one_job[i][0], one_job[i][1], "-n", "3",
+               EXAMPLE("wildcard_deadlock.c"));
+        EXPECT_STATUS(r, 2);
+        EXPECT_ERR_HAS(r, "ordex explore: --jobs 2: only with copy or fork checkpoints and the "
+                          "exhaustive or dfs-branches strategy\n");
+        e2e_free(r);
+    }
+}
+
+/* A worker killed while it explores (the program sends SIGKILL to its own
+ * process in one ordering) loses only its own open work: the search ends,
+ * incomplete (exit status 2), or with the deadlock of the other ordering when
+ * another worker had taken it (exit status 1, still incomplete). */
+static void test_jobs_worker_dies(void) {
+    for (int k = 0; k < 3; k++) {
+        e2e_result *r = EX("--jobs", "2", "-n", "3", PROG("kill_worker.c"));
+        EXPECT(r, r->status == 1 || r->status == 2);
+        EXPECT_ERR_HAS(r, "INCOMPLETE: 1 exploration process failed (an ordex error)");
+        if (r->status == 1)
+            EXPECT_ERR_HAS(r, "ERROR [deadlock]");
+        else
+            EXPECT_ERR_LACKS(r, "ERROR [");
+        e2e_free(r);
+    }
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1835,7 +1918,7 @@ static void test_bad_options(void) {
     r = e2e_ordex_run("explore", "--jobs", "2", "--checkpoint=replay", "-n", "2", ring, NULL);
     EXPECT_ONE_LINE_ERROR(r, "--jobs");
     e2e_free(r);
-    r = e2e_ordex_run("explore", "--jobs", "2", "--checkpoint=copy", "-n", "2", ring, NULL);
+    r = e2e_ordex_run("explore", "--jobs", "65", "-n", "2", ring, NULL);
     EXPECT_ONE_LINE_ERROR(r, "--jobs");
     e2e_free(r);
     r = e2e_ordex_run("explore", "--jobs", "2", "--strategy=bfs", "-n", "2", ring, NULL);
@@ -2281,10 +2364,12 @@ static void e2e_add_explore_tests(CU_pSuite s) {
                 test_copy_default_every_example);
     CU_add_test(s, "copy snapshots switch to fork when a rank maps memory",
                 test_copy_switches_on_mmap);
-    CU_add_test(s, "--jobs 2 runs fork snapshots", test_jobs_take_fork);
+    CU_add_test(s, "--jobs 2 runs copy snapshots", test_jobs_take_copy);
     CU_add_test(s, "--graph after a switch to fork or replayed prefixes", test_graph_after_switch);
     CU_add_test(s, "incremental state hashes are never stale", test_incremental_hashes);
     CU_add_test(s, "--jobs 2: same results as one job", test_jobs);
+    CU_add_test(s, "--jobs 2 = one job on every example", test_jobs_every_example);
+    CU_add_test(s, "--jobs 2: a worker that dies", test_jobs_worker_dies);
     CU_add_test(s, "dfs-branches, large K: same as exhaustive", test_dfs_large_k_is_exhaustive);
     CU_add_test(s, "dfs-branches, K=0: one ordering per send mode", test_dfs_k0_one_path);
     CU_add_test(s, "dfs-branches: a bug needing 2 departures needs K=2", test_dfs_two_departures);
