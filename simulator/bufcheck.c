@@ -319,14 +319,27 @@ static sched_call_point call_point(const sim_proc *p) {
     return cp;
 }
 
+/* The entries last used, by a hash of their key: a message loop comes back
+ * to a few sites per rank, found here without the table's lookup.  Entries
+ * live until sim_bufcheck_fini, which clears this too. */
+enum { SITE_CACHE_BITS = 10 };
+static site_entry *g_site_cache[1u << SITE_CACHE_BITS];
+
 static site_entry *site_of(const void *site, const char *arg) {
+    uint64_t h =
+        ((uint64_t)(uintptr_t)site ^ ((uint64_t)(uintptr_t)arg << 17)) * 0x9e3779b97f4a7c15ull;
+    site_entry **slot = &g_site_cache[h >> (64 - SITE_CACHE_BITS)];
+    site_entry *e = *slot;
+    if (e && e->key.site == site && e->key.arg == arg)
+        return e;
     site_key k = {site, arg};
-    site_entry *e = g_hash_table_lookup(g_sites, &k);
+    e = g_hash_table_lookup(g_sites, &k);
     if (!e) {
         e = g_new0(site_entry, 1);
         e->key = k;
         g_hash_table_insert(g_sites, &e->key, e);
     }
+    *slot = e;
     return e;
 }
 
@@ -651,6 +664,7 @@ void sim_bufcheck_init(void) {
 }
 
 void sim_bufcheck_fini(void) {
+    memset(g_site_cache, 0, sizeof g_site_cache);
     if (g_sites)
         g_hash_table_destroy(g_sites);
     if (g_overlaps)

@@ -33,9 +33,13 @@ typedef struct dst_queue {
 
 static dst_queue *g_q;
 static int g_n;
+/* Deliveries made at once (see direct_mode), counted as the scheduler's
+ * events would have been. */
+static uint64_t g_direct;
 
 void sim_engine_init(int nranks) {
     g_n = nranks;
+    g_direct = 0;
     g_q = g_new0(dst_queue, nranks);
     for (int i = 0; i < nranks; i++) {
         g_queue_init(&g_q[i].msgs);
@@ -125,6 +129,91 @@ static bool ready_receive_posted(const sim_message *m) {
     return false;
 }
 
+static void deliver(sim_message *m, sim_request *r);
+
+/* `ordex run` with its default schedule: no exploration or replay (where each
+ * delivery is a choice the scheduler makes and records), no prediction (whose
+ * timed engine orders deliveries by simulated time), no random schedule. */
+static bool direct_mode(void) {
+    return !sim_g->cfg.exploring && !sim_g->rng && !sim_timed_active();
+}
+
+/* Is rank blocked in a wait on req alone, so that nothing it can see and no
+ * clock of its own moves until req completes?  Then completing req now or at
+ * the scheduler's turn gives the same statuses, data and clocks (a delivery
+ * raises clocks with a maximum, which does not depend on the order). */
+static bool frozen_on(int rank, const sim_request *req) {
+    const sim_proc *p = sim_proc_of(rank);
+    return p->nwaits == 1 && p->waits[0] == req && !p->wait_any && !p->polling && !p->at_progress &&
+           p->choice_n == 0;
+}
+
+/* Is the first message of dst's queue that receive r matches m itself, and
+ * is no receive posted before r matching m?  Then MPI fixes that r gets m
+ * (for a named source: the first matching message of that source on that
+ * communicator, section 3.5's non-overtaking rule). */
+static bool fixed_pair(int dst, const sim_message *m, const sim_request *r) {
+    if (r->peer == MPI_ANY_SOURCE || !recv_matches(r, m))
+        return false;
+    for (GList *l = g_q[dst].msgs.head; l; l = l->next) {
+        if (l->data == m)
+            break;
+        if (recv_matches(r, l->data))
+            return false;
+    }
+    for (GList *l = g_q[dst].recvs.head; l && l->data != r; l = l->next)
+        if (recv_matches(l->data, m))
+            return false;
+    return true;
+}
+
+/* Delivers buffered message m (not queued yet) at once when the receive it
+ * goes to is fixed and its owner waits on it alone.  Returns whether it did. */
+static bool send_now(sim_message *m) {
+    if (!direct_mode() || m->sreq || g_q[m->dst].probe.active)
+        return false;
+    sim_request *r = NULL;
+    for (GList *l = g_q[m->dst].recvs.head; l && !r; l = l->next)
+        if (recv_matches(l->data, m))
+            r = l->data;
+    /* The queue holds no message of m's source that r matches either: m
+     * would be the first (it is not linked in yet). */
+    if (!r || r->peer == MPI_ANY_SOURCE || !frozen_on(m->dst, r))
+        return false;
+    for (GList *l = g_q[m->dst].msgs.head; l; l = l->next)
+        if (recv_matches(r, l->data))
+            return false;
+    g_queue_unlink(&g_q[m->dst].recvs, &r->recv_link);
+    sim_events_changed();
+    g_direct++;
+    deliver(m, r);
+    return true;
+}
+
+bool sim_engine_recv_now(sim_request *r) {
+    if (!direct_mode() || r->kind != SIM_REQ_RECV || !r->posted || r->peer == MPI_ANY_SOURCE)
+        return false;
+    dst_queue *q = &g_q[r->owner];
+    if (q->probe.active)
+        return false;
+    sim_message *m = NULL;
+    for (GList *l = q->msgs.head; l && !m; l = l->next)
+        if (recv_matches(r, l->data))
+            m = l->data;
+    if (!m || !fixed_pair(r->owner, m, r) || (m->sreq && !frozen_on(m->src, m->sreq)))
+        return false;
+    g_queue_unlink(&q->msgs, &m->link);
+    g_queue_unlink(&q->recvs, &r->recv_link);
+    sim_events_changed();
+    g_direct++;
+    deliver(m, r);
+    return true;
+}
+
+uint64_t sim_deliveries_at_once(void) {
+    return g_direct;
+}
+
 /* Posts the message of send request req (fields filled).  Returns an MPI
  * error class, reporting misuse through sim_error. */
 static int post_send_into(sim_request *req) {
@@ -198,6 +287,14 @@ static int post_send_into(sim_request *req) {
         buffered = true;
         break;
     }
+    }
+    if (buffered) {
+        m->sreq = NULL;
+        req->msg = NULL;
+        if (send_now(m)) {
+            sim_req_complete(req);
+            return MPI_SUCCESS;
+        }
     }
     g_queue_push_tail_link(&g_q[m->dst].msgs, &m->link);
     sim_events_touch(m->dst);

@@ -189,6 +189,16 @@ sim_request *sim_post_send(sim_send_kind kind, const void *buf, int count, MPI_D
                            int dest, int tag, sim_comm *comm, const char *call, int *err);
 sim_request *sim_post_recv(void *buf, int count, MPI_Datatype type, int source, int tag,
                            sim_comm *comm, const char *call);
+/* Under `ordex run` with its default schedule: completes the receive r that
+ * its owner, the calling rank, is about to wait on alone, when MPI fixes the
+ * message it gets (a named source; the first matching message of that source
+ * is queued and no receive posted earlier matches it) and no clock can tell
+ * now from the scheduler's turn (the message is buffered, or its sender
+ * waits on its send alone).  Returns whether it did; otherwise nothing
+ * changed and the scheduler delivers as before.  (A buffered send whose
+ * receive is posted, named and waited on alone is delivered at once in the
+ * same way by sim_post_send.) */
+bool sim_engine_recv_now(sim_request *r);
 /* Starts an inactive persistent request. */
 int sim_start(sim_request *req);
 /* MPI_Isendrecv (replace: MPI_Isendrecv_replace, recvbuf == sendbuf) under

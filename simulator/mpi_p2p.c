@@ -130,6 +130,7 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_
     describe(true, count, type, source, tag, c);
     sim_request *req = sim_post_recv(buf, count, type, source, tag, c, "MPI_Recv");
     sim_call_status_output(status);
+    sim_engine_recv_now(req);
     SIM_RETURN(sim_request_wait(req, status));
 }
 SIM_ALIAS(MPI_Recv);

@@ -222,5 +222,8 @@ char *sim_describe_rank(int rank);
 
 /* Messages delivered so far. */
 uint64_t sim_messages_delivered(void);
+/* Of those, the ones `ordex run` delivered at once, without the scheduler's
+ * turn (see sim_engine_recv_now); each would otherwise have been an event. */
+uint64_t sim_deliveries_at_once(void);
 
 #endif

@@ -41,6 +41,7 @@ sched_run_result sg_oneshot_run(uint64_t seed, uint64_t *events) {
     oneshot o = {seed ? g_rand_new_with_seed((guint32)(seed ^ 0x9e3779b9u)) : NULL, events, {0}};
     *events = 0;
     sched_run_result r = sched_run(choose, &o);
+    *events += sim_deliveries_at_once();
     if (o.rng)
         g_rand_free(o.rng);
     return r;

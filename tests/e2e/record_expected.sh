@@ -81,6 +81,7 @@ record probe.n4 4 tests/programs/probe.c
 record sendrecv_replace.n4 4 tests/programs/sendrecv_replace.c
 record sendrecv_replace.n1 1 tests/programs/sendrecv_replace.c
 record bsend.n4 4 tests/programs/bsend.c
+record fixed_match.n3 3 tests/programs/fixed_match.c
 record ssend.n4 4 tests/programs/ssend.c
 record ssend.n3 3 tests/programs/ssend.c
 record waitany.n4 4 tests/programs/waitany.c

@@ -609,6 +609,7 @@ static const struct {
     {"intercoll", "4", "intercoll.n4"},
     {"grequest", "2", "grequest.n2"},
     {"topo_graph", "4", "topo_graph.n4"},
+    {"fixed_match", "3", "fixed_match.n3"},
 };
 
 static void run_output(const char *prog, const char *mode) {
@@ -641,6 +642,14 @@ static void test_sendrecv_replace(void) {
 static void test_bsend(void) {
     run_output("bsend", NULL);
     run_output("bsend", "rendezvous"); /* MPI_Bsend is buffered in every mode */
+}
+/* Matches completed at once by `ordex run` (a named source, the message
+ * queued or the receive posted and waited on alone) follow MPI's rules next
+ * to receives posted earlier, in every send mode. */
+static void test_fixed_match(void) {
+    run_output("fixed_match", NULL);
+    run_output("fixed_match", "eager");
+    run_output("fixed_match", "rendezvous");
 }
 static void test_ssend(void) {
     run_output("ssend", NULL);
@@ -990,6 +999,7 @@ static void e2e_add_program_tests(CU_pSuite s) {
     CU_add_test(s, "probe.c", test_probe);
     CU_add_test(s, "sendrecv_replace.c", test_sendrecv_replace);
     CU_add_test(s, "bsend.c", test_bsend);
+    CU_add_test(s, "fixed_match.c: matches MPI fixes, completed at once", test_fixed_match);
     CU_add_test(s, "ssend.c", test_ssend);
     CU_add_test(s, "waitany.c", test_waitany);
     CU_add_test(s, "collectives.c", test_collectives);
