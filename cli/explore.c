@@ -346,6 +346,7 @@ int ordex_explore(int argc, char **argv) {
         return 2;
     }
     bool tree = strategy == SG_EXHAUSTIVE || strategy == SG_DFS_BRANCHES;
+    bool jobs_defaulted = o.jobs == 0;
     if (o.jobs == 0) {
         /* Every core by default, where the work can be shared. */
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -412,6 +413,7 @@ int ordex_explore(int argc, char **argv) {
     eo.copy_checkpoints = copy_ckpt;
     eo.graph = o.graph != NULL;
     eo.jobs = o.jobs;
+    eo.jobs_defaulted = jobs_defaulted;
     sg_explore_result res;
     char *err = NULL;
     struct sigaction stop_sa, old_int, old_term;
@@ -466,6 +468,11 @@ int ordex_explore(int argc, char **argv) {
     out_json_str(&rcx.json, "checkpoint", replay_ckpt ? "replay" : copy_ckpt ? "copy" : "fork");
     out_json_str(&rcx.json, "checkpoint_reason", ckpt_why ? ckpt_why : "default");
     out_json_str(&rcx.json, "checkpoint_switched", res.checkpoint_switched);
+    out_json_int(&rcx.json, "jobs", res.jobs_one_why ? 1 : eo.jobs);
+    out_json_str(&rcx.json, "jobs_reason",
+                 res.jobs_one_why ? res.jobs_one_why
+                 : jobs_defaulted ? "default"
+                                  : "--jobs");
     if (res.checkpoint_switched) {
         out_json_str(&rcx.json, "checkpoint_switched_to", "fork");
         out_json_str(&rcx.json, "checkpoint_switched_in", pass_name_of(&eo, res.switched_pass));
@@ -591,6 +598,8 @@ int ordex_explore(int argc, char **argv) {
         g_free(p0);
         g_free(p1);
     }
+    if (res.jobs_one_why)
+        fprintf(out, "ordex explore: one job: %s\n", res.jobs_one_why);
     if (res.checkpoint_switched)
         fprintf(
             out,

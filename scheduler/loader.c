@@ -90,8 +90,28 @@ static bool find_access_sites(void) {
     return ok;
 }
 
+/* Functions that open a file by name (see sched_program_opens_files). */
+static const char *const file_openers[] = {
+    "fopen",    "fopen64",    "freopen", "freopen64", "open",          "open64",
+    "openat",   "openat64",   "creat",   "creat64",   "mkstemp",       "mkstemp64",
+    "mkostemp", "mkostemp64", "tmpfile", "tmpfile64", "MPI_File_open", "PMPI_File_open"};
+
+static bool g_opens_files;
+
+bool sched_program_opens_files(void) {
+    return g_opens_files;
+}
+
+static bool is_file_opener(const char *name) {
+    for (size_t i = 0; i < G_N_ELEMENTS(file_openers); i++)
+        if (strcmp(name, file_openers[i]) == 0)
+            return true;
+    return false;
+}
+
 bool sched_program_check(const char *path, char **err) {
     g_instrumented = false;
+    g_opens_files = false;
     if (!read_program(path, err))
         return false;
     /* Look for the marker in the dynamic symbol table without loading. */
@@ -99,7 +119,7 @@ bool sched_program_check(const char *path, char **err) {
     if (eh->e_shoff == 0)
         goto fail;
     const Elf64_Shdr *sh = (const Elf64_Shdr *)(g_bytes + eh->e_shoff);
-    bool marker = false, has_main = false, instrumented = false;
+    bool marker = false, has_main = false, instrumented = false, opens = false;
     for (int i = 0; i < eh->e_shnum; i++) {
         if (sh[i].sh_type != SHT_DYNSYM)
             continue;
@@ -111,6 +131,7 @@ bool sched_program_check(const char *path, char **err) {
             if (sym[k].st_shndx == SHN_UNDEF) {
                 /* GCC's -fsanitize=thread: every object calls __tsan_init. */
                 instrumented = instrumented || g_str_has_prefix(name, "__tsan_");
+                opens = opens || is_file_opener(name);
                 continue;
             }
             if (strcmp(name, SCHED_PROGRAM_MARKER) == 0)
@@ -130,6 +151,7 @@ bool sched_program_check(const char *path, char **err) {
     /* A stripped program has lost the relocations that name its calls: its
      * disarmed calls could not be armed, so it counts as not instrumented. */
     g_instrumented = find_access_sites() && instrumented;
+    g_opens_files = opens;
     return true;
 fail:
     *err = g_strdup_printf("%s: not a program built by ordexcc (no ordex marker); build it "

@@ -55,6 +55,13 @@ bool sched_program_check(const char *path, char **err);
  * program counts as not instrumented).  False after a refusal. */
 bool sched_program_instrumented(void);
 
+/* Whether the program that sched_program_check last accepted calls a
+ * function that opens a file by name (fopen, open, creat, mkstemp, tmpfile,
+ * MPI_File_open and their variants): its files are the host's, shared by
+ * every process that runs a copy of it at once.  Libraries it loads are not
+ * looked at.  False after a refusal. */
+bool sched_program_opens_files(void);
+
 /* The calls of load and store hooks that the file of that program has
  * disarmed (access_sites.h): virtual addresses (uint64_t); empty when
  * none.  Valid until the next sched_program_check. */

@@ -223,6 +223,19 @@ static _Noreturn void run_pass(const sg_explore_opts *o, int pass, bool resume) 
     sim_config cfg;
     sg_rundesc_sim_config(&run, &cfg);
     sim_create(&cfg);
+    if (o->jobs > 1 && o->jobs_defaulted && sched_program_opens_files()) {
+        /* Processes exploring at once would read and write the same host
+         * files, each ordering seeing the others' bytes: one job, unless
+         * the user asks for more. */
+        static sg_explore_opts one;
+        one = *o;
+        one.jobs = 1;
+        o = &one;
+        g_strlcpy(sgx_sh->jobs_one_why,
+                  "the program opens files (fopen, open, MPI_File_open, ...), which processes "
+                  "exploring at once would share; --jobs N explores with N anyway",
+                  sizeof sgx_sh->jobs_one_why);
+    }
     sgx_x.opts = o;
     sgx_x.pass = pass;
     sgx_x.path = g_array_new(FALSE, FALSE, sizeof(sg_step));
@@ -554,6 +567,8 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
     g_hash_table_destroy(seen);
     for (int pass = 0; pass < passes; pass++)
         sg_outcomes_get(pass, &res->outcomes[pass]);
+    if (sgx_sh->jobs_one_why[0])
+        res->jobs_one_why = g_strdup(sgx_sh->jobs_one_why);
     res->states = sgx_sh->states;
     res->transitions = sgx_sh->transitions;
     res->merged = sgx_sh->merged;
@@ -595,6 +610,7 @@ void sg_explore_result_free(sg_explore_result *res) {
         g_array_free(res->edges, TRUE);
     g_free(res->incomplete_why);
     g_free(res->checkpoint_switched);
+    g_free(res->jobs_one_why);
     memset(res, 0, sizeof *res);
 }
 

@@ -89,9 +89,12 @@ typedef struct sg_explore_opts {
      * and the result says why it switched. */
     bool copy_checkpoints;
     bool graph; /* record the state graph's edges */
-    int jobs;   /* processes exploring at once (>= 1; > 1 only with copy or fork checkpoints
-                   and the exhaustive or dfs-branches strategy): with copy checkpoints, workers
-                   sharing the work (see explore.c) */
+    /* jobs is ordex's default (every core), not the user's: a program that
+     * opens files is then explored with one job (see jobs_one_why). */
+    bool jobs_defaulted;
+    int jobs; /* processes exploring at once (>= 1; > 1 only with copy or fork checkpoints
+                 and the exhaustive or dfs-branches strategy): with copy checkpoints, workers
+                 sharing the work (see explore.c) */
     /* Called with the progress about four times a second and once at the
      * end (final), in the process that called sg_explore (never in the
      * exploration's processes), or NULL. */
@@ -171,6 +174,9 @@ typedef struct sg_explore_result {
     /* Why copy snapshots gave way to fork snapshots (g_free), or NULL; the
      * pass it happened in and the branching states explored by then. */
     char *checkpoint_switched;
+    /* Why one process explored although jobs_defaulted asked for more
+     * (g_free), or NULL. */
+    char *jobs_one_why;
     int switched_pass;
     uint64_t switched_states;
 } sg_explore_result;

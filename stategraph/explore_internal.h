@@ -64,6 +64,7 @@ typedef struct shared {
      * stacked the prefixes still to explore), and for the random strategy
      * the first run still to do. */
     char switch_why[256];
+    char jobs_one_why[256]; /* set by a pass root that explores with one job (jobs_defaulted) */
     int resume_run;
     /* Replay checkpoints: prefixes (lists of choices) still to explore, as
      * [int choices...][u32 count] records stacked at the end of `stack`. */

@@ -2305,6 +2305,51 @@ static void test_race_differences(void) {
     e2e_free(r);
 }
 
+/* ordex explore with the default number of jobs (not through
+ * e2e_ordex_run, which gives --jobs=1): the JSON's jobs and why. */
+static JsonObject *explore_default_jobs(const char *prog, const char *extra, e2e_result **out) {
+    const char *j = e2e_tmp("default_jobs.json");
+    const char *argv[] = {e2e_ordex(), "explore", "-q", "-n", "2", "--json", j, prog, extra, NULL};
+    if (!extra) /* prog last */
+        argv[8] = NULL;
+    else { /* the option goes before the program */
+        argv[7] = extra;
+        argv[8] = prog;
+    }
+    *out = e2e_exec(argv);
+    return EXPECT_JSON_FILE(*out, j);
+}
+
+/* Processes exploring at once share the host's files: a program that opens
+ * files is explored with one job by default (each ordering of an MPI-IO
+ * program saw the bytes another wrote, and outcomes that no ordering has
+ * appeared), and with as many as the user asks for. */
+static void test_default_jobs_files(void) {
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    e2e_result *r;
+    JsonObject *doc = explore_default_jobs(PROG("mpiio_nonblocking.c"), NULL, &r);
+    EXPECT_STATUS(r, 0);
+    EXPECT(r, e2e_json_num(doc, "jobs") == 1);
+    if (cores > 1) {
+        EXPECT(r, strstr(e2e_json_str(doc, "jobs_reason"), "the program opens files") != NULL);
+        EXPECT_ERR_HAS(r, "ordex explore: one job: the program opens files");
+    }
+    e2e_json_free(doc);
+    e2e_free(r);
+    doc = explore_default_jobs(PROG("mpiio_nonblocking.c"), "--jobs=2", &r);
+    EXPECT_STATUS(r, 0);
+    EXPECT(r, e2e_json_num(doc, "jobs") == 2);
+    EXPECT(r, strcmp(e2e_json_str(doc, "jobs_reason"), "--jobs") == 0);
+    e2e_json_free(doc);
+    e2e_free(r);
+    doc = explore_default_jobs(e2e_src("examples/nbexchange.c"), NULL, &r);
+    EXPECT_STATUS(r, 0);
+    EXPECT(r, e2e_json_num(doc, "jobs") == (double)(cores > 64 ? 64 : cores));
+    EXPECT(r, strcmp(e2e_json_str(doc, "jobs_reason"), "default") == 0);
+    e2e_json_free(doc);
+    e2e_free(r);
+}
+
 static void e2e_add_explore_tests(CU_pSuite s) {
     CU_add_test(s, "mergesort: truncation (n=4, n=3), none n=2", test_mergesort);
     CU_add_test(s, "wildcard_deadlock: deadlock at [FROM2]", test_wildcard_deadlock);
@@ -2396,6 +2441,7 @@ static void e2e_add_explore_tests(CU_pSuite s) {
     CU_add_test(s, "predict: SIGTERM ends it and its placement child", test_sigterm_predict);
     CU_add_test(s, "a trace directory that cannot be made: exit 2", test_trace_dir_unwritable);
     CU_add_test(s, "a message race shows what differs", test_race_differences);
+    CU_add_test(s, "the default jobs: one for a program that opens files", test_default_jobs_files);
 }
 
 E2E_MAIN("explore", e2e_add_explore_tests)
