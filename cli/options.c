@@ -104,7 +104,8 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o) {
          "K"},
         {"jobs", 0, 0, G_OPTION_ARG_INT, &jobs,
          "Exploration processes running at once (default: the number of cores, with the "
-         "exhaustive or dfs-branches strategy; 1 gives the depth-first order and repeatable "
+         "exhaustive or dfs-branches strategy, and 1 for a program that opens files, which "
+         "processes running at once would share; 1 gives the depth-first order and repeatable "
          "statistics; with more, the verdict is the same but counts and example orderings "
          "may vary)",
          "N"},
