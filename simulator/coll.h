@@ -168,4 +168,13 @@ sim_request *sim_coll_post(sim_comm *comm, sim_coll_kind kind, const sim_coll_ar
  * does not match the root's, or an op undefined for the type. */
 int sim_coll_exec_data(sim_coll *c, int *err_rank, char **why);
 
+/* Argument checks shared by the collectives on intra- and
+ * intercommunicators (mpi_coll.c): each returns MPI_SUCCESS, or the error
+ * that sim_error raised on handle, the message led by fn and naming arg.
+ * A count must not be negative; a datatype must be this rank's and
+ * committed; an array argument must not be NULL. */
+int sim_coll_check_count(MPI_Comm handle, const char *fn, int count, const char *arg);
+int sim_coll_check_type(MPI_Comm handle, const char *fn, MPI_Datatype type, const char *arg);
+int sim_coll_check_array(MPI_Comm handle, const char *fn, const void *array, const char *arg);
+
 #endif

@@ -34,30 +34,15 @@ typedef struct call {
 } call;
 
 static int check_count(const call *k, int count, const char *arg) {
-    if (count < 0)
-        return sim_error(k->handle, MPI_ERR_COUNT, "%s: %s %d is negative", k->fn, arg, count);
-    return MPI_SUCCESS;
+    return sim_coll_check_count(k->handle, k->fn, count, arg);
 }
 
 static int check_type(const call *k, MPI_Datatype type, const char *arg) {
-    char *why = NULL;
-    const sim_datatype *dt = sim_dt_lookup(type, sim_self(), arg, &why);
-    if (!dt) {
-        int rc = sim_error(k->handle, MPI_ERR_TYPE, "%s: %s", k->fn, why ? why : arg);
-        g_free(why);
-        return rc;
-    }
-    if (!sim_dt_committed(dt))
-        return sim_error(k->handle, MPI_ERR_TYPE,
-                         "%s: %s %s is not committed; call MPI_Type_commit first", k->fn, arg,
-                         sim_dt_name(type));
-    return MPI_SUCCESS;
+    return sim_coll_check_type(k->handle, k->fn, type, arg);
 }
 
 static int check_array(const call *k, const void *array, const char *arg) {
-    if (!array)
-        return sim_error(k->handle, MPI_ERR_ARG, "%s: %s is NULL", k->fn, arg);
-    return MPI_SUCCESS;
+    return sim_coll_check_array(k->handle, k->fn, array, arg);
 }
 
 /* n counts, present and non-negative. */

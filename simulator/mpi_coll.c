@@ -98,32 +98,43 @@ static int check_root(const call *k, int root) {
     return MPI_SUCCESS;
 }
 
-static int check_count(const call *k, int count, const char *arg) {
+int sim_coll_check_count(MPI_Comm handle, const char *fn, int count, const char *arg) {
     if (count < 0)
-        return sim_error(k->handle, MPI_ERR_COUNT, "%s: %s %d is negative", k->fn, arg, count);
+        return sim_error(handle, MPI_ERR_COUNT, "%s: %s %d is negative", fn, arg, count);
     return MPI_SUCCESS;
 }
 
-/* A datatype argument must be a type of this rank that is committed. */
-static int check_type(const call *k, MPI_Datatype type, const char *arg) {
+int sim_coll_check_type(MPI_Comm handle, const char *fn, MPI_Datatype type, const char *arg) {
     char *why = NULL;
     const sim_datatype *dt = sim_dt_lookup(type, sim_self(), arg, &why);
     if (!dt) {
-        int rc = sim_error(k->handle, MPI_ERR_TYPE, "%s: %s", k->fn, why ? why : arg);
+        int rc = sim_error(handle, MPI_ERR_TYPE, "%s: %s", fn, why ? why : arg);
         g_free(why);
         return rc;
     }
     if (!sim_dt_committed(dt))
-        return sim_error(k->handle, MPI_ERR_TYPE,
-                         "%s: %s %s is not committed; call MPI_Type_commit first", k->fn, arg,
+        return sim_error(handle, MPI_ERR_TYPE,
+                         "%s: %s %s is not committed; call MPI_Type_commit first", fn, arg,
                          sim_dt_name(type));
     return MPI_SUCCESS;
 }
 
-static int check_array(const call *k, const void *array, const char *arg) {
+int sim_coll_check_array(MPI_Comm handle, const char *fn, const void *array, const char *arg) {
     if (!array)
-        return sim_error(k->handle, MPI_ERR_ARG, "%s: %s is NULL", k->fn, arg);
+        return sim_error(handle, MPI_ERR_ARG, "%s: %s is NULL", fn, arg);
     return MPI_SUCCESS;
+}
+
+static int check_count(const call *k, int count, const char *arg) {
+    return sim_coll_check_count(k->handle, k->fn, count, arg);
+}
+
+static int check_type(const call *k, MPI_Datatype type, const char *arg) {
+    return sim_coll_check_type(k->handle, k->fn, type, arg);
+}
+
+static int check_array(const call *k, const void *array, const char *arg) {
+    return sim_coll_check_array(k->handle, k->fn, array, arg);
 }
 
 /* An array of comm->size counts: present and non-negative. */
