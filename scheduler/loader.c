@@ -102,6 +102,59 @@ bool sched_program_opens_files(void) {
     return g_opens_files;
 }
 
+/* Functions through which code can cancel a send (see
+ * sched_program_may_cancel): MPI_Cancel itself, and the dynamic linker's
+ * entry points, through which code loaded or looked up at run time could
+ * reach it. */
+static const char *const cancellers[] = {"MPI_Cancel", "PMPI_Cancel", "dlopen",
+                                         "dlmopen",    "dlsym",       "dlvsym"};
+
+static bool g_may_cancel;
+
+bool sched_program_may_cancel(void) {
+    return g_may_cancel;
+}
+
+static bool is_canceller(const char *name) {
+    for (size_t i = 0; i < G_N_ELEMENTS(cancellers); i++)
+        if (strcmp(name, cancellers[i]) == 0)
+            return true;
+    return false;
+}
+
+/* Whether the ELF file in `b` refers to a canceller without defining it;
+ * true also when its dynamic symbol table cannot be read (it might). */
+static bool file_may_cancel(const char *b, size_t len) {
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)b;
+    if (!b || len < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
+        eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff > len ||
+        (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr) > len - eh->e_shoff)
+        return true;
+    const Elf64_Shdr *sh = (const Elf64_Shdr *)(b + eh->e_shoff);
+    bool found_table = false;
+    for (int i = 0; i < eh->e_shnum; i++) {
+        if (sh[i].sh_type != SHT_DYNSYM)
+            continue;
+        if (sh[i].sh_link >= eh->e_shnum || sh[i].sh_offset > len ||
+            sh[i].sh_size > len - sh[i].sh_offset)
+            return true;
+        const Elf64_Shdr *str = &sh[sh[i].sh_link];
+        if (str->sh_offset > len || str->sh_size > len - str->sh_offset || str->sh_size == 0)
+            return true;
+        found_table = true;
+        const Elf64_Sym *sym = (const Elf64_Sym *)(b + sh[i].sh_offset);
+        const char *strtab = b + str->sh_offset;
+        for (size_t k = 0; k < sh[i].sh_size / sizeof(Elf64_Sym); k++) {
+            if (sym[k].st_shndx != SHN_UNDEF || sym[k].st_name >= str->sh_size)
+                continue;
+            const char *name = strtab + sym[k].st_name;
+            if (memchr(name, 0, str->sh_size - sym[k].st_name) && is_canceller(name))
+                return true;
+        }
+    }
+    return !found_table;
+}
+
 static bool is_file_opener(const char *name) {
     for (size_t i = 0; i < G_N_ELEMENTS(file_openers); i++)
         if (strcmp(name, file_openers[i]) == 0)
@@ -112,6 +165,7 @@ static bool is_file_opener(const char *name) {
 bool sched_program_check(const char *path, char **err) {
     g_instrumented = false;
     g_opens_files = false;
+    g_may_cancel = true;
     if (!read_program(path, err))
         return false;
     /* Look for the marker in the dynamic symbol table without loading. */
@@ -152,6 +206,7 @@ bool sched_program_check(const char *path, char **err) {
      * disarmed calls could not be armed, so it counts as not instrumented. */
     g_instrumented = find_access_sites() && instrumented;
     g_opens_files = opens;
+    g_may_cancel = file_may_cancel(g_bytes, g_len);
     return true;
 fail:
     *err = g_strdup_printf("%s: not a program built by ordexcc (no ordex marker); build it "
@@ -426,6 +481,12 @@ bool sched_image_load(const char *path, bool keep_files, sched_image *img, char 
     for (guint i = 0; i < mine->len; i++) {
         struct link_map *l = g_ptr_array_index(mine, i);
         if (l != lm) {
+            /* A library of the program's own may cancel sends too. */
+            if (!g_may_cancel) {
+                const sched_debuginfo *f = sched_debuginfo_ref(l->l_name);
+                g_may_cancel = file_may_cancel(f->bytes, f->len);
+                sched_debuginfo_unref(f);
+            }
             if (!g_libraries)
                 g_libraries = g_hash_table_new(g_direct_hash, g_direct_equal);
             g_hash_table_insert(g_libraries, GSIZE_TO_POINTER(l->l_addr), l->l_name);

@@ -62,6 +62,14 @@ bool sched_program_instrumented(void);
  * looked at.  False after a refusal. */
 bool sched_program_opens_files(void);
 
+/* Whether the program that sched_program_check last accepted, or a library
+ * of its own (not a system library) that sched_image_load loaded with it,
+ * may cancel a send: it refers to MPI_Cancel or PMPI_Cancel, or to dlopen,
+ * dlmopen, dlsym or dlvsym (code found at run time could call MPI_Cancel),
+ * or its symbol table cannot be read.  When false, a message once sent
+ * stays queued until its destination takes it.  True after a refusal. */
+bool sched_program_may_cancel(void);
+
 /* The calls of load and store hooks that the file of that program has
  * disarmed (access_sites.h): virtual addresses (uint64_t); empty when
  * none.  Valid until the next sched_program_check. */

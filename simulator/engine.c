@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "scheduler/loader.h"
 #include "scheduler/sched.h"
 #include "simulator/timed.h"
 
@@ -534,17 +535,86 @@ void sim_engine_event_key(const sim_event *ev, uint64_t *msg, uint64_t *recv) {
     *recv = ev->kind == SIM_EV_DELIVER ? ((const sim_request *)ev->b)->seq + 1 : 0;
 }
 
+/* Does message m stay in its queue until its destination takes it?  A send
+ * request the program holds could be cancelled (sim_cancel) once its owner
+ * runs again, unless the program cannot call MPI_Cancel at all; a buffered
+ * message has no request, and a sender blocked until all the requests it
+ * waits on complete cannot run before m is received. */
+static bool message_stays(const sim_message *m) {
+    if (!m->sreq || !sched_program_may_cancel())
+        return true;
+    const sim_proc *p = sim_proc_of(m->src);
+    if (p->wait_any || p->polling || p->at_progress || p->choice_n)
+        return false;
+    for (int i = 0; i < p->nwaits; i++)
+        if (p->waits[i] == m->sreq)
+            return true;
+    return false;
+}
+
+/* Can `rank` still send a message? */
+static bool may_send(int rank) {
+    sched_state st = sched_rank_state(rank);
+    return st != SCHED_DONE && st != SCHED_FAILED && !sim_proc_of(rank)->finalized;
+}
+
+/* Can no message sent from now on be matched by d's wildcard receive r
+ * before d moves?  True when every other rank that may still send on r's
+ * communicator already has, in d's queue, a message that r matches and
+ * that will stay there: MPI's non-overtaking rule (section 3.5) keeps any
+ * later message of that sender that r matches behind it. */
+static bool wildcard_covered(int d, const sim_request *r) {
+    const sim_comm *senders = r->comm->remote ? r->comm->remote : r->comm;
+    for (int i = 0; i < senders->size; i++) {
+        int c = senders->members[i];
+        if (c == d || !may_send(c))
+            continue;
+        bool covered = false;
+        for (GList *ml = g_q[d].msgs.head; ml && !covered; ml = ml->next) {
+            const sim_message *m = ml->data;
+            covered = m->src == c && recv_matches(r, m) && !m->hidden &&
+                      !overtaken(ml, r->comm, r->peer, r->tag) && message_stays(m);
+        }
+        if (!covered)
+            return false;
+    }
+    return true;
+}
+
+/* Does rank d stay blocked until one of its own events fires?  It waits
+ * until all of its requests complete, one of them a receive (or it probes):
+ * a send of its completing at another rank's turn does not wake it, so
+ * nothing it runs can change what its receives may match meanwhile. */
+static bool woken_only_by_own(int d) {
+    const sim_proc *p = sim_proc_of(d);
+    if (p->wait_any || p->choice_n)
+        return false;
+    if (g_q[d].probe.active)
+        return true;
+    for (int i = 0; i < p->nwaits; i++) {
+        const sim_request *r = p->waits[i];
+        if (r && r->kind == SIM_REQ_RECV && !r->complete)
+            return true;
+    }
+    return false;
+}
+
 bool sim_engine_rank_persistent(int d, const sim_event *evs, int n) {
     const sim_proc *p = sim_proc_of(d);
     if (p->polling || p->at_progress)
         return false;
-    /* Every receive d has posted names its source and has its message here:
-     * then no message sent later can be matched at d before d itself moves,
-     * so ordering d's deliveries among themselves covers everything. */
+    /* Every receive d has posted names its source and has its message here,
+     * or takes any source and every sender that may still send has a
+     * message for it here (wildcard_covered): then no message sent later
+     * can be matched at d before d itself moves, so ordering d's deliveries
+     * among themselves covers everything. */
     for (GList *l = g_q[d].recvs.head; l; l = l->next) {
         const sim_request *r = l->data;
-        if (r->peer == MPI_ANY_SOURCE)
-            return false;
+        if (r->peer == MPI_ANY_SOURCE) {
+            if (!woken_only_by_own(d) || !wildcard_covered(d, r))
+                return false;
+            continue;
+        }
         bool has = false;
         for (int i = 0; i < n && !has; i++)
             has = evs[i].kind == SIM_EV_DELIVER && evs[i].b == r;

@@ -55,13 +55,28 @@ bool sgx_asleep(const sim_event_key *k) {
     return false;
 }
 
+/* How many events of `awake` a persistent set of rank d's deliveries and
+ * probes would keep. */
+static guint rank_events(GArray *awake, int d) {
+    guint k = 0;
+    for (guint j = 0; j < awake->len; j++) {
+        const sim_event *x = &g_array_index(awake, sim_event, j);
+        k += x->rank == d && (x->kind == SIM_EV_DELIVER || x->kind == SIM_EV_PROBE);
+    }
+    return k;
+}
+
 /* Keeps only the events of one rank when they form a persistent set (see
  * sim_engine_rank_persistent): the other ranks' events commute with them and
  * stay enabled, so they are explored afterwards, from the states that follow.
- * Only the rank of awake[0] is tried when `first_only` (so that the default
- * alternative stays). */
+ * Of the ranks whose events qualify, the one with the fewest events awake
+ * is taken: every state below branches no more than it must.  Only the rank
+ * of awake[0] is tried when `first_only` (so that the default alternative
+ * stays). */
 void sgx_restrict_to_persistent(GArray *awake, GArray *all, bool first_only) {
     const sim_event *ev = (const sim_event *)(void *)all->data;
+    int best = -1;
+    guint best_n = G_MAXUINT;
     for (guint i = 0; i < (first_only ? 1 : awake->len); i++) {
         const sim_event *e = &g_array_index(awake, sim_event, i);
         if (e->kind == SIM_EV_CHOICE) {
@@ -80,15 +95,28 @@ void sgx_restrict_to_persistent(GArray *awake, GArray *all, bool first_only) {
         if (e->kind != SIM_EV_DELIVER && e->kind != SIM_EV_PROBE)
             continue;
         int d = e->rank;
-        if (!sim_engine_rank_persistent(d, ev, (int)all->len))
-            continue;
-        guint k = 0;
-        for (guint j = 0; j < awake->len; j++) {
-            sim_event *x = &g_array_index(awake, sim_event, j);
-            if (x->rank == d && (x->kind == SIM_EV_DELIVER || x->kind == SIM_EV_PROBE))
-                g_array_index(awake, sim_event, k++) = *x;
+        bool tried = false; /* d's events came earlier in awake */
+        for (guint j = 0; j < i && !tried; j++) {
+            const sim_event *x = &g_array_index(awake, sim_event, j);
+            tried = x->rank == d && (x->kind == SIM_EV_DELIVER || x->kind == SIM_EV_PROBE);
         }
-        g_array_set_size(awake, k);
-        return;
+        if (tried)
+            continue;
+        guint nd = rank_events(awake, d);
+        if (nd >= best_n || !sim_engine_rank_persistent(d, ev, (int)all->len))
+            continue;
+        best = d;
+        best_n = nd;
+        if (nd == 1)
+            break;
     }
+    if (best < 0)
+        return;
+    guint k = 0;
+    for (guint j = 0; j < awake->len; j++) {
+        sim_event *x = &g_array_index(awake, sim_event, j);
+        if (x->rank == best && (x->kind == SIM_EV_DELIVER || x->kind == SIM_EV_PROBE))
+            g_array_index(awake, sim_event, k++) = *x;
+    }
+    g_array_set_size(awake, k);
 }

@@ -406,6 +406,35 @@ static void test_fresh_copies(void) {
     g_free(path);
 }
 
+/* Whether a program may cancel a send is read from its dynamic symbol
+ * table: MPI_Cancel, or the dynamic linker's lookups, through which it could
+ * reach MPI_Cancel unnamed, say it may; the tiny program may not. */
+static void test_program_may_cancel(void) {
+    const char *srcdir = getenv("TEST_SRCDIR");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(srcdir);
+    static const struct {
+        const char *file;
+        bool may;
+    } cases[] = {
+        {"tiny_program.so", false}, {"cancel_program.so", true}, {"dlsym_program.so", true}};
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        char *path = g_build_filename(srcdir, "ordex", "tests", "scheduler", cases[i].file, NULL);
+        char *err = NULL;
+        CU_ASSERT_TRUE(sched_program_check(path, &err));
+        if (sched_program_may_cancel() != cases[i].may)
+            fprintf(stderr, "%s: may cancel %d, expected %d\n", cases[i].file,
+                    sched_program_may_cancel(), cases[i].may);
+        CU_ASSERT_EQUAL(sched_program_may_cancel(), cases[i].may);
+        g_free(err);
+        g_free(path);
+    }
+    /* A file that is not a program leaves the answer on the safe side. */
+    char *err = NULL;
+    CU_ASSERT_FALSE(sched_program_check("/nonexistent/program.so", &err));
+    CU_ASSERT_TRUE(sched_program_may_cancel());
+    g_free(err);
+}
+
 /* sched_init failing after some copies were loaded (here: three stacks of
  * 50 TiB do not fit in the address space) leaves the dynamic linker's list
  * whole once sched_fini has run, as the run description's loader does.  The
@@ -497,6 +526,7 @@ int main(void) {
     test_add_unless(s, "a failed sched_init leaves the dynamic linker's list whole",
                     test_failed_init_restores_the_list, asan);
     CU_add_test(s, "system libraries are shared, the user's are not", test_system_libraries);
+    CU_add_test(s, "programs that may cancel a send", test_program_may_cancel);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     int failed = (int)CU_get_number_of_failures();
