@@ -583,10 +583,10 @@ int ordex_explore(int argc, char **argv) {
         " ordering%s run to the end, %" G_GUINT64_FORMAT
         " merged into known states, %" G_GUINT64_FORMAT " snapshot%s, peak %.1f MiB, %.2f s%s\n",
         o.run.nranks, o.run.nranks == 1 ? "" : "s", how,
-        strategy == SG_BFS      ? "one ordering (messages delivered in send order)"
-        : strategy == SG_RANDOM ? "random orderings"
-        : eo.por                ? "with partial-order reduction"
-                                : "without reduction",
+        strategy == SG_BFS           ? "one ordering (messages delivered in send order)"
+        : strategy == SG_RANDOM      ? "random orderings"
+        : eo.por && !res.por_off_why ? "with partial-order reduction"
+                                     : "without reduction",
         replay_ckpt ? " (replay checkpoints)" : "", res.states, res.states == 1 ? "" : "s",
         res.transitions, res.transitions == 1 ? "" : "s", res.paths, res.paths == 1 ? "" : "s",
         res.merged, res.snapshots, res.snapshots == 1 ? "" : "s", (double)res.peak_rss / (1 << 20),
@@ -600,6 +600,8 @@ int ordex_explore(int argc, char **argv) {
     }
     if (res.jobs_one_why)
         fprintf(out, "ordex explore: one job: %s\n", res.jobs_one_why);
+    if (res.por_off_why)
+        fprintf(out, "ordex explore: no reduction: %s\n", res.por_off_why);
     if (res.checkpoint_switched)
         fprintf(
             out,
@@ -666,7 +668,9 @@ int ordex_explore(int argc, char **argv) {
     out_json_uint(w, "snapshots", res.snapshots);
     out_json_num(w, "elapsed_s", res.elapsed_s);
     out_json_uint(w, "peak_rss_bytes", res.peak_rss);
-    out_json_bool(w, "por", eo.por);
+    out_json_bool(w, "por", eo.por && !res.por_off_why);
+    if (res.por_off_why)
+        out_json_str(w, "por_off_reason", res.por_off_why);
     out_json_array(w, "outcomes");
     out_json_uint(w, NULL, res.outcomes[0].distinct);
     out_json_uint(w, NULL, res.outcomes[1].distinct);

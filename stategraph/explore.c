@@ -569,6 +569,8 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
         sg_outcomes_get(pass, &res->outcomes[pass]);
     if (sgx_sh->jobs_one_why[0])
         res->jobs_one_why = g_strdup(sgx_sh->jobs_one_why);
+    if (sgx_sh->por_off_why[0])
+        res->por_off_why = g_strdup(sgx_sh->por_off_why);
     res->states = sgx_sh->states;
     res->transitions = sgx_sh->transitions;
     res->merged = sgx_sh->merged;
@@ -611,6 +613,7 @@ void sg_explore_result_free(sg_explore_result *res) {
     g_free(res->incomplete_why);
     g_free(res->checkpoint_switched);
     g_free(res->jobs_one_why);
+    g_free(res->por_off_why);
     memset(res, 0, sizeof *res);
 }
 

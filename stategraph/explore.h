@@ -177,6 +177,9 @@ typedef struct sg_explore_result {
     /* Why one process explored although jobs_defaulted asked for more
      * (g_free), or NULL. */
     char *jobs_one_why;
+    /* Why the search did not reduce although opts.por asked for it (g_free),
+     * or NULL: the program may cancel requests (sched_program_may_cancel). */
+    char *por_off_why;
     int switched_pass;
     uint64_t switched_states;
 } sg_explore_result;

@@ -65,6 +65,7 @@ typedef struct shared {
      * the first run still to do. */
     char switch_why[256];
     char jobs_one_why[256]; /* set by a pass root that explores with one job (jobs_defaulted) */
+    char por_off_why[256];  /* set when the reduction asked for cannot be used (sgx_reducing) */
     int resume_run;
     /* Replay checkpoints: prefixes (lists of choices) still to explore, as
      * [int choices...][u32 count] records stacked at the end of `stack`. */
@@ -198,6 +199,12 @@ bool sgx_cut_here(void);
 void sgx_follow_switch(void);
 
 /* reduction.c */
+/* Whether this exploration reduces: --no-por was not given, and the program
+ * cannot cancel a request (sched_program_may_cancel).  A rank that runs may
+ * cancel a send another rank's delivery needs, or a receive of its own, so
+ * no two events of such a program are known to be independent; the first
+ * process to find it so notes why in sgx_sh->por_off_why. */
+bool sgx_reducing(void);
 void sgx_sleep_after(const sim_event_key *k); /* wakes sleeping events that depend on k */
 bool sgx_asleep(const sim_event_key *k);
 void sgx_restrict_to_persistent(GArray *awake, GArray *all, bool first_only);

@@ -4,6 +4,22 @@
  */
 #include "stategraph/explore_internal.h"
 
+#include "scheduler/loader.h"
+
+bool sgx_reducing(void) {
+    if (!sgx_x.opts->por)
+        return false;
+    if (!sched_program_may_cancel())
+        return true;
+    /* Every process of the exploration writes the same words. */
+    if (!sgx_sh->por_off_why[0])
+        g_strlcpy(sgx_sh->por_off_why,
+                  "the program may cancel requests (it calls MPI_Cancel, or looks functions up "
+                  "at run time), and a rank that cancels changes what other ranks' events do",
+                  sizeof sgx_sh->por_off_why);
+    return false;
+}
+
 /* Two lock grants conflict when they lock the same target of one window
  * (or every target) and one of them is exclusive: whichever comes first
  * makes the other wait.  Key layout in events.h. */

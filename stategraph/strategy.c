@@ -493,7 +493,8 @@ bool sgx_choose(void *user) {
      * on; else the end. */
     if (evs->len == 0)
         return sim_engine_wake_later() || sg_release_pollers(&sgx_x.polls);
-    if (sgx_x.opts->por) {
+    bool reducing = sgx_reducing();
+    if (reducing) {
         for (guint i = 0; i < evs->len; i++)
             if (sim_event_is_safe(&g_array_index(evs, sim_event, i))) {
                 fire(&g_array_index(evs, sim_event, i), 0, 1);
@@ -514,7 +515,7 @@ bool sgx_choose(void *user) {
     /* While a rank waits in a choice, only choices are enabled. */
     int alts_kind = g_array_index(evs, sim_event, 0).kind;
     /* A real choice.  Alternatives asleep are explored elsewhere. */
-    bool sleeping = sgx_x.opts->por && !sgx_bounded();
+    bool sleeping = reducing && !sgx_bounded();
     GArray *awake = g_array_new(FALSE, FALSE, sizeof(sim_event));
     for (guint i = 0; i < evs->len; i++) {
         sim_event_key k = sim_event_key_of(&g_array_index(evs, sim_event, i));
@@ -523,7 +524,7 @@ bool sgx_choose(void *user) {
     }
     if (sgx_bounded()) /* alternative 0 is the default: the earliest sent, as bfs takes */
         g_array_sort(awake, by_order);
-    if (sgx_x.opts->por && awake->len > 1)
+    if (reducing && awake->len > 1)
         sgx_restrict_to_persistent(awake, evs, sgx_bounded());
     if (awake->len == 0) {
         g_array_free(awake, TRUE);
