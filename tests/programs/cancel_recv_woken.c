@@ -1,6 +1,6 @@
 /*
  * cancel_recv_woken.c - a rank woken by another rank's receive cancels its
- * own wildcard receive (3 ranks).
+ * own wildcard receive (3 ranks; more ranks do nothing).
  *
  * Rank 0 posts a wildcard MPI_Irecv, sends a token to rank 1 and, once the
  * send is done, cancels the receive.  Ranks 1 and 2 each send one value (1,
@@ -19,9 +19,9 @@ int main(int argc, char **argv) {
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (size != 3) {
+    if (size < 3) {
         if (rank == 0)
-            printf("cancel_recv_woken: run with 3 ranks\n");
+            printf("cancel_recv_woken: run with 3 ranks or more\n");
         MPI_Finalize();
         return 0;
     }
