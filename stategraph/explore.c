@@ -44,12 +44,20 @@
 #include "checkpoint/remap.h"
 #include "scheduler/sched.h"
 #include "stategraph/deadvars.h"
+#include "stategraph/dist.h"
 #include "stategraph/outcomes.h"
 #include "stategraph/visited.h"
 
 shared *sgx_sh;
 explorer sgx_x;
 static size_t g_sh_bytes;
+
+/* Distributed: the totals of every rank over the passes so far, and the
+ * latest sums of the progress counters (rank 0). */
+static sgd_pass_stats g_dist;
+static uint64_t g_dist_sum[3];
+static bool g_dist_have_sum;
+static double g_dist_last_progress;
 
 /* The driver (the process that called sg_explore), its running pass root,
  * and the signals it got (sg_explore_interrupt). */
@@ -101,15 +109,23 @@ static _Noreturn void work(void) {
         }
         bool stop = __atomic_load_n(&sgx_sh->stop, __ATOMIC_ACQUIRE);
         bool got = !stop && sgx_pop_prefix(sgx_x.prefix);
-        if (got && idle)
+        if (sgx_dist_on()) {
+            /* The only worker of its rank: work comes from the others. */
+            sgx_work_unlock();
+            if (!got && !sgx_dist_take_work(sgx_x.prefix))
+                break;
+            got = true;
+        } else if (got && idle)
             sgx_sh->idle--;
         else if (!got && !idle)
             sgx_sh->idle++;
         idle = !got;
-        bool done = !got && (stop || sgx_sh->idle >= sgx_sh->alive);
-        sgx_work_unlock();
-        if (done)
-            break;
+        if (!sgx_dist_on()) {
+            bool done = !got && (stop || sgx_sh->idle >= sgx_sh->alive);
+            sgx_work_unlock();
+            if (done)
+                break;
+        }
         if (!got) {
             struct timespec ts = {0, 200 * 1000};
             nanosleep(&ts, NULL);
@@ -139,7 +155,9 @@ static _Noreturn void work(void) {
  * what it found is logged, and the pass is incomplete. */
 static _Noreturn void run_workers(const sg_explore_opts *o) {
     sgx_x.prefix = g_array_new(FALSE, FALSE, sizeof(int));
-    sgx_push_prefix_empty();
+    /* Distributed: rank 0 starts with the whole tree, the others ask. */
+    if (!sgx_dist_on() || sg_dist_rank() == 0)
+        sgx_push_prefix_empty();
     sgx_sh->alive = o->jobs;
     sgx_sh->idle = 0;
     sgx_sh->work_lock = 0;
@@ -209,6 +227,14 @@ static _Noreturn void run_pass(const sg_explore_opts *o, int pass, bool resume) 
         run.send_mode = pass == 0 ? SIM_SEND_EAGER : SIM_SEND_RENDEZVOUS;
     if (o->copy_checkpoints)
         ckpt_mem_prepare();
+    if (o->distributed) {
+        /* mpiexec.mpich signals the process group of the processes it
+         * started (SIGUSR1 when one of the job failed, with
+         * -disable-auto-cleanup): the driver's note of it (cli/explore.c)
+         * is not the program's, and the program's group is its own. */
+        setpgid(0, 0);
+        signal(SIGUSR1, SIG_DFL);
+    }
     FILE *devnull = fopen("/dev/null", "w");
     run.out = devnull;
     run.err = devnull;
@@ -223,6 +249,13 @@ static _Noreturn void run_pass(const sg_explore_opts *o, int pass, bool resume) 
     sim_config cfg;
     sg_rundesc_sim_config(&run, &cfg);
     sim_create(&cfg);
+    if (o->distributed && sched_program_opens_files()) {
+        g_strlcpy(sgx_sh->load_error,
+                  "--distributed cannot explore a program that opens files (fopen, open, "
+                  "MPI_File_open, ...): the ranks on one host would share them",
+                  sizeof sgx_sh->load_error);
+        _exit(SGX_EXIT_LOAD_FAILED);
+    }
     if (o->jobs > 1 && o->jobs_defaulted && sched_program_opens_files()) {
         /* Processes exploring at once would read and write the same host
          * files, each ordering seeing the others' bytes: one job, unless
@@ -251,7 +284,7 @@ static _Noreturn void run_pass(const sg_explore_opts *o, int pass, bool resume) 
         sg_deadvars_open();
         if (!ckpt_mem_init(&err)) {
             /* Nothing explored yet: fork snapshots start from the root. */
-            if (tree)
+            if (tree && (!o->distributed || sg_dist_rank() == 0))
                 sgx_push_prefix_empty();
             sgx_x.open_runs = !tree;
             sgx_x.open_pos = 0;
@@ -259,7 +292,8 @@ static _Noreturn void run_pass(const sg_explore_opts *o, int pass, bool resume) 
         }
     }
 
-    if (tree && o->copy_checkpoints && o->jobs > 1 && !resume)
+    sgx_dist_check();
+    if (tree && o->copy_checkpoints && (o->jobs > 1 || o->distributed) && !resume)
         run_workers(o);
     if (tree && !o->replay_checkpoints && !o->copy_checkpoints)
         ckpt_remap_init(); /* chains of forks follow */
@@ -273,7 +307,10 @@ static _Noreturn void run_pass(const sg_explore_opts *o, int pass, bool resume) 
     int runs = o->strategy == SG_RANDOM ? (o->runs > 0 ? o->runs : 1) : 1;
     for (int k = resume && !tree ? sgx_sh->resume_run : 0; !sgx_sh->stop; k++) {
         if (tree) {
-            if (!sgx_pop_prefix(sgx_x.prefix))
+            /* Distributed, after copy snapshots gave way: the rest of the
+             * pass's work comes from the other ranks. */
+            if (!sgx_pop_prefix(sgx_x.prefix) &&
+                !(o->distributed && sgx_dist_take_work(sgx_x.prefix)))
                 break;
         } else if (k >= runs) {
             break;
@@ -333,6 +370,11 @@ static void report_progress(bool final, bool complete) {
     p.states = __atomic_load_n(&sgx_sh->states, __ATOMIC_RELAXED);
     p.transitions = __atomic_load_n(&sgx_sh->transitions, __ATOMIC_RELAXED);
     p.paths = __atomic_load_n(&sgx_sh->paths, __ATOMIC_RELAXED);
+    if (o->distributed && (final || g_dist_have_sum)) { /* every rank's */
+        p.states = final ? g_dist.states : g_dist_sum[0];
+        p.transitions = final ? g_dist.transitions : g_dist_sum[1];
+        p.paths = final ? g_dist.paths : g_dist_sum[2];
+    }
     double dt = now - g_last_report_t;
     p.transitions_per_s = final    ? (p.elapsed_s > 0 ? (double)p.transitions / p.elapsed_s : 0)
                           : dt > 0 ? (double)(p.transitions - g_last_report_transitions) / dt
@@ -359,6 +401,137 @@ static void report_progress(bool final, bool complete) {
     o->on_progress(&p, o->progress_user);
 }
 
+/* ---------------------------------------------------------------------- */
+/* Distributed (dist.h): what the driver says to the other ranks           */
+
+#define AGENT_LOST_WHY "the MPI agent of this rank ended: the distributed exploration cannot go on"
+
+static void dist_progress(void) {
+    double now = sgx_now();
+    if (now - g_dist_last_progress < 0.5)
+        return;
+    g_dist_last_progress = now;
+    uint64_t mine[3] = {__atomic_load_n(&sgx_sh->states, __ATOMIC_RELAXED),
+                        __atomic_load_n(&sgx_sh->transitions, __ATOMIC_RELAXED),
+                        __atomic_load_n(&sgx_sh->paths, __ATOMIC_RELAXED)};
+    g_dist_have_sum = sgd_progress(mine, g_dist_sum);
+    if (!g_dist_have_sum) /* this rank cannot go on with the others */
+        sgx_stop_all(AGENT_LOST_WHY);
+}
+
+static void dist_add(const sgd_pass_stats *s) {
+    g_dist.states += s->states;
+    g_dist.transitions += s->transitions;
+    g_dist.paths += s->paths;
+    g_dist.merged += s->merged;
+    g_dist.snapshots += s->snapshots;
+    g_dist.crashed += s->crashed;
+    g_dist.bound_cuts += s->bound_cuts;
+    if (s->peak_rss > g_dist.peak_rss)
+        g_dist.peak_rss = s->peak_rss;
+}
+
+/* Waits for every rank to end the pass, and makes this rank's view of it
+ * the totals of all (what rank 0 reports). */
+static void dist_pass_done(sg_explore_result *res, int pass, uint64_t crashed, uint64_t merged0,
+                           uint64_t snapshots0, uint64_t cuts0) {
+    sg_pass_result *pr = &res->passes[pass];
+    sgd_pass_stats mine = {pass,
+                           0,
+                           pr->states,
+                           pr->transitions,
+                           pr->paths,
+                           sgx_sh->merged - merged0,
+                           sgx_sh->snapshots - snapshots0,
+                           crashed,
+                           sgx_sh->bound_cuts - cuts0,
+                           sgx_sh->peak_rss};
+    const char *switched =
+        res->checkpoint_switched && res->switched_pass == pass ? res->checkpoint_switched : NULL;
+    sgd_pass_totals t;
+    if (!sgd_pass_done(&mine, pr->stopped, switched, &t)) {
+        if (!pr->stopped)
+            pr->stopped = g_strdup(AGENT_LOST_WHY);
+        sgx_sh->stop_all = true;
+        dist_add(&mine);
+        return;
+    }
+    pr->states = t.stats.states;
+    pr->transitions = t.stats.transitions;
+    pr->paths = t.stats.paths;
+    g_free(pr->stopped);
+    pr->stopped = NULL;
+    if (t.stop_why && t.stop_why[0])
+        pr->stopped = g_strdup(t.stop_why);
+    else if (t.stats.crashed)
+        pr->stopped =
+            g_strdup_printf("%" G_GUINT64_FORMAT " exploration process%s failed (an ordex error)",
+                            (uint64_t)t.stats.crashed, t.stats.crashed == 1 ? "" : "es");
+    else if (t.lost_why && t.lost_why[0])
+        pr->stopped = g_strdup(t.lost_why);
+    if (t.switch_why && t.switch_why[0] && !res->checkpoint_switched) {
+        res->checkpoint_switched = g_strdup(t.switch_why);
+        res->switched_pass = pass;
+        res->switched_states = g_dist.states;
+    }
+    if (t.stop_all)
+        __atomic_store_n(&sgx_sh->stop_all, true, __ATOMIC_RELEASE);
+    dist_add(&t.stats);
+    sgd_pass_totals_clear(&t);
+}
+
+static void put_u64(GByteArray *b, uint64_t v) {
+    g_byte_array_append(b, (guint8 *)&v, 8);
+}
+
+static uint64_t get_u64(const unsigned char **p, const unsigned char *end) {
+    uint64_t v = 0;
+    if (end - *p >= 8)
+        memcpy(&v, *p, 8);
+    *p += 8;
+    return v;
+}
+
+/* Another rank's record: its log of findings and edges, then per pass its
+ * outcomes (sg_outcomes_export). */
+static void take_record(int rank, const unsigned char *data, size_t len, void *user) {
+    int passes = *(int *)user;
+    const unsigned char *p = data, *end = data + len;
+    if (len < 8)
+        return; /* it had nothing to give (it failed before its passes) */
+    uint64_t n = get_u64(&p, end);
+    if (n > (uint64_t)(end - p))
+        return;
+    if (n)
+        sgx_log_append(p, n);
+    p += n;
+    for (int pass = 0; pass < passes && p < end; pass++) {
+        uint64_t k = get_u64(&p, end);
+        if (k > (uint64_t)(end - p))
+            return;
+        sg_outcomes_import(pass, p, k);
+        p += k;
+    }
+}
+
+static void dist_gather(int passes) {
+    if (sg_dist_rank() == 0) {
+        sgd_gather(take_record, &passes);
+        return;
+    }
+    GByteArray *b = g_byte_array_new();
+    put_u64(b, sgx_sh->log_len);
+    g_byte_array_append(b, sgx_sh->log, (guint)sgx_sh->log_len);
+    for (int pass = 0; pass < passes; pass++) {
+        GByteArray *o = sg_outcomes_export(pass);
+        put_u64(b, o->len);
+        g_byte_array_append(b, o->data, o->len);
+        g_byte_array_free(o, TRUE);
+    }
+    sgd_send_result(b);
+    g_byte_array_free(b, TRUE);
+}
+
 /* Waits for the pass root to end; once ordex is interrupted, kills it if it
  * has not ended within the grace time. */
 static int wait_pass_root(pid_t pid) {
@@ -369,7 +542,10 @@ static int wait_pass_root(pid_t pid) {
         pid_t w = waitpid(pid, &status, WNOHANG);
         if (w == pid || (w < 0 && errno != EINTR))
             break;
-        int wait_ms = g_opts->on_progress ? (int)(PROGRESS_INTERVAL_S * 1000) : 1000;
+        int wait_ms =
+            g_opts->on_progress || g_opts->distributed ? (int)(PROGRESS_INTERVAL_S * 1000) : 1000;
+        if (g_opts->distributed)
+            dist_progress();
         report_progress(false, false);
         if (__atomic_load_n(&sgx_sh->interrupted, __ATOMIC_ACQUIRE)) {
             double now = sgx_now();
@@ -435,6 +611,9 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
         return false;
     }
     memset(sgx_sh, 0, sizeof *sgx_sh);
+    memset(&g_dist, 0, sizeof g_dist);
+    g_dist_have_sum = false;
+    g_dist_last_progress = 0;
     sgx_sh->log_cap = cap;
     sgx_sh->stack_cap = (size_t)64 << 20;
     sgx_sh->stack = mmap(NULL, sgx_sh->stack_cap, PROT_READ | PROT_WRITE,
@@ -444,7 +623,7 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
         munmap(sgx_sh, g_sh_bytes);
         return false;
     }
-    if (o->jobs > 1) {
+    if (o->jobs > 1 || o->distributed) {
         size_t cb = (size_t)o->jobs * CUT_SLOTS * sizeof(uint32_t);
         sgx_sh->cuts = mmap(NULL, cb, PROT_READ | PROT_WRITE,
                             MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -460,7 +639,9 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
     size_t per_state = o->strategy == SG_DFS_BRANCHES ? 4 : 2;
     size_t vcap = o->max_states ? (size_t)o->max_states * per_state + 1024 : (size_t)1 << 24;
     int passes = o->both_send_modes ? 2 : 1;
-    bool visited = sg_visited_create(vcap);
+    int visited_fd = -1; /* distributed: the agent answers from it */
+    bool visited =
+        o->distributed ? sg_visited_create_fd(vcap, &visited_fd) : sg_visited_create(vcap);
     if (!visited || !sg_outcomes_create(passes)) {
         *err = g_strdup(visited ? "cannot map the memory that gathers the orderings' outcomes"
                                 : "cannot map the visited-state table");
@@ -496,14 +677,34 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
             }
             sgx_sh->stack_len = 0;
             sg_visited_destroy();
-            sg_visited_create(vcap);
+            if (o->distributed)
+                sg_visited_create_fd(vcap, &visited_fd);
+            else
+                sg_visited_create(vcap);
+        }
+        if (o->distributed) {
+            /* The agent answers other ranks' visits from this pass's table. */
+            bool begun = visited_fd >= 0 && sgd_pass_begin(pass, visited_fd);
+            if (visited_fd >= 0)
+                close(visited_fd);
+            visited_fd = -1;
+            if (!begun) {
+                sgx_stop_all("the MPI agent of this rank ended: the distributed exploration "
+                             "cannot go on");
+                break;
+            }
         }
         bool last = pass == passes - 1;
         sgx_sh->deadline =
             o->max_time_s > 0 ? sgx_sh->start + (last ? o->max_time_s : o->max_time_s / 2) : 0;
         sgx_sh->state_limit = o->max_states ? (last ? o->max_states : (o->max_states + 1) / 2) : 0;
+        if (o->distributed && sgx_sh->state_limit) /* each rank its share */
+            sgx_sh->state_limit =
+                (sgx_sh->state_limit + (uint64_t)sg_dist_size() - 1) / (uint64_t)sg_dist_size();
         uint64_t states0 = sgx_sh->states, transitions0 = sgx_sh->transitions;
         uint64_t paths0 = sgx_sh->paths, crashed0 = sgx_sh->crashed_paths;
+        uint64_t merged0 = sgx_sh->merged, snapshots0 = sgx_sh->snapshots;
+        uint64_t cuts0 = sgx_sh->bound_cuts;
         g_pass = pass;
         g_pass_start = sgx_now();
         sgx_sh->done = -1;
@@ -556,6 +757,8 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
             pr->stopped = g_strdup_printf("%" G_GUINT64_FORMAT
                                           " exploration process%s failed (an ordex error)",
                                           crashed, crashed == 1 ? "" : "es");
+        if (o->distributed)
+            dist_pass_done(res, pass, crashed, merged0, snapshots0, cuts0);
         pr->complete = pr->stopped == NULL;
     }
     bool all_done = true;
@@ -563,6 +766,8 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
         all_done = all_done && res->passes[pass].complete;
     /* A signal that came once every pass had ended stopped nothing. */
     res->interrupted = all_done ? 0 : sgx_sh->interrupted;
+    if (o->distributed)
+        dist_gather(passes);
     sgx_read_log(res, seen);
     g_hash_table_destroy(seen);
     for (int pass = 0; pass < passes; pass++)
@@ -576,6 +781,16 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
     res->paths = sgx_sh->paths;
     res->bound_cuts = sgx_sh->bound_cuts;
     res->peak_rss = sgx_sh->peak_rss;
+    if (o->distributed) { /* every rank's (rank 0 has them from the pass totals) */
+        res->states = g_dist.states;
+        res->transitions = g_dist.transitions;
+        res->merged = g_dist.merged;
+        res->snapshots = g_dist.snapshots;
+        res->paths = g_dist.paths;
+        res->bound_cuts = g_dist.bound_cuts;
+        if (g_dist.peak_rss > res->peak_rss)
+            res->peak_rss = g_dist.peak_rss;
+    }
     { /* this process holds the findings' paths now: count it too */
         struct rusage ru;
         getrusage(RUSAGE_SELF, &ru);

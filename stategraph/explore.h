@@ -92,6 +92,11 @@ typedef struct sg_explore_opts {
     /* jobs is ordex's default (every core), not the user's: a program that
      * opens files is then explored with one job (see jobs_one_why). */
     bool jobs_defaulted;
+    /* One exploration over the processes of an MPI job (dist.h; after
+     * sg_dist_start): jobs is 1, copy_checkpoints set, strategy exhaustive
+     * or dfs-branches.  Rank 0's result holds every rank's findings,
+     * outcomes and counts; the others' results hold their own. */
+    bool distributed;
     int jobs; /* processes exploring at once (>= 1; > 1 only with copy or fork checkpoints
                  and the exhaustive or dfs-branches strategy): with copy checkpoints, workers
                  sharing the work (see explore.c) */

@@ -19,6 +19,7 @@
 
 #include "checkpoint/hash.h"
 #include "simulator/events.h"
+#include "stategraph/dist_proto.h"
 #include "stategraph/explore.h"
 #include "stategraph/state.h"
 
@@ -207,5 +208,40 @@ void sgx_log_append(const void *data, size_t len); /* one whole record, atomical
 void sgx_record_path(void);                        /* the ended path's findings or outcome */
 void sgx_read_log(sg_explore_result *res, GHashTable *seen);
 void sgx_finding_free(gpointer f);
+
+/* dist.c: a distributed exploration (sg_explore_opts.distributed; dist.h).
+ * Everything below but sgx_dist_on and sgx_visit is for it only. */
+bool sgx_dist_on(void);
+/* A visit of the state (sg_visited_visit), at the rank that owns it. */
+bool sgx_visit(ckpt_hash state, const ckpt_hash *probes, int nprobes, const ckpt_hash *inserts,
+               int ninserts, bool *full);
+/* In the exploring process: the coordinator's stop into sgx_sh. */
+void sgx_dist_poll(void);
+/* Waits for a prefix from another rank; false when the pass is over. */
+bool sgx_dist_take_work(GArray *prefix);
+/* Another rank waits for work. */
+bool sgx_dist_donate_wanted(void);
+/* Gives prefixes away: each a u32 count, then that many int choices. */
+void sgx_dist_donate(const GByteArray *prefixes);
+/* Tells the coordinator where this process loaded everything. */
+void sgx_dist_check(void);
+
+/* The driver's side. */
+typedef struct sgd_pass_totals {
+    sgd_pass_stats stats;
+    char *stop_why, *switch_why, *lost_why; /* g_free; NULL when none */
+    bool stop_all;
+} sgd_pass_totals;
+bool sgd_pass_begin(int pass, int visited_fd);
+/* This rank's counts in, the sums known to the coordinator out (rank 0). */
+bool sgd_progress(const uint64_t mine[3], uint64_t sum[3]);
+/* Waits until every rank's pass is over; the totals of all. */
+bool sgd_pass_done(const sgd_pass_stats *mine, const char *stop_why, const char *switch_why,
+                   sgd_pass_totals *tot);
+void sgd_pass_totals_clear(sgd_pass_totals *t);
+bool sgd_send_result(const GByteArray *record);
+/* Rank 0: calls take with every other rank's record. */
+bool sgd_gather(void (*take)(int rank, const unsigned char *data, size_t len, void *user),
+                void *user);
 
 #endif
