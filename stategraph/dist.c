@@ -356,12 +356,34 @@ static void tell_stop(void) {
     g_byte_array_free(b, TRUE);
 }
 
+/* Keys known to be in another rank's share are kept in this rank's table
+ * too (the global set only grows during a pass), so that a state this rank
+ * inserted or met before is settled without asking again: most merges are
+ * with states the same rank reached before.  The keys are another's, so
+ * the visits this rank's agent answers never see them. */
+static bool known_here(const ckpt_hash *probes, int nprobes, const ckpt_hash *inserts,
+                       int ninserts) {
+    for (int i = 0; i < nprobes; i++)
+        if (sg_visited_contains(probes[i]))
+            return true;
+    return ninserts > 0 && sg_visited_contains(inserts[0]);
+}
+
+static void remember(const ckpt_hash *keys, int n) {
+    for (int i = 0; i < n; i++) {
+        bool full; /* a full table only stops remembering */
+        sg_visited_visit(NULL, 0, &keys[i], 1, &full, NULL);
+    }
+}
+
 bool sgx_visit(ckpt_hash state, const ckpt_hash *probes, int nprobes, const ckpt_hash *inserts,
                int ninserts, bool *full) {
     int owner = g_on ? sgd_owner(state.hi, g_size) : 0;
     if (!g_on || owner == g_rank)
-        return sg_visited_visit(probes, nprobes, inserts, ninserts, full);
+        return sg_visited_visit(probes, nprobes, inserts, ninserts, full, NULL);
     *full = false;
+    if (known_here(probes, nprobes, inserts, ninserts))
+        return true;
     sgd_visit v = {sgx_x.pass, owner, nprobes, ninserts};
     GByteArray *b = g_byte_array_sized_new(
         (guint)(sizeof v + (size_t)(nprobes + ninserts) * sizeof(ckpt_hash)));
@@ -371,9 +393,17 @@ bool sgx_visit(ckpt_hash state, const ckpt_hash *probes, int nprobes, const ckpt
     uint32_t type = 0;
     bool seen = false;
     if (sgd_send(g_work, SGD_VISIT, b->data, b->len) && sgd_recv(g_work, &type, b, NULL) &&
-        type == SGD_VISIT_R && b->len == 2) {
-        seen = b->data[0] != 0;
-        *full = b->data[1] != 0;
+        type == SGD_VISIT_R && b->len == sizeof(sgd_visit_answer)) {
+        sgd_visit_answer a;
+        memcpy(&a, b->data, sizeof a);
+        seen = a.which >= 0;
+        *full = a.full != 0;
+        if (!seen)
+            remember(inserts, ninserts);
+        else if (a.which < nprobes)
+            remember(&probes[a.which], 1);
+        else if (a.which == nprobes && ninserts > 0)
+            remember(inserts, 1);
     } else {
         agent_lost(); /* unseen: the path goes on to its stop */
     }

@@ -515,8 +515,8 @@ static void peer_lost(int r) {
     g_any_lost = true;
     if (g_visit_owner == r) { /* explore the state: it costs time, never findings */
         g_visit_owner = -1;
-        uint8_t a[2] = {0, 0};
-        to_work(SGD_VISIT_R, a, 2);
+        sgd_visit_answer a = {-1, 0};
+        to_work(SGD_VISIT_R, &a, sizeof a);
     }
 }
 
@@ -524,11 +524,14 @@ static void answer_visit(int from, const GByteArray *m) {
     sgd_visit v;
     memcpy(&v, m->data, sizeof v);
     const ckpt_hash *keys = (const ckpt_hash *)(const void *)(m->data + sizeof v);
-    bool full = false, seen = false;
+    bool full = false;
+    int32_t which = -1;
+    int found = -1;
     if (g_have_table && v.pass == g_pass)
-        seen = sg_visited_visit(keys, v.nprobes, keys + v.nprobes, v.ninserts, &full);
-    uint8_t r[2] = {seen, full};
-    mpi_send(from, SGD_VISIT_R, r, 2);
+        sg_visited_visit(keys, v.nprobes, keys + v.nprobes, v.ninserts, &full, &found);
+    which = found;
+    sgd_visit_answer a = {which, full};
+    mpi_send(from, SGD_VISIT_R, &a, sizeof a);
 }
 
 static void handle_visit_from(int from, GByteArray *m) {
@@ -577,8 +580,8 @@ static void from_explorer(uint32_t type, GByteArray *m) {
         sgd_visit v;
         memcpy(&v, m->data, sizeof v);
         if (v.owner < 0 || v.owner >= g_size || g_lost[v.owner]) {
-            uint8_t r[2] = {0, 0}; /* nobody to ask: explore it */
-            to_work(SGD_VISIT_R, r, 2);
+            sgd_visit_answer a = {-1, 0}; /* nobody to ask: explore it */
+            to_work(SGD_VISIT_R, &a, sizeof a);
             break;
         }
         g_visit_owner = v.owner;
@@ -727,8 +730,8 @@ static void coordinator_lost(void) {
     }
     if (g_visit_owner >= 0) {
         g_visit_owner = -1;
-        uint8_t a[2] = {0, 0};
-        to_work(SGD_VISIT_R, a, 2);
+        sgd_visit_answer a = {-1, 0};
+        to_work(SGD_VISIT_R, &a, sizeof a);
     }
     to_ctl(SGD_FAILED, NULL, 0);
     g_quit = true;

@@ -73,6 +73,14 @@ typedef struct sgd_visit {
     /* then (nprobes + ninserts) ckpt_hash */
 } sgd_visit;
 
+/* The answer: the index of the key found (probes first, then inserts), or
+ * -1 when the state is new (its inserts are made); the owner's table is
+ * full. */
+typedef struct sgd_visit_answer {
+    int32_t which;
+    int32_t full;
+} sgd_visit_answer;
+
 /* What a rank's pass did, summed by the coordinator (SGD_PASS_DONE).  Both
  * strings follow it: why the rank's pass stopped, why its copy snapshots
  * gave way to fork snapshots (each may be empty). */

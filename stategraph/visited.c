@@ -163,22 +163,25 @@ bool sg_visited_check_insert(ckpt_hash h, bool *full) {
 }
 
 bool sg_visited_visit(const ckpt_hash *probes, int nprobes, const ckpt_hash *inserts, int ninserts,
-                      bool *full) {
+                      bool *full, int *which) {
     *full = false;
+    int found = -1;
     sg_spin_lock(&g_t->lock);
-    bool seen = false;
     const ckpt_hash *slots = g_region[g_t->cur];
-    for (int i = 0; i < nprobes && !seen; i++)
-        seen =
-            !sg_hashset_empty(slots[sg_hashset_probe(slots, g_t->mask, sg_hashset_key(probes[i]))]);
-    for (int i = 0; i < ninserts && !seen; i++) {
+    for (int i = 0; i < nprobes && found < 0; i++)
+        if (!sg_hashset_empty(slots[sg_hashset_probe(slots, g_t->mask, sg_hashset_key(probes[i]))]))
+            found = i;
+    for (int i = 0; i < ninserts && found < 0; i++) {
         bool f = false;
         bool there = check_insert(sg_hashset_key(inserts[i]), &f);
         *full = *full || f;
-        seen = i == 0 && there;
+        if (i == 0 && there)
+            found = nprobes;
     }
     sg_spin_unlock(&g_t->lock);
-    return seen;
+    if (which)
+        *which = found;
+    return found >= 0;
 }
 
 bool sg_visited_contains(ckpt_hash h) {

@@ -28,9 +28,11 @@ bool sg_visited_attach(int fd);
 
 /* One visit of a state: true (inserting nothing) when one of the probes is
  * in the set or the first insert is; otherwise inserts all the inserts and
- * returns false.  *full is set when an insert found the table full. */
+ * returns false.  *full is set when an insert found the table full; *which
+ * (when not NULL) is the index of the key found, probes first then inserts,
+ * or -1. */
 bool sg_visited_visit(const ckpt_hash *probes, int nprobes, const ckpt_hash *inserts, int ninserts,
-                      bool *full);
+                      bool *full, int *which);
 
 /* Inserts h; returns true when it was already there.  *full is set when the
  * table cannot take more states (h is then not inserted). */

@@ -31,23 +31,28 @@ static void test_visit(void) {
     CU_ASSERT_TRUE_FATAL(sg_visited_create(1000));
     bool full = true;
     ckpt_hash a = H(11, 1), b = H(12, 2), c = H(13, 3), d = H(14, 4);
-    CU_ASSERT_FALSE(sg_visited_visit(NULL, 0, &a, 1, &full)); /* new: inserted */
+    CU_ASSERT_FALSE(sg_visited_visit(NULL, 0, &a, 1, &full, NULL)); /* new: inserted */
     CU_ASSERT_FALSE(full);
-    CU_ASSERT_TRUE(sg_visited_visit(NULL, 0, &a, 1, &full)); /* seen */
+    CU_ASSERT_TRUE(sg_visited_visit(NULL, 0, &a, 1, &full, NULL)); /* seen */
     /* Probes only: nothing inserted. */
-    CU_ASSERT_FALSE(sg_visited_visit(&b, 1, NULL, 0, &full));
+    CU_ASSERT_FALSE(sg_visited_visit(&b, 1, NULL, 0, &full, NULL));
     CU_ASSERT_FALSE(sg_visited_contains(b));
     /* A probe present: seen, and the inserts are not made. */
     ckpt_hash probes[2] = {b, a};
-    CU_ASSERT_TRUE(sg_visited_visit(probes, 2, &c, 1, &full));
+    int which = -2;
+    CU_ASSERT_TRUE(sg_visited_visit(probes, 2, &c, 1, &full, &which));
+    CU_ASSERT_EQUAL(which, 1); /* the key found: a, the second probe */
     CU_ASSERT_FALSE(sg_visited_contains(c));
     /* Not seen: every insert made; only the first insert counts as seen. */
     ckpt_hash ins[2] = {c, d};
-    CU_ASSERT_FALSE(sg_visited_visit(&b, 1, ins, 2, &full));
+    CU_ASSERT_FALSE(sg_visited_visit(&b, 1, ins, 2, &full, &which));
+    CU_ASSERT_EQUAL(which, -1);
     CU_ASSERT_TRUE(sg_visited_contains(c));
     CU_ASSERT_TRUE(sg_visited_contains(d));
     ckpt_hash ins2[2] = {b, d}; /* d there already, b new: not seen */
-    CU_ASSERT_FALSE(sg_visited_visit(NULL, 0, ins2, 2, &full));
+    CU_ASSERT_FALSE(sg_visited_visit(NULL, 0, ins2, 2, &full, NULL));
+    CU_ASSERT_TRUE(sg_visited_visit(&a, 0, ins2, 2, &full, &which));
+    CU_ASSERT_EQUAL(which, 0); /* the first insert, after no probe */
     CU_ASSERT_TRUE(sg_visited_contains(b));
     CU_ASSERT_EQUAL(sg_visited_count(), 4);
     sg_visited_destroy();
@@ -63,7 +68,7 @@ static void test_shared_table(void) {
     bool full;
     for (uint64_t i = 1; i <= 100; i++) {
         ckpt_hash h = H(i, i * 7);
-        sg_visited_visit(NULL, 0, &h, 1, &full);
+        sg_visited_visit(NULL, 0, &h, 1, &full, NULL);
     }
     pid_t pid = fork();
     if (pid == 0) {
@@ -73,7 +78,7 @@ static void test_shared_table(void) {
             ok = sg_visited_contains(H(i, i * 7));
         for (uint64_t i = 1000; ok && i < 101000; i++) { /* grows the table */
             ckpt_hash h = H(i, i * 7);
-            ok = !sg_visited_visit(NULL, 0, &h, 1, &full) && !full;
+            ok = !sg_visited_visit(NULL, 0, &h, 1, &full, NULL) && !full;
         }
         _exit(ok ? 0 : 1);
     }
