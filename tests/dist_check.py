@@ -15,7 +15,9 @@ Then the failures: an exploring process that dies (tests/programs/
 kill_worker.c kills its own process in one ordering) makes rank 0 report the
 search incomplete; a rank whose agent is killed while the others explore is
 found silent, and rank 0 reports what was covered, incomplete, exit status
-2.  None of them may hang.
+2; SIGINT to mpiexec.mpich stops every rank.  None of them may hang.  And
+rank 0's report: a finding's trace replays, --json-progress ends with every
+rank's counts; bad options are refused.
 
 Prints one line per comparison and ends with
 "distcheck: N passed, N failed, N skipped".  Exit status 0 when none failed.
@@ -168,6 +170,71 @@ def check_agent_killed(tmpdir):
                  "status %s, report %s: %s" % (p.returncode, s, err[-600:])))]
 
 
+def check_reports(tmpdir):
+    """Rank 0's report works as one process's: a finding's trace replays
+    alone, --json-progress ends with every rank's counts, a signal stops
+    every rank with what was covered; bad options are refused."""
+    tmp = tempfile.mkdtemp(prefix="reports.", dir=tmpdir)
+    so = compile_program(os.path.join(TOP, "examples", "wildcard_deadlock.c"), tmp)
+    lines = []
+    prog = os.path.join(tmp, "progress.jsonl")
+    s, status, err = explore(so, 3, 30, tmp, "traces", procs=2, extra=["--json-progress", prog])
+    trace = os.path.join(tmp, "traces-traces", "wildcard_deadlock-1.trace")
+    r = subprocess.run([ORDEX, "replay", trace], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, cwd=tmp)
+    rerr = r.stderr.decode(errors="replace")
+    ok = status == 1 and r.returncode == 1 and "ERROR [deadlock]" in rerr
+    lines.append(("ok" if ok else "DIFF", "a distributed finding's trace replays: %s" % (
+        "deadlock again" if ok else "explore %s, replay %s: %s" % (status, r.returncode,
+                                                                  rerr[-300:]))))
+    try:
+        with open(prog) as fh:
+            last = [ln for ln in fh if ln.strip()][-1]
+        final = __import__("json").loads(last)
+    except (OSError, IndexError, ValueError):
+        final = {}
+    ok = final.get("final") is True and s is not None and final.get("states") == s["states"]
+    lines.append(("ok" if ok else "DIFF", "--json-progress under --distributed: %s" % (
+        "final line with every rank's states" if ok else "last line %r, report %s" % (final, s))))
+    # A signal to mpiexec.mpich reaches every ordex: rank 0 reports what was
+    # covered, incomplete.
+    lu = compile_program(os.path.join(TOP, "examples", "lu.c"), tmp)
+    out = os.path.join(tmp, "interrupted.json")
+    p = subprocess.Popen([MPIEXEC, "-n", "2", ORDEX, "explore", "-q", "-n", "6", "--json", out,
+                          "--distributed", lu, "1"], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, cwd=tmp)
+    time.sleep(2.0)
+    p.send_signal(signal.SIGINT)
+    try:
+        _, err = p.communicate(timeout=60)
+        j = por_check.summary(out, p.returncode)
+        ok = j is not None and j["verdict"] == "incomplete" and p.returncode == 2
+        why = "" if ok else "status %s, report %s: %s" % (p.returncode, j, err[-300:])
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.communicate()
+        ok, why = False, "mpiexec did not end within 60 s of SIGINT (a hang)"
+    lines.append(("ok" if ok else "DIFF", "SIGINT under --distributed: %s" % (
+        "incomplete, status 2" if ok else why)))
+    for extra, says in ((["--strategy=random"], "only with the exhaustive or dfs-branches"),
+                        (["--jobs", "2"], "one job per MPI process"),
+                        (["--checkpoint=fork"], "only with copy snapshots")):
+        r = subprocess.run([ORDEX, "explore", "--distributed", "-n", "3"] + extra + [so],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=tmp)
+        e = r.stderr.decode(errors="replace")
+        ok = r.returncode == 2 and says in e
+        lines.append(("ok" if ok else "DIFF", "--distributed %s refused: %s" % (
+            " ".join(extra), "yes" if ok else "status %s: %s" % (r.returncode, e[-200:]))))
+    env = dict(os.environ, ORDEX_DIST_AGENT=os.path.join(tmp, "no-such-agent"))
+    r = subprocess.run([ORDEX, "explore", "--distributed", "-n", "3", so],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=tmp, env=env)
+    e = r.stderr.decode(errors="replace")
+    ok = r.returncode == 2 and "cannot find ordex-dist-agent" in e
+    lines.append(("ok" if ok else "DIFF", "--distributed without its agent: %s" % (
+        "refused" if ok else "status %s: %s" % (r.returncode, e[-200:]))))
+    return lines
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cap", type=float, default=10.0)
@@ -186,7 +253,8 @@ def main():
             os.path.splitext(os.path.basename(p))[0], {2, 4})), procs, a.cap, tmpdir)
             for p in progs] if not a.failures_only else []
         if not a.programs and not a.no_failures:
-            cases += [lambda: check_worker_dies(tmpdir), lambda: check_agent_killed(tmpdir)]
+            cases += [lambda: check_worker_dies(tmpdir), lambda: check_agent_killed(tmpdir),
+                      lambda: check_reports(tmpdir)]
         for case in cases:
             for kind, text in case():
                 print("%s %s" % (kind, text), flush=True)
