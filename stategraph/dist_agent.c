@@ -190,6 +190,7 @@ typedef struct coordinator {
     /* Identity of each rank's explorer this pass (SGD_CHECK). */
     bool *checked;
     uint64_t (*ident)[2];
+    bool mismatch; /* sticky: the ranks' records cannot be read at rank 0 */
     /* SGD_PASS_DONE */
     int done;
     bool *done_from;
@@ -315,6 +316,7 @@ static void coord_check(int r, const GByteArray *m) {
                      "at different addresses (every host needs the same ordex, program and "
                      "libraries)",
                      o < r ? o : r, o < r ? r : o);
+            C.mismatch = true;
             coord_stop(true, why);
             return;
         }
@@ -325,6 +327,7 @@ static void coord_pass_totals(void) {
     GByteArray *b = g_byte_array_new();
     C.sum.pass = C.pass;
     C.sum.incomplete = C.lost_why[0] != '\0';
+    C.sum.mismatch = C.mismatch;
     g_byte_array_append(b, (guint8 *)&C.sum, sizeof C.sum);
     /* why it stopped, then why snapshots switched, then why work was lost */
     put_str(b, C.stop ? C.why : C.stop_why);
@@ -795,7 +798,7 @@ int main(int argc, char **argv) {
 
     GByteArray *m = g_byte_array_new();
     long sleep_ns = 0;
-    double last_beat = now_s(), heard0 = now_s();
+    double last_beat = now_s(), heard0 = now_s(), last_busy = now_s();
     while (!g_quit) {
         bool busy = false;
         for (;;) {
@@ -828,8 +831,14 @@ int main(int argc, char **argv) {
                 read_socket(&g_work, &g_work_open, false);
             busy = true;
         }
-        sleep_ns = busy ? 0 : sleep_ns < 2000 ? 2000 : sleep_ns * 2 > 50000 ? 50000 : sleep_ns * 2;
+        /* Up to 50 us while messages come (a visit waits on each answer);
+         * up to 1 ms once nothing came for 10 ms (between passes, or while
+         * every rank computes), where polling would only burn a core. */
         double t = now_s();
+        if (busy)
+            last_busy = t;
+        long cap = t - last_busy > 0.01 ? 1000000 : 50000;
+        sleep_ns = busy ? 0 : sleep_ns < 2000 ? 2000 : sleep_ns * 2 > cap ? cap : sleep_ns * 2;
         if (t - last_beat >= 1.0) {
             last_beat = t;
             if (g_rank == 0) {

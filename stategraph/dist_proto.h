@@ -87,6 +87,8 @@ typedef struct sgd_visit_answer {
 typedef struct sgd_pass_stats {
     int32_t pass;
     int32_t incomplete; /* the totals: some rank's share was not explored */
+    int32_t mismatch;   /* the totals: ranks loaded things at different addresses */
+    int32_t pad;
     uint64_t states, transitions, paths, merged, snapshots, crashed, bound_cuts, peak_rss;
 } sgd_pass_stats;
 

@@ -58,6 +58,7 @@ static sgd_pass_stats g_dist;
 static uint64_t g_dist_sum[3];
 static bool g_dist_have_sum;
 static double g_dist_last_progress;
+static bool g_dist_foreign_records;
 
 /* The driver (the process that called sg_explore), its running pass root,
  * and the signals it got (sg_explore_interrupt). */
@@ -436,16 +437,15 @@ static void dist_add(const sgd_pass_stats *s) {
 static void dist_pass_done(sg_explore_result *res, int pass, uint64_t crashed, uint64_t merged0,
                            uint64_t snapshots0, uint64_t cuts0) {
     sg_pass_result *pr = &res->passes[pass];
-    sgd_pass_stats mine = {pass,
-                           0,
-                           pr->states,
-                           pr->transitions,
-                           pr->paths,
-                           sgx_sh->merged - merged0,
-                           sgx_sh->snapshots - snapshots0,
-                           crashed,
-                           sgx_sh->bound_cuts - cuts0,
-                           sgx_sh->peak_rss};
+    sgd_pass_stats mine = {.pass = pass,
+                           .states = pr->states,
+                           .transitions = pr->transitions,
+                           .paths = pr->paths,
+                           .merged = sgx_sh->merged - merged0,
+                           .snapshots = sgx_sh->snapshots - snapshots0,
+                           .crashed = crashed,
+                           .bound_cuts = sgx_sh->bound_cuts - cuts0,
+                           .peak_rss = sgx_sh->peak_rss};
     const char *switched =
         res->checkpoint_switched && res->switched_pass == pass ? res->checkpoint_switched : NULL;
     sgd_pass_totals t;
@@ -476,6 +476,9 @@ static void dist_pass_done(sg_explore_result *res, int pass, uint64_t crashed, u
     }
     if (t.stop_all)
         __atomic_store_n(&sgx_sh->stop_all, true, __ATOMIC_RELEASE);
+    /* Steps name their calls by addresses in ordex: another rank's are
+     * this rank's only when both loaded ordex at the same address. */
+    g_dist_foreign_records = g_dist_foreign_records || t.stats.mismatch;
     dist_add(&t.stats);
     sgd_pass_totals_clear(&t);
 }
@@ -516,6 +519,8 @@ static void take_record(int rank, const unsigned char *data, size_t len, void *u
 
 static void dist_gather(int passes) {
     if (sg_dist_rank() == 0) {
+        if (g_dist_foreign_records) /* the search stopped, saying why; nothing to read */
+            return;
         sgd_gather(take_record, &passes);
         return;
     }
@@ -614,6 +619,7 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
     memset(&g_dist, 0, sizeof g_dist);
     g_dist_have_sum = false;
     g_dist_last_progress = 0;
+    g_dist_foreign_records = false;
     sgx_sh->log_cap = cap;
     sgx_sh->stack_cap = (size_t)64 << 20;
     sgx_sh->stack = mmap(NULL, sgx_sh->stack_cap, PROT_READ | PROT_WRITE,

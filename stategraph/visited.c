@@ -93,6 +93,7 @@ bool sg_visited_create_fd(size_t capacity, int *fd) {
 }
 
 bool sg_visited_attach(int fd) {
+    sg_visited_destroy(); /* the table attached before, in an agent */
     struct stat st;
     if (fstat(fd, &st) != 0 || (size_t)st.st_size < sizeof(table))
         return false;

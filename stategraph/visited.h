@@ -22,8 +22,8 @@ void sg_visited_destroy(void);
  * may map with sg_visited_attach: a distributed exploration's agent
  * answers other ranks' visits from it while this rank explores. */
 bool sg_visited_create_fd(size_t capacity, int *fd);
-/* Uses the table in fd (made by sg_visited_create_fd) from now on; false
- * when fd holds no such table.  The mapping made before is not unmapped. */
+/* Uses the table in fd (made by sg_visited_create_fd) from now on, instead
+ * of the one used before (unmapped); false when fd holds no such table. */
 bool sg_visited_attach(int fd);
 
 /* One visit of a state: true (inserting nothing) when one of the probes is
