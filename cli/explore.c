@@ -471,8 +471,9 @@ int ordex_explore(int argc, char **argv) {
     sigaction(SIGINT, &stop_sa, &old_int);
     sigaction(SIGTERM, &stop_sa, &old_term);
     bool explored = sg_explore(&eo, &res, &err);
-    sg_dist_end(); /* every rank's result is at rank 0 now */
     if (!explored) {
+        sg_dist_share_status(2);
+        sg_dist_end();
         if (dist_size > 1)
             fprintf(stderr, "ordex (rank %d of %d): %s\n", dist_rank, dist_size, err);
         else
@@ -487,7 +488,11 @@ int ordex_explore(int argc, char **argv) {
         return 2;
     }
     if (!reporter) { /* rank 0 has this rank's findings and counts */
-        int failed = sg_dist_failed();
+        /* Every process of the job ends with rank 0's status, so that
+         * mpiexec's says the verdict whichever process it reports. */
+        int status = sg_dist_wait_status();
+        bool failed = sg_dist_failed();
+        sg_dist_end();
         if (failed)
             fprintf(stderr,
                     "ordex (rank %d of %d): the MPI agent of this rank ended: what this rank "
@@ -499,7 +504,7 @@ int ordex_explore(int argc, char **argv) {
         ordex_opts_free(&o);
         sigaction(SIGINT, &old_int, NULL);
         sigaction(SIGTERM, &old_term, NULL);
-        return failed ? 2 : 0;
+        return failed ? 2 : status;
     }
 
     sg_trace_set_program(so);
@@ -770,6 +775,8 @@ int ordex_explore(int argc, char **argv) {
     }
     if (rcx.trace_failed)
         status = 2;
+    sg_dist_share_status(status); /* the other ranks end with it */
+    sg_dist_end();
     g_string_free(j, TRUE);
     g_free(ckpt_why);
     g_free(rcx.trace_dir);

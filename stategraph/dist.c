@@ -190,6 +190,31 @@ bool sg_dist_start(char **err) {
     return true;
 }
 
+void sg_dist_share_status(int status) {
+    if (g_on && g_rank == 0) {
+        int32_t st = status;
+        ctl_send(SGD_STATUS, &st, 4);
+    }
+}
+
+int sg_dist_wait_status(void) {
+    if (!g_on || g_rank == 0 || g_failed)
+        return 2;
+    GByteArray *m = g_byte_array_new();
+    uint32_t type = 0;
+    int status = 2;
+    while (ctl_answer(&type, m) && type != SGD_FAILED) {
+        if (type == SGD_STATUS && m->len == 4) {
+            int32_t st;
+            memcpy(&st, m->data, 4);
+            status = st;
+            break;
+        }
+    }
+    g_byte_array_free(m, TRUE);
+    return status;
+}
+
 void sg_dist_end(void) {
     if (!g_on)
         return;

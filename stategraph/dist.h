@@ -34,6 +34,12 @@ int sg_dist_size(void);
  * others: what it explored is lost to rank 0, which says so). */
 bool sg_dist_failed(void);
 
+/* Rank 0: its exit status goes to every rank, so that each process of the
+ * job ends with the verdict's status (mpiexec.mpich reports one of them). */
+void sg_dist_share_status(int status);
+/* Another rank: waits for rank 0's status; 2 when it cannot come. */
+int sg_dist_wait_status(void);
+
 /* Leaves the MPI job and ends the agent (waits a bounded time for it).
  * A rank other than 0 that has not sent its result sends an empty one, so
  * that rank 0 does not wait for it. */

@@ -67,6 +67,7 @@ static const char *const type_names[SGD_TYPES] = {
     [SGD_RESULT] = "RESULT",
     [SGD_GATHER] = "GATHER",
     [SGD_QUIT] = "QUIT",
+    [SGD_STATUS] = "STATUS",
     [SGD_VISIT] = "VISIT",
     [SGD_VISIT_R] = "VISIT_R",
     [SGD_WANT_WORK] = "WANT_WORK",
@@ -664,6 +665,10 @@ static void from_driver(uint32_t type, GByteArray *m, int fd) {
     case SGD_QUIT:
         g_quit = true;
         break;
+    case SGD_STATUS:
+        for (int r = 1; r < g_size; r++)
+            mpi_send(r, SGD_STATUS, m->data, m->len);
+        break;
     default:
         break;
     }
@@ -700,7 +705,8 @@ static void from_mpi(int from, int type, GByteArray *m) {
         apply_kept();
         break;
     case SGD_PASS_TOTALS:
-        to_ctl(SGD_PASS_TOTALS, m->data, m->len);
+    case SGD_STATUS:
+        to_ctl((uint32_t)type, m->data, m->len);
         break;
     case SGD_LOST:
         peer_lost(get_i32(m, 0));

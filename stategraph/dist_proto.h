@@ -37,6 +37,7 @@ typedef enum sgd_type {
     SGD_RESULT,      /* bytes: this rank's record (not answered) */
     SGD_GATHER,      /* rank 0 -> SGD_RESULT per other rank (i32 rank, bytes), SGD_ACK */
     SGD_QUIT,        /* the end (not answered) */
+    SGD_STATUS,      /* i32: rank 0's exit status, to every driver (not answered) */
     /* exploring process -> agent */
     SGD_VISIT, /* sgd_visit header, keys -> SGD_VISIT_R (u8 seen, u8 full) */
     SGD_VISIT_R,

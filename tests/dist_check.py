@@ -110,6 +110,7 @@ def check_worker_dies(tmpdir):
     so = compile_program(os.path.join(TOP, "tests", "programs", "kill_worker.c"), tmp)
     lines = []
     for k in (2, 4):
+        # (the status is rank 0's, which every rank ends with)
         s, status, err = explore(so, 3, 30, tmp, "kill%d" % k, procs=k, timeout=120)
         ok = (s is not None and status in (1, 2) and s["verdict"] in ("incomplete", "error")
               and "1 exploration process failed (an ordex error)" in err)
