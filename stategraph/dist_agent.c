@@ -82,6 +82,7 @@ static const char *const type_names[SGD_TYPES] = {
     [SGD_GONE] = "GONE",
     [SGD_HEARTBEAT] = "HEARTBEAT",
     [SGD_SHUTDOWN] = "SHUTDOWN",
+    [SGD_BYE] = "BYE",
 };
 
 static void trace(const char *how, int peer, int type, size_t len) {
@@ -610,6 +611,29 @@ static void from_explorer(uint32_t type, GByteArray *m) {
 }
 
 static bool g_quit;
+/* The end: rank 0 sends SHUTDOWN to every rank, each answers BYE, and both
+ * are the last message between the two, so that no message is left
+ * unreceived when MPI_Finalize runs (MPICH warns of those). */
+static bool g_shutting;    /* rank 0: SHUTDOWN sent */
+static bool g_driver_quit; /* the driver said SGD_QUIT: its socket's end is no failure */
+static double g_shutdown_at;
+static bool *g_bye;
+
+static void start_shutdown(void) {
+    if (g_shutting)
+        return;
+    g_shutting = true;
+    g_shutdown_at = now_s();
+    for (int r = 1; r < g_size; r++)
+        mpi_send(r, SGD_SHUTDOWN, NULL, 0);
+}
+
+static bool shutdown_done(void) {
+    for (int r = 1; r < g_size; r++)
+        if (!g_bye[r] && !g_lost[r])
+            return false;
+    return true;
+}
 
 static void from_driver(uint32_t type, GByteArray *m, int fd) {
     switch (type) {
@@ -663,7 +687,10 @@ static void from_driver(uint32_t type, GByteArray *m, int fd) {
         coord_send_results();
         break;
     case SGD_QUIT:
-        g_quit = true;
+        g_driver_quit = true;
+        if (g_rank == 0)
+            start_shutdown();
+        /* another rank ends when rank 0 says so (SGD_SHUTDOWN) */
         break;
     case SGD_STATUS:
         for (int r = 1; r < g_size; r++)
@@ -712,7 +739,11 @@ static void from_mpi(int from, int type, GByteArray *m) {
         peer_lost(get_i32(m, 0));
         break;
     case SGD_SHUTDOWN:
+        mpi_send(0, SGD_BYE, NULL, 0);
         g_quit = true;
+        break;
+    case SGD_BYE:
+        g_bye[from] = true;
         break;
     case SGD_HEARTBEAT:
         break;
@@ -755,7 +786,7 @@ static void read_socket(int *fd, bool *open, bool driver) {
     int got = -1;
     if (!sgd_recv(*fd, &type, m, driver ? &got : NULL)) {
         *open = false;
-        if (driver) { /* the driver ended: nothing of this rank will come */
+        if (driver && !g_driver_quit) { /* the driver ended: nothing of this rank will come */
             to_coord(SGD_GONE, NULL, 0);
             g_any_lost = true; /* MPI_Finalize could wait for what never comes */
             if (g_rank != 0)
@@ -796,6 +827,7 @@ int main(int argc, char **argv) {
     MPI_Comm_size(MPI_COMM_WORLD, &g_size);
     g_sends = g_array_new(FALSE, FALSE, sizeof(pending_send));
     g_lost = g_new0(bool, g_size);
+    g_bye = g_new0(bool, g_size);
     g_queue_init(&g_deferred);
     if (g_rank == 0)
         coord_init();
@@ -845,11 +877,12 @@ int main(int argc, char **argv) {
             last_busy = t;
         long cap = t - last_busy > 0.01 ? 1000000 : 50000;
         sleep_ns = busy ? 0 : sleep_ns < 2000 ? 2000 : sleep_ns * 2 > cap ? cap : sleep_ns * 2;
-        if (t - last_beat >= 1.0) {
+        if (t - last_beat >= 1.0 && !g_quit) {
             last_beat = t;
             if (g_rank == 0) {
                 for (int r = 1; r < g_size; r++) {
-                    mpi_send(r, SGD_HEARTBEAT, NULL, 0);
+                    if (!g_shutting) /* SHUTDOWN is the last message to each */
+                        mpi_send(r, SGD_HEARTBEAT, NULL, 0);
                     if (!g_lost[r] && !C.results[r] && t - C.heard[r] > g_timeout_s) {
                         char why[256];
                         snprintf(why, sizeof why,
@@ -865,17 +898,13 @@ int main(int argc, char **argv) {
                     coordinator_lost();
             }
         }
-        if (g_rank == 0 && !g_ctl_open) {
-            /* Rank 0's driver ended: nobody gathers; let the others end. */
-            for (int r = 1; r < g_size; r++)
-                mpi_send(r, SGD_SHUTDOWN, NULL, 0);
+        if (g_rank == 0 && !g_ctl_open)
+            start_shutdown(); /* rank 0's driver ended: the others end too */
+        if (g_rank == 0 && g_shutting && (shutdown_done() || t - g_shutdown_at > g_timeout_s)) {
+            g_any_lost = g_any_lost || !shutdown_done();
             g_quit = true;
         }
     }
-    /* Rank 0 says the end to the others once its driver has gathered. */
-    if (g_rank == 0)
-        for (int r = 1; r < g_size; r++)
-            mpi_send(r, SGD_SHUTDOWN, NULL, 0);
     double until = now_s() + 5;
     while (g_sends->len > 0 && now_s() < until)
         reap_sends();

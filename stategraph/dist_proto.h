@@ -53,7 +53,8 @@ typedef enum sgd_type {
     SGD_LOST,       /* coordinator -> agents: i32 rank stopped answering */
     SGD_GONE,       /* agent -> coordinator: its driver ended */
     SGD_HEARTBEAT,
-    SGD_SHUTDOWN, /* coordinator -> agents: the exploration is over */
+    SGD_SHUTDOWN, /* coordinator -> agents: the exploration is over (its last message) */
+    SGD_BYE,      /* agent -> coordinator: the answer to SHUTDOWN (its last message) */
     SGD_TYPES
 } sgd_type;
 
