@@ -253,13 +253,17 @@ bool sgd_pass_begin(int pass, int visited_fd) {
     return ok;
 }
 
-bool sgd_progress(const uint64_t mine[3], uint64_t sum[3]) {
+bool sgd_progress(const uint64_t mine[3], double done, uint64_t sum[3], double *sum_done) {
+    sgd_progress_counts c = {{mine[0], mine[1], mine[2]}, done};
     GByteArray *m = g_byte_array_new();
     uint32_t type = 0;
-    bool ok = ctl_send(SGD_PROGRESS, mine, 24) && ctl_answer(&type, m) && type == SGD_PROGRESS &&
-              m->len == 24;
-    if (ok)
-        memcpy(sum, m->data, 24);
+    bool ok = ctl_send(SGD_PROGRESS, &c, sizeof c) && ctl_answer(&type, m) &&
+              type == SGD_PROGRESS && m->len == sizeof c;
+    if (ok) {
+        memcpy(&c, m->data, sizeof c);
+        memcpy(sum, c.counts, sizeof c.counts);
+        *sum_done = c.done;
+    }
     g_byte_array_free(m, TRUE);
     return ok;
 }
@@ -498,6 +502,12 @@ void sgx_dist_check(void) {
     ckpt_hasher_init(&h);
     dl_iterate_phdr(add_object, &h);
     ckpt_hash_u64(&h, (uint64_t)(uintptr_t) "ordex");
+    /* And where ordex's heap stands: rank stacks hold leftovers of its
+     * addresses, so ranks whose heaps differ hash the same state
+     * differently (explore.c, prepare_pass_roots). */
+    void *probe = g_malloc(64);
+    ckpt_hash_u64(&h, (uint64_t)(uintptr_t)probe);
+    g_free(probe);
     ckpt_hash id = ckpt_hasher_final(&h);
     unsigned char b[20];
     int32_t pass = sgx_x.pass;

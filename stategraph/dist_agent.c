@@ -199,7 +199,7 @@ typedef struct coordinator {
     sgd_pass_stats sum;
     char stop_why[256], switch_why[256];
     /* SGD_PROGRESS: the latest from each rank */
-    uint64_t (*progress)[3];
+    sgd_progress_counts *progress;
     /* SGD_RESULT: each rank's record */
     GByteArray **results;
     bool gather_wanted; /* the driver of rank 0 waits for them */
@@ -295,7 +295,7 @@ static void coord_init(void) {
     C.checked = g_new0(bool, g_size);
     C.ident = g_malloc0(sizeof *C.ident * (size_t)g_size);
     C.done_from = g_new0(bool, g_size);
-    C.progress = g_malloc0(sizeof *C.progress * (size_t)g_size);
+    C.progress = g_new0(sgd_progress_counts, g_size);
     C.results = g_new0(GByteArray *, g_size);
     C.heard = g_new0(double, g_size);
     for (int r = 0; r < g_size; r++)
@@ -315,8 +315,8 @@ static void coord_check(int r, const GByteArray *m) {
             char why[256];
             snprintf(why, sizeof why,
                      "ranks %d and %d of the distributed exploration loaded ordex or the program "
-                     "at different addresses (every host needs the same ordex, program and "
-                     "libraries)",
+                     "at different addresses, or laid out ordex's memory differently (every "
+                     "host needs the same ordex, program and libraries)",
                      o < r ? o : r, o < r ? r : o);
             C.mismatch = true;
             coord_stop(true, why);
@@ -460,8 +460,8 @@ static void coord_handle(int r, int type, const GByteArray *m) {
         coord_check(r, m);
         break;
     case SGD_PROGRESS:
-        if (m->len >= 24)
-            memcpy(C.progress[r], m->data, 24);
+        if (m->len == sizeof(sgd_progress_counts))
+            memcpy(&C.progress[r], m->data, sizeof(sgd_progress_counts));
         break;
     case SGD_PASS_DONE:
         coord_pass_done(r, m);
@@ -535,6 +535,9 @@ static void answer_visit(int from, const GByteArray *m) {
     if (g_have_table && v.pass == g_pass)
         sg_visited_visit(keys, v.nprobes, keys + v.nprobes, v.ninserts, &full, &found);
     which = found;
+    if (g_debug)
+        fprintf(stderr, "[agent %d] answer pass %d (table of pass %d%s): %d\n", g_rank, v.pass,
+                g_pass, g_have_table ? "" : ", none", which);
     sgd_visit_answer a = {which, full};
     mpi_send(from, SGD_VISIT_R, &a, sizeof a);
 }
@@ -667,11 +670,13 @@ static void from_driver(uint32_t type, GByteArray *m, int fd) {
     case SGD_PROGRESS:
         to_coord(SGD_PROGRESS, m->data, m->len);
         if (g_rank == 0) {
-            uint64_t sum[3] = {0, 0, 0};
-            for (int r = 0; r < g_size; r++)
+            sgd_progress_counts sum = {{0, 0, 0}, 0};
+            for (int r = 0; r < g_size; r++) {
                 for (int k = 0; k < 3; k++)
-                    sum[k] += C.progress[r][k];
-            to_ctl(SGD_PROGRESS, sum, sizeof sum);
+                    sum.counts[k] += C.progress[r].counts[k];
+                sum.done += C.progress[r].done;
+            }
+            to_ctl(SGD_PROGRESS, &sum, sizeof sum);
         } else {
             to_ctl(SGD_PROGRESS, m->data, m->len);
         }

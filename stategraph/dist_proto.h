@@ -31,7 +31,7 @@ typedef enum sgd_type {
     SGD_MAILBOX,    /* fd: the mailbox (sgd_mailbox) */
     SGD_PASS_BEGIN, /* i32 pass; fd: the visited table of this rank's share */
     SGD_ACK,
-    SGD_PROGRESS,    /* u64 states, transitions, paths -> SGD_PROGRESS (the sums known) */
+    SGD_PROGRESS,    /* sgd_progress_counts -> SGD_PROGRESS (the sums known) */
     SGD_PASS_DONE,   /* sgd_pass_stats, why strings -> SGD_PASS_TOTALS */
     SGD_PASS_TOTALS, /* the totals of every rank: sgd_pass_stats, why strings, i32 stop_all */
     SGD_RESULT,      /* bytes: this rank's record (not answered) */
@@ -68,6 +68,13 @@ typedef struct sgd_mailbox {
     int donate_wanted; /* another rank waits for work: give some away */
     char why[256];
 } sgd_mailbox;
+
+/* Progress: states, transitions, paths, and the share of the pass's tree
+ * done (see explore_internal.h, done_weight_bits). */
+typedef struct sgd_progress_counts {
+    uint64_t counts[3];
+    double done;
+} sgd_progress_counts;
 
 /* A visit of a state (sg_visited_visit) at the rank that owns it. */
 typedef struct sgd_visit {

@@ -58,6 +58,7 @@ static sgd_pass_stats g_dist;
 static uint64_t g_dist_sum[3];
 static bool g_dist_have_sum;
 static double g_dist_last_progress;
+static double g_dist_done; /* every rank's done weight summed (rank 0) */
 static bool g_dist_foreign_records;
 
 /* The driver (the process that called sg_explore), its running pass root,
@@ -77,6 +78,8 @@ static _Noreturn void run_path(void) {
      * the path is no ordering, unless it had found errors before. */
     if (sched_interrupted() && !sim_findings_have_error(sim_findings()))
         sgx_x.cut = true;
+    if (!sgx_sh->stop) /* a path merged into a known state ends here too */
+        sgx_add_done();
     if (!sgx_x.cut) {
         if (r != SCHED_RUN_STOPPED)
             sim_conclude(r == SCHED_RUN_STUCK);
@@ -279,6 +282,7 @@ static _Noreturn void run_pass(const sg_explore_opts *o, int pass, bool resume) 
     sgx_x.choices = g_array_new(FALSE, FALSE, sizeof(int));
     sgx_x.frames = g_array_new(FALSE, FALSE, sizeof(sgx_frame));
     sgx_x.budget = o->branches;
+    sgx_x.weight = 1;
     sgx_children = g_array_new(FALSE, FALSE, sizeof(pid_t));
     bool tree = o->strategy == SG_EXHAUSTIVE || o->strategy == SG_DFS_BRANCHES;
     if (o->copy_checkpoints) {
@@ -383,7 +387,13 @@ static void report_progress(bool final, bool complete) {
     p.depth = sgx_sh->depth;
     p.pass = g_pass;
     p.passes = g_passes;
-    double done = sgx_sh->done;
+    double done = sgx_sh->done; /* the random strategy's runs */
+    bool tree = o->strategy == SG_EXHAUSTIVE || o->strategy == SG_DFS_BRANCHES;
+    if (tree) { /* the share of the tree whose paths ended, every process's */
+        done = o->distributed ? g_dist_done : sgx_done_weight();
+        if (done <= 0)
+            done = -1; /* no path ended yet */
+    }
     p.done = final && complete ? 1 : done;
     p.remaining_s = -1;
     if (final && complete)
@@ -393,7 +403,7 @@ static void report_progress(bool final, bool complete) {
     if (!(final && complete) && done >= 0)
         p.basis = o->strategy == SG_RANDOM
                       ? "runs done"
-                      : "alternatives done at the branching states along the current path";
+                      : "weights of the orderings ended (1/n per choice point of n alternatives)";
     p.checkpoint = o->replay_checkpoints ? "replay" : o->copy_checkpoints ? "copy" : "fork";
     p.final = final;
     g_last_report = now;
@@ -415,7 +425,7 @@ static void dist_progress(void) {
     uint64_t mine[3] = {__atomic_load_n(&sgx_sh->states, __ATOMIC_RELAXED),
                         __atomic_load_n(&sgx_sh->transitions, __ATOMIC_RELAXED),
                         __atomic_load_n(&sgx_sh->paths, __ATOMIC_RELAXED)};
-    g_dist_have_sum = sgd_progress(mine, g_dist_sum);
+    g_dist_have_sum = sgd_progress(mine, sgx_done_weight(), g_dist_sum, &g_dist_done);
     if (!g_dist_have_sum) /* this rank cannot go on with the others */
         sgx_stop_all(AGENT_LOST_WHY);
 }
@@ -537,6 +547,82 @@ static void dist_gather(int passes) {
     g_byte_array_free(b, TRUE);
 }
 
+/* Distributed: every pass root is forked before the first pass begins, and
+ * waits there for its turn.  States are compared across processes by
+ * hashes of memory that holds, besides the program's data, leftovers of
+ * ordex's own at the addresses its heap had when the pass root was forked
+ * (a rank's stack below its frames, for instance); the drivers' heaps are
+ * alike until the first pass, but not after it (rank 0 gathers and
+ * reports), so a later pass root forked then would hash the same states
+ * differently from the other ranks' and never merge with them.  A pass
+ * root forked afresh after copy snapshots gave way may; that costs time,
+ * never findings. */
+typedef struct prepared {
+    pid_t pid;
+    int go; /* the byte written here starts it: bit 0 = copy snapshots */
+} prepared;
+static prepared g_prepared[2];
+
+static void prepare_pass_roots(const sg_explore_opts *o, int passes, const int *visited_fds) {
+    for (int pass = 0; pass < passes; pass++) {
+        int p[2];
+        if (pipe(p) != 0)
+            continue; /* that pass root is forked when the pass begins */
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid == 0) {
+            sgx_die_with_parent(g_driver);
+            close(p[1]);
+            for (int q = 0; q < pass; q++)
+                close(g_prepared[q].go);
+            unsigned char b = 0;
+            ssize_t r;
+            while ((r = read(p[0], &b, 1)) < 0 && errno == EINTR)
+                ;
+            if (r != 1)
+                _exit(0); /* the pass is not run */
+            close(p[0]);
+            static sg_explore_opts mine;
+            mine = *o;
+            mine.copy_checkpoints = (b & 1) != 0;
+            if (pass > 0 && !sg_visited_attach(visited_fds[pass]))
+                _exit(2);
+            run_pass(&mine, pass, false);
+        }
+        close(p[0]);
+        if (pid < 0) {
+            close(p[1]);
+            continue;
+        }
+        g_prepared[pass] = (prepared){pid, p[1]};
+    }
+}
+
+/* Starts the pass root prepared for `pass` (the caller's pid, never 0). */
+static pid_t release_prepared(int pass, const sg_explore_opts *cur) {
+    prepared *pr = &g_prepared[pass];
+    unsigned char b = cur->copy_checkpoints ? 1 : 0;
+    ssize_t w;
+    while ((w = write(pr->go, &b, 1)) < 0 && errno == EINTR)
+        ;
+    close(pr->go);
+    pid_t pid = pr->pid;
+    pr->pid = 0;
+    return w == 1 ? pid : -1;
+}
+
+/* The prepared pass roots whose pass did not run end. */
+static void drop_prepared(void) {
+    for (int pass = 0; pass < 2; pass++) {
+        if (g_prepared[pass].pid <= 0)
+            continue;
+        close(g_prepared[pass].go);
+        while (waitpid(g_prepared[pass].pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+        g_prepared[pass].pid = 0;
+    }
+}
+
 /* Waits for the pass root to end; once ordex is interrupted, kills it if it
  * has not ended within the grace time. */
 static int wait_pass_root(pid_t pid) {
@@ -645,12 +731,22 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
     size_t per_state = o->strategy == SG_DFS_BRANCHES ? 4 : 2;
     size_t vcap = o->max_states ? (size_t)o->max_states * per_state + 1024 : (size_t)1 << 24;
     int passes = o->both_send_modes ? 2 : 1;
-    int visited_fd = -1; /* distributed: the agent answers from it */
-    bool visited =
-        o->distributed ? sg_visited_create_fd(vcap, &visited_fd) : sg_visited_create(vcap);
+    /* Distributed: each pass's table is made now, in a memory file whose
+     * descriptor goes to the agent (which answers other ranks' visits from
+     * it) when the pass begins; the last made is the first pass's. */
+    int visited_fds[2] = {-1, -1};
+    bool visited = true;
+    if (o->distributed)
+        for (int pass = passes - 1; pass >= 0 && visited; pass--)
+            visited = sg_visited_create_fd(vcap, &visited_fds[pass]);
+    else
+        visited = sg_visited_create(vcap);
     if (!visited || !sg_outcomes_create(passes)) {
         *err = g_strdup(visited ? "cannot map the memory that gathers the orderings' outcomes"
                                 : "cannot map the visited-state table");
+        for (int pass = 0; pass < 2; pass++)
+            if (visited_fds[pass] >= 0)
+                close(visited_fds[pass]);
         sg_visited_destroy();
         munmap(sgx_sh->stack, sgx_sh->stack_cap);
         if (sgx_sh->cuts)
@@ -667,6 +763,9 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
     g_passes = passes;
     g_last_report = g_last_report_t = 0;
     g_last_report_transitions = 0;
+    memset(g_prepared, 0, sizeof g_prepared);
+    if (o->distributed)
+        prepare_pass_roots(&cur, passes, visited_fds);
     for (int pass = 0; pass < passes && ok; pass++) {
         if (__atomic_load_n(&sgx_sh->stop_all, __ATOMIC_ACQUIRE))
             break;
@@ -682,18 +781,16 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
                 break;
             }
             sgx_sh->stack_len = 0;
-            sg_visited_destroy();
-            if (o->distributed)
-                sg_visited_create_fd(vcap, &visited_fd);
-            else
+            if (!o->distributed) { /* (a distributed one's tables are made) */
+                sg_visited_destroy();
                 sg_visited_create(vcap);
+            }
         }
         if (o->distributed) {
             /* The agent answers other ranks' visits from this pass's table. */
-            bool begun = visited_fd >= 0 && sgd_pass_begin(pass, visited_fd);
-            if (visited_fd >= 0)
-                close(visited_fd);
-            visited_fd = -1;
+            bool begun = sgd_pass_begin(pass, visited_fds[pass]);
+            close(visited_fds[pass]);
+            visited_fds[pass] = -1;
             if (!begun) {
                 sgx_stop_all("the MPI agent of this rank ended: the distributed exploration "
                              "cannot go on");
@@ -714,13 +811,14 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
         g_pass = pass;
         g_pass_start = sgx_now();
         sgx_sh->done = -1;
+        sgx_sh->done_weight_bits = 0; /* 0.0 */
         sgx_sh->depth = 0;
         pid_t pid;
         int status = 0;
         for (bool resume = false;; resume = true) {
             fflush(NULL);
             sgx_sh->running = 1; /* the pass root */
-            pid = fork();
+            pid = !resume && g_prepared[pass].pid > 0 ? release_prepared(pass, &cur) : fork();
             if (pid == 0) {
                 sgx_die_with_parent(g_driver);
                 run_pass(&cur, pass, resume);
@@ -767,6 +865,10 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
             dist_pass_done(res, pass, crashed, merged0, snapshots0, cuts0);
         pr->complete = pr->stopped == NULL;
     }
+    drop_prepared();
+    for (int pass = 0; pass < 2; pass++)
+        if (visited_fds[pass] >= 0) /* a pass that did not begin */
+            close(visited_fds[pass]);
     bool all_done = true;
     for (int pass = 0; pass < passes; pass++)
         all_done = all_done && res->passes[pass].complete;

@@ -59,6 +59,13 @@ typedef struct shared {
      * explores it, read by the driver; see sg_progress). */
     uint32_t depth;
     double done; /* -1: no estimate */
+    /* The tree strategies' share of the pass's tree whose paths have ended:
+     * each ended path adds its weight, the product of 1/n over the choice
+     * points along it where n alternatives are explored (sgx_add_done).
+     * The weights of all paths of a tree add up to 1, whoever explores
+     * them (--jobs, --distributed), so the sum is the fraction done.  A
+     * double, added to atomically (its bits). */
+    uint64_t done_weight_bits;
     double last_done_update;
     /* Copy snapshots gave way to fork snapshots: why (set by the pass root
      * that switched, which then ends with SGX_EXIT_SWITCH_TO_FORK having
@@ -120,6 +127,7 @@ typedef struct explorer {
      * at: what a switch to fork snapshots must still explore there. */
     int open_n, open_pos;
     bool open_runs; /* the pass root's random runs: open_pos is the run, open_n of them */
+    double weight;  /* this path's weight so far (see done_weight_bits) */
     GArray *prefix; /* replay: choices to follow before exploring anew */
     guint prefix_pos;
     GRand *rng;          /* random strategy */
@@ -180,6 +188,10 @@ int sgx_explore_order(int n, int pos);
 _Noreturn void sgx_switch_to_fork(const char *why, bool open, bool redo_open);
 /* The progress estimate of the current path into the shared counters. */
 void sgx_note_progress(double now);
+/* This path ended (not cut by a stop): its weight counts as done. */
+void sgx_add_done(void);
+/* The fraction of the pass's tree done so far (the sum of sgx_add_done). */
+double sgx_done_weight(void);
 void sgx_push_prefix_empty(void); /* the root's empty prefix */
 /* Workers (--jobs above 1 with copy snapshots). */
 enum { CUT_SLOTS = 1 << 16 };
@@ -233,8 +245,9 @@ typedef struct sgd_pass_totals {
     bool stop_all;
 } sgd_pass_totals;
 bool sgd_pass_begin(int pass, int visited_fd);
-/* This rank's counts in, the sums known to the coordinator out (rank 0). */
-bool sgd_progress(const uint64_t mine[3], uint64_t sum[3]);
+/* This rank's counts and done weight in, the sums known to the
+ * coordinator out (rank 0). */
+bool sgd_progress(const uint64_t mine[3], double done, uint64_t sum[3], double *sum_done);
 /* Waits until every rank's pass is over; the totals of all. */
 bool sgd_pass_done(const sgd_pass_stats *mine, const char *stop_why, const char *switch_why,
                    sgd_pass_totals *tot);

@@ -234,19 +234,28 @@ void sgx_note_progress(double now) {
         return;
     sgx_sh->last_done_update = now;
     sgx_sh->depth = sgx_x.choices ? sgx_x.choices->len : 0;
-    if (sgx_x.opts->jobs > 1 || sgx_dist_on() || !sgx_x.frames ||
-        (sgx_x.opts->strategy != SG_EXHAUSTIVE && sgx_x.opts->strategy != SG_DFS_BRANCHES)) {
-        return; /* the random strategy counts runs (explore.c); others make no estimate */
-    }
-    double done = 0, weight = 1;
-    for (guint k = 0; k < sgx_x.frames->len && weight > 1e-15; k++) {
-        const sgx_frame *f = &g_array_index(sgx_x.frames, sgx_frame, k);
-        if (f->n > 1) {
-            done += weight * f->pos / f->n;
-            weight /= f->n;
-        }
-    }
-    sgx_sh->done = done;
+    /* The estimate itself is the driver's (sgx_done_weight); the random
+     * strategy counts runs (explore.c), bfs makes none. */
+}
+
+void sgx_add_done(void) {
+    if (sgx_x.opts->strategy != SG_EXHAUSTIVE && !sgx_bounded())
+        return;
+    uint64_t old = __atomic_load_n(&sgx_sh->done_weight_bits, __ATOMIC_RELAXED), sum;
+    do {
+        double d;
+        memcpy(&d, &old, sizeof d);
+        d += sgx_x.weight;
+        memcpy(&sum, &d, sizeof sum);
+    } while (!__atomic_compare_exchange_n(&sgx_sh->done_weight_bits, &old, sum, true,
+                                          __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+}
+
+double sgx_done_weight(void) {
+    uint64_t bits = __atomic_load_n(&sgx_sh->done_weight_bits, __ATOMIC_RELAXED);
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    return d;
 }
 
 bool sgx_pop_prefix(GArray *into) {
@@ -320,6 +329,9 @@ static int branch(int n) {
     }
     if (alt != 0 && sgx_bounded())
         sgx_x.budget--;
+    /* n alternatives are explored here, by someone (replayed or not). */
+    if (tree && !spent)
+        sgx_x.weight /= n;
     g_array_append_val(sgx_x.choices, alt);
     g_array_append_val(sgx_x.frames, frame);
     return alt;

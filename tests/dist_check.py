@@ -197,6 +197,28 @@ def check_reports(tmpdir):
     ok = final.get("final") is True and s is not None and final.get("states") == s["states"]
     lines.append(("ok" if ok else "DIFF", "--json-progress under --distributed: %s" % (
         "final line with every rank's states" if ok else "last line %r, report %s" % (final, s))))
+    # The second pass merges states across ranks as the first does: its pass
+    # roots are forked before the first pass, when every rank's ordex memory
+    # is laid out alike (rank 0's reporting during the first pass once made
+    # every rank explore the whole second pass: twice the orderings).
+    lu = compile_program(os.path.join(TOP, "examples", "lu.c"), tmp)
+    one_out, two_out = os.path.join(tmp, "lu-one.json"), os.path.join(tmp, "lu-two.json")
+    subprocess.run([ORDEX, "explore", "-q", "--jobs", "1", "-n", "4", "--json", one_out, lu, "1"],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp)
+    subprocess.run([MPIEXEC, "-n", "2", ORDEX, "explore", "-q", "--distributed", "-n", "4",
+                    "--json-progress", os.path.join(tmp, "lu-progress.jsonl"), "--json", two_out,
+                    lu, "1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp,
+                   timeout=300)
+    try:
+        with open(one_out) as fh:
+            one = [p["paths"] for p in __import__("json").load(fh)["passes"]]
+        with open(two_out) as fh:
+            two = [p["paths"] for p in __import__("json").load(fh)["passes"]]
+        ok = len(one) == 2 and len(two) == 2 and all(t < 1.5 * o for o, t in zip(one, two))
+    except (OSError, ValueError, KeyError):
+        ok, one, two = False, None, None
+    lines.append(("ok" if ok else "DIFF", "both passes merge across ranks: orderings per pass "
+                  "one process %s, 2 processes %s" % (one, two)))
     # A signal to mpiexec.mpich reaches every ordex: rank 0 reports what was
     # covered, incomplete.
     lu = compile_program(os.path.join(TOP, "examples", "lu.c"), tmp)
