@@ -336,8 +336,10 @@ static void coord_pass_totals(void) {
     put_str(b, C.switch_why);
     put_str(b, C.lost_why);
     put_i32(b, C.stop_all);
-    for (int r = 0; r < g_size; r++)
+    for (int r = 0; r < g_size; r++) {
         mpi_send(r, SGD_PASS_TOTALS, b->data, b->len);
+        C.progress[r].done = 0; /* the next pass's share starts afresh */
+    }
     g_byte_array_free(b, TRUE);
     C.pass++;
     coord_reset_pass();

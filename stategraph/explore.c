@@ -29,6 +29,7 @@
 #include "stategraph/explore_internal.h"
 
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -395,6 +396,10 @@ static void report_progress(bool final, bool complete) {
             done = -1; /* no path ended yet */
     }
     p.done = final && complete ? 1 : done;
+    /* A complete pass has ended paths whose weights add up to 1: say what
+     * they add up to (a test holds it to 1), up to rounding. */
+    if (final && complete && tree && !o->distributed && fabs(done - 1) > 1e-9)
+        p.done = done;
     p.remaining_s = -1;
     if (final && complete)
         p.remaining_s = 0;
@@ -419,7 +424,7 @@ static void report_progress(bool final, bool complete) {
 
 static void dist_progress(void) {
     double now = sgx_now();
-    if (now - g_dist_last_progress < 0.5)
+    if (now - g_dist_last_progress < 0.2)
         return;
     g_dist_last_progress = now;
     uint64_t mine[3] = {__atomic_load_n(&sgx_sh->states, __ATOMIC_RELAXED),
