@@ -150,9 +150,10 @@ void sg_outcomes_get(int pass, sg_pass_outcomes *out) {
     }
 }
 
-/* Export format: u64 distinct, u8 at_least, the distinct hashes; u8
- * have_last, the last outcome, u64 steps, the steps; u8 paired, u64
- * prefix, then a and b as u64 steps and the steps. */
+/* Export format, every field a multiple of 8 bytes: u64 distinct, u64
+ * at_least, the distinct hashes; u64 have_last, the last outcome, u64
+ * steps, the steps; u64 paired, u64 prefix, then a and b as u64 steps and
+ * the steps. */
 static void put(GByteArray *b, const void *p, size_t n) {
     g_byte_array_append(b, p, (guint)n);
 }
@@ -173,17 +174,14 @@ GByteArray *sg_outcomes_export(int pass) {
         return b;
     const pass_memory *m = pass_at(pass);
     put_u64(b, m->distinct);
-    uint8_t f = m->at_least;
-    put(b, &f, 1);
+    put_u64(b, m->at_least);
     for (size_t i = 0; i < SET_SLOTS; i++)
         if (!sg_hashset_empty(m->set[i]))
             put(b, &m->set[i], sizeof(ckpt_hash));
-    f = m->have_last;
-    put(b, &f, 1);
+    put_u64(b, m->have_last);
     put(b, &m->last_outcome, sizeof(ckpt_hash));
     put_slot(b, pass, m->last);
-    f = m->paired;
-    put(b, &f, 1);
+    put_u64(b, m->paired);
     put_u64(b, m->prefix);
     put_slot(b, pass, m->a);
     put_slot(b, pass, m->b);
@@ -213,11 +211,6 @@ static uint64_t take_u64(cursor *c) {
     return v;
 }
 
-static uint8_t take_u8(cursor *c) {
-    const uint8_t *p = take(c, 1);
-    return p ? *p : 0;
-}
-
 /* Steps as they were exported: a count, then the steps. */
 static const sg_step *take_steps(cursor *c, size_t *n) {
     *n = (size_t)take_u64(c);
@@ -228,26 +221,31 @@ static const sg_step *take_steps(cursor *c, size_t *n) {
     return take(c, *n * sizeof(sg_step));
 }
 
-void sg_outcomes_import(int pass, const void *data, size_t len) {
+void sg_outcomes_import(int pass, const void *bytes, size_t len) {
     if (!g_mem || pass >= g_passes)
         return;
+    /* Aligned for the hashes and steps read in place (the bytes may sit
+     * anywhere in a message). */
+    void *data = g_memdup2(bytes, len);
     cursor c = {data, (const unsigned char *)data + len, false};
     pass_memory *m = pass_at(pass);
     uint64_t distinct = take_u64(&c);
-    bool at_least = take_u8(&c) != 0;
+    bool at_least = take_u64(&c) != 0;
     if (distinct > SET_SLOTS)
-        return;
+        c.bad = true;
     const ckpt_hash *set = take(&c, distinct * sizeof(ckpt_hash));
-    bool have_last = take_u8(&c) != 0;
+    bool have_last = take_u64(&c) != 0;
     const ckpt_hash *last = take(&c, sizeof(ckpt_hash));
     size_t nlast = 0, na = 0, nb = 0;
     const sg_step *last_steps = take_steps(&c, &nlast);
-    bool paired = take_u8(&c) != 0;
+    bool paired = take_u64(&c) != 0;
     uint64_t prefix = take_u64(&c);
     const sg_step *a = take_steps(&c, &na);
     const sg_step *b = take_steps(&c, &nb);
-    if (c.bad)
+    if (c.bad) {
+        g_free(data);
         return;
+    }
     sg_spin_lock(&m->lock);
     for (uint64_t i = 0; i < distinct; i++)
         count_outcome(m, set[i]);
@@ -266,6 +264,7 @@ void sg_outcomes_import(int pass, const void *data, size_t len) {
      * differ: two ranks that each saw one outcome still give a pair. */
     if (have_last)
         sg_outcomes_add(pass, *last, last_steps, nlast);
+    g_free(data);
 }
 
 void sg_pass_outcomes_clear(sg_pass_outcomes *o) {
