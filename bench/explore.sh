@@ -12,6 +12,8 @@
 #   no-por   --no-por
 #   replay   --checkpoint=replay
 #   copy     --checkpoint=copy (the default, named)
+#   dist2    --distributed under mpiexec.mpich -n 2 (one job per process)
+#   dist4    --distributed under mpiexec.mpich -n 4
 # Every case has a wall-clock cap (--max-time); a case that hits it is reported
 # as "incomplete" with the numbers reached so far.  Prints a Markdown table
 # (append it to bench/RESULTS.md).  Nothing here asserts a timing.
@@ -98,6 +100,14 @@ for p in "${programs[@]}"; do
             copy) opts=(--checkpoint=copy) ;;
             jobs1) opts=(--jobs 1) ;;
             jobs2) opts=(--jobs 2) ;;
+            dist2 | dist4) opts=(--distributed) ;;
+            esac
+            # dist2, dist4: one exploration over mpiexec.mpich -n 2 (or 4)
+            # processes of this machine (docs/distributed.md).
+            launch=()
+            case "$variant" in
+            dist2) launch=(mpiexec.mpich -n 2) ;;
+            dist4) launch=(mpiexec.mpich -n 4) ;;
             esac
             if [ "$variant" = fork ] || [ "$variant" = no-por ] || [ "$variant" = replay ] &&
                 [ "$n" -ge 6 ]; then
@@ -108,7 +118,7 @@ for p in "${programs[@]}"; do
             # A generous outer timeout only in case ordex ignored --max-time.
             # shellcheck disable=SC2046
             /usr/bin/time -f "%e %M %U %S" -o "$work/time" \
-                timeout -k 10 $((t + 120)) "$ordex" explore "${opts[@]}" --max-time "$t" \
+                timeout -k 10 $((t + 120)) "${launch[@]}" "$ordex" explore "${opts[@]}" --max-time "$t" \
                 --json "$json" -n "$n" "examples/$p.c" $(args_of "$p") \
                 >"$work/out" 2>"$work/err"
             rc=$?

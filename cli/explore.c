@@ -17,6 +17,7 @@
 #include "cli/program.h"
 #include "output/findings.h"
 #include "output/json.h"
+#include "stategraph/dist.h"
 #include "stategraph/explore.h"
 #include "stategraph/graph.h"
 #include "stategraph/outcome_diff.h"
@@ -172,6 +173,8 @@ static char *pass_text(const sg_pass_result *p) {
 }
 
 /* SIGINT and SIGTERM stop the exploration, which then reports what it found. */
+static void on_peer_failed(int sig) {}
+
 static void on_stop_signal(int sig) {
     sg_explore_interrupt(sig);
     sg_path_outcome_interrupt(); /* replays of a race's orderings, when reporting */
@@ -346,6 +349,24 @@ int ordex_explore(int argc, char **argv) {
         return 2;
     }
     bool tree = strategy == SG_EXHAUSTIVE || strategy == SG_DFS_BRANCHES;
+    if (o.distributed) {
+        /* Work moves between ranks as prefixes that copy snapshots give away. */
+        const char *bad = !tree        ? "only with the exhaustive or dfs-branches strategy"
+                          : !copy_ckpt ? (o.checkpoint && strcmp(o.checkpoint, "copy") != 0
+                                              ? "only with copy snapshots (the default)"
+                                              : "copy snapshots are not available here")
+                          : o.jobs > 1 ? "explores with one job per MPI process (start more "
+                                         "processes with mpiexec -n instead of --jobs)"
+                                       : NULL;
+        if (bad) {
+            fprintf(stderr, "ordex explore: --distributed: %s%s%s\n", bad,
+                    ckpt_why && !copy_ckpt ? ": " : "", ckpt_why && !copy_ckpt ? ckpt_why : "");
+            g_free(ckpt_why);
+            ordex_opts_free(&o);
+            return 2;
+        }
+        o.jobs = 1;
+    }
     bool jobs_defaulted = o.jobs == 0;
     if (o.jobs == 0) {
         /* Every core by default, where the work can be shared. */
@@ -379,8 +400,33 @@ int ordex_explore(int argc, char **argv) {
         return 2;
     }
 
-    progress_sink sink = {isatty(2) && !o.quiet, false, o.json_progress, false};
-    if (o.json_progress) {
+    int dist_rank = 0, dist_size = 1;
+    if (o.distributed) {
+        char *why = NULL;
+        if (!sg_dist_start(&why)) {
+            fprintf(stderr, "ordex explore: --distributed: %s\n", why);
+            g_free(why);
+            g_free(so);
+            g_free(ckpt_why);
+            ordex_opts_free(&o);
+            return 2;
+        }
+        dist_rank = sg_dist_rank();
+        dist_size = sg_dist_size();
+        /* mpiexec.mpich -disable-auto-cleanup tells the processes left that
+         * one failed with SIGUSR1: the agents find out themselves. */
+        struct sigaction note;
+        memset(&note, 0, sizeof note);
+        note.sa_handler = on_peer_failed;
+        note.sa_flags = SA_RESTART;
+        sigemptyset(&note.sa_mask);
+        sigaction(SIGUSR1, &note, NULL);
+    }
+    /* Rank 0 of a distributed exploration alone reports. */
+    bool reporter = dist_rank == 0;
+    progress_sink sink = {reporter && isatty(2) && !o.quiet, false,
+                          reporter ? o.json_progress : NULL, false};
+    if (sink.json) {
         /* Created (emptied) now: a path that cannot be written is bad input. */
         int fd = open(o.json_progress, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (fd < 0) {
@@ -414,6 +460,7 @@ int ordex_explore(int argc, char **argv) {
     eo.graph = o.graph != NULL;
     eo.jobs = o.jobs;
     eo.jobs_defaulted = jobs_defaulted;
+    eo.distributed = o.distributed;
     sg_explore_result res;
     char *err = NULL;
     struct sigaction stop_sa, old_int, old_term;
@@ -425,7 +472,12 @@ int ordex_explore(int argc, char **argv) {
     sigaction(SIGTERM, &stop_sa, &old_term);
     bool explored = sg_explore(&eo, &res, &err);
     if (!explored) {
-        fprintf(stderr, "ordex: %s\n", err);
+        sg_dist_share_status(2);
+        sg_dist_end();
+        if (dist_size > 1)
+            fprintf(stderr, "ordex (rank %d of %d): %s\n", dist_rank, dist_size, err);
+        else
+            fprintf(stderr, "ordex: %s\n", err);
         g_free(err);
         sg_explore_result_free(&res);
         g_free(so);
@@ -434,6 +486,25 @@ int ordex_explore(int argc, char **argv) {
         sigaction(SIGINT, &old_int, NULL);
         sigaction(SIGTERM, &old_term, NULL);
         return 2;
+    }
+    if (!reporter) { /* rank 0 has this rank's findings and counts */
+        /* Every process of the job ends with rank 0's status, so that
+         * mpiexec's says the verdict whichever process it reports. */
+        int status = sg_dist_wait_status();
+        bool failed = sg_dist_failed();
+        sg_dist_end();
+        if (failed)
+            fprintf(stderr,
+                    "ordex (rank %d of %d): the MPI agent of this rank ended: what this rank "
+                    "explored is lost to rank 0, which reports the search incomplete\n",
+                    dist_rank, dist_size);
+        sg_explore_result_free(&res);
+        g_free(so);
+        g_free(ckpt_why);
+        ordex_opts_free(&o);
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGTERM, &old_term, NULL);
+        return failed ? 2 : status;
     }
 
     sg_trace_set_program(so);
@@ -469,6 +540,7 @@ int ordex_explore(int argc, char **argv) {
     out_json_str(&rcx.json, "checkpoint_reason", ckpt_why ? ckpt_why : "default");
     out_json_str(&rcx.json, "checkpoint_switched", res.checkpoint_switched);
     out_json_int(&rcx.json, "jobs", res.jobs_one_why ? 1 : eo.jobs);
+    out_json_int(&rcx.json, "processes", dist_size); /* MPI processes (--distributed) */
     out_json_str(&rcx.json, "jobs_reason",
                  res.jobs_one_why ? res.jobs_one_why
                  : jobs_defaulted ? "default"
@@ -602,6 +674,9 @@ int ordex_explore(int argc, char **argv) {
         fprintf(out, "ordex explore: one job: %s\n", res.jobs_one_why);
     if (res.por_off_why)
         fprintf(out, "ordex explore: no reduction: %s\n", res.por_off_why);
+    if (o.distributed)
+        fprintf(out, "ordex explore: distributed over %d MPI process%s (one job each)\n", dist_size,
+                dist_size == 1 ? "" : "es");
     if (res.checkpoint_switched)
         fprintf(
             out,
@@ -704,6 +779,8 @@ int ordex_explore(int argc, char **argv) {
     }
     if (rcx.trace_failed)
         status = 2;
+    sg_dist_share_status(status); /* the other ranks end with it */
+    sg_dist_end();
     g_string_free(j, TRUE);
     g_free(ckpt_why);
     g_free(rcx.trace_dir);

@@ -8,6 +8,8 @@
 #include <glib.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/personality.h>
+#include <unistd.h>
 
 #include "cli/calibrate.h"
 #include "cli/explore.h"
@@ -44,6 +46,23 @@ static void usage(FILE *to) {
           to);
 }
 
+/* A distributed exploration compares the hashes of memory that holds
+ * pointers across processes: each must load ordex, its libraries and the
+ * program at the same addresses, so it runs without address-space
+ * randomisation (its own process again, once).  Returns only when that is
+ * so already, or cannot be (the check at each pass then says why). */
+static void distributed_without_aslr(int argc, char **argv) {
+    bool dist = false;
+    for (int i = 2; i < argc && !dist; i++)
+        dist = strcmp(argv[i], "--distributed") == 0;
+    int persona = personality(0xffffffff);
+    if (!dist || persona < 0 || (persona & ADDR_NO_RANDOMIZE))
+        return;
+    if (personality((unsigned long)persona | ADDR_NO_RANDOMIZE) < 0)
+        return;
+    execv("/proc/self/exe", argv);
+}
+
 int main(int argc, char **argv) {
     char *self = g_path_get_basename(argv[0]);
     bool as_cc = strcmp(self, "ordexcc") == 0;
@@ -57,8 +76,10 @@ int main(int argc, char **argv) {
     const char *cmd = argv[1];
     if (strcmp(cmd, "run") == 0)
         return ordex_run(argc - 1, argv + 1);
-    if (strcmp(cmd, "explore") == 0)
+    if (strcmp(cmd, "explore") == 0) {
+        distributed_without_aslr(argc, argv);
         return ordex_explore(argc - 1, argv + 1);
+    }
     if (strcmp(cmd, "replay") == 0)
         return ordex_replay(argc - 1, argv + 1);
     if (strcmp(cmd, "cc") == 0)

@@ -57,6 +57,7 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o) {
     char *max_states = NULL, *max_memory = NULL, *divergence = NULL;
     double max_time = 0;
     gboolean no_por = FALSE, async_progress = FALSE, early_collectives = FALSE;
+    gboolean distributed = FALSE;
     char *trace_dir = NULL, *strategy = NULL, *checkpoint = NULL, *graph = NULL;
     char *json_progress = NULL;
     int runs = 10, branches = G_MININT; /* G_MININT: not given */
@@ -117,6 +118,10 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o) {
          "(re-execute prefixes; least memory); criu is not available",
          "KIND"},
         {"graph", 0, 0, G_OPTION_ARG_FILENAME, &graph, "Write the state graph as DOT", "FILE"},
+        {"distributed", 0, 0, G_OPTION_ARG_NONE, &distributed,
+         "One exploration over every process of an MPI job: run as `mpiexec.mpich -n K ordex "
+         "explore --distributed ...`; rank 0 reports (docs/distributed.md)",
+         NULL},
         {"json-progress", 0, 0, G_OPTION_ARG_FILENAME, &json_progress,
          "Stream the progress to FILE, one JSON object per line, at most four a second and "
          "a final one (states, transitions, transitions per second, depth, fraction done and "
@@ -329,6 +334,7 @@ int ordex_parse_common(int argc, char **argv, const char *cmd, ordex_opts *o) {
         goto out;
     }
     o->no_por = no_por;
+    o->distributed = distributed;
     o->run.async_progress = async_progress;
     o->run.early_collectives = early_collectives;
     if (runs < 1) {

@@ -32,8 +32,9 @@ typedef struct ordex_opts {
     char *trace_dir;
     char *strategy;
     int runs;
-    int branches; /* --strategy=dfs-branches: departures per path (default 2) */
-    int jobs;     /* explore: processes exploring at once (0: not given) */
+    int branches;     /* --strategy=dfs-branches: departures per path (default 2) */
+    int jobs;         /* explore: processes exploring at once (0: not given) */
+    bool distributed; /* explore: one exploration over the processes of an MPI job */
     char *checkpoint;
     char *graph;
     char *json_progress; /* explore: progress as JSON lines to this file */

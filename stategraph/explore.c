@@ -29,6 +29,7 @@
 #include "stategraph/explore_internal.h"
 
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -44,12 +45,22 @@
 #include "checkpoint/remap.h"
 #include "scheduler/sched.h"
 #include "stategraph/deadvars.h"
+#include "stategraph/dist.h"
 #include "stategraph/outcomes.h"
 #include "stategraph/visited.h"
 
 shared *sgx_sh;
 explorer sgx_x;
 static size_t g_sh_bytes;
+
+/* Distributed: the totals of every rank over the passes so far, and the
+ * latest sums of the progress counters (rank 0). */
+static sgd_pass_stats g_dist;
+static uint64_t g_dist_sum[3];
+static bool g_dist_have_sum;
+static double g_dist_last_progress;
+static double g_dist_done; /* every rank's done weight summed (rank 0) */
+static bool g_dist_foreign_records;
 
 /* The driver (the process that called sg_explore), its running pass root,
  * and the signals it got (sg_explore_interrupt). */
@@ -68,6 +79,8 @@ static _Noreturn void run_path(void) {
      * the path is no ordering, unless it had found errors before. */
     if (sched_interrupted() && !sim_findings_have_error(sim_findings()))
         sgx_x.cut = true;
+    if (!sgx_sh->stop) /* a path merged into a known state ends here too */
+        sgx_add_done();
     if (!sgx_x.cut) {
         if (r != SCHED_RUN_STOPPED)
             sim_conclude(r == SCHED_RUN_STUCK);
@@ -101,15 +114,23 @@ static _Noreturn void work(void) {
         }
         bool stop = __atomic_load_n(&sgx_sh->stop, __ATOMIC_ACQUIRE);
         bool got = !stop && sgx_pop_prefix(sgx_x.prefix);
-        if (got && idle)
+        if (sgx_dist_on()) {
+            /* The only worker of its rank: work comes from the others. */
+            sgx_work_unlock();
+            if (!got && !sgx_dist_take_work(sgx_x.prefix))
+                break;
+            got = true;
+        } else if (got && idle)
             sgx_sh->idle--;
         else if (!got && !idle)
             sgx_sh->idle++;
         idle = !got;
-        bool done = !got && (stop || sgx_sh->idle >= sgx_sh->alive);
-        sgx_work_unlock();
-        if (done)
-            break;
+        if (!sgx_dist_on()) {
+            bool done = !got && (stop || sgx_sh->idle >= sgx_sh->alive);
+            sgx_work_unlock();
+            if (done)
+                break;
+        }
         if (!got) {
             struct timespec ts = {0, 200 * 1000};
             nanosleep(&ts, NULL);
@@ -139,7 +160,9 @@ static _Noreturn void work(void) {
  * what it found is logged, and the pass is incomplete. */
 static _Noreturn void run_workers(const sg_explore_opts *o) {
     sgx_x.prefix = g_array_new(FALSE, FALSE, sizeof(int));
-    sgx_push_prefix_empty();
+    /* Distributed: rank 0 starts with the whole tree, the others ask. */
+    if (!sgx_dist_on() || sg_dist_rank() == 0)
+        sgx_push_prefix_empty();
     sgx_sh->alive = o->jobs;
     sgx_sh->idle = 0;
     sgx_sh->work_lock = 0;
@@ -209,6 +232,14 @@ static _Noreturn void run_pass(const sg_explore_opts *o, int pass, bool resume) 
         run.send_mode = pass == 0 ? SIM_SEND_EAGER : SIM_SEND_RENDEZVOUS;
     if (o->copy_checkpoints)
         ckpt_mem_prepare();
+    if (o->distributed) {
+        /* mpiexec.mpich signals the process group of the processes it
+         * started (SIGUSR1 when one of the job failed, with
+         * -disable-auto-cleanup): the driver's note of it (cli/explore.c)
+         * is not the program's, and the program's group is its own. */
+        setpgid(0, 0);
+        signal(SIGUSR1, SIG_DFL);
+    }
     FILE *devnull = fopen("/dev/null", "w");
     run.out = devnull;
     run.err = devnull;
@@ -223,6 +254,13 @@ static _Noreturn void run_pass(const sg_explore_opts *o, int pass, bool resume) 
     sim_config cfg;
     sg_rundesc_sim_config(&run, &cfg);
     sim_create(&cfg);
+    if (o->distributed && sched_program_opens_files()) {
+        g_strlcpy(sgx_sh->load_error,
+                  "--distributed cannot explore a program that opens files (fopen, open, "
+                  "MPI_File_open, ...): the ranks on one host would share them",
+                  sizeof sgx_sh->load_error);
+        _exit(SGX_EXIT_LOAD_FAILED);
+    }
     if (o->jobs > 1 && o->jobs_defaulted && sched_program_opens_files()) {
         /* Processes exploring at once would read and write the same host
          * files, each ordering seeing the others' bytes: one job, unless
@@ -245,13 +283,14 @@ static _Noreturn void run_pass(const sg_explore_opts *o, int pass, bool resume) 
     sgx_x.choices = g_array_new(FALSE, FALSE, sizeof(int));
     sgx_x.frames = g_array_new(FALSE, FALSE, sizeof(sgx_frame));
     sgx_x.budget = o->branches;
+    sgx_x.weight = 1;
     sgx_children = g_array_new(FALSE, FALSE, sizeof(pid_t));
     bool tree = o->strategy == SG_EXHAUSTIVE || o->strategy == SG_DFS_BRANCHES;
     if (o->copy_checkpoints) {
         sg_deadvars_open();
         if (!ckpt_mem_init(&err)) {
             /* Nothing explored yet: fork snapshots start from the root. */
-            if (tree)
+            if (tree && (!o->distributed || sg_dist_rank() == 0))
                 sgx_push_prefix_empty();
             sgx_x.open_runs = !tree;
             sgx_x.open_pos = 0;
@@ -259,7 +298,8 @@ static _Noreturn void run_pass(const sg_explore_opts *o, int pass, bool resume) 
         }
     }
 
-    if (tree && o->copy_checkpoints && o->jobs > 1 && !resume)
+    sgx_dist_check();
+    if (tree && o->copy_checkpoints && (o->jobs > 1 || o->distributed) && !resume)
         run_workers(o);
     if (tree && !o->replay_checkpoints && !o->copy_checkpoints)
         ckpt_remap_init(); /* chains of forks follow */
@@ -273,7 +313,10 @@ static _Noreturn void run_pass(const sg_explore_opts *o, int pass, bool resume) 
     int runs = o->strategy == SG_RANDOM ? (o->runs > 0 ? o->runs : 1) : 1;
     for (int k = resume && !tree ? sgx_sh->resume_run : 0; !sgx_sh->stop; k++) {
         if (tree) {
-            if (!sgx_pop_prefix(sgx_x.prefix))
+            /* Distributed, after copy snapshots gave way: the rest of the
+             * pass's work comes from the other ranks. */
+            if (!sgx_pop_prefix(sgx_x.prefix) &&
+                !(o->distributed && sgx_dist_take_work(sgx_x.prefix)))
                 break;
         } else if (k >= runs) {
             break;
@@ -333,6 +376,11 @@ static void report_progress(bool final, bool complete) {
     p.states = __atomic_load_n(&sgx_sh->states, __ATOMIC_RELAXED);
     p.transitions = __atomic_load_n(&sgx_sh->transitions, __ATOMIC_RELAXED);
     p.paths = __atomic_load_n(&sgx_sh->paths, __ATOMIC_RELAXED);
+    if (o->distributed && (final || g_dist_have_sum)) { /* every rank's */
+        p.states = final ? g_dist.states : g_dist_sum[0];
+        p.transitions = final ? g_dist.transitions : g_dist_sum[1];
+        p.paths = final ? g_dist.paths : g_dist_sum[2];
+    }
     double dt = now - g_last_report_t;
     p.transitions_per_s = final    ? (p.elapsed_s > 0 ? (double)p.transitions / p.elapsed_s : 0)
                           : dt > 0 ? (double)(p.transitions - g_last_report_transitions) / dt
@@ -340,8 +388,18 @@ static void report_progress(bool final, bool complete) {
     p.depth = sgx_sh->depth;
     p.pass = g_pass;
     p.passes = g_passes;
-    double done = sgx_sh->done;
+    double done = sgx_sh->done; /* the random strategy's runs */
+    bool tree = o->strategy == SG_EXHAUSTIVE || o->strategy == SG_DFS_BRANCHES;
+    if (tree) { /* the share of the tree whose paths ended, every process's */
+        done = o->distributed ? g_dist_done : sgx_done_weight();
+        if (done <= 0)
+            done = -1; /* no path ended yet */
+    }
     p.done = final && complete ? 1 : done;
+    /* A complete pass has ended paths whose weights add up to 1: say what
+     * they add up to (a test holds it to 1), up to rounding. */
+    if (final && complete && tree && !o->distributed && fabs(done - 1) > 1e-9)
+        p.done = done;
     p.remaining_s = -1;
     if (final && complete)
         p.remaining_s = 0;
@@ -350,13 +408,224 @@ static void report_progress(bool final, bool complete) {
     if (!(final && complete) && done >= 0)
         p.basis = o->strategy == SG_RANDOM
                       ? "runs done"
-                      : "alternatives done at the branching states along the current path";
+                      : "weights of the orderings ended (1/n per choice point of n alternatives)";
     p.checkpoint = o->replay_checkpoints ? "replay" : o->copy_checkpoints ? "copy" : "fork";
     p.final = final;
     g_last_report = now;
     g_last_report_t = now;
     g_last_report_transitions = p.transitions;
     o->on_progress(&p, o->progress_user);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Distributed (dist.h): what the driver says to the other ranks           */
+
+#define AGENT_LOST_WHY "the MPI agent of this rank ended: the distributed exploration cannot go on"
+
+static void dist_progress(void) {
+    double now = sgx_now();
+    if (now - g_dist_last_progress < 0.2)
+        return;
+    g_dist_last_progress = now;
+    uint64_t mine[3] = {__atomic_load_n(&sgx_sh->states, __ATOMIC_RELAXED),
+                        __atomic_load_n(&sgx_sh->transitions, __ATOMIC_RELAXED),
+                        __atomic_load_n(&sgx_sh->paths, __ATOMIC_RELAXED)};
+    g_dist_have_sum = sgd_progress(mine, sgx_done_weight(), g_dist_sum, &g_dist_done);
+    if (!g_dist_have_sum) /* this rank cannot go on with the others */
+        sgx_stop_all(AGENT_LOST_WHY);
+}
+
+static void dist_add(const sgd_pass_stats *s) {
+    g_dist.states += s->states;
+    g_dist.transitions += s->transitions;
+    g_dist.paths += s->paths;
+    g_dist.merged += s->merged;
+    g_dist.snapshots += s->snapshots;
+    g_dist.crashed += s->crashed;
+    g_dist.bound_cuts += s->bound_cuts;
+    if (s->peak_rss > g_dist.peak_rss)
+        g_dist.peak_rss = s->peak_rss;
+}
+
+/* Waits for every rank to end the pass, and makes this rank's view of it
+ * the totals of all (what rank 0 reports). */
+static void dist_pass_done(sg_explore_result *res, int pass, uint64_t crashed, uint64_t merged0,
+                           uint64_t snapshots0, uint64_t cuts0) {
+    sg_pass_result *pr = &res->passes[pass];
+    sgd_pass_stats mine = {.pass = pass,
+                           .states = pr->states,
+                           .transitions = pr->transitions,
+                           .paths = pr->paths,
+                           .merged = sgx_sh->merged - merged0,
+                           .snapshots = sgx_sh->snapshots - snapshots0,
+                           .crashed = crashed,
+                           .bound_cuts = sgx_sh->bound_cuts - cuts0,
+                           .peak_rss = sgx_sh->peak_rss};
+    const char *switched =
+        res->checkpoint_switched && res->switched_pass == pass ? res->checkpoint_switched : NULL;
+    sgd_pass_totals t;
+    if (!sgd_pass_done(&mine, pr->stopped, switched, &t)) {
+        if (!pr->stopped)
+            pr->stopped = g_strdup(AGENT_LOST_WHY);
+        sgx_sh->stop_all = true;
+        dist_add(&mine);
+        return;
+    }
+    pr->states = t.stats.states;
+    pr->transitions = t.stats.transitions;
+    pr->paths = t.stats.paths;
+    g_free(pr->stopped);
+    pr->stopped = NULL;
+    if (t.stop_why && t.stop_why[0])
+        pr->stopped = g_strdup(t.stop_why);
+    else if (t.stats.crashed)
+        pr->stopped =
+            g_strdup_printf("%" G_GUINT64_FORMAT " exploration process%s failed (an ordex error)",
+                            (uint64_t)t.stats.crashed, t.stats.crashed == 1 ? "" : "es");
+    else if (t.lost_why && t.lost_why[0])
+        pr->stopped = g_strdup(t.lost_why);
+    if (t.switch_why && t.switch_why[0] && !res->checkpoint_switched) {
+        res->checkpoint_switched = g_strdup(t.switch_why);
+        res->switched_pass = pass;
+        res->switched_states = g_dist.states;
+    }
+    if (t.stop_all)
+        __atomic_store_n(&sgx_sh->stop_all, true, __ATOMIC_RELEASE);
+    /* Steps name their calls by addresses in ordex: another rank's are
+     * this rank's only when both loaded ordex at the same address. */
+    g_dist_foreign_records = g_dist_foreign_records || t.stats.mismatch;
+    dist_add(&t.stats);
+    sgd_pass_totals_clear(&t);
+}
+
+static void put_u64(GByteArray *b, uint64_t v) {
+    g_byte_array_append(b, (guint8 *)&v, 8);
+}
+
+static uint64_t get_u64(const unsigned char **p, const unsigned char *end) {
+    uint64_t v = 0;
+    if (end - *p >= 8)
+        memcpy(&v, *p, 8);
+    *p += 8;
+    return v;
+}
+
+/* Another rank's record: its log of findings and edges, then per pass its
+ * outcomes (sg_outcomes_export). */
+static void take_record(int rank, const unsigned char *data, size_t len, void *user) {
+    int passes = *(int *)user;
+    const unsigned char *p = data, *end = data + len;
+    if (len < 8)
+        return; /* it had nothing to give (it failed before its passes) */
+    uint64_t n = get_u64(&p, end);
+    if (n > (uint64_t)(end - p))
+        return;
+    if (n)
+        sgx_log_append(p, n);
+    p += n;
+    for (int pass = 0; pass < passes && p < end; pass++) {
+        uint64_t k = get_u64(&p, end);
+        if (k > (uint64_t)(end - p))
+            return;
+        sg_outcomes_import(pass, p, k);
+        p += k;
+    }
+}
+
+static void dist_gather(int passes) {
+    if (sg_dist_rank() == 0) {
+        if (g_dist_foreign_records) /* the search stopped, saying why; nothing to read */
+            return;
+        sgd_gather(take_record, &passes);
+        return;
+    }
+    GByteArray *b = g_byte_array_new();
+    put_u64(b, sgx_sh->log_len);
+    g_byte_array_append(b, sgx_sh->log, (guint)sgx_sh->log_len);
+    for (int pass = 0; pass < passes; pass++) {
+        GByteArray *o = sg_outcomes_export(pass);
+        put_u64(b, o->len);
+        g_byte_array_append(b, o->data, o->len);
+        g_byte_array_free(o, TRUE);
+    }
+    sgd_send_result(b);
+    g_byte_array_free(b, TRUE);
+}
+
+/* Distributed: every pass root is forked before the first pass begins, and
+ * waits there for its turn.  States are compared across processes by
+ * hashes of memory that holds, besides the program's data, leftovers of
+ * ordex's own at the addresses its heap had when the pass root was forked
+ * (a rank's stack below its frames, for instance); the drivers' heaps are
+ * alike until the first pass, but not after it (rank 0 gathers and
+ * reports), so a later pass root forked then would hash the same states
+ * differently from the other ranks' and never merge with them.  A pass
+ * root forked afresh after copy snapshots gave way may; that costs time,
+ * never findings. */
+typedef struct prepared {
+    pid_t pid;
+    int go; /* the byte written here starts it: bit 0 = copy snapshots */
+} prepared;
+static prepared g_prepared[2];
+
+static void prepare_pass_roots(const sg_explore_opts *o, int passes, const int *visited_fds) {
+    for (int pass = 0; pass < passes; pass++) {
+        int p[2];
+        if (pipe(p) != 0)
+            continue; /* that pass root is forked when the pass begins */
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid == 0) {
+            sgx_die_with_parent(g_driver);
+            close(p[1]);
+            for (int q = 0; q < pass; q++)
+                close(g_prepared[q].go);
+            unsigned char b = 0;
+            ssize_t r;
+            while ((r = read(p[0], &b, 1)) < 0 && errno == EINTR)
+                ;
+            if (r != 1)
+                _exit(0); /* the pass is not run */
+            close(p[0]);
+            static sg_explore_opts mine;
+            mine = *o;
+            mine.copy_checkpoints = (b & 1) != 0;
+            if (pass > 0 && !sg_visited_attach(visited_fds[pass]))
+                _exit(2);
+            run_pass(&mine, pass, false);
+        }
+        close(p[0]);
+        if (pid < 0) {
+            close(p[1]);
+            continue;
+        }
+        g_prepared[pass] = (prepared){pid, p[1]};
+    }
+}
+
+/* Starts the pass root prepared for `pass` (the caller's pid, never 0). */
+static pid_t release_prepared(int pass, const sg_explore_opts *cur) {
+    prepared *pr = &g_prepared[pass];
+    unsigned char b = cur->copy_checkpoints ? 1 : 0;
+    ssize_t w;
+    while ((w = write(pr->go, &b, 1)) < 0 && errno == EINTR)
+        ;
+    close(pr->go);
+    pid_t pid = pr->pid;
+    pr->pid = 0;
+    return w == 1 ? pid : -1;
+}
+
+/* The prepared pass roots whose pass did not run end. */
+static void drop_prepared(void) {
+    for (int pass = 0; pass < 2; pass++) {
+        if (g_prepared[pass].pid <= 0)
+            continue;
+        close(g_prepared[pass].go);
+        while (waitpid(g_prepared[pass].pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+        g_prepared[pass].pid = 0;
+    }
 }
 
 /* Waits for the pass root to end; once ordex is interrupted, kills it if it
@@ -369,7 +638,10 @@ static int wait_pass_root(pid_t pid) {
         pid_t w = waitpid(pid, &status, WNOHANG);
         if (w == pid || (w < 0 && errno != EINTR))
             break;
-        int wait_ms = g_opts->on_progress ? (int)(PROGRESS_INTERVAL_S * 1000) : 1000;
+        int wait_ms =
+            g_opts->on_progress || g_opts->distributed ? (int)(PROGRESS_INTERVAL_S * 1000) : 1000;
+        if (g_opts->distributed)
+            dist_progress();
         report_progress(false, false);
         if (__atomic_load_n(&sgx_sh->interrupted, __ATOMIC_ACQUIRE)) {
             double now = sgx_now();
@@ -435,6 +707,10 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
         return false;
     }
     memset(sgx_sh, 0, sizeof *sgx_sh);
+    memset(&g_dist, 0, sizeof g_dist);
+    g_dist_have_sum = false;
+    g_dist_last_progress = 0;
+    g_dist_foreign_records = false;
     sgx_sh->log_cap = cap;
     sgx_sh->stack_cap = (size_t)64 << 20;
     sgx_sh->stack = mmap(NULL, sgx_sh->stack_cap, PROT_READ | PROT_WRITE,
@@ -444,7 +720,7 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
         munmap(sgx_sh, g_sh_bytes);
         return false;
     }
-    if (o->jobs > 1) {
+    if (o->jobs > 1 || o->distributed) {
         size_t cb = (size_t)o->jobs * CUT_SLOTS * sizeof(uint32_t);
         sgx_sh->cuts = mmap(NULL, cb, PROT_READ | PROT_WRITE,
                             MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -460,10 +736,22 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
     size_t per_state = o->strategy == SG_DFS_BRANCHES ? 4 : 2;
     size_t vcap = o->max_states ? (size_t)o->max_states * per_state + 1024 : (size_t)1 << 24;
     int passes = o->both_send_modes ? 2 : 1;
-    bool visited = sg_visited_create(vcap);
+    /* Distributed: each pass's table is made now, in a memory file whose
+     * descriptor goes to the agent (which answers other ranks' visits from
+     * it) when the pass begins; the last made is the first pass's. */
+    int visited_fds[2] = {-1, -1};
+    bool visited = true;
+    if (o->distributed)
+        for (int pass = passes - 1; pass >= 0 && visited; pass--)
+            visited = sg_visited_create_fd(vcap, &visited_fds[pass]);
+    else
+        visited = sg_visited_create(vcap);
     if (!visited || !sg_outcomes_create(passes)) {
         *err = g_strdup(visited ? "cannot map the memory that gathers the orderings' outcomes"
                                 : "cannot map the visited-state table");
+        for (int pass = 0; pass < 2; pass++)
+            if (visited_fds[pass] >= 0)
+                close(visited_fds[pass]);
         sg_visited_destroy();
         munmap(sgx_sh->stack, sgx_sh->stack_cap);
         if (sgx_sh->cuts)
@@ -480,6 +768,9 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
     g_passes = passes;
     g_last_report = g_last_report_t = 0;
     g_last_report_transitions = 0;
+    memset(g_prepared, 0, sizeof g_prepared);
+    if (o->distributed)
+        prepare_pass_roots(&cur, passes, visited_fds);
     for (int pass = 0; pass < passes && ok; pass++) {
         if (__atomic_load_n(&sgx_sh->stop_all, __ATOMIC_ACQUIRE))
             break;
@@ -495,25 +786,44 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
                 break;
             }
             sgx_sh->stack_len = 0;
-            sg_visited_destroy();
-            sg_visited_create(vcap);
+            if (!o->distributed) { /* (a distributed one's tables are made) */
+                sg_visited_destroy();
+                sg_visited_create(vcap);
+            }
+        }
+        if (o->distributed) {
+            /* The agent answers other ranks' visits from this pass's table. */
+            bool begun = sgd_pass_begin(pass, visited_fds[pass]);
+            close(visited_fds[pass]);
+            visited_fds[pass] = -1;
+            if (!begun) {
+                sgx_stop_all("the MPI agent of this rank ended: the distributed exploration "
+                             "cannot go on");
+                break;
+            }
         }
         bool last = pass == passes - 1;
         sgx_sh->deadline =
             o->max_time_s > 0 ? sgx_sh->start + (last ? o->max_time_s : o->max_time_s / 2) : 0;
         sgx_sh->state_limit = o->max_states ? (last ? o->max_states : (o->max_states + 1) / 2) : 0;
+        if (o->distributed && sgx_sh->state_limit) /* each rank its share */
+            sgx_sh->state_limit =
+                (sgx_sh->state_limit + (uint64_t)sg_dist_size() - 1) / (uint64_t)sg_dist_size();
         uint64_t states0 = sgx_sh->states, transitions0 = sgx_sh->transitions;
         uint64_t paths0 = sgx_sh->paths, crashed0 = sgx_sh->crashed_paths;
+        uint64_t merged0 = sgx_sh->merged, snapshots0 = sgx_sh->snapshots;
+        uint64_t cuts0 = sgx_sh->bound_cuts;
         g_pass = pass;
         g_pass_start = sgx_now();
         sgx_sh->done = -1;
+        sgx_sh->done_weight_bits = 0; /* 0.0 */
         sgx_sh->depth = 0;
         pid_t pid;
         int status = 0;
         for (bool resume = false;; resume = true) {
             fflush(NULL);
             sgx_sh->running = 1; /* the pass root */
-            pid = fork();
+            pid = !resume && g_prepared[pass].pid > 0 ? release_prepared(pass, &cur) : fork();
             if (pid == 0) {
                 sgx_die_with_parent(g_driver);
                 run_pass(&cur, pass, resume);
@@ -556,13 +866,21 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
             pr->stopped = g_strdup_printf("%" G_GUINT64_FORMAT
                                           " exploration process%s failed (an ordex error)",
                                           crashed, crashed == 1 ? "" : "es");
+        if (o->distributed)
+            dist_pass_done(res, pass, crashed, merged0, snapshots0, cuts0);
         pr->complete = pr->stopped == NULL;
     }
+    drop_prepared();
+    for (int pass = 0; pass < 2; pass++)
+        if (visited_fds[pass] >= 0) /* a pass that did not begin */
+            close(visited_fds[pass]);
     bool all_done = true;
     for (int pass = 0; pass < passes; pass++)
         all_done = all_done && res->passes[pass].complete;
     /* A signal that came once every pass had ended stopped nothing. */
     res->interrupted = all_done ? 0 : sgx_sh->interrupted;
+    if (o->distributed)
+        dist_gather(passes);
     sgx_read_log(res, seen);
     g_hash_table_destroy(seen);
     for (int pass = 0; pass < passes; pass++)
@@ -578,6 +896,16 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
     res->paths = sgx_sh->paths;
     res->bound_cuts = sgx_sh->bound_cuts;
     res->peak_rss = sgx_sh->peak_rss;
+    if (o->distributed) { /* every rank's (rank 0 has them from the pass totals) */
+        res->states = g_dist.states;
+        res->transitions = g_dist.transitions;
+        res->merged = g_dist.merged;
+        res->snapshots = g_dist.snapshots;
+        res->paths = g_dist.paths;
+        res->bound_cuts = g_dist.bound_cuts;
+        if (g_dist.peak_rss > res->peak_rss)
+            res->peak_rss = g_dist.peak_rss;
+    }
     { /* this process holds the findings' paths now: count it too */
         struct rusage ru;
         getrusage(RUSAGE_SELF, &ru);

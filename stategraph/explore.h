@@ -43,14 +43,15 @@ typedef enum sg_strategy {
 } sg_strategy;
 
 /* What a progress update reports.  `done` estimates the fraction of the
- * running pass's search tree already explored, from the position of the
- * current path among the alternatives of every branching state along it
- * (sum over the path of done alternatives / alternatives, each weighted by
- * the product of 1 / alternatives above it): subtrees are taken to be the
- * same size, and since states merge into ones seen before, later subtrees
- * are usually smaller, so the estimate of what is left tends to be high.
- * The random strategy counts its runs instead.  -1 when no estimate can be
- * made (bfs, --jobs above 1, nothing explored yet). */
+ * running pass's search tree already explored: the sum, over the paths
+ * that ended (run to the end or merged into a known state), of the product
+ * of 1 / alternatives over the branching states along each; the sum over
+ * all paths of a pass is 1, whichever process explored them (--jobs,
+ * --distributed).  Subtrees are taken to be the same size, and since states
+ * merge into ones seen before, later subtrees are usually smaller, so the
+ * estimate of what is left tends to be high.  The random strategy counts
+ * its runs instead.  -1 when no estimate can be made (bfs, nothing ended
+ * yet). */
 struct sg_progress {
     double elapsed_s;
     uint64_t states, transitions, paths;
@@ -92,6 +93,11 @@ typedef struct sg_explore_opts {
     /* jobs is ordex's default (every core), not the user's: a program that
      * opens files is then explored with one job (see jobs_one_why). */
     bool jobs_defaulted;
+    /* One exploration over the processes of an MPI job (dist.h; after
+     * sg_dist_start): jobs is 1, copy_checkpoints set, strategy exhaustive
+     * or dfs-branches.  Rank 0's result holds every rank's findings,
+     * outcomes and counts; the others' results hold their own. */
+    bool distributed;
     int jobs; /* processes exploring at once (>= 1; > 1 only with copy or fork checkpoints
                  and the exhaustive or dfs-branches strategy): with copy checkpoints, workers
                  sharing the work (see explore.c) */

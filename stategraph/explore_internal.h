@@ -19,6 +19,7 @@
 
 #include "checkpoint/hash.h"
 #include "simulator/events.h"
+#include "stategraph/dist_proto.h"
 #include "stategraph/explore.h"
 #include "stategraph/state.h"
 
@@ -58,6 +59,13 @@ typedef struct shared {
      * explores it, read by the driver; see sg_progress). */
     uint32_t depth;
     double done; /* -1: no estimate */
+    /* The tree strategies' share of the pass's tree whose paths have ended:
+     * each ended path adds its weight, the product of 1/n over the choice
+     * points along it where n alternatives are explored (sgx_add_done).
+     * The weights of all paths of a tree add up to 1, whoever explores
+     * them (--jobs, --distributed), so the sum is the fraction done.  A
+     * double, added to atomically (its bits). */
+    uint64_t done_weight_bits;
     double last_done_update;
     /* Copy snapshots gave way to fork snapshots: why (set by the pass root
      * that switched, which then ends with SGX_EXIT_SWITCH_TO_FORK having
@@ -120,6 +128,7 @@ typedef struct explorer {
      * at: what a switch to fork snapshots must still explore there. */
     int open_n, open_pos;
     bool open_runs; /* the pass root's random runs: open_pos is the run, open_n of them */
+    double weight;  /* this path's weight so far (see done_weight_bits) */
     GArray *prefix; /* replay: choices to follow before exploring anew */
     guint prefix_pos;
     GRand *rng;          /* random strategy */
@@ -180,6 +189,10 @@ int sgx_explore_order(int n, int pos);
 _Noreturn void sgx_switch_to_fork(const char *why, bool open, bool redo_open);
 /* The progress estimate of the current path into the shared counters. */
 void sgx_note_progress(double now);
+/* This path ended (not cut by a stop): its weight counts as done. */
+void sgx_add_done(void);
+/* The fraction of the pass's tree done so far (the sum of sgx_add_done). */
+double sgx_done_weight(void);
 void sgx_push_prefix_empty(void); /* the root's empty prefix */
 /* Workers (--jobs above 1 with copy snapshots). */
 enum { CUT_SLOTS = 1 << 16 };
@@ -214,5 +227,41 @@ void sgx_log_append(const void *data, size_t len); /* one whole record, atomical
 void sgx_record_path(void);                        /* the ended path's findings or outcome */
 void sgx_read_log(sg_explore_result *res, GHashTable *seen);
 void sgx_finding_free(gpointer f);
+
+/* dist.c: a distributed exploration (sg_explore_opts.distributed; dist.h).
+ * Everything below but sgx_dist_on and sgx_visit is for it only. */
+bool sgx_dist_on(void);
+/* A visit of the state (sg_visited_visit), at the rank that owns it. */
+bool sgx_visit(ckpt_hash state, const ckpt_hash *probes, int nprobes, const ckpt_hash *inserts,
+               int ninserts, bool *full);
+/* In the exploring process: the coordinator's stop into sgx_sh. */
+void sgx_dist_poll(void);
+/* Waits for a prefix from another rank; false when the pass is over. */
+bool sgx_dist_take_work(GArray *prefix);
+/* Another rank waits for work. */
+bool sgx_dist_donate_wanted(void);
+/* Gives prefixes away: each a u32 count, then that many int choices. */
+void sgx_dist_donate(const GByteArray *prefixes);
+/* Tells the coordinator where this process loaded everything. */
+void sgx_dist_check(void);
+
+/* The driver's side. */
+typedef struct sgd_pass_totals {
+    sgd_pass_stats stats;
+    char *stop_why, *switch_why, *lost_why; /* g_free; NULL when none */
+    bool stop_all;
+} sgd_pass_totals;
+bool sgd_pass_begin(int pass, int visited_fd);
+/* This rank's counts and done weight in, the sums known to the
+ * coordinator out (rank 0). */
+bool sgd_progress(const uint64_t mine[3], double done, uint64_t sum[3], double *sum_done);
+/* Waits until every rank's pass is over; the totals of all. */
+bool sgd_pass_done(const sgd_pass_stats *mine, const char *stop_why, const char *switch_why,
+                   sgd_pass_totals *tot);
+void sgd_pass_totals_clear(sgd_pass_totals *t);
+bool sgd_send_result(const GByteArray *record);
+/* Rank 0: calls take with every other rank's record. */
+bool sgd_gather(void (*take)(int rank, const unsigned char *data, size_t len, void *user),
+                void *user);
 
 #endif

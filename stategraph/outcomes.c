@@ -150,6 +150,123 @@ void sg_outcomes_get(int pass, sg_pass_outcomes *out) {
     }
 }
 
+/* Export format, every field a multiple of 8 bytes: u64 distinct, u64
+ * at_least, the distinct hashes; u64 have_last, the last outcome, u64
+ * steps, the steps; u64 paired, u64 prefix, then a and b as u64 steps and
+ * the steps. */
+static void put(GByteArray *b, const void *p, size_t n) {
+    g_byte_array_append(b, p, (guint)n);
+}
+
+static void put_u64(GByteArray *b, uint64_t v) {
+    put(b, &v, 8);
+}
+
+static void put_slot(GByteArray *b, int pass, int index) {
+    size_t n = pass_at(pass)->len[index];
+    put_u64(b, n);
+    put(b, slot(pass, index), n * sizeof(sg_step));
+}
+
+GByteArray *sg_outcomes_export(int pass) {
+    GByteArray *b = g_byte_array_new();
+    if (!g_mem || pass >= g_passes)
+        return b;
+    const pass_memory *m = pass_at(pass);
+    put_u64(b, m->distinct);
+    put_u64(b, m->at_least);
+    for (size_t i = 0; i < SET_SLOTS; i++)
+        if (!sg_hashset_empty(m->set[i]))
+            put(b, &m->set[i], sizeof(ckpt_hash));
+    put_u64(b, m->have_last);
+    put(b, &m->last_outcome, sizeof(ckpt_hash));
+    put_slot(b, pass, m->last);
+    put_u64(b, m->paired);
+    put_u64(b, m->prefix);
+    put_slot(b, pass, m->a);
+    put_slot(b, pass, m->b);
+    return b;
+}
+
+typedef struct cursor {
+    const unsigned char *p, *end;
+    bool bad;
+} cursor;
+
+static const void *take(cursor *c, size_t n) {
+    if (c->bad || (size_t)(c->end - c->p) < n) {
+        c->bad = true;
+        return NULL;
+    }
+    const void *at = c->p;
+    c->p += n;
+    return at;
+}
+
+static uint64_t take_u64(cursor *c) {
+    const void *p = take(c, 8);
+    uint64_t v = 0;
+    if (p)
+        memcpy(&v, p, 8);
+    return v;
+}
+
+/* Steps as they were exported: a count, then the steps. */
+static const sg_step *take_steps(cursor *c, size_t *n) {
+    *n = (size_t)take_u64(c);
+    if (*n > SG_OUTCOMES_MAX_STEPS) {
+        c->bad = true;
+        return NULL;
+    }
+    return take(c, *n * sizeof(sg_step));
+}
+
+void sg_outcomes_import(int pass, const void *bytes, size_t len) {
+    if (!g_mem || pass >= g_passes)
+        return;
+    /* Aligned for the hashes and steps read in place (the bytes may sit
+     * anywhere in a message). */
+    void *data = g_memdup2(bytes, len);
+    cursor c = {data, (const unsigned char *)data + len, false};
+    pass_memory *m = pass_at(pass);
+    uint64_t distinct = take_u64(&c);
+    bool at_least = take_u64(&c) != 0;
+    if (distinct > SET_SLOTS)
+        c.bad = true;
+    const ckpt_hash *set = take(&c, distinct * sizeof(ckpt_hash));
+    bool have_last = take_u64(&c) != 0;
+    const ckpt_hash *last = take(&c, sizeof(ckpt_hash));
+    size_t nlast = 0, na = 0, nb = 0;
+    const sg_step *last_steps = take_steps(&c, &nlast);
+    bool paired = take_u64(&c) != 0;
+    uint64_t prefix = take_u64(&c);
+    const sg_step *a = take_steps(&c, &na);
+    const sg_step *b = take_steps(&c, &nb);
+    if (c.bad) {
+        g_free(data);
+        return;
+    }
+    sg_spin_lock(&m->lock);
+    for (uint64_t i = 0; i < distinct; i++)
+        count_outcome(m, set[i]);
+    m->at_least = m->at_least || at_least;
+    /* The other rank's best pair, where it shares more than this one's. */
+    if (paired && (!m->paired || prefix > m->prefix)) {
+        memcpy(slot(pass, m->a), a, na * sizeof(sg_step));
+        m->len[m->a] = na;
+        memcpy(slot(pass, m->b), b, nb * sizeof(sg_step));
+        m->len[m->b] = nb;
+        m->prefix = (size_t)prefix;
+        m->paired = true;
+    }
+    sg_spin_unlock(&m->lock);
+    /* Its last ordering pairs with this rank's last when their outcomes
+     * differ: two ranks that each saw one outcome still give a pair. */
+    if (have_last)
+        sg_outcomes_add(pass, *last, last_steps, nlast);
+    g_free(data);
+}
+
 void sg_pass_outcomes_clear(sg_pass_outcomes *o) {
     if (o->a)
         g_array_free(o->a, TRUE);

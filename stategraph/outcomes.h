@@ -44,6 +44,15 @@ bool sg_outcomes_add(int pass, ckpt_hash outcome, const sg_step *steps, size_t n
 void sg_outcomes_get(int pass, sg_pass_outcomes *out);
 void sg_pass_outcomes_clear(sg_pass_outcomes *o);
 
+/* What `pass` produced so far, as bytes another process's
+ * sg_outcomes_import takes (a distributed exploration gathers its ranks'
+ * outcomes so): the distinct outcomes, the last ordering and the pair. */
+GByteArray *sg_outcomes_export(int pass);
+/* Adds what another process exported: its outcomes to the set, its pair
+ * where it shares a longer prefix, its last ordering as one that ended
+ * here.  Bytes that do not parse are ignored. */
+void sg_outcomes_import(int pass, const void *data, size_t len);
+
 /* Number of leading steps two paths have in common. */
 size_t sg_common_prefix(const sg_step *a, size_t na, const sg_step *b, size_t nb);
 

@@ -53,6 +53,7 @@ void sgx_stop_pass(const char *why) {
 #define TIME_LIMIT_WHY "the time limit (--max-time) was reached"
 
 bool sgx_interrupt_check(void) {
+    sgx_dist_poll(); /* another rank's stop (a distributed exploration) */
     if (__atomic_load_n(&sgx_sh->stop, __ATOMIC_ACQUIRE))
         return true;
     if (sgx_sh->deadline > 0 && sgx_now() > sgx_sh->deadline) {

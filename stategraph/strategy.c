@@ -132,8 +132,10 @@ static bool frame_cut(guint k) {
  * above it have nothing left), so the cuts are a stack that restores of
  * snapshots unwind in order. */
 void sgx_donate(void) {
-    if (__atomic_load_n(&sgx_sh->idle, __ATOMIC_RELAXED) == 0 ||
-        __atomic_load_n(&sgx_sh->stack_len, __ATOMIC_RELAXED) != 0)
+    /* Another rank waits (a distributed exploration), or a worker here. */
+    bool remote = sgx_dist_donate_wanted();
+    if (!remote && (__atomic_load_n(&sgx_sh->idle, __ATOMIC_RELAXED) == 0 ||
+                    __atomic_load_n(&sgx_sh->stack_len, __ATOMIC_RELAXED) != 0))
         return;
     uint32_t *c = my_cuts();
     if (c[0] + 1 >= CUT_SLOTS)
@@ -145,11 +147,24 @@ void sgx_donate(void) {
         /* A prefix replayed to alternative p gets, at that choice point, the
          * sleep set of the alternatives before p in the order: those are
          * explored by this worker or by the takers of the other prefixes. */
-        bool ok = true;
-        sgx_work_lock();
-        for (int p = f->n - 1; ok && p > f->pos; p--)
-            ok = push_prefix_of(k, sgx_explore_order(f->n, p));
-        sgx_work_unlock();
+        if (remote) {
+            GByteArray *b = g_byte_array_new();
+            for (int p = f->n - 1; p > f->pos; p--) {
+                uint32_t n = k + 1;
+                int alt = sgx_explore_order(f->n, p);
+                g_byte_array_append(b, (guint8 *)&n, 4);
+                g_byte_array_append(b, (guint8 *)sgx_x.choices->data, k * sizeof(int));
+                g_byte_array_append(b, (guint8 *)&alt, sizeof alt);
+            }
+            sgx_dist_donate(b);
+            g_byte_array_free(b, TRUE);
+        } else {
+            bool ok = true;
+            sgx_work_lock();
+            for (int p = f->n - 1; ok && p > f->pos; p--)
+                ok = push_prefix_of(k, sgx_explore_order(f->n, p));
+            sgx_work_unlock();
+        }
         c[++c[0]] = k;
         return;
     }
@@ -219,19 +234,28 @@ void sgx_note_progress(double now) {
         return;
     sgx_sh->last_done_update = now;
     sgx_sh->depth = sgx_x.choices ? sgx_x.choices->len : 0;
-    if (sgx_x.opts->jobs > 1 || !sgx_x.frames ||
-        (sgx_x.opts->strategy != SG_EXHAUSTIVE && sgx_x.opts->strategy != SG_DFS_BRANCHES)) {
-        return; /* the random strategy counts runs (explore.c); others make no estimate */
-    }
-    double done = 0, weight = 1;
-    for (guint k = 0; k < sgx_x.frames->len && weight > 1e-15; k++) {
-        const sgx_frame *f = &g_array_index(sgx_x.frames, sgx_frame, k);
-        if (f->n > 1) {
-            done += weight * f->pos / f->n;
-            weight /= f->n;
-        }
-    }
-    sgx_sh->done = done;
+    /* The estimate itself is the driver's (sgx_done_weight); the random
+     * strategy counts runs (explore.c), bfs makes none. */
+}
+
+void sgx_add_done(void) {
+    if (sgx_x.opts->strategy != SG_EXHAUSTIVE && !sgx_bounded())
+        return;
+    uint64_t old = __atomic_load_n(&sgx_sh->done_weight_bits, __ATOMIC_RELAXED), sum;
+    do {
+        double d;
+        memcpy(&d, &old, sizeof d);
+        d += sgx_x.weight;
+        memcpy(&sum, &d, sizeof sum);
+    } while (!__atomic_compare_exchange_n(&sgx_sh->done_weight_bits, &old, sum, true,
+                                          __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+}
+
+double sgx_done_weight(void) {
+    uint64_t bits = __atomic_load_n(&sgx_sh->done_weight_bits, __ATOMIC_RELAXED);
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    return d;
 }
 
 bool sgx_pop_prefix(GArray *into) {
@@ -305,6 +329,9 @@ static int branch(int n) {
     }
     if (alt != 0 && sgx_bounded())
         sgx_x.budget--;
+    /* n alternatives are explored here, by someone (replayed or not). */
+    if (tree && !spent)
+        sgx_x.weight /= n;
     g_array_append_val(sgx_x.choices, alt);
     g_array_append_val(sgx_x.frames, frame);
     return alt;
@@ -360,14 +387,14 @@ static ckpt_hash with_budget(ckpt_hash h, int budget) {
 }
 
 static bool seen_with_budget(ckpt_hash h, bool *full) {
-    if (sg_visited_check_insert(h, full))
-        for (int b = sgx_x.budget; b <= sgx_x.opts->branches; b++)
-            if (sg_visited_contains(with_budget(h, b)))
-                return true;
-    bool f2 = false;
-    sg_visited_check_insert(with_budget(h, sgx_x.budget), &f2);
-    *full = *full || f2;
-    return false;
+    int n = sgx_x.opts->branches - sgx_x.budget + 1;
+    ckpt_hash *probes = g_new(ckpt_hash, n > 0 ? n : 1);
+    for (int i = 0; i < n; i++)
+        probes[i] = with_budget(h, sgx_x.budget + i);
+    ckpt_hash inserts[2] = {with_budget(h, sgx_x.budget), h};
+    bool seen = sgx_visit(h, probes, n, inserts, 2, full);
+    g_free(probes);
+    return seen;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -456,25 +483,26 @@ static ckpt_hash with_sleep(ckpt_hash h, GArray *canon, uint64_t mask) {
  * else records h with the present sleep set when it can be described. */
 static bool seen_with_sleep(ckpt_hash h, GArray *evs, bool *full) {
     if (sgx_x.sleep->len == 0)
-        return sg_visited_check_insert(h, full);
+        return sgx_visit(h, NULL, 0, &h, 1, full);
     static GArray *canon;
     if (!canon)
         canon = g_array_new(FALSE, FALSE, sizeof(ckpt_hash));
-    if (sg_visited_contains(h))
-        return true;
-    if (!sleep_canon(evs, canon))
-        return false; /* not recorded: explored again when reached again */
+    if (!sleep_canon(evs, canon)) /* not recorded: explored again when reached again */
+        return sgx_visit(h, &h, 1, NULL, 0, full);
     uint64_t all = canon->len >= 64 ? ~0ull : (1ull << canon->len) - 1;
-    if (canon->len <= SLEEP_SUBSETS_MAX) {
+    ckpt_hash probes[1 + (1 << SLEEP_SUBSETS_MAX)];
+    int n = 0;
+    probes[n++] = h;
+    if (canon->len <= SLEEP_SUBSETS_MAX)
         for (uint64_t m = 1; m < all; m++)
-            if (sg_visited_contains(with_sleep(h, canon, m)))
-                return true;
-    }
-    return sg_visited_check_insert(with_sleep(h, canon, all), full);
+            probes[n++] = with_sleep(h, canon, m);
+    ckpt_hash insert = with_sleep(h, canon, all);
+    return sgx_visit(h, probes, n, &insert, 1, full);
 }
 
 /* The strategy callback: called whenever no rank can run. */
 bool sgx_choose(void *user) {
+    sgx_dist_poll();
     if (sgx_sh->stop) {
         sgx_x.cut = true;
         sched_request_stop();
@@ -556,7 +584,7 @@ bool sgx_choose(void *user) {
         else if (sleeping)
             seen = seen_with_sleep(h, evs, &full);
         else
-            seen = sg_visited_check_insert(h, &full);
+            seen = sgx_visit(h, NULL, 0, &h, 1, &full);
         if (seen) {
             g_array_free(awake, TRUE);
             SHARED_ADD(merged, 1);

@@ -14,12 +14,15 @@
  * process sees both at the same address: the table lives in one, grows into
  * the other, and the old one's pages are given back to the system.
  */
+#define _GNU_SOURCE
 #include "stategraph/visited.h"
 
 #include "stategraph/hashset.h"
 
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 enum { FIRST_SLOTS = 1 << 16 };
 
@@ -43,24 +46,67 @@ static size_t limit_of(size_t slots) {
     return slots == g_t->max_slots ? slots / 4 * 3 : slots / 2;
 }
 
-bool sg_visited_create(size_t capacity) {
+/* Points the globals at a mapping of the table whose header is set. */
+static void use_mapping(void *p, size_t region_slots) {
+    g_t = p;
+    g_region_bytes = region_slots * sizeof(ckpt_hash);
+    g_region[0] = (ckpt_hash *)((char *)p + sizeof(table));
+    g_region[1] = g_region[0] + region_slots;
+}
+
+/* fd: a memory file to map (sized here), or -1 for anonymous memory. */
+static bool create(size_t capacity, int fd) {
     size_t n = 1024;
     while (n < capacity + capacity / 3)
         n <<= 1;
-    g_region_bytes = n * sizeof(ckpt_hash);
-    void *p = mmap(NULL, sizeof(table) + 2 * g_region_bytes, PROT_READ | PROT_WRITE,
-                   MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    size_t bytes = sizeof(table) + 2 * n * sizeof(ckpt_hash);
+    if (fd >= 0 && ftruncate(fd, (off_t)bytes) != 0)
+        return false;
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                   MAP_SHARED | (fd >= 0 ? 0 : MAP_ANONYMOUS) | MAP_NORESERVE, fd, 0);
     if (p == MAP_FAILED)
         return false;
-    g_t = p;
-    g_region[0] = (ckpt_hash *)((char *)p + sizeof(table));
-    g_region[1] = g_region[0] + n;
+    use_mapping(p, n);
     g_t->lock = 0;
     g_t->cur = 0;
     g_t->max_slots = n;
     g_t->mask = (n < FIRST_SLOTS ? n : FIRST_SLOTS) - 1;
     g_t->count = 0;
     g_t->limit = limit_of(g_t->mask + 1);
+    return true;
+}
+
+bool sg_visited_create(size_t capacity) {
+    return create(capacity, -1);
+}
+
+bool sg_visited_create_fd(size_t capacity, int *fd) {
+    *fd = memfd_create("ordex-visited", MFD_CLOEXEC);
+    if (*fd < 0)
+        return false;
+    if (!create(capacity, *fd)) {
+        close(*fd);
+        *fd = -1;
+        return false;
+    }
+    return true;
+}
+
+bool sg_visited_attach(int fd) {
+    sg_visited_destroy(); /* the table attached before, in an agent */
+    struct stat st;
+    if (fstat(fd, &st) != 0 || (size_t)st.st_size < sizeof(table))
+        return false;
+    void *p =
+        mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
+    if (p == MAP_FAILED)
+        return false;
+    const table *t = p;
+    if (sizeof(table) + 2 * t->max_slots * sizeof(ckpt_hash) != (size_t)st.st_size) {
+        munmap(p, (size_t)st.st_size);
+        return false;
+    }
+    use_mapping(p, t->max_slots);
     return true;
 }
 
@@ -117,11 +163,32 @@ bool sg_visited_check_insert(ckpt_hash h, bool *full) {
     return seen;
 }
 
+bool sg_visited_visit(const ckpt_hash *probes, int nprobes, const ckpt_hash *inserts, int ninserts,
+                      bool *full, int *which) {
+    *full = false;
+    int found = -1;
+    sg_spin_lock(&g_t->lock);
+    const ckpt_hash *slots = g_region[g_t->cur];
+    for (int i = 0; i < nprobes && found < 0; i++)
+        if (!sg_hashset_empty(slots[sg_hashset_probe(slots, g_t->mask, sg_hashset_key(probes[i]))]))
+            found = i;
+    for (int i = 0; i < ninserts && found < 0; i++) {
+        bool f = false;
+        bool there = check_insert(sg_hashset_key(inserts[i]), &f);
+        *full = *full || f;
+        if (i == 0 && there)
+            found = nprobes;
+    }
+    sg_spin_unlock(&g_t->lock);
+    if (which)
+        *which = found;
+    return found >= 0;
+}
+
 bool sg_visited_contains(ckpt_hash h) {
     sg_spin_lock(&g_t->lock);
     const ckpt_hash *slots = g_region[g_t->cur];
-    bool seen =
-        !sg_hashset_empty(slots[sg_hashset_probe(slots, g_t->mask, sg_hashset_key(h))]);
+    bool seen = !sg_hashset_empty(slots[sg_hashset_probe(slots, g_t->mask, sg_hashset_key(h))]);
     sg_spin_unlock(&g_t->lock);
     return seen;
 }
