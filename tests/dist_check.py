@@ -121,6 +121,20 @@ def check_worker_dies(tmpdir):
     return lines
 
 
+def descends_from(pid, ancestor):
+    """Whether process pid descends from ancestor (another job's agent, a
+    test running beside this one, must not be the one killed)."""
+    while pid > 1:
+        if pid == ancestor:
+            return True
+        try:
+            with open("/proc/%d/stat" % pid) as fh:
+                pid = int(fh.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            return False
+    return False
+
+
 def check_agent_killed(tmpdir):
     """The agent of rank 2 killed (SIGKILL) while the others explore, as when
     its host's transport fails: rank 0 finds rank 2 silent after
@@ -147,7 +161,8 @@ def check_agent_killed(tmpdir):
                 argv = fh.read().split(b"\0")
         except OSError:
             continue
-        if b"PMI_RANK=2" in env_of and os.path.basename(argv[0]) == b"ordex-dist-agent":
+        if (b"PMI_RANK=2" in env_of and os.path.basename(argv[0]) == b"ordex-dist-agent"
+                and descends_from(int(pid), p.pid)):
             victim = int(pid)
     if victim is None:
         p.kill()
@@ -231,14 +246,16 @@ def check_reports(tmpdir):
     try:
         _, err = p.communicate(timeout=60)
         j = por_check.summary(out, p.returncode)
-        ok = j is not None and j["verdict"] == "incomplete" and p.returncode == 2
+        # (every ordex ends with status 2 here, but mpiexec.mpich, interrupted,
+        # now and then says 0 whatever its processes said)
+        ok = j is not None and j["verdict"] == "incomplete" and p.returncode in (0, 2)
         why = "" if ok else "status %s, report %s: %s" % (p.returncode, j, err[-300:])
     except subprocess.TimeoutExpired:
         p.kill()
         p.communicate()
         ok, why = False, "mpiexec did not end within 60 s of SIGINT (a hang)"
     lines.append(("ok" if ok else "DIFF", "SIGINT under --distributed: %s" % (
-        "incomplete, status 2" if ok else why)))
+        "incomplete, status %s" % p.returncode if ok else why)))
     for extra, says in ((["--strategy=random"], "only with the exhaustive or dfs-branches"),
                         (["--jobs", "2"], "one job per MPI process"),
                         (["--checkpoint=fork"], "only with copy snapshots")):
