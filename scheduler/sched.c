@@ -125,9 +125,6 @@ double sched_step_timeout(void) {
 int sched_nranks(void) {
     return g_nranks;
 }
-int sched_current(void) {
-    return g_current ? g_current->id : -1;
-}
 uint64_t sched_switches(void) {
     return g_epoch / 2;
 }

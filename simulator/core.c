@@ -345,10 +345,6 @@ int sim_choose_among(int n, const char *what, const int64_t *ids) {
 /* ---------------------------------------------------------------------- */
 /* Call entry and exit                                                     */
 
-int sim_self(void) {
-    return sched_current();
-}
-
 /* The calls that ask about MPI itself, which any thread may make:
  * MPI_Is_thread_main exists to be asked from other threads, and MPI 4.0 lets
  * the version and initialisation queries be called at any time. */
@@ -422,7 +418,8 @@ void sim_call_enter(const char *fname, void *caller, void *frame) {
         if (sim_g->cfg.exploring)
             sim_capture_call_frame(caller, p->call_regs, &p->call_frames);
         sim_rma_rank_entered(self);
-        sim_timed_call_enter(self, fname);
+        if (sim_timed_active())
+            sim_timed_call_enter(self, fname);
         if (p->initialized && !p->finalized && !p->foreign_reported &&
             !pthread_equal(pthread_self(), p->main_thread) && !any_thread_may_call(fname))
             foreign_thread_call(self, p, fname);
@@ -597,14 +594,21 @@ void sim_call_args(const char *fmt, ...) {
     va_end(ap);
 }
 
-void sim_call_args_p2p(const sim_p2p_args *args) {
+void sim_call_args_p2p(bool is_recv, int count, MPI_Datatype type, int peer, int tag,
+                       struct sim_comm *comm) {
     int self = sched_current();
     if (self < 0)
         return;
     sim_proc *p = sim_proc_of(self);
     if (p->call_depth > 1)
         return;
-    p->p2p_args = *args;
+    sim_p2p_args *a = &p->p2p_args;
+    a->is_recv = is_recv;
+    a->count = count;
+    a->type = type;
+    a->peer = peer;
+    a->tag = tag;
+    a->comm = comm;
     p->p2p_lazy = true;
 }
 

@@ -159,6 +159,7 @@ static const pair_info pairs[] = {
 
 static bool dt_ready;
 static sim_datatype *builtin_by_low[256]; /* builtin handles by their low byte */
+sim_dt_builtin_slot sim_dt_builtins[256]; /* the same with their handles, for sim_dt_get */
 static GPtrArray *direct_table;           /* direct handles by index; NULL = free */
 static guint first_free;                  /* no free derived index below this */
 static GHashTable *predef_names;          /* (rank, handle) -> name set on a predefined type */
@@ -281,6 +282,7 @@ static void register_predefined(sim_datatype *dt) {
     if (SIM_HANDLE_KIND(h) == SIM_HKIND_BUILTIN) {
         g_assert(builtin_by_low[h & 0xffu] == NULL);
         builtin_by_low[h & 0xffu] = dt;
+        sim_dt_builtins[h & 0xffu] = (sim_dt_builtin_slot){dt->handle, dt};
     } else {
         guint idx = SIM_HANDLE_INDEX(h);
         g_assert(idx < SIM_DT_FIRST_DERIVED_INDEX);
@@ -324,6 +326,7 @@ void sim_dt_fini(void) {
         if (builtin_by_low[i])
             sim_dt_destroy(builtin_by_low[i]);
         builtin_by_low[i] = NULL;
+        sim_dt_builtins[i] = (sim_dt_builtin_slot){0, NULL};
     }
     g_hash_table_destroy(predef_names);
     g_hash_table_destroy(invalid_labels);
@@ -337,7 +340,7 @@ void sim_dt_fini(void) {
 /* ---------------------------------------------------------------------- */
 /* Lookup and queries                                                      */
 
-const sim_datatype *sim_dt_get(MPI_Datatype type) {
+const sim_datatype *sim_dt_get_any(MPI_Datatype type) {
     sim_dt_init();
     unsigned h = (unsigned)type;
     if (SIM_HANDLE_OBJ(h) != SIM_OBJ_DATATYPE)

@@ -227,7 +227,8 @@ static int post_send_into(sim_request *req) {
     }
     const sim_datatype *dt = req->dt;
     /* Predict: the sender's CPU overhead comes before the message leaves. */
-    sim_timed_send_overhead((uint64_t)sim_dt_size(dt) * (uint64_t)req->count);
+    if (sim_timed_active())
+        sim_timed_send_overhead((uint64_t)sim_dt_size(dt) * (uint64_t)req->count);
     size_t bytes = sim_dt_size(dt) * (size_t)req->count;
     sim_message *m = message_new(bytes ? bytes : 1);
     m->seq = sim_g->send_seq++;
@@ -304,7 +305,8 @@ static int post_send_into(sim_request *req) {
     } else {
         m->sreq = req;
     }
-    sim_timed_message_posted(m);
+    if (sim_timed_active())
+        sim_timed_message_posted(m);
     if (buffered)
         sim_req_complete(req);
     return MPI_SUCCESS;
@@ -417,7 +419,8 @@ static void deliver(sim_message *m, sim_request *r) {
                      g_strdup_printf("the receive buffer %p cannot be written (count %d of %s): "
                                      "invalid buffer",
                                      r->buf, r->count, sim_dt_name(r->type)));
-    sim_timed_delivered(m, r);
+    if (sim_timed_active())
+        sim_timed_delivered(m, r);
     r->vc_acq = sim_vc_join(r->vc_acq, m->vc);
     if (m->sreq && m->vc) { /* the sender learns that the receive began */
         sim_vc *back = sim_access_release(r->owner);

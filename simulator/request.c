@@ -31,8 +31,9 @@ sim_request *sim_req_new(sim_req_kind kind, const char *call) {
     req->index = -1;
     req->kind = kind;
     req->owner = sim_self();
-    req->call = sim_call_shown(call);
-    req->call_site = sim_proc_of(req->owner)->call_site;
+    const sim_proc *me = sim_proc_of(req->owner);
+    req->call = me->alias_base ? sim_call_shown(call) : call;
+    req->call_site = me->call_site;
     req->made_site = req->call_site;
     return req;
 }
