@@ -255,12 +255,9 @@ double sim_transfer_time(size_t bytes) {
     return sim_g->cfg.latency_s + (double)bytes / sim_g->cfg.bandwidth_Bps;
 }
 
-void sim_clock_charge_compute(int world_rank) {
-    sim_proc *p = sim_proc_of(world_rank);
-    /* Exploring: the same path, the same times (sim_call_enter adds a fixed
-     * time per call instead). */
-    if (sim_g->cfg.exploring || sim_timed_active())
-        return;
+/* The rank's computation since compute_begin, charged to its clock (the
+ * simple clock of run: not exploring, no timed engine). */
+static inline void charge_compute(sim_proc *p) {
     if (g_tick_s < 0) {
         double t = thread_cpu_s();
         if (p->compute_cpu > 0 && t > p->compute_cpu)
@@ -287,6 +284,14 @@ void sim_clock_charge_compute(int world_rank) {
     }
     if (charge > 0)
         p->clock += charge;
+}
+
+void sim_clock_charge_compute(int world_rank) {
+    /* Exploring: the same path, the same times (sim_call_enter adds a fixed
+     * time per call instead). */
+    if (sim_g->cfg.exploring || sim_timed_active())
+        return;
+    charge_compute(sim_proc_of(world_rank));
 }
 
 double sim_predicted_time(void) {
@@ -402,7 +407,8 @@ void sim_call_enter(const char *fname, void *caller, void *frame) {
         return;
     sim_proc *p = sim_proc_of(self);
     if (p->call_depth++ == 0) {
-        sim_clock_charge_compute(self);
+        if (!sim_g->cfg.exploring && !sim_timed_active())
+            charge_compute(p);
         if (sim_g->cfg.exploring)
             p->clock += SIM_EXPLORE_CALL_TIME;
         p->call = fname;
@@ -488,7 +494,8 @@ void sim_call_leave(void) {
         if (p->call_depth == 1) {
             p->noutputs = 0; /* written now: live again during the pause below */
             p->last_call = p->call;
-            progress_point(self, p);
+            if (sim_g->cfg.async_progress)
+                progress_point(self, p);
         }
         if (--p->call_depth == 0) {
             p->call = NULL;
