@@ -162,6 +162,25 @@ static void test_not_datatypes(void) {
     CU_ASSERT_FALSE(sim_dt_is_predefined(MPI_LB));
 }
 
+/* sim_dt_get finds builtin types by their handle's low byte: a handle that
+ * shares MPI_INT's low byte but differs above it is not MPI_INT, and the
+ * table is filled again by the next sim_dt_init after sim_dt_fini. */
+static void test_builtin_lookup_exact(void) {
+    const sim_datatype *dt = sim_dt_get(MPI_INT);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dt);
+    CU_ASSERT_EQUAL(sim_dt_size(dt), sizeof(int));
+    unsigned h = (unsigned)MPI_INT;
+    CU_ASSERT_PTR_NULL(sim_dt_get((MPI_Datatype)((h & ~0xff00u) | 0x0800u))); /* size byte */
+    CU_ASSERT_PTR_NULL(sim_dt_get((MPI_Datatype)((h & ~0x3c000000u) | 0x04000000u))); /* object */
+    CU_ASSERT_PTR_NULL(sim_dt_get((MPI_Datatype)(h & 0xffu))); /* kind and object zero */
+    sim_dt_fini();
+    sim_dt_init();
+    const sim_datatype *again = sim_dt_get(MPI_INT);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(again);
+    CU_ASSERT_EQUAL(sim_dt_size(again), sizeof(int));
+    CU_ASSERT_TRUE(sim_dt_is_predefined(MPI_INT));
+}
+
 typedef struct {
     MPI_Datatype t;
     size_t size;
@@ -1964,6 +1983,7 @@ int main(void) {
     } tests[] = {
         {"predefined sizes", test_predefined_sizes},
         {"non-datatype handles", test_not_datatypes},
+        {"builtin lookup: the whole handle, table refilled after fini", test_builtin_lookup_exact},
         {"pair types", test_pair_types},
         {"MPI_SHORT_INT packing skips padding", test_pair_pack_short_int},
         {"pair signatures", test_pair_signatures},
