@@ -81,11 +81,11 @@ void sim_engine_fini(void) {
     for (int i = 0; i < g_n; i++) {
         while (g_q[i].msgs.head) {
             sim_message *m = g_q[i].msgs.head->data;
-            g_queue_unlink(&g_q[i].msgs, &m->link);
+            sim_queue_unlink(&g_q[i].msgs, &m->link);
             message_free(m);
         }
         while (g_q[i].recvs.head)
-            g_queue_unlink(&g_q[i].recvs, g_q[i].recvs.head);
+            sim_queue_unlink(&g_q[i].recvs, g_q[i].recvs.head);
     }
     while (g_free_msgs) {
         sim_message *m = g_free_msgs->data;
@@ -183,7 +183,7 @@ static bool send_now(sim_message *m) {
     for (GList *l = g_q[m->dst].msgs.head; l; l = l->next)
         if (recv_matches(r, l->data))
             return false;
-    g_queue_unlink(&g_q[m->dst].recvs, &r->recv_link);
+    sim_queue_unlink(&g_q[m->dst].recvs, &r->recv_link);
     sim_events_changed();
     g_direct++;
     deliver(m, r);
@@ -202,8 +202,8 @@ bool sim_engine_recv_now(sim_request *r) {
             m = l->data;
     if (!m || !fixed_pair(r->owner, m, r) || (m->sreq && !frozen_on(m->src, m->sreq)))
         return false;
-    g_queue_unlink(&q->msgs, &m->link);
-    g_queue_unlink(&q->recvs, &r->recv_link);
+    sim_queue_unlink(&q->msgs, &m->link);
+    sim_queue_unlink(&q->recvs, &r->recv_link);
     sim_events_changed();
     g_direct++;
     deliver(m, r);
@@ -297,7 +297,7 @@ static int post_send_into(sim_request *req) {
             return MPI_SUCCESS;
         }
     }
-    g_queue_push_tail_link(&g_q[m->dst].msgs, &m->link);
+    sim_queue_push_tail_link(&g_q[m->dst].msgs, &m->link);
     sim_events_touch(m->dst);
     if (buffered) {
         m->sreq = NULL;
@@ -349,7 +349,7 @@ static void post_recv_into(sim_request *req) {
     req->posted = true;
     req->early_offered = false;
     req->recv_link.data = req;
-    g_queue_push_tail_link(&g_q[req->owner].recvs, &req->recv_link);
+    sim_queue_push_tail_link(&g_q[req->owner].recvs, &req->recv_link);
     sim_events_touch(req->owner);
 }
 
@@ -586,8 +586,8 @@ void sim_engine_fire(const sim_event *ev) {
         return;
     }
     sim_request *r = ev->b;
-    g_queue_unlink(&q->msgs, &m->link);
-    g_queue_unlink(&q->recvs, &r->recv_link);
+    sim_queue_unlink(&q->msgs, &m->link);
+    sim_queue_unlink(&q->recvs, &r->recv_link);
     deliver(m, r);
 }
 
@@ -688,7 +688,7 @@ sim_message *sim_probe(int source, int tag, sim_comm *comm, bool block, bool tak
     }
     if (!take)
         return m;
-    g_queue_unlink(&g_q[self].msgs, hit);
+    sim_queue_unlink(&g_q[self].msgs, hit);
     return m;
 }
 
@@ -754,11 +754,11 @@ void sim_cancel(sim_request *req) {
     if (req->complete)
         return;
     if (req->kind == SIM_REQ_RECV && req->posted) {
-        g_queue_unlink(&g_q[req->owner].recvs, &req->recv_link);
+        sim_queue_unlink(&g_q[req->owner].recvs, &req->recv_link);
         req->posted = false;
     } else if (req->kind == SIM_REQ_SEND && req->msg) {
         sim_message *m = req->msg;
-        g_queue_unlink(&g_q[m->dst].msgs, &m->link);
+        sim_queue_unlink(&g_q[m->dst].msgs, &m->link);
         if (m->bsend_bytes)
             sim_proc_of(m->src)->bsend_used -= m->bsend_bytes;
         message_free(m);

@@ -27,7 +27,7 @@ sim_request *sim_req_new(sim_req_kind kind, const char *call) {
         req = g_new0(sim_request, 1);
     }
     req->live_link.data = req;
-    g_queue_push_tail_link(&g_live, &req->live_link);
+    sim_queue_push_tail_link(&g_live, &req->live_link);
     req->index = -1;
     req->kind = kind;
     req->owner = sim_self();
@@ -91,7 +91,7 @@ void sim_req_release(sim_request *req) {
         req->pfree(req->pstate);
     sim_access_request_released(req);
     sim_req_unpublish(req);
-    g_queue_unlink(&g_live, &req->live_link);
+    sim_queue_unlink(&g_live, &req->live_link);
     if (req->dt)
         sim_dt_unref(req->dt);
     if (req->vc_acq)
@@ -245,7 +245,7 @@ GPtrArray *sim_req_all(void) {
 void sim_req_reset(void) {
     while (g_live.head) {
         sim_request *r = g_live.head->data;
-        g_queue_unlink(&g_live, &r->live_link);
+        sim_queue_unlink(&g_live, &r->live_link);
         g_free(r->error_text);
         g_free(r->pstate); /* the objects it holds go with the rest */
         g_free(r);
