@@ -124,23 +124,46 @@ void sched_ps_reset(void);
 /* ordex's own environ while a rank runs. */
 extern char **sched_ps_outer_environ;
 
-/* Puts the rank's C library globals in place as it is switched in, and
- * saves them as it is switched out. */
-static inline void sched_ps_switch_in(sched_procstate *ps) {
-    optarg = ps->optarg;
-    optind = ps->optind;
-    opterr = ps->opterr;
-    optopt = ps->optopt;
-    sched_ps_outer_environ = environ;
-    environ = ps->environ;
+/* The C library globals that a switch moves, as the rank last left them.
+ * The scheduler keeps a copy of them beside its own record of the rank
+ * (dense, in cache), so that a switch need not touch the procstate, which
+ * lies in the rank's arena: with many ranks that is a page the TLB no
+ * longer holds, one per switch.  The procstate stays the copy that state
+ * hashing and snapshots see: it is written whenever the rank changed one
+ * of them. */
+typedef struct sched_ps_globals {
+    char *optarg;
+    int optind, opterr, optopt;
+    char **environ;
+} sched_ps_globals;
+
+/* The globals as ps holds them (for a rank's first switch). */
+static inline sched_ps_globals sched_ps_globals_of(const sched_procstate *ps) {
+    return (sched_ps_globals){ps->optarg, ps->optind, ps->opterr, ps->optopt, ps->environ};
 }
 
-static inline void sched_ps_switch_out(sched_procstate *ps) {
-    ps->optarg = optarg;
-    ps->optind = optind;
-    ps->opterr = opterr;
-    ps->optopt = optopt;
-    ps->environ = environ;
+/* Puts the rank's C library globals in place as it is switched in (g: the
+ * copy, equal to ps's), and saves them as it is switched out (into g, and
+ * into ps if the rank changed any). */
+static inline void sched_ps_switch_in(const sched_ps_globals *g) {
+    optarg = g->optarg;
+    optind = g->optind;
+    opterr = g->opterr;
+    optopt = g->optopt;
+    sched_ps_outer_environ = environ;
+    environ = g->environ;
+}
+
+static inline void sched_ps_switch_out(sched_procstate *ps, sched_ps_globals *g) {
+    if (G_UNLIKELY(optarg != g->optarg || optind != g->optind || opterr != g->opterr ||
+                   optopt != g->optopt || environ != g->environ)) {
+        *g = (sched_ps_globals){optarg, optind, opterr, optopt, environ};
+        ps->optarg = g->optarg;
+        ps->optind = g->optind;
+        ps->opterr = g->opterr;
+        ps->optopt = g->optopt;
+        ps->environ = g->environ;
+    }
     environ = sched_ps_outer_environ;
 }
 

@@ -100,9 +100,6 @@ int sched_rank_pid(int rank);
 
 int sched_nranks(void);
 
-/* The running rank, or -1 when the scheduler itself runs. */
-int sched_current(void);
-
 /* From rank code: parks the running rank until sched_wake.  Returns at once
  * (without switching) if the rank was woken in between. */
 void sched_block(void);
@@ -128,6 +125,12 @@ void sched_clear_stop(void);
 /* The running rank, -1 while the scheduler runs; updated at every switch.
  * Exported from the ordex executable for debuggers' breakpoint conditions. */
 extern int ordex_rank;
+
+/* The running rank, or -1 when the scheduler itself runs.  Inline: every
+ * MPI call asks it several times. */
+static inline int sched_current(void) {
+    return ordex_rank;
+}
 
 typedef enum sched_run_result {
     SCHED_RUN_COMPLETE, /* every rank ended */

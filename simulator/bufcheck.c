@@ -432,6 +432,10 @@ static void bottom_block(MPI_Aint off, size_t len, void *data) {
     }
 }
 
+static int bufcheck_full(const char *call, const char *arg, const void *buf,
+                         const sim_buf_part *parts, int n, bool writes, char **why, int self,
+                         sched_call_point cp, site_entry *e, uint64_t layout);
+
 int sim_bufcheck(const char *call, const char *arg, const void *buf, const sim_buf_part *parts,
                  int n, bool writes, char **why) {
     *why = NULL;
@@ -465,6 +469,17 @@ int sim_bufcheck(const char *call, const char *arg, const void *buf, const sim_b
         if (sched_obj_still(self, &cp, &sl->obj))
             return MPI_SUCCESS;
     }
+    return bufcheck_full(call, arg, buf, parts, n, writes, why, self, cp, e, layout);
+}
+
+/* The check proper, for a call site, buffer and layout not seen at this
+ * frame before (apart from sim_bufcheck so that its frame, large with the
+ * object descriptions and walks below, is made only when needed). */
+static __attribute__((noinline)) int bufcheck_full(const char *call, const char *arg,
+                                                   const void *buf, const sim_buf_part *parts,
+                                                   int n, bool writes, char **why, int self,
+                                                   sched_call_point cp, site_entry *e,
+                                                   uint64_t layout) {
     char *what = parts_text(parts, n);
     int rc = MPI_SUCCESS;
     /* A receive type whose entries overlap: which byte gets which value is

@@ -255,12 +255,9 @@ double sim_transfer_time(size_t bytes) {
     return sim_g->cfg.latency_s + (double)bytes / sim_g->cfg.bandwidth_Bps;
 }
 
-void sim_clock_charge_compute(int world_rank) {
-    sim_proc *p = sim_proc_of(world_rank);
-    /* Exploring: the same path, the same times (sim_call_enter adds a fixed
-     * time per call instead). */
-    if (sim_g->cfg.exploring || sim_timed_active())
-        return;
+/* The rank's computation since compute_begin, charged to its clock (the
+ * simple clock of run: not exploring, no timed engine). */
+static inline void charge_compute(sim_proc *p) {
     if (g_tick_s < 0) {
         double t = thread_cpu_s();
         if (p->compute_cpu > 0 && t > p->compute_cpu)
@@ -287,6 +284,14 @@ void sim_clock_charge_compute(int world_rank) {
     }
     if (charge > 0)
         p->clock += charge;
+}
+
+void sim_clock_charge_compute(int world_rank) {
+    /* Exploring: the same path, the same times (sim_call_enter adds a fixed
+     * time per call instead). */
+    if (sim_g->cfg.exploring || sim_timed_active())
+        return;
+    charge_compute(sim_proc_of(world_rank));
 }
 
 double sim_predicted_time(void) {
@@ -345,10 +350,6 @@ int sim_choose_among(int n, const char *what, const int64_t *ids) {
 /* ---------------------------------------------------------------------- */
 /* Call entry and exit                                                     */
 
-int sim_self(void) {
-    return sched_current();
-}
-
 /* The calls that ask about MPI itself, which any thread may make:
  * MPI_Is_thread_main exists to be asked from other threads, and MPI 4.0 lets
  * the version and initialisation queries be called at any time. */
@@ -406,7 +407,8 @@ void sim_call_enter(const char *fname, void *caller, void *frame) {
         return;
     sim_proc *p = sim_proc_of(self);
     if (p->call_depth++ == 0) {
-        sim_clock_charge_compute(self);
+        if (!sim_g->cfg.exploring && !sim_timed_active())
+            charge_compute(p);
         if (sim_g->cfg.exploring)
             p->clock += SIM_EXPLORE_CALL_TIME;
         p->call = fname;
@@ -422,7 +424,8 @@ void sim_call_enter(const char *fname, void *caller, void *frame) {
         if (sim_g->cfg.exploring)
             sim_capture_call_frame(caller, p->call_regs, &p->call_frames);
         sim_rma_rank_entered(self);
-        sim_timed_call_enter(self, fname);
+        if (sim_timed_active())
+            sim_timed_call_enter(self, fname);
         if (p->initialized && !p->finalized && !p->foreign_reported &&
             !pthread_equal(pthread_self(), p->main_thread) && !any_thread_may_call(fname))
             foreign_thread_call(self, p, fname);
@@ -491,7 +494,8 @@ void sim_call_leave(void) {
         if (p->call_depth == 1) {
             p->noutputs = 0; /* written now: live again during the pause below */
             p->last_call = p->call;
-            progress_point(self, p);
+            if (sim_g->cfg.async_progress)
+                progress_point(self, p);
         }
         if (--p->call_depth == 0) {
             p->call = NULL;
@@ -597,14 +601,21 @@ void sim_call_args(const char *fmt, ...) {
     va_end(ap);
 }
 
-void sim_call_args_p2p(const sim_p2p_args *args) {
+void sim_call_args_p2p(bool is_recv, int count, MPI_Datatype type, int peer, int tag,
+                       struct sim_comm *comm) {
     int self = sched_current();
     if (self < 0)
         return;
     sim_proc *p = sim_proc_of(self);
     if (p->call_depth > 1)
         return;
-    p->p2p_args = *args;
+    sim_p2p_args *a = &p->p2p_args;
+    a->is_recv = is_recv;
+    a->count = count;
+    a->type = type;
+    a->peer = peer;
+    a->tag = tag;
+    a->comm = comm;
     p->p2p_lazy = true;
 }
 

@@ -159,6 +159,7 @@ static const pair_info pairs[] = {
 
 static bool dt_ready;
 static sim_datatype *builtin_by_low[256]; /* builtin handles by their low byte */
+sim_dt_builtin_slot sim_dt_builtins[256]; /* the same with their handles, for sim_dt_get */
 static GPtrArray *direct_table;           /* direct handles by index; NULL = free */
 static guint first_free;                  /* no free derived index below this */
 static GHashTable *predef_names;          /* (rank, handle) -> name set on a predefined type */
@@ -281,6 +282,7 @@ static void register_predefined(sim_datatype *dt) {
     if (SIM_HANDLE_KIND(h) == SIM_HKIND_BUILTIN) {
         g_assert(builtin_by_low[h & 0xffu] == NULL);
         builtin_by_low[h & 0xffu] = dt;
+        sim_dt_builtins[h & 0xffu] = (sim_dt_builtin_slot){dt->handle, dt};
     } else {
         guint idx = SIM_HANDLE_INDEX(h);
         g_assert(idx < SIM_DT_FIRST_DERIVED_INDEX);
@@ -324,6 +326,7 @@ void sim_dt_fini(void) {
         if (builtin_by_low[i])
             sim_dt_destroy(builtin_by_low[i]);
         builtin_by_low[i] = NULL;
+        sim_dt_builtins[i] = (sim_dt_builtin_slot){0, NULL};
     }
     g_hash_table_destroy(predef_names);
     g_hash_table_destroy(invalid_labels);
@@ -337,7 +340,7 @@ void sim_dt_fini(void) {
 /* ---------------------------------------------------------------------- */
 /* Lookup and queries                                                      */
 
-const sim_datatype *sim_dt_get(MPI_Datatype type) {
+const sim_datatype *sim_dt_get_any(MPI_Datatype type) {
     sim_dt_init();
     unsigned h = (unsigned)type;
     if (SIM_HANDLE_OBJ(h) != SIM_OBJ_DATATYPE)
@@ -611,6 +614,33 @@ const char *sim_dt_get_name(int rank, MPI_Datatype type) {
 
 /* Copies between count elements of dt at `typed` and the packed stream,
  * stopping after max bytes of the stream; returns the bytes copied. */
+/* memcpy for the few bytes of most messages (a count of one or two basic
+ * elements) without a call into the C library: fixed-size copies, the
+ * first and last 8 or 4 bytes of the range (they overlap when n is not a
+ * multiple), which the compiler turns into moves. */
+static inline void copy_bytes(void *to, const void *from, size_t n) {
+    char *d = to;
+    const char *s = from;
+    if (n > 16) {
+        memcpy(d, s, n);
+    } else if (n >= 8) {
+        uint64_t a, b;
+        memcpy(&a, s, 8);
+        memcpy(&b, s + n - 8, 8);
+        memcpy(d, &a, 8);
+        memcpy(d + n - 8, &b, 8);
+    } else if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, s, 4);
+        memcpy(&b, s + n - 4, 4);
+        memcpy(d, &a, 4);
+        memcpy(d + n - 4, &b, 4);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            d[i] = s[i];
+    }
+}
+
 static size_t copy_elements(const sim_datatype *dt, const void *typed, char *packed, size_t count,
                             size_t max, bool pack) {
     MPI_Aint off;
@@ -619,9 +649,9 @@ static size_t copy_elements(const sim_datatype *dt, const void *typed, char *pac
     if (dense(dt, count, &off)) {
         size_t n = MIN(max, dt->size * count);
         if (pack)
-            memcpy(packed, at(typed, off), n);
+            copy_bytes(packed, at(typed, off), n);
         else
-            memcpy(at(typed, off), packed, n);
+            copy_bytes(at(typed, off), packed, n);
         return n;
     }
     MPI_Aint ext = dt_extent(dt);

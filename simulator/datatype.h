@@ -52,8 +52,22 @@ static inline size_t sim_dt_basic_size(MPI_Datatype basic) {
  * MPI_Type_free is still found while operations that use it are pending
  * (they hold sim_dt_ref references; MPI lets them complete): this is the
  * lookup of execution, argument checks use sim_dt_lookup, which refuses
- * it. */
-const sim_datatype *sim_dt_get(MPI_Datatype type);
+ * it.  Inline for the builtin types (every message looks its type up
+ * several times); the rest goes to sim_dt_get_any. */
+typedef struct sim_dt_builtin_slot {
+    MPI_Datatype handle;
+    const sim_datatype *dt;
+} sim_dt_builtin_slot;
+/* Builtin handles by their low byte, filled by sim_dt_init; not for use
+ * outside sim_dt_get. */
+extern sim_dt_builtin_slot sim_dt_builtins[256];
+const sim_datatype *sim_dt_get_any(MPI_Datatype type);
+static inline const sim_datatype *sim_dt_get(MPI_Datatype type) {
+    const sim_dt_builtin_slot *s = &sim_dt_builtins[(unsigned)type & 0xffu];
+    if (__builtin_expect(s->handle == type && s->dt != NULL, 1))
+        return s->dt;
+    return sim_dt_get_any(type);
+}
 
 /* True when the type may be used in communication (predefined, or committed). */
 bool sim_dt_committed(const sim_datatype *dt);

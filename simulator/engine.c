@@ -82,11 +82,11 @@ void sim_engine_fini(void) {
     for (int i = 0; i < g_n; i++) {
         while (g_q[i].msgs.head) {
             sim_message *m = g_q[i].msgs.head->data;
-            g_queue_unlink(&g_q[i].msgs, &m->link);
+            sim_queue_unlink(&g_q[i].msgs, &m->link);
             message_free(m);
         }
         while (g_q[i].recvs.head)
-            g_queue_unlink(&g_q[i].recvs, g_q[i].recvs.head);
+            sim_queue_unlink(&g_q[i].recvs, g_q[i].recvs.head);
     }
     while (g_free_msgs) {
         sim_message *m = g_free_msgs->data;
@@ -184,7 +184,7 @@ static bool send_now(sim_message *m) {
     for (GList *l = g_q[m->dst].msgs.head; l; l = l->next)
         if (recv_matches(r, l->data))
             return false;
-    g_queue_unlink(&g_q[m->dst].recvs, &r->recv_link);
+    sim_queue_unlink(&g_q[m->dst].recvs, &r->recv_link);
     sim_events_changed();
     g_direct++;
     deliver(m, r);
@@ -203,8 +203,8 @@ bool sim_engine_recv_now(sim_request *r) {
             m = l->data;
     if (!m || !fixed_pair(r->owner, m, r) || (m->sreq && !frozen_on(m->src, m->sreq)))
         return false;
-    g_queue_unlink(&q->msgs, &m->link);
-    g_queue_unlink(&q->recvs, &r->recv_link);
+    sim_queue_unlink(&q->msgs, &m->link);
+    sim_queue_unlink(&q->recvs, &r->recv_link);
     sim_events_changed();
     g_direct++;
     deliver(m, r);
@@ -228,7 +228,8 @@ static int post_send_into(sim_request *req) {
     }
     const sim_datatype *dt = req->dt;
     /* Predict: the sender's CPU overhead comes before the message leaves. */
-    sim_timed_send_overhead((uint64_t)sim_dt_size(dt) * (uint64_t)req->count);
+    if (sim_timed_active())
+        sim_timed_send_overhead((uint64_t)sim_dt_size(dt) * (uint64_t)req->count);
     size_t bytes = sim_dt_size(dt) * (size_t)req->count;
     sim_message *m = message_new(bytes ? bytes : 1);
     m->seq = sim_g->send_seq++;
@@ -297,7 +298,7 @@ static int post_send_into(sim_request *req) {
             return MPI_SUCCESS;
         }
     }
-    g_queue_push_tail_link(&g_q[m->dst].msgs, &m->link);
+    sim_queue_push_tail_link(&g_q[m->dst].msgs, &m->link);
     sim_events_touch(m->dst);
     if (buffered) {
         m->sreq = NULL;
@@ -305,7 +306,8 @@ static int post_send_into(sim_request *req) {
     } else {
         m->sreq = req;
     }
-    sim_timed_message_posted(m);
+    if (sim_timed_active())
+        sim_timed_message_posted(m);
     if (buffered)
         sim_req_complete(req);
     return MPI_SUCCESS;
@@ -348,7 +350,7 @@ static void post_recv_into(sim_request *req) {
     req->posted = true;
     req->early_offered = false;
     req->recv_link.data = req;
-    g_queue_push_tail_link(&g_q[req->owner].recvs, &req->recv_link);
+    sim_queue_push_tail_link(&g_q[req->owner].recvs, &req->recv_link);
     sim_events_touch(req->owner);
 }
 
@@ -418,7 +420,8 @@ static void deliver(sim_message *m, sim_request *r) {
                      g_strdup_printf("the receive buffer %p cannot be written (count %d of %s): "
                                      "invalid buffer",
                                      r->buf, r->count, sim_dt_name(r->type)));
-    sim_timed_delivered(m, r);
+    if (sim_timed_active())
+        sim_timed_delivered(m, r);
     r->vc_acq = sim_vc_join(r->vc_acq, m->vc);
     if (m->sreq && m->vc) { /* the sender learns that the receive began */
         sim_vc *back = sim_access_release(r->owner);
@@ -653,8 +656,8 @@ void sim_engine_fire(const sim_event *ev) {
         return;
     }
     sim_request *r = ev->b;
-    g_queue_unlink(&q->msgs, &m->link);
-    g_queue_unlink(&q->recvs, &r->recv_link);
+    sim_queue_unlink(&q->msgs, &m->link);
+    sim_queue_unlink(&q->recvs, &r->recv_link);
     deliver(m, r);
 }
 
@@ -755,7 +758,7 @@ sim_message *sim_probe(int source, int tag, sim_comm *comm, bool block, bool tak
     }
     if (!take)
         return m;
-    g_queue_unlink(&g_q[self].msgs, hit);
+    sim_queue_unlink(&g_q[self].msgs, hit);
     return m;
 }
 
@@ -821,11 +824,11 @@ void sim_cancel(sim_request *req) {
     if (req->complete)
         return;
     if (req->kind == SIM_REQ_RECV && req->posted) {
-        g_queue_unlink(&g_q[req->owner].recvs, &req->recv_link);
+        sim_queue_unlink(&g_q[req->owner].recvs, &req->recv_link);
         req->posted = false;
     } else if (req->kind == SIM_REQ_SEND && req->msg) {
         sim_message *m = req->msg;
-        g_queue_unlink(&g_q[m->dst].msgs, &m->link);
+        sim_queue_unlink(&g_q[m->dst].msgs, &m->link);
         if (m->bsend_bytes)
             sim_proc_of(m->src)->bsend_used -= m->bsend_bytes;
         message_free(m);

@@ -143,6 +143,35 @@ static inline void sim_zero(void *p, size_t n) {
     set(p, 0, n);
 }
 
+/* g_queue_push_tail_link and g_queue_unlink for the queues of the message
+ * path (the live requests, each destination's messages and posted
+ * receives): the same lists, without a call into GLib per step.  link is a
+ * single element (next NULL on push); unlinking leaves it with next and
+ * prev NULL, as GLib does. */
+static inline void sim_queue_push_tail_link(GQueue *q, GList *link) {
+    link->next = NULL;
+    link->prev = q->tail;
+    if (q->tail)
+        q->tail->next = link;
+    else
+        q->head = link;
+    q->tail = link;
+    q->length++;
+}
+
+static inline void sim_queue_unlink(GQueue *q, GList *link) {
+    if (link->prev)
+        link->prev->next = link->next;
+    else
+        q->head = link->next;
+    if (link->next)
+        link->next->prev = link->prev;
+    else
+        q->tail = link->prev;
+    link->next = link->prev = NULL;
+    q->length--;
+}
+
 /* ---- requests (request.c) ---- */
 sim_request *sim_req_new(sim_req_kind kind, const char *call);
 /* Sets the request's datatype and keeps it alive until the request is released. */

@@ -76,8 +76,7 @@ static const char *tag_text(int tag, char *buf, size_t n) {
 
 static void describe(bool is_recv, int count, MPI_Datatype type, int peer, int tag,
                      sim_comm *comm) {
-    sim_p2p_args a = {is_recv, count, type, peer, tag, comm};
-    sim_call_args_p2p(&a);
+    sim_call_args_p2p(is_recv, count, type, peer, tag, comm);
 }
 
 /* ---------------------------------------------------------------------- */

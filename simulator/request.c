@@ -27,12 +27,13 @@ sim_request *sim_req_new(sim_req_kind kind, const char *call) {
         req = g_new0(sim_request, 1);
     }
     req->live_link.data = req;
-    g_queue_push_tail_link(&g_live, &req->live_link);
+    sim_queue_push_tail_link(&g_live, &req->live_link);
     req->index = -1;
     req->kind = kind;
     req->owner = sim_self();
-    req->call = sim_call_shown(call);
-    req->call_site = sim_proc_of(req->owner)->call_site;
+    const sim_proc *me = sim_proc_of(req->owner);
+    req->call = me->alias_base ? sim_call_shown(call) : call;
+    req->call_site = me->call_site;
     req->made_site = req->call_site;
     return req;
 }
@@ -90,7 +91,7 @@ void sim_req_release(sim_request *req) {
         req->pfree(req->pstate);
     sim_access_request_released(req);
     sim_req_unpublish(req);
-    g_queue_unlink(&g_live, &req->live_link);
+    sim_queue_unlink(&g_live, &req->live_link);
     if (req->dt)
         sim_dt_unref(req->dt);
     if (req->vc_acq)
@@ -244,7 +245,7 @@ GPtrArray *sim_req_all(void) {
 void sim_req_reset(void) {
     while (g_live.head) {
         sim_request *r = g_live.head->data;
-        g_queue_unlink(&g_live, &r->live_link);
+        sim_queue_unlink(&g_live, &r->live_link);
         g_free(r->error_text);
         g_free(r->pstate); /* the objects it holds go with the rest */
         g_free(r);

@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "scheduler/sched.h"
 #include "simulator/events.h"
 #include "simulator/handle.h" /* handle layout, SIM_HANDLE() */
 #include "simulator/sim.h"
@@ -90,13 +91,18 @@ typedef struct sim_p2p_args {
     int tag;
     struct sim_comm *comm;
 } sim_p2p_args;
-void sim_call_args_p2p(const sim_p2p_args *args);
+/* The fields come one by one, not as a struct built by the caller: the
+ * copy of a struct just written field by field stalls on store forwarding. */
+void sim_call_args_p2p(bool is_recv, int count, MPI_Datatype type, int peer, int tag,
+                       struct sim_comm *comm);
 
 /* The argument description of rank's call in progress ("" when none). */
 const char *sim_call_args_text(int world_rank);
 
 /* World rank of the rank whose MPI call is executing (never -1 inside a call). */
-int sim_self(void);
+static inline int sim_self(void) {
+    return sched_current();
+}
 
 /* Reports an MPI usage error detected in the current call.  errclass is an
  * MPI_ERR_* class.  Applies the error handler of comm (MPI_COMM_NULL: the

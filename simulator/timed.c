@@ -147,6 +147,8 @@ static struct {
     char *failure;
 } T;
 
+bool sim_timed_on; /* T.active, for sim_timed_active */
+
 /* Stops the simulation: a time became infinite or not a number, which
  * the model's arithmetic cannot go on with (the platform's ranges keep its
  * own values far from that; an ordex_compute argument need not be). */
@@ -1157,6 +1159,7 @@ bool sim_timed_start(const pm_platform *platform, bool record, unsigned placemen
         return false;
     }
     memset(&T, 0, sizeof T);
+    sim_timed_on = false;
     T.platform = platform;
     T.record = record;
     T.nranks = n;
@@ -1191,6 +1194,7 @@ bool sim_timed_start(const pm_platform *platform, bool record, unsigned placemen
     T.nivcsw_start = involuntary_switches();
     T.nvcsw_start = voluntary_switches();
     T.active = true;
+    sim_timed_on = true;
     sim_timed_rma_reset();
     sim_timed_shmem_reset();
     return true;
@@ -1224,6 +1228,7 @@ void sim_timed_stop(void) {
     g_free(T.ranks);
     g_free(T.failure);
     memset(&T, 0, sizeof T);
+    sim_timed_on = false;
 }
 
 const char *sim_timed_failure(void) {
@@ -1238,10 +1243,6 @@ void sim_timed_measurement(sim_timed_measure *m) {
 
 void sim_timed_ignore_measured(bool ignore) {
     T.ignore_measured = ignore;
-}
-
-bool sim_timed_active(void) {
-    return T.active;
 }
 
 double sim_timed_now(void) {

@@ -118,7 +118,12 @@ void sim_timed_stop(void);
  * prediction can be made.  Valid until sim_timed_stop. */
 const char *sim_timed_failure(void);
 
-bool sim_timed_active(void);
+/* Whether the timed engine runs (between sim_timed_start and
+ * sim_timed_stop).  Inline: every MPI call asks. */
+extern bool sim_timed_on;
+static inline bool sim_timed_active(void) {
+    return sim_timed_on;
+}
 
 /* The run loop's strategy: fires the next thing in simulated-time order (an
  * arrived message matching a receive, a complete collective, a computation

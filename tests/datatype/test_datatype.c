@@ -162,6 +162,53 @@ static void test_not_datatypes(void) {
     CU_ASSERT_FALSE(sim_dt_is_predefined(MPI_LB));
 }
 
+/* Contiguous data of every length up to 40 bytes (the short copies of
+ * most messages take their own path) is packed and unpacked exactly: every
+ * byte of the range, none past it. */
+static void test_pack_short_lengths(void) {
+    const sim_datatype *ch = sim_dt_get(MPI_CHAR);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ch);
+    for (int n = 0; n <= 40; n++) {
+        unsigned char src[48], packed[48], back[48];
+        for (int i = 0; i < 48; i++) {
+            src[i] = (unsigned char)(i * 7 + 1);
+            packed[i] = 0xee;
+            back[i] = 0xdd;
+        }
+        sim_dt_pack(ch, src, n, packed);
+        sim_dt_unpack(ch, packed, (size_t)n, back, n);
+        for (int i = 0; i < 48; i++) {
+            CU_ASSERT_EQUAL(packed[i], i < n ? src[i] : 0xee);
+            CU_ASSERT_EQUAL(back[i], i < n ? src[i] : 0xdd);
+        }
+    }
+    /* Fewer bytes than the type's count holds: only those arrive. */
+    unsigned char in[8] = {1, 2, 3, 4, 5, 6, 7, 8}, out[12];
+    memset(out, 0xcc, sizeof out);
+    sim_dt_unpack(ch, in, 5, out, 10);
+    for (int i = 0; i < 12; i++)
+        CU_ASSERT_EQUAL(out[i], i < 5 ? in[i] : 0xcc);
+}
+
+/* sim_dt_get finds builtin types by their handle's low byte: a handle that
+ * shares MPI_INT's low byte but differs above it is not MPI_INT, and the
+ * table is filled again by the next sim_dt_init after sim_dt_fini. */
+static void test_builtin_lookup_exact(void) {
+    const sim_datatype *dt = sim_dt_get(MPI_INT);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dt);
+    CU_ASSERT_EQUAL(sim_dt_size(dt), sizeof(int));
+    unsigned h = (unsigned)MPI_INT;
+    CU_ASSERT_PTR_NULL(sim_dt_get((MPI_Datatype)((h & ~0xff00u) | 0x0800u))); /* size byte */
+    CU_ASSERT_PTR_NULL(sim_dt_get((MPI_Datatype)((h & ~0x3c000000u) | 0x04000000u))); /* object */
+    CU_ASSERT_PTR_NULL(sim_dt_get((MPI_Datatype)(h & 0xffu))); /* kind and object zero */
+    sim_dt_fini();
+    sim_dt_init();
+    const sim_datatype *again = sim_dt_get(MPI_INT);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(again);
+    CU_ASSERT_EQUAL(sim_dt_size(again), sizeof(int));
+    CU_ASSERT_TRUE(sim_dt_is_predefined(MPI_INT));
+}
+
 typedef struct {
     MPI_Datatype t;
     size_t size;
@@ -1964,6 +2011,8 @@ int main(void) {
     } tests[] = {
         {"predefined sizes", test_predefined_sizes},
         {"non-datatype handles", test_not_datatypes},
+        {"builtin lookup: the whole handle, table refilled after fini", test_builtin_lookup_exact},
+        {"pack and unpack: contiguous data of 0 to 40 bytes exactly", test_pack_short_lengths},
         {"pair types", test_pair_types},
         {"MPI_SHORT_INT packing skips padding", test_pair_pack_short_int},
         {"pair signatures", test_pair_signatures},

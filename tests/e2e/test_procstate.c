@@ -108,6 +108,27 @@ static void test_rand_state_is_state(void) {
         }
 }
 
+/* The same for getopt's position: the scheduler keeps a copy of it for
+ * its switches, and the rank's state must follow every change. */
+static void test_optind_is_state(void) {
+    const char *triggers[] = {"1", "2"};
+    const char *modes[] = {"fork", "copy"};
+    for (int t = 0; t < 2; t++)
+        for (int m = 0; m < 2; m++) {
+            char *ck = g_strdup_printf("--checkpoint=%s", modes[m]);
+            e2e_result *r = RUN("explore", ck, "--trace-dir", e2e_tmp("procstate_traces"), "-n",
+                                "3", P("getopt_merge.c"), triggers[t]);
+            EXPECT_STATUS(r, 1);
+            EXPECT_REPORT_HAS(r, "ERROR [crash] rank 0 crashed: SIGABRT");
+            char *at = g_strdup_printf("  at getopt_merge.c:%d\n",
+                                       e2e_marker_line(SRC("getopt_merge.c"), "/* FAULT */"));
+            EXPECT_REPORT_HAS(r, at);
+            g_free(at);
+            g_free(ck);
+            e2e_free(r);
+        }
+}
+
 static void test_strtok(void) {
     e2e_result *r = RUN("run", "-n", "4", P("strtok_ranks.c"));
     EXPECT_CLEAN(r);
@@ -323,6 +344,7 @@ static void add(CU_pSuite s) {
     CU_add_test(s, "getopt_ranks.c: each rank parses its options", test_getopt);
     CU_add_test(s, "rand_ranks.c: rand() per rank, as a new process", test_rand);
     CU_add_test(s, "rand_merge.c: rand() state keeps states apart", test_rand_state_is_state);
+    CU_add_test(s, "getopt_merge.c: optind keeps states apart", test_optind_is_state);
     CU_add_test(s, "strtok_ranks.c: strtok per rank", test_strtok);
     CU_add_test(s, "env_ranks.c: environment per rank", test_environment);
     CU_add_test(s, "getpid_ranks.c: a pid per rank", test_getpid);
