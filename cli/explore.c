@@ -472,12 +472,17 @@ int ordex_explore(int argc, char **argv) {
     sigaction(SIGTERM, &stop_sa, &old_term);
     bool explored = sg_explore(&eo, &res, &err);
     if (!explored) {
-        sg_dist_share_status(2);
-        sg_dist_end();
         if (dist_size > 1)
             fprintf(stderr, "ordex (rank %d of %d): %s\n", dist_rank, dist_size, err);
         else
             fprintf(stderr, "ordex: %s\n", err);
+        /* Distributed, the job's status is rank 0's (mpiexec.mpich ORs its
+         * processes'): another rank that failed ends with it too. */
+        int status = 2;
+        if (o.distributed && !reporter)
+            status = sg_dist_wait_status();
+        sg_dist_share_status(2);
+        sg_dist_end();
         g_free(err);
         sg_explore_result_free(&res);
         g_free(so);
@@ -485,7 +490,7 @@ int ordex_explore(int argc, char **argv) {
         ordex_opts_free(&o);
         sigaction(SIGINT, &old_int, NULL);
         sigaction(SIGTERM, &old_term, NULL);
-        return 2;
+        return status;
     }
     if (!reporter) { /* rank 0 has this rank's findings and counts */
         /* Every process of the job ends with rank 0's status, so that
@@ -495,9 +500,10 @@ int ordex_explore(int argc, char **argv) {
         sg_dist_end();
         if (failed)
             fprintf(stderr,
-                    "ordex (rank %d of %d): the MPI agent of this rank ended: what this rank "
-                    "explored is lost to rank 0, which reports the search incomplete\n",
-                    dist_rank, dist_size);
+                    "ordex (rank %d of %d): %s: what this rank explored is lost to rank 0, "
+                    "which reports the search incomplete\n",
+                    dist_rank, dist_size,
+                    sg_dist_failure() ? sg_dist_failure() : "the MPI agent of this rank ended");
         sg_explore_result_free(&res);
         g_free(so);
         g_free(ckpt_why);
@@ -543,6 +549,7 @@ int ordex_explore(int argc, char **argv) {
     out_json_int(&rcx.json, "processes", dist_size); /* MPI processes (--distributed) */
     out_json_str(&rcx.json, "jobs_reason",
                  res.jobs_one_why ? res.jobs_one_why
+                 : o.distributed  ? "--distributed"
                  : jobs_defaulted ? "default"
                                   : "--jobs");
     if (res.checkpoint_switched) {

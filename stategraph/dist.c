@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -86,15 +87,75 @@ char *sg_dist_agent_path(void) {
     return NULL;
 }
 
+/* Seconds an agent may stay silent (ORDEX_DIST_TIMEOUT, default 30): it
+ * sends a keepalive each second to whoever waits for its answer. */
+static double timeout_s(void) {
+    const char *t = g_getenv("ORDEX_DIST_TIMEOUT");
+    return t && g_ascii_strtod(t, NULL) > 0 ? g_ascii_strtod(t, NULL) : 30;
+}
+
+/* Why the agent is lost to this process (static text), once it is. */
+static const char *g_lost_why;
+
+/* Reads the answer to a question on fd, skipping keepalives.  False when
+ * the agent ended or said nothing for the timeout (*why says which), or,
+ * with `interrupted` given, when a signal came before any of the answer
+ * (*interrupted set). */
+static bool answer(int fd, uint32_t *type, GByteArray *m, bool *interrupted, const char **why) {
+    double limit = timeout_s();
+    for (;;) {
+        struct pollfd p = {fd, POLLIN, 0};
+        int k = poll(&p, 1, (int)(limit * 1000));
+        if (k < 0 && errno == EINTR) {
+            if (interrupted) {
+                *interrupted = true;
+                return false;
+            }
+            continue;
+        }
+        if (k == 0) {
+            *why = "the MPI agent of this rank stopped answering";
+            return false;
+        }
+        if (k < 0 || !sgd_recv(fd, type, m, NULL)) {
+            *why = "the MPI agent of this rank ended";
+            return false;
+        }
+        if (*type != SGD_KEEPALIVE)
+            return true;
+    }
+}
+
 /* Waits for one answer on the driver's socket. */
 static bool ctl_answer(uint32_t *type, GByteArray *m) {
-    bool ok = sgd_recv(g_ctl, type, m, NULL);
+    const char *why = NULL;
+    bool ok = answer(g_ctl, type, m, NULL, &why);
+    if (ok && *type == SGD_FAILED) {
+        /* the agent says why: rank 0 stopped answering, for instance */
+        static char said[256];
+        if (m->len)
+            snprintf(said, sizeof said, "%.*s", (int)m->len, (const char *)m->data);
+        else
+            g_strlcpy(said, "the MPI agent of this rank failed", sizeof said);
+        why = said;
+    }
+    if ((!ok || *type == SGD_FAILED) && !g_lost_why) {
+        g_lost_why = why;
+        if (g_getenv("ORDEX_DIST_DEBUG"))
+            fprintf(stderr, "[ordex %d] lost the agent: %s\n", g_rank, why);
+    }
     g_failed = g_failed || !ok || *type == SGD_FAILED;
     return ok;
 }
 
+const char *sg_dist_failure(void) {
+    return g_lost_why;
+}
+
 static bool ctl_send(uint32_t type, const void *data, size_t len) {
     bool ok = sgd_send(g_ctl, type, data, len);
+    if (!ok && !g_failed && g_getenv("ORDEX_DIST_DEBUG"))
+        fprintf(stderr, "[ordex %d] cannot send %u to the agent\n", g_rank, type);
     g_failed = g_failed || !ok;
     return ok;
 }
@@ -155,10 +216,14 @@ bool sg_dist_start(char **err) {
         g_size = v[1];
     } else {
         *err = type == SGD_FAILED ? g_strdup_printf("%s: %.*s", agent, (int)m->len, m->data)
-                                  : g_strdup_printf("%s ended before it joined the MPI job "
-                                                    "(run ordex --distributed under "
-                                                    "mpiexec.mpich)",
-                                                    agent);
+               : g_lost_why && strstr(g_lost_why, "stopped answering")
+                   ? g_strdup_printf("the MPI job did not start within %.0f s "
+                                     "(ORDEX_DIST_TIMEOUT): another of its processes may "
+                                     "have failed before joining it (see its message)",
+                                     timeout_s())
+                   : g_strdup_printf("%s ended before it joined the MPI job (run ordex "
+                                     "--distributed under mpiexec.mpich)",
+                                     agent);
     }
     /* The mailbox the agent writes the coordinator's word into. */
     if (ok) {
@@ -248,6 +313,8 @@ bool sgd_pass_begin(int pass, int visited_fd) {
     uint32_t type = 0;
     bool ok = sgd_send_fd(g_ctl, SGD_PASS_BEGIN, &p, 4, visited_fd) && ctl_answer(&type, m) &&
               type == SGD_ACK;
+    if (!ok && g_getenv("ORDEX_DIST_DEBUG"))
+        fprintf(stderr, "[ordex %d] pass %d could not begin\n", g_rank, pass);
     g_failed = g_failed || !ok;
     g_byte_array_free(m, TRUE);
     return ok;
@@ -353,9 +420,13 @@ int sgd_ctl_fd(void) {
 /* ---------------------------------------------------------------------- */
 /* The exploring process                                                   */
 
-/* The agent is gone: this process cannot go on with the others. */
-static void agent_lost(void) {
-    sgx_stop_all("the MPI agent of this rank ended: the distributed exploration cannot go on");
+/* The agent is gone (why, or NULL: it ended): this process cannot go on
+ * with the others. */
+static void agent_lost(const char *why) {
+    char text[256];
+    snprintf(text, sizeof text, "%s: the distributed exploration cannot go on",
+             why ? why : "the MPI agent of this rank ended");
+    sgx_stop_all(text);
     g_stop_told = true;
 }
 
@@ -381,7 +452,7 @@ static void tell_stop(void) {
     g_byte_array_append(b, (guint8 *)&all, 4);
     put_str(b, sgx_sh->stop_why);
     if (!sgd_send(g_work, SGD_STOP, b->data, b->len))
-        agent_lost();
+        agent_lost(NULL);
     g_byte_array_free(b, TRUE);
 }
 
@@ -421,7 +492,8 @@ bool sgx_visit(ckpt_hash state, const ckpt_hash *probes, int nprobes, const ckpt
     g_byte_array_append(b, (const guint8 *)inserts, (guint)(ninserts * sizeof(ckpt_hash)));
     uint32_t type = 0;
     bool seen = false;
-    if (sgd_send(g_work, SGD_VISIT, b->data, b->len) && sgd_recv(g_work, &type, b, NULL) &&
+    const char *why = NULL;
+    if (sgd_send(g_work, SGD_VISIT, b->data, b->len) && answer(g_work, &type, b, NULL, &why) &&
         type == SGD_VISIT_R && b->len == sizeof(sgd_visit_answer)) {
         sgd_visit_answer a;
         memcpy(&a, b->data, sizeof a);
@@ -434,7 +506,7 @@ bool sgx_visit(ckpt_hash state, const ckpt_hash *probes, int nprobes, const ckpt
         else if (a.which == nprobes && ninserts > 0)
             remember(inserts, 1);
     } else {
-        agent_lost(); /* unseen: the path goes on to its stop */
+        agent_lost(why); /* unseen: the path goes on to its stop */
     }
     g_byte_array_free(b, TRUE);
     return seen;
@@ -444,7 +516,7 @@ bool sgx_dist_take_work(GArray *prefix) {
     tell_stop();
     int32_t pass = sgx_x.pass;
     if (!sgd_send(g_work, SGD_WANT_WORK, &pass, 4)) {
-        agent_lost();
+        agent_lost(NULL);
         return false;
     }
     GByteArray *m = g_byte_array_new();
@@ -452,12 +524,13 @@ bool sgx_dist_take_work(GArray *prefix) {
     for (;;) {
         uint32_t type = 0;
         bool interrupted = false;
-        if (!sgd_recv_interruptible(g_work, &type, m, &interrupted)) {
+        const char *why = NULL;
+        if (!answer(g_work, &type, m, &interrupted, &why)) {
             if (interrupted) {
                 tell_stop(); /* a signal stopped this rank while it waited */
                 continue;
             }
-            agent_lost();
+            agent_lost(why);
             break;
         }
         if (type == SGD_WORK) {
@@ -482,7 +555,7 @@ void sgx_dist_donate(const GByteArray *prefixes) {
     g_byte_array_append(b, (guint8 *)&pass, 4);
     g_byte_array_append(b, prefixes->data, prefixes->len);
     if (!sgd_send(g_work, SGD_DONATE, b->data, b->len))
-        agent_lost();
+        agent_lost(NULL);
     g_byte_array_free(b, TRUE);
 }
 
@@ -514,5 +587,5 @@ void sgx_dist_check(void) {
     memcpy(b, &pass, 4);
     memcpy(b + 4, &id, 16);
     if (!sgd_send(g_work, SGD_CHECK, b, sizeof b))
-        agent_lost();
+        agent_lost(NULL);
 }

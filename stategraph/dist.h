@@ -40,6 +40,9 @@ void sg_dist_share_status(int status);
 /* Another rank: waits for rank 0's status; 2 when it cannot come. */
 int sg_dist_wait_status(void);
 
+/* Why this process lost its agent (static text), or NULL. */
+const char *sg_dist_failure(void);
+
 /* Leaves the MPI job and ends the agent (waits a bounded time for it).
  * A rank other than 0 that has not sent its result sends an empty one, so
  * that rank 0 does not wait for it. */

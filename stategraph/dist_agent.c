@@ -53,7 +53,11 @@ static int g_pass = -1; /* the pass whose visited table is mapped */
 static bool g_have_table;
 static double g_timeout_s = 30;
 static bool g_any_lost;
-static bool g_debug; /* ORDEX_DIST_DEBUG: every message on stderr */
+/* The driver waits for an answer (pass totals, the gathered records, rank
+ * 0's status), and so reads its socket: it gets a keepalive each second. */
+static bool g_driver_waits;
+static bool g_status_seen; /* rank 0's final status came: the end is normal */
+static bool g_debug;       /* ORDEX_DIST_DEBUG: every message on stderr */
 
 static const char *const type_names[SGD_TYPES] = {
     [SGD_READY] = "READY",
@@ -83,6 +87,7 @@ static const char *const type_names[SGD_TYPES] = {
     [SGD_HEARTBEAT] = "HEARTBEAT",
     [SGD_SHUTDOWN] = "SHUTDOWN",
     [SGD_BYE] = "BYE",
+    [SGD_KEEPALIVE] = "KEEPALIVE",
 };
 
 static void trace(const char *how, int peer, int type, size_t len) {
@@ -372,6 +377,11 @@ static void coord_pass_done(int r, const GByteArray *m) {
         C.sum.peak_rss = s.peak_rss;
     if (stop_why[0] && !C.stop_why[0])
         g_strlcpy(C.stop_why, stop_why, sizeof C.stop_why);
+    if (s.stop_all && !C.stop_all) { /* the rank cannot go on: nor can the search */
+        if (!C.stop)
+            g_strlcpy(C.why, stop_why[0] ? stop_why : "a rank could not go on", sizeof C.why);
+        C.stop = C.stop_all = true;
+    }
     if (switch_why[0] && !C.switch_why[0])
         g_strlcpy(C.switch_why, switch_why, sizeof C.switch_why);
     coord_try();
@@ -397,6 +407,7 @@ static void coord_send_results(void) {
     }
     to_ctl(SGD_ACK, NULL, 0);
     C.gather_wanted = false;
+    g_driver_waits = false;
 }
 
 static void coord_lost(int r, const char *why) {
@@ -510,8 +521,10 @@ static void apply_kept(void) {
         __atomic_store_n(&g_mail->stop_all, g_stop_all_flag, __ATOMIC_RELEASE);
         __atomic_store_n(&g_mail->stop, 1, __ATOMIC_RELEASE);
     }
-    if (g_donate_pass == g_mail->pass)
+    if (g_donate_pass == g_mail->pass) {
         __atomic_store_n(&g_mail->donate_wanted, 1, __ATOMIC_RELEASE);
+        g_donate_pass = -1; /* once: the explorer clears the flag when it gives */
+    }
 }
 
 /* Rank r stopped answering: a visit waiting for it will not be answered. */
@@ -684,12 +697,15 @@ static void from_driver(uint32_t type, GByteArray *m, int fd) {
         }
         break;
     case SGD_PASS_DONE:
+        g_driver_waits = true;
         to_coord(SGD_PASS_DONE, m->data, m->len);
         break; /* answered when the coordinator has every rank's */
     case SGD_RESULT:
+        g_driver_waits = g_rank != 0; /* for rank 0's status next */
         to_coord(SGD_RESULT, m->data, m->len);
         break;
     case SGD_GATHER:
+        g_driver_waits = true;
         C.gather_wanted = true;
         coord_send_results();
         break;
@@ -697,6 +713,11 @@ static void from_driver(uint32_t type, GByteArray *m, int fd) {
         g_driver_quit = true;
         if (g_rank == 0)
             start_shutdown();
+        else if (!g_status_seen) { /* it ended early: the others go on without it */
+            mpi_send(0, SGD_GONE, NULL, 0);
+            g_any_lost = true; /* MPI_Finalize would wait for what never comes */
+            g_quit = true;
+        }
         /* another rank ends when rank 0 says so (SGD_SHUTDOWN) */
         break;
     case SGD_STATUS:
@@ -740,6 +761,8 @@ static void from_mpi(int from, int type, GByteArray *m) {
         break;
     case SGD_PASS_TOTALS:
     case SGD_STATUS:
+        g_driver_waits = false;
+        g_status_seen = g_status_seen || type == SGD_STATUS;
         to_ctl((uint32_t)type, m->data, m->len);
         break;
     case SGD_LOST:
@@ -765,9 +788,9 @@ static void from_mpi(int from, int type, GByteArray *m) {
 static void coordinator_lost(void) {
     g_lost[0] = true;
     g_any_lost = true;
+    static const char why[] = "rank 0 of the distributed exploration stopped answering";
     if (g_mail) {
-        g_strlcpy(g_mail->why, "rank 0 of the distributed exploration stopped answering",
-                  sizeof g_mail->why);
+        g_strlcpy(g_mail->why, why, sizeof g_mail->why);
         __atomic_store_n(&g_mail->stop_all, 1, __ATOMIC_RELEASE);
         __atomic_store_n(&g_mail->stop, 1, __ATOMIC_RELEASE);
     }
@@ -780,7 +803,7 @@ static void coordinator_lost(void) {
         sgd_visit_answer a = {-1, 0};
         to_work(SGD_VISIT_R, &a, sizeof a);
     }
-    to_ctl(SGD_FAILED, NULL, 0);
+    to_ctl(SGD_FAILED, why, strlen(why));
     g_quit = true;
 }
 
@@ -886,6 +909,11 @@ int main(int argc, char **argv) {
         sleep_ns = busy ? 0 : sleep_ns < 2000 ? 2000 : sleep_ns * 2 > cap ? cap : sleep_ns * 2;
         if (t - last_beat >= 1.0 && !g_quit) {
             last_beat = t;
+            /* Whoever waits for an answer hears that this agent is alive. */
+            if (g_driver_waits)
+                to_ctl(SGD_KEEPALIVE, NULL, 0);
+            if (g_want_pending || g_visit_owner >= 0)
+                to_work(SGD_KEEPALIVE, NULL, 0);
             if (g_rank == 0) {
                 for (int r = 1; r < g_size; r++) {
                     if (!g_shutting) /* SHUTDOWN is the last message to each */

@@ -55,6 +55,9 @@ typedef enum sgd_type {
     SGD_HEARTBEAT,
     SGD_SHUTDOWN, /* coordinator -> agents: the exploration is over (its last message) */
     SGD_BYE,      /* agent -> coordinator: the answer to SHUTDOWN (its last message) */
+    /* agent -> driver or explorer, each second while it waits for an answer:
+     * the agent is alive (a silent one is taken for gone after the timeout) */
+    SGD_KEEPALIVE,
     SGD_TYPES
 } sgd_type;
 
@@ -97,7 +100,7 @@ typedef struct sgd_pass_stats {
     int32_t pass;
     int32_t incomplete; /* the totals: some rank's share was not explored */
     int32_t mismatch;   /* the totals: ranks loaded things at different addresses */
-    int32_t pad;
+    int32_t stop_all;   /* this rank cannot go on: no pass after this one runs */
     uint64_t states, transitions, paths, merged, snapshots, crashed, bound_cuts, peak_rss;
 } sgd_pass_stats;
 
@@ -115,9 +118,5 @@ bool sgd_send_fd(int fd, uint32_t type, const void *payload, size_t len, int pas
 /* Reads one frame into `payload` (resized); *got_fd is the descriptor
  * passed with it, or -1 (got_fd may be NULL: none is expected). */
 bool sgd_recv(int fd, uint32_t *type, GByteArray *payload, int *got_fd);
-/* The same, but an interrupted read returns false with *interrupted set
- * (nothing of a frame read yet), so that a waiting caller can look at its
- * flags. */
-bool sgd_recv_interruptible(int fd, uint32_t *type, GByteArray *payload, bool *interrupted);
 
 #endif

@@ -65,10 +65,8 @@ bool sgd_send(int fd, uint32_t type, const void *payload, size_t len) {
     return sgd_send_fd(fd, type, payload, len, -1);
 }
 
-/* Reads exactly len bytes; the first read may bring a descriptor.  With
- * `stop_on_eintr`, an interrupt before any byte ends the read. */
-static bool read_all(int fd, void *to, size_t len, int *got_fd, bool stop_on_eintr,
-                     bool *interrupted) {
+/* Reads exactly len bytes; the first read may bring a descriptor. */
+static bool read_all(int fd, void *to, size_t len, int *got_fd) {
     size_t done = 0;
     while (done < len) {
         struct iovec iov = {(char *)to + done, len - done};
@@ -85,13 +83,8 @@ static bool read_all(int fd, void *to, size_t len, int *got_fd, bool stop_on_ein
         }
         ssize_t r = recvmsg(fd, &m, MSG_CMSG_CLOEXEC);
         if (r < 0) {
-            if (errno == EINTR) {
-                if (stop_on_eintr && done == 0) {
-                    *interrupted = true;
-                    return false;
-                }
+            if (errno == EINTR)
                 continue;
-            }
             return false;
         }
         if (r == 0)
@@ -106,23 +99,13 @@ static bool read_all(int fd, void *to, size_t len, int *got_fd, bool stop_on_ein
     return true;
 }
 
-static bool recv_frame(int fd, uint32_t *type, GByteArray *payload, int *got_fd, bool stop_on_eintr,
-                       bool *interrupted) {
+bool sgd_recv(int fd, uint32_t *type, GByteArray *payload, int *got_fd) {
     uint32_t head[2];
     if (got_fd)
         *got_fd = -1;
-    if (!read_all(fd, head, sizeof head, got_fd, stop_on_eintr, interrupted))
+    if (!read_all(fd, head, sizeof head, got_fd))
         return false;
     *type = head[0];
     g_byte_array_set_size(payload, head[1]);
-    return head[1] == 0 || read_all(fd, payload->data, head[1], NULL, false, NULL);
-}
-
-bool sgd_recv(int fd, uint32_t *type, GByteArray *payload, int *got_fd) {
-    return recv_frame(fd, type, payload, got_fd, false, NULL);
-}
-
-bool sgd_recv_interruptible(int fd, uint32_t *type, GByteArray *payload, bool *interrupted) {
-    *interrupted = false;
-    return recv_frame(fd, type, payload, NULL, true, interrupted);
+    return head[1] == 0 || read_all(fd, payload->data, head[1], NULL);
 }

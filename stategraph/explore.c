@@ -85,6 +85,8 @@ static _Noreturn void run_path(void) {
         if (r != SCHED_RUN_STOPPED)
             sim_conclude(r == SCHED_RUN_STUCK);
         uint64_t id = SHARED_ADD(paths, 1);
+        if (sgx_dist_on()) /* the graph's end nodes are per rank */
+            id |= (uint64_t)sg_dist_rank() << 40;
         sgx_record_path();
         sgx_record_edge(id | (1ull << 63), sim_findings_have_error(sim_findings())
                                                ? SG_NODE_END_ERROR
@@ -215,7 +217,9 @@ static _Noreturn void run_workers(const sg_explore_opts *o) {
     sgx_note_rss();
     if (restore_failed)
         _exit(CKPT_MEM_EXIT_RESTORE_FAILED);
-    if (switched && sgx_sh->stack_len > 0 && !sgx_sh->stop)
+    /* Distributed, the fork snapshots' pass root also asks the other ranks
+     * for work, however little is stacked here. */
+    if (switched && (sgx_sh->stack_len > 0 || o->distributed) && !sgx_sh->stop)
         _exit(SGX_EXIT_SWITCH_TO_FORK);
     _exit(0);
 }
@@ -298,17 +302,23 @@ static _Noreturn void run_pass(const sg_explore_opts *o, int pass, bool resume) 
         }
     }
 
-    sgx_dist_check();
+    /* (a pass root started afresh after copies gave way may lay out its
+     * memory otherwise: it is not compared, see prepare_pass_roots) */
+    if (!resume)
+        sgx_dist_check();
     if (tree && o->copy_checkpoints && (o->jobs > 1 || o->distributed) && !resume)
         run_workers(o);
     if (tree && !o->replay_checkpoints && !o->copy_checkpoints)
         ckpt_remap_init(); /* chains of forks follow */
-    if (tree && !o->replay_checkpoints && !resume)
+    /* Distributed, fork snapshots explore prefixes as replay does, so that
+     * work comes from the other ranks when this rank's is done; the root's
+     * prefix is rank 0's. */
+    if (tree && !o->replay_checkpoints && !resume && !o->distributed)
         run_path();
     /* This process stays as it is after loading and hands out one path
      * at a time to forked workers. */
     sgx_x.prefix = g_array_new(FALSE, FALSE, sizeof(int));
-    if (tree && !resume)
+    if (tree && !resume && (!o->distributed || sg_dist_rank() == 0))
         sgx_push_prefix_empty();
     int runs = o->strategy == SG_RANDOM ? (o->runs > 0 ? o->runs : 1) : 1;
     for (int k = resume && !tree ? sgx_sh->resume_run : 0; !sgx_sh->stop; k++) {
@@ -460,7 +470,8 @@ static void dist_pass_done(sg_explore_result *res, int pass, uint64_t crashed, u
                            .snapshots = sgx_sh->snapshots - snapshots0,
                            .crashed = crashed,
                            .bound_cuts = sgx_sh->bound_cuts - cuts0,
-                           .peak_rss = sgx_sh->peak_rss};
+                           .peak_rss = sgx_sh->peak_rss,
+                           .stop_all = __atomic_load_n(&sgx_sh->stop_all, __ATOMIC_ACQUIRE)};
     const char *switched =
         res->checkpoint_switched && res->switched_pass == pass ? res->checkpoint_switched : NULL;
     sgd_pass_totals t;
@@ -476,14 +487,17 @@ static void dist_pass_done(sg_explore_result *res, int pass, uint64_t crashed, u
     pr->paths = t.stats.paths;
     g_free(pr->stopped);
     pr->stopped = NULL;
+    /* Every reason the pass is incomplete: a stop does not hide lost work. */
+    GString *why = g_string_new(NULL);
     if (t.stop_why && t.stop_why[0])
-        pr->stopped = g_strdup(t.stop_why);
-    else if (t.stats.crashed)
-        pr->stopped =
-            g_strdup_printf("%" G_GUINT64_FORMAT " exploration process%s failed (an ordex error)",
-                            (uint64_t)t.stats.crashed, t.stats.crashed == 1 ? "" : "es");
-    else if (t.lost_why && t.lost_why[0])
-        pr->stopped = g_strdup(t.lost_why);
+        g_string_append(why, t.stop_why);
+    if (t.stats.crashed)
+        g_string_append_printf(
+            why, "%s%" G_GUINT64_FORMAT " exploration process%s failed (an ordex error)",
+            why->len ? "; " : "", (uint64_t)t.stats.crashed, t.stats.crashed == 1 ? "" : "es");
+    if (t.lost_why && t.lost_why[0])
+        g_string_append_printf(why, "%s%s", why->len ? "; " : "", t.lost_why);
+    pr->stopped = g_string_free(why, why->len == 0);
     if (t.switch_why && t.switch_why[0] && !res->checkpoint_switched) {
         res->checkpoint_switched = g_strdup(t.switch_why);
         res->switched_pass = pass;
@@ -533,9 +547,9 @@ static void take_record(int rank, const unsigned char *data, size_t len, void *u
 }
 
 static void dist_gather(int passes) {
+    if (g_dist_foreign_records) /* the search stopped, saying why; nothing to read */
+        return;
     if (sg_dist_rank() == 0) {
-        if (g_dist_foreign_records) /* the search stopped, saying why; nothing to read */
-            return;
         sgd_gather(take_record, &passes);
         return;
     }
@@ -643,7 +657,10 @@ static int wait_pass_root(pid_t pid) {
         if (g_opts->distributed)
             dist_progress();
         report_progress(false, false);
-        if (__atomic_load_n(&sgx_sh->interrupted, __ATOMIC_ACQUIRE)) {
+        /* Interrupted, or (distributed) this rank lost its agent: the pass
+         * root gets a grace time to stop by itself. */
+        if (__atomic_load_n(&sgx_sh->interrupted, __ATOMIC_ACQUIRE) ||
+            (g_opts->distributed && sg_dist_failed())) {
             double now = sgx_now();
             if (kill_at == 0)
                 kill_at = now + INTERRUPT_GRACE_S;
@@ -791,16 +808,16 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
                 sg_visited_create(vcap);
             }
         }
+        /* Distributed, the agent answers other ranks' visits from this
+         * pass's table.  A rank that cannot begin the pass still ends it
+         * with the others (sgd_pass_done), so that none waits for it. */
+        bool begun = true;
         if (o->distributed) {
-            /* The agent answers other ranks' visits from this pass's table. */
-            bool begun = sgd_pass_begin(pass, visited_fds[pass]);
+            begun = sgd_pass_begin(pass, visited_fds[pass]);
             close(visited_fds[pass]);
             visited_fds[pass] = -1;
-            if (!begun) {
-                sgx_stop_all("the MPI agent of this rank ended: the distributed exploration "
-                             "cannot go on");
-                break;
-            }
+            if (!begun)
+                sgx_stop_all(AGENT_LOST_WHY);
         }
         bool last = pass == passes - 1;
         sgx_sh->deadline =
@@ -818,9 +835,9 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
         sgx_sh->done = -1;
         sgx_sh->done_weight_bits = 0; /* 0.0 */
         sgx_sh->depth = 0;
-        pid_t pid;
+        pid_t pid = 1; /* (no pass root when the pass could not begin) */
         int status = 0;
-        for (bool resume = false;; resume = true) {
+        for (bool resume = false; begun; resume = true) {
             fflush(NULL);
             sgx_sh->running = 1; /* the pass root */
             pid = !resume && g_prepared[pass].pid > 0 ? release_prepared(pass, &cur) : fork();
@@ -848,6 +865,8 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
         } else if (WIFEXITED(status) && WEXITSTATUS(status) == SGX_EXIT_LOAD_FAILED) {
             *err = g_strdup(sgx_sh->load_error);
             ok = false;
+            if (o->distributed) /* every rank stops: none would load it */
+                sgx_stop_all(sgx_sh->load_error);
         } else if (WIFEXITED(status) && WEXITSTATUS(status) == CKPT_MEM_EXIT_RESTORE_FAILED) {
             sgx_stop_all("an in-process snapshot could not be restored (see above); explore with "
                          "--checkpoint=fork");
@@ -866,8 +885,14 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
             pr->stopped = g_strdup_printf("%" G_GUINT64_FORMAT
                                           " exploration process%s failed (an ordex error)",
                                           crashed, crashed == 1 ? "" : "es");
-        if (o->distributed)
+        if (o->distributed) {
             dist_pass_done(res, pass, crashed, merged0, snapshots0, cuts0);
+            /* Copies gave way on some rank: every rank's next pass root loads
+             * the program the same way (with fork snapshots), or their
+             * memory would differ. */
+            if (res->checkpoint_switched)
+                cur.copy_checkpoints = false;
+        }
         pr->complete = pr->stopped == NULL;
     }
     drop_prepared();

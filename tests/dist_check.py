@@ -275,6 +275,80 @@ def check_reports(tmpdir):
     return lines
 
 
+def run_job(cmd, tmp, timeout=180, env=None):
+    """Runs an mpiexec.mpich command line; (status, stderr), status None on a hang."""
+    try:
+        r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=tmp,
+                           timeout=timeout, env=env)
+        return r.returncode, r.stderr.decode(errors="replace")
+    except subprocess.TimeoutExpired:
+        return None, "timed out (a hang)"
+
+
+def check_rank_failures(tmpdir):
+    """One rank that cannot load the program, or fails before joining the
+    MPI job (mpiexec.mpich's A : B form gives ranks different programs):
+    every process ends, exit status 2, saying why; copy snapshots giving way
+    to fork snapshots on every rank; --graph end nodes per ordering."""
+    tmp = tempfile.mkdtemp(prefix="rank_failures.", dir=tmpdir)
+    good = compile_program(os.path.join(TOP, "examples", "wildcard_deadlock.c"), tmp)
+    bad = os.path.join(tmp, "bad.so")
+    with open(bad, "w") as fh:
+        fh.write("not a program\n")
+    env = dict(os.environ, ORDEX_DIST_TIMEOUT="3")
+    lines = []
+    ex = [ORDEX, "explore", "-q", "--distributed", "-n", "3"]
+    for first, second, name in ((bad, good, "rank 0"), (good, bad, "rank 1")):
+        status, err = run_job([MPIEXEC, "-n", "1"] + ex + [first, ":", "-n", "1"] + ex + [second],
+                              tmp, env=env)
+        # rank 1 failing: rank 0 reports what was covered and the rank's
+        # reason, with its verdict's status (the example's deadlock may have
+        # been found: 1); rank 0 failing: no report, status 2
+        ok = "bad.so" in err and (status == 2 if first == bad else
+                                  status in (1, 2) and "INCOMPLETE" in err)
+        lines.append(("ok" if ok else "DIFF", "%s cannot load the program: %s" % (
+            name, "status %s" % status if ok else "status %s: %s" % (status, err[-400:]))))
+    missing = os.path.join(tmp, "missing.so")
+    status, err = run_job([MPIEXEC, "-n", "1"] + ex + [good, ":", "-n", "1"] + ex + [missing],
+                          tmp, env=env)
+    # (the status is mpiexec.mpich's: non-zero, not always 2, when a process
+    # never joined the job)
+    ok = status not in (None, 0) and "the MPI job did not start within" in err
+    lines.append(("ok" if ok else "DIFF", "a rank fails before joining the job: %s" % (
+        "the other gives up, status %s" % status if ok else "status %s: %s" % (status,
+                                                                            err[-400:]))))
+    # Copy snapshots give way to fork snapshots (the program maps memory
+    # itself): the same verdict and outcomes as one process, complete.
+    mm = compile_program(os.path.join(TOP, "tests", "programs", "mmap_rank.c"), tmp)
+    one, _, _ = explore(mm, 3, 30, tmp, "mmap-one")
+    for k in (2, 4):
+        dist, dstatus, derr = explore(mm, 3, 60, tmp, "mmap-dist%d" % k, procs=k)
+        ok = (one is not None and dist is not None and
+              all(one[f] == dist[f] for f in ("status", "verdict", "findings", "outcomes")) and
+              dist["complete"])
+        lines.append(("ok" if ok else "DIFF",
+                      "mmap_rank.c -n 3, %d processes, fork snapshots after copies: %s" % (
+                          k, "as one process" if ok else "one %s, distributed %s: %s" % (
+                              one, dist, derr[-300:]))))
+    # --graph: one end node per ordering, whichever rank ran it.
+    fs = compile_program(os.path.join(TOP, "examples", "floyd_steinberg.c"), tmp)
+    dot = os.path.join(tmp, "fs.dot")
+    out = os.path.join(tmp, "fs.json")
+    status, err = run_job([MPIEXEC, "-n", "4", ORDEX, "explore", "-q", "--distributed", "-n", "4",
+                           "--graph", dot, "--json", out, fs], tmp)
+    try:
+        with open(dot) as fh:
+            ends = {ln.split()[0] for ln in fh if "label=\"end\"" in ln and "->" not in ln}
+        with open(out) as fh:
+            paths = __import__("json").load(fh)["stats"]["paths"]
+        ok = len(ends) == paths
+    except (OSError, ValueError, KeyError, IndexError):
+        ok, ends, paths = False, set(), None
+    lines.append(("ok" if ok else "DIFF", "--graph under --distributed: %s end nodes for %s "
+                  "orderings" % (len(ends), paths)))
+    return lines
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cap", type=float, default=10.0)
@@ -294,7 +368,7 @@ def main():
             for p in progs] if not a.failures_only else []
         if not a.programs and not a.no_failures:
             cases += [lambda: check_worker_dies(tmpdir), lambda: check_agent_killed(tmpdir),
-                      lambda: check_reports(tmpdir)]
+                      lambda: check_reports(tmpdir), lambda: check_rank_failures(tmpdir)]
         for case in cases:
             for kind, text in case():
                 print("%s %s" % (kind, text), flush=True)
