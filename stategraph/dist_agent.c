@@ -39,6 +39,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -838,6 +839,15 @@ int main(int argc, char **argv) {
     }
     g_ctl = atoi(argv[1]);
     g_work = atoi(argv[2]);
+    struct stat a, b;
+    if (fstat(g_ctl, &a) != 0 || fstat(g_work, &b) != 0 || !S_ISSOCK(a.st_mode) ||
+        !S_ISSOCK(b.st_mode)) {
+        fprintf(stderr,
+                "ordex-dist-agent: %s and %s are not the sockets ordex explore "
+                "--distributed gives it; it is not run by hand\n",
+                argv[1], argv[2]);
+        return 2;
+    }
     g_ctl_open = g_work_open = true;
     prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlive the ordex process */
     prctl(PR_SET_TIMERSLACK, 1000UL);
