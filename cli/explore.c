@@ -287,6 +287,14 @@ static void print_path(FILE *out, GArray *path, int from, int highlight_from) {
     }
 }
 
+/* A refusal before the search: frees what ordex_explore holds by then. */
+static int refuse(ordex_opts *o, char *ckpt_why, char *so) {
+    g_free(ckpt_why);
+    g_free(so);
+    ordex_opts_free(o);
+    return 2;
+}
+
 int ordex_explore(int argc, char **argv) {
     ordex_opts o;
     if (ordex_parse_common(argc, argv, "explore", &o) != 0) {
@@ -344,9 +352,7 @@ int ordex_explore(int argc, char **argv) {
                     "ordex explore: --checkpoint=%s: unknown (fork, copy, replay or criu)\n",
                     o.checkpoint);
         }
-        g_free(ckpt_why);
-        ordex_opts_free(&o);
-        return 2;
+        return refuse(&o, ckpt_why, NULL);
     }
     bool tree = strategy == SG_EXHAUSTIVE || strategy == SG_DFS_BRANCHES;
     if (o.distributed) {
@@ -361,9 +367,7 @@ int ordex_explore(int argc, char **argv) {
         if (bad) {
             fprintf(stderr, "ordex explore: --distributed: %s%s%s\n", bad,
                     ckpt_why && !copy_ckpt ? ": " : "", ckpt_why && !copy_ckpt ? ckpt_why : "");
-            g_free(ckpt_why);
-            ordex_opts_free(&o);
-            return 2;
+            return refuse(&o, ckpt_why, NULL);
         }
         o.jobs = 1;
     }
@@ -378,26 +382,19 @@ int ordex_explore(int argc, char **argv) {
                 "ordex explore: --jobs %d: only with copy or fork checkpoints and the exhaustive "
                 "or dfs-branches strategy\n",
                 o.jobs);
-        g_free(ckpt_why);
-        ordex_opts_free(&o);
-        return 2;
+        return refuse(&o, ckpt_why, NULL);
     }
     const char *prog = o.run.argv[0];
     char *so =
         g_str_has_suffix(prog, ".c") ? tc_compile_cached(prog, true, false, true) : g_strdup(prog);
     if (!so) {
-        g_free(ckpt_why);
-        ordex_opts_free(&o);
-        return 2;
+        return refuse(&o, ckpt_why, NULL);
     }
     char *problem = ordex_program_problem(so);
     if (problem) {
         fprintf(stderr, "ordex: %s\n", problem);
         g_free(problem);
-        g_free(so);
-        g_free(ckpt_why);
-        ordex_opts_free(&o);
-        return 2;
+        return refuse(&o, ckpt_why, so);
     }
 
     int dist_rank = 0, dist_size = 1;
@@ -406,10 +403,7 @@ int ordex_explore(int argc, char **argv) {
         if (!sg_dist_start(&why)) {
             fprintf(stderr, "ordex explore: --distributed: %s\n", why);
             g_free(why);
-            g_free(so);
-            g_free(ckpt_why);
-            ordex_opts_free(&o);
-            return 2;
+            return refuse(&o, ckpt_why, so);
         }
         dist_rank = sg_dist_rank();
         dist_size = sg_dist_size();
@@ -432,10 +426,7 @@ int ordex_explore(int argc, char **argv) {
         if (fd < 0) {
             fprintf(stderr, "ordex explore: --json-progress %s: %s\n", o.json_progress,
                     g_strerror(errno));
-            g_free(ckpt_why);
-            g_free(so);
-            ordex_opts_free(&o);
-            return 2;
+            return refuse(&o, ckpt_why, so);
         }
         close(fd);
     }

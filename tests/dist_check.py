@@ -361,7 +361,7 @@ def main():
     progs = [os.path.abspath(p) for p in progs]
     procs = [int(k) for k in a.procs.split()]
     counts = por_check.rank_counts()
-    passed = failed = skipped = 0
+    seen = {"ok": 0, "failed": 0, "skipped": 0}
     with tempfile.TemporaryDirectory(prefix="distcheck.") as tmpdir:
         cases = [lambda p=p: check(p, sorted(counts.get(
             os.path.splitext(os.path.basename(p))[0], {2, 4})), procs, a.cap, tmpdir)
@@ -370,16 +370,9 @@ def main():
             cases += [lambda: check_worker_dies(tmpdir), lambda: check_agent_killed(tmpdir),
                       lambda: check_reports(tmpdir), lambda: check_rank_failures(tmpdir)]
         for case in cases:
-            for kind, text in case():
-                print("%s %s" % (kind, text), flush=True)
-                if kind == "ok":
-                    passed += 1
-                elif kind == "skipped":
-                    skipped += 1
-                else:
-                    failed += 1
-    print("distcheck: %d passed, %d failed, %d skipped" % (passed, failed, skipped))
-    return 1 if failed else 0
+            por_check.tally(case(), seen)
+    print("distcheck: %(ok)d passed, %(failed)d failed, %(skipped)d skipped" % seen)
+    return 1 if seen["failed"] else 0
 
 
 if __name__ == "__main__":

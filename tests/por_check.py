@@ -145,6 +145,13 @@ def check(prog, ns, cap, tmpdir, known):
     return lines
 
 
+def tally(lines, seen):
+    """Prints (kind, text) lines and counts them into seen: ok, skipped, failed."""
+    for kind, text in lines:
+        print("%s %s" % (kind, text), flush=True)
+        seen[kind if kind in ("ok", "skipped") else "failed"] += 1
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cap", type=float, default=3.0)
@@ -156,7 +163,7 @@ def main():
     progs = [os.path.abspath(p) for p in progs]
     counts = rank_counts()
     known = known_differences()
-    passed = failed = skipped = 0
+    counts_seen = {"ok": 0, "failed": 0, "skipped": 0}
     with tempfile.TemporaryDirectory(prefix="porcheck.") as tmpdir:
         with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
             futs = []
@@ -165,16 +172,9 @@ def main():
                 ns = sorted(counts.get(base, {2, 4}))
                 futs.append(pool.submit(check, p, ns, a.cap, tmpdir, known))
             for f in futs:
-                for kind, text in f.result():
-                    print("%s %s" % (kind, text), flush=True)
-                    if kind == "ok":
-                        passed += 1
-                    elif kind == "skipped":
-                        skipped += 1
-                    else:
-                        failed += 1
-    print("porcheck: %d passed, %d failed, %d skipped" % (passed, failed, skipped))
-    return 1 if failed else 0
+                tally(f.result(), counts_seen)
+    print("porcheck: %(ok)d passed, %(failed)d failed, %(skipped)d skipped" % counts_seen)
+    return 1 if counts_seen["failed"] else 0
 
 
 if __name__ == "__main__":
