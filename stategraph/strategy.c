@@ -200,9 +200,10 @@ static _Noreturn void switch_to_fork(const char *why, bool at_open, bool redo_op
         for (int p = f->n - 1; ok && !frame_cut(k) && p > f->pos; p--)
             ok = push_prefix_of(k, sgx_explore_order(f->n, p));
     }
-    if (whole_path)
-        ok = ok && push_choices((const int *)(void *)sgx_x.choices->data, sgx_x.choices->len);
-    else if (sgx_x.open_runs)
+    if (whole_path) {
+        if (ok) /* (a full stack stops everything: push_choices says so) */
+            push_choices((const int *)(void *)sgx_x.choices->data, sgx_x.choices->len);
+    } else if (sgx_x.open_runs)
         sgx_sh->resume_run = sgx_x.open_pos + (at_open && redo_open ? 0 : 1);
     else if (at_open && !frame_cut(sgx_x.choices->len))
         for (int p = sgx_x.open_n - 1; ok && p >= sgx_x.open_pos + (redo_open ? 0 : 1); p--)
