@@ -397,6 +397,19 @@ int ordex_explore(int argc, char **argv) {
         return refuse(&o, ckpt_why, so);
     }
 
+    if (o.json_progress) {
+        /* Created (emptied) now: a path that cannot be written is bad input,
+         * said before a distributed exploration's job starts (every process
+         * creates it; rank 0 writes it). */
+        int fd = open(o.json_progress, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd < 0) {
+            fprintf(stderr, "ordex explore: --json-progress %s: %s\n", o.json_progress,
+                    g_strerror(errno));
+            return refuse(&o, ckpt_why, so);
+        }
+        close(fd);
+    }
+
     int dist_rank = 0, dist_size = 1;
     if (o.distributed) {
         char *why = NULL;
@@ -420,16 +433,6 @@ int ordex_explore(int argc, char **argv) {
     bool reporter = dist_rank == 0;
     progress_sink sink = {reporter && isatty(2) && !o.quiet, false,
                           reporter ? o.json_progress : NULL, false};
-    if (sink.json) {
-        /* Created (emptied) now: a path that cannot be written is bad input. */
-        int fd = open(o.json_progress, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        if (fd < 0) {
-            fprintf(stderr, "ordex explore: --json-progress %s: %s\n", o.json_progress,
-                    g_strerror(errno));
-            return refuse(&o, ckpt_why, so);
-        }
-        close(fd);
-    }
 
     sg_explore_opts eo = {0};
     eo.run = o.run;
@@ -492,7 +495,8 @@ int ordex_explore(int argc, char **argv) {
         if (failed)
             fprintf(stderr,
                     "ordex (rank %d of %d): %s: what this rank explored is lost to rank 0, "
-                    "which reports the search incomplete\n",
+                    "which reports the search incomplete (if mpiexec.mpich was given "
+                    "-disable-auto-cleanup; else it ends every process)\n",
                     dist_rank, dist_size,
                     sg_dist_failure() ? sg_dist_failure() : "the MPI agent of this rank ended");
         sg_explore_result_free(&res);

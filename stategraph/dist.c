@@ -160,6 +160,16 @@ static bool ctl_send(uint32_t type, const void *data, size_t len) {
     return ok;
 }
 
+/* fd moved to a number above those programs commonly close (its old
+ * number closed), or fd itself when that fails. */
+static int high_fd(int fd) {
+    int moved = fcntl(fd, F_DUPFD_CLOEXEC, 1000);
+    if (moved < 0)
+        return fd;
+    close(fd);
+    return moved;
+}
+
 bool sg_dist_start(char **err) {
     char *agent = sg_dist_agent_path();
     if (!agent) {
@@ -204,8 +214,10 @@ bool sg_dist_start(char **err) {
         return false;
     }
     g_agent = pid;
-    g_ctl = ctl[0];
-    g_work = work[0];
+    /* High descriptors: a program that closes the ones it inherited (3 to
+     * 255, say) must not close ordex's. */
+    g_ctl = high_fd(ctl[0]);
+    g_work = high_fd(work[0]);
     GByteArray *m = g_byte_array_new();
     uint32_t type = 0;
     bool ok = ctl_answer(&type, m) && type == SGD_READY && m->len == 8;

@@ -58,7 +58,13 @@ static bool g_any_lost;
  * 0's status), and so reads its socket: it gets a keepalive each second. */
 static bool g_driver_waits;
 static bool g_status_seen; /* rank 0's final status came: the end is normal */
-static bool g_trace_on;    /* ORDEX_DIST_DEBUG: every message on stderr */
+/* During a pass the driver speaks at least every 0.2 s (SGD_PROGRESS); a
+ * driver silent for the timeout then is stopped or hung, and its rank is
+ * given up (it cannot end the pass), as a silent agent would be. */
+static bool g_in_pass;
+static double g_driver_heard;
+static bool g_driver_given_up;
+static bool g_trace_on; /* ORDEX_DIST_DEBUG: every message on stderr */
 
 static const char *const type_names[SGD_TYPES] = {
     [SGD_READY] = "READY",
@@ -563,7 +569,7 @@ static void handle_visit_from(int from, GByteArray *m) {
     if (m->len < sizeof(sgd_visit))
         return;
     int pass = get_i32(m, 0);
-    if (pass > g_pass || !g_have_table) {
+    if (pass > g_pass) { /* (a table that could not be mapped answers "new") */
         deferred *d = g_new(deferred, 1);
         d->from = from;
         d->m = g_byte_array_new();
@@ -577,7 +583,7 @@ static void handle_visit_from(int from, GByteArray *m) {
 static void run_deferred(void) {
     for (guint n = g_queue_get_length(&g_deferred); n > 0; n--) {
         deferred *d = g_queue_pop_head(&g_deferred);
-        if (get_i32(d->m, 0) > g_pass || !g_have_table) {
+        if (get_i32(d->m, 0) > g_pass) {
             g_queue_push_tail(&g_deferred, d);
             continue;
         }
@@ -681,6 +687,7 @@ static void from_driver(uint32_t type, GByteArray *m, int fd) {
             apply_kept();
         }
         run_deferred();
+        g_in_pass = true;
         to_ctl(ok ? SGD_ACK : SGD_FAILED, NULL, 0);
         break;
     }
@@ -699,6 +706,7 @@ static void from_driver(uint32_t type, GByteArray *m, int fd) {
         }
         break;
     case SGD_PASS_DONE:
+        g_in_pass = false;
         g_driver_waits = true;
         to_coord(SGD_PASS_DONE, m->data, m->len);
         break; /* answered when the coordinator has every rank's */
@@ -828,6 +836,8 @@ static void read_socket(int *fd, bool *open, bool driver) {
     }
     trace(driver ? "driver ->" : "explorer ->", g_rank, (int)type, m->len);
     if (driver)
+        g_driver_heard = now_s();
+    if (driver)
         from_driver(type, m, got);
     else
         from_explorer(type, m);
@@ -852,7 +862,10 @@ int main(int argc, char **argv) {
     g_ctl_open = g_work_open = true;
     prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlive the ordex process */
     prctl(PR_SET_TIMERSLACK, 1000UL);
-    signal(SIGINT, SIG_IGN); /* the driver decides what an interrupt does */
+    /* The driver decides what an interrupt does (mpiexec.mpich sends it
+     * and SIGTERM to every process it started, the agents too). */
+    signal(SIGINT, SIG_IGN);
+    signal(SIGTERM, SIG_IGN);
     signal(SIGPIPE, SIG_IGN);
     g_trace_on = getenv("ORDEX_DIST_DEBUG") != NULL;
     const char *t = getenv("ORDEX_DIST_TIMEOUT");
@@ -878,6 +891,7 @@ int main(int argc, char **argv) {
     GByteArray *m = g_byte_array_new();
     long sleep_ns = 0;
     double last_beat = now_s(), heard0 = now_s(), last_busy = now_s();
+    g_driver_heard = now_s();
     while (!g_quit) {
         bool busy = false;
         for (;;) {
@@ -918,6 +932,15 @@ int main(int argc, char **argv) {
             last_busy = t;
         long cap = t - last_busy > 0.01 ? 1000000 : 50000;
         sleep_ns = busy ? 0 : sleep_ns < 2000 ? 2000 : sleep_ns * 2 > cap ? cap : sleep_ns * 2;
+        if (g_in_pass && !g_driver_given_up && t - g_driver_heard > g_timeout_s) {
+            /* The driver is stopped or hung: its rank cannot end the pass. */
+            g_driver_given_up = true;
+            trace("driver silent", g_rank, SGD_GONE, 0);
+            if (g_rank == 0)
+                start_shutdown(); /* nobody will gather or report */
+            else
+                mpi_send(0, SGD_GONE, NULL, 0); /* the others go on without it */
+        }
         if (t - last_beat >= 1.0 && !g_quit) {
             last_beat = t;
             /* Whoever waits for an answer hears that this agent is alive. */

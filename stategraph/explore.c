@@ -70,6 +70,9 @@ static volatile sig_atomic_t g_driver_interrupts;
 /* Seconds the exploration processes get to stop by themselves once ordex is
  * interrupted; then they are killed. */
 #define INTERRUPT_GRACE_S 3.0
+/* Seconds past --max-time after which a pass root that has not ended is
+ * stopped as an interrupted one is (it stops by itself at the deadline). */
+#define DEADLINE_GRACE_S 10.0
 
 /* Runs the program along one path (forking snapshots for alternatives in
  * the fork mode), records it, and ends the process. */
@@ -475,7 +478,9 @@ static void dist_pass_done(sg_explore_result *res, int pass, uint64_t crashed, u
     const char *switched =
         res->checkpoint_switched && res->switched_pass == pass ? res->checkpoint_switched : NULL;
     sgd_pass_totals t;
-    if (!sgd_pass_done(&mine, pr->stopped, switched, &t)) {
+    /* (this rank's crashes go in the counts, its stop alone in the reason) */
+    const char *stop_why = sgx_sh->stop ? sgx_sh->stop_why : NULL;
+    if (!sgd_pass_done(&mine, stop_why, switched, &t)) {
         if (!pr->stopped)
             pr->stopped = g_strdup(AGENT_LOST_WHY);
         sgx_sh->stop_all = true;
@@ -657,10 +662,12 @@ static int wait_pass_root(pid_t pid) {
         if (g_opts->distributed)
             dist_progress();
         report_progress(false, false);
-        /* Interrupted, or (distributed) this rank lost its agent: the pass
-         * root gets a grace time to stop by itself. */
+        /* Interrupted, (distributed) this rank lost its agent, or the pass's
+         * time is long over (a pass root that was stopped, for instance):
+         * the pass root gets a grace time to stop by itself. */
         if (__atomic_load_n(&sgx_sh->interrupted, __ATOMIC_ACQUIRE) ||
-            (g_opts->distributed && sg_dist_failed())) {
+            (g_opts->distributed && sg_dist_failed()) ||
+            (sgx_sh->deadline > 0 && sgx_now() > sgx_sh->deadline + DEADLINE_GRACE_S)) {
             double now = sgx_now();
             if (kill_at == 0)
                 kill_at = now + INTERRUPT_GRACE_S;
@@ -813,6 +820,10 @@ bool sg_explore(const sg_explore_opts *o, sg_explore_result *res, char **err) {
          * with the others (sgd_pass_done), so that none waits for it. */
         bool begun = true;
         if (o->distributed) {
+            /* A pass root forked afresh here (after copies gave way) uses this
+             * pass's table too. */
+            if (pass > 0 && !sg_visited_attach(visited_fds[pass]))
+                sgx_stop_all("cannot map the visited-state table");
             begun = sgd_pass_begin(pass, visited_fds[pass]);
             close(visited_fds[pass]);
             visited_fds[pass] = -1;

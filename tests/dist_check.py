@@ -112,8 +112,10 @@ def check_worker_dies(tmpdir):
     for k in (2, 4):
         # (the status is rank 0's, which every rank ends with)
         s, status, err = explore(so, 3, 30, tmp, "kill%d" % k, procs=k, timeout=120)
+        incomplete = [ln for ln in err.splitlines() if ln.startswith("INCOMPLETE:")]
         ok = (s is not None and status in (1, 2) and s["verdict"] in ("incomplete", "error")
-              and "1 exploration process failed (an ordex error)" in err)
+              and len(incomplete) == 1
+              and incomplete[0].count("1 exploration process failed (an ordex error)") == 1)
         lines.append(("ok" if ok else "DIFF",
                       "kill_worker.c -n 3, %d processes: %s" % (
                           k, "incomplete, status %s" % status if ok else
@@ -256,6 +258,27 @@ def check_reports(tmpdir):
         ok, why = False, "mpiexec did not end within 60 s of SIGINT (a hang)"
     lines.append(("ok" if ok else "DIFF", "SIGINT under --distributed: %s" % (
         "incomplete, status %s" % p.returncode if ok else why)))
+    # SIGTERM the same: the agents leave the signal to their drivers, so no
+    # rank is lost and every rank's counts are in rank 0's report.
+    out = os.path.join(tmp, "terminated.json")
+    p = subprocess.Popen([MPIEXEC, "-n", "2", ORDEX, "explore", "-q", "-n", "6", "--json", out,
+                          "--distributed", lu, "1"], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, cwd=tmp)
+    time.sleep(2.0)
+    p.send_signal(signal.SIGTERM)
+    try:
+        _, err = p.communicate(timeout=60)
+        err = err.decode(errors="replace")
+        j = por_check.summary(out, p.returncode)
+        ok = (j is not None and j["verdict"] == "incomplete" and "SIGTERM" in err
+              and "lost to rank 0" not in err)
+        why = "" if ok else "status %s, report %s: %s" % (p.returncode, j, err[-300:])
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.communicate()
+        ok, why = False, "mpiexec did not end within 60 s of SIGTERM (a hang)"
+    lines.append(("ok" if ok else "DIFF", "SIGTERM under --distributed: %s" % (
+        "incomplete, no rank lost" if ok else why)))
     for extra, says in ((["--strategy=random"], "only with the exhaustive or dfs-branches"),
                         (["--jobs", "2"], "one job per MPI process"),
                         (["--checkpoint=fork"], "only with copy snapshots")):
@@ -330,6 +353,22 @@ def check_rank_failures(tmpdir):
                       "mmap_rank.c -n 3, %d processes, fork snapshots after copies: %s" % (
                           k, "as one process" if ok else "one %s, distributed %s: %s" % (
                               one, dist, derr[-300:]))))
+    # A program that closes the descriptors it inherited leaves ordex's alone.
+    ci = compile_program(os.path.join(TOP, "tests", "programs", "close_inherited.c"), tmp)
+    one, _, _ = explore(ci, 3, 30, tmp, "close-one")
+    dist, dstatus, derr = explore(ci, 3, 60, tmp, "close-dist", procs=2)
+    ok = (one is not None and dist is not None and dist["complete"] and
+          all(one[f] == dist[f] for f in ("status", "verdict", "findings", "outcomes")))
+    lines.append(("ok" if ok else "DIFF", "close_inherited.c -n 3, 2 processes: %s" % (
+        "as one process" if ok else "one %s, distributed %s: %s" % (one, dist, derr[-300:]))))
+    # A --json-progress file that cannot be made is said before the job
+    # starts: exit 2, no process of the job killed.
+    status, err = run_job([MPIEXEC, "-n", "2", ORDEX, "explore", "-q", "--distributed", "-n", "3",
+                           "--json-progress", os.path.join(tmp, "no", "such", "dir", "p.json"),
+                           good], tmp, env=env)
+    ok = status == 2 and "--json-progress" in err and "BAD TERMINATION" not in err
+    lines.append(("ok" if ok else "DIFF", "an unwritable --json-progress under mpiexec: %s" % (
+        "refused, status 2" if ok else "status %s: %s" % (status, err[-300:]))))
     # --graph: one end node per ordering, whichever rank ran it.
     fs = compile_program(os.path.join(TOP, "examples", "floyd_steinberg.c"), tmp)
     dot = os.path.join(tmp, "fs.dot")
