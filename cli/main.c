@@ -60,7 +60,11 @@ static void distributed_without_aslr(int argc, char **argv) {
         return;
     if (personality((unsigned long)persona | ADDR_NO_RANDOMIZE) < 0)
         return;
-    execv("/proc/self/exe", argv);
+    /* By its path, not /proc/self/exe: the process keeps its name. */
+    char *self = g_file_read_link("/proc/self/exe", NULL);
+    if (self)
+        execv(self, argv);
+    g_free(self);
 }
 
 int main(int argc, char **argv) {
