@@ -362,7 +362,7 @@ int ordex_explore(int argc, char **argv) {
                                               ? "only with copy snapshots (the default)"
                                               : "copy snapshots are not available here")
                           : o.jobs > 1 ? "explores with one job per MPI process (start more "
-                                         "processes with mpiexec -n instead of --jobs)"
+                                         "processes with mpiexec.mpich -n instead of --jobs)"
                                        : NULL;
         if (bad) {
             fprintf(stderr, "ordex explore: --distributed: %s%s%s\n", bad,
@@ -488,7 +488,7 @@ int ordex_explore(int argc, char **argv) {
     }
     if (!reporter) { /* rank 0 has this rank's findings and counts */
         /* Every process of the job ends with rank 0's status, so that
-         * mpiexec's says the verdict whichever process it reports. */
+         * mpiexec.mpich's says the verdict whichever process it reports. */
         int status = sg_dist_wait_status();
         bool failed = sg_dist_failed();
         sg_dist_end();

@@ -195,7 +195,7 @@ bool sg_dist_start(char **err) {
     pid_t pid = fork();
     if (pid == 0) {
         /* The agent's ends survive the exec; PMI's descriptors and
-         * variables, inherited from mpiexec, make it this rank. */
+         * variables, inherited from mpiexec.mpich, make it this rank. */
         fcntl(ctl[1], F_SETFD, 0);
         fcntl(work[1], F_SETFD, 0);
         char a[16], b[16];

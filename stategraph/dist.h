@@ -1,5 +1,5 @@
 /*
- * dist.h - one exploration over many ordex processes started by mpiexec
+ * dist.h - one exploration over many ordex processes started by mpiexec.mpich
  * (`mpiexec.mpich -n K ordex explore --distributed ...`).
  *
  * Each process runs its own driver and one exploring process, and starts

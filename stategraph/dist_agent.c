@@ -2,7 +2,7 @@
  * dist_agent.c - ordex-dist-agent: one rank's transport in a distributed
  * exploration (see dist_proto.h).  The only ordex program linked with the
  * real MPICH; ordex starts it as `ordex-dist-agent CTL_FD WORK_FD`, and it
- * inherits the MPI process's place from mpiexec (PMI).
+ * inherits the MPI process's place from mpiexec.mpich (PMI).
  *
  * It answers other ranks' visits of the states this rank owns from the
  * visited table its explorer fills (mapped from a memory file), forwards

@@ -3,7 +3,7 @@
  * shared by the exploring processes (dist.c) and the MPI agent
  * (dist_agent.c).
  *
- * Every ordex process that mpiexec starts runs an agent beside it: a process
+ * Every ordex process that mpiexec.mpich starts runs an agent beside it: a process
  * of its own, linked with the real MPICH, so that MPICH's symbols never meet
  * the MPI that ordex gives the explored program.  The ordex driver talks to
  * its agent over one socket (`ctl`), the process that explores over another

@@ -141,7 +141,7 @@ for entry in "${cases[@]}"; do
         label="$name n=$n"
         base="$work/$name.n$n"
         # Each rank's stdout goes to a file of its own: forwarded through
-        # mpiexec's one stdout, lines of ranks printing at once can be cut
+        # mpiexec.mpich's one stdout, lines of ranks printing at once can be cut
         # in two and interleaved.
         timeout "$timeout_s" mpiexec.mpich -outfile-pattern "$base.mpich.out.%r" -n "$n" "$exe" \
             ${argv[@]+"${argv[@]}"} >"$base.mpich.raw" 2>"$base.mpich.err"

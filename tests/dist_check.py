@@ -176,7 +176,7 @@ def check_agent_killed(tmpdir):
     except subprocess.TimeoutExpired:
         p.kill()
         p.communicate()
-        return [("DIFF", "agent killed: mpiexec did not end within 120 s (a hang)")]
+        return [("DIFF", "agent killed: mpiexec.mpich did not end within 120 s (a hang)")]
     s = por_check.summary(out, p.returncode)
     err = err.decode(errors="replace")
     ok = (s is not None and s["verdict"] == "incomplete" and p.returncode == 2
